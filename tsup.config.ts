@@ -1,0 +1,18 @@
+import { defineConfig } from 'tsup';
+
+// One build for every public entry point. Declarations come from TypeScript 6 (TypeScript 7's native
+// compiler has no JS API for tsup to call). `treeshake` keeps unused zod/mini and bottleneck code out.
+export default defineConfig({
+  entry: {
+    index: 'src/index.ts',
+    'testing/index': 'src/testing/index.ts',
+  },
+  format: ['esm', 'cjs'],
+  dts: true,
+  sourcemap: true,
+  clean: true,
+  target: 'es2022',
+  platform: 'neutral',
+  splitting: false,
+  treeshake: true,
+});
