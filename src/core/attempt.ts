@@ -1,0 +1,121 @@
+import ky, { type KyInstance } from 'ky';
+import type * as z from 'zod/mini';
+import { SeoVisibilityError } from '../errors/base.js';
+import { errorFromResponse } from '../errors/from-response.js';
+import { AbortedError, ConnectionError, ResponseValidationError, TimeoutError } from '../errors/client-errors.js';
+import type { ResponseMeta } from '../schemas/shared.js';
+import { asEnvelope, readError, readMeta } from './envelope.js';
+
+/** A call's result: the validated `data` and the response's `meta`. */
+export interface ApiResult<T> {
+  /** The unwrapped, validated `data` of the envelope. */
+  data: T;
+  /** `meta` of the response: `request_id`, `rate_limit`, and `pagination` on lists. */
+  meta: ResponseMeta;
+}
+
+/** One HTTP attempt, fully resolved. @internal */
+export interface AttemptInput<T> {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+  schema: z.ZodMiniType<T>;
+  timeoutMs: number;
+  signal: AbortSignal | undefined;
+}
+
+/** What an attempt reports besides its result, for the throttle and hooks. @internal */
+export interface AttemptOutcome {
+  status: number | undefined;
+  meta: ResponseMeta | undefined;
+}
+
+/**
+ * The ky instance: ky does the fetch plumbing (JSON bodies, headers, a custom `fetch`); the SDK owns
+ * retries (p-retry), time-outs (covering the body too) and error mapping, so ky's own retry and
+ * time-out are off and HTTP errors come back as responses.
+ *
+ * @internal
+ */
+export function createKy(fetchImpl: typeof globalThis.fetch | undefined): KyInstance {
+  return ky.create({
+    retry: 0,
+    timeout: false,
+    throwHttpErrors: false,
+    ...(fetchImpl ? { fetch: fetchImpl } : {}),
+  });
+}
+
+/**
+ * Sends one attempt and turns whatever happens into a validated result or a typed error. The
+ * time-out covers the whole exchange, body included, so a slow body cannot hang a call.
+ * `outcome` is filled in as soon as the status and meta are known, even when this throws.
+ *
+ * @internal
+ */
+export async function sendAttempt<T>(http: KyInstance, input: AttemptInput<T>, outcome: AttemptOutcome): Promise<ApiResult<T>> {
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(), input.timeoutMs);
+  const signal = input.signal ? AbortSignal.any([input.signal, timeout.signal]) : timeout.signal;
+  try {
+    const response = await http(input.url, {
+      method: input.method,
+      headers: input.headers,
+      signal,
+      ...(input.body === undefined ? {} : { json: input.body }),
+    });
+    outcome.status = response.status;
+    const text = await response.text();
+    return readResponse(response.status, text, input.schema, outcome);
+  } catch (error) {
+    if (input.signal?.aborted) throw new AbortedError(input.signal.reason);
+    if (timeout.signal.aborted) throw new TimeoutError(input.timeoutMs);
+    if (error instanceof SeoVisibilityError) throw error;
+    // Never attach ky's error as `cause`: it holds the Request, whose headers carry the key.
+    throw new ConnectionError(`Request failed before a response arrived: ${describeNetworkError(error)}`);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function readResponse<T>(status: number, text: string, schema: z.ZodMiniType<T>, outcome: AttemptOutcome): ApiResult<T> {
+  if (status < 400 && text === '') {
+    // A bodiless success (e.g. 204 on DELETE, whose body is not shown) is fine where the schema allows it.
+    const empty = schema.safeParse(undefined);
+    if (empty.success) return { data: empty.data, meta: (outcome.meta = {}) };
+  }
+  let body: unknown;
+  let parsed = true;
+  try {
+    body = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    parsed = false;
+  }
+  const envelope = parsed ? asEnvelope(body) : undefined;
+  const meta = readMeta(envelope?.meta);
+  outcome.meta = meta;
+  if (status >= 400 || envelope?.success === false) {
+    const { code, message } = readError(envelope);
+    throw errorFromResponse({ status, code, message, requestId: meta.request_id, rateLimit: meta.rate_limit, now: Date.now() });
+  }
+  if (envelope?.success !== true || !('data' in envelope)) {
+    // api-notes: a body that is not the envelope is a typed error with the status, never a SyntaxError.
+    const detail = parsed ? 'Response body is not the API envelope { success, data, meta }' : 'Response body is not valid JSON';
+    throw new ResponseValidationError({ status, requestId: meta.request_id, issues: [], detail });
+  }
+  const result = schema.safeParse(envelope.data);
+  if (!result.success) {
+    const issues = result.error.issues.map((issue) => ({ path: issue.path, message: issue.message }));
+    throw new ResponseValidationError({ status, requestId: meta.request_id, issues, detail: 'Response data does not match the documented shape' });
+  }
+  return { data: result.data, meta };
+}
+
+
+function describeNetworkError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = (error as { cause?: unknown }).cause;
+  const code = typeof cause === 'object' && cause !== null ? (cause as { code?: unknown }).code : undefined;
+  return typeof code === 'string' ? `${error.message} (${code})` : error.message;
+}

@@ -1,0 +1,123 @@
+import Bottleneck from 'bottleneck/light.js';
+import { rateLimitedError } from '../errors/from-response.js';
+import { AbortedError } from '../errors/client-errors.js';
+import type { RateWindow } from '../options.js';
+import type { RateLimit } from '../schemas/shared.js';
+import { type AcquireOptions, type Permit, type RateGate, isUsableRateLimit } from './rate-gate.js';
+import { WindowPacer } from './window-pacer.js';
+
+/**
+ * The client's throttle: follows `meta.rate_limit` from every response and paces on local windows.
+ *
+ * - Budget unknown (a fresh client, or a window that has reset): one request goes first and the
+ *   rest wait for what it reports (api-notes), so a burst never overdraws a small budget.
+ * - Budget known: `remaining` from the server, less the requests sent since, never below what the
+ *   server says; when it reaches 0, requests wait until `reset`.
+ * - When nothing binds, admission is synchronous: no timer, no queue hop. Only waiting requests go
+ *   through bottleneck, whose queue gives FIFO order with retries first (priority 0); its timer
+ *   hops cost milliseconds per job, which is fine when the budget makes requests wait anyway.
+ *
+ * @internal
+ */
+export class LocalRateGate implements RateGate {
+  #budget: number | undefined;
+  #resetAt = 0;
+  #inFlight = 0;
+  #waiting = 0;
+  readonly #queue = new Bottleneck({ maxConcurrent: 1 });
+  readonly #wakers = new Set<() => void>();
+  readonly #pacer: WindowPacer | undefined;
+  readonly #now: () => number;
+
+  constructor(windows: readonly RateWindow[] | false, now: () => number = Date.now) {
+    this.#pacer = windows && windows.length > 0 ? new WindowPacer(windows) : undefined;
+    this.#now = now;
+  }
+
+  acquire(options: AcquireOptions): Permit | Promise<Permit> {
+    if (this.#waiting === 0 && this.#waitMs(this.#now()) === 0) return this.#take();
+    return this.#enqueue(options);
+  }
+
+  async #enqueue(options: AcquireOptions): Promise<Permit> {
+    this.#waiting++;
+    try {
+      return await this.#queue.schedule({ priority: options.retry ? 0 : 5 }, () => this.#waitTurn(options));
+    } finally {
+      this.#waiting--;
+    }
+  }
+
+  async #waitTurn({ signal, maxWaitMs }: AcquireOptions): Promise<Permit> {
+    for (;;) {
+      if (signal?.aborted) throw new AbortedError(signal.reason);
+      const now = this.#now();
+      const wait = this.#waitMs(now);
+      if (wait === 0) return this.#take();
+      if (Number.isFinite(wait) && wait > maxWaitMs) {
+        // Nothing is sent: the client already knows the budget is spent for longer than allowed.
+        throw rateLimitedError(
+          { status: 429, code: 'RATE_LIMITED', message: `Rate budget spent; it frees up in ${Math.ceil(wait / 1000)} s, longer than maxRetryDelay (${maxWaitMs} ms). Nothing was sent.` },
+          { limit: 0, remaining: 0, reset: (now + wait) / 1000 },
+          now,
+        );
+      }
+      await this.#sleep(wait, signal);
+    }
+  }
+
+  /** 0 when a request may go now; else ms to wait (Infinity: until an in-flight response). */
+  #waitMs(now: number): number {
+    if (this.#budget !== undefined && now >= this.#resetAt) this.#budget = undefined; // window rolled over
+    const paced = this.#pacer?.waitMs(now) ?? 0;
+    if (this.#budget === undefined) return this.#inFlight === 0 ? paced : Infinity;
+    return this.#budget > 0 ? paced : Math.max(paced, this.#resetAt - now);
+  }
+
+  #take(): Permit {
+    this.#inFlight++;
+    if (this.#budget !== undefined) this.#budget--;
+    this.#pacer?.record(this.#now());
+    let settled = false;
+    return {
+      settle: (rateLimit?: RateLimit) => {
+        if (settled) return;
+        settled = true;
+        this.#inFlight--;
+        if (isUsableRateLimit(rateLimit)) this.#observe(rateLimit);
+        this.#wakeAll();
+      },
+    };
+  }
+
+  #observe(rateLimit: RateLimit): void {
+    const resetAt = rateLimit.reset * 1000;
+    if (resetAt < this.#resetAt) return; // a late answer from an older window
+    // Requests still in flight may not be counted in `remaining` yet: count them as spent.
+    const fromServer = Math.max(0, rateLimit.remaining - this.#inFlight);
+    if (this.#budget === undefined || resetAt > this.#resetAt) {
+      this.#budget = fromServer;
+      this.#resetAt = resetAt;
+    } else {
+      this.#budget = Math.min(this.#budget, fromServer);
+    }
+  }
+
+  #sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        this.#wakers.delete(done);
+        resolve();
+      };
+      const timer = Number.isFinite(ms) ? setTimeout(done, Math.max(1, ms)) : undefined;
+      signal?.addEventListener('abort', done, { once: true });
+      this.#wakers.add(done);
+    });
+  }
+
+  #wakeAll(): void {
+    for (const wake of [...this.#wakers]) wake();
+  }
+}

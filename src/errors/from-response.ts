@@ -1,0 +1,70 @@
+import type { RateLimit } from '../schemas/shared.js';
+import {
+  ApiError,
+  type ApiErrorInit,
+  ForbiddenError,
+  InternalServerError,
+  NotFoundError,
+  RateLimitedError,
+  UnauthorizedError,
+  ValidationError,
+} from './api-error.js';
+
+type ApiErrorClass = new (init: ApiErrorInit) => ApiError;
+
+// The documented error codes (api-reference "Errors"). An unknown code falls back to the status.
+const byCode: Record<string, ApiErrorClass> = {
+  UNAUTHORIZED: UnauthorizedError,
+  FORBIDDEN: ForbiddenError,
+  NOT_FOUND: NotFoundError,
+  VALIDATION_ERROR: ValidationError,
+  INTERNAL_ERROR: InternalServerError,
+};
+
+const byStatus: Record<number, ApiErrorClass> = {
+  401: UnauthorizedError,
+  403: ForbiddenError,
+  404: NotFoundError,
+};
+
+/** What the transport knows about a failed response. @internal */
+export interface ErrorResponseInfo {
+  status: number;
+  code: string | undefined;
+  message: string | undefined;
+  requestId: string | undefined;
+  rateLimit: RateLimit | undefined;
+  /** Clock reading (ms) when the response arrived; used for `retryAfterMs`. */
+  now: number;
+}
+
+/**
+ * Maps a failed response to its error class: by the API's `code` first, then by HTTP status
+ * (5xx → {@link InternalServerError}), else a plain {@link ApiError}.
+ *
+ * @internal
+ */
+export function errorFromResponse(info: ErrorResponseInfo): ApiError {
+  const code = info.code ?? 'NON_ENVELOPE_RESPONSE';
+  const message = info.message ?? `HTTP ${info.status} without the API's error envelope`;
+  const init: ApiErrorInit = { status: info.status, code, message, requestId: info.requestId, rateLimit: info.rateLimit };
+  if (code === 'RATE_LIMITED' || (!(code in byCode) && info.status === 429)) {
+    return rateLimitedError(init, info.rateLimit, info.now);
+  }
+  const cls = byCode[code] ?? byStatus[info.status] ?? (info.status >= 500 ? InternalServerError : ApiError);
+  return new cls(init);
+}
+
+/**
+ * Builds a {@link RateLimitedError} whose wait is derived from `rate_limit.reset` (Unix seconds).
+ *
+ * @internal
+ */
+export function rateLimitedError(init: ApiErrorInit, rateLimit: RateLimit | undefined, now: number): RateLimitedError {
+  const resetMs = rateLimit ? rateLimit.reset * 1000 : undefined;
+  return new RateLimitedError({
+    ...init,
+    resetAt: resetMs === undefined ? undefined : new Date(resetMs),
+    retryAfterMs: resetMs === undefined ? undefined : Math.max(0, resetMs - now),
+  });
+}

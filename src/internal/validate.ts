@@ -1,0 +1,172 @@
+import { InvalidArgumentError } from '../errors/client-errors.js';
+
+/**
+ * Client-side argument checks. Each throws {@link InvalidArgumentError} naming the argument and
+ * what is allowed, so nothing is sent (api-notes: "a malformed id fails before any request").
+ * Resource methods call these inside their async body, so the failure arrives through the promise.
+ *
+ * @internal
+ */
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+// ISO 8601 date or date-time, e.g. 2026-11-21 or 2026-11-21T10:00:00Z / +01:00.
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+// eslint-disable-next-line no-control-regex -- control characters are exactly what we reject
+const CONTROL_OR_SPACE = /[\s\u0000-\u001f\u007f]/;
+
+/** A UUID path parameter (`projectId`, `keywordId`, …). */
+export function uuid(argument: string, value: unknown): string {
+  if (typeof value !== 'string' || !UUID.test(value)) {
+    throw new InvalidArgumentError(argument, `expected a UUID such as 3f2b9c4e-8a1d-4c6e-9b7a-2d5e1f0a6c3b, got ${describe(value)}`);
+  }
+  return value;
+}
+
+/** A non-UUID identifier, such as a report slug: any non-empty string without control characters. */
+export function slug(argument: string, value: unknown): string {
+  // '.' and '..' would be resolved away by URL parsing even when encoded (%2E%2E), so refuse them.
+  if (typeof value !== 'string' || value.trim() === '' || CONTROL_OR_SPACE.test(value) || value === '.' || value === '..') {
+    throw new InvalidArgumentError(argument, `expected a non-empty id without spaces or control characters (and not '.' or '..'), got ${describe(value)}`);
+  }
+  return value;
+}
+
+/** A page size: an integer from 1 to the endpoint's maximum. */
+export function limit(value: unknown, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isInteger(value) || (value as number) < 1 || (value as number) > max) {
+    throw new InvalidArgumentError('limit', `expected an integer from 1 to ${max}, got ${describe(value)}`);
+  }
+  return value as number;
+}
+
+/** A 0-based offset: a non-negative integer. */
+export function offset(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isSafeInteger(value) || (value as number) < 0) {
+    throw new InvalidArgumentError('offset', `expected an integer of 0 or more, got ${describe(value)}`);
+  }
+  return value as number;
+}
+
+/** One of a fixed set of values (for request parameters, whose allowed values are documented). */
+export function oneOf<const T extends readonly string[]>(argument: string, value: unknown, allowed: T): T[number] | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !allowed.includes(value)) {
+    throw new InvalidArgumentError(argument, `expected one of ${allowed.map((v) => `'${v}'`).join(', ')}, got ${describe(value)}`);
+  }
+  return value;
+}
+
+/** Free text (e.g. the content `status` filter): any non-empty string, passed through. */
+export function text(argument: string, value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value === '') {
+    throw new InvalidArgumentError(argument, `expected a non-empty string, got ${describe(value)}`);
+  }
+  return value;
+}
+
+/**
+ * A date parameter: a valid `Date` (sent as ISO 8601) or an ISO 8601 string (api-notes: "Date
+ * parameters accept a Date or a string").
+ */
+export function date(argument: string, value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (value instanceof Date) {
+    if (Number.isNaN(value.getTime())) throw new InvalidArgumentError(argument, 'expected a valid Date, got Invalid Date');
+    return value.toISOString();
+  }
+  if (typeof value !== 'string' || !ISO_DATE.test(value) || Number.isNaN(Date.parse(value))) {
+    throw new InvalidArgumentError(argument, `expected a Date or an ISO 8601 date such as 2026-11-21, got ${describe(value)}`);
+  }
+  return value;
+}
+
+/** An absolute http(s) URL. */
+export function url(argument: string, value: unknown): string {
+  if (typeof value === 'string' && /^https?:\/\//i.test(value) && URL.canParse(value)) return value;
+  throw new InvalidArgumentError(argument, `expected an absolute http(s) URL such as https://example.com, got ${describe(value)}`);
+}
+
+/** A non-empty string. */
+export function requiredString(argument: string, value: unknown): string {
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw new InvalidArgumentError(argument, `expected a non-empty string, got ${describe(value)}`);
+  }
+  return value;
+}
+
+/** A plain object (a request body or params bag), or undefined. */
+export function object(argument: string, value: unknown): Record<string, unknown> | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    throw new InvalidArgumentError(argument, `expected an object, got ${describe(value)}`);
+  }
+  return value as Record<string, unknown>;
+}
+
+/**
+ * An API key: non-empty, no whitespace or control characters (they would corrupt or inject into
+ * the Authorization header). The prefix is not shown by the reference, so it is not checked.
+ * The message never echoes the key.
+ */
+export function apiKey(value: unknown): string {
+  if (typeof value !== 'string' || value === '') {
+    throw new InvalidArgumentError(
+      'apiKey',
+      'expected a non-empty API key: pass { apiKey } or set SEO_VISIBILITY_API_KEY (keys are created in the dashboard, API tab)',
+    );
+  }
+  if (CONTROL_OR_SPACE.test(value)) {
+    throw new InvalidArgumentError('apiKey', 'the key contains whitespace or control characters; copy it again without them');
+  }
+  return value;
+}
+
+/** A header value must not carry CR/LF or other control characters (header injection). */
+export function headerValue(name: string, value: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what we reject
+  if (/[\u0000-\u0008\u000a-\u001f\u007f]/.test(value) || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
+    throw new InvalidArgumentError(`headers['${name.replace(/[^\x20-\x7e]/g, '?')}']`, 'header names must be tokens and values must not contain control characters');
+  }
+  return value;
+}
+
+/** A positive (optionally integer) number, or undefined. */
+export function positive(name: string, value: number | undefined, integer = false): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !(value > 0) || !Number.isFinite(value) || (integer && !Number.isInteger(value))) {
+    throw new InvalidArgumentError(name, `expected a positive ${integer ? 'integer' : 'number'}, got ${describe(value)}`);
+  }
+  return value;
+}
+
+/** A number of 0 or more, or undefined. */
+export function nonNegative(name: string, value: number | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !(value >= 0) || Number.isNaN(value)) {
+    throw new InvalidArgumentError(name, `expected a number of 0 or more, got ${describe(value)}`);
+  }
+  return value;
+}
+
+/** An integer of 0 or more, or undefined. */
+export function nonNegativeInteger(name: string, value: number | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isInteger(value) || value < 0) throw new InvalidArgumentError(name, `expected an integer of 0 or more, got ${describe(value)}`);
+  return value;
+}
+
+/** Describes a rejected value for an error message, briefly and without control characters. */
+export function describe(value: unknown): string {
+  if (typeof value === 'string') {
+    const shown = value.length > 60 ? `${value.slice(0, 60)}…` : value;
+    return JSON.stringify(shown);
+  }
+  if (value instanceof Date) return 'a Date';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  return String(value);
+}

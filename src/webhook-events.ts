@@ -1,0 +1,41 @@
+import { InvalidArgumentError } from './errors/client-errors.js';
+import { type WebhookEvent, WebhookEventSchema } from './schemas/events.js';
+
+/**
+ * Validates a webhook delivery into a typed event, discriminated on `event`. Takes the parsed
+ * JSON body or the raw body as a string (or bytes). No client is needed.
+ *
+ * One member per documented event; a name added after this SDK version parses as a generic event
+ * (api-notes) rather than failing. A documented event with malformed `data`, or a body that is
+ * not an event at all, throws {@link InvalidArgumentError} naming the problem.
+ *
+ * Deliveries are not signed as far as the reference shows, so the SDK invents no signature
+ * check: protect the receiving URL (a secret path, an allow-list) as you would any webhook.
+ *
+ * @example
+ * ```ts
+ * app.post('/hooks/seo', express.text({ type: '*\/*' }), (req, res) => {
+ *   const event = parseWebhookEvent(req.body);
+ *   if (event.event === 'audit.completed') queue.add('refresh-audit', { projectId: event.project_id });
+ *   res.sendStatus(204);
+ * });
+ * ```
+ */
+export function parseWebhookEvent(payload: unknown): WebhookEvent {
+  let value = payload;
+  if (value instanceof Uint8Array) value = new TextDecoder().decode(value);
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      throw new InvalidArgumentError('payload', 'expected a webhook event as JSON, but the text is not valid JSON');
+    }
+  }
+  const result = WebhookEventSchema.safeParse(value);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
+    throw new InvalidArgumentError('payload', `not a valid webhook event${where}: ${issue?.message ?? 'unknown problem'}`);
+  }
+  return result.data as WebhookEvent;
+}
