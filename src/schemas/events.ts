@@ -1,0 +1,252 @@
+import * as z from 'zod/mini';
+import { ContentStatusSchema } from './content.js';
+import { int, isoString, num } from './shared.js';
+
+/**
+ * The six documented webhook event names, in the reference's order. An event whose name is not in
+ * this list parses as an {@link UnknownWebhookEvent}.
+ *
+ * @example
+ * ```ts
+ * await client.webhooks.create({ url, project_id: projectId, events: [...KNOWN_EVENT_NAMES] });
+ * ```
+ */
+export const KNOWN_EVENT_NAMES = [
+  'content.created',
+  'content.status_changed',
+  'audit.started',
+  'audit.completed',
+  'keywords.updated',
+  'prompts.updated',
+] as const;
+
+/** A documented event name (closed: the names the union below discriminates on). */
+export type KnownWebhookEventName = (typeof KNOWN_EVENT_NAMES)[number];
+
+/**
+ * Builds an event payload schema `{ event, timestamp, project_id, data }` for one event name.
+ * @internal
+ */
+// api-notes: "Objects are loose" — the payload and its `data` keep unknown fields.
+function eventSchema<const N extends KnownWebhookEventName, S extends z.core.$ZodLooseShape>(
+  name: N,
+  data: S,
+) {
+  return z.looseObject({
+    event: z.literal(name),
+    timestamp: isoString(),
+    project_id: z.string(),
+    data: z.looseObject(data),
+  });
+}
+
+/** `content.created` payload. @internal */
+export const ContentCreatedEventSchema = eventSchema('content.created', {
+  content_id: z.string(),
+  title: z.string(),
+  content_type: z.string(),
+  scheduled_date: isoString(),
+});
+
+/** `content.status_changed` payload. @internal */
+export const ContentStatusChangedEventSchema = eventSchema('content.status_changed', {
+  content_id: z.string(),
+  title: z.string(),
+  // api-notes: "Enums on responses are open" — the complete list of content statuses is not shown.
+  new_status: ContentStatusSchema,
+});
+
+/** `audit.started` payload. @internal */
+export const AuditStartedEventSchema = eventSchema('audit.started', {
+  audit_id: z.string(),
+  target_url: z.string(),
+  max_crawl_pages: int(),
+});
+
+/** `audit.completed` payload. @internal */
+export const AuditCompletedEventSchema = eventSchema('audit.completed', {
+  audit_id: z.string(),
+  target_url: z.string(),
+  pages_crawled: int(),
+});
+
+/** `keywords.updated` payload. @internal */
+export const KeywordsUpdatedEventSchema = eventSchema('keywords.updated', {
+  keywords_updated: int(),
+  job_id: z.string(),
+});
+
+/** `prompts.updated` payload. @internal */
+export const PromptsUpdatedEventSchema = eventSchema('prompts.updated', {
+  prompt_id: z.string(),
+  visibility_percentage: num(),
+  average_position: num(),
+  best_model: z.string(),
+  models_checked: int(),
+});
+
+/**
+ * A new item was added to the content calendar.
+ *
+ * @example
+ * ```ts
+ * if (e.event === 'content.created') console.log(e.data.title);
+ * ```
+ */
+export type ContentCreatedEvent = z.infer<typeof ContentCreatedEventSchema>;
+/**
+ * A content item's status changed (approved, revising, published...).
+ *
+ * @example
+ * ```ts
+ * console.log(e.data.content_id, e.data.new_status);
+ * ```
+ */
+export type ContentStatusChangedEvent = z.infer<typeof ContentStatusChangedEventSchema>;
+/**
+ * A site audit began crawling.
+ *
+ * @example
+ * ```ts
+ * console.log(e.data.audit_id, e.data.max_crawl_pages);
+ * ```
+ */
+export type AuditStartedEvent = z.infer<typeof AuditStartedEventSchema>;
+/**
+ * A site audit finished; read the result with `client.audits.latest(e.project_id)`.
+ *
+ * @example
+ * ```ts
+ * await client.audits.latest(e.project_id);
+ * ```
+ */
+export type AuditCompletedEvent = z.infer<typeof AuditCompletedEventSchema>;
+/**
+ * The daily keyword scan of a project completed (once per project, not per keyword).
+ *
+ * @example
+ * ```ts
+ * console.log(e.data.keywords_updated);
+ * ```
+ */
+export type KeywordsUpdatedEvent = z.infer<typeof KeywordsUpdatedEventSchema>;
+/**
+ * All AI models responded for a prompt analysis.
+ *
+ * @example
+ * ```ts
+ * console.log(e.data.prompt_id, e.data.visibility_percentage);
+ * ```
+ */
+export type PromptsUpdatedEvent = z.infer<typeof PromptsUpdatedEventSchema>;
+
+/** The six documented events, discriminated on `event`. @internal */
+export const KnownWebhookEventSchema = z.discriminatedUnion('event', [
+  ContentCreatedEventSchema,
+  ContentStatusChangedEventSchema,
+  AuditStartedEventSchema,
+  AuditCompletedEventSchema,
+  KeywordsUpdatedEventSchema,
+  PromptsUpdatedEventSchema,
+]);
+
+/**
+ * One of the six documented events. `switch (e.event)` narrows `e.data` to that event's fields.
+ *
+ * @example
+ * ```ts
+ * switch (e.event) {
+ *   case 'audit.completed': return refreshAudit(e.project_id, e.data.audit_id);
+ *   case 'keywords.updated': return refreshRankings(e.project_id);
+ * }
+ * ```
+ */
+export type KnownWebhookEvent = z.infer<typeof KnownWebhookEventSchema>;
+
+const knownNames: ReadonlySet<string> = new Set(KNOWN_EVENT_NAMES);
+
+/**
+ * An event whose name is not one of the six. The name check makes a *known* name with a malformed
+ * `data` fail instead of slipping through here. @internal
+ */
+// api-notes: "an unknown event name parses as a generic event rather than failing".
+export const UnknownWebhookEventSchema = z.looseObject({
+  event: z.string().check(
+    z.refine((name) => !knownNames.has(name), {
+      message: "a documented event name: the payload must match that event's documented shape",
+      // Aborting makes zod report both branches of WebhookEventSchema's union (the documented
+      // event's real problem included) instead of only this name check.
+      abort: true,
+    }),
+  ),
+  timestamp: isoString(),
+  project_id: z.string(),
+  data: z.record(z.string(), z.unknown()),
+});
+
+/**
+ * An event the SDK does not know yet (the server added a new event name). It keeps the common
+ * envelope (`event`, `timestamp`, `project_id`) and an untyped `data`.
+ *
+ * @example
+ * ```ts
+ * if (!isKnownWebhookEvent(e)) console.warn(`unhandled event ${e.event}`, e.data);
+ * ```
+ */
+export type UnknownWebhookEvent = z.infer<typeof UnknownWebhookEventSchema>;
+
+/**
+ * Message for a payload that matches neither branch. zod's own is a bare "Invalid input"; this one
+ * names the first problem of the branch the `event` name selects. @internal
+ */
+function describeEventFailure(issue: z.core.$ZodRawIssue): string | undefined {
+  if (issue.code !== 'invalid_union') return undefined;
+  const input = issue.input;
+  const name = typeof input === 'object' && input !== null && 'event' in input
+    ? input.event
+    : undefined;
+  const known = typeof name === 'string' && knownNames.has(name);
+  const first = issue.errors[known ? 0 : 1]?.[0];
+  if (!first) return undefined;
+  const where = first.path.length > 0 ? first.path.join('.') : '(root)';
+  const expected = 'expected' in first ? ` (expected ${String(first.expected)})` : '';
+  const label = known ? `"${name}" event` : 'webhook event';
+  return `Invalid ${label} at ${where}: ${first.message}${expected}`;
+}
+
+/**
+ * A webhook event payload: `{ event, timestamp, project_id, data }`. A documented name with a
+ * malformed `data` fails; an unknown name parses as the generic event. @internal
+ */
+export const WebhookEventSchema = z.union([KnownWebhookEventSchema, UnknownWebhookEventSchema], {
+  error: describeEventFailure,
+});
+
+/**
+ * A parsed webhook event: one of the six documented events, or an {@link UnknownWebhookEvent}
+ * for a name added after this SDK version. Because the unknown member's `event` is a plain
+ * `string`, narrow with {@link isKnownWebhookEvent} first to get typed `data` in a `switch`.
+ *
+ * @example
+ * ```ts
+ * if (isKnownWebhookEvent(e)) {
+ *   switch (e.event) {
+ *     case 'prompts.updated': console.log(e.data.best_model); break;
+ *   }
+ * }
+ * ```
+ */
+export type WebhookEvent = KnownWebhookEvent | UnknownWebhookEvent;
+
+/**
+ * Whether a parsed event is one of the six documented events. Narrows the type so that
+ * `switch (event.event)` gives each case its typed `data`.
+ *
+ * @example
+ * ```ts
+ * if (isKnownWebhookEvent(e) && e.event === 'audit.completed') console.log(e.data.pages_crawled);
+ * ```
+ */
+export function isKnownWebhookEvent(event: WebhookEvent): event is KnownWebhookEvent {
+  return knownNames.has(event.event);
+}
