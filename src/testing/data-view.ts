@@ -1,0 +1,113 @@
+import { auditRecord, issueRecords, latestAuditRecord } from './data/audits.js';
+import type { KeywordTable } from './data/keywords.js';
+import { promptDetail } from './data/prompts.js';
+import type { ProjectState, Store } from './store.js';
+import type { AuditIssueRecord, AuditRecord, BacklinkData, LatestAuditRecord, ProjectRecord, PromptDetail } from './types.js';
+import type { ContentDetail, ContentPreferencesRecord, ReportRecord, WebhookRecord } from './types-more.js';
+
+/**
+ * Read access to the simulator's current state, in the wire shapes the API serves, so tests can
+ * assert responses against it. Reads are live (they reflect `advance` and writes) and return
+ * copies or computed records: changing them does not change the simulator.
+ *
+ * @example
+ * ```ts
+ * const [project] = sim.data.listedProjects;
+ * const keywords = sim.data.keywords(project!.id);
+ * expect(firstPage.meta.pagination.total).toBe(keywords.count);
+ * ```
+ */
+export class SimulatorData {
+  readonly #store: Store;
+
+  /** @internal */
+  constructor(store: Store) {
+    this.#store = store;
+  }
+
+  /** Every project, including `cancelled` ones the API never shows, in creation order. */
+  get projects(): ProjectRecord[] {
+    return this.#store.projects.map((p) => ({ ...p.record }));
+  }
+
+  /** The projects `GET /projects` lists (trial, active, past_due), in list order. */
+  get listedProjects(): ProjectRecord[] {
+    return this.#store.listedProjects().map((p) => ({ ...p.record }));
+  }
+
+  /** Id of a project owned by another account: every request about it answers 403. */
+  get foreignProjectId(): string {
+    return [...this.#store.foreignProjectIds][0] ?? '';
+  }
+
+  /** The lazily generated keyword table of a project (`count`, `row(i)`, `history(id)`, …). */
+  keywords(projectId: string): KeywordTable {
+    return this.#project(projectId).keywords;
+  }
+
+  /** Prompt details of a project, in list order. */
+  prompts(projectId: string): PromptDetail[] {
+    return (this.#store.prompts.get(this.#project(projectId).record.id) ?? []).map((p) => promptDetail(this.#store.seed, p));
+  }
+
+  /** Audits of a project, most recent first. */
+  audits(projectId: string): AuditRecord[] {
+    const now = this.#store.now();
+    return this.#audits(projectId).map((a) => auditRecord(a, now));
+  }
+
+  /** The latest completed audit, or `undefined` when there is none (the endpoint's 404). */
+  latestAudit(projectId: string): LatestAuditRecord | undefined {
+    const latest = this.#audits(projectId).find((a) => a.status === 'completed');
+    return latest && latestAuditRecord(latest, this.#store.now());
+  }
+
+  /** Issues of an audit in served order (dismissed ones read `passed`). */
+  issues(projectId: string, auditId: string): AuditIssueRecord[] {
+    const audit = this.#audits(projectId).find((a) => a.id === auditId);
+    if (!audit) throw new Error(`Unknown audit ${auditId}`);
+    return issueRecords(audit);
+  }
+
+  /** Backlink targets, summary, history, anchors and referring domains of a project. */
+  backlinks(projectId: string): BacklinkData {
+    return structuredClone(this.#project(projectId).backlinks);
+  }
+
+  /** Content items with bodies, ordered by `scheduled_date`. */
+  content(projectId: string): ContentDetail[] {
+    return (this.#store.content.get(this.#project(projectId).record.id) ?? [])
+      .map((c) => structuredClone(c.detail))
+      .sort((a, b) => a.scheduled_date.localeCompare(b.scheduled_date) || a.id.localeCompare(b.id));
+  }
+
+  /** Content preferences of a project. */
+  preferences(projectId: string): ContentPreferencesRecord {
+    return { ...this.#project(projectId).preferences };
+  }
+
+  /** Live (not soft-deleted) reports of a project. */
+  reports(projectId: string): ReportRecord[] {
+    return this.#store.liveReports(this.#project(projectId).record.id).map((r) => ({ ...r }));
+  }
+
+  /** Ids of soft-deleted reports of a project (they answer 404). */
+  deletedReportIds(projectId: string): string[] {
+    return (this.#store.reports.get(this.#project(projectId).record.id) ?? []).filter((r) => r.deletedAt !== null).map((r) => r.record.id);
+  }
+
+  /** Every webhook subscription. */
+  webhooks(): WebhookRecord[] {
+    return this.#store.webhooks.map((w) => ({ ...w, events: [...w.events] }));
+  }
+
+  #project(projectId: string): ProjectState {
+    const project = this.#store.project(projectId);
+    if (!project) throw new Error(`Unknown project ${projectId}`);
+    return project;
+  }
+
+  #audits(projectId: string) {
+    return [...(this.#store.audits.get(this.#project(projectId).record.id) ?? [])].sort((a, b) => b.createdAt - a.createdAt);
+  }
+}

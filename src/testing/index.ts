@@ -1,0 +1,61 @@
+/**
+ * `seo-visibility/testing`: a faithful, stateful, in-memory simulator of the SEO and AI Visibility
+ * REST API v1, for demos, examples and tests. The service has no sandbox; this is it.
+ *
+ * @example
+ * ```ts
+ * import { createSimulator } from 'seo-visibility/testing';
+ *
+ * const sim = createSimulator({ seed: 1 });
+ * const client = new Client({ apiKey: sim.keys.readWrite, baseUrl: sim.baseUrl, fetch: sim.fetch });
+ * await sim.advance(60 * 60 * 1000); // an hour passes: audits progress, events are delivered
+ * ```
+ *
+ * @packageDocumentation
+ */
+export { Simulator, createSimulator } from './simulator.js';
+export type { SimulatorOptions } from './options.js';
+export type { SimulatorKeys } from './auth.js';
+export type { RateWindow } from './rate-limiter.js';
+export { DEFAULT_RATE_WINDOWS } from './rate-limiter.js';
+export type { Fault, FaultHandle, FaultMatch, FaultSpec } from './faults.js';
+export type { Deliver } from './events.js';
+export type { ListenOptions, SimulatorServer } from './http-server.js';
+export type { RateLimitMeta, PaginationMeta } from './envelope.js';
+export { SimulatorData } from './data-view.js';
+export type { KeywordTable } from './data/keywords.js';
+export type {
+  AnchorEntry,
+  AuditIssueRecord,
+  AuditRecord,
+  AuditStatus,
+  BacklinkData,
+  BacklinkHistoryEntry,
+  BacklinkSummary,
+  BacklinkTarget,
+  Citation,
+  KeywordHistory,
+  KeywordHistoryEntry,
+  KeywordRecord,
+  LatestAuditRecord,
+  ModelResponse,
+  ProductMode,
+  ProjectRecord,
+  PromptDetail,
+  PromptHistoryResponse,
+  PromptRecord,
+  ReferringDomain,
+} from './types.js';
+export type {
+  ContentDetail,
+  ContentItem,
+  ContentPreferencesRecord,
+  ContentStatus,
+  DeliveryRecord,
+  EventName,
+  EventPayload,
+  ReportRecord,
+  RequestLogEntry,
+  WebhookRecord,
+} from './types-more.js';
+export { EVENT_NAMES } from './types-more.js';

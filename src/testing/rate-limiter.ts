@@ -1,0 +1,99 @@
+import type { RateLimitMeta } from './envelope.js';
+
+/**
+ * One fixed rate-limit window: at most `limit` requests per `windowMs`, counted per API key.
+ *
+ * @example
+ * ```ts
+ * createSimulator({ rateLimit: { windows: [{ limit: 20, windowMs: 2000 }] } });
+ * ```
+ */
+export interface RateWindow {
+  limit: number;
+  windowMs: number;
+}
+
+/** The documented limits: 200/minute, 5,000/hour, 50,000/day. @example `DEFAULT_RATE_WINDOWS[0] // { limit: 200, windowMs: 60000 }` */
+export const DEFAULT_RATE_WINDOWS: readonly RateWindow[] = [
+  { limit: 200, windowMs: 60_000 },
+  { limit: 5_000, windowMs: 3_600_000 },
+  { limit: 50_000, windowMs: 86_400_000 },
+];
+
+/**
+ * Fixed-window counters per key. Windows are aligned to multiples of `windowMs` on the simulator
+ * clock, so `reset` (Unix seconds) is exact and predictable in tests. A request is admitted only
+ * when every window has room; a rejected request consumes nothing (the 429 is free).
+ * `meta.rate_limit` reports the most constrained window: fewest remaining, ties to the later reset.
+ *
+ * @example
+ * ```ts
+ * const limiter = new RateLimiter([{ limit: 2, windowMs: 1000 }]);
+ * limiter.take('key', 0).allowed; // true
+ * ```
+ * @internal
+ */
+export class RateLimiter {
+  readonly #windows: readonly RateWindow[];
+  readonly #enabled: boolean;
+  readonly #counts = new Map<string, Array<{ start: number; count: number }>>();
+
+  /** `false` disables limiting; responses then report a full, never-shrinking budget. */
+  constructor(windows: readonly RateWindow[] | false) {
+    this.#enabled = windows !== false;
+    const list = windows === false ? DEFAULT_RATE_WINDOWS.slice(0, 1) : windows;
+    if (list.length === 0 || list.some((w) => !(w.limit >= 1 && w.windowMs >= 1))) throw new RangeError('rateLimit.windows needs at least one window with limit ≥ 1 and windowMs ≥ 1');
+    this.#windows = [...list].sort((a, b) => a.windowMs - b.windowMs);
+  }
+
+  /** Admits (and counts) one request for `key` at `now`, or rejects it without counting. */
+  take(key: string, now: number): { allowed: boolean; meta: RateLimitMeta } {
+    if (!this.#enabled) return { allowed: true, meta: this.peek(key, now) };
+    const state = this.#state(key, now);
+    const blocked = state.map((s, i) => ({ s, w: this.#windows[i] as RateWindow })).filter(({ s, w }) => s.count >= w.limit);
+    if (blocked.length > 0) {
+      // Every blocking window must reset before a retry can succeed: report the latest one.
+      const last = blocked.reduce((a, b) => (b.s.start + b.w.windowMs > a.s.start + a.w.windowMs ? b : a));
+      return { allowed: false, meta: { limit: last.w.limit, remaining: 0, reset: resetSeconds(last.s.start, last.w) } };
+    }
+    for (const s of state) s.count++;
+    return { allowed: true, meta: this.peek(key, now) };
+  }
+
+  /** The current budget of `key` without counting a request. */
+  peek(key: string, now: number): RateLimitMeta {
+    const state = this.#enabled ? this.#state(key, now) : this.#windows.map((w) => ({ start: Math.floor(now / w.windowMs) * w.windowMs, count: 0 }));
+    let best: RateLimitMeta | undefined;
+    state.forEach((s, i) => {
+      const w = this.#windows[i] as RateWindow;
+      const meta = { limit: w.limit, remaining: Math.max(0, w.limit - s.count), reset: resetSeconds(s.start, w) };
+      if (!best || meta.remaining < best.remaining || (meta.remaining === best.remaining && meta.reset > best.reset)) best = meta;
+    });
+    return best as RateLimitMeta;
+  }
+
+  /** The budget reported by an injected 429: the shortest window, exhausted. */
+  exhausted(now: number): RateLimitMeta {
+    const w = this.#windows[0] as RateWindow;
+    return { limit: w.limit, remaining: 0, reset: resetSeconds(Math.floor(now / w.windowMs) * w.windowMs, w) };
+  }
+
+  /** Forgets every count. */
+  reset(): void {
+    this.#counts.clear();
+  }
+
+  #state(key: string, now: number): Array<{ start: number; count: number }> {
+    let state = this.#counts.get(key);
+    if (!state) this.#counts.set(key, (state = this.#windows.map(() => ({ start: -1, count: 0 }))));
+    state.forEach((s, i) => {
+      const start = Math.floor(now / (this.#windows[i] as RateWindow).windowMs) * (this.#windows[i] as RateWindow).windowMs;
+      if (s.start !== start) Object.assign(s, { start, count: 0 });
+    });
+    return state;
+  }
+}
+
+function resetSeconds(start: number, w: RateWindow): number {
+  return Math.ceil((start + w.windowMs) / 1000);
+}
