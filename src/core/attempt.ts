@@ -59,14 +59,13 @@ export async function sendAttempt<T>(http: KyInstance, input: AttemptInput<T>, o
   const timer = setTimeout(() => timeout.abort(), input.timeoutMs);
   const signal = input.signal ? AbortSignal.any([input.signal, timeout.signal]) : timeout.signal;
   try {
-    const response = await http(input.url, {
-      method: input.method,
-      headers: input.headers,
+    // Raced against the signal too: a custom `fetch` that ignores its signal must not hang the call.
+    const response = await untilAborted(
+      http(input.url, { method: input.method, headers: input.headers, signal, ...(input.body === undefined ? {} : { json: input.body }) }),
       signal,
-      ...(input.body === undefined ? {} : { json: input.body }),
-    });
+    );
     outcome.status = response.status;
-    const text = await response.text();
+    const text = await untilAborted(response.text(), signal);
     return readResponse(response.status, text, input.schema, outcome);
   } catch (error) {
     if (input.signal?.aborted) throw new AbortedError(input.signal.reason);
@@ -113,9 +112,32 @@ function readResponse<T>(status: number, text: string, schema: z.ZodMiniType<T>,
 }
 
 
+/** The error's message plus the first system error code down its cause chain (e.g. ECONNRESET). */
 function describeNetworkError(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
-  const cause = (error as { cause?: unknown }).cause;
-  const code = typeof cause === 'object' && cause !== null ? (cause as { code?: unknown }).code : undefined;
-  return typeof code === 'string' ? `${error.message} (${code})` : error.message;
+  let cause: unknown = error;
+  for (let depth = 0; depth < 5 && typeof cause === 'object' && cause !== null; depth++) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === 'string') return `${error.message} (${code})`;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return error.message;
+}
+
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
 }

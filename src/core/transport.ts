@@ -167,6 +167,7 @@ export function validHeaders(headers: Record<string, string>): Record<string, st
 }
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  if (signal?.aborted) return Promise.reject(new AbortedError(signal.reason));
   if (ms <= 0) return Promise.resolve();
   return new Promise((resolve, reject) => {
     const onAbort = () => {

@@ -1,0 +1,147 @@
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { LocalRateGate } from '../../src/core/local-rate-gate.js';
+import type { Permit } from '../../src/core/rate-gate.js';
+import { AbortedError, RateLimitedError } from '../../src/index.js';
+
+const acquire = (gate: LocalRateGate, maxWaitMs = 60_000, signal?: AbortSignal) => Promise.resolve(gate.acquire({ retry: false, maxWaitMs, signal }));
+const budget = (remaining: number, resetInMs: number) => ({ limit: 200, remaining, reset: (Date.now() + resetInMs) / 1000 });
+
+/** Starts `n` acquisitions and records the order in which they are admitted. */
+function race(gate: LocalRateGate, n: number) {
+  const admitted: number[] = [];
+  const permits: Permit[] = [];
+  const all = Array.from({ length: n }, (_, i) =>
+    acquire(gate).then((permit) => {
+      admitted.push(i);
+      permits.push(permit);
+    }),
+  );
+  return { admitted, permits, all };
+}
+
+beforeEach(() => {
+  vi.useFakeTimers({ now: new Date('2026-11-21T12:00:00Z') });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('LocalRateGate', () => {
+  test('admits synchronously when nothing binds (no timer, no queue)', () => {
+    const gate = new LocalRateGate(false);
+    const permit = gate.acquire({ retry: false, maxWaitMs: 1000 });
+    expect(permit).not.toBeInstanceOf(Promise);
+  });
+
+  test('on a fresh client, sends one request first and paces the rest on what it reports', async () => {
+    const gate = new LocalRateGate(false);
+    const { admitted, permits } = race(gate, 5);
+    await vi.advanceTimersByTimeAsync(50);
+    expect(admitted).toEqual([0]);
+    permits[0]!.settle(budget(2, 60_000)); // the server says: 2 left in this window
+    await vi.advanceTimersByTimeAsync(50);
+    expect(admitted).toEqual([0, 1, 2]); // exactly the reported budget, in order
+    permits[1]!.settle(budget(1, 60_000));
+    permits[2]!.settle(budget(0, 60_000));
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(admitted).toEqual([0, 1, 2]); // the rest wait for the reset…
+    await vi.advanceTimersByTimeAsync(30_100);
+    expect(admitted).toEqual([0, 1, 2, 3]); // …then one probe goes first again
+  });
+
+  test('with remaining 0 and a reset in the future, the next request waits until the reset', async () => {
+    const gate = new LocalRateGate(false);
+    (await acquire(gate)).settle(budget(0, 10_000));
+    let admittedAt: number | undefined;
+    void acquire(gate).then(() => (admittedAt = Date.now()));
+    const start = Date.now();
+    await vi.advanceTimersByTimeAsync(9_900);
+    expect(admittedAt).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(200);
+    expect(admittedAt! - start).toBeGreaterThanOrEqual(10_000);
+  });
+
+  test('concurrent callers never overdraw a known budget', async () => {
+    const gate = new LocalRateGate(false);
+    (await acquire(gate)).settle(budget(3, 60_000));
+    const { admitted } = race(gate, 10);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(admitted).toHaveLength(3);
+  });
+
+  test('counts requests still in flight as spent when a response reports the budget', async () => {
+    const gate = new LocalRateGate(false);
+    (await acquire(gate)).settle(budget(10, 60_000));
+    const a = await acquire(gate);
+    const b = await acquire(gate);
+    // `a` answered while `b` is in flight: the server may not have counted `b` yet.
+    a.settle(budget(5, 60_000));
+    const { admitted } = race(gate, 10);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(admitted).toHaveLength(4); // 5 reported − 1 in flight
+    b.settle(budget(4, 60_000));
+  });
+
+  test('ignores a missing or nonsense rate_limit', async () => {
+    const gate = new LocalRateGate(false);
+    (await acquire(gate)).settle({ limit: 200, remaining: Number.NaN, reset: -1 });
+    const { admitted } = race(gate, 3);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(admitted).toEqual([0]); // still unknown: one at a time
+  });
+
+  test('rejects at once with RateLimitedError when the wait is longer than allowed, sending nothing', async () => {
+    const gate = new LocalRateGate(false);
+    (await acquire(gate)).settle(budget(0, 3_600_000));
+    const pending = acquire(gate, 60_000).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(20); // bottleneck's queue hop
+    const error = await pending;
+    expect(error).toBeInstanceOf(RateLimitedError);
+    expect((error as RateLimitedError).retryAfterMs).toBeGreaterThan(3_500_000);
+  });
+
+  test('an abort while waiting rejects with AbortedError', async () => {
+    const gate = new LocalRateGate(false);
+    (await acquire(gate)).settle(budget(0, 10_000));
+    const controller = new AbortController();
+    const waiting = acquire(gate, 60_000, controller.signal).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(100);
+    controller.abort();
+    await vi.advanceTimersByTimeAsync(100);
+    expect(await waiting).toBeInstanceOf(AbortedError);
+  });
+
+  test('paces on local windows: never more than the limit in any window span', async () => {
+    const gate = new LocalRateGate([{ limit: 3, intervalMs: 1_000 }]);
+    (await acquire(gate)).settle(budget(100, 60_000));
+    const times: number[] = [];
+    const start = Date.now();
+    const all = Array.from({ length: 7 }, () => acquire(gate).then((p) => { times.push(Date.now() - start); p.settle(); }));
+    await vi.advanceTimersByTimeAsync(3_000);
+    await Promise.all(all);
+    expect(times).toHaveLength(7);
+    // 1 already sent at t=0, so 2 more fit now; then 3 per second.
+    for (let i = 0; i + 3 < times.length + 1; i++) {
+      const spanStart = [0, ...times][i]!;
+      const inSpan = [0, ...times].filter((t) => t >= spanStart && t < spanStart + 1_000);
+      expect(inSpan.length).toBeLessThanOrEqual(3);
+    }
+  });
+
+  test('a retry jumps ahead of queued requests', async () => {
+    const gate = new LocalRateGate(false);
+    const first = await acquire(gate);
+    const order: string[] = [];
+    const waiting = [
+      acquire(gate).then((p) => { order.push('new-1'); return p; }),
+      acquire(gate).then((p) => { order.push('new-2'); return p; }),
+      Promise.resolve(gate.acquire({ retry: true, maxWaitMs: 60_000 })).then((p) => { order.push('retry'); return p; }),
+    ];
+    await vi.advanceTimersByTimeAsync(10);
+    first.settle(budget(2, 60_000));
+    await vi.advanceTimersByTimeAsync(50);
+    // new-1 was already at the head, waiting; the retry overtakes new-2, which was queued before it.
+    expect(order).toEqual(['new-1', 'retry']);
+    void waiting;
+  });
+});

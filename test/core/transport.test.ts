@@ -1,0 +1,274 @@
+import { inspect } from 'node:util';
+import { delay } from 'msw';
+import { describe, expect, test, vi } from 'vitest';
+import {
+  AbortedError,
+  ApiError,
+  ConnectionError,
+  ForbiddenError,
+  InternalServerError,
+  NotFoundError,
+  RateLimitedError,
+  ResponseValidationError,
+  SeoVisibilityError,
+  TimeoutError,
+  UnauthorizedError,
+  ValidationError,
+} from '../../src/index.js';
+import { API_KEY, BASE_URL, HttpResponse, PROJECT_ID, fail, http, ok, rateLimit, testClient, useApiServer } from '../helpers/api-server.js';
+
+const server = useApiServer();
+const SUMMARY = `${BASE_URL}/projects/${PROJECT_ID}/backlinks/summary`;
+const summary = {
+  project_id: PROJECT_ID, total_backlinks: 10, total_referring_domains: 2, average_domain_rank: 40, dofollow_backlinks: 8,
+  nofollow_backlinks: 2, broken_backlinks: 0, tracked_domains_count: 1, last_updated: '2026-11-20',
+};
+
+/** Answers each request with the next responder; counts requests. */
+function sequence(method: 'get' | 'post', url: string, ...responders: Array<() => Response | Promise<Response>>) {
+  const calls = { count: 0 };
+  server.use(
+    http[method](url, async () => {
+      const responder = responders[Math.min(calls.count, responders.length - 1)]!;
+      calls.count++;
+      return responder();
+    }),
+  );
+  return calls;
+}
+
+describe('error mapping', () => {
+  test.each([
+    [401, 'UNAUTHORIZED', 'Invalid API key', UnauthorizedError],
+    [403, 'FORBIDDEN', 'Read-only key', ForbiddenError],
+    [404, 'NOT_FOUND', 'Project not found', NotFoundError],
+    [400, 'VALIDATION_ERROR', 'limit must be an integer', ValidationError],
+    [500, 'INTERNAL_ERROR', 'Boom', InternalServerError],
+    [503, 'SERVICE_UNAVAILABLE', 'Down for maintenance', InternalServerError],
+    [418, 'TEAPOT', 'I am a teapot', ApiError],
+  ])('maps %i %s to its class with status, code, message and request id', async (status, code, message, cls) => {
+    sequence('get', SUMMARY, () => fail(status, code, message));
+    const error = await testClient({ maxRetries: 0 }).backlinks.summary(PROJECT_ID).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(cls);
+    expect(error).toBeInstanceOf(SeoVisibilityError);
+    expect((error as Error).constructor).toBe(cls);
+    expect(error).toMatchObject({ status, code, message, requestId: 'req_err', rateLimit: { limit: 200 } });
+  });
+
+  test('maps success:false with an unknown code on a 200 to a plain ApiError', async () => {
+    sequence('get', SUMMARY, () => HttpResponse.json({ success: false, error: { code: 'NEW_THING', message: 'new' }, meta: { request_id: 'r1' } }));
+    const error = await testClient().backlinks.summary(PROJECT_ID).catch((e: unknown) => e);
+    expect((error as Error).constructor).toBe(ApiError);
+    expect(error).toMatchObject({ status: 200, code: 'NEW_THING', requestId: 'r1' });
+  });
+
+  test('an HTML 502 from a proxy is an InternalServerError with the status, never a SyntaxError', async () => {
+    sequence('get', SUMMARY, () => new HttpResponse('<html><body>Bad gateway</body></html>', { status: 502, headers: { 'content-type': 'text/html' } }));
+    const error = await testClient({ maxRetries: 0 }).backlinks.summary(PROJECT_ID).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InternalServerError);
+    expect(error).toMatchObject({ status: 502, code: 'NON_ENVELOPE_RESPONSE' });
+  });
+
+  test.each([
+    ['truncated JSON', '{"success":true,"data":{"project_id":'],
+    ['a bare array', '[1,2,3]'],
+    ['an HTML page', '<html></html>'],
+  ])('a 200 carrying %s is a ResponseValidationError with the status', async (_name, body) => {
+    sequence('get', SUMMARY, () => new HttpResponse(body, { status: 200 }));
+    const error = await testClient().backlinks.summary(PROJECT_ID).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect(error).toMatchObject({ status: 200 });
+  });
+
+  test('a wrong type in data is a ResponseValidationError naming the field and the request id', async () => {
+    sequence('get', SUMMARY, () => ok({ ...summary, total_backlinks: 'ten' }, { request_id: 'req_bad' }));
+    const error = (await testClient().backlinks.summary(PROJECT_ID).catch((e: unknown) => e)) as ResponseValidationError;
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect(error.requestId).toBe('req_bad');
+    expect(error.issues[0]?.path).toEqual(['total_backlinks']);
+    expect(error.message).toContain('total_backlinks');
+  });
+
+  test('a missing or nonsense meta.rate_limit does not fail a call whose data is fine', async () => {
+    sequence('get', SUMMARY, () => HttpResponse.json({ success: true, data: summary, meta: { rate_limit: { limit: 'x' } } }));
+    const { data, meta } = await testClient().backlinks.summary(PROJECT_ID).withMeta();
+    expect(data.total_backlinks).toBe(10);
+    expect(meta.rate_limit).toBeUndefined();
+  });
+});
+
+describe('retries', () => {
+  test('retries a GET on 5xx and returns the success', async () => {
+    const calls = sequence('get', SUMMARY, () => fail(500, 'INTERNAL_ERROR', 'Boom'), () => fail(503, 'INTERNAL_ERROR', 'Boom'), () => ok(summary));
+    await expect(testClient().backlinks.summary(PROJECT_ID)).resolves.toMatchObject({ total_backlinks: 10 });
+    expect(calls.count).toBe(3);
+  });
+
+  test('gives up after maxRetries and throws the last error', async () => {
+    const calls = sequence('get', SUMMARY, () => fail(500, 'INTERNAL_ERROR', 'Boom'));
+    await expect(testClient({ maxRetries: 1 }).backlinks.summary(PROJECT_ID)).rejects.toBeInstanceOf(InternalServerError);
+    expect(calls.count).toBe(2);
+  });
+
+  test('per-request maxRetries overrides the client setting', async () => {
+    const calls = sequence('get', SUMMARY, () => fail(500, 'INTERNAL_ERROR', 'Boom'));
+    await expect(testClient({ maxRetries: 5 }).backlinks.summary(PROJECT_ID, { maxRetries: 0 })).rejects.toBeInstanceOf(InternalServerError);
+    expect(calls.count).toBe(1);
+  });
+
+  test('does not retry a POST on 5xx (it may have been applied)', async () => {
+    const calls = sequence('post', `${BASE_URL}/projects`, () => fail(500, 'INTERNAL_ERROR', 'Boom'));
+    await expect(testClient().projects.create({ websiteUrl: 'https://example.com' })).rejects.toBeInstanceOf(InternalServerError);
+    expect(calls.count).toBe(1);
+  });
+
+  test('does not retry a POST that timed out', async () => {
+    const calls = sequence('post', `${BASE_URL}/projects`, async () => {
+      await delay(200);
+      return ok({ plan: { active: false, manageUrl: 'https://x.test' } }, {}, 201);
+    });
+    await expect(testClient({ timeout: 30 }).projects.create({ websiteUrl: 'https://example.com' })).rejects.toBeInstanceOf(TimeoutError);
+    expect(calls.count).toBe(1);
+  });
+
+  test('retries a 429 once its reset has passed, for a POST too', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const calls = sequence(
+      'post',
+      `${BASE_URL}/projects`,
+      () => fail(429, 'RATE_LIMITED', 'Rate limit exceeded. Try again later.', { rate_limit: { limit: 200, remaining: 0, reset: now } }),
+      () => ok({ id: PROJECT_ID, plan: { active: true, manageUrl: 'https://x.test' } }, {}, 201),
+    );
+    await expect(testClient().projects.create({ websiteUrl: 'https://example.com' })).resolves.toMatchObject({ id: PROJECT_ID });
+    expect(calls.count).toBe(2);
+  });
+
+  test('throws RateLimitedError at once when the reset is further away than maxRetryDelay', async () => {
+    const reset = Math.floor(Date.now() / 1000) + 3600;
+    const calls = sequence('get', SUMMARY, () => fail(429, 'RATE_LIMITED', 'Rate limit exceeded. Try again later.', { rate_limit: { limit: 5000, remaining: 0, reset } }));
+    const error = (await testClient({ maxRetryDelay: 1_000 }).backlinks.summary(PROJECT_ID).catch((e: unknown) => e)) as RateLimitedError;
+    expect(error).toBeInstanceOf(RateLimitedError);
+    expect(error.resetAt?.getTime()).toBe(reset * 1000);
+    expect(error.retryAfterMs).toBeGreaterThan(3_500_000);
+    expect(calls.count).toBe(1);
+  });
+
+  test('retries a GET after a connection failure, and reports ConnectionError when it persists', async () => {
+    let calls = 0;
+    const failing: typeof fetch = async () => {
+      calls++;
+      throw new TypeError('fetch failed', { cause: { code: 'ECONNRESET' } });
+    };
+    const error = await testClient({ fetch: failing }).backlinks.summary(PROJECT_ID).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as Error).message).toContain('ECONNRESET');
+    expect(calls).toBe(3);
+  });
+});
+
+describe('time-outs and cancellation', () => {
+  test('a slow answer fails with TimeoutError after the configured time, per attempt', async () => {
+    const calls = sequence('get', SUMMARY, async () => {
+      await delay(300);
+      return ok(summary);
+    });
+    const error = await testClient({ timeout: 20, maxRetries: 1 }).backlinks.summary(PROJECT_ID).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect((error as TimeoutError).timeoutMs).toBe(20);
+    expect(calls.count).toBe(2);
+  });
+
+  test('an aborted signal rejects with AbortedError and is not retried', async () => {
+    const calls = sequence('get', SUMMARY, async () => {
+      await delay(300);
+      return ok(summary);
+    });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error('user left')), 20);
+    const error = await testClient().backlinks.summary(PROJECT_ID, { signal: controller.signal }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AbortedError);
+    expect((error as Error).cause).toEqual(new Error('user left'));
+    expect(calls.count).toBe(1);
+  });
+
+  test('an already aborted signal sends nothing', async () => {
+    const calls = sequence('get', SUMMARY, () => ok(summary));
+    await expect(testClient().backlinks.summary(PROJECT_ID, { signal: AbortSignal.abort() })).rejects.toBeInstanceOf(AbortedError);
+    expect(calls.count).toBe(0);
+  });
+
+  test('aborting during a retry wait stops at once', async () => {
+    const calls = sequence('get', SUMMARY, () => fail(500, 'INTERNAL_ERROR', 'Boom'));
+    const controller = new AbortController();
+    const client = testClient({ retryBackoff: { initialDelay: 10_000, maxDelay: 10_000 }, hooks: { onRetry: [() => controller.abort()] } });
+    await expect(client.backlinks.summary(PROJECT_ID, { signal: controller.signal })).rejects.toBeInstanceOf(AbortedError);
+    expect(calls.count).toBe(1);
+  });
+});
+
+describe('hooks, logging and the key', () => {
+  test('hooks see every attempt with the Authorization header redacted', async () => {
+    sequence('get', SUMMARY, () => fail(500, 'INTERNAL_ERROR', 'Boom'), () => ok(summary, { request_id: 'req_2' }));
+    const seen: unknown[] = [];
+    const logger = { debug: vi.fn(), warn: vi.fn() };
+    const client = testClient({
+      logger,
+      hooks: {
+        onRequest: [(info) => seen.push(['request', info.attempt, info.headers.authorization])],
+        onResponse: [(info) => seen.push(['response', info.attempt, info.status, info.requestId])],
+        onRetry: [(info) => seen.push(['retry', info.attempt, info.error.name])],
+      },
+    });
+    await client.backlinks.summary(PROJECT_ID);
+    expect(seen).toStrictEqual([
+      ['request', 1, 'Bearer ***'],
+      ['response', 1, 500, 'req_err'],
+      ['retry', 1, 'InternalServerError'],
+      ['request', 2, 'Bearer ***'],
+      ['response', 2, 200, 'req_2'],
+    ]);
+    expect(JSON.stringify([logger.debug.mock.calls, logger.warn.mock.calls])).not.toContain(API_KEY);
+  });
+
+  test('a throwing hook is logged and ignored', async () => {
+    sequence('get', SUMMARY, () => ok(summary));
+    const logger = { debug: vi.fn(), warn: vi.fn() };
+    const client = testClient({ logger, hooks: { onRequest: [() => { throw new Error('hook bug'); }] } });
+    await expect(client.backlinks.summary(PROJECT_ID)).resolves.toMatchObject({ total_backlinks: 10 });
+    expect(logger.warn).toHaveBeenCalledWith(expect.stringContaining('onRequest hook threw'), expect.anything());
+  });
+
+  test('the key appears in no error message, stack, JSON or inspection', async () => {
+    sequence('get', SUMMARY, () => fail(401, 'UNAUTHORIZED', 'Invalid API key'));
+    const client = testClient({ maxRetries: 0 });
+    const error = await client.backlinks.summary(PROJECT_ID).catch((e: unknown) => e);
+    const timeout = await testClient({ fetch: () => new Promise(() => {}), timeout: 5, maxRetries: 0 }).backlinks.summary(PROJECT_ID).catch((e: unknown) => e);
+    for (const text of [
+      String(error), (error as Error).stack, JSON.stringify(error), inspect(error, { depth: 10 }),
+      inspect(timeout, { depth: 10 }), inspect(client, { depth: 10, showHidden: true }), JSON.stringify(client),
+    ]) {
+      expect(text).not.toContain(API_KEY);
+    }
+  });
+
+  test('per-request headers are sent but cannot replace Authorization', async () => {
+    let headers: Headers | undefined;
+    server.use(http.get(SUMMARY, ({ request }) => { headers = request.headers; return ok(summary); }));
+    await testClient({ headers: { 'X-Team': 'seo' } }).backlinks.summary(PROJECT_ID, { headers: { Authorization: 'Bearer other', 'X-Trace': 't1' } });
+    expect(headers?.get('authorization')).toBe(`Bearer ${API_KEY}`);
+    expect(headers?.get('x-team')).toBe('seo');
+    expect(headers?.get('x-trace')).toBe('t1');
+  });
+
+  test('a header value with CR/LF is refused before sending', async () => {
+    const calls = sequence('get', SUMMARY, () => ok(summary));
+    await expect(testClient().backlinks.summary(PROJECT_ID, { headers: { 'X-Evil': 'a\r\nX-Injected: 1' } })).rejects.toMatchObject({ name: 'InvalidArgumentError' });
+    expect(calls.count).toBe(0);
+  });
+});
+
+test('rate_limit from every response is reachable through withMeta()', async () => {
+  sequence('get', SUMMARY, () => ok(summary, { request_id: 'req_meta', rate_limit: rateLimit(42) }));
+  const { meta } = await testClient().backlinks.summary(PROJECT_ID).withMeta();
+  expect(meta).toMatchObject({ request_id: 'req_meta', rate_limit: { remaining: 42 } });
+});
