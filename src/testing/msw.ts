@@ -22,8 +22,15 @@ export function createMswHandlers(sim: Dispatcher, baseUrl: string): HttpHandler
   const basePath = new URL(base).pathname.replace(/\/+$/, '');
   return [
     http.all(`${base}/*`, async ({ request }) => {
-      const outcome = await sim.dispatch(request, basePath);
-      return outcome.kind === 'drop' ? HttpResponse.error() : outcome.response;
+      try {
+        const outcome = await sim.dispatch(request, basePath);
+        return outcome.kind === 'drop' ? HttpResponse.error() : outcome.response;
+      } catch (error) {
+        // The client gave up during an injected delay: nobody reads the answer, so end quietly
+        // instead of letting msw report an unhandled exception.
+        if (request.signal.aborted) return HttpResponse.error();
+        throw error;
+      }
     }),
   ];
 }
