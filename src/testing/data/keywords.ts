@@ -7,7 +7,8 @@ import { LOCATIONS, MODIFIERS } from './vocab.js';
 const HISTORY_DAYS = 90;
 /** Modifiers that read before the term ("best hiking boots"); the rest read after it. */
 const PREFIXES = new Set(['best', 'cheap', 'buy', 'how to choose', 'top rated', 'affordable', 'lightweight', 'professional', 'recommended', 'local']);
-const EXTRA = ['online', 'usa', 'uk', 'store', 'shop', 'brand', 'outlet', 'kit', 'set', 'service'];
+// Suffix words must not also be modifiers, or a suffixed keyword could repeat an earlier one.
+const EXTRA = ['store', 'brand', 'outlet', 'kit', 'set', 'service', 'company', 'delivery', 'club', 'specialist'];
 const VOLUMES = [10, 20, 30, 50, 70, 90, 110, 140, 170, 210, 260, 320, 390, 480, 590, 720, 880, 1000, 1300, 1600, 1900, 2400, 2900, 3600, 4400, 5400, 6600, 8100, 9900, 12100, 14800, 18100, 22200, 27100, 33100, 40500, 49500];
 
 /** What a keyword table needs to rebuild any row on demand. @internal */
