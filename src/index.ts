@@ -24,6 +24,7 @@ export type {
 } from './options.js';
 export { ApiPromise } from './core/api-promise.js';
 export { PagePromise } from './core/page-promise.js';
+export type { IterateOptions, IterationProgress } from './core/page-iterator.js';
 export { Page, type PageParams } from './core/pagination.js';
 export type { ApiResult } from './core/attempt.js';
 export * from './errors/index.js';

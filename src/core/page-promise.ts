@@ -1,4 +1,5 @@
 import type { ApiResult } from './attempt.js';
+import { type IterateOptions, iteratePages } from './page-iterator.js';
 import { Page, type PageParams, type PageSource } from './pagination.js';
 
 /**
@@ -8,6 +9,7 @@ import { Page, type PageParams, type PageSource } from './pagination.js';
  * The first request starts when you await or iterate, not before. Iterating without an explicit
  * `limit` asks for the endpoint's maximum page size (api-notes): 100,000 keywords cost 100
  * requests, not 2,000. Awaiting without a `limit` gets the server's default page (50).
+ * Iteration reads one page ahead, so the next page is on its way while the loop works on this one.
  *
  * @example
  * ```ts
@@ -61,7 +63,8 @@ export class PagePromise<Item, Data = Item[]> implements PromiseLike<Page<Item, 
 
   /**
    * Iterates page by page, from the requested offset to the last page. Without an explicit
-   * `limit`, pages are the endpoint's maximum size.
+   * `limit`, pages are the endpoint's maximum size. Reads one page ahead by default; see
+   * {@link IterateOptions} for `prefetch`, `concurrency` and `onProgress`.
    *
    * @example
    * ```ts
@@ -70,18 +73,30 @@ export class PagePromise<Item, Data = Item[]> implements PromiseLike<Page<Item, 
    * }
    * ```
    */
-  async *pages(): AsyncGenerator<Page<Item, Data>, void, undefined> {
-    const params: PageParams = { limit: this.#params.limit ?? this.#maxLimit, offset: this.#params.offset };
-    let page: Page<Item, Data> | undefined = new Page(this.#source, params, await this.#source.fetch(params));
-    while (page) {
-      yield page;
-      page = page.hasNextPage() ? await page.getNextPage() : undefined;
-    }
+  pages(options?: IterateOptions): AsyncGenerator<Page<Item, Data>, void, undefined> {
+    return iteratePages(this.#source, { limit: this.#params.limit ?? this.#maxLimit, offset: this.#params.offset }, options);
   }
 
-  /** Iterates every item of every page. */
-  async *[Symbol.asyncIterator](): AsyncGenerator<Item, void, undefined> {
-    for await (const page of this.pages()) yield* page.items;
+  /**
+   * Iterates every item of every page, like `for await` on the promise itself, with options:
+   * `prefetch` (pages read ahead, default 1), `concurrency` (parallel page requests once the total
+   * is known, default 1) and `onProgress`.
+   *
+   * @example
+   * ```ts
+   * const all = [];
+   * for await (const kw of client.rankings.list(projectId).iterate({ concurrency: 4, onProgress: (p) => console.log(p.items, '/', p.total) })) {
+   *   all.push(kw);
+   * }
+   * ```
+   */
+  async *iterate(options?: IterateOptions): AsyncGenerator<Item, void, undefined> {
+    for await (const page of this.pages(options)) yield* page.items;
+  }
+
+  /** Iterates every item of every page, reading one page ahead while the loop works. */
+  [Symbol.asyncIterator](): AsyncGenerator<Item, void, undefined> {
+    return this.iterate();
   }
 
   get [Symbol.toStringTag](): string {

@@ -7,8 +7,11 @@ export interface PageParams {
   offset?: number | undefined;
 }
 
-/** Fetches one page of a list endpoint. @internal */
-export type PageFetcher<Data> = (params: PageParams) => Promise<ApiResult<Data>>;
+/**
+ * Fetches one page of a list endpoint. `signal` (iteration's own) aborts read-ahead the loop no
+ * longer needs; the call's own `signal` option applies too. @internal
+ */
+export type PageFetcher<Data> = (params: PageParams, signal?: AbortSignal) => Promise<ApiResult<Data>>;
 
 /** The documented default page size (api-reference "Limits" 4). */
 const SERVER_DEFAULT_LIMIT = 50;

@@ -43,11 +43,13 @@ export abstract class ApiResource {
   /** A paginated list: awaitable for the first page, async-iterable over every item. */
   protected paginate<Item, Data = Item[]>(spec: ListSpec<Item, Data>): PagePromise<Item, Data> {
     const items = spec.items ?? ((data: Data) => data as unknown as Item[]);
-    const fetch = async (page: PageParams) => {
+    const fetch = async (page: PageParams, stop?: AbortSignal) => {
       const { path, query } = spec.route();
       const limit = check.limit(page.limit, spec.maxLimit);
       const offset = check.offset(page.offset);
-      return this.transport.request({ method: 'GET', path, query: { ...query, limit, offset }, schema: spec.schema, options: spec.options });
+      // `stop` aborts iteration read-ahead the loop no longer needs, on top of the call's own signal.
+      const options = stop ? { ...spec.options, signal: spec.options?.signal ? AbortSignal.any([spec.options.signal, stop]) : stop } : spec.options;
+      return this.transport.request({ method: 'GET', path, query: { ...query, limit, offset }, schema: spec.schema, options });
     };
     return new PagePromise({ fetch, items }, { limit: spec.params?.limit, offset: spec.params?.offset }, spec.maxLimit);
   }

@@ -1,0 +1,172 @@
+import { InvalidArgumentError } from '../errors/client-errors.js';
+import { Page, type PageParams, type PageSource } from './pagination.js';
+
+/** How far an iteration has got, reported after each page is handed to the loop. */
+export interface IterationProgress {
+  /** Pages handed to the loop so far. */
+  pages: number;
+  /** Items handed to the loop so far. */
+  items: number;
+  /**
+   * `meta.pagination.total` of the latest page: the size of the whole list (not of what is left
+   * after a starting `offset`). `undefined` where the endpoint does not send it (the content list).
+   */
+  total: number | undefined;
+}
+
+/**
+ * How `for await`, `.iterate()` and `.pages()` fetch pages.
+ *
+ * Memory never holds more than `1 + max(prefetch, concurrency)` pages: the one being consumed and
+ * those fetched ahead of it. Requests count against the client's rate budget like any other call,
+ * so `concurrency` speeds a long export only while the budget has room; the throttle still keeps it
+ * from overdrawing.
+ *
+ * @example
+ * ```ts
+ * for await (const kw of client.rankings.list(projectId).iterate({
+ *   concurrency: 4,
+ *   onProgress: ({ items, total }) => console.log(`${items}/${total}`),
+ * })) {
+ *   await save(kw);
+ * }
+ * ```
+ */
+export interface IterateOptions {
+  /**
+   * Pages fetched ahead of the one the loop is consuming, so the next page is usually there when
+   * the loop needs it. `0` fetches strictly one page at a time, only when the loop asks. If you
+   * `break` early, up to this many read-ahead requests were spent (they are aborted, but may have
+   * counted against the budget).
+   * @default 1
+   */
+  prefetch?: number;
+  /**
+   * Page requests in flight at once. Above 1, once the first page reports
+   * `meta.pagination.total`, the remaining offsets are requested in parallel and yielded in order.
+   * Endpoints without `meta.pagination` are always paged one after another.
+   * @default 1
+   */
+  concurrency?: number;
+  /**
+   * Called after each page is handed to the loop (a throw ends the iteration with that error).
+   * @example `onProgress: ({ pages, items, total }) => bar.update(items / (total ?? items))`
+   */
+  onProgress?: (progress: IterationProgress) => void;
+}
+
+interface Resolved {
+  ahead: number;
+  concurrency: number;
+  onProgress: ((progress: IterationProgress) => void) | undefined;
+}
+
+const noop = () => {};
+
+function resolve(options: IterateOptions | undefined): Resolved {
+  if (options !== undefined && (typeof options !== 'object' || options === null)) {
+    throw new InvalidArgumentError('options', 'expected an object such as { prefetch, concurrency, onProgress }');
+  }
+  const prefetch = options?.prefetch ?? 1;
+  const concurrency = options?.concurrency ?? 1;
+  if (!Number.isInteger(prefetch) || prefetch < 0) throw new InvalidArgumentError('prefetch', `expected an integer ≥ 0, got ${String(prefetch)}`);
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new InvalidArgumentError('concurrency', `expected an integer ≥ 1, got ${String(concurrency)}`);
+  const onProgress = options?.onProgress;
+  if (onProgress !== undefined && typeof onProgress !== 'function') throw new InvalidArgumentError('onProgress', 'expected a function');
+  return { ahead: Math.max(prefetch, concurrency), concurrency, onProgress };
+}
+
+type Slot<Item, Data> = Promise<Page<Item, Data> | undefined>;
+
+/**
+ * Yields the pages of a list from `start` (whose `limit` is already set), with bounded read-ahead
+ * and, once the total is known, parallel requests. Ending the loop early (or a failure) aborts
+ * every request still in flight; their rejections are absorbed, never unhandled.
+ *
+ * @internal
+ */
+export async function* iteratePages<Item, Data>(source: PageSource<Item, Data>, start: PageParams, options?: IterateOptions): AsyncGenerator<Page<Item, Data>, void, undefined> {
+  const { ahead, concurrency, onProgress } = resolve(options);
+  const limit = start.limit as number;
+  const controller = new AbortController();
+  const progress: IterationProgress = { pages: 0, items: 0, total: undefined };
+  const load = (params: PageParams): Promise<Page<Item, Data>> => {
+    const page = source.fetch(params, controller.signal).then((result) => new Page(source, params, result));
+    page.catch(noop); // read-ahead may fail or be aborted before anyone awaits it
+    return page;
+  };
+  const handOver = (page: Page<Item, Data>) => {
+    progress.pages++;
+    progress.items += page.items.length;
+    progress.total = page.pagination?.total ?? progress.total;
+    onProgress?.({ ...progress });
+  };
+
+  try {
+    let current: Page<Item, Data> | undefined = await load(start);
+    const total = current.pagination?.total;
+    if (concurrency > 1 && typeof total === 'number' && current.hasNextPage()) {
+      // Offsets are known up front: request them in parallel, hand them over in order.
+      let cursor = (start.offset ?? 0) + current.items.length;
+      let next = cursor;
+      const queue: Array<{ offset: number; slot: Slot<Item, Data> }> = [];
+      const running: Array<Promise<unknown>> = [];
+      const topUp = () => {
+        while (queue.length < ahead && next < total) {
+          const params = { limit, offset: next };
+          // At most `concurrency` requests at once: each waits for the one `concurrency` places back.
+          const before = running.length >= concurrency ? running.shift() : undefined;
+          const slot: Slot<Item, Data> = before ? before.then(() => load(params), () => load(params)) : load(params);
+          slot.catch(noop);
+          running.push(slot);
+          queue.push({ offset: next, slot });
+          next += limit;
+        }
+      };
+      topUp();
+      handOver(current);
+      yield current;
+      for (let entry = queue.shift(); entry; entry = queue.shift()) {
+        topUp();
+        // A short page (the list changed, or the server capped it) left a gap: fill it first.
+        while (cursor < entry.offset) {
+          const gap = await load({ limit: entry.offset - cursor, offset: cursor });
+          if (gap.items.length === 0) break;
+          cursor += gap.items.length;
+          handOver(gap);
+          yield gap;
+        }
+        const page = await entry.slot;
+        if (!page || page.items.length === 0) return; // the list ended before `total` said
+        cursor = entry.offset + page.items.length;
+        current = page;
+        handOver(page);
+        yield page;
+      }
+      // The list grew while we read: go on one page at a time from where we are.
+      current = current.hasNextPage() ? await load({ limit, offset: cursor }) : undefined;
+    }
+
+    // One page after another: the next request needs the previous answer (has_more, or a full page).
+    const queue: Array<Slot<Item, Data>> = [];
+    let tail: Slot<Item, Data> = Promise.resolve(current);
+    const follow = () => {
+      tail = tail.then((page) => {
+        const params = page?.nextPageParams();
+        return params ? load(params) : undefined;
+      });
+      tail.catch(noop);
+      queue.push(tail);
+    };
+    while (current) {
+      while (queue.length < ahead) follow();
+      handOver(current);
+      yield current;
+      if (queue.length === 0) follow();
+      current = await queue.shift();
+    }
+  } finally {
+    // Stops read-ahead still in flight when the loop ends early or fails.
+    controller.abort();
+  }
+}
