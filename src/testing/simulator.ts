@@ -31,11 +31,11 @@ import type { DeliveryRecord, RequestLogEntry } from './types-more.js';
  * ```
  */
 export class Simulator {
-  /** The two valid API keys. */
+  /** The two valid API keys. @example `headers: { authorization: 'Bearer ' + sim.keys.readOnly }` */
   readonly keys: SimulatorKeys;
-  /** Read access to the current state (projects, keywords, audits, …). */
+  /** Read access to the current state (projects, keywords, audits, …). @example `sim.data.listedProjects.length // 4` */
   readonly data: SimulatorData;
-  /** Base URL served by `fetch` and `mswHandlers()` (default `http://localhost/api/v1`). */
+  /** Base URL served by `fetch` and `mswHandlers()` (default `http://localhost/api/v1`). @example `await sim.fetch(sim.baseUrl + '/projects', init)` */
   readonly baseUrl: string;
   /**
    * A fetch-compatible function serving the API, for the SDK client's `fetch` option. A dropped
@@ -79,17 +79,17 @@ export class Simulator {
     this.fetch = (input, init) => this.handle(new Request(input, init));
   }
 
-  /** The simulator clock in epoch ms: the `now` option plus everything `advance` added. */
+  /** The simulator clock in epoch ms: the `now` option plus everything `advance` added. @example `new Date(sim.now()).toISOString()` */
   now(): number {
     return this.#options.now() + this.#offset;
   }
 
-  /** Requests seen so far (live array; `authorization` redacted). */
+  /** Requests seen so far (live array; `authorization` redacted). @example `sim.requests.filter((r) => r.status === 429).length` */
   get requests(): readonly RequestLogEntry[] {
     return this.#requests;
   }
 
-  /** Webhook deliveries attempted so far (live array), in delivery order. */
+  /** Webhook deliveries attempted so far (live array), in delivery order. @example `sim.deliveries.map((d) => d.payload.event)` */
   get deliveries(): readonly DeliveryRecord[] {
     return this.#deliveries;
   }
@@ -97,7 +97,7 @@ export class Simulator {
   /**
    * Serves one request: the core every form goes through. Rejects with `TypeError` when an
    * injected `drop` fault hits, and with the abort reason when the request is aborted mid-delay.
-   * @example `const res = await sim.handle(new Request(`${sim.baseUrl}/webhooks`, { headers }))`
+   * @example `const res = await sim.handle(new Request(sim.baseUrl + '/webhooks', { headers }))`
    */
   async handle(request: Request): Promise<Response> {
     const outcome = await this.dispatch(request);

@@ -43,12 +43,12 @@ export class KeywordTable {
     this.#init = init;
   }
 
-  /** Number of tracked keywords. */
+  /** Number of tracked keywords. @example `table.count // 2500` */
   get count(): number {
     return this.#init.count;
   }
 
-  /** The keyword UUID of row `index`; the row index is encoded in the last group so lookup is O(1). */
+  /** The keyword UUID of row `index`; the row index is encoded in the last group so lookup is O(1). @example `table.idOf(0) === table.row(0).id` */
   idOf(index: number): string {
     const { seed, projectIndex } = this.#init;
     const head = [0, 1, 2].map((k) => hash32(seed, 'kw-id', projectIndex, index, k).toString(16).padStart(8, '0')).join('');
@@ -56,14 +56,14 @@ export class KeywordTable {
     return formatUuid(head.slice(0, 20) + tail);
   }
 
-  /** Row index of a keyword UUID, or -1 when the id is not one of this table's. */
+  /** Row index of a keyword UUID, or -1 when the id is not one of this table's. @example `table.indexOf(table.idOf(9)) // 9` */
   indexOf(id: string): number {
     const index = parseInt(id.slice(-10), 16);
     if (!Number.isInteger(index) || index < 0 || index >= this.count) return -1;
     return this.idOf(index) === id.toLowerCase() ? index : -1;
   }
 
-  /** How many keywords each daily scan updates (all but the paused ones); computed once. */
+  /** How many keywords each daily scan updates (all but the paused ones); computed once. @example `table.scannedCount() <= table.count` */
   scannedCount(): number {
     if (this.#scanned === undefined) {
       const day = this.#init.scanDay();
@@ -74,14 +74,14 @@ export class KeywordTable {
     return this.#scanned;
   }
 
-  /** Day of the last scan that covered row `index`: ~3% of keywords are paused and lag behind. */
+  /** UTC day number of the last scan that covered row `index`: ~3% of keywords are paused and lag behind. @example `isoDay(table.lastCheckDay(0)) === table.row(0).last_checked` */
   lastCheckDay(index: number): number {
     const { seed, projectIndex } = this.#init;
     const lag = unit(seed, 'paused', projectIndex, index) < 0.03 ? 1 + (hash32(seed, 'lag', projectIndex, index) % 45) : 0;
     return this.#init.scanDay() - lag;
   }
 
-  /** The list record of row `index` as of its last check. */
+  /** The list record of row `index` as of its last check. @example `table.row(0).desktop_position` */
   row(index: number): KeywordRecord {
     const { seed, projectIndex } = this.#init;
     const day = this.lastCheckDay(index);
@@ -103,7 +103,7 @@ export class KeywordTable {
     };
   }
 
-  /** Daily history of the keyword `id` between two day numbers (inclusive), or undefined if unknown. */
+  /** Daily history of the keyword `id` between two UTC day numbers (inclusive), or undefined if unknown. @example `table.history(table.idOf(0))?.history.length // 90` */
   history(id: string, fromDay?: number, toDay?: number): KeywordHistory | undefined {
     const index = this.indexOf(id);
     if (index < 0) return undefined;
@@ -126,7 +126,7 @@ export class KeywordTable {
     };
   }
 
-  /** Search term of row `index`: term × modifier combinations, then suffixed variants. */
+  /** Search term of row `index`: term × modifier combinations, then suffixed variants. @example `table.keywordText(0) // e.g. 'best hiking boots'` */
   keywordText(index: number): string {
     const { terms, seed } = this.#init;
     const combos = terms.length * MODIFIERS.length;
@@ -141,14 +141,14 @@ export class KeywordTable {
     return text;
   }
 
-  /** Tracking location of row `index`. */
+  /** Tracking location of row `index`. @example `table.location(0) // e.g. 'Denver, CO'` */
   location(index: number): string {
     const { terms, seed, projectIndex } = this.#init;
     const pass = Math.floor(index / (terms.length * MODIFIERS.length));
     return LOCATIONS[(pass + hash32(seed, 'loc', projectIndex)) % LOCATIONS.length] ?? 'United States';
   }
 
-  /** Positions [desktop, mobile, ai_mode, maps] of row `index` on `day`: a slow wave plus noise. */
+  /** Positions [desktop, mobile, ai_mode, maps] of row `index` on UTC day `day`: a slow wave plus noise. @example `const [desktop] = table.positions(0, table.lastCheckDay(0));` */
   positions(index: number, day: number): [number, number, number, number] {
     const { seed, projectIndex } = this.#init;
     const base = 1 + Math.floor(unit(seed, 'base', projectIndex, index) ** 1.7 * 90);
