@@ -73,7 +73,7 @@ function resolve(options: IterateOptions | undefined): Resolved {
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new InvalidArgumentError('concurrency', `expected an integer ≥ 1, got ${String(concurrency)}`);
   const onProgress = options?.onProgress;
   if (onProgress !== undefined && typeof onProgress !== 'function') throw new InvalidArgumentError('onProgress', 'expected a function');
-  return { ahead: Math.max(prefetch, concurrency), concurrency, onProgress };
+  return { ahead: concurrency > 1 ? Math.max(prefetch, concurrency) : prefetch, concurrency, onProgress };
 }
 
 type Slot<Item, Data> = Promise<Page<Item, Data> | undefined>;
