@@ -6,6 +6,8 @@ export default defineConfig({
   entry: {
     index: 'src/index.ts',
     'testing/index': 'src/testing/index.ts',
+    // The standalone simulator bin (seo-visibility-simulator); its shebang is kept.
+    'testing/cli': 'src/testing/cli.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,
