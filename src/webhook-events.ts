@@ -23,7 +23,10 @@ import { type WebhookEvent, WebhookEventSchema } from './schemas/events.js';
  */
 export function parseWebhookEvent(payload: unknown): WebhookEvent {
   let value = payload;
-  if (value instanceof Uint8Array) value = new TextDecoder().decode(value);
+  // Fix: "bytes" also means an ArrayBuffer (what `await request.arrayBuffer()` gives in Fetch-API
+  // handlers: Workers, Next.js, Deno) or another view; they used to fail as "not a valid webhook
+  // event at event". TextDecoder accepts any of them (Buffer and Uint8Array included).
+  if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) value = new TextDecoder().decode(value);
   if (typeof value === 'string') {
     try {
       value = JSON.parse(value);
