@@ -5,7 +5,7 @@
  *
  * @example
  * ```ts
- * path`/projects/${projectId}/reports/${slug}` // '/projects/3f2b…/reports/q3%20review'
+ * path`/projects/${projectId}/reports/${slug}` // slug 'q3/review' → '/projects/3f2b…/reports/q3%2Freview'
  * ```
  * @internal
  */

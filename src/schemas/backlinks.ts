@@ -19,7 +19,7 @@ export const BacklinkTargetSchema = z.looseObject({
  *
  * @example
  * ```ts
- * const targets = await client.backlinks.targets(projectId);
+ * const targets = await client.backlinks.list(projectId);
  * for (const t of targets) console.log(t.target_domain, t.total_backlinks);
  * ```
  */

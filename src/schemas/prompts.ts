@@ -132,7 +132,7 @@ export const PromptHistorySchema = z.looseObject({
  * @example
  * ```ts
  * const page = await client.prompts.history(projectId, promptId, { limit: 100 });
- * console.log(page.prompt, page.responses.length);
+ * console.log(page.data.prompt, page.items.length);
  * ```
  */
 export type PromptHistory = z.infer<typeof PromptHistorySchema>;
