@@ -1,10 +1,10 @@
-import ky, { type KyInstance } from 'ky';
 import type * as z from 'zod/mini';
 import { SeoVisibilityError } from '../errors/base.js';
 import { errorFromResponse } from '../errors/from-response.js';
 import { AbortedError, ConnectionError, ResponseValidationError, TimeoutError } from '../errors/client-errors.js';
 import type { ResponseMeta } from '../schemas/shared.js';
 import { asEnvelope, readError, readMeta } from './envelope.js';
+import { validate } from './fast-validate.js';
 
 /** A call's result: the validated `data` and the response's `meta`. */
 export interface ApiResult<T> {
@@ -32,19 +32,21 @@ export interface AttemptOutcome {
 }
 
 /**
- * The ky instance: ky does the fetch plumbing (JSON bodies, headers, a custom `fetch`); the SDK owns
- * retries (p-retry), time-outs (covering the body too) and error mapping, so ky's own retry and
- * time-out are off and HTTP errors come back as responses.
+ * How attempts reach the network: the client's `fetch` option, or `globalThis.fetch` looked up at
+ * call time (so a fetch mock installed after the client was created is still used).
+ *
+ * The SDK calls `fetch` directly rather than through ky: with ky's retry, time-out and HTTP errors
+ * all turned off (the SDK owns those), what was left was a JSON body and its content type, while
+ * ky's option merging and `Request` building cost about 20 µs per call, as much as the whole
+ * exchange with a loopback server (docs/benchmarks.md).
  *
  * @internal
  */
-export function createKy(fetchImpl: typeof globalThis.fetch | undefined): KyInstance {
-  return ky.create({
-    retry: 0,
-    timeout: false,
-    throwHttpErrors: false,
-    ...(fetchImpl ? { fetch: fetchImpl } : {}),
-  });
+export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+
+/** @internal */
+export function resolveFetch(fetchImpl: typeof globalThis.fetch | undefined): FetchLike {
+  return fetchImpl ? (input, init) => fetchImpl(input, init) : (input, init) => globalThis.fetch(input, init);
 }
 
 /**
@@ -54,14 +56,14 @@ export function createKy(fetchImpl: typeof globalThis.fetch | undefined): KyInst
  *
  * @internal
  */
-export async function sendAttempt<T>(http: KyInstance, input: AttemptInput<T>, outcome: AttemptOutcome): Promise<ApiResult<T>> {
+export async function sendAttempt<T>(http: FetchLike, input: AttemptInput<T>, outcome: AttemptOutcome): Promise<ApiResult<T>> {
   const timeout = new AbortController();
   const timer = setTimeout(() => timeout.abort(), input.timeoutMs);
   const signal = input.signal ? AbortSignal.any([input.signal, timeout.signal]) : timeout.signal;
   try {
     // Raced against the signal too: a custom `fetch` that ignores its signal must not hang the call.
     const response = await untilAborted(
-      http(input.url, { method: input.method, headers: input.headers, signal, ...(input.body === undefined ? {} : { json: input.body }) }),
+      http(input.url, input.body === undefined ? { method: input.method, headers: input.headers, signal } : { method: input.method, headers: withJsonType(input.headers), body: JSON.stringify(input.body), signal }),
       signal,
     );
     outcome.status = response.status;
@@ -71,11 +73,16 @@ export async function sendAttempt<T>(http: KyInstance, input: AttemptInput<T>, o
     if (input.signal?.aborted) throw new AbortedError(input.signal.reason);
     if (timeout.signal.aborted) throw new TimeoutError(input.timeoutMs);
     if (error instanceof SeoVisibilityError) throw error;
-    // Never attach ky's error as `cause`: it holds the Request, whose headers carry the key.
+    // Never attach the fetch error as `cause`: it may hold the Request, whose headers carry the key.
     throw new ConnectionError(`Request failed before a response arrived: ${describeNetworkError(error)}`);
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** A JSON body's content type, unless the caller set one. */
+function withJsonType(headers: Record<string, string>): Record<string, string> {
+  return 'content-type' in headers ? headers : { ...headers, 'content-type': 'application/json' };
 }
 
 function readResponse<T>(status: number, text: string, schema: z.ZodMiniType<T>, outcome: AttemptOutcome): ApiResult<T> {
@@ -103,7 +110,7 @@ function readResponse<T>(status: number, text: string, schema: z.ZodMiniType<T>,
     const detail = parsed ? 'Response body is not the API envelope { success, data, meta }' : 'Response body is not valid JSON';
     throw new ResponseValidationError({ status, requestId: meta.request_id, issues: [], detail });
   }
-  const result = schema.safeParse(envelope.data);
+  const result = validate(schema, envelope.data);
   if (!result.success) {
     const issues = result.error.issues.map((issue) => ({ path: issue.path, message: issue.message }));
     throw new ResponseValidationError({ status, requestId: meta.request_id, issues, detail: 'Response data does not match the documented shape' });

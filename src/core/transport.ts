@@ -1,10 +1,9 @@
-import type { KyInstance } from 'ky';
 import pRetry from 'p-retry';
 import type * as z from 'zod/mini';
 import { AbortedError } from '../errors/client-errors.js';
 import type { ClientHooks, Logger, RequestInfo, RequestOptions, RetryBackoffOptions } from '../options.js';
 import * as check from '../internal/validate.js';
-import { type ApiResult, type AttemptOutcome, createKy, sendAttempt } from './attempt.js';
+import { type ApiResult, type AttemptOutcome, type FetchLike, resolveFetch, sendAttempt } from './attempt.js';
 import type { RateGate } from './rate-gate.js';
 import { retryDelay } from './retry-policy.js';
 
@@ -37,20 +36,20 @@ export interface TransportConfig {
 const REDACTED = 'Bearer ***';
 
 /**
- * The request pipeline every method goes through: throttle → ky → envelope and schema → typed
+ * The request pipeline every method goes through: throttle → fetch → envelope and schema → typed
  * error, wrapped in p-retry. Headers are built once per client; per-call headers are merged on top.
  *
  * @internal
  */
 export class Transport {
   readonly #config: TransportConfig;
-  readonly #http: KyInstance;
+  readonly #http: FetchLike;
   readonly #baseHeaders: Record<string, string>;
   readonly #visibleHeaders: Record<string, string>;
 
   constructor(config: TransportConfig) {
     this.#config = config;
-    this.#http = createKy(config.fetch);
+    this.#http = resolveFetch(config.fetch);
     this.#visibleHeaders = { accept: 'application/json', ...lowerCase(config.headers), authorization: REDACTED };
     this.#baseHeaders = { ...this.#visibleHeaders, authorization: `Bearer ${config.apiKey}` };
   }
@@ -69,7 +68,7 @@ export class Transport {
     const maxRetries = check.nonNegativeInteger('options.maxRetries', options.maxRetries as number | undefined) ?? this.#config.maxRetries;
     const extra = options.headers ? lowerCase(validHeaders(options.headers as Record<string, string>)) : undefined;
     const headers = extra ? { ...this.#baseHeaders, ...extra, authorization: this.#baseHeaders.authorization! } : this.#baseHeaders;
-    // ky adds content-type for JSON bodies; it is listed here so hooks and logs show what is sent.
+    // sendAttempt adds content-type for JSON bodies; it is listed here so hooks and logs show what is sent.
     const jsonType = spec.body !== undefined && !('content-type' in headers) ? { 'content-type': 'application/json' } : undefined;
     const visible = extra || jsonType ? { ...this.#visibleHeaders, ...extra, ...jsonType, authorization: REDACTED } : this.#visibleHeaders;
     const url = this.#config.baseUrl + spec.path + queryString(spec.query);
@@ -118,16 +117,21 @@ export class Transport {
     const permit = gate ? await gate.acquire({ signal, retry: attempt > 1, maxWaitMs: this.#config.maxRetryDelay }) : undefined;
     const outcome: AttemptOutcome = { status: undefined, meta: undefined };
     const started = Date.now();
-    this.#emit('onRequest', info());
+    if (this.#wants('onRequest')) this.#emit('onRequest', info());
     try {
       return await sendAttempt(this.#http, { method: spec.method, url, headers, body: spec.body, schema: spec.schema, timeoutMs, signal }, outcome);
     } finally {
       permit?.settle(outcome.meta?.rate_limit);
-      if (outcome.status !== undefined) {
+      if (outcome.status !== undefined && this.#wants('onResponse')) {
         const durationMs = Date.now() - started;
         this.#emit('onResponse', { ...info(), status: outcome.status, requestId: outcome.meta?.request_id, durationMs });
       }
     }
+  }
+
+  /** Whether anyone listens: without hooks or a logger, no payload (a header copy) is built. */
+  #wants(name: keyof ClientHooks): boolean {
+    return this.#config.logger !== undefined || (this.#config.hooks[name]?.length ?? 0) > 0;
   }
 
   #emit<K extends keyof ClientHooks>(name: K, payload: Parameters<NonNullable<ClientHooks[K]>[number]>[0]): void {
