@@ -1,0 +1,86 @@
+import { copyFile, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { SmokeServer } from '../runtimes/sim-server.js';
+import { startSmokeServer } from '../runtimes/sim-server.js';
+import { expectOk, repoRoot, run } from './support.js';
+
+// A user's view of the tarball: `import`, `require`, and TypeScript under each module resolution
+// a consumer may use, all from a scratch project where the tarball was installed with npm.
+const consumerDir = inject('consumerDir');
+let server: SmokeServer;
+
+beforeAll(async () => {
+  for (const [from, to] of [
+    ['runtimes/fixtures/smoke.mjs', 'smoke.mjs'],
+    ['package/fixtures/smoke.cjs', 'smoke.cjs'],
+  ] as const) {
+    await copyFile(join(repoRoot, 'test', from), join(consumerDir, to));
+  }
+  // The fixture opts out of the repo's type check (it imports the built package by name).
+  for (const name of ['consumer', 'consumer-testing']) {
+    const source = (await readFile(join(repoRoot, 'test', 'package', 'fixtures', `${name}.ts`), 'utf8')).replace(/^\/\/ @ts-nocheck.*\n/, '');
+    await writeFile(join(consumerDir, `${name}.ts`), source);
+    await writeFile(join(consumerDir, `${name}.cts`), source);
+  }
+  server = await startSmokeServer(consumerDir);
+});
+afterAll(() => server?.close());
+
+function report(stdout: string): Record<string, unknown> {
+  return JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as Record<string, unknown>;
+}
+
+describe('the packed package, used the way users use it', () => {
+  it('works with import (ESM) on Node 24', async () => {
+    const { stdout } = expectOk(await run('node', ['smoke.mjs'], { cwd: consumerDir, env: server.env }), 'node smoke.mjs');
+    expect(report(stdout)).toMatchObject({
+      runtime: expect.stringMatching(/^node v24\./),
+      projects: server.projects,
+      rateLimited: { name: 'RateLimitedError', status: 429 },
+      event: { name: 'audit.completed', pages: 42 },
+    });
+  });
+
+  it('works with require (CJS), testing entry point included', async () => {
+    const { stdout } = expectOk(await run('node', ['smoke.cjs'], { cwd: consumerDir, env: server.env }), 'node smoke.cjs');
+    expect(report(stdout)).toMatchObject({ projects: server.projects, rateLimited: { name: 'RateLimitedError' }, simulatorLoads: true });
+  });
+
+  it("serves the user's msw (the optional peer) with sim.mswHandlers()", async () => {
+    const script = [
+      "import { setupServer } from 'msw/node';",
+      "import { SeoVisibilityClient } from 'seo-visibility';",
+      "import { createSimulator } from 'seo-visibility/testing';",
+      'const sim = createSimulator({ seed: 4 });',
+      'const server = setupServer(...sim.mswHandlers());',
+      "server.listen({ onUnhandledRequest: 'error' });",
+      'const client = new SeoVisibilityClient({ apiKey: sim.keys.readOnly, baseUrl: sim.baseUrl });',
+      'let n = 0; for await (const p of client.projects.list()) n++;',
+      'server.close(); console.log(JSON.stringify({ n, expected: sim.data.listedProjects.length }));',
+    ].join('\n');
+    await writeFile(join(consumerDir, 'msw-smoke.mjs'), script);
+    const { stdout } = expectOk(await run('node', ['msw-smoke.mjs'], { cwd: consumerDir }), 'node msw-smoke.mjs');
+    const { n, expected } = report(stdout);
+    expect(n).toBe(expected);
+    expect(n).toBeGreaterThan(0);
+  });
+
+  // The fixtures touch the whole public surface; .cts makes TypeScript resolve the `require`
+  // condition (index.d.cts) under node16/nodenext. skipLibCheck is off: the shipped .d.ts must check.
+  // Not under node16: consumer-testing.cts. The testing declarations import msw's types and msw is
+  // ESM-only; `module: node16` models Node 16, which cannot require() ESM (TS1479). Node 22+ can,
+  // and `nodenext` models that, so CJS + testing is checked there.
+  it.each([
+    ['node16', 'node16', ['consumer.ts', 'consumer.cts', 'consumer-testing.ts']],
+    ['nodenext', 'nodenext', ['consumer.ts', 'consumer.cts', 'consumer-testing.ts', 'consumer-testing.cts']],
+    ['bundler', 'esnext', ['consumer.ts', 'consumer-testing.ts']],
+  ])('type-checks a consumer under moduleResolution %s', async (moduleResolution, module, files) => {
+    const tsconfig = {
+      compilerOptions: { module, moduleResolution, target: 'es2022', lib: ['es2023', 'dom', 'dom.iterable'], types: [], strict: true, noEmit: true, skipLibCheck: false },
+      files,
+    };
+    await writeFile(join(consumerDir, `tsconfig.${moduleResolution}.json`), JSON.stringify(tsconfig, null, 2));
+    expectOk(await run('tsc', ['-p', `tsconfig.${moduleResolution}.json`], { cwd: consumerDir }), `tsc (${moduleResolution})`);
+  });
+});

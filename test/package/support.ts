@@ -1,0 +1,76 @@
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root (where package.json lives). */
+export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+/** PATH with the repo's `node_modules/.bin` first: Node 24, tsc, esbuild, deno, bun (the system Node is too old). */
+export const toolPath = `${join(repoRoot, 'node_modules', '.bin')}${delimiter}${process.env.PATH ?? ''}`;
+
+/** What a finished child process left behind. */
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs a command to completion with the repo's tools on PATH, bounded in time, and never throws
+ * for a non-zero exit: tests assert on `code` and print `stderr` when it is not 0.
+ * @example `const { code, stdout } = await run('node', ['smoke.mjs'], { cwd: dir });`
+ */
+export function run(cmd: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<RunResult> {
+  return new Promise((resolve) => {
+    execFile(
+      cmd,
+      args,
+      {
+        cwd: options.cwd,
+        env: { ...process.env, PATH: toolPath, NO_COLOR: '1', FORCE_COLOR: '0', ...options.env },
+        timeout: options.timeoutMs ?? 180_000,
+        maxBuffer: 32 * 1024 * 1024,
+      },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr: error && code === 1 && !stderr ? String(error.message) : stderr });
+      },
+    );
+  });
+}
+
+/** Fails with the child's output when it did not exit 0, so a CI log shows why. */
+export function expectOk(result: RunResult, what: string): RunResult {
+  if (result.code !== 0) throw new Error(`${what} exited ${result.code}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`);
+  return result;
+}
+
+/**
+ * Packs the repo as npm would publish it (`prepack` builds `dist` first) into a fresh temp dir.
+ * @example `const tarball = await packRepo();`
+ */
+export async function packRepo(): Promise<string> {
+  const dest = await mkdtemp(join(tmpdir(), 'seo-visibility-pack-'));
+  const { stdout } = expectOk(await run('npm', ['pack', '--json', '--pack-destination', dest], { cwd: repoRoot, timeoutMs: 300_000 }), 'npm pack');
+  // npm prints the prepack script's output before the JSON report.
+  const report = JSON.parse(stdout.slice(stdout.indexOf('[\n'))) as Array<{ filename: string }>;
+  return join(dest, report[0]!.filename);
+}
+
+/**
+ * A scratch project (ESM by default) with the tarball and `extra` packages installed the way a user
+ * installs them. `--prefer-offline`: the dependencies are in the npm cache already.
+ * @example `const dir = await scratchProject(tarball, ['msw@3']);`
+ */
+export async function scratchProject(tarball: string, extra: string[] = []): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'seo-visibility-consumer-'));
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2));
+  expectOk(
+    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', tarball, ...extra], { cwd: dir, timeoutMs: 300_000 }),
+    'npm install (scratch project)',
+  );
+  return dir;
+}
