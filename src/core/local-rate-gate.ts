@@ -1,4 +1,3 @@
-import Bottleneck from 'bottleneck/light.js';
 import { rateLimitedError } from '../errors/from-response.js';
 import { AbortedError } from '../errors/client-errors.js';
 import type { RateWindow } from '../options.js';
@@ -13,9 +12,13 @@ import { WindowPacer } from './window-pacer.js';
  *   rest wait for what it reports (api-notes), so a burst never overdraws a small budget.
  * - Budget known: `remaining` from the server, less the requests sent since, never below what the
  *   server says; when it reaches 0, requests wait until `reset`.
- * - When nothing binds, admission is synchronous: no timer, no queue hop. Only waiting requests go
- *   through bottleneck, whose queue gives FIFO order with retries first (priority 0); its timer
- *   hops cost milliseconds per job, which is fine when the budget makes requests wait anyway.
+ * - When nothing binds, admission is synchronous: no timer, no queue hop. Waiting requests queue in
+ *   FIFO order with retries first, and the head alone waits for its turn.
+ *
+ * The queue used to be bottleneck/light (maxConcurrent 1, priorities). Its local datastore yields
+ * to the event loop with a timer on every operation (about 4.5 ms per job measured), and it was
+ * 7 KiB of the 25 KiB gzipped budget of the browser bundle, for what is two arrays and a loop
+ * here (docs/benchmarks.md, "Admission").
  *
  * @internal
  */
@@ -24,7 +27,9 @@ export class LocalRateGate implements RateGate {
   #resetAt = 0;
   #inFlight = 0;
   #waiting = 0;
-  readonly #queue = new Bottleneck({ maxConcurrent: 1 });
+  readonly #retries: Waiter[] = [];
+  readonly #fresh: Waiter[] = [];
+  #pumping = false;
   readonly #wakers = new Set<() => void>();
   readonly #pacer: WindowPacer | undefined;
   readonly #now: () => number;
@@ -39,12 +44,46 @@ export class LocalRateGate implements RateGate {
     return this.#enqueue(options);
   }
 
-  async #enqueue(options: AcquireOptions): Promise<Permit> {
-    this.#waiting++;
+  #enqueue(options: AcquireOptions): Promise<Permit> {
+    return new Promise<Permit>((resolve, reject) => {
+      const line = options.retry ? this.#retries : this.#fresh; // a retry goes first (octokit's rule)
+      const waiter: Waiter = { options, resolve, reject, leave: undefined };
+      const signal = options.signal;
+      if (signal) {
+        // Aborted while still in line: leave at once rather than when its turn comes.
+        const onAbort = () => {
+          const at = line.indexOf(waiter);
+          if (at === -1) return;
+          line.splice(at, 1);
+          this.#waiting--;
+          reject(new AbortedError(signal.reason));
+        };
+        signal.addEventListener('abort', onAbort, { once: true });
+        waiter.leave = () => signal.removeEventListener('abort', onAbort);
+      }
+      line.push(waiter);
+      this.#waiting++;
+      void this.#pump();
+    });
+  }
+
+  /** Lets the head of the line wait for its turn, then the next, one at a time. */
+  async #pump(): Promise<void> {
+    if (this.#pumping) return;
+    this.#pumping = true;
     try {
-      return await this.#queue.schedule({ priority: options.retry ? 0 : 5 }, () => this.#waitTurn(options));
+      for (let waiter = this.#retries.shift() ?? this.#fresh.shift(); waiter; waiter = this.#retries.shift() ?? this.#fresh.shift()) {
+        waiter.leave?.();
+        try {
+          waiter.resolve(await this.#waitTurn(waiter.options));
+        } catch (error) {
+          waiter.reject(error);
+        } finally {
+          this.#waiting--;
+        }
+      }
     } finally {
-      this.#waiting--;
+      this.#pumping = false;
     }
   }
 
@@ -120,4 +159,12 @@ export class LocalRateGate implements RateGate {
   #wakeAll(): void {
     for (const wake of [...this.#wakers]) wake();
   }
+}
+
+interface Waiter {
+  options: AcquireOptions;
+  resolve: (permit: Permit) => void;
+  reject: (error: unknown) => void;
+  /** Stops listening for an abort once the waiter is at the head (it then checks the signal itself). */
+  leave: (() => void) | undefined;
 }

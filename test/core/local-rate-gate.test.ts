@@ -144,4 +144,21 @@ describe('LocalRateGate', () => {
     expect(order).toEqual(['new-1', 'retry']);
     void waiting;
   });
+
+  test('an abort while in line behind another waiter rejects at once, and the line moves on', async () => {
+    const gate = new LocalRateGate(false);
+    (await acquire(gate)).settle(budget(0, 10_000));
+    const controller = new AbortController();
+    const head = acquire(gate); // waits for the reset
+    const behind = acquire(gate, 60_000, controller.signal).catch((e: unknown) => e);
+    const last = acquire(gate);
+    await vi.advanceTimersByTimeAsync(100);
+    controller.abort();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(await behind).toBeInstanceOf(AbortedError); // long before the head's turn ends
+    await vi.advanceTimersByTimeAsync(10_000);
+    (await head).settle(budget(5, 60_000));
+    await vi.advanceTimersByTimeAsync(10);
+    await expect(last).resolves.toBeDefined();
+  });
 });
