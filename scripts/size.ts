@@ -1,0 +1,66 @@
+/**
+ * Size budget of the browser bundle: the main entry as a browser app would ship it (ESM, minified,
+ * dependencies included), gzipped. `npm run size` exits 1 over budget; the bench prints the same
+ * figures with each part's share.
+ *
+ * Run: `npm run size`
+ */
+import { gzipSync } from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+/** The budget of the main entry, gzipped, dependencies included (issue 5). */
+export const BUDGET_BYTES = 25 * 1024;
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+export interface SizeReport {
+  minified: number;
+  gzipped: number;
+  /** Minified bytes per part: a dependency package, or a folder of src/. */
+  parts: Array<{ part: string; minified: number }>;
+}
+
+/** Bundles `entry` (relative to the repo) for the browser and measures it. */
+export async function measure(entry = 'src/index.ts', platform: 'browser' | 'node' = 'browser'): Promise<SizeReport> {
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: [entry],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform,
+    target: 'es2022',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  });
+  const output = result.outputFiles[0]!.contents;
+  const inputs = Object.values(result.metafile.outputs)[0]!.inputs;
+  const parts = new Map<string, number>();
+  for (const [path, { bytesInOutput }] of Object.entries(inputs)) {
+    const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1];
+    const part = pkg ?? path.replace(/^src\/([^/]+)\/.*$/, 'src/$1/').replace(/^src\/[^/]+\.ts$/, 'src/*.ts');
+    parts.set(part, (parts.get(part) ?? 0) + bytesInOutput);
+  }
+  return {
+    minified: output.byteLength,
+    gzipped: gzipSync(output, { level: 9 }).byteLength,
+    parts: [...parts].map(([part, minified]) => ({ part, minified })).sort((a, b) => b.minified - a.minified),
+  };
+}
+
+/** Bundles `entry` for Node (ESM, minified) into a string, for import-time measurement. */
+export async function bundleForNode(entry = 'src/index.ts'): Promise<string> {
+  const result = await build({ absWorkingDir: root, entryPoints: [entry], bundle: true, minify: true, format: 'esm', platform: 'node', target: 'node22', write: false, logLevel: 'silent' });
+  return result.outputFiles[0]!.text;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const report = await measure();
+  const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
+  for (const { part, minified } of report.parts) console.log(`  ${part.padEnd(24)} ${kib(minified)} minified`);
+  const over = report.gzipped > BUDGET_BYTES;
+  console.log(`seo-visibility main entry: ${kib(report.minified)} minified, ${kib(report.gzipped)} gzipped (budget ${kib(BUDGET_BYTES)}): ${over ? 'OVER BUDGET' : 'ok'}`);
+  process.exit(over ? 1 : 0);
+}
