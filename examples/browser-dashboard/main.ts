@@ -1,0 +1,64 @@
+// The dashboard page: the SDK and the simulator both run in the browser (the client's `fetch` is
+// `sim.fetch`), so the page needs no server beyond the one serving its files.
+import { SeoVisibilityClient } from '../../src/index.js';
+import { createSimulator } from '../../src/testing/index.js';
+import { percentBars, positionChart } from './chart.js';
+import { collectEvents, loadPositions, loadVisibility, rateLimitNotice } from './load.js';
+
+const CHANNELS = [
+  { key: 'desktop_position', label: 'Desktop', color: '#2563eb' },
+  { key: 'mobile_position', label: 'Mobile', color: '#f59e0b' },
+  { key: 'ai_mode_position', label: 'AI mode', color: '#8b5cf6' },
+  { key: 'maps_position', label: 'Maps', color: '#ef4444' },
+] as const;
+
+function byId(id: string): HTMLElement {
+  const node = document.getElementById(id);
+  if (!node) throw new Error(`#${id} missing from index.html`);
+  return node;
+}
+
+async function main(): Promise<void> {
+  const received: string[] = [];
+  const sim = createSimulator({
+    seed: 1,
+    deliver: async (_url, init) => {
+      received.push(String(init.body));
+      return new Response(null, { status: 204 });
+    },
+  });
+  const client = new SeoVisibilityClient({ apiKey: sim.keys.readWrite, baseUrl: sim.baseUrl, fetch: sim.fetch });
+
+  const { project, history } = await loadPositions(client, sim.now());
+  byId('project').textContent = `${project.name} · ${project.websiteUrl}`;
+  byId('keyword').textContent = `“${history.keyword}”: best #${history.summary.best_position}, worst #${history.summary.worst_position}, ${history.summary.data_points} days`;
+  const dates = history.history.map((day) => day.check_date);
+  const series = CHANNELS.map((c) => ({ label: c.label, color: c.color, values: history.history.map((day) => day[c.key] ?? null) }));
+  byId('positions').append(positionChart(dates, series));
+
+  byId('visibility').append(percentBars(await loadVisibility(client, project.id)));
+  byId('rate-limit').textContent = await rateLimitNotice();
+
+  const events = await collectEvents(sim, client, project.id, received);
+  const list = byId('events');
+  // One line per event name (first seen, with a count): a simulated day sends many prompts.updated.
+  const byName = new Map<string, { first: string; count: number }>();
+  for (const event of events) {
+    const seen = byName.get(event.event);
+    if (seen) seen.count += 1;
+    else byName.set(event.event, { first: event.timestamp, count: 1 });
+  }
+  for (const [name, { first, count }] of byName) {
+    const item = document.createElement('li');
+    item.dataset.event = name;
+    item.textContent = `${first.slice(0, 16).replace('T', ' ')} · ${name}${count > 1 ? ` ×${count}` : ''}`;
+    list.append(item);
+  }
+  document.body.dataset.status = 'ready';
+}
+
+main().catch((error: unknown) => {
+  document.body.dataset.status = 'error';
+  byId('error').textContent = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  console.error(error);
+});
