@@ -61,7 +61,9 @@ export interface ClientHooks {
  * ```
  */
 export interface Logger {
+  /** Routine detail: one line per request and response. */
   debug(message: string, details?: Record<string, unknown>): void;
+  /** Worth attention: a retry after a failure, a fallback to a degraded mode. */
   warn(message: string, details?: Record<string, unknown>): void;
 }
 

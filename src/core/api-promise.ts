@@ -42,6 +42,7 @@ export class ApiPromise<T> implements PromiseLike<T> {
     return this.then().finally(onFinally);
   }
 
+  /** `'ApiPromise'`, what `Object.prototype.toString` and debuggers show. */
   get [Symbol.toStringTag](): string {
     return 'ApiPromise';
   }

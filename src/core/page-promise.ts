@@ -99,6 +99,7 @@ export class PagePromise<Item, Data = Item[]> implements PromiseLike<Page<Item, 
     return this.iterate();
   }
 
+  /** `'PagePromise'`, what `Object.prototype.toString` and debuggers show. */
   get [Symbol.toStringTag](): string {
     return 'PagePromise';
   }

@@ -3,7 +3,9 @@ import type { ApiResult } from './attempt.js';
 
 /** Where a page starts and how long it may be. `limit` undefined: the server's default (50). */
 export interface PageParams {
+  /** Page size (each endpoint has its maximum). */
   limit?: number | undefined;
+  /** 0-based offset of the page's first item. */
   offset?: number | undefined;
 }
 

@@ -27,7 +27,9 @@ export type Fault =
  * @example `{ method: 'GET', path: /\/rankings\/keywords$/ }`
  */
 export interface FaultMatch {
+  /** HTTP method, e.g. `'GET'`. */
   method?: string;
+  /** Path under the base URL: a string matches as a prefix, a RegExp is tested. */
   path?: string | RegExp;
 }
 
@@ -36,8 +38,11 @@ export interface FaultMatch {
  * @example `sim.inject({ match: { path: '/webhooks' }, fault: { type: 'drop' } })`
  */
 export interface FaultSpec {
+  /** Which requests it applies to; omitted: every request. */
   match?: FaultMatch;
+  /** How many matching requests get the fault (`Infinity` for all). @default 1 */
   times?: number;
+  /** What those requests get instead of a normal response. */
   fault: Fault;
 }
 
@@ -46,7 +51,9 @@ export interface FaultSpec {
  * @example `const h = sim.inject({ fault: { type: 'drop' }, times: Infinity }); h.cancel();`
  */
 export interface FaultHandle {
+  /** Matching requests the fault will still hit. */
   readonly remaining: number;
+  /** Withdraws the fault: no further request gets it. */
   cancel(): void;
 }
 

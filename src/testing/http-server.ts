@@ -19,6 +19,7 @@ export interface ListenOptions {
 export interface SimulatorServer {
   /** Base URL of the API, ending with the base path (`/api/v1`). */
   url: string;
+  /** The TCP port bound (the one picked when `port: 0` was asked). */
   port: number;
   /** Stops accepting connections, closes open ones, and resolves when the server is down. */
   close(): Promise<void>;

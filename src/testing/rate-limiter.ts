@@ -9,7 +9,9 @@ import type { RateLimitMeta } from './envelope.js';
  * ```
  */
 export interface RateWindow {
+  /** Requests allowed per window and key. */
   limit: number;
+  /** Window length in ms. */
   windowMs: number;
 }
 
