@@ -66,6 +66,8 @@ export class Transport {
     if (signal?.aborted) throw new AbortedError(signal.reason);
     const timeout = check.positive('options.timeout', options.timeout as number | undefined) ?? this.#config.timeout;
     const maxRetries = check.nonNegativeInteger('options.maxRetries', options.maxRetries as number | undefined) ?? this.#config.maxRetries;
+    // A body JSON cannot write (a BigInt, a cycle) is the caller's error, not a network one: refuse it unsent.
+    if (spec.body !== undefined) check.jsonBody('body', spec.body);
     const extra = options.headers ? lowerCase(validHeaders(options.headers as Record<string, string>)) : undefined;
     const headers = extra ? { ...this.#baseHeaders, ...extra, authorization: this.#baseHeaders.authorization! } : this.#baseHeaders;
     // sendAttempt adds content-type for JSON bodies; it is listed here so hooks and logs show what is sent.

@@ -22,11 +22,14 @@ export function uuid(argument: string, value: unknown): string {
   return value;
 }
 
+// Half of a UTF-16 surrogate pair on its own: encodeURIComponent throws a URIError on it.
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
 /** A non-UUID identifier, such as a report slug: any non-empty string without control characters. */
 export function slug(argument: string, value: unknown): string {
   // '.' and '..' would be resolved away by URL parsing even when encoded (%2E%2E), so refuse them.
-  if (typeof value !== 'string' || value.trim() === '' || CONTROL_OR_SPACE.test(value) || value === '.' || value === '..') {
-    throw new InvalidArgumentError(argument, `expected a non-empty id without spaces or control characters (and not '.' or '..'), got ${describe(value)}`);
+  if (typeof value !== 'string' || value.trim() === '' || CONTROL_OR_SPACE.test(value) || value === '.' || value === '..' || LONE_SURROGATE.test(value)) {
+    throw new InvalidArgumentError(argument, `expected a non-empty id without spaces, control characters or broken UTF-16 (and not '.' or '..'), got ${describe(value)}`);
   }
   return value;
 }
@@ -77,10 +80,17 @@ export function date(argument: string, value: unknown): string | undefined {
     if (Number.isNaN(value.getTime())) throw new InvalidArgumentError(argument, 'expected a valid Date, got Invalid Date');
     return value.toISOString();
   }
-  if (typeof value !== 'string' || !ISO_DATE.test(value) || Number.isNaN(Date.parse(value))) {
+  if (typeof value !== 'string' || !ISO_DATE.test(value) || Number.isNaN(Date.parse(value)) || !isCalendarDay(value)) {
     throw new InvalidArgumentError(argument, `expected a Date or an ISO 8601 date such as 2026-11-21, got ${describe(value)}`);
   }
   return value;
+}
+
+/** Whether the YYYY-MM-DD part names a real day: `Date.parse` rolls 2026-02-30 over to March 2. */
+function isCalendarDay(value: string): boolean {
+  const [year, month, day] = value.slice(0, 10).split('-').map(Number) as [number, number, number];
+  const parsed = new Date(Date.UTC(year, month - 1, day));
+  return parsed.getUTCMonth() === month - 1 && parsed.getUTCDate() === day;
 }
 
 /** An absolute http(s) URL. */
@@ -106,10 +116,19 @@ export function object(argument: string, value: unknown): Record<string, unknown
   return value as Record<string, unknown>;
 }
 
+/** A request body JSON can write: a BigInt, a cycle or a throwing `toJSON` is refused before sending. */
+export function jsonBody(argument: string, value: unknown): void {
+  try {
+    JSON.stringify(value);
+  } catch (error) {
+    throw new InvalidArgumentError(argument, `expected a JSON-serializable body: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+  }
+}
+
 /**
- * An API key: non-empty, no whitespace or control characters (they would corrupt or inject into
- * the Authorization header). The prefix is not shown by the reference, so it is not checked.
- * The message never echoes the key.
+ * An API key: non-empty printable ASCII, so no whitespace, control or non-ASCII characters (they
+ * would corrupt or inject into the Authorization header, or make fetch throw). The prefix is not
+ * shown by the reference, so it is not checked. The message never echoes the key.
  */
 export function apiKey(value: unknown): string {
   if (typeof value !== 'string' || value === '') {
@@ -118,17 +137,30 @@ export function apiKey(value: unknown): string {
       'expected a non-empty API key: pass { apiKey } or set SEO_VISIBILITY_API_KEY (keys are created in the dashboard, API tab)',
     );
   }
-  if (CONTROL_OR_SPACE.test(value)) {
-    throw new InvalidArgumentError('apiKey', 'the key contains whitespace or control characters; copy it again without them');
+  // Printable ASCII only: a character above U+00FF cannot go in a header at all (fetch throws a
+  // TypeError before sending), and whitespace or control characters would corrupt it.
+  if (!/^[\x21-\x7e]+$/.test(value)) {
+    throw new InvalidArgumentError('apiKey', 'the key contains whitespace, non-ASCII or control characters; copy it again without them');
   }
   return value;
 }
 
-/** A header value must not carry CR/LF or other control characters (header injection). */
+// Headers the HTTP stack owns: fetch either throws on them (transfer-encoding, expect, keep-alive,
+// upgrade) or silently replaces them (content-length, connection, host), so refuse them up front.
+const STACK_HEADERS = new Set(['connection', 'content-length', 'expect', 'host', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+
+/**
+ * A header value must not carry CR/LF or other control characters (header injection), nor a
+ * character above U+00FF (fetch cannot encode it and throws a TypeError); the name must be a token
+ * and not one the HTTP stack sets itself.
+ */
 export function headerValue(name: string, value: string): string {
   // eslint-disable-next-line no-control-regex -- control characters are exactly what we reject
-  if (/[\u0000-\u0008\u000a-\u001f\u007f]/.test(value) || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
-    throw new InvalidArgumentError(`headers['${name.replace(/[^\x20-\x7e]/g, '?')}']`, 'header names must be tokens and values must not contain control characters');
+  if (/[\u0000-\u0008\u000a-\u001f\u007f\u0100-\uffff]/.test(value) || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) || STACK_HEADERS.has(name.toLowerCase())) {
+    throw new InvalidArgumentError(
+      `headers['${name.replace(/[^\x20-\x7e]/g, '?')}']`,
+      'header names must be tokens other than those the HTTP stack sets (content-length, host, …) and values must not contain non-Latin-1 or control characters',
+    );
   }
   return value;
 }
