@@ -48,10 +48,12 @@ export function errorFromResponse(info: ErrorResponseInfo): ApiError {
   const code = info.code ?? 'NON_ENVELOPE_RESPONSE';
   const message = info.message ?? `HTTP ${info.status} without the API's error envelope`;
   const init: ApiErrorInit = { status: info.status, code, message, requestId: info.requestId, rateLimit: info.rateLimit };
-  if (code === 'RATE_LIMITED' || (!(code in byCode) && info.status === 429)) {
+  // Own keys only: a server code such as `toString` or `constructor` must not reach Object.prototype.
+  const byItsCode = Object.hasOwn(byCode, code) ? byCode[code] : undefined;
+  if (code === 'RATE_LIMITED' || (!byItsCode && info.status === 429)) {
     return rateLimitedError(init, info.rateLimit, info.now);
   }
-  const cls = byCode[code] ?? byStatus[info.status] ?? (info.status >= 500 ? InternalServerError : ApiError);
+  const cls = byItsCode ?? byStatus[info.status] ?? (info.status >= 500 ? InternalServerError : ApiError);
   return new cls(init);
 }
 
