@@ -10,7 +10,7 @@ import { InvalidArgumentError, SeoVisibilityClient } from '../../src/index.js';
 import { type Hit, type Loopback, sendError, startLoopback } from './support/loopback.js';
 import { describeError, settle } from './support/outcome.js';
 import { useReport } from './support/report.js';
-import { runs, timeoutFor } from './support/runs.js';
+import { failureOf, runs, timeoutFor } from './support/runs.js';
 
 const report = useReport('fuzz-arguments');
 const AREA = 'Fuzz: arguments';
@@ -71,7 +71,7 @@ describe('fuzzed arguments', { timeout: timeoutFor(30_000) }, () => {
         else t.sent++;
         if (verdict !== 'ok') t.wrong.push(verdict);
       },
-      row() {
+      row(failure?: unknown) {
         report.check({
           area: AREA,
           input,
@@ -79,7 +79,7 @@ describe('fuzzed arguments', { timeout: timeoutFor(30_000) }, () => {
           expected: 'InvalidArgumentError before sending, or one request to the intended path',
           observed: t.wrong.length === 0 ? 'InvalidArgumentError before sending, or one request to the intended path' : t.wrong.slice(0, 2).join('; '),
           serverSaw: `${t.sent} requests, each to its intended path; ${t.refused} refused client-side, 0 requests to any other path`,
-        });
+        }, failure);
       },
     };
   }
@@ -106,7 +106,7 @@ describe('fuzzed arguments', { timeout: timeoutFor(30_000) }, () => {
       ['webhookId', (c, id) => c.webhooks.get(id), (id) => `/webhooks/${id}`],
       ['webhookId', (c, id) => c.webhooks.delete(id), (id) => `/webhooks/${id}`],
     ];
-    await fc.assert(
+    const failure = await failureOf(fc.assert(
       fc.asyncProperty(fc.nat(), uuidish, async (which, id) => {
         const [argument, call, path] = methods[which % methods.length]!;
         const verdict = verdictOf(await probe(() => call(client(), id)), UUID.test(id), argument, path(id));
@@ -114,14 +114,14 @@ describe('fuzzed arguments', { timeout: timeoutFor(30_000) }, () => {
         expect(verdict).toBe('ok');
       }),
       runs(300),
-    );
-    t.row();
+    ));
+    t.row(failure);
   });
 
   test('report ids (free-form slugs): refused when empty, blank, "."/"..", or with spaces, controls or broken UTF-16; else one encoded segment', async () => {
     const t = tally('report slug ids: traversal, %2F, unicode, whitespace, lone surrogates (reports.get, reports.delete)');
     const slugArb = fc.oneof(nasty, fc.string({ maxLength: 30 }), fc.string({ unit: 'grapheme', maxLength: 12 }), fc.string({ unit: 'binary', maxLength: 8 }), fc.tuple(nasty, nasty, nasty).map((parts) => parts.join('')));
-    await fc.assert(
+    const failure = await failureOf(fc.assert(
       fc.asyncProperty(fc.boolean(), slugArb, async (remove, slug) => {
         const valid = slug.trim() !== '' && !/[\s\u0000-\u001f\u007f]/.test(slug) && slug !== '.' && slug !== '..' && !LONE_SURROGATE.test(slug);
         const result = await probe(() => (remove ? client().reports.delete(PROJECT, slug) : client().reports.get(PROJECT, slug)));
@@ -132,14 +132,14 @@ describe('fuzzed arguments', { timeout: timeoutFor(30_000) }, () => {
         expect(verdict).toBe('ok');
       }),
       runs(300),
-    );
-    t.row();
+    ));
+    t.row(failure);
   });
 
   test('limits and offsets out of range or not integers: refused; in range: sent as given', async () => {
     const t = tally('limit and offset: negative, 0, over the maximum, fractions, NaN, ±Infinity, 2^53, strings, null, objects');
     const numberish = fc.oneof(fc.integer({ min: -10, max: 1100 }), fc.double(), fc.constantFrom(NaN, Infinity, -Infinity, -0, 0, 1, 500, 501, 1000, 1001, 2 ** 53, 1e21, 0.5), fc.constantFrom('10', null, true, [], {}) as fc.Arbitrary<unknown>);
-    await fc.assert(
+    const failure = await failureOf(fc.assert(
       fc.asyncProperty(fc.boolean(), fc.boolean(), numberish, async (isLimit, keywords, value) => {
         const max = keywords ? 1000 : 500;
         const valid = isLimit ? Number.isInteger(value) && (value as number) >= 1 && (value as number) <= max : Number.isSafeInteger(value) && (value as number) >= 0;
@@ -154,8 +154,8 @@ describe('fuzzed arguments', { timeout: timeoutFor(30_000) }, () => {
         expect(verdict).toBe('ok');
       }),
       runs(300),
-    );
-    t.row();
+    ));
+    t.row(failure);
   });
 
   test('dates that are not dates: refused; real dates: sent', async () => {
@@ -167,7 +167,7 @@ describe('fuzzed arguments', { timeout: timeoutFor(30_000) }, () => {
       fc.string({ maxLength: 20 }),
       fc.integer() as fc.Arbitrary<unknown>,
     );
-    await fc.assert(
+    const failure = await failureOf(fc.assert(
       fc.asyncProperty(fc.boolean(), dateArb, async (from, value) => {
         const valid = value instanceof Date ? !Number.isNaN(value.getTime()) : typeof value === 'string' && isRealDate(value);
         const argument = from ? 'date_from' : 'date_to';
@@ -181,14 +181,14 @@ describe('fuzzed arguments', { timeout: timeoutFor(30_000) }, () => {
         expect(verdict).toBe('ok');
       }),
       runs(300),
-    );
-    t.row();
+    ));
+    t.row(failure);
   });
 
   test('request bodies JSON cannot write (BigInt, cycles, a throwing toJSON): refused before sending, never a network error', async () => {
     const t = tally('request bodies with a BigInt, a cycle or a throwing toJSON, anywhere in the body (POST and PATCH)');
     const poison = fc.constantFrom('bigint', 'cycle', 'toJSON throws');
-    await fc.assert(
+    const failure = await failureOf(fc.assert(
       fc.asyncProperty(fc.nat(), poison, fc.array(fc.string({ minLength: 1, maxLength: 6 }), { maxLength: 3 }), async (which, kind, path) => {
         const bad: unknown = kind === 'bigint' ? 1n : kind === 'toJSON throws' ? { toJSON: () => { throw new Error('no'); } } : undefined;
         const body: Record<string, unknown> = { websiteUrl: 'https://body.example', url: 'https://hooks.example/in', project_id: PROJECT, events: ['audit.completed'] };
@@ -206,8 +206,8 @@ describe('fuzzed arguments', { timeout: timeoutFor(30_000) }, () => {
         expect(verdict).toBe('ok');
       }),
       runs(60),
-    );
-    t.row();
+    ));
+    t.row(failure);
   });
 
   test('header injection in the key or custom headers: refused before sending; valid headers sent, Authorization never overridden', async () => {
@@ -215,7 +215,7 @@ describe('fuzzed arguments', { timeout: timeoutFor(30_000) }, () => {
     const STACK = ['connection', 'content-length', 'expect', 'host', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade'];
     const nameArb = fc.oneof(fc.constantFrom('x-trace', 'X-Trace', 'Authorization', 'authorization', 'Host', 'Content-Length', 'transfer-encoding', 'Expect', 'Connection', 'x a', 'x\r\nEvil', 'é', 'x:y', ''), fc.string({ maxLength: 10 }));
     const valueArb = fc.oneof(fc.constantFrom('ok', 'a\r\nX-Evil: 1', 'a\nb', 'a\u0000b', 'tab\tok', 'café', '日本', '😀', ' padded ', '\u0085', 'Bearer stolen'), fc.string({ maxLength: 20 }), fc.string({ unit: 'binary', maxLength: 6 }));
-    await fc.assert(
+    const failure = await failureOf(fc.assert(
       fc.asyncProperty(fc.boolean(), nameArb, valueArb, async (perCall, name, value) => {
         const valid = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) && !STACK.includes(name.toLowerCase()) && !/[\u0000-\u0008\u000a-\u001f\u007f\u0100-\uffff]/.test(value);
         const headers = { [name]: value };
@@ -230,12 +230,12 @@ describe('fuzzed arguments', { timeout: timeoutFor(30_000) }, () => {
         expect(verdict).toBe('ok');
       }),
       runs(300),
-    );
-    t.row();
+    ));
+    t.row(failure);
 
     const keys = tally('API key with CR/LF, spaces, NUL, non-ASCII, or header syntax');
     const keyArb = fc.oneof(fc.constantFrom('sk_live_a\r\nX-Evil: 1', 'sk_live a', 'sk_live_\u0000', 'sk_live_日本', 'sk_live_é', ' sk_live_a', 'sk_live_a\t', 'Bearer x', 'sk_live_ok'), fc.string({ minLength: 1, maxLength: 30 }), fc.string({ unit: 'binary', minLength: 1, maxLength: 8 }));
-    await fc.assert(
+    const keyFailure = await failureOf(fc.assert(
       fc.asyncProperty(keyArb, async (apiKey) => {
         const valid = /^[\x21-\x7e]+$/.test(apiKey);
         server.hits.length = 0;
@@ -257,8 +257,8 @@ describe('fuzzed arguments', { timeout: timeoutFor(30_000) }, () => {
         expect(verdict).toBe('ok');
       }),
       runs(200),
-    );
-    keys.row();
+    ));
+    keys.row(keyFailure);
   });
 });
 

@@ -22,7 +22,7 @@ import { type Loopback, fullBudget, sendJson, startLoopback } from './support/lo
 import { MUTATION_KINDS, type MutationKind, mutateEnvelope, mutationArb } from './support/mutations.js';
 import { describeError, settle } from './support/outcome.js';
 import { useReport } from './support/report.js';
-import { runs, timeoutFor } from './support/runs.js';
+import { failureOf, runs, timeoutFor } from './support/runs.js';
 
 const report = useReport('fuzz-responses');
 const AREA = 'Fuzz: responses';
@@ -97,21 +97,23 @@ describe('fuzzed responses', { timeout: timeoutFor(30_000) }, () => {
   test('damaged data: validated data or ResponseValidationError, exactly as zod decides', async () => {
     const tally = new Map<MutationKind, { cases: number; ok: number; rejected: number; wrong: string[] }>(MUTATION_KINDS.map((k) => [k, { cases: 0, ok: 0, rejected: 0, wrong: [] }]));
     const endpointArb = fc.integer({ min: 0, max: 1_000_000 }).map((i) => i % endpoints.length);
-    await fc.assert(
+    const failure = await failureOf(fc.assert(
       fc.asyncProperty(endpointArb, fc.array(mutationArb, { minLength: 1, maxLength: 3 }), async (index, mutations) => {
         const endpoint = endpoints[index]!;
         let kinds: MutationKind[] = [];
         let deep = false;
+        let topLevel = false;
         respond = (status, body) => {
           const mutated = mutateEnvelope(body.data, body.meta, mutations);
           kinds = mutated.kinds;
           deep = mutated.deep;
+          topLevel = mutated.extraOnlyTopLevel;
           return { status, text: mutated.text };
         };
         const settled = await settle(endpoint.call(client()));
         let verdict = judge(endpoint, served.text, settled, !deep);
-        // Forward compatibility (api-notes): extra fields alone never fail a call.
-        if (verdict === 'ok' && kinds.length > 0 && kinds.every((k) => k === 'extra field') && settled.error !== undefined) verdict = `extra fields rejected: ${describeError(settled.error)}`;
+        // Forward compatibility (api-notes): extra fields on a record alone never fail a call.
+        if (verdict === 'ok' && topLevel && kinds.length > 0 && kinds.every((k) => k === 'extra field') && settled.error !== undefined) verdict = `extra fields rejected: ${describeError(settled.error)}`;
         for (const kind of new Set(kinds)) {
           const t = tally.get(kind)!;
           t.cases++;
@@ -122,7 +124,7 @@ describe('fuzzed responses', { timeout: timeoutFor(30_000) }, () => {
         expect(verdict).toBe('ok');
       }),
       runs(300),
-    );
+    ));
     report.checkAll(
       MUTATION_KINDS.map((kind) => {
         const t = tally.get(kind)!;
@@ -135,13 +137,14 @@ describe('fuzzed responses', { timeout: timeoutFor(30_000) }, () => {
           serverSaw: `${t.cases} requests; SDK returned data ${t.ok} times, ResponseValidationError ${t.rejected} times`,
         };
       }),
+      failure,
     );
   });
 
   test('fuzzed meta (any JSON) with valid data: the data is returned', async () => {
     let cases = 0;
     const wrong: string[] = [];
-    await fc.assert(
+    const failure = await failureOf(fc.assert(
       fc.asyncProperty(fc.integer({ min: 0, max: 1_000_000 }), fc.oneof(fc.jsonValue({ maxDepth: 3 }), metaArb), async (index, meta) => {
         const endpoint = endpoints[index % endpoints.length]!;
         respond = (status, body) => ({ status, text: JSON.stringify({ success: true, data: body.data, meta }) });
@@ -151,7 +154,7 @@ describe('fuzzed responses', { timeout: timeoutFor(30_000) }, () => {
         expect(outcome).toBe('ok');
       }),
       runs(100),
-    );
+    ));
     report.check({
       area: AREA,
       input: 'meta replaced by any JSON value, or rate_limit/pagination/request_id of random types',
@@ -159,7 +162,9 @@ describe('fuzzed responses', { timeout: timeoutFor(30_000) }, () => {
       expected: 'ok (data returned)',
       observed: wrong.length === 0 ? 'ok (data returned)' : wrong.slice(0, 2).join('; '),
       serverSaw: `${cases} requests`,
-    });
+    },
+      failure,
+    );
   });
 
   test('arbitrary bodies and statuses: ok or a typed error carrying the status, never anything else', async () => {
@@ -172,7 +177,7 @@ describe('fuzzed responses', { timeout: timeoutFor(30_000) }, () => {
     let cases = 0;
     const classes = new Map<string, number>();
     const wrong: string[] = [];
-    await fc.assert(
+    const failure = await failureOf(fc.assert(
       fc.asyncProperty(fc.integer({ min: 0, max: 1_000_000 }), fc.constantFrom(...statuses), bodyArb, async (index, status, text) => {
         const endpoint = endpoints[index % endpoints.length]!;
         respond = () => ({ status, text });
@@ -185,7 +190,7 @@ describe('fuzzed responses', { timeout: timeoutFor(30_000) }, () => {
         expect(typed ? 'ok or typed error with the status' : describeError(settled.error)).toBe('ok or typed error with the status');
       }),
       runs(300),
-    );
+    ));
     report.check({
       area: AREA,
       input: `arbitrary body (any JSON, any text, envelope-like records) with status ${statuses.join('/')}`,
@@ -193,7 +198,9 @@ describe('fuzzed responses', { timeout: timeoutFor(30_000) }, () => {
       expected: 'ok (2xx only) or an SDK error carrying the status',
       observed: wrong.length === 0 ? 'ok (2xx only) or an SDK error carrying the status' : wrong.slice(0, 2).join('; '),
       serverSaw: `${cases} requests; outcomes: ${[...classes].sort(([a], [b]) => a.localeCompare(b)).map(([k, n]) => `${k} ×${n}`).join(', ')}`,
-    });
+    },
+      failure,
+    );
   });
 });
 

@@ -12,7 +12,7 @@ import { renderings } from './support/kit.js';
 import { type Exchange, type Loopback, fullBudget, requestIdOf, sendData, sendError, sendJson, startLoopback } from './support/loopback.js';
 import { describeError, settle } from './support/outcome.js';
 import { useReport } from './support/report.js';
-import { runs, timeoutFor } from './support/runs.js';
+import { failureOf, runs, timeoutFor } from './support/runs.js';
 
 const report = useReport('secrecy');
 const PROJECT = '3f2b9c4e-8a1d-4c6e-9b7a-2d5e1f0a6c3b';
@@ -58,7 +58,7 @@ describe('the API key stays secret', { timeout: timeoutFor(30_000) }, () => {
   test('random keys × every fault: the key is in no error, log line, hook payload or rendering of the client', async () => {
     const perFault = new Map<Fault, { cases: number; outcomes: Set<string>; leaks: string[]; sent: number; redacted: boolean }>();
     const keyArb = fc.stringMatching(/^[A-Za-z0-9_]{20,48}$/).map((random) => `sk_live_${random}`);
-    await fc.assert(
+    const failure = await failureOf(fc.assert(
       fc.asyncProperty(fc.constantFrom(...FAULTS), keyArb, async (kind, key) => {
         fault = kind;
         server.hits.length = 0;
@@ -69,7 +69,7 @@ describe('the API key stays secret', { timeout: timeoutFor(30_000) }, () => {
           baseUrl: server.url,
           maxRetries: 1,
           maxRetryDelay: 1000,
-          timeout: 100,
+          timeout: kind === 'time-out' || kind === 'abort' ? 100 : 10_000,
           retryBackoff: { initialDelay: 1, maxDelay: 2 },
           logger: { debug: log, warn: log },
           hooks: {
@@ -105,7 +105,7 @@ describe('the API key stays secret', { timeout: timeoutFor(30_000) }, () => {
         expect(headersSeen.every((h) => h === 'Bearer ***')).toBe(true);
       }),
       runs(120),
-    );
+    ));
     report.checkAll(
       FAULTS.filter((kind) => perFault.has(kind)).map((kind) => {
         const e = perFault.get(kind)!;
@@ -119,6 +119,7 @@ describe('the API key stays secret', { timeout: timeoutFor(30_000) }, () => {
           serverSaw: `${e.sent} requests carrying the key (the wire is the only place it goes)`,
         };
       }),
+      failure,
     );
   });
 });

@@ -24,7 +24,8 @@ export const mutationArb: fc.Arbitrary<Mutation> = fc.record({
   kind: fc.constantFrom(...MUTATION_KINDS),
   pathIndex: fc.nat(),
   value: fc.jsonValue({ maxDepth: 3 }),
-  key: fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('__proto__', 'constructor', 'toString', 'hasOwnProperty', 'id', 'success')),
+  // Keys no schema knows (a known optional field set to junk is a wrong type, not an extra field).
+  key: fc.oneof(fc.string({ maxLength: 12 }).map((k) => `x_${k}`), fc.constantFrom('__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf')),
   size: fc.integer({ min: 100_000, max: 400_000 }),
 });
 
@@ -51,9 +52,10 @@ function differentType(value: unknown): unknown {
  * Applies the mutations to a copy of `data` and returns the JSON text of the whole envelope, plus
  * the kinds applied (a mutation whose path vanished under an earlier one is skipped).
  */
-export function mutateEnvelope(data: unknown, meta: unknown, mutations: Mutation[]): { text: string; kinds: MutationKind[]; deep: boolean } {
+export function mutateEnvelope(data: unknown, meta: unknown, mutations: Mutation[]): { text: string; kinds: MutationKind[]; deep: boolean; extraOnlyTopLevel: boolean } {
   const root = { data: structuredClone(data) };
   const kinds: MutationKind[] = [];
+  let extraOnlyTopLevel = true;
   let deep: number | undefined;
   for (const m of mutations) {
     const paths = pathsOf(root.data).map((p) => ['data', ...p]);
@@ -74,10 +76,15 @@ export function mutateEnvelope(data: unknown, meta: unknown, mutations: Mutation
       case 'extra field': {
         // On the object at the path, or the nearest object above it.
         let target: unknown;
-        for (let depth = path.length; depth >= 2 && target === undefined; depth--) {
+        let targetDepth = 0;
+        for (let depth = path.length; depth >= 1 && target === undefined; depth--) {
           const node = path.slice(0, depth).reduce<unknown>((n, k) => (n as Record<string | number, unknown>)[k], root);
-          if (typeof node === 'object' && node !== null && !Array.isArray(node)) target = node;
+          if (typeof node === 'object' && node !== null && !Array.isArray(node)) [target, targetDepth] = [node, depth];
         }
+        // `data` itself, or a record of a list: always a loose object (deeper ones may be records,
+        // whose every key is an entry that must validate).
+        const topLevel = targetDepth === 1 || (targetDepth === 2 && Array.isArray(root.data));
+        extraOnlyTopLevel &&= topLevel;
         // A new key: an existing one would be a changed field, not an extra one.
         const key = target && Object.hasOwn(target, m.key) ? `x_extra_${m.key}` : m.key;
         if (target) Object.defineProperty(target, key, { value: m.value, enumerable: true, writable: true, configurable: true });
@@ -105,5 +112,5 @@ export function mutateEnvelope(data: unknown, meta: unknown, mutations: Mutation
   }
   let text = JSON.stringify({ success: true, data: root.data, meta });
   if (deep !== undefined) text = text.replace(DEEP, `${'['.repeat(deep)}${']'.repeat(deep)}`);
-  return { text, kinds, deep: deep !== undefined };
+  return { text, kinds, deep: deep !== undefined, extraOnlyTopLevel };
 }

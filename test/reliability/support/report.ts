@@ -37,23 +37,26 @@ export const holds = (row: Row): boolean => row.observed === row.expected && (ro
 
 /**
  * Registers the file's collector. `check(row)` and `checkAll(rows)` record rows and assert they
- * hold, so the table and the test verdict can never disagree.
+ * hold, so the table and the test verdict can never disagree. Pass a property's failure (from
+ * `failureOf`) to record the rows first and then fail with its counterexample.
  */
-export function useReport(file: string): { check(row: Row): void; checkAll(rows: Row[]): void } {
+export function useReport(file: string): { check(row: Row, failure?: unknown): void; checkAll(rows: Row[], failure?: unknown): void } {
   const rows: Row[] = [];
   afterAll(() => {
     mkdirSync(STORE, { recursive: true });
     writeAtomic(join(STORE, `${file}.json`), JSON.stringify({ runs: RUNS, seed: SEED, rows }));
     writeAtomic(DOC, renderDoc(loadAll()));
   });
-  const checkAll = (batch: Row[]) => {
+  const checkAll = (batch: Row[], failure?: unknown) => {
     rows.push(...batch);
+    // A property that failed is reported with fast-check's counterexample, after its rows are kept.
+    if (failure !== undefined) throw failure;
     // All rows are recorded before any is asserted, so the table shows every failing row.
     const seen = batch.map((r) => ({ input: r.input, observed: r.observed, server: r.serverSaw }));
     const wanted = batch.map((r) => ({ input: r.input, observed: r.expected, server: r.expectedServer ?? r.serverSaw }));
     expect(seen).toEqual(wanted);
   };
-  return { check: (row) => checkAll([row]), checkAll };
+  return { check: (row, failure) => checkAll([row], failure), checkAll };
 }
 
 interface Stored {

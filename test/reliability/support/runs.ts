@@ -24,3 +24,6 @@ export const runs = (base: number): { numRuns: number; seed: number; endOnFailur
 
 /** A test time-out that grows with the multiplier, for tests whose run count it scales. */
 export const timeoutFor = (baseMs: number): number => Math.round(baseMs * Math.max(1, RUNS));
+
+/** Settles a property run into its failure (`undefined` when it held), so rows are kept either way. */
+export const failureOf = (run: Promise<void>): Promise<unknown> => run.then(() => undefined, (error: unknown) => error ?? new Error('property failed'));
