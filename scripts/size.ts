@@ -21,15 +21,28 @@ export interface SizeReport {
   parts: Array<{ part: string; minified: number }>;
 }
 
-/** Bundles `entry` (relative to the repo) for the browser and measures it. */
-export async function measure(entry = 'src/index.ts', platform: 'browser' | 'node' = 'browser'): Promise<SizeReport> {
+/**
+ * Bundles `entry` (relative to the repo) for the browser and measures it. `without` replaces those
+ * import specifiers by an empty module, to measure what a dependency costs gzipped.
+ */
+export async function measure(entry = 'src/index.ts', without: string[] = []): Promise<SizeReport> {
   const result = await build({
+    plugins: [
+      {
+        name: 'without',
+        setup(b) {
+          if (without.length === 0) return;
+          b.onResolve({ filter: new RegExp(`^(${without.join('|')})$`) }, () => ({ path: 'empty', namespace: 'without' }));
+          b.onLoad({ filter: /.*/, namespace: 'without' }, () => ({ contents: '', loader: 'js' }));
+        },
+      },
+    ],
     absWorkingDir: root,
     entryPoints: [entry],
     bundle: true,
     minify: true,
     format: 'esm',
-    platform,
+    platform: 'browser',
     target: 'es2022',
     write: false,
     metafile: true,

@@ -14,7 +14,8 @@ import * as shared from '../../src/schemas/shared.js';
 import * as webhooks from '../../src/schemas/webhooks.js';
 import * as fixtures from '../fixtures/records.js';
 
-const schemas = Object.entries({ ...audits, ...backlinks, ...content, ...events, ...projects, ...prompts, ...rankings, ...reports, ...shared, ...webhooks }).filter(
+const modules: Record<string, unknown> = { ...audits, ...backlinks, ...content, ...events, ...projects, ...prompts, ...rankings, ...reports, ...shared, ...webhooks };
+const schemas = Object.entries(modules).filter(
   (entry): entry is [string, z.ZodMiniType<unknown>] => typeof entry[1] === 'object' && entry[1] !== null && '_zod' in entry[1],
 );
 const samples = Object.values(fixtures).filter((value) => typeof value === 'object' && value !== null);

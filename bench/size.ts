@@ -1,0 +1,64 @@
+/**
+ * 6. Size and start: the browser bundle of the main entry (ESM, minified, gzipped, dependencies
+ * included), each part's share, and `import` time in Node.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { BUDGET_BYTES, bundleForNode, measure } from '../scripts/size.js';
+import { QUICK, type Row, kib, median, ms } from './lib.js';
+
+/** Median time of `import(file)` in a fresh Node process. */
+function importTime(file: string, runs: number): number {
+  const script = `const t = performance.now(); await import(${JSON.stringify(pathToFileURL(file).href)}); console.log(performance.now() - t);`;
+  const times = Array.from({ length: runs }, () => Number(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }).trim()));
+  return median(times);
+}
+
+export async function size(): Promise<Row[]> {
+  const main = await measure('src/index.ts');
+  const rows: Row[] = [
+    {
+      section: '6. Size',
+      figure: 'main entry, browser ESM, minified + gzipped, dependencies included',
+      value: `${kib(main.gzipped)} (${kib(main.minified)} minified)`,
+      peer: 'openai SDK ≈ 37 KiB, validates nothing',
+      target: `≤ ${kib(BUDGET_BYTES)}`,
+      pass: main.gzipped <= BUDGET_BYTES,
+      binding: true,
+    },
+  ];
+  // What each dependency costs, gzipped: the bundle with it against the bundle without it.
+  const dependencies: Record<string, string[]> = { 'zod/mini': ['zod/mini'], 'p-retry (+ is-network-error)': ['p-retry'] };
+  for (const [name, specifiers] of Object.entries(dependencies)) {
+    const rest = await measure('src/index.ts', specifiers);
+    rows.push({ section: '6. Size', figure: `  part: ${name}`, value: `${kib(main.gzipped - rest.gzipped)} gzipped`, peer: '', target: '', pass: undefined });
+  }
+  for (const { part, minified } of main.parts.filter((p) => p.part.startsWith('src/'))) {
+    rows.push({ section: '6. Size', figure: `  part: ${part}`, value: `${kib(minified)} minified`, peer: '', target: '', pass: undefined });
+  }
+
+  const dir = mkdtempSync(join(tmpdir(), 'seo-visibility-bench-'));
+  try {
+    const sdk = join(dir, 'sdk.mjs');
+    const empty = join(dir, 'empty.mjs');
+    writeFileSync(sdk, await bundleForNode('src/index.ts'));
+    writeFileSync(empty, 'export {};');
+    const runs = QUICK ? 3 : 15;
+    const sdkMs = importTime(sdk, runs);
+    const emptyMs = importTime(empty, runs);
+    rows.push({
+      section: '6. Start',
+      figure: 'import time in Node (bundled main entry, fresh process)',
+      value: ms(sdkMs, 1),
+      peer: `an empty module: ${ms(emptyMs, 1)}`,
+      target: '≤ 25 ms',
+      pass: sdkMs <= 25,
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return rows;
+}
