@@ -1,6 +1,7 @@
 import { LocalRateGate } from './core/local-rate-gate.js';
 import type { TransportConfig } from './core/transport.js';
-import { InvalidArgumentError } from './errors/client-errors.js';
+import { AbortedError, InvalidArgumentError } from './errors/client-errors.js';
+import { RateLimitedError } from './errors/api-error.js';
 import * as check from './internal/validate.js';
 import { type ClientOptions, DOCUMENTED_WINDOWS } from './options.js';
 
@@ -40,7 +41,12 @@ export function resolveConfig(options: ClientOptions): TransportConfig {
       initialDelay: check.nonNegative('retryBackoff.initialDelay', options.retryBackoff?.initialDelay) ?? DEFAULTS.backoff.initialDelay,
       maxDelay: check.nonNegative('retryBackoff.maxDelay', options.retryBackoff?.maxDelay) ?? DEFAULTS.backoff.maxDelay,
     },
-    gate: rateLimit === false ? undefined : new LocalRateGate(windows),
+    gate:
+      rateLimit === false
+        ? undefined
+        : rateLimit?.gate
+          ? rateLimit.gate.createGate({ apiKey, logger: options.logger, localGate: () => new LocalRateGate(windows), errors: { AbortedError, RateLimitedError } })
+          : new LocalRateGate(windows),
     fetch: options.fetch,
     headers: { ...headers },
     hooks: options.hooks ?? {},

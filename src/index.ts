@@ -17,11 +17,14 @@ export type {
   Logger,
   RateLimitOptions,
   RateWindow,
+  RateGateFactory,
+  RateGateContext,
   RetryBackoffOptions,
   RequestInfo,
   ResponseInfo,
   RetryInfo,
 } from './options.js';
+export type { RateGate, Permit, AcquireOptions } from './core/rate-gate.js';
 export { ApiPromise } from './core/api-promise.js';
 export { PagePromise } from './core/page-promise.js';
 export type { IterateOptions, IterationProgress } from './core/page-iterator.js';

@@ -1,3 +1,7 @@
+import type { RateGate } from './core/rate-gate.js';
+import type { RateLimitedError } from './errors/api-error.js';
+import type { AbortedError } from './errors/client-errors.js';
+
 /**
  * What the client's hooks and logger receive about a request. The `Authorization` header is
  * always redacted (`Bearer ***`): the key never reaches a hook or a log line.
@@ -93,6 +97,51 @@ export interface RateLimitOptions {
    * @default [{ limit: 200, intervalMs: 60_000 }, { limit: 5_000, intervalMs: 3_600_000 }, { limit: 50_000, intervalMs: 86_400_000 }]
    */
   windows?: RateWindow[] | false;
+  /**
+   * Replaces the in-process throttle with another one, e.g. a budget shared by every process that
+   * uses the same key (`redisRateLimit()` from `seo-visibility/redis` returns `{ gate }`).
+   *
+   * @example
+   * ```ts
+   * import { redisRateLimit } from 'seo-visibility/redis';
+   * new SeoVisibilityClient({ rateLimit: redisRateLimit({ redis: 'redis://127.0.0.1:6379' }) });
+   * ```
+   */
+  gate?: RateGateFactory;
+}
+
+/**
+ * Builds a client's throttle. The client calls `createGate` once, from its constructor.
+ *
+ * @example
+ * ```ts
+ * const gate: RateGateFactory = { createGate: (context) => context.localGate() };
+ * new SeoVisibilityClient({ rateLimit: { gate } });
+ * ```
+ */
+export interface RateGateFactory {
+  /** Returns the gate every request of this client passes through. */
+  createGate(context: RateGateContext): RateGate;
+}
+
+/**
+ * What a {@link RateGateFactory} gets from the client. `errors` are this entry point's classes, so
+ * a gate bundled in another entry point still throws errors that `instanceof` recognizes.
+ *
+ * @example
+ * ```ts
+ * const gate: RateGateFactory = { createGate: ({ localGate, logger }) => (logger?.debug('local throttle'), localGate()) };
+ * ```
+ */
+export interface RateGateContext {
+  /** The client's API key, to tell budgets apart (hash it; never store or log it). */
+  apiKey: string;
+  /** The client's logger, if any. */
+  logger: Logger | undefined;
+  /** A new in-process throttle as the client would use without `gate` (for fallbacks). */
+  localGate(): RateGate;
+  /** What a gate throws: `AbortedError` for an aborted signal, `RateLimitedError` for a wait over `maxWaitMs`. */
+  errors: { AbortedError: typeof AbortedError; RateLimitedError: typeof RateLimitedError };
 }
 
 /**

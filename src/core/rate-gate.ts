@@ -4,13 +4,25 @@ import type { RateLimit } from '../schemas/shared.js';
  * An admitted request. `settle` must be called exactly once, when its response (or failure)
  * arrives, with the `meta.rate_limit` it reported, if any.
  *
- * @internal
+ * @example
+ * ```ts
+ * const permit = await gate.acquire({ retry: false, maxWaitMs: 60_000 });
+ * permit.settle({ limit: 200, remaining: 199, reset: 1_790_000_000 });
+ * ```
  */
 export interface Permit {
+  /** Reports the request's outcome: its `meta.rate_limit`, or nothing when it got none. */
   settle(rateLimit?: RateLimit): void;
 }
 
-/** How a request asks to be admitted. @internal */
+/**
+ * How a request asks to be admitted.
+ *
+ * @example
+ * ```ts
+ * gate.acquire({ retry: true, maxWaitMs: 60_000, signal: AbortSignal.timeout(5_000) });
+ * ```
+ */
 export interface AcquireOptions {
   signal?: AbortSignal | undefined;
   /** A retry jumps the queue (octokit's rule: retries go first). */
@@ -24,9 +36,13 @@ export interface AcquireOptions {
  * after. The local gate implements it in-process; a shared (Redis) gate can implement it across
  * processes.
  *
- * @internal
+ * @example
+ * ```ts
+ * const unthrottled: RateGate = { acquire: () => ({ settle() {} }) };
+ * ```
  */
 export interface RateGate {
+  /** Resolves when the request may be sent (synchronously when nothing binds). */
   acquire(options: AcquireOptions): Permit | Promise<Permit>;
 }
 
