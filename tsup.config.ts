@@ -8,6 +8,9 @@ export default defineConfig({
     'testing/index': 'src/testing/index.ts',
     // The standalone simulator bin (seo-visibility-simulator); its shebang is kept.
     'testing/cli': 'src/testing/cli.ts',
+    // Node only, on the optional peer `ioredis` and bottleneck's full (clustering) build: its own
+    // entry so the main one never carries Redis code.
+    'redis/index': 'src/redis/index.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,
