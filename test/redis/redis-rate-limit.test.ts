@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { RateLimitedError, SeoVisibilityClient } from '../../src/index.js';
+import { RedisRateLimitError, limiterId, redisRateLimit } from '../../src/redis/index.js';
+import { createSimulator } from '../../src/testing/index.js';
+import { type TestRedis, freePort, startRedis } from './redis-server.js';
+
+let redis: TestRedis;
+beforeAll(async () => {
+  redis = await startRedis();
+}, 15_000);
+afterAll(async () => {
+  await redis?.stop();
+});
+
+const uniqueId = (name: string) => `seo-visibility-test:${name}:${process.pid}:${Date.now()}`;
+
+describe('limiterId', () => {
+  test('is derived from a hash of the key, never the key itself', () => {
+    const key = 'sv_live_rw_0123456789abcdef';
+    const id = limiterId(key);
+    expect(id).toMatch(/^seo-visibility:[0-9a-f]{32}$/);
+    expect(id).toBe(limiterId(key));
+    expect(id).not.toContain('0123456789abcdef');
+    expect(limiterId(`${key}x`)).not.toBe(id);
+  });
+});
+
+describe('redisRateLimit', () => {
+  test('rejects options it cannot use', () => {
+    expect(() => redisRateLimit({ redis: 42 as never })).toThrow(/redis:\/\/ URL or an ioredis client/);
+    expect(() => redisRateLimit({ redis: 'redis://127.0.0.1:1', onRedisError: 'retry' as never })).toThrow(/'fail' or 'local'/);
+  });
+
+  test("Redis unreachable, onRedisError 'fail' (default): the call rejects with a clear error and nothing is sent", async () => {
+    const sim = createSimulator({ seed: 1 });
+    const port = await freePort(); // nothing listens there
+    const shared = redisRateLimit({ redis: `redis://:secret@127.0.0.1:${port}`, connectTimeoutMs: 300 });
+    try {
+      const client = new SeoVisibilityClient({ apiKey: sim.keys.readWrite, baseUrl: sim.baseUrl, fetch: sim.fetch, rateLimit: shared });
+      const error = await client.projects.list().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(RedisRateLimitError);
+      expect((error as Error).message).toContain(`127.0.0.1:${port}`);
+      expect((error as Error).message).toContain("onRedisError: 'local'");
+      expect((error as Error).message).not.toContain('secret');
+      expect((error as Error).message).not.toContain(sim.keys.readWrite);
+      expect(sim.requests).toHaveLength(0);
+    } finally {
+      await shared.close();
+    }
+  });
+
+  test("Redis unreachable, onRedisError 'local': calls go through this process's throttle, with one warning", async () => {
+    const sim = createSimulator({ seed: 1 });
+    const port = await freePort();
+    const logger = { debug: vi.fn(), warn: vi.fn() };
+    const shared = redisRateLimit({ redis: `redis://127.0.0.1:${port}`, onRedisError: 'local', connectTimeoutMs: 300 });
+    try {
+      const client = new SeoVisibilityClient({ apiKey: sim.keys.readWrite, baseUrl: sim.baseUrl, fetch: sim.fetch, rateLimit: shared, logger });
+      await client.projects.list();
+      await client.projects.list();
+      expect(sim.requests.map((r) => r.status)).toEqual([200, 200]);
+      const warnings = logger.warn.mock.calls.filter(([message]) => String(message).includes('Redis is unreachable'));
+      expect(warnings).toHaveLength(1);
+    } finally {
+      await shared.close();
+    }
+  });
+
+  test('a 429 seen by one process holds back the others until the reset', async () => {
+    const sim = createSimulator({ seed: 1, rateLimit: { windows: [{ limit: 100, windowMs: 1_000 }] } });
+    const id = uniqueId('429');
+    // Two redisRateLimit() calls: two Redis connections, as two processes would have.
+    const first = redisRateLimit({ redis: redis.url, id });
+    const second = redisRateLimit({ redis: redis.url, id });
+    try {
+      const options = { apiKey: sim.keys.readWrite, baseUrl: sim.baseUrl, fetch: sim.fetch, maxRetries: 0 };
+      const a = new SeoVisibilityClient({ ...options, rateLimit: first });
+      const b = new SeoVisibilityClient({ ...options, rateLimit: second });
+      await a.projects.list(); // loads the window's budget
+      sim.inject({ match: { method: 'GET', path: '/projects' }, times: 1, fault: { type: 'status', status: 429 } });
+      const error = await a.projects.list().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(RateLimitedError);
+      const resetAt = (error as RateLimitedError).resetAt!.getTime();
+
+      await b.projects.list();
+      const last = sim.requests.at(-1)!;
+      expect(last.status).toBe(200);
+      expect(last.at).toBeGreaterThanOrEqual(resetAt); // b waited for the window a was told about
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+    }
+  });
+
+  test('an ioredis client of yours is used as is and left open by close()', async () => {
+    const { Redis } = await import('ioredis');
+    const mine = new Redis(redis.url);
+    const sim = createSimulator({ seed: 1 });
+    const shared = redisRateLimit({ redis: mine, id: uniqueId('own-client') });
+    try {
+      const client = new SeoVisibilityClient({ apiKey: sim.keys.readWrite, baseUrl: sim.baseUrl, fetch: sim.fetch, rateLimit: shared });
+      await client.projects.list();
+      await shared.close();
+      expect(await mine.ping()).toBe('PONG');
+    } finally {
+      mine.disconnect();
+    }
+  });
+});
