@@ -4,7 +4,7 @@
  * every file. Rows carry no timestamps or durations, so a re-run with the same settings does not
  * change the table; the header holds the date, the Node version and the fuzzing multiplier.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect } from 'vitest';
@@ -45,7 +45,13 @@ export function useReport(file: string): { check(row: Row, failure?: unknown): v
   afterAll(() => {
     mkdirSync(STORE, { recursive: true });
     writeAtomic(join(STORE, `${file}.json`), JSON.stringify({ runs: RUNS, seed: SEED, rows }));
-    writeAtomic(DOC, renderDoc(loadAll()));
+    // Files finish in parallel workers: rewrite until no other file's rows changed meanwhile, so
+    // the last writer always holds every file's latest rows.
+    for (let pass = 0; pass < 5; pass++) {
+      const before = stamp();
+      writeAtomic(DOC, renderDoc(loadAll()));
+      if (stamp() === before) break;
+    }
   });
   const checkAll = (batch: Row[], failure?: unknown) => {
     rows.push(...batch);
@@ -63,6 +69,15 @@ interface Stored {
   rows: Row[];
   /** `RELIABILITY_RUNS=… seed …` of each file's last run, when not all files ran alike. */
   modes: string[];
+}
+
+/** Names and modification times of the stored rows, to notice a parallel write. */
+function stamp(): string {
+  return readdirSync(STORE)
+    .filter((n) => n.endsWith('.json'))
+    .sort()
+    .map((n) => `${n}:${statSync(join(STORE, n)).mtimeMs}`)
+    .join('|');
 }
 
 function loadAll(): Stored {
