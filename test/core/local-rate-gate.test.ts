@@ -162,3 +162,12 @@ describe('LocalRateGate', () => {
     await expect(last).resolves.toBeDefined();
   });
 });
+
+test('a reset far beyond the daily window (milliseconds sent as seconds) is ignored, not a lock-out', async () => {
+  vi.useFakeTimers({ now: new Date('2026-11-21T12:00:00Z') });
+  const gate = new LocalRateGate(false);
+  (await acquire(gate)).settle({ limit: 200, remaining: 0, reset: Date.now() + 60_000 });
+  // Still unknown: the next request goes as a probe instead of waiting ~50,000 years.
+  expect(gate.acquire({ retry: false, maxWaitMs: 60_000 })).not.toBeInstanceOf(Promise);
+  vi.useRealTimers();
+});
