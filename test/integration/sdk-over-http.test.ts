@@ -145,6 +145,14 @@ describe('SDK over HTTP against the simulator', () => {
     await expect(readOnly.reports.list(projectId)).resolves.toBeInstanceOf(Array);
   });
 
+  test('with the simulator limits off, the reported budget never runs down (no client-side pacing kicks in)', async () => {
+    const first = await client.backlinks.summary(projectId).withMeta();
+    for (let i = 0; i < 5; i++) await client.backlinks.summary(projectId);
+    const last = await client.backlinks.summary(projectId).withMeta();
+    expect(last.meta.rate_limit?.remaining).toBe(first.meta.rate_limit?.remaining);
+    expect(last.meta.rate_limit!.remaining).toBeGreaterThan(1_000_000);
+  });
+
   test('an enforced window: RateLimitedError when the reset is further than maxRetryDelay', async () => {
     const limited = createSimulator({ seed: 7, rateLimit: { windows: [{ limit: 2, windowMs: 60_000 }] } });
     const http = await limited.listen({ port: 0 });
