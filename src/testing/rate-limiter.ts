@@ -64,7 +64,13 @@ export class RateLimiter {
 
   /** The current budget of `key` without counting a request. */
   peek(key: string, now: number): RateLimitMeta {
-    const state = this.#enabled ? this.#state(key, now) : this.#windows.map((w) => ({ start: Math.floor(now / w.windowMs) * w.windowMs, count: 0 }));
+    if (!this.#enabled) {
+      // Limits off: report a budget no client can spend. A constant 200 with a minute-long reset
+      // would make a client that counts its own requests (as the SDK does) pace to 200/minute.
+      const w = this.#windows[0] as RateWindow;
+      return { limit: UNLIMITED, remaining: UNLIMITED, reset: resetSeconds(Math.floor(now / w.windowMs) * w.windowMs, w) };
+    }
+    const state = this.#state(key, now);
     let best: RateLimitMeta | undefined;
     state.forEach((s, i) => {
       const w = this.#windows[i] as RateWindow;
@@ -99,3 +105,6 @@ export class RateLimiter {
 function resetSeconds(start: number, w: RateWindow): number {
   return Math.ceil((start + w.windowMs) / 1000);
 }
+
+/** The budget reported when limits are off. */
+const UNLIMITED = 1_000_000_000;
