@@ -6,6 +6,8 @@ export default defineConfig({
   entry: {
     index: 'src/index.ts',
     'testing/index': 'src/testing/index.ts',
+    // msw handlers apart, so the testing entry never imports msw (an optional peer).
+    'testing/msw': 'src/testing/msw.ts',
     // The standalone simulator bin (seo-visibility-simulator); its shebang is kept.
     'testing/cli': 'src/testing/cli.ts',
     // Node only, on the optional peer `ioredis` and bottleneck's full (clustering) build: its own

@@ -1,5 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { Dispatcher } from './msw.js';
+import type { Dispatcher } from './pipeline.js';
 
 /**
  * Where `sim.listen` binds. Loopback by default: the simulator is a test tool, not a service.

@@ -14,6 +14,8 @@
  * @packageDocumentation
  */
 export { Simulator, createSimulator } from './simulator.js';
+/** @internal How the simulator answered one request (a response, or a dropped connection). */
+export type { Outcome } from './pipeline.js';
 export type { SimulatorOptions } from './options.js';
 export type { SimulatorKeys } from './auth.js';
 export type { RateWindow } from './rate-limiter.js';

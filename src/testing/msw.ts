@@ -2,22 +2,39 @@ import { HttpResponse, http } from 'msw';
 import type { HttpHandler } from 'msw';
 import type { Outcome } from './pipeline.js';
 
-/** The part of the simulator the msw form needs. @internal */
-export interface Dispatcher {
-  dispatch(request: Request, basePath: string): Promise<Outcome>;
+/**
+ * `seo-visibility/testing/msw`: the simulator as msw 3 handlers. A separate entry point so that
+ * `seo-visibility/testing` itself never imports msw (an optional peer dependency): `sim.fetch` and
+ * `sim.listen()` work without it.
+ *
+ * @packageDocumentation
+ */
+
+/** The part of the simulator the msw form needs: a `Simulator` fits. */
+export interface MswSimulator {
+  /** Base URL served by default. */
+  readonly baseUrl: string;
+  /** @internal */
+  dispatch(request: Request, basePath?: string): Promise<Outcome>;
 }
 
 /**
- * msw 3 handlers that send every request under `baseUrl` through the simulator. A `drop` fault
- * becomes `HttpResponse.error()`, which makes `fetch` reject with `TypeError` in Node and browsers.
+ * msw 3 handlers that send every request under `baseUrl` (default: the simulator's) through the
+ * simulator, in Node (`setupServer`) or the browser (`setupWorker`). A `drop` fault becomes
+ * `HttpResponse.error()`, which makes `fetch` reject with `TypeError` in Node and browsers.
  *
  * @example
  * ```ts
- * const server = setupServer(...createMswHandlers(sim, 'http://localhost/api/v1'));
+ * import { setupServer } from 'msw/node';
+ * import { createSimulator } from 'seo-visibility/testing';
+ * import { mswHandlers } from 'seo-visibility/testing/msw';
+ *
+ * const sim = createSimulator({ seed: 1 });
+ * const server = setupServer(...mswHandlers(sim, 'https://api.example.com/api/v1'));
+ * server.listen({ onUnhandledFrame: 'error' });
  * ```
- * @internal
  */
-export function createMswHandlers(sim: Dispatcher, baseUrl: string): HttpHandler[] {
+export function mswHandlers(sim: MswSimulator, baseUrl: string = sim.baseUrl): HttpHandler[] {
   const base = baseUrl.replace(/\/+$/, '');
   const basePath = new URL(base).pathname.replace(/\/+$/, '');
   return [

@@ -23,7 +23,7 @@ export interface SimulatorOptions {
    */
   seed?: number;
   /**
-   * Base URL served by `sim.fetch` and `sim.mswHandlers()`; must end in the API's base path.
+   * Base URL served by `sim.fetch` and, by default, `mswHandlers(sim)`; must end in the API's base path.
    * Only its path (e.g. `/api/v1`) is used for routing by `sim.handle`.
    * @default 'http://localhost/api/v1'
    */

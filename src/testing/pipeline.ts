@@ -12,6 +12,11 @@ import type { RequestLogEntry } from './types-more.js';
 /** How a request ended: a response, or a dropped connection. @internal */
 export type Outcome = { kind: 'response'; response: Response } | { kind: 'drop' };
 
+/** The part of the simulator its transports (msw handlers, the HTTP server) need. @internal */
+export interface Dispatcher {
+  dispatch(request: Request, basePath: string): Promise<Outcome>;
+}
+
 /** Everything `dispatch` needs from its simulator. @internal */
 export interface PipelineDeps {
   store: Store;

@@ -1,4 +1,3 @@
-import type { HttpHandler } from 'msw';
 import { makeKeys } from './auth.js';
 import type { SimulatorKeys } from './auth.js';
 import { seedStore } from './data/seed.js';
@@ -8,7 +7,6 @@ import { FaultQueue } from './faults.js';
 import type { FaultHandle, FaultSpec } from './faults.js';
 import { startHttpServer } from './http-server.js';
 import type { ListenOptions, SimulatorServer } from './http-server.js';
-import { createMswHandlers } from './msw.js';
 import { resolveOptions } from './options.js';
 import type { ResolvedOptions, SimulatorOptions } from './options.js';
 import { dispatch, requestIds } from './pipeline.js';
@@ -20,7 +18,7 @@ import type { DeliveryRecord, RequestLogEntry } from './types-more.js';
 
 /**
  * A stateful, in-memory simulator of the whole SEO and AI Visibility REST API v1. Every form
- * (`fetch`, msw handlers, a real HTTP server) goes through `handle`, so they all behave the same.
+ * (`fetch`, msw handlers from `seo-visibility/testing/msw`, a real HTTP server) goes through `handle`, so they all behave the same.
  *
  * @example
  * ```ts
@@ -35,7 +33,7 @@ export class Simulator {
   readonly keys: SimulatorKeys;
   /** Read access to the current state (projects, keywords, audits, …). @example `sim.data.listedProjects.length // 4` */
   readonly data: SimulatorData;
-  /** Base URL served by `fetch` and `mswHandlers()` (default `http://localhost/api/v1`). @example `await sim.fetch(sim.baseUrl + '/projects', init)` */
+  /** Base URL served by `fetch` and, by default, `mswHandlers(sim)` (default `http://localhost/api/v1`). @example `await sim.fetch(sim.baseUrl + '/projects', init)` */
   readonly baseUrl: string;
   /**
    * A fetch-compatible function serving the API, for the SDK client's `fetch` option. A dropped
@@ -112,18 +110,6 @@ export class Simulator {
    */
   dispatch(request: Request, basePath: string = this.#options.basePath): Promise<Outcome> {
     return dispatch(this.#deps, request, basePath);
-  }
-
-  /**
-   * msw 3 handlers serving the API at `baseUrl` (default: the simulator's), Node or browser.
-   * @example
-   * ```ts
-   * const server = setupServer(...sim.mswHandlers());
-   * server.listen({ onUnhandledFrame: 'error' });
-   * ```
-   */
-  mswHandlers(baseUrl: string = this.baseUrl): HttpHandler[] {
-    return createMswHandlers(this, baseUrl);
   }
 
   /**

@@ -47,14 +47,15 @@ describe('the packed package, used the way users use it', () => {
     expect(report(stdout)).toMatchObject({ projects: server.projects, rateLimited: { name: 'RateLimitedError' }, simulatorLoads: true });
   });
 
-  it("serves the user's msw (the optional peer) with sim.mswHandlers()", async () => {
+  it("serves the user's msw (the optional peer) with mswHandlers(sim) from seo-visibility/testing/msw", async () => {
     const script = [
       "import { setupServer } from 'msw/node';",
       "import { SeoVisibilityClient } from 'seo-visibility';",
       "import { createSimulator } from 'seo-visibility/testing';",
+      "import { mswHandlers } from 'seo-visibility/testing/msw';",
       'const sim = createSimulator({ seed: 4 });',
-      'const server = setupServer(...sim.mswHandlers());',
-      "server.listen({ onUnhandledRequest: 'error' });",
+      'const server = setupServer(...mswHandlers(sim));',
+      "server.listen({ onUnhandledFrame: 'error' });",
       'const client = new SeoVisibilityClient({ apiKey: sim.keys.readOnly, baseUrl: sim.baseUrl });',
       'let n = 0; for await (const p of client.projects.list()) n++;',
       'server.close(); console.log(JSON.stringify({ n, expected: sim.data.listedProjects.length }));',
@@ -68,11 +69,10 @@ describe('the packed package, used the way users use it', () => {
 
   // The fixtures touch the whole public surface; .cts makes TypeScript resolve the `require`
   // condition (index.d.cts) under node16/nodenext. skipLibCheck is off: the shipped .d.ts must check.
-  // Not under node16: consumer-testing.cts. The testing declarations import msw's types and msw is
-  // ESM-only; `module: node16` models Node 16, which cannot require() ESM (TS1479). Node 22+ can,
-  // and `nodenext` models that, so CJS + testing is checked there.
+  // `seo-visibility/testing` references no msw type (its handlers live in `testing/msw`), so CJS +
+  // testing checks under node16 too; only `testing/msw` needs ESM (msw itself is ESM-only).
   it.each([
-    ['node16', 'node16', ['consumer.ts', 'consumer.cts', 'consumer-testing.ts']],
+    ['node16', 'node16', ['consumer.ts', 'consumer.cts', 'consumer-testing.ts', 'consumer-testing.cts']],
     ['nodenext', 'nodenext', ['consumer.ts', 'consumer.cts', 'consumer-testing.ts', 'consumer-testing.cts']],
     ['bundler', 'esnext', ['consumer.ts', 'consumer-testing.ts']],
   ])('type-checks a consumer under moduleResolution %s', async (moduleResolution, module, files) => {

@@ -122,4 +122,11 @@ describe('simulator entry point', () => {
     const offenders = files.filter((f) => /^import\s+(?!type\b)[^;]*from\s+'node:/m.test(readFileSync(join(root, f), 'utf8')));
     expect(offenders).toEqual([]);
   });
+
+  it('imports msw (an optional peer) only from the testing/msw entry, so sim.fetch works without it', () => {
+    const root = join(import.meta.dirname, '../../src/testing');
+    const files = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+    const importers = files.filter((f) => /from\s+'msw(\/[^']*)?'/.test(readFileSync(join(root, f), 'utf8')));
+    expect(importers).toEqual(['msw.ts']);
+  });
 });

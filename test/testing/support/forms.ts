@@ -3,6 +3,7 @@ import { setupServer } from 'msw/node';
 import { afterEach, beforeEach } from 'vitest';
 import { createSimulator } from '../../../src/testing/index.js';
 import type { Simulator, SimulatorOptions } from '../../../src/testing/index.js';
+import { mswHandlers } from '../../../src/testing/msw.js';
 
 /** A running form of the simulator: where to send requests, and how to stop. */
 export interface Running {
@@ -22,7 +23,7 @@ export interface Form {
 const mswForm: Form = {
   name: 'msw',
   async start(sim) {
-    const server = setupServer(...sim.mswHandlers());
+    const server = setupServer(...mswHandlers(sim));
     server.listen({ onUnhandledFrame: 'error' });
     return {
       baseUrl: sim.baseUrl,
