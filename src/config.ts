@@ -6,7 +6,7 @@ import * as check from './internal/validate.js';
 import { type ClientOptions, DOCUMENTED_WINDOWS } from './options.js';
 
 /** Defaults of every client option (ms for durations). @internal */
-export const DEFAULTS = {
+const DEFAULTS = {
   timeout: 30_000,
   maxRetries: 2,
   maxRetryDelay: 60_000,
@@ -26,8 +26,7 @@ export function resolveConfig(options: ClientOptions): TransportConfig {
   const env = readEnv();
   const apiKey = check.apiKey(options.apiKey ?? env.SEO_VISIBILITY_API_KEY);
   const baseUrl = resolveBaseUrl(options.baseUrl ?? env.SEO_VISIBILITY_BASE_URL);
-  const headers = options.headers ?? {};
-  for (const [name, value] of Object.entries(headers)) check.headerValue(name, String(value));
+  const headers = check.headers(options.headers ?? {});
   const rateLimit = options.rateLimit;
   const windows = rateLimit === false ? false : rateLimit?.windows === undefined ? DOCUMENTED_WINDOWS : rateLimit.windows;
   if (windows) windows.forEach((w, i) => check.positive(`rateLimit.windows[${i}].limit`, w.limit, true) && check.positive(`rateLimit.windows[${i}].intervalMs`, w.intervalMs));

@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
 import * as check from '../internal/validate.js';
 import type { RequestOptions } from '../options.js';
 import { ApiPromise } from './api-promise.js';
@@ -59,6 +59,3 @@ export abstract class ApiResource {
 export function paramsOf<T extends object>(argument: string, params: T | undefined): Partial<T> {
   return (check.object(argument, params) ?? {}) as Partial<T>;
 }
-
-/** `z.array(schema)`, built once per schema at module load rather than per call. @internal */
-export const arrayOf = <T>(schema: z.ZodMiniType<T>) => z.array(schema);

@@ -45,9 +45,8 @@ export function retryDelay(context: RetryContext): number | undefined {
  * Exponential backoff with full jitter: a random delay up to `initialDelay * 2^(n-1)`, capped at
  * `maxDelay`. Full jitter spreads a fleet of clients that failed together.
  *
- * @internal
  */
-export function backoffDelay(retryNumber: number, backoff: Required<RetryBackoffOptions>): number {
+function backoffDelay(retryNumber: number, backoff: Required<RetryBackoffOptions>): number {
   const ceiling = Math.min(backoff.maxDelay, backoff.initialDelay * 2 ** (retryNumber - 1));
   return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
 }

@@ -68,7 +68,7 @@ export class Transport {
     const maxRetries = check.nonNegativeInteger('options.maxRetries', options.maxRetries as number | undefined) ?? this.#config.maxRetries;
     // A body JSON cannot write (a BigInt, a cycle) is the caller's error, not a network one: refuse it unsent.
     if (spec.body !== undefined) check.jsonBody('body', spec.body);
-    const extra = options.headers ? lowerCase(validHeaders(options.headers as Record<string, string>)) : undefined;
+    const extra = options.headers ? lowerCase(check.headers(options.headers as Record<string, string>)) : undefined;
     const headers = extra ? { ...this.#baseHeaders, ...extra, authorization: this.#baseHeaders.authorization! } : this.#baseHeaders;
     // sendAttempt adds content-type for JSON bodies; it is listed here so hooks and logs show what is sent.
     const jsonType = spec.body !== undefined && !('content-type' in headers) ? { 'content-type': 'application/json' } : undefined;
@@ -164,12 +164,6 @@ function lowerCase(headers: Record<string, string>): Record<string, string> {
     if (lower !== 'authorization') out[lower] = value;
   }
   return out;
-}
-
-/** Validates per-call headers (header injection): the request is not sent if one is bad. @internal */
-export function validHeaders(headers: Record<string, string>): Record<string, string> {
-  for (const [name, value] of Object.entries(headers)) check.headerValue(name, String(value));
-  return headers;
 }
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {

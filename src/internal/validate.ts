@@ -99,12 +99,15 @@ export function url(argument: string, value: unknown): string {
   throw new InvalidArgumentError(argument, `expected an absolute http(s) URL such as https://example.com, got ${describe(value)}`);
 }
 
-/** A non-empty string. */
-export function requiredString(argument: string, value: unknown): string {
-  if (typeof value !== 'string' || value.trim() === '') {
-    throw new InvalidArgumentError(argument, `expected a non-empty string, got ${describe(value)}`);
-  }
+/** A string, possibly empty (e.g. content preferences, which may be cleared). */
+export function string(argument: string, value: unknown): string {
+  if (typeof value !== 'string') throw new InvalidArgumentError(argument, `expected a string, got ${describe(value)}`);
   return value;
+}
+
+/** `date_from` / `date_to` of a params bag, each checked by {@link date}. */
+export function dateRange(params: { date_from?: unknown; date_to?: unknown }): { date_from: string | undefined; date_to: string | undefined } {
+  return { date_from: date('date_from', params.date_from), date_to: date('date_to', params.date_to) };
 }
 
 /** A plain object (a request body or params bag), or undefined. */
@@ -188,6 +191,12 @@ export function nonNegativeInteger(name: string, value: number | undefined): num
   if (value === undefined) return undefined;
   if (!Number.isInteger(value) || value < 0) throw new InvalidArgumentError(name, `expected an integer of 0 or more, got ${describe(value)}`);
   return value;
+}
+
+/** A headers record (client-wide or per call): every name and value checked by {@link headerValue}. */
+export function headers(record: Record<string, string>): Record<string, string> {
+  for (const [name, value] of Object.entries(record)) headerValue(name, String(value));
+  return record;
 }
 
 /** Describes a rejected value for an error message, briefly and without control characters. */

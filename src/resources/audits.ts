@@ -1,14 +1,15 @@
+import * as z from 'zod/mini';
 import { MAX_LIMIT } from '../core/limits.js';
 import type { ApiPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/page-promise.js';
-import { ApiResource, arrayOf, paramsOf } from '../core/resource.js';
+import { ApiResource, paramsOf } from '../core/resource.js';
 import { path } from '../internal/path.js';
 import * as check from '../internal/validate.js';
 import type { RequestOptions } from '../options.js';
 import { type Audit, type AuditIssue, AuditIssueSchema, AuditSchema, type LatestAudit, LatestAuditSchema } from '../schemas/audits.js';
 
-const AuditListSchema = arrayOf(AuditSchema);
-const AuditIssueListSchema = arrayOf(AuditIssueSchema);
+const AuditListSchema = z.array(AuditSchema);
+const AuditIssueListSchema = z.array(AuditIssueSchema);
 
 const AUDIT_STATUS_FILTERS = ['all', 'pending', 'crawling', 'processing', 'completed', 'failed'] as const;
 

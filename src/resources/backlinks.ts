@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { MAX_LIMIT } from '../core/limits.js';
 import type { ApiPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/page-promise.js';
-import { ApiResource, arrayOf, paramsOf } from '../core/resource.js';
+import { ApiResource, paramsOf } from '../core/resource.js';
 import { path } from '../internal/path.js';
 import * as check from '../internal/validate.js';
 import type { RequestOptions } from '../options.js';
@@ -19,8 +19,8 @@ import {
   ReferringDomainSchema,
 } from '../schemas/backlinks.js';
 
-const TargetListSchema = arrayOf(BacklinkTargetSchema);
-const AnchorListSchema = arrayOf(AnchorTextSchema);
+const TargetListSchema = z.array(BacklinkTargetSchema);
+const AnchorListSchema = z.array(AnchorTextSchema);
 const DomainListSchema = z.array(ReferringDomainSchema);
 
 /** Paging of `backlinks.anchors`. */

@@ -1,7 +1,8 @@
+import * as z from 'zod/mini';
 import { MAX_LIMIT } from '../core/limits.js';
 import type { ApiPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/page-promise.js';
-import { ApiResource, arrayOf, paramsOf } from '../core/resource.js';
+import { ApiResource, paramsOf } from '../core/resource.js';
 import { path } from '../internal/path.js';
 import * as check from '../internal/validate.js';
 import type { RequestOptions } from '../options.js';
@@ -15,7 +16,7 @@ import {
 } from '../schemas/content.js';
 import type { DateParam } from './rankings.js';
 
-const ContentListSchema = arrayOf(ContentItemSchema);
+const ContentListSchema = z.array(ContentItemSchema);
 
 /** Filters and paging of `content.list`. */
 export interface ContentListParams {
@@ -66,11 +67,7 @@ export class Content extends ApiResource {
         const p = paramsOf('params', params);
         return {
           path: path`/projects/${check.uuid('projectId', projectId)}/content`,
-          query: {
-            status: check.text('status', p.status),
-            date_from: check.date('date_from', p.date_from),
-            date_to: check.date('date_to', p.date_to),
-          },
+          query: { status: check.text('status', p.status), ...check.dateRange(p) },
         };
       },
       schema: ContentListSchema,
@@ -127,11 +124,11 @@ export class Content extends ApiResource {
   updatePreferences(projectId: string, body: ContentPreferencesUpdateParams, options?: RequestOptions): ApiPromise<ContentPreferences> {
     return this.call(() => {
       const b = paramsOf('body', body);
-      if (typeof b.preferences !== 'string') check.requiredString('preferences', b.preferences);
+      const preferences = check.string('preferences', b.preferences);
       return {
         method: 'PATCH',
         path: path`/projects/${check.uuid('projectId', projectId)}/content/preferences`,
-        body: { preferences: b.preferences },
+        body: { preferences },
         schema: ContentPreferencesSchema,
         options,
       };

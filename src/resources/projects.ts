@@ -1,12 +1,13 @@
+import * as z from 'zod/mini';
 import { MAX_LIMIT } from '../core/limits.js';
 import type { ApiPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/page-promise.js';
-import { ApiResource, arrayOf, paramsOf } from '../core/resource.js';
+import { ApiResource, paramsOf } from '../core/resource.js';
 import * as check from '../internal/validate.js';
 import type { RequestOptions } from '../options.js';
 import { type CreatedProject, CreatedProjectSchema, type Project, ProjectSchema } from '../schemas/projects.js';
 
-const ProjectListSchema = arrayOf(ProjectSchema);
+const ProjectListSchema = z.array(ProjectSchema);
 
 /** Filters and paging of `projects.list`. */
 export interface ProjectListParams {

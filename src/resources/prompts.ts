@@ -1,7 +1,8 @@
+import * as z from 'zod/mini';
 import { MAX_LIMIT } from '../core/limits.js';
 import type { ApiPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/page-promise.js';
-import { ApiResource, arrayOf, paramsOf } from '../core/resource.js';
+import { ApiResource, paramsOf } from '../core/resource.js';
 import { path } from '../internal/path.js';
 import * as check from '../internal/validate.js';
 import type { RequestOptions } from '../options.js';
@@ -16,7 +17,7 @@ import {
 } from '../schemas/prompts.js';
 import type { DateParam } from './rankings.js';
 
-const PromptListSchema = arrayOf(PromptSchema);
+const PromptListSchema = z.array(PromptSchema);
 
 /** Paging of `prompts.list`. */
 export interface PromptListParams {
@@ -104,7 +105,7 @@ export class Prompts extends ApiResource {
         const p = paramsOf('params', params);
         return {
           path: path`/projects/${check.uuid('projectId', projectId)}/prompts/${check.uuid('promptId', promptId)}/history`,
-          query: { date_from: check.date('date_from', p.date_from), date_to: check.date('date_to', p.date_to) },
+          query: check.dateRange(p),
         };
       },
       schema: PromptHistorySchema,

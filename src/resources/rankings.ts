@@ -1,13 +1,14 @@
+import * as z from 'zod/mini';
 import { MAX_LIMIT } from '../core/limits.js';
 import type { ApiPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/page-promise.js';
-import { ApiResource, arrayOf, paramsOf } from '../core/resource.js';
+import { ApiResource, paramsOf } from '../core/resource.js';
 import { path } from '../internal/path.js';
 import * as check from '../internal/validate.js';
 import type { RequestOptions } from '../options.js';
 import { type KeywordHistory, KeywordHistorySchema, type KeywordRanking, KeywordRankingSchema } from '../schemas/rankings.js';
 
-const KeywordListSchema = arrayOf(KeywordRankingSchema);
+const KeywordListSchema = z.array(KeywordRankingSchema);
 
 /** A date parameter: a `Date` (sent as ISO 8601) or an ISO 8601 string. */
 export type DateParam = Date | string;
@@ -58,11 +59,7 @@ export class Rankings extends ApiResource {
         const p = paramsOf('params', params);
         return {
           path: path`/projects/${check.uuid('projectId', projectId)}/rankings/keywords`,
-          query: {
-            date_from: check.date('date_from', p.date_from),
-            date_to: check.date('date_to', p.date_to),
-            device: check.oneOf('device', p.device, ['all', 'desktop', 'mobile']),
-          },
+          query: { ...check.dateRange(p), device: check.oneOf('device', p.device, ['all', 'desktop', 'mobile']) },
         };
       },
       schema: KeywordListSchema,
@@ -88,7 +85,7 @@ export class Rankings extends ApiResource {
       return {
         method: 'GET',
         path: path`/projects/${check.uuid('projectId', projectId)}/rankings/keywords/${check.uuid('keywordId', keywordId)}/history`,
-        query: { date_from: check.date('date_from', p.date_from), date_to: check.date('date_to', p.date_to) },
+        query: check.dateRange(p),
         schema: KeywordHistorySchema,
         options,
       };

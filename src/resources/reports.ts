@@ -1,11 +1,12 @@
+import * as z from 'zod/mini';
 import type { ApiPromise } from '../core/api-promise.js';
-import { ApiResource, arrayOf, paramsOf } from '../core/resource.js';
+import { ApiResource, paramsOf } from '../core/resource.js';
 import { path } from '../internal/path.js';
 import * as check from '../internal/validate.js';
 import type { RequestOptions } from '../options.js';
 import { type Deleted, DeletedSchema, type Report, ReportSchema } from '../schemas/reports.js';
 
-const ReportListSchema = arrayOf(ReportSchema);
+const ReportListSchema = z.array(ReportSchema);
 
 /** Body of `reports.create`: not shown by the reference, so any fields you pass are sent as is. */
 export type ReportCreateParams = Record<string, unknown>;

@@ -1,5 +1,6 @@
+import * as z from 'zod/mini';
 import type { ApiPromise } from '../core/api-promise.js';
-import { ApiResource, arrayOf, paramsOf } from '../core/resource.js';
+import { ApiResource, paramsOf } from '../core/resource.js';
 import { InvalidArgumentError } from '../errors/client-errors.js';
 import { path } from '../internal/path.js';
 import * as check from '../internal/validate.js';
@@ -14,7 +15,7 @@ import {
   WebhookTestResultSchema,
 } from '../schemas/webhooks.js';
 
-const WebhookListSchema = arrayOf(WebhookSubscriptionSchema);
+const WebhookListSchema = z.array(WebhookSubscriptionSchema);
 // Event names look like `audit.completed`. Names beyond the six documented ones are allowed, so
 // an old SDK can subscribe to a new event; the shape still catches typos such as 'audit completed'.
 const EVENT_NAME = /^[a-z][a-z_]*\.[a-z][a-z_]*$/;
