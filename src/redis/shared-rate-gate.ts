@@ -1,4 +1,5 @@
 import type Bottleneck from 'bottleneck';
+import { withRedisLock } from './reservoir-lock.js';
 import { type AcquireOptions, type Permit, type RateGate, isUsableRateLimit } from '../core/rate-gate.js';
 import type { RateGateContext } from '../options.js';
 import type { RateLimit } from '../schemas/shared.js';
@@ -180,19 +181,31 @@ export class SharedRateGate implements RateGate {
     // start only the probe runs, so nothing is lost). Lowering only ever tightens, so it counts this
     // process's own requests, as the local gate does: `running` would also count requests the
     // server has already counted and lower the budget for nothing.
-    const current = (await this.#limiter.currentReservoir()) ?? 0;
-    const inFlight = load ? await this.#limiter.running() : this.#inFlight;
-    const target = Math.max(0, rateLimit.remaining - Math.max(0, inFlight - 1));
-    const delta = load ? target - current : Math.min(0, target - current);
-    if (delta !== 0) await this.#limiter.incrementReservoir(delta);
-    if (current + delta <= 0) this.#spent(resetMs);
+    // Loading can raise the reservoir, so it runs under the reservoir lock; lowering cannot
+    // overshoot upwards whatever interleaves with it, so it needs none.
+    const apply = async () => {
+      const current = (await this.#limiter.currentReservoir()) ?? 0;
+      const inFlight = load ? await this.#limiter.running() : this.#inFlight;
+      const target = Math.max(0, rateLimit.remaining - Math.max(0, inFlight - 1));
+      const delta = load ? target - current : Math.min(0, target - current);
+      if (delta !== 0) await this.#limiter.incrementReservoir(delta);
+      if (current + delta <= 0) this.#spent(resetMs);
+    };
+    await (load ? this.#lockedReservoir(apply) : apply());
+  }
+
+  /** See {@link withRedisLock}: raising the reservoir is a read then an increment, two round trips. */
+  #lockedReservoir(work: () => Promise<void>): Promise<void> {
+    return withRedisLock(this.#store.client, `${this.#id}:reservoir-lock`, work);
   }
 
   /** Without a usable budget and no other request out, let one more request find out (no deadlock). */
   async #reprobe(now: number): Promise<void> {
     if (now < this.#window) return;
-    const current = (await this.#limiter.currentReservoir()) ?? 0;
-    if (current <= 0 && (await this.#limiter.running()) <= 1) await this.#limiter.incrementReservoir(1 - current);
+    await this.#lockedReservoir(async () => {
+      const current = (await this.#limiter.currentReservoir()) ?? 0;
+      if (current <= 0 && (await this.#limiter.running()) <= 1) await this.#limiter.incrementReservoir(1 - current);
+    });
   }
 
   /** On start: wait for the window in progress, or open one if none is known. */
@@ -244,10 +257,12 @@ export class SharedRateGate implements RateGate {
   async #open(window: string, ttlMs: number): Promise<void> {
     const claimed = await this.#store.client.set(`${this.#id}:open:${window}`, '1', 'PX', ttlMs, 'NX');
     if (claimed !== 'OK') return;
-    const latest = Number(await this.#store.client.get(`${this.#id}:window`));
-    if (latest > Number.parseInt(window, 10)) return; // a newer window is loaded already ('boot' parses as NaN)
-    const current = (await this.#limiter.currentReservoir()) ?? 0;
-    await this.#limiter.incrementReservoir(1 - current);
+    await this.#lockedReservoir(async () => {
+      const latest = Number(await this.#store.client.get(`${this.#id}:window`));
+      if (latest > Number.parseInt(window, 10)) return; // a newer window is loaded already ('boot' parses as NaN)
+      const current = (await this.#limiter.currentReservoir()) ?? 0;
+      await this.#limiter.incrementReservoir(1 - current);
+    });
   }
 
   #spent(untilMs: number): void {
