@@ -5,7 +5,7 @@ import { hash32 } from './data/rng.js';
  *
  * @example
  * ```ts
- * const client = new Client({ apiKey: sim.keys.readOnly, fetch: sim.fetch });
+ * const client = new SeoVisibilityClient({ apiKey: sim.keys.readOnly, baseUrl: sim.baseUrl, fetch: sim.fetch });
  * ```
  */
 export interface SimulatorKeys {

@@ -4,10 +4,11 @@
  *
  * @example
  * ```ts
+ * import { SeoVisibilityClient } from 'seo-visibility';
  * import { createSimulator } from 'seo-visibility/testing';
  *
  * const sim = createSimulator({ seed: 1 });
- * const client = new Client({ apiKey: sim.keys.readWrite, baseUrl: sim.baseUrl, fetch: sim.fetch });
+ * const client = new SeoVisibilityClient({ apiKey: sim.keys.readWrite, baseUrl: sim.baseUrl, fetch: sim.fetch });
  * await sim.advance(60 * 60 * 1000); // an hour passes: audits progress, events are delivered
  * ```
  *

@@ -37,10 +37,11 @@ export class Simulator {
   readonly baseUrl: string;
   /**
    * A fetch-compatible function serving the API, for the SDK client's `fetch` option. A dropped
-   * connection rejects with `TypeError`, like a real `fetch`.
-   * @example `new Client({ apiKey: sim.keys.readWrite, baseUrl: sim.baseUrl, fetch: sim.fetch })`
+   * connection rejects with `TypeError`, like a real `fetch`. Its input is spelled `string | URL |
+   * Request` rather than the DOM's `RequestInfo`, so a Node project without the `dom` lib checks it.
+   * @example `new SeoVisibilityClient({ apiKey: sim.keys.readWrite, baseUrl: sim.baseUrl, fetch: sim.fetch })`
    */
-  readonly fetch: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
+  readonly fetch: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
   readonly #options: ResolvedOptions;
   readonly #store: Store;

@@ -83,4 +83,26 @@ describe('the packed package, used the way users use it', () => {
     await writeFile(join(consumerDir, `tsconfig.${moduleResolution}.json`), JSON.stringify(tsconfig, null, 2));
     expectOk(await run('tsc', ['-p', `tsconfig.${moduleResolution}.json`], { cwd: consumerDir }), `tsc (${moduleResolution})`);
   });
+
+  // A Node-only project: no `dom` lib, only Node's own globals. A shipped .d.ts that names a
+  // DOM-only type (e.g. `RequestInfo`) fails here with TS2552 while passing the checks above.
+  it('type-checks a Node-only consumer (lib esnext, types node, skipLibCheck off)', async () => {
+    const tsconfig = {
+      compilerOptions: {
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        target: 'es2022',
+        lib: ['esnext'],
+        types: ['node'],
+        // The scratch project installs only the tarball and msw: Node's types come from the repo.
+        typeRoots: [join(repoRoot, 'node_modules', '@types')],
+        strict: true,
+        noEmit: true,
+        skipLibCheck: false,
+      },
+      files: ['consumer.ts', 'consumer-testing.ts'],
+    };
+    await writeFile(join(consumerDir, 'tsconfig.node-only.json'), JSON.stringify(tsconfig, null, 2));
+    expectOk(await run('tsc', ['-p', 'tsconfig.node-only.json'], { cwd: consumerDir }), 'tsc (lib esnext, types node)');
+  });
 });
