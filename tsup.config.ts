@@ -1,4 +1,16 @@
 import { defineConfig } from 'tsup';
+import type { Plugin } from 'esbuild';
+
+// The optional entries import the main entry (`../index.js` in src/) for its error classes and
+// VERSION; built, that import must stay `import … from 'seo-visibility'`, so that an error thrown in
+// one entry is `instanceof` the class the app imported, and no entry carries a second copy.
+const importsMainEntry = /\/src\/otel\//;
+const mainEntryExternal: Plugin = {
+  name: 'main-entry-external',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/index\.js$/ }, (args) => (importsMainEntry.test(args.importer) ? { path: 'seo-visibility', external: true } : undefined));
+  },
+};
 
 // One build for every public entry point. Declarations come from TypeScript 6 (TypeScript 7's native
 // compiler has no JS API for tsup to call). `treeshake` keeps unused zod/mini and bottleneck code out.
@@ -13,7 +25,12 @@ export default defineConfig({
     // Node only, on the optional peer `ioredis` and bottleneck's full (clustering) build: its own
     // entry so the main one never carries Redis code.
     'redis/index': 'src/redis/index.ts',
+    // OpenTelemetry tracing, on the optional peer `@opentelemetry/api`: its own entry so the main
+    // one never carries OpenTelemetry code.
+    'otel/index': 'src/otel/index.ts',
   },
+  external: ['seo-visibility', '@opentelemetry/api'],
+  esbuildPlugins: [mainEntryExternal],
   format: ['esm', 'cjs'],
   dts: true,
   sourcemap: true,

@@ -1,5 +1,8 @@
 import { type Span, SpanKind, SpanStatusCode, type Tracer, type TracerProvider, context, trace } from '@opentelemetry/api';
-import { type ClientHooks, type ErrorInfo, InvalidArgumentError, type RequestInfo, type ResponseInfo, type RetryInfo, VERSION } from '../index.js';
+import type { ClientHooks, ErrorInfo, RequestInfo, ResponseInfo, RetryInfo } from 'seo-visibility';
+// The main entry, which the build leaves external (`import … from 'seo-visibility'`): one
+// InvalidArgumentError class for both entries, so `instanceof` holds whichever entry threw.
+import { InvalidArgumentError, VERSION } from '../index.js';
 import { ATTR, apiErrorCode, errorType, requestAttributes, spanName } from './attributes.js';
 
 /** The instrumentation scope every span of this entry is recorded under. */
