@@ -8,7 +8,7 @@ import { Projects } from './resources/projects.js';
 import { Prompts } from './resources/prompts.js';
 import { Rankings } from './resources/rankings.js';
 import { Reports } from './resources/reports.js';
-import { Webhooks } from './resources/webhooks.js';
+import { Webhooks } from './resources/webhooks/index.js';
 
 /**
  * The client for the SEO and AI Visibility API v1. One instance per API key: it holds the key,

@@ -1,13 +1,14 @@
 import { InvalidArgumentError } from './errors/client-errors.js';
-import { type WebhookEvent, WebhookEventSchema } from './schemas/events.js';
+import { type WebhookEvent, WebhookEventSchema } from './resources/webhooks/events.js';
 
 /**
  * Validates a webhook delivery into a typed event, discriminated on `event`. Takes the parsed
  * JSON body or the raw body as a string (or bytes). No client is needed.
  *
  * One member per documented event; a name added after this SDK version parses as a generic event
- * (api-notes) rather than failing. A documented event with malformed `data`, or a body that is
- * not an event at all, throws {@link InvalidArgumentError} naming the problem.
+ * rather than failing, so a delivery from a newer server never breaks the receiver. A documented
+ * event with malformed `data`, or a body that is not an event at all, throws
+ * {@link InvalidArgumentError} naming the problem.
  *
  * Deliveries are not signed as far as the reference shows, so the SDK invents no signature
  * check: protect the receiving URL (a secret path, an allow-list) as you would any webhook.

@@ -2,7 +2,7 @@ import type * as z from 'zod/mini';
 import { SeoVisibilityError } from '../errors/base.js';
 import { errorFromResponse } from '../errors/from-response.js';
 import { AbortedError, ConnectionError, ResponseValidationError, TimeoutError } from '../errors/client-errors.js';
-import type { ResponseMeta } from '../schemas/shared.js';
+import type { ResponseMeta } from './schemas.js';
 import { asEnvelope, readError, readMeta } from './envelope.js';
 import { validate } from './fast-validate.js';
 

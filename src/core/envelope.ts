@@ -1,4 +1,4 @@
-import type { RateLimit, Pagination, ResponseMeta } from '../schemas/shared.js';
+import type { RateLimit, Pagination, ResponseMeta } from './schemas.js';
 
 /** The API's envelope, read leniently: anything may be missing or of the wrong type. @internal */
 export interface RawEnvelope {

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '../errors/client-errors.js';
+import { AbortedError, InvalidArgumentError } from '../errors/client-errors.js';
 import { Page, type PageParams, type PageSource } from './pagination.js';
 
 /** How far an iteration has got, reported after each page is handed to the loop. */
@@ -62,10 +62,22 @@ interface Resolved {
 }
 
 const noop = () => {};
+const ITERATE_KEYS: readonly string[] = ['prefetch', 'concurrency', 'onProgress'];
+
+/**
+ * Throws {@link AbortedError} once the call's signal has fired, so a loop stops at its next step
+ * instead of handing out items that were already buffered. @internal
+ */
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new AbortedError(signal.reason);
+}
 
 function resolve(options: IterateOptions | undefined): Resolved {
   if (options !== undefined && (typeof options !== 'object' || options === null)) {
     throw new InvalidArgumentError('options', 'expected an object such as { prefetch, concurrency, onProgress }');
+  }
+  for (const key of Object.keys(options ?? {})) {
+    if (!ITERATE_KEYS.includes(key)) throw new InvalidArgumentError(key, `unknown iteration option; expected one of ${ITERATE_KEYS.join(', ')}`);
   }
   const prefetch = options?.prefetch ?? 1;
   const concurrency = options?.concurrency ?? 1;
@@ -81,12 +93,20 @@ type Slot<Item, Data> = Promise<Page<Item, Data> | undefined>;
 /**
  * Yields the pages of a list from `start` (whose `limit` is already set), with bounded read-ahead
  * and, once the total is known, parallel requests. Ending the loop early (or a failure) aborts
- * every request still in flight; their rejections are absorbed, never unhandled.
+ * every request still in flight; their rejections are absorbed, never unhandled. `first`, when
+ * given, is the page already fetched at `start.offset` (an awaited list): it is handed out first
+ * and not requested again; the pages after it use `start.limit`.
  *
  * @internal
  */
-export async function* iteratePages<Item, Data>(source: PageSource<Item, Data>, start: PageParams, options?: IterateOptions): AsyncGenerator<Page<Item, Data>, void, undefined> {
+export async function* iteratePages<Item, Data>(
+  source: PageSource<Item, Data>,
+  start: PageParams,
+  options?: IterateOptions,
+  first?: Promise<Page<Item, Data> | undefined>,
+): AsyncGenerator<Page<Item, Data>, void, undefined> {
   const { ahead, concurrency, onProgress } = resolve(options);
+  const signal = source.signal;
   const limit = start.limit as number;
   const controller = new AbortController();
   const progress: IterationProgress = { pages: 0, items: 0, total: undefined };
@@ -96,6 +116,7 @@ export async function* iteratePages<Item, Data>(source: PageSource<Item, Data>, 
     return page;
   };
   const handOver = (page: Page<Item, Data>) => {
+    throwIfAborted(signal);
     progress.pages++;
     progress.items += page.items.length;
     progress.total = page.pagination?.total ?? progress.total;
@@ -103,7 +124,8 @@ export async function* iteratePages<Item, Data>(source: PageSource<Item, Data>, 
   };
 
   try {
-    let current: Page<Item, Data> | undefined = await load(start);
+    throwIfAborted(signal);
+    let current: Page<Item, Data> | undefined = (await first) ?? (await load(start));
     const total = current.pagination?.total;
     if (concurrency > 1 && typeof total === 'number' && current.hasNextPage()) {
       // Offsets are known up front: request them in parallel, hand them over in order.
@@ -153,7 +175,9 @@ export async function* iteratePages<Item, Data>(source: PageSource<Item, Data>, 
     const follow = () => {
       tail = tail.then((page) => {
         const params = page?.nextPageParams();
-        return params ? load(params) : undefined;
+        // `limit` rather than the page's own: after an awaited default-size first page, the rest
+        // are read at the iteration's page size.
+        return params ? load({ ...params, limit }) : undefined;
       });
       tail.catch(noop);
       queue.push(tail);

@@ -1,15 +1,29 @@
 import type { ApiResult } from './attempt.js';
-import { type IterateOptions, iteratePages } from './page-iterator.js';
+import { type IterateOptions, iteratePages, throwIfAborted } from './page-iterator.js';
 import { Page, type PageParams, type PageSource } from './pagination.js';
+import { collect, type ToArrayOptions } from './to-array.js';
+
+interface First<Item, Data> {
+  page: Page<Item, Data>;
+  result: ApiResult<Data>;
+}
 
 /**
  * What every list method returns. Await it for the first page, or iterate it with `for await`
- * for every item of every page; `.pages()` iterates page by page.
+ * for every item of every page; `.pages()` iterates page by page, `.toArray({ limit })` collects
+ * a capped array.
  *
- * The first request starts when you await or iterate, not before. Iterating without an explicit
- * `limit` asks for the endpoint's maximum page size (api-notes): 100,000 keywords cost 100
- * requests, not 2,000. Awaiting without a `limit` gets the server's default page (50).
- * Iteration reads one page ahead, so the next page is on its way while the loop works on this one.
+ * **Lazy, like every promise this SDK returns:** nothing is checked or sent until the first
+ * `await`/`.then()`, `.withMeta()`, `.withResponse()`, iteration or `.toArray()`.
+ *
+ * **No request is spent twice.** Awaiting a list and then iterating the same promise continues
+ * after the awaited page: its items come first, then the following pages.
+ *
+ * Iterating without an explicit `limit` asks for the endpoint's maximum page size: 100,000
+ * keywords cost 100 requests, not 2,000. Awaiting without a `limit` gets the server's default page
+ * (50). Iteration reads one page ahead, so the next page is on its way while the loop works on
+ * this one. Once the call's `signal` fires, the loop hands out nothing more and throws
+ * `AbortedError` at its next step.
  *
  * @example
  * ```ts
@@ -17,13 +31,14 @@ import { Page, type PageParams, type PageSource } from './pagination.js';
  * for await (const keyword of client.rankings.list(projectId)) { // every keyword, page after page
  *   console.log(keyword.keyword, keyword.net_change);
  * }
+ * const top = await client.rankings.list(projectId).toArray({ limit: 200 });
  * ```
  */
 export class PagePromise<Item, Data = Item[]> implements PromiseLike<Page<Item, Data>>, AsyncIterable<Item> {
   readonly #source: PageSource<Item, Data>;
   readonly #params: PageParams;
   readonly #maxLimit: number;
-  #first: Promise<Page<Item, Data>> | undefined;
+  #first: Promise<First<Item, Data>> | undefined;
 
   /** @internal */
   constructor(source: PageSource<Item, Data>, params: PageParams, maxLimit: number) {
@@ -32,39 +47,101 @@ export class PagePromise<Item, Data = Item[]> implements PromiseLike<Page<Item, 
     this.#maxLimit = maxLimit;
   }
 
-  #firstPage(): Promise<Page<Item, Data>> {
-    this.#first ??= this.#source.fetch(this.#params).then((result) => new Page(this.#source, this.#params, result));
+  /** The first page, requested once however often the promise is used. */
+  #firstPage(): Promise<First<Item, Data>> {
+    this.#first ??= this.#source.fetch(this.#params).then((result) => ({ page: new Page(this.#source, this.#params, result), result }));
     return this.#first;
   }
 
+  /**
+   * The awaited first page, if the promise was awaited: iteration and `toArray` start with it
+   * instead of requesting it again. If that request failed, they start afresh.
+   */
+  #awaited(): Promise<Page<Item, Data> | undefined> | undefined {
+    return this.#first?.then(
+      (first) => first.page,
+      () => undefined,
+    );
+  }
+
+  /** Page size of iteration: the caller's `limit`, else the endpoint's maximum. */
+  get #pageSize(): number {
+    return this.#params.limit ?? this.#maxLimit;
+  }
+
+  /**
+   * Sends the first page's request (once) and resolves to the {@link Page}.
+   *
+   * @example
+   * ```ts
+   * client.projects.list().then((page) => console.log(page.items.length));
+   * ```
+   */
   // biome-ignore lint/suspicious/noThenProperty: this class is a promise on purpose
   then<R1 = Page<Item, Data>, R2 = never>(
     onFulfilled?: ((page: Page<Item, Data>) => R1 | PromiseLike<R1>) | null,
     onRejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
   ): Promise<R1 | R2> {
-    return this.#firstPage().then(onFulfilled, onRejected);
+    return this.#firstPage().then((first) => first.page).then(onFulfilled, onRejected);
   }
 
-  /** Like `Promise.prototype.catch`, for the first page. */
+  /**
+   * Like `Promise.prototype.catch`, for the first page.
+   *
+   * @example
+   * ```ts
+   * const page = await client.projects.list().catch(() => undefined);
+   * ```
+   */
   catch<R = never>(onRejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<Page<Item, Data> | R> {
     return this.then(undefined, onRejected);
   }
 
-  /** Like `Promise.prototype.finally`, for the first page. */
+  /**
+   * Like `Promise.prototype.finally`, for the first page.
+   *
+   * @example
+   * ```ts
+   * const page = await client.projects.list().finally(() => spinner.stop());
+   * ```
+   */
   finally(onFinally?: (() => void) | null): Promise<Page<Item, Data>> {
     return this.then().finally(onFinally);
   }
 
-  /** Resolves to `{ data, meta }` for the first page, where `data` is the {@link Page}. */
+  /**
+   * Resolves to `{ data, meta }` for the first page, where `data` is the {@link Page}.
+   *
+   * @example
+   * ```ts
+   * const { data: page, meta } = await client.projects.list().withMeta();
+   * console.log(page.items.length, meta.rate_limit?.remaining);
+   * ```
+   */
   async withMeta(): Promise<ApiResult<Page<Item, Data>>> {
-    const page = await this.#firstPage();
-    return { data: page, meta: page.meta };
+    return this.withResponse();
+  }
+
+  /**
+   * Resolves to `{ data, meta, response }` for the first page, where `data` is the {@link Page}
+   * and `response` the fetch `Response` (status, headers) of its final attempt.
+   *
+   * @example
+   * ```ts
+   * const { data: page, response } = await client.rankings.list(projectId).withResponse();
+   * console.log(response.status, page.items.length);
+   * ```
+   */
+  async withResponse(): Promise<ApiResult<Page<Item, Data>>> {
+    const { page, result } = await this.#firstPage();
+    return { ...result, data: page };
   }
 
   /**
    * Iterates page by page, from the requested offset to the last page. Without an explicit
-   * `limit`, pages are the endpoint's maximum size. Reads one page ahead by default; see
-   * {@link IterateOptions} for `prefetch`, `concurrency` and `onProgress`.
+   * `limit`, pages are the endpoint's maximum size. After an `await` of this promise, iteration
+   * starts with the awaited page instead of requesting it again. Reads one page ahead by default;
+   * see {@link IterateOptions} for `prefetch`, `concurrency` and `onProgress`.
    *
    * @example
    * ```ts
@@ -74,7 +151,7 @@ export class PagePromise<Item, Data = Item[]> implements PromiseLike<Page<Item, 
    * ```
    */
   pages(options?: IterateOptions): AsyncGenerator<Page<Item, Data>, void, undefined> {
-    return iteratePages(this.#source, { limit: this.#params.limit ?? this.#maxLimit, offset: this.#params.offset }, options);
+    return iteratePages(this.#source, { limit: this.#pageSize, offset: this.#params.offset }, options, this.#awaited());
   }
 
   /**
@@ -91,10 +168,40 @@ export class PagePromise<Item, Data = Item[]> implements PromiseLike<Page<Item, 
    * ```
    */
   async *iterate(options?: IterateOptions): AsyncGenerator<Item, void, undefined> {
-    for await (const page of this.pages(options)) yield* page.items;
+    const signal = this.#source.signal;
+    for await (const page of this.pages(options)) {
+      for (const item of page.items) {
+        // Checked per item: once the call's signal fires, nothing already buffered is handed out.
+        throwIfAborted(signal);
+        yield item;
+      }
+    }
   }
 
-  /** Iterates every item of every page, reading one page ahead while the loop works. */
+  /**
+   * Collects at most `limit` items into an array, like stripe's `autoPagingToArray`, and stops
+   * requesting as soon as it has them: each page asks for no more than the items still missing.
+   * The cap is required, so no one loads a million rows by accident; without a positive integer
+   * `limit` it rejects with `InvalidArgumentError` and sends nothing. After an `await` of this
+   * promise, the awaited page counts as the first page.
+   *
+   * @example
+   * ```ts
+   * const first500 = await client.rankings.list(projectId, { device: 'mobile' }).toArray({ limit: 500 });
+   * ```
+   */
+  toArray(options: ToArrayOptions): Promise<Item[]> {
+    return collect(this.#source, { limit: this.#pageSize, offset: this.#params.offset }, options, this.#awaited());
+  }
+
+  /**
+   * Iterates every item of every page, reading one page ahead while the loop works.
+   *
+   * @example
+   * ```ts
+   * for await (const project of client.projects.list()) console.log(project.name);
+   * ```
+   */
   [Symbol.asyncIterator](): AsyncGenerator<Item, void, undefined> {
     return this.iterate();
   }

@@ -1,4 +1,4 @@
-import type { Pagination, ResponseMeta } from '../schemas/shared.js';
+import type { Pagination, ResponseMeta } from './schemas.js';
 import type { ApiResult } from './attempt.js';
 
 /** Where a page starts and how long it may be. `limit` undefined: the server's default (50). */
@@ -22,6 +22,8 @@ const SERVER_DEFAULT_LIMIT = 50;
 export interface PageSource<Item, Data> {
   fetch: PageFetcher<Data>;
   items: (data: Data) => Item[];
+  /** The call's own `signal` option: once it fires, iteration hands out nothing more. */
+  signal?: AbortSignal | undefined;
 }
 
 /**
@@ -63,8 +65,9 @@ export class Page<Item, Data = Item[]> {
   }
 
   /**
-   * Whether another page follows: `pagination.has_more` where the server sends it; otherwise
-   * (api-notes) while pages come back full, stopping at the first short page.
+   * Whether another page follows: `pagination.has_more` where the server sends it. Where it does
+   * not (the content list documents no `meta.pagination`), a full page means more may follow and
+   * the first short (or empty) page is the last.
    */
   hasNextPage(): boolean {
     if (this.items.length === 0) return false;

@@ -1,4 +1,4 @@
-import type { RateLimit } from '../schemas/shared.js';
+import type { RateLimit } from './schemas.js';
 
 /**
  * An admitted request. `settle` must be called exactly once, when its response (or failure)

@@ -10,6 +10,8 @@ import { retryDelay } from './retry-policy.js';
 /** A request as a resource method describes it. @internal */
 export interface CallSpec<T> {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  /** The route with `{name}` placeholders (`url.template`), from `route()`. */
+  template?: string;
   /** Path below the base URL, already encoded with the `path` tag. */
   path: string;
   query?: Record<string, string | number | undefined>;

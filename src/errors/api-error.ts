@@ -1,4 +1,4 @@
-import type { RateLimit } from '../schemas/shared.js';
+import type { RateLimit } from '../core/schemas.js';
 import { SeoVisibilityError } from './base.js';
 
 /** What every {@link ApiError} is built from. @internal */

@@ -1,18 +1,31 @@
+/** A route: its template (for traces and logs) and the encoded path that is sent. @internal */
+export interface Route {
+  /** The path with `{name}` placeholders, e.g. `/projects/{projectId}/audits`. */
+  template: string;
+  /** The same path with each placeholder replaced by its percent-encoded value. */
+  path: string;
+}
+
+const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
 /**
- * Tag for API paths: every interpolated value is percent-encoded as one path segment, so an id
- * can never add a segment or climb out (`../webhooks` becomes `..%2Fwebhooks`). Rule: api-notes
- * "Path parameters are percent-encoded".
+ * Fills a route template. Every value is percent-encoded as one path segment
+ * (`encodeURIComponent`), so an id can never add a segment or climb out: `../webhooks` becomes
+ * `..%2Fwebhooks`. A placeholder without a value throws, so a typo in a template fails the first
+ * test that calls it instead of sending `{projectId}` to the server.
  *
  * @example
  * ```ts
- * path`/projects/${projectId}/reports/${slug}` // slug 'q3/review' → '/projects/3f2b…/reports/q3%2Freview'
+ * route('/projects/{projectId}/reports/{reportId}', { projectId, reportId: 'q3/review' });
+ * // { template: '/projects/{projectId}/reports/{reportId}', path: '/projects/3f2b…/reports/q3%2Freview' }
  * ```
  * @internal
  */
-export function path(strings: TemplateStringsArray, ...values: string[]): string {
-  let out = strings[0] ?? '';
-  for (let i = 0; i < values.length; i++) {
-    out += encodeURIComponent(values[i] ?? '') + (strings[i + 1] ?? '');
-  }
-  return out;
+export function route(template: string, params: Readonly<Record<string, string>> = {}): Route {
+  const path = template.replace(PLACEHOLDER, (_, name: string) => {
+    const value = Object.hasOwn(params, name) ? params[name] : undefined;
+    if (typeof value !== 'string') throw new TypeError(`route ${template}: no value for {${name}}`);
+    return encodeURIComponent(value);
+  });
+  return { template, path };
 }

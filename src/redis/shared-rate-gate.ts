@@ -2,7 +2,7 @@ import type Bottleneck from 'bottleneck';
 import { withRedisLock } from './reservoir-lock.js';
 import { type AcquireOptions, type Permit, type RateGate, isUsableRateLimit } from '../core/rate-gate.js';
 import type { RateGateContext } from '../options.js';
-import type { RateLimit } from '../schemas/shared.js';
+import type { RateLimit } from '../core/schemas.js';
 import type { RedisStore } from './redis-store.js';
 
 /** What to do when Redis cannot be used: reject the call, or throttle in this process only. */

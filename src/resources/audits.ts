@@ -1,12 +1,149 @@
 import * as z from 'zod/mini';
-import { MAX_LIMIT } from '../core/limits.js';
 import type { ApiPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/page-promise.js';
 import { ApiResource, paramsOf } from '../core/resource.js';
-import { path } from '../internal/path.js';
+import { int, isoString, num, openEnum, pendingTimestamp } from '../core/schemas.js';
+import { route } from '../internal/path.js';
 import * as check from '../internal/validate.js';
 import type { RequestOptions } from '../options.js';
-import { type Audit, type AuditIssue, AuditIssueSchema, AuditSchema, type LatestAudit, LatestAuditSchema } from '../schemas/audits.js';
+
+/**
+ * Largest `limit` per request for audits and their issues (the reference's "Limits"). An explicit `limit` above it
+ * fails client-side (the server's behaviour there is not shown, so no request is spent finding
+ * out); iteration without a `limit` asks for exactly this.
+ */
+const MAX_LIMIT = 1000;
+
+/** `status` of an audit (open enum). @internal */
+// The three enums below are open: a value the server adds later parses and types as string.
+export const AuditStatusSchema = openEnum(
+  [
+    'pending',
+    'crawling',
+    'processing',
+    'completed',
+    'failed',
+  ] as const,
+);
+
+/** `severity` of an audit issue (open enum). @internal */
+export const IssueSeveritySchema = openEnum(['critical', 'warning', 'notice'] as const);
+
+/** `status` of an audit issue (open enum). @internal */
+export const IssueStatusSchema = openEnum(['passed', 'failed'] as const);
+
+/**
+ * State of a site audit: `pending`, `crawling`, `processing`, `completed` or `failed`. A status the
+ * server adds later still parses, typed as `string`.
+ *
+ * @example
+ * ```ts
+ * const done = audit.status === 'completed' || audit.status === 'failed';
+ * ```
+ */
+export type AuditStatus = z.infer<typeof AuditStatusSchema>;
+
+/**
+ * Severity of an audit issue: `critical`, `warning` or `notice` (unknown values type as `string`).
+ *
+ * @example
+ * ```ts
+ * const critical = issues.filter((i) => i.severity === 'critical');
+ * ```
+ */
+export type IssueSeverity = z.infer<typeof IssueSeveritySchema>;
+
+/**
+ * Status of an audit issue: `passed` or `failed`. A dismissed issue is returned as `passed`.
+ *
+ * @example
+ * ```ts
+ * const open = issues.filter((i) => i.status === 'failed');
+ * ```
+ */
+export type IssueStatus = z.infer<typeof IssueStatusSchema>;
+
+/** An audit list item (`GET /projects/{projectId}/audits`). @internal */
+// Every object below is loose (z.looseObject): fields the server adds later are kept, never stripped.
+export const AuditSchema = z.looseObject({
+  id: z.string(),
+  target_url: z.string(),
+  status: AuditStatusSchema,
+  crawl_progress: num(),
+  pages_crawled: int(),
+  total_issues: int(),
+  critical_issues: int(),
+  warning_issues: int(),
+  notice_issues: int(),
+  // Null until it happens: `completed_at` of a running audit, and `started_at` of a pending one.
+  started_at: pendingTimestamp(),
+  completed_at: pendingTimestamp(),
+  created_at: isoString(),
+});
+
+/**
+ * A site audit (a crawl that finds SEO issues). Issue counts exclude dismissed issues.
+ * `crawl_progress` is a percentage, 100 when done. `started_at` and `completed_at` are `null` while
+ * the audit has not started or finished.
+ *
+ * @example
+ * ```ts
+ * for await (const audit of client.audits.list(projectId, { status: 'completed' })) {
+ *   console.log(audit.target_url, audit.critical_issues, audit.completed_at);
+ * }
+ * ```
+ */
+export type Audit = z.infer<typeof AuditSchema>;
+
+/** `issues_summary` of the latest audit. @internal */
+export const IssuesSummarySchema = z.looseObject({
+  passed: int(),
+  failed: int(),
+  total: int(),
+});
+
+/** The latest completed audit (`GET /projects/{projectId}/audits/latest`). @internal */
+export const LatestAuditSchema = z.extend(AuditSchema, {
+  pages_in_queue: int(),
+  issues_summary: IssuesSummarySchema,
+});
+
+/**
+ * The most recent completed audit, with everything in {@link Audit} plus the crawl queue size and
+ * a passed/failed/total summary of its checks. Read it after an `audit.completed` event.
+ *
+ * @example
+ * ```ts
+ * const latest = await client.audits.latest(projectId);
+ * console.log(`${latest.issues_summary.failed}/${latest.issues_summary.total} checks failed`);
+ * ```
+ */
+export type LatestAudit = z.infer<typeof LatestAuditSchema>;
+
+/** An audit issue (`GET /projects/{projectId}/audits/{auditId}/issues`). @internal */
+export const AuditIssueSchema = z.looseObject({
+  id: z.string(),
+  type: z.string(),
+  severity: IssueSeveritySchema,
+  title: z.string(),
+  description: z.string(),
+  affected_count: int(),
+  status: IssueStatusSchema,
+  created_at: isoString(),
+});
+
+/**
+ * One kind of SEO issue found by an audit, with how many pages it affects. `type` is the machine
+ * name of the issue kind.
+ *
+ * @example
+ * ```ts
+ * for await (const issue of client.audits.issues(projectId, auditId, { severity: 'critical' })) {
+ *   console.log(issue.title, issue.affected_count);
+ * }
+ * ```
+ */
+export type AuditIssue = z.infer<typeof AuditIssueSchema>;
 
 const AuditListSchema = z.array(AuditSchema);
 const AuditIssueListSchema = z.array(AuditIssueSchema);
@@ -55,15 +192,15 @@ export class Audits extends ApiResource {
    */
   list(projectId: string, params?: AuditListParams, options?: RequestOptions): PagePromise<Audit> {
     return this.paginate({
-      route: () => {
+      build: () => {
         const p = paramsOf('params', params);
         return {
-          path: path`/projects/${check.uuid('projectId', projectId)}/audits`,
+          route: route('/projects/{projectId}/audits', { projectId: check.uuid('projectId', projectId) }),
           query: { status: check.oneOf('status', p.status, AUDIT_STATUS_FILTERS) },
         };
       },
       schema: AuditListSchema,
-      maxLimit: MAX_LIMIT.other,
+      maxLimit: MAX_LIMIT,
       params,
       options,
     });
@@ -81,7 +218,7 @@ export class Audits extends ApiResource {
   latest(projectId: string, options?: RequestOptions): ApiPromise<LatestAudit> {
     return this.call(() => ({
       method: 'GET',
-      path: path`/projects/${check.uuid('projectId', projectId)}/audits/latest`,
+      route: route('/projects/{projectId}/audits/latest', { projectId: check.uuid('projectId', projectId) }),
       schema: LatestAuditSchema,
       options,
     }));
@@ -100,10 +237,10 @@ export class Audits extends ApiResource {
    */
   issues(projectId: string, auditId: string, params?: AuditIssueListParams, options?: RequestOptions): PagePromise<AuditIssue> {
     return this.paginate({
-      route: () => {
+      build: () => {
         const p = paramsOf('params', params);
         return {
-          path: path`/projects/${check.uuid('projectId', projectId)}/audits/${check.uuid('auditId', auditId)}/issues`,
+          route: route('/projects/{projectId}/audits/{auditId}/issues', { projectId: check.uuid('projectId', projectId), auditId: check.uuid('auditId', auditId) }),
           query: {
             severity: check.oneOf('severity', p.severity, ['critical', 'warning', 'notice']),
             status: check.oneOf('status', p.status, ['passed', 'failed']),
@@ -111,7 +248,7 @@ export class Audits extends ApiResource {
         };
       },
       schema: AuditIssueListSchema,
-      maxLimit: MAX_LIMIT.other,
+      maxLimit: MAX_LIMIT,
       params,
       options,
     });

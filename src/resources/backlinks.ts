@@ -1,23 +1,158 @@
 import * as z from 'zod/mini';
-import { MAX_LIMIT } from '../core/limits.js';
 import type { ApiPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/page-promise.js';
 import { ApiResource, paramsOf } from '../core/resource.js';
-import { path } from '../internal/path.js';
+import { int, isoString, num, openEnum, pendingTimestamp } from '../core/schemas.js';
+import { route } from '../internal/path.js';
 import * as check from '../internal/validate.js';
 import type { RequestOptions } from '../options.js';
-import {
-  type AnchorText,
-  AnchorTextSchema,
-  type BacklinkHistory,
-  BacklinkHistorySchema,
-  type BacklinkSummary,
-  BacklinkSummarySchema,
-  type BacklinkTarget,
-  BacklinkTargetSchema,
-  type ReferringDomain,
-  ReferringDomainSchema,
-} from '../schemas/backlinks.js';
+
+/**
+ * Largest `limit` per request for backlink anchors (the reference's "Limits"). An explicit `limit` above it
+ * fails client-side (the server's behaviour there is not shown, so no request is spent finding
+ * out); iteration without a `limit` asks for exactly this.
+ */
+const MAX_LIMIT = 1000;
+
+/** A backlink target list item (`GET /projects/{projectId}/backlinks`). @internal */
+// Every object below is loose (z.looseObject): fields the server adds later are kept, never stripped.
+export const BacklinkTargetSchema = z.looseObject({
+  id: z.string(),
+  target_domain: z.string(),
+  total_backlinks: int(),
+  total_referring_domains: int(),
+  rank: num(),
+  // Null until it happens (a target whose summary was never computed).
+  last_summary_update: pendingTimestamp(),
+});
+
+/**
+ * A tracked domain whose backlinks are monitored, with its totals and rank.
+ *
+ * @example
+ * ```ts
+ * const targets = await client.backlinks.list(projectId);
+ * for (const t of targets) console.log(t.target_domain, t.total_backlinks);
+ * ```
+ */
+export type BacklinkTarget = z.infer<typeof BacklinkTargetSchema>;
+
+/** Backlink summary (`GET /projects/{projectId}/backlinks/summary`). @internal */
+export const BacklinkSummarySchema = z.looseObject({
+  project_id: z.string(),
+  // Documented as "numbers" (not integers): num() so a fractional value is not a failure.
+  total_backlinks: num(),
+  total_referring_domains: num(),
+  average_domain_rank: num(),
+  dofollow_backlinks: num(),
+  nofollow_backlinks: num(),
+  broken_backlinks: num(),
+  tracked_domains_count: num(),
+  // Null until it happens (a project whose backlinks were never summarized).
+  last_updated: pendingTimestamp(),
+});
+
+/**
+ * The backlink profile of a project: totals, dofollow/nofollow/broken split and average domain
+ * rank of the referring domains.
+ *
+ * @example
+ * ```ts
+ * const s = await client.backlinks.summary(projectId);
+ * console.log(`${s.total_backlinks} backlinks from ${s.total_referring_domains} domains`);
+ * ```
+ */
+export type BacklinkSummary = z.infer<typeof BacklinkSummarySchema>;
+
+/** One day of backlink history. @internal */
+export const BacklinkHistoryEntrySchema = z.looseObject({
+  check_date: isoString(),
+  new_backlinks: int(),
+  lost_backlinks: int(),
+  new_referring_domains: int(),
+  lost_referring_domains: int(),
+  net_backlinks_change: int(),
+  net_domains_change: int(),
+});
+
+/**
+ * Backlinks and referring domains gained and lost on one day (`check_date`, an ISO 8601 date).
+ *
+ * @example
+ * ```ts
+ * const badDays = history.history.filter((d) => d.net_backlinks_change < 0);
+ * ```
+ */
+export type BacklinkHistoryEntry = z.infer<typeof BacklinkHistoryEntrySchema>;
+
+/** `summary` of the backlink history. @internal */
+export const BacklinkHistorySummarySchema = z.looseObject({
+  total_new: int(),
+  total_lost: int(),
+  net_change: int(),
+});
+
+/** Backlink history (`GET /projects/{projectId}/backlinks/history`). @internal */
+export const BacklinkHistorySchema = z.looseObject({
+  history: z.array(BacklinkHistoryEntrySchema),
+  summary: BacklinkHistorySummarySchema,
+});
+
+/**
+ * Daily new and lost backlink counts, with totals over the period.
+ *
+ * @example
+ * ```ts
+ * const h = await client.backlinks.history(projectId);
+ * console.log(`net ${h.summary.net_change} (${h.summary.total_new} new, ${h.summary.total_lost} lost)`);
+ * ```
+ */
+export type BacklinkHistory = z.infer<typeof BacklinkHistorySchema>;
+
+/** An anchor text entry (`GET /projects/{projectId}/backlinks/anchors`). @internal */
+export const AnchorTextSchema = z.looseObject({
+  anchor_text: z.string(),
+  count: int(),
+  percentage: num(),
+  is_dofollow: z.boolean(),
+});
+
+/**
+ * A link text used by backlinks to the project, with its share of all backlinks.
+ *
+ * @example
+ * ```ts
+ * for await (const a of client.backlinks.anchors(projectId)) {
+ *   console.log(a.anchor_text, `${a.percentage}%`);
+ * }
+ * ```
+ */
+export type AnchorText = z.infer<typeof AnchorTextSchema>;
+
+/**
+ * A referring domain (`GET /projects/{projectId}/backlinks/domains`). The record's fields are not
+ * shown; the reference only says each carries a domain rank.
+ * @internal
+ */
+// The reference leaves the referring domain record open: the fields it names are typed, the guessed ones
+// optional, and every other field the server sends is kept.
+export const ReferringDomainSchema = z.looseObject({
+  domain: z.optional(z.string()),
+  domain_rank: z.optional(num()),
+});
+
+/**
+ * A domain linking to the project. The reference documents only that each carries a domain rank;
+ * the field names here are the SDK's best guess and optional, and every field the server sends is
+ * kept on the object.
+ *
+ * @example
+ * ```ts
+ * const domains = await client.backlinks.domains(projectId);
+ * for (const d of domains) console.log(d.domain, d.domain_rank);
+ * ```
+ */
+export type ReferringDomain = z.infer<typeof ReferringDomainSchema>;
 
 const TargetListSchema = z.array(BacklinkTargetSchema);
 const AnchorListSchema = z.array(AnchorTextSchema);
@@ -33,7 +168,7 @@ export interface AnchorListParams {
 
 /**
  * Backlink profile. Targets, summary, history and domains are single responses; anchors are
- * paginated (api-notes). No webhook events exist for backlinks.
+ * paginated. No webhook events exist for backlinks.
  *
  * @example
  * ```ts
@@ -51,7 +186,7 @@ export class Backlinks extends ApiResource {
    * ```
    */
   list(projectId: string, options?: RequestOptions): ApiPromise<BacklinkTarget[]> {
-    return this.#get(projectId, '', TargetListSchema, options);
+    return this.#get('/projects/{projectId}/backlinks', projectId, TargetListSchema, options);
   }
 
   /**
@@ -63,7 +198,7 @@ export class Backlinks extends ApiResource {
    * ```
    */
   summary(projectId: string, options?: RequestOptions): ApiPromise<BacklinkSummary> {
-    return this.#get(projectId, '/summary', BacklinkSummarySchema, options);
+    return this.#get('/projects/{projectId}/backlinks/summary', projectId, BacklinkSummarySchema, options);
   }
 
   /**
@@ -76,7 +211,7 @@ export class Backlinks extends ApiResource {
    * ```
    */
   history(projectId: string, options?: RequestOptions): ApiPromise<BacklinkHistory> {
-    return this.#get(projectId, '/history', BacklinkHistorySchema, options);
+    return this.#get('/projects/{projectId}/backlinks/history', projectId, BacklinkHistorySchema, options);
   }
 
   /**
@@ -89,12 +224,12 @@ export class Backlinks extends ApiResource {
    */
   anchors(projectId: string, params?: AnchorListParams, options?: RequestOptions): PagePromise<AnchorText> {
     return this.paginate({
-      route: () => {
+      build: () => {
         paramsOf('params', params);
-        return { path: path`/projects/${check.uuid('projectId', projectId)}/backlinks/anchors` };
+        return { route: route('/projects/{projectId}/backlinks/anchors', { projectId: check.uuid('projectId', projectId) }) };
       },
       schema: AnchorListSchema,
-      maxLimit: MAX_LIMIT.other,
+      maxLimit: MAX_LIMIT,
       params,
       options,
     });
@@ -110,15 +245,11 @@ export class Backlinks extends ApiResource {
    * ```
    */
   domains(projectId: string, options?: RequestOptions): ApiPromise<ReferringDomain[]> {
-    return this.#get(projectId, '/domains', DomainListSchema, options);
+    return this.#get('/projects/{projectId}/backlinks/domains', projectId, DomainListSchema, options);
   }
 
-  #get<T>(projectId: string, suffix: string, schema: z.ZodMiniType<T>, options: RequestOptions | undefined): ApiPromise<T> {
-    return this.call(() => ({
-      method: 'GET',
-      path: `${path`/projects/${check.uuid('projectId', projectId)}/backlinks`}${suffix}`,
-      schema,
-      options,
-    }));
+  /** A GET of one of the project's backlink routes (`template` has `{projectId}` only). */
+  #get<T>(template: string, projectId: string, schema: z.ZodMiniType<T>, options: RequestOptions | undefined): ApiPromise<T> {
+    return this.call(() => ({ method: 'GET', route: route(template, { projectId: check.uuid('projectId', projectId) }), schema, options }));
   }
 }

@@ -1,20 +1,130 @@
 import * as z from 'zod/mini';
-import { MAX_LIMIT } from '../core/limits.js';
 import type { ApiPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/page-promise.js';
 import { ApiResource, paramsOf } from '../core/resource.js';
-import { path } from '../internal/path.js';
+import { int, isoString, num, openEnum, pendingTimestamp } from '../core/schemas.js';
+import { route } from '../internal/path.js';
 import * as check from '../internal/validate.js';
 import type { RequestOptions } from '../options.js';
-import {
-  type ContentDetail,
-  ContentDetailSchema,
-  type ContentItem,
-  ContentItemSchema,
-  type ContentPreferences,
-  ContentPreferencesSchema,
-} from '../schemas/content.js';
 import type { DateParam } from './rankings.js';
+
+/**
+ * Largest `limit` per request for content items (the reference's "Limits"). An explicit `limit` above it
+ * fails client-side (the server's behaviour there is not shown, so no request is spent finding
+ * out); iteration without a `limit` asks for exactly this.
+ */
+const MAX_LIMIT = 1000;
+
+/** `status` of a content item (open enum). @internal */
+// Open: the reference does not give the complete list of content statuses.
+export const ContentStatusSchema = openEnum(
+  [
+    'Approved',
+    'Published',
+    'Needs Approval',
+    'Revising',
+  ] as const,
+);
+
+/**
+ * Status name of a content item, e.g. `Approved`, `Published`, `Needs Approval`, `Revising`. The
+ * complete list is not documented: any other name parses and types as `string`.
+ *
+ * @example
+ * ```ts
+ * const toReview = items.filter((i) => i.status === 'Needs Approval');
+ * ```
+ */
+export type ContentStatus = z.infer<typeof ContentStatusSchema>;
+
+/** A content calendar item (`GET /projects/{projectId}/content`). @internal */
+// Every object below is loose (z.looseObject): fields the server adds later are kept, never stripped.
+export const ContentItemSchema = z.looseObject({
+  id: z.string(),
+  title: z.string(),
+  // Documented "string or null".
+  description: z.nullable(z.string()),
+  scheduled_date: isoString(),
+  due_date: z.nullable(isoString()),
+  status: ContentStatusSchema,
+  // Allowed values of the colors and content_type are not shown: plain strings.
+  status_color: z.string(),
+  content_type: z.string(),
+  content_type_color: z.string(),
+  priority: int(),
+  document_url: z.nullable(z.string()),
+  source_url: z.nullable(z.string()),
+  featured_image_url: z.nullable(z.string()),
+  created_at: isoString(),
+  updated_at: isoString(),
+});
+
+/**
+ * An article on the project's content calendar. `description`, `due_date` and the URLs are `null`
+ * when unset.
+ *
+ * @example
+ * ```ts
+ * for await (const item of client.content.list(projectId, { status: 'Approved' })) {
+ *   console.log(item.scheduled_date, item.title, item.document_url ?? '(no document)');
+ * }
+ * ```
+ */
+export type ContentItem = z.infer<typeof ContentItemSchema>;
+
+/**
+ * `meta_data` of a content detail. The reference says it holds "word count, reading time, revision
+ * notes" without field names or types. @internal
+ */
+// An open record: guessed names are all optional, types kept permissive (a number or a string for
+// reading time, a string or a list for notes) so a wrong guess never fails the response.
+export const ContentMetaDataSchema = z.looseObject({
+  word_count: z.optional(z.nullable(num())),
+  reading_time: z.optional(z.nullable(z.union([num(), z.string()]))),
+  revision_notes: z.optional(z.nullable(z.union([z.string(), z.array(z.unknown())]))),
+});
+
+/** Content detail (`GET /projects/{projectId}/content/{contentId}`). @internal */
+export const ContentDetailSchema = z.extend(ContentItemSchema, {
+  // Documented "string or null": the full HTML of the article.
+  content_body: z.nullable(z.string()),
+  // Documented "object or null".
+  meta_data: z.nullable(ContentMetaDataSchema),
+});
+
+/**
+ * A content item with its article body (`content_body`, full HTML, `null` when not written yet)
+ * and `meta_data` (word count, reading time, revision notes; `null` when absent). The field names
+ * inside `meta_data` are not documented: the typed ones are optional and everything is kept.
+ *
+ * @example
+ * ```ts
+ * const article = await client.content.get(projectId, contentId);
+ * if (article.content_body) publish(article.title, article.content_body);
+ * ```
+ */
+export type ContentDetail = z.infer<typeof ContentDetailSchema>;
+
+/** Content preferences record (GET/PATCH `/projects/{projectId}/content/preferences`). @internal */
+// The reference leaves the content preferences record open: the fields it names are typed, the guessed ones
+// optional, and every other field the server sends is kept.
+export const ContentPreferencesSchema = z.looseObject({
+  preferences: z.optional(z.nullable(z.string())),
+  project_id: z.optional(z.string()),
+  updated_at: z.optional(z.nullable(isoString())),
+});
+
+/**
+ * The project's content preferences. The request field is `preferences` (free text); the response
+ * record is not documented, so every typed field is optional and all fields sent are kept.
+ *
+ * @example
+ * ```ts
+ * const prefs = await client.content.updatePreferences(projectId, { preferences: 'Friendly tone' });
+ * console.log(prefs.preferences);
+ * ```
+ */
+export type ContentPreferences = z.infer<typeof ContentPreferencesSchema>;
 
 const ContentListSchema = z.array(ContentItemSchema);
 
@@ -45,7 +155,7 @@ export interface ContentPreferencesUpdateParams {
  * The content calendar: planned and published articles, with bodies.
  *
  * The list does not document `meta.pagination`; iteration goes on while pages come back full and
- * stops at the first short page (api-notes).
+ * stops at the first short page.
  *
  * @example
  * ```ts
@@ -63,15 +173,15 @@ export class Content extends ApiResource {
    */
   list(projectId: string, params?: ContentListParams, options?: RequestOptions): PagePromise<ContentItem> {
     return this.paginate({
-      route: () => {
+      build: () => {
         const p = paramsOf('params', params);
         return {
-          path: path`/projects/${check.uuid('projectId', projectId)}/content`,
+          route: route('/projects/{projectId}/content', { projectId: check.uuid('projectId', projectId) }),
           query: { status: check.text('status', p.status), ...check.dateRange(p) },
         };
       },
       schema: ContentListSchema,
-      maxLimit: MAX_LIMIT.other,
+      maxLimit: MAX_LIMIT,
       params,
       options,
     });
@@ -89,7 +199,7 @@ export class Content extends ApiResource {
   get(projectId: string, contentId: string, options?: RequestOptions): ApiPromise<ContentDetail> {
     return this.call(() => ({
       method: 'GET',
-      path: path`/projects/${check.uuid('projectId', projectId)}/content/${check.uuid('contentId', contentId)}`,
+      route: route('/projects/{projectId}/content/{contentId}', { projectId: check.uuid('projectId', projectId), contentId: check.uuid('contentId', contentId) }),
       schema: ContentDetailSchema,
       options,
     }));
@@ -106,7 +216,7 @@ export class Content extends ApiResource {
   getPreferences(projectId: string, options?: RequestOptions): ApiPromise<ContentPreferences> {
     return this.call(() => ({
       method: 'GET',
-      path: path`/projects/${check.uuid('projectId', projectId)}/content/preferences`,
+      route: route('/projects/{projectId}/content/preferences', { projectId: check.uuid('projectId', projectId) }),
       schema: ContentPreferencesSchema,
       options,
     }));
@@ -127,7 +237,7 @@ export class Content extends ApiResource {
       const preferences = check.string('preferences', b.preferences);
       return {
         method: 'PATCH',
-        path: path`/projects/${check.uuid('projectId', projectId)}/content/preferences`,
+        route: route('/projects/{projectId}/content/preferences', { projectId: check.uuid('projectId', projectId) }),
         body: { preferences },
         schema: ContentPreferencesSchema,
         options,

@@ -1,11 +1,113 @@
 import * as z from 'zod/mini';
-import { MAX_LIMIT } from '../core/limits.js';
 import type { ApiPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/page-promise.js';
 import { ApiResource, paramsOf } from '../core/resource.js';
+import { int, isoString, num, openEnum, pendingTimestamp } from '../core/schemas.js';
+import { route } from '../internal/path.js';
 import * as check from '../internal/validate.js';
 import type { RequestOptions } from '../options.js';
-import { type CreatedProject, CreatedProjectSchema, type Project, ProjectSchema } from '../schemas/projects.js';
+
+/**
+ * Largest `limit` per request for projects (the reference's "Limits"). An explicit `limit` above it
+ * fails client-side (the server's behaviour there is not shown, so no request is spent finding
+ * out); iteration without a `limit` asks for exactly this.
+ */
+const MAX_LIMIT = 500;
+
+/** Statuses the project list documents. @internal */
+const PROJECT_STATUSES = ['trial', 'active', 'past_due'] as const;
+/** Product modes the reference documents. @internal */
+const PRODUCT_MODES = ['managed', 'software'] as const;
+
+/** `status` of a project (open enum). @internal */
+// Open: a status the server adds later parses and types as string.
+export const ProjectStatusSchema = openEnum(PROJECT_STATUSES);
+
+/** `productMode` of a project (open enum). @internal */
+// Open: a mode the server adds later parses and types as string.
+export const ProductModeSchema = openEnum(PRODUCT_MODES);
+
+/**
+ * Billing status of a project. The project list returns `trial`, `active` or `past_due`; any other
+ * value the server adds later is still accepted and typed as `string`.
+ *
+ * @example
+ * ```ts
+ * if (project.status === 'past_due') notifyBilling(project.id);
+ * ```
+ */
+export type ProjectStatus = z.infer<typeof ProjectStatusSchema>;
+
+/**
+ * How a project is run: `managed` (started from the dashboard) or `software` (self-serve, the only
+ * mode that can be created through the API). Unknown future modes type as `string`.
+ *
+ * @example
+ * ```ts
+ * const selfServe = projects.filter((p) => p.productMode === 'software');
+ * ```
+ */
+export type ProductMode = z.infer<typeof ProductModeSchema>;
+
+/**
+ * A project as returned by `GET /projects`. Field names are the wire's camelCase.
+ * @internal
+ */
+// Field names stay as the wire spells them (camelCase here): no remapping, so types and reference read the same.
+// Every object below is loose (z.looseObject): fields the server adds later are kept, never stripped.
+export const ProjectSchema = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  status: ProjectStatusSchema,
+  serviceType: z.string(),
+  productMode: ProductModeSchema,
+  websiteUrl: z.string(),
+  createdAt: isoString(),
+});
+
+/**
+ * One website tracked by the service. All other data (keywords, prompts, audits, backlinks,
+ * content, reports) is reached through a project's `id`.
+ *
+ * @example
+ * ```ts
+ * for await (const project of client.projects.list()) {
+ *   console.log(project.name, project.websiteUrl, project.status);
+ * }
+ * ```
+ */
+export type Project = z.infer<typeof ProjectSchema>;
+
+/** `plan` block of a created project. @internal */
+export const CreatedProjectPlanSchema = z.looseObject({
+  active: z.boolean(),
+  manageUrl: z.string(),
+});
+
+/**
+ * Response of `POST /projects`. Only `plan` is documented; the other fields are "not shown", so the
+ * project fields are typed optional and anything else is kept.
+ * @internal
+ */
+// The reference leaves the created-project extras open: the fields it names are typed, the guessed ones
+// optional, and every other field the server sends is kept.
+export const CreatedProjectSchema = z.extend(z.partial(ProjectSchema), {
+  plan: CreatedProjectPlanSchema,
+});
+
+/**
+ * A freshly created self-serve project. `plan.active` tells whether the account has a live SEO
+ * software plan (needed to add keywords or prompts and run scans); if not, send the user to
+ * `plan.manageUrl`. The project's own fields are not documented for this response, so they are
+ * optional.
+ *
+ * @example
+ * ```ts
+ * const created = await client.projects.create({ websiteUrl: 'https://example.com' });
+ * if (!created.plan.active) console.log(`Add a plan: ${created.plan.manageUrl}`);
+ * ```
+ */
+export type CreatedProject = z.infer<typeof CreatedProjectSchema>;
 
 const ProjectListSchema = z.array(ProjectSchema);
 
@@ -49,12 +151,12 @@ export class Projects extends ApiResource {
    */
   list(params?: ProjectListParams, options?: RequestOptions): PagePromise<Project> {
     return this.paginate({
-      route: () => {
+      build: () => {
         const p = paramsOf('params', params);
-        return { path: '/projects', query: { product_mode: check.oneOf('product_mode', p.product_mode, ['managed', 'software']) } };
+        return { route: route('/projects'), query: { product_mode: check.oneOf('product_mode', p.product_mode, ['managed', 'software']) } };
       },
       schema: ProjectListSchema,
-      maxLimit: MAX_LIMIT.projects,
+      maxLimit: MAX_LIMIT,
       params,
       options,
     });
@@ -76,7 +178,7 @@ export class Projects extends ApiResource {
     return this.call(() => {
       const b = paramsOf('body', body) as ProjectCreateParams;
       check.url('websiteUrl', b.websiteUrl);
-      return { method: 'POST', path: '/projects', body: b, schema: CreatedProjectSchema, options };
+      return { method: 'POST', route: route('/projects'), body: b, schema: CreatedProjectSchema, options };
     });
   }
 }

@@ -1,21 +1,155 @@
 import * as z from 'zod/mini';
-import { MAX_LIMIT } from '../core/limits.js';
 import type { ApiPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/page-promise.js';
 import { ApiResource, paramsOf } from '../core/resource.js';
-import { path } from '../internal/path.js';
+import { int, isoString, num, openEnum, pendingTimestamp } from '../core/schemas.js';
+import { route } from '../internal/path.js';
 import * as check from '../internal/validate.js';
 import type { RequestOptions } from '../options.js';
-import {
-  type Prompt,
-  type PromptDetail,
-  PromptDetailSchema,
-  type PromptHistory,
-  PromptHistorySchema,
-  type PromptResponse,
-  PromptSchema,
-} from '../schemas/prompts.js';
 import type { DateParam } from './rankings.js';
+
+/**
+ * Largest `limit` per request for prompts (the reference's "Limits"). An explicit `limit` above it
+ * fails client-side (the server's behaviour there is not shown, so no request is spent finding
+ * out); iteration without a `limit` asks for exactly this. Applied to a prompt's history too: it
+ * is a prompts resource, and the stricter reading is safe.
+ */
+const MAX_LIMIT = 200;
+
+/** One model's latest answer summary, a value of `latest_responses`. @internal */
+// Every object below is loose (z.looseObject): fields the server adds later are kept, never stripped.
+export const ModelResponseSchema = z.looseObject({
+  is_visible: z.boolean(),
+  position: int(),
+  citations_count: int(),
+  response_excerpt: z.string(),
+});
+
+/**
+ * The latest answer of one AI model to a tracked prompt: whether the brand was visible, at which
+ * position, how many citations, and an excerpt.
+ *
+ * @example
+ * ```ts
+ * for (const [model, r] of Object.entries(prompt.latest_responses)) {
+ *   console.log(model, r.is_visible ? `#${r.position}` : 'not visible');
+ * }
+ * ```
+ */
+export type ModelResponse = z.infer<typeof ModelResponseSchema>;
+
+/** A prompt list item (`GET /projects/{projectId}/prompts`). @internal */
+export const PromptSchema = z.looseObject({
+  id: z.string(),
+  prompt: z.string(),
+  target_location: z.string(),
+  brand_name: z.string(),
+  visibility_percentage: num(),
+  average_position: num(),
+  best_model: z.string(),
+  ai_search_volume: num(),
+  total_citations: int(),
+  // Keys are model identifiers of the form `<vendor>/<model>`.
+  latest_responses: z.record(z.string(), ModelResponseSchema),
+  // Null until it happens (a prompt never checked).
+  last_checked: pendingTimestamp(),
+  created_at: isoString(),
+});
+
+/**
+ * A tracked question asked to AI models, with the brand's visibility across them.
+ * `latest_responses` maps a model identifier (`<vendor>/<model>`) to that model's latest answer.
+ * `last_checked` is `null` while the prompt has never been checked.
+ *
+ * @example
+ * ```ts
+ * for await (const p of client.prompts.list(projectId)) {
+ *   console.log(p.prompt, `${p.visibility_percentage}%`, p.best_model);
+ * }
+ * ```
+ */
+export type Prompt = z.infer<typeof PromptSchema>;
+
+/** Prompt detail (`GET /projects/{projectId}/prompts/{promptId}`). @internal */
+export const PromptDetailSchema = z.extend(PromptSchema, {
+  ai_models: z.array(z.string()),
+  // Null until it happens (not analyzed, or volume never fetched, yet).
+  last_analyzed: pendingTimestamp(),
+  last_volume_update: pendingTimestamp(),
+});
+
+/**
+ * One prompt with everything in {@link Prompt}, plus the list of models checked (`ai_models`) and
+ * when it was last analyzed and its search volume last updated (`null` if never).
+ *
+ * @example
+ * ```ts
+ * const detail = await client.prompts.get(projectId, promptId);
+ * console.log(detail.ai_models.join(', '));
+ * ```
+ */
+export type PromptDetail = z.infer<typeof PromptDetailSchema>;
+
+/** A source cited in a model response. @internal */
+export const CitationSchema = z.looseObject({
+  url: z.string(),
+  title: z.string(),
+  domain: z.string(),
+});
+
+/**
+ * A source an AI model cited in its answer.
+ *
+ * @example
+ * ```ts
+ * const domains = new Set(response.citations.map((c) => c.domain));
+ * ```
+ */
+export type Citation = z.infer<typeof CitationSchema>;
+
+/** One entry of `responses[]` in a prompt history. @internal */
+export const PromptResponseSchema = z.looseObject({
+  model: z.string(),
+  is_visible: z.boolean(),
+  position: int(),
+  citations_count: int(),
+  citations: z.array(CitationSchema),
+  response_excerpt: z.string(),
+  // Documented as the time of a check that did happen: a plain ISO 8601 string.
+  checked_at: isoString(),
+});
+
+/**
+ * One model's answer to a prompt at one point in time, with its citations. Iterating a prompt's
+ * history yields these.
+ *
+ * @example
+ * ```ts
+ * for await (const r of client.prompts.history(projectId, promptId)) {
+ *   console.log(r.checked_at, r.model, r.is_visible, r.citations.length);
+ * }
+ * ```
+ */
+export type PromptResponse = z.infer<typeof PromptResponseSchema>;
+
+/** Prompt history (`GET /projects/{projectId}/prompts/{promptId}/history`). @internal */
+// Paginated over `responses`: a page of history holds a page of responses, and iteration yields them.
+export const PromptHistorySchema = z.looseObject({
+  prompt_id: z.string(),
+  prompt: z.string(),
+  responses: z.array(PromptResponseSchema),
+});
+
+/**
+ * One page of a prompt's response history: the prompt, and a page of model responses.
+ *
+ * @example
+ * ```ts
+ * const page = await client.prompts.history(projectId, promptId, { limit: 100 });
+ * console.log(page.data.prompt, page.items.length);
+ * ```
+ */
+export type PromptHistory = z.infer<typeof PromptHistorySchema>;
 
 const PromptListSchema = z.array(PromptSchema);
 
@@ -59,12 +193,12 @@ export class Prompts extends ApiResource {
    */
   list(projectId: string, params?: PromptListParams, options?: RequestOptions): PagePromise<Prompt> {
     return this.paginate({
-      route: () => {
+      build: () => {
         paramsOf('params', params);
-        return { path: path`/projects/${check.uuid('projectId', projectId)}/prompts` };
+        return { route: route('/projects/{projectId}/prompts', { projectId: check.uuid('projectId', projectId) }) };
       },
       schema: PromptListSchema,
-      maxLimit: MAX_LIMIT.prompts,
+      maxLimit: MAX_LIMIT,
       params,
       options,
     });
@@ -82,14 +216,14 @@ export class Prompts extends ApiResource {
   get(projectId: string, promptId: string, options?: RequestOptions): ApiPromise<PromptDetail> {
     return this.call(() => ({
       method: 'GET',
-      path: path`/projects/${check.uuid('projectId', projectId)}/prompts/${check.uuid('promptId', promptId)}`,
+      route: route('/projects/{projectId}/prompts/{promptId}', { projectId: check.uuid('projectId', projectId), promptId: check.uuid('promptId', promptId) }),
       schema: PromptDetailSchema,
       options,
     }));
   }
 
   /**
-   * Response history per model, with citations. Paginated over `data.responses` (api-notes):
+   * Response history per model, with citations. Paginated over `data.responses`:
    * iterating yields responses; a page's `data` is the whole history object.
    *
    * @example
@@ -101,16 +235,16 @@ export class Prompts extends ApiResource {
    */
   history(projectId: string, promptId: string, params?: PromptHistoryParams, options?: RequestOptions): PagePromise<PromptResponse, PromptHistory> {
     return this.paginate({
-      route: () => {
+      build: () => {
         const p = paramsOf('params', params);
         return {
-          path: path`/projects/${check.uuid('projectId', projectId)}/prompts/${check.uuid('promptId', promptId)}/history`,
+          route: route('/projects/{projectId}/prompts/{promptId}/history', { projectId: check.uuid('projectId', projectId), promptId: check.uuid('promptId', promptId) }),
           query: check.dateRange(p),
         };
       },
       schema: PromptHistorySchema,
       items: (data) => data.responses,
-      maxLimit: MAX_LIMIT.prompts,
+      maxLimit: MAX_LIMIT,
       params,
       options,
     });

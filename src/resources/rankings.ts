@@ -1,12 +1,122 @@
 import * as z from 'zod/mini';
-import { MAX_LIMIT } from '../core/limits.js';
 import type { ApiPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/page-promise.js';
 import { ApiResource, paramsOf } from '../core/resource.js';
-import { path } from '../internal/path.js';
+import { int, isoString, num, openEnum, pendingTimestamp } from '../core/schemas.js';
+import { route } from '../internal/path.js';
 import * as check from '../internal/validate.js';
 import type { RequestOptions } from '../options.js';
-import { type KeywordHistory, KeywordHistorySchema, type KeywordRanking, KeywordRankingSchema } from '../schemas/rankings.js';
+
+/**
+ * Largest `limit` per request for keywords (the reference's "Limits"). An explicit `limit` above it
+ * fails client-side (the server's behaviour there is not shown, so no request is spent finding
+ * out); iteration without a `limit` asks for exactly this.
+ */
+const MAX_LIMIT = 1000;
+
+/**
+ * A keyword ranking list item (`GET /projects/{projectId}/rankings/keywords`).
+ * @internal
+ */
+// Loose: fields the server adds later are kept, never stripped.
+export const KeywordRankingSchema = z.looseObject({
+  keyword: z.string(),
+  desktop_position: int(),
+  mobile_position: int(),
+  ai_mode_position: int(),
+  maps_position: int(),
+  net_change: int(),
+  location: z.string(),
+  // The field carrying the keyword UUID is not named by the reference: `id` and `keyword_id` are
+  // both typed, both optional. Use keywordIdOf() rather than either directly.
+  id: z.optional(z.string()),
+  keyword_id: z.optional(z.string()),
+});
+
+/**
+ * A tracked keyword with its current position on the four channels (desktop, mobile, AI mode,
+ * maps). `net_change` is the summed position improvement over the four channels; positive means
+ * the keyword moved up. The field carrying the keyword's UUID is not documented: read it with
+ * {@link keywordIdOf}.
+ *
+ * @example
+ * ```ts
+ * for await (const kw of client.rankings.list(projectId)) {
+ *   console.log(kw.keyword, kw.desktop_position, kw.net_change);
+ * }
+ * ```
+ */
+export type KeywordRanking = z.infer<typeof KeywordRankingSchema>;
+
+/**
+ * The UUID of a keyword ranking record, as needed by the keyword history endpoint.
+ *
+ * The reference does not name the field that carries it, so this helper holds the SDK's rule in
+ * one place: it reads `id`, and falls back to `keyword_id`. Returns `undefined` when neither is a
+ * non-empty string.
+ *
+ * @example
+ * ```ts
+ * const id = keywordIdOf(kw);
+ * if (id) {
+ *   const history = await client.rankings.history(projectId, id);
+ * }
+ * ```
+ */
+export function keywordIdOf(record: KeywordRanking): string | undefined {
+  if (typeof record.id === 'string' && record.id !== '') return record.id;
+  if (typeof record.keyword_id === 'string' && record.keyword_id !== '') return record.keyword_id;
+  return undefined;
+}
+
+/** One day of a keyword's position history. @internal */
+export const KeywordHistoryEntrySchema = z.looseObject({
+  check_date: isoString(),
+  desktop_position: int(),
+  mobile_position: int(),
+  ai_mode_position: int(),
+  maps_position: int(),
+  featured_snippet: z.boolean(),
+  // Documented "integer or null".
+  local_pack_position: z.nullable(int()),
+});
+
+/**
+ * A keyword's positions on one day (`check_date`, an ISO 8601 date).
+ *
+ * @example
+ * ```ts
+ * const days = history.history.filter((d) => d.featured_snippet);
+ * ```
+ */
+export type KeywordHistoryEntry = z.infer<typeof KeywordHistoryEntrySchema>;
+
+/** `summary` of a keyword history. @internal */
+export const KeywordHistorySummarySchema = z.looseObject({
+  best_position: int(),
+  worst_position: int(),
+  data_points: int(),
+});
+
+/** Daily position history of one keyword. @internal */
+export const KeywordHistorySchema = z.looseObject({
+  keyword_id: z.string(),
+  keyword: z.string(),
+  history: z.array(KeywordHistoryEntrySchema),
+  summary: KeywordHistorySummarySchema,
+});
+
+/**
+ * Daily position history of one keyword (default range: the last 90 days), with a summary of its
+ * best and worst positions and the number of entries (`data_points`).
+ *
+ * @example
+ * ```ts
+ * const h = await client.rankings.history(projectId, keywordId, { date_from: '2026-01-01' });
+ * console.log(h.keyword, h.summary.best_position, h.history.length);
+ * ```
+ */
+export type KeywordHistory = z.infer<typeof KeywordHistorySchema>;
 
 const KeywordListSchema = z.array(KeywordRankingSchema);
 
@@ -55,15 +165,15 @@ export class Rankings extends ApiResource {
    */
   list(projectId: string, params?: RankingListParams, options?: RequestOptions): PagePromise<KeywordRanking> {
     return this.paginate({
-      route: () => {
+      build: () => {
         const p = paramsOf('params', params);
         return {
-          path: path`/projects/${check.uuid('projectId', projectId)}/rankings/keywords`,
+          route: route('/projects/{projectId}/rankings/keywords', { projectId: check.uuid('projectId', projectId) }),
           query: { ...check.dateRange(p), device: check.oneOf('device', p.device, ['all', 'desktop', 'mobile']) },
         };
       },
       schema: KeywordListSchema,
-      maxLimit: MAX_LIMIT.keywords,
+      maxLimit: MAX_LIMIT,
       params,
       options,
     });
@@ -84,7 +194,7 @@ export class Rankings extends ApiResource {
       const p = paramsOf('params', params);
       return {
         method: 'GET',
-        path: path`/projects/${check.uuid('projectId', projectId)}/rankings/keywords/${check.uuid('keywordId', keywordId)}/history`,
+        route: route('/projects/{projectId}/rankings/keywords/{keywordId}/history', { projectId: check.uuid('projectId', projectId), keywordId: check.uuid('keywordId', keywordId) }),
         query: check.dateRange(p),
         schema: KeywordHistorySchema,
         options,

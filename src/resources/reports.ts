@@ -1,10 +1,63 @@
 import * as z from 'zod/mini';
 import type { ApiPromise } from '../core/api-promise.js';
+import type { PagePromise } from '../core/page-promise.js';
 import { ApiResource, paramsOf } from '../core/resource.js';
-import { path } from '../internal/path.js';
+import { int, isoString, num, openEnum, pendingTimestamp } from '../core/schemas.js';
+import { route } from '../internal/path.js';
 import * as check from '../internal/validate.js';
 import type { RequestOptions } from '../options.js';
-import { type Deleted, DeletedSchema, type Report, ReportSchema } from '../schemas/reports.js';
+
+/**
+ * A report link (GET/POST `/projects/{projectId}/reports`, GET `.../reports/{reportId}`). The
+ * record's fields are not shown.
+ * @internal
+ */
+// The reference leaves the report record open: the fields it names are typed, the guessed ones
+// optional, and every other field the server sends is kept.
+export const ReportSchema = z.looseObject({
+  // Report ids are slugs, not UUIDs: a plain string.
+  id: z.optional(z.string()),
+  slug: z.optional(z.string()),
+  url: z.optional(z.string()),
+  name: z.optional(z.string()),
+  project_id: z.optional(z.string()),
+  created_at: z.optional(z.nullable(isoString())),
+  updated_at: z.optional(z.nullable(isoString())),
+});
+
+/**
+ * A shareable report link, identified by a slug ID. The reference does not document the record's
+ * fields: the typed ones are the SDK's best guess, all optional, and every field the server sends is
+ * kept on the object.
+ *
+ * @example
+ * ```ts
+ * const report = await client.reports.create(projectId);
+ * console.log(report.url);
+ * ```
+ */
+export type Report = z.infer<typeof ReportSchema>;
+
+/**
+ * `data` of a delete response (DELETE report, DELETE webhook). The body is not shown, so anything
+ * is accepted — `null`, `{}`, `{ deleted: true }`, the deleted record — and handed back untouched.
+ * Deliberately `z.unknown()` rather than an object: a guessed shape could only turn a successful
+ * delete into a validation error.
+ * @internal
+ */
+// The delete body is not shown: accept anything rather than invent a shape that could break.
+export const DeletedSchema = z.unknown();
+
+/**
+ * Whatever the server returned as `data` for a delete. Its shape is not documented; a resolved
+ * promise means the delete succeeded.
+ *
+ * @example
+ * ```ts
+ * await client.reports.delete(projectId, 'q3-board-report');
+ * ```
+ */
+export type Deleted = z.infer<typeof DeletedSchema>;
 
 const ReportListSchema = z.array(ReportSchema);
 
@@ -29,7 +82,7 @@ export class Reports extends ApiResource {
    * ```
    */
   list(projectId: string, options?: RequestOptions): ApiPromise<Report[]> {
-    return this.call(() => ({ method: 'GET', path: path`/projects/${check.uuid('projectId', projectId)}/reports`, schema: ReportListSchema, options }));
+    return this.call(() => ({ method: 'GET', route: route('/projects/{projectId}/reports', { projectId: check.uuid('projectId', projectId) }), schema: ReportListSchema, options }));
   }
 
   /**
@@ -43,7 +96,7 @@ export class Reports extends ApiResource {
   create(projectId: string, body?: ReportCreateParams, options?: RequestOptions): ApiPromise<Report> {
     return this.call(() => ({
       method: 'POST',
-      path: path`/projects/${check.uuid('projectId', projectId)}/reports`,
+      route: route('/projects/{projectId}/reports', { projectId: check.uuid('projectId', projectId) }),
       body: paramsOf('body', body),
       schema: ReportSchema,
       options,
@@ -61,7 +114,7 @@ export class Reports extends ApiResource {
   get(projectId: string, reportId: string, options?: RequestOptions): ApiPromise<Report> {
     return this.call(() => ({
       method: 'GET',
-      path: path`/projects/${check.uuid('projectId', projectId)}/reports/${check.slug('reportId', reportId)}`,
+      route: route('/projects/{projectId}/reports/{reportId}', { projectId: check.uuid('projectId', projectId), reportId: check.slug('reportId', reportId) }),
       schema: ReportSchema,
       options,
     }));
@@ -79,7 +132,7 @@ export class Reports extends ApiResource {
   delete(projectId: string, reportId: string, options?: RequestOptions): ApiPromise<Deleted> {
     return this.call(() => ({
       method: 'DELETE',
-      path: path`/projects/${check.uuid('projectId', projectId)}/reports/${check.slug('reportId', reportId)}`,
+      route: route('/projects/{projectId}/reports/{reportId}', { projectId: check.uuid('projectId', projectId), reportId: check.slug('reportId', reportId) }),
       schema: DeletedSchema,
       options,
     }));

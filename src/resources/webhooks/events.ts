@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { ContentStatusSchema } from './content.js';
-import { int, isoString, num } from './shared.js';
+import { int, isoString, num } from '../../core/schemas.js';
+import { ContentStatusSchema } from '../content.js';
 
 /**
  * The six documented webhook event names, in the reference's order. An event whose name is not in
@@ -27,7 +27,7 @@ export type KnownWebhookEventName = (typeof KNOWN_EVENT_NAMES)[number];
  * Builds an event payload schema `{ event, timestamp, project_id, data }` for one event name.
  * @internal
  */
-// api-notes: "Objects are loose" — the payload and its `data` keep unknown fields.
+// Loose: the payload and its `data` keep fields the server adds later.
 function eventSchema<const N extends KnownWebhookEventName, S extends z.core.$ZodLooseShape>(
   name: N,
   data: S,
@@ -52,7 +52,7 @@ export const ContentCreatedEventSchema = eventSchema('content.created', {
 export const ContentStatusChangedEventSchema = eventSchema('content.status_changed', {
   content_id: z.string(),
   title: z.string(),
-  // api-notes: "Enums on responses are open" — the complete list of content statuses is not shown.
+  // Open: the reference does not give the complete list of content statuses.
   new_status: ContentStatusSchema,
 });
 
@@ -169,7 +169,7 @@ const knownNames: ReadonlySet<string> = new Set(KNOWN_EVENT_NAMES);
  * An event whose name is not one of the six. The name check makes a *known* name with a malformed
  * `data` fail instead of slipping through here. @internal
  */
-// api-notes: "an unknown event name parses as a generic event rather than failing".
+// An event name added after this SDK parses as a generic event rather than failing the delivery.
 export const UnknownWebhookEventSchema = z.looseObject({
   event: z.string().check(
     z.refine((name) => !knownNames.has(name), {

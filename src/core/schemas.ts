@@ -1,0 +1,94 @@
+import * as z from 'zod/mini';
+
+/**
+ * Building blocks of every response schema, so the SDK's forward-compatibility rules hold
+ * everywhere (the server will grow, and an older SDK must keep working):
+ * - objects are loose: fields the SDK does not know are kept on the object, never stripped;
+ * - enums are open: a value the server adds later parses and types as `string`;
+ * - a timestamp of something that has not happened yet may be `null`.
+ * docs/api-rules.md explains each rule.
+ *
+ * @internal
+ */
+
+/**
+ * A string enum that stays open: documented values keep their literal types for autocompletion,
+ * and a value the server adds later (a new audit status, a new severity) still parses, typed as
+ * `string`. Validation is a plain string check, so a wrong *type* (a number) still fails.
+ *
+ * @internal
+ */
+export function openEnum<const T extends readonly string[]>(_values: T): z.ZodMiniType<T[number] | (string & {})> {
+  return z.string() as unknown as z.ZodMiniType<T[number] | (string & {})>;
+}
+
+/** An integer field. @internal */
+export const int = () => z.int();
+
+/** A number field (may carry a fraction). @internal */
+export const num = () => z.number();
+
+/** An ISO 8601 string, kept as the wire sends it: no `Date` conversion, which would cost time on every row. @internal */
+export const isoString = () => z.string();
+
+/**
+ * An ISO 8601 timestamp of something that may not have happened yet (`completed_at` of a running
+ * audit, `last_checked` of a prompt never checked). The reference types it as a string; `null` is
+ * accepted too, so one unfinished record never fails a whole page. @internal
+ */
+export const pendingTimestamp = () => z.nullable(z.string());
+
+/** `meta.rate_limit`, present in every response. @internal */
+export const RateLimitSchema = z.looseObject({
+  limit: z.number(),
+  remaining: z.number(),
+  reset: z.number(),
+});
+
+/** `meta.pagination`, present on paginated lists. @internal */
+export const PaginationSchema = z.looseObject({
+  total: z.number(),
+  limit: z.number(),
+  offset: z.number(),
+  has_more: z.boolean(),
+});
+
+/** `meta` of a response. @internal */
+export const MetaSchema = z.looseObject({
+  request_id: z.optional(z.string()),
+  rate_limit: z.optional(RateLimitSchema),
+  pagination: z.optional(PaginationSchema),
+});
+
+/**
+ * Budget state reported by the server in `meta.rate_limit`: `reset` is a Unix time in seconds.
+ *
+ * @example
+ * ```ts
+ * const { meta } = await client.projects.list().withMeta();
+ * console.log(meta.rate_limit?.remaining, 'calls left until', new Date((meta.rate_limit?.reset ?? 0) * 1000));
+ * ```
+ */
+export type RateLimit = z.infer<typeof RateLimitSchema>;
+
+/**
+ * Page position reported by the server in `meta.pagination`.
+ *
+ * @example
+ * ```ts
+ * const page = await client.rankings.list(projectId);
+ * console.log(page.pagination?.total, page.pagination?.has_more);
+ * ```
+ */
+export type Pagination = z.infer<typeof PaginationSchema>;
+
+/**
+ * The `meta` block of every response: request id, rate limit, and pagination on lists.
+ *
+ * @example
+ * ```ts
+ * const { meta } = await client.backlinks.summary(projectId).withMeta();
+ * console.log(meta.request_id); // quote it in a support ticket
+ * ```
+ */
+export type ResponseMeta = z.infer<typeof MetaSchema>;
