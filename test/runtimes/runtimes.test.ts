@@ -11,7 +11,7 @@ const consumerDir = inject('consumerDir');
 let server: SmokeServer;
 
 beforeAll(async () => {
-  await copyFile(join(repoRoot, 'test', 'runtimes', 'fixtures', 'smoke.mjs'), join(consumerDir, 'smoke.mjs'));
+  for (const file of ['smoke.mjs', 'smoke-steps.mjs']) await copyFile(join(repoRoot, 'test', 'runtimes', 'fixtures', file), join(consumerDir, file));
   server = await startSmokeServer(consumerDir);
 });
 afterAll(() => server?.close());

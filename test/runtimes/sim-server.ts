@@ -6,6 +6,8 @@ export interface SmokeServer {
   env: Record<string, string>;
   /** Names of every listed project, in list order (seeded, so known in advance). */
   projects: string[];
+  /** The distinct `User-Agent` headers the simulator received so far. */
+  userAgents(): string[];
   close(): Promise<void>;
 }
 
@@ -23,6 +25,7 @@ export async function startSmokeServer(consumerDir: string): Promise<SmokeServer
   return {
     env: { SEO_VISIBILITY_API_KEY: sim.keys.readOnly, SEO_VISIBILITY_BASE_URL: server.url },
     projects: sim.data.listedProjects.map((p) => p.name),
+    userAgents: () => [...new Set(sim.requests.map((r) => r.headers['user-agent'] ?? '(none)'))],
     close: () => server.close(),
   };
 }
