@@ -1,39 +1,17 @@
 /**
- * The reliability report: every test records what it tried and what happened as a row, and each
- * test file, when it finishes, stores its rows and rewrites docs/reliability.md from the rows of
- * every file. Rows carry no timestamps or durations, so a re-run with the same settings does not
- * change the table; the header holds the date, the Node version and the fuzzing multiplier.
+ * The reliability report's rows: every test records what it tried and what happened as a row, and
+ * each test file, when it finishes, stores its rows in `artifacts/reliability/` (gitignored). The
+ * tests never touch a tracked file: `npm run reliability:report` runs the suite and then renders
+ * docs/reliability.md from those rows (scripts/reliability-report.ts). Rows carry no timestamps or
+ * durations, so a re-run with the same settings renders the same table.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, expect } from 'vitest';
+import { ROWS_DIR, type Row, type StoredRows } from './rows.js';
 import { RUNS, SEED } from './runs.js';
 
-/** One fault or input class, as tried. */
-export interface Row {
-  /** Group in the table, e.g. `Faults: rate limit`. */
-  area: string;
-  /** The fault or input class, e.g. `429 with a reset 1 s away (GET)`. */
-  input: string;
-  /** How many cases (requests, generated inputs, runs × items) it covered. */
-  cases: number;
-  /** What must happen. */
-  expected: string;
-  /** What did happen, computed from the run. */
-  observed: string;
-  /** What the server must have seen (omitted: whatever it saw is reported, not checked). */
-  expectedServer?: string | undefined;
-  /** What the server saw, computed from its request log. */
-  serverSaw: string;
-}
-
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const STORE = join(ROOT, 'node_modules/.cache/seo-visibility-reliability');
-const DOC = join(ROOT, 'docs/reliability.md');
-
-/** Whether a row holds: the outcome, and the server's view where one is expected. */
-export const holds = (row: Row): boolean => row.observed === row.expected && (row.expectedServer === undefined || row.expectedServer === row.serverSaw);
+export { holds, type Row } from './rows.js';
 
 /**
  * Registers the file's collector. `check(row)` and `checkAll(rows)` record rows and assert they
@@ -43,15 +21,9 @@ export const holds = (row: Row): boolean => row.observed === row.expected && (ro
 export function useReport(file: string): { check(row: Row, failure?: unknown): void; checkAll(rows: Row[], failure?: unknown): void } {
   const rows: Row[] = [];
   afterAll(() => {
-    mkdirSync(STORE, { recursive: true });
-    writeAtomic(join(STORE, `${file}.json`), JSON.stringify({ runs: RUNS, seed: SEED, rows }));
-    // Files finish in parallel workers: rewrite until no other file's rows changed meanwhile, so
-    // the last writer always holds every file's latest rows.
-    for (let pass = 0; pass < 5; pass++) {
-      const before = stamp();
-      writeAtomic(DOC, renderDoc(loadAll()));
-      if (stamp() === before) break;
-    }
+    mkdirSync(ROWS_DIR, { recursive: true });
+    const stored: StoredRows = { runs: RUNS, seed: SEED, rows };
+    writeAtomic(join(ROWS_DIR, `${file}.json`), JSON.stringify(stored));
   });
   const checkAll = (batch: Row[], failure?: unknown) => {
     rows.push(...batch);
@@ -63,69 +35,6 @@ export function useReport(file: string): { check(row: Row, failure?: unknown): v
     expect(seen).toEqual(wanted);
   };
   return { check: (row, failure) => checkAll([row], failure), checkAll };
-}
-
-interface Stored {
-  rows: Row[];
-  /** `RELIABILITY_RUNS=… seed …` of each file's last run, when not all files ran alike. */
-  modes: string[];
-}
-
-/** Names and modification times of the stored rows, to notice a parallel write. */
-function stamp(): string {
-  return readdirSync(STORE)
-    .filter((n) => n.endsWith('.json'))
-    .sort()
-    .map((n) => `${n}:${statSync(join(STORE, n)).mtimeMs}`)
-    .join('|');
-}
-
-function loadAll(): Stored {
-  const rows: Row[] = [];
-  const modes = new Set<string>();
-  for (const name of readdirSync(STORE).filter((n) => n.endsWith('.json')).sort()) {
-    try {
-      const stored = JSON.parse(readFileSync(join(STORE, name), 'utf8')) as { runs: number; seed: number; rows: Row[] };
-      rows.push(...stored.rows);
-      modes.add(`RELIABILITY_RUNS=${stored.runs}, seed ${stored.seed}`);
-    } catch {
-      // A file being rewritten by a parallel worker (or left by an older layout): skipped here.
-    }
-  }
-  return { rows: rows.sort((a, b) => a.area.localeCompare(b.area) || a.input.localeCompare(b.input)), modes: [...modes].sort() };
-}
-
-const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-
-function renderDoc({ rows, modes }: Stored): string {
-  const failing = rows.filter((r) => !holds(r)).length;
-  const date = new Date().toISOString().slice(0, 10);
-  const lines = [
-    '# Reliability report',
-    '',
-    '<!-- Generated by the reliability suite (test/reliability). Do not edit by hand: run the suite. -->',
-    '',
-    'Every fault and input class the reliability suite tries against the SDK, over a real socket',
-    '(the simulator\'s HTTP form, `sim.listen()`, or a purpose-built `node:http` server on 127.0.0.1),',
-    'with what must happen, what did happen and what the server saw. A row is written from the test',
-    'run itself, and its test fails when the row does not hold.',
-    '',
-    '- Regenerate: `npm run test:reliability` (the suite also runs in `npm test`).',
-    '- Heavy mode: `npm run test:reliability:heavy` (= `RELIABILITY_RUNS=20`, alias `FUZZ_RUNS`)',
-    '  multiplies every fast-check `numRuns` (and the integrity runs) by 20, about a minute and a',
-    '  half on 2 cores; `RELIABILITY_SEED=<n>` changes the fast-check seed (default fixed, so the',
-    '  table is reproducible). Case counts below reflect the mode of the run.',
-    '- Fault scenarios run in a child process each: it must exit on its own (no dangling timer or',
-    '  socket) with no unhandled rejection, which the "process" rows record.',
-    '',
-    `Run: ${date}, Node ${process.version}, ${modes.length === 1 ? modes[0] : `mixed modes (${modes.join('; ')}): rerun the whole suite`}. Rows: ${rows.length}, holding: ${rows.length - failing}, failing: ${failing}.`,
-    '',
-    '| Area | Fault / input class | Cases | Expected | Observed | Server saw | Holds |',
-    '| --- | --- | ---: | --- | --- | --- | :---: |',
-    ...rows.map((r) => `| ${cell(r.area)} | ${cell(r.input)} | ${r.cases.toLocaleString('en-US')} | ${cell(r.expected)} | ${cell(r.observed)} | ${cell(r.serverSaw)} | ${holds(r) ? 'yes' : '**NO**'} |`),
-    '',
-  ];
-  return lines.join('\n');
 }
 
 function writeAtomic(path: string, text: string): void {

@@ -1,0 +1,97 @@
+/**
+ * `npm test`: every pass that proves the package, in order, each under its own header, then one
+ * summary line. A failing pass does not stop the run (the summary names every pass that failed,
+ * and the exit code is 1); `--bail` stops at the first failure.
+ *
+ * What it changes on the machine, said before it happens: as root on Debian it installs the
+ * `chromium` and `redis-server` packages through apt (their output shown), and the Node 22 pass
+ * downloads Node 22 into npm's cache (`npm exec node@22`). It rewrites no tracked file: the last
+ * pass checks that the working tree is as it found it.
+ *
+ * Run: `npm test` (or `npm test -- --bail`)
+ */
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+interface Pass {
+  name: string;
+  /** What the pass proves, and anything it does to the machine. */
+  about: string;
+  /** A command line, run through npm so `node_modules/.bin` (and its Node 24) comes first. */
+  run: () => boolean;
+}
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bail = process.argv.includes('--bail');
+
+const npm = (...args: string[]) => () => spawnSync('npm', ['run', '--silent', ...args], { cwd: root, stdio: 'inherit' }).status === 0;
+
+// The tree's state as git sees it: every changed or untracked (not ignored) path with its content
+// hash, so a pass that rewrites a tracked file (a report, a screenshot) is caught.
+function treeState(): string | undefined {
+  const status = spawnSync('git', ['status', '--porcelain=v1', '-z', '--untracked-files=all'], { cwd: root, encoding: 'utf8' });
+  if (status.status !== 0) return undefined; // not a git checkout (e.g. an unpacked tarball)
+  return status.stdout
+    .split('\0')
+    .filter(Boolean)
+    .map((entry) => {
+      const file = join(root, entry.slice(3));
+      const hash = existsSync(file) ? createHash('sha1').update(readFileSync(file)).digest('hex') : 'deleted';
+      return `${entry} ${hash}`;
+    })
+    .join('\n');
+}
+
+const before = treeState();
+
+const passes: Pass[] = [
+  {
+    name: 'system packages',
+    about: 'Chromium and redis-server for the browser and Redis tests; as root on Debian, installed with apt-get (output below)',
+    run: () => spawnSync('bash', ['scripts/ensure-system-deps.sh'], { cwd: root, stdio: 'inherit' }).status === 0,
+  },
+  { name: 'typecheck', about: 'tsc over src, tests, examples, benchmarks and scripts', run: npm('typecheck') },
+  { name: 'unit on Node 24', about: 'vitest run: unit, simulator, integration, reliability, Redis, examples, JSDoc examples', run: npm('test:unit') },
+  { name: 'size', about: 'the main entry gzipped for the browser, dependencies included, within its budget', run: npm('size') },
+  { name: 'bench quick', about: 'the benchmark in its short mode: request counts, read-ahead, 429s and size are binding', run: npm('bench:quick') },
+  { name: 'packed tarball', about: 'npm pack, installed in a scratch project: Node import/require/tsc, publint, attw, headless Chromium, Deno, Bun', run: npm('test:packed') },
+  { name: 'docs', about: 'TypeDoc into docs/api (gitignored), failing on any warning', run: npm('docs') },
+  { name: 'unit on Node 22', about: 'the unit suite again on Node 22, downloaded into the npm cache by `npm exec node@22` on first use', run: npm('test:node22') },
+  {
+    name: 'tree unchanged',
+    about: 'no pass rewrote a tracked file or left an untracked one (reports and screenshots go to gitignored folders)',
+    run: () => {
+      const after = treeState();
+      if (before === undefined || after === before) return true;
+      const was = new Set(before.split('\n'));
+      console.error(`changed during the run:\n${after?.split('\n').filter((line) => !was.has(line)).map((line) => `  ${line}`).join('\n')}`);
+      return false;
+    },
+  },
+];
+
+const started = Date.now();
+const results: Array<{ name: string; ok: boolean; seconds: number }> = [];
+for (const [index, pass] of passes.entries()) {
+  const title = `npm test [${index + 1}/${passes.length}] ${pass.name}`;
+  process.stdout.write(`\n━━━ ${title} ━━━\n    ${pass.about}\n\n`);
+  const t0 = Date.now();
+  const ok = pass.run();
+  results.push({ name: pass.name, ok, seconds: Math.round((Date.now() - t0) / 1000) });
+  process.stdout.write(`\n━━━ ${title}: ${ok ? 'passed' : 'FAILED'} (${results.at(-1)!.seconds} s) ━━━\n`);
+  if (!ok && bail) break;
+}
+
+const minutes = `${Math.floor((Date.now() - started) / 60_000)} min ${Math.round(((Date.now() - started) % 60_000) / 1000)} s`;
+const failed = results.filter((r) => !r.ok).map((r) => r.name);
+const skipped = passes.slice(results.length).map((p) => p.name);
+process.stdout.write(`\n${results.map((r) => `  ${r.ok ? 'ok  ' : 'FAIL'} ${r.name} (${r.seconds} s)`).join('\n')}\n`);
+process.stdout.write(
+  failed.length === 0
+    ? `npm test: ${passes.length} passes, all passed (${minutes})\n`
+    : `npm test: ${passes.length} passes, ${failed.length} failed: ${failed.join(', ')}${skipped.length ? `; not run: ${skipped.join(', ')}` : ''} (${minutes})\n`,
+);
+process.exit(failed.length === 0 ? 0 : 1);
