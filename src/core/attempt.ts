@@ -1,95 +1,55 @@
-import type * as z from 'zod/mini';
+import { isTimeoutError } from 'ky';
+import type * as zm from 'zod/mini';
+import type * as z from 'zod';
 import { SeoVisibilityError } from '../errors/base.js';
 import { errorFromResponse } from '../errors/from-response.js';
 import { AbortedError, ConnectionError, ResponseValidationError, TimeoutError } from '../errors/client-errors.js';
 import type { ResponseMeta } from './schemas.js';
 import { asEnvelope, readError, readMeta } from './envelope.js';
-import { validate } from './fast-validate.js';
 
-/** A call's result: the validated `data` and the response's `meta`. */
+/**
+ * A call's result, as `.withMeta()` and `.withResponse()` resolve: the validated `data`, the
+ * response's `meta`, and the `Response` of the final attempt (its body already read).
+ *
+ * @example
+ * ```ts
+ * const { data, meta, response } = await client.projects.list().withResponse();
+ * console.log(response.status, response.headers.get('content-type'), meta.request_id, data.items.length);
+ * ```
+ */
 export interface ApiResult<T> {
   /** The unwrapped, validated `data` of the envelope. */
   data: T;
   /** `meta` of the response: `request_id`, `rate_limit`, and `pagination` on lists. */
   meta: ResponseMeta;
+  /** The fetch `Response` of the final attempt: `status`, `headers`, `url`. Its body is already read. */
+  response: Response;
 }
 
-/** One HTTP attempt, fully resolved. @internal */
-export interface AttemptInput<T> {
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body: unknown;
-  schema: z.ZodMiniType<T>;
-  timeoutMs: number;
-  signal: AbortSignal | undefined;
-}
-
-/** What an attempt reports besides its result, for the throttle and hooks. @internal */
-export interface AttemptOutcome {
-  status: number | undefined;
-  meta: ResponseMeta | undefined;
-}
+/** A response schema: any zod 4 schema, classic or mini. @internal */
+export type ResponseSchema<T> = zm.ZodMiniType<T> | z.ZodType<T>;
 
 /**
- * How attempts reach the network: the client's `fetch` option, or `globalThis.fetch` looked up at
- * call time (so a fetch mock installed after the client was created is still used).
+ * Turns a response and its body text into the validated result, or throws the typed error: an
+ * `ApiError` subclass for an error status or `success: false`, `ResponseValidationError` for a body
+ * that is not the envelope or data that does not match the schema. `onMeta` gets `meta` as soon as
+ * it is read, even when this throws (the throttle needs `rate_limit` either way).
  *
- * The SDK calls `fetch` directly rather than through ky: with ky's retry, time-out and HTTP errors
- * all turned off (the SDK owns those), what was left was a JSON body and its content type, while
- * ky's option merging and `Request` building cost about 20 µs per call, as much as the whole
- * exchange with a loopback server (docs/benchmarks.md).
- *
+ * @example
+ * ```ts
+ * const result = readResponse(response, await response.text(), schema, (meta) => permit.settle(meta.rate_limit));
+ * ```
  * @internal
  */
-export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
-
-/** @internal */
-export function resolveFetch(fetchImpl: typeof globalThis.fetch | undefined): FetchLike {
-  return fetchImpl ? (input, init) => fetchImpl(input, init) : (input, init) => globalThis.fetch(input, init);
-}
-
-/**
- * Sends one attempt and turns whatever happens into a validated result or a typed error. The
- * time-out covers the whole exchange, body included, so a slow body cannot hang a call.
- * `outcome` is filled in as soon as the status and meta are known, even when this throws.
- *
- * @internal
- */
-export async function sendAttempt<T>(http: FetchLike, input: AttemptInput<T>, outcome: AttemptOutcome): Promise<ApiResult<T>> {
-  const timeout = new AbortController();
-  const timer = setTimeout(() => timeout.abort(), input.timeoutMs);
-  const signal = input.signal ? AbortSignal.any([input.signal, timeout.signal]) : timeout.signal;
-  try {
-    // Raced against the signal too: a custom `fetch` that ignores its signal must not hang the call.
-    const response = await untilAborted(
-      http(input.url, input.body === undefined ? { method: input.method, headers: input.headers, signal } : { method: input.method, headers: withJsonType(input.headers), body: JSON.stringify(input.body), signal }),
-      signal,
-    );
-    outcome.status = response.status;
-    const text = await untilAborted(response.text(), signal);
-    return readResponse(response.status, text, input.schema, outcome);
-  } catch (error) {
-    if (input.signal?.aborted) throw new AbortedError(input.signal.reason);
-    if (timeout.signal.aborted) throw new TimeoutError(input.timeoutMs);
-    if (error instanceof SeoVisibilityError) throw error;
-    // Never attach the fetch error as `cause`: it may hold the Request, whose headers carry the key.
-    throw new ConnectionError(`Request failed before a response arrived: ${describeNetworkError(error)}`);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** A JSON body's content type, unless the caller set one. */
-function withJsonType(headers: Record<string, string>): Record<string, string> {
-  return 'content-type' in headers ? headers : { ...headers, 'content-type': 'application/json' };
-}
-
-function readResponse<T>(status: number, text: string, schema: z.ZodMiniType<T>, outcome: AttemptOutcome): ApiResult<T> {
+export function readResponse<T>(response: Response, text: string, schema: ResponseSchema<T>, onMeta: (meta: ResponseMeta) => void): ApiResult<T> {
+  const status = response.status;
   if (status < 400 && text === '') {
     // A bodiless success (e.g. 204 on DELETE, whose body is not shown) is fine where the schema allows it.
     const empty = schema.safeParse(undefined);
-    if (empty.success) return { data: empty.data, meta: (outcome.meta = {}) };
+    if (empty.success) {
+      onMeta({});
+      return { data: empty.data, meta: {}, response };
+    }
   }
   let body: unknown;
   let parsed = true;
@@ -100,51 +60,69 @@ function readResponse<T>(status: number, text: string, schema: z.ZodMiniType<T>,
   }
   const envelope = parsed ? asEnvelope(body) : undefined;
   const meta = readMeta(envelope?.meta);
-  outcome.meta = meta;
+  onMeta(meta);
   if (status >= 400 || envelope?.success === false) {
     const { code, message } = readError(envelope);
-    throw errorFromResponse({ status, code, message, requestId: meta.request_id, rateLimit: meta.rate_limit, now: Date.now() });
+    const headers = Object.fromEntries(response.headers);
+    throw errorFromResponse({ status, code, message, requestId: meta.request_id, rateLimit: meta.rate_limit, headers, now: Date.now() });
   }
   if (envelope?.success !== true || !('data' in envelope)) {
-    // api-notes: a body that is not the envelope is a typed error with the status, never a SyntaxError.
+    // A body that is not the envelope (a proxy's page, a truncated body) is a typed error carrying the status, never a SyntaxError.
     const detail = parsed ? 'Response body is not the API envelope { success, data, meta }' : 'Response body is not valid JSON';
     throw new ResponseValidationError({ status, requestId: meta.request_id, issues: [], detail });
   }
-  const result = validate(schema, envelope.data);
+  const result = schema.safeParse(envelope.data);
   if (!result.success) {
     const issues = result.error.issues.map((issue) => ({ path: issue.path, message: issue.message }));
     throw new ResponseValidationError({ status, requestId: meta.request_id, issues, detail: 'Response data does not match the documented shape' });
   }
-  return { data: result.data, meta };
+  return { data: result.data, meta, response };
 }
 
+/** Where a failure happened, to name it without the request (whose headers carry the key). @internal */
+export interface FailureContext {
+  signal: AbortSignal | undefined;
+  timeoutMs: number;
+  host: string;
+}
 
-/** The error's message plus the first system error code down its cause chain (e.g. ECONNRESET). */
-function describeNetworkError(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
+/**
+ * Maps whatever an attempt threw to the SDK's error: `AbortedError` when the caller's signal fired,
+ * `TimeoutError` when ky's time-out ran out (before the response or while its body was read), the
+ * SDK error itself, else `ConnectionError` with the host and the system error code. ky's errors are
+ * never attached as `cause`: they hold the `Request`, whose headers carry the key.
+ *
+ * @example
+ * ```ts
+ * throw failure(error, { signal, timeoutMs: 30_000, host: 'api.example.com' });
+ * ```
+ * @internal
+ */
+export function failure(error: unknown, context: FailureContext): SeoVisibilityError {
+  if (context.signal?.aborted) return new AbortedError(context.signal.reason);
+  if (error instanceof SeoVisibilityError) return error;
+  if (isTimeoutError(error)) return new TimeoutError(context.timeoutMs);
+  return new ConnectionError({ host: context.host, code: systemCode(error), detail: rootMessage(error) });
+}
+
+/** The first system error code (e.g. ECONNREFUSED) down the cause chain, AggregateErrors included. */
+function systemCode(error: unknown): string | undefined {
   let cause: unknown = error;
-  for (let depth = 0; depth < 5 && typeof cause === 'object' && cause !== null; depth++) {
+  for (let depth = 0; depth < 6 && typeof cause === 'object' && cause !== null; depth++) {
     const code = (cause as { code?: unknown }).code;
-    if (typeof code === 'string') return `${error.message} (${code})`;
-    cause = (cause as { cause?: unknown }).cause;
+    if (typeof code === 'string' && code !== '') return code;
+    const inner = (cause as { errors?: unknown }).errors;
+    cause = Array.isArray(inner) && inner.length > 0 && (cause as { cause?: unknown }).cause === undefined ? inner[0] : (cause as { cause?: unknown }).cause;
   }
-  return error.message;
+  return undefined;
 }
 
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
+/**
+ * The innermost plain message of the failure ("fetch failed", "terminated", …). ky's `NetworkError`
+ * message names the request URL, so the message of its cause is used instead.
+ */
+function rootMessage(error: unknown): string {
+  const cause = error instanceof Error && error.name === 'NetworkError' && error.cause instanceof Error ? error.cause : error;
+  if (cause instanceof Error) return cause.message.split('\n')[0] || cause.name;
+  return typeof cause === 'string' ? cause : 'the request failed';
 }

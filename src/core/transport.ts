@@ -1,27 +1,51 @@
+import type { KyInstance } from 'ky';
 import pRetry from 'p-retry';
-import type * as z from 'zod/mini';
 import { AbortedError } from '../errors/client-errors.js';
-import type { ClientHooks, Logger, RequestInfo, RequestOptions, RetryBackoffOptions } from '../options.js';
+import type { Logger, ResolvedHooks } from '../hooks.js';
 import * as check from '../internal/validate.js';
-import { type ApiResult, type AttemptOutcome, type FetchLike, resolveFetch, sendAttempt } from './attempt.js';
+import { userAgent as detectUserAgent } from '../internal/runtime.js';
+import type { RequestOptions, RetryBackoffOptions } from '../options.js';
+import { type ApiResult, type ResponseSchema, failure, readResponse } from './attempt.js';
+import { createHttp, untilAborted } from './http.js';
+import { AttemptWatch, Observer } from './observer.js';
 import type { RateGate } from './rate-gate.js';
-import { retryDelay } from './retry-policy.js';
+import { hold, retryWait } from './retry-policy.js';
 
-/** A request as a resource method describes it. @internal */
+/**
+ * A request as a resource method (or `client.request`) describes it.
+ *
+ * @example
+ * ```ts
+ * const spec: CallSpec<Project> = { method: 'GET', template: '/projects/{projectId}', path: `/projects/${id}`, schema: ProjectSchema };
+ * ```
+ * @internal
+ */
 export interface CallSpec<T> {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
-  /** The route with `{name}` placeholders (`url.template`), from `route()`. */
+  /** The route with `{name}` placeholders (`url.template`), from `route()`; the path when absent. */
   template?: string;
-  /** Path below the base URL, already encoded with the `path` tag. */
+  /** Path below the base URL, starting with `/`, each parameter already percent-encoded. */
   path: string;
-  query?: Record<string, string | number | undefined>;
+  /** Query parameters; `undefined` values are left out. */
+  query?: Record<string, string | number | boolean | undefined>;
+  /** A JSON body. */
   body?: unknown;
-  schema: z.ZodMiniType<T>;
+  /** Any zod 4 schema of `data`; validated with zod's `safeParse`. */
+  schema: ResponseSchema<T>;
   options?: RequestOptions | undefined;
 }
 
-/** Resolved client settings the transport runs on. @internal */
+/**
+ * Resolved client settings the transport runs on (built by `resolveConfig`).
+ *
+ * @example
+ * ```ts
+ * new Transport(resolveConfig({ apiKey, baseUrl }));
+ * ```
+ * @internal
+ */
 export interface TransportConfig {
+  /** Ends in `/api/v1`. */
   baseUrl: string;
   apiKey: string;
   timeout: number;
@@ -31,29 +55,49 @@ export interface TransportConfig {
   gate: RateGate | undefined;
   fetch: typeof globalThis.fetch | undefined;
   headers: Record<string, string>;
-  hooks: ClientHooks;
+  hooks: ResolvedHooks;
   logger: Logger | undefined;
+  /** `User-Agent` to send; `undefined` where the runtime forbids it (browsers). Detected when the key is absent. */
+  userAgent?: string | undefined;
 }
 
 const REDACTED = 'Bearer ***';
+/** The longest timer `setTimeout` (and ky's `timeout`) can hold. */
+const MAX_TIMER = 2_147_483_647;
 
 /**
- * The request pipeline every method goes through: throttle → fetch → envelope and schema → typed
- * error, wrapped in p-retry. Headers are built once per client; per-call headers are merged on top.
+ * The request pipeline every method goes through: throttle → ky → envelope and schema → typed
+ * error, with p-retry owning the retry loop. One ky instance per client carries the base URL and
+ * the headers; per-call headers are merged on top.
  *
+ * @example
+ * ```ts
+ * const transport = new Transport(resolveConfig({ apiKey, baseUrl }));
+ * const { data, meta, response } = await transport.request({ method: 'GET', template: '/projects', path: '/projects', schema });
+ * ```
  * @internal
  */
 export class Transport {
   readonly #config: TransportConfig;
-  readonly #http: FetchLike;
-  readonly #baseHeaders: Record<string, string>;
+  readonly #http: KyInstance;
+  readonly #observer: Observer | undefined;
   readonly #visibleHeaders: Record<string, string>;
+  readonly #host: string;
+  #calls = 0;
 
   constructor(config: TransportConfig) {
     this.#config = config;
-    this.#http = resolveFetch(config.fetch);
-    this.#visibleHeaders = { accept: 'application/json', ...lowerCase(config.headers), authorization: REDACTED };
-    this.#baseHeaders = { ...this.#visibleHeaders, authorization: `Bearer ${config.apiKey}` };
+    const userAgent = 'userAgent' in config ? config.userAgent : detectUserAgent();
+    const base = { accept: 'application/json', ...(userAgent ? { 'user-agent': userAgent } : {}), ...lowerCase(config.headers) };
+    this.#visibleHeaders = { ...base, authorization: REDACTED };
+    this.#observer = Observer.create(config.hooks, config.logger);
+    this.#http = createHttp({
+      baseUrl: config.baseUrl,
+      headers: { ...base, authorization: `Bearer ${config.apiKey}` },
+      fetch: config.fetch,
+      onSend: this.#observer ? (request, context) => (context.watch as AttemptWatch | undefined)?.sent(request) : undefined,
+    });
+    this.#host = new URL(config.baseUrl).host;
   }
 
   /** The configured base URL (ends in `/api/v1`). */
@@ -61,7 +105,7 @@ export class Transport {
     return this.#config.baseUrl;
   }
 
-  /** Sends a call with throttling and retries, resolving to validated data and meta. */
+  /** Sends a call with throttling and retries, resolving to validated data, meta and the response. */
   async request<T>(spec: CallSpec<T>): Promise<ApiResult<T>> {
     const options = check.object('options', spec.options) ?? {};
     const signal = options.signal as AbortSignal | undefined;
@@ -71,92 +115,95 @@ export class Transport {
     // A body JSON cannot write (a BigInt, a cycle) is the caller's error, not a network one: refuse it unsent.
     if (spec.body !== undefined) check.jsonBody('body', spec.body);
     const extra = options.headers ? lowerCase(check.headers(options.headers as Record<string, string>)) : undefined;
-    const headers = extra ? { ...this.#baseHeaders, ...extra, authorization: this.#baseHeaders.authorization! } : this.#baseHeaders;
-    // sendAttempt adds content-type for JSON bodies; it is listed here so hooks and logs show what is sent.
-    const jsonType = spec.body !== undefined && !('content-type' in headers) ? { 'content-type': 'application/json' } : undefined;
-    const visible = extra || jsonType ? { ...this.#visibleHeaders, ...extra, ...jsonType, authorization: REDACTED } : this.#visibleHeaders;
-    const url = this.#config.baseUrl + spec.path + queryString(spec.query);
-    let attempt = 0;
-    const info = (): RequestInfo => ({ method: spec.method, url, headers: { ...visible }, attempt });
-
-    return pRetry(
-      async () => {
-        attempt++;
-        return this.#attempt(spec, url, headers, timeout, signal, attempt, info);
-      },
-      {
+    const call: Call<T> = { spec, id: ++this.#calls, signal, timeout: Math.min(timeout, MAX_TIMER), extra };
+    const { backoff } = this.#config;
+    try {
+      return await pRetry((attempt) => this.#attempt(call, attempt), {
         retries: maxRetries,
-        minTimeout: 0,
-        maxTimeout: 0,
-        shouldRetry: async ({ error }) => {
-          if (signal?.aborted) return false;
-          const delayMs = retryDelay({
-            method: spec.method,
-            error,
-            retryNumber: attempt,
-            maxRetryDelay: this.#config.maxRetryDelay,
-            backoff: this.#config.backoff,
-            throttled: this.#config.gate !== undefined,
-          });
-          if (delayMs === undefined) return false;
-          this.#emit('onRetry', { ...info(), error, delayMs });
-          this.#config.logger?.warn(`seo-visibility: retrying ${spec.method} ${spec.path} in ${delayMs} ms`, { error: error.message, attempt });
-          await sleep(delayMs, signal);
+        minTimeout: backoff.initialDelay,
+        maxTimeout: backoff.maxDelay,
+        factor: 2,
+        randomize: true,
+        signal,
+        shouldRetry: async ({ error, retryDelay, attemptNumber }) => {
+          const wait = retryWait({ method: spec.method, error, maxRetryDelay: this.#config.maxRetryDelay, throttled: this.#config.gate !== undefined });
+          if (wait === undefined) return false;
+          this.#observer?.retry({ ...this.#identity(call, attemptNumber), url: this.#url(spec), headers: this.#headersOf(call), error, delayMs: Math.max(wait, retryDelay) });
+          // p-retry's backoff follows; hold only for the part of the server's wait it does not cover.
+          if (wait > retryDelay) await hold(wait - retryDelay, signal);
           return true;
         },
-      },
-    );
+      });
+    } catch (error) {
+      // p-retry rejects with the signal's bare reason when the caller aborts between attempts.
+      throw signal?.aborted ? new AbortedError(signal.reason) : error;
+    }
   }
 
-  async #attempt<T>(
-    spec: CallSpec<T>,
-    url: string,
-    headers: Record<string, string>,
-    timeoutMs: number,
-    signal: AbortSignal | undefined,
-    attempt: number,
-    info: () => RequestInfo,
-  ): Promise<ApiResult<T>> {
+  async #attempt<T>(call: Call<T>, attempt: number): Promise<ApiResult<T>> {
+    const { spec, signal } = call;
     const gate = this.#config.gate;
     const permit = gate ? await gate.acquire({ signal, retry: attempt > 1, maxWaitMs: this.#config.maxRetryDelay }) : undefined;
-    const outcome: AttemptOutcome = { status: undefined, meta: undefined };
-    const started = Date.now();
-    if (this.#wants('onRequest')) this.#emit('onRequest', info());
+    let settled = false;
+    const settle = (rateLimit?: Parameters<NonNullable<typeof permit>['settle']>[0]) => {
+      if (settled) return;
+      settled = true;
+      permit?.settle(rateLimit);
+    };
+    const watch = this.#observer?.attempt(this.#identity(call, attempt), this.#url(spec), this.#headersOf(call));
+    let response: Response | undefined;
     try {
-      return await sendAttempt(this.#http, { method: spec.method, url, headers, body: spec.body, schema: spec.schema, timeoutMs, signal }, outcome);
-    } finally {
-      permit?.settle(outcome.meta?.rate_limit);
-      if (outcome.status !== undefined && this.#wants('onResponse')) {
-        const durationMs = Date.now() - started;
-        this.#emit('onResponse', { ...info(), status: outcome.status, requestId: outcome.meta?.request_id, durationMs });
+      const pending = this.#http(spec.path, {
+        method: spec.method,
+        ...(spec.query ? { searchParams: spec.query } : {}),
+        ...(spec.body !== undefined ? { json: spec.body } : {}),
+        ...(call.extra ? { headers: call.extra } : {}),
+        // Per attempt, body included: `totalTimeout` bounds ky's body read too (it has no retries to span).
+        timeout: call.timeout,
+        totalTimeout: call.timeout,
+        ...(signal ? { signal } : {}),
+        ...(watch ? { context: { watch } } : {}),
+      });
+      response = await pending;
+      if (typeof response?.status !== 'number') throw new TypeError('fetch resolved without a Response');
+      // ky's text() is bounded by the time-out; the caller's signal is raced too, for bodies that ignore it.
+      const text = await untilAborted(pending.text(), signal);
+      const result = readResponse(response, text, spec.schema, (meta) => settle(meta.rate_limit));
+      watch?.responded(response, result.meta.request_id);
+      return result;
+    } catch (error) {
+      settle();
+      const typed = failure(error, { signal, timeoutMs: call.timeout, host: this.#host });
+      if (watch) {
+        if (response) watch.responded(response, (typed as { requestId?: string }).requestId, typed);
+        else watch.failed(typed);
       }
+      throw typed;
     }
   }
 
-  /** Whether anyone listens: without hooks or a logger, no payload (a header copy) is built. */
-  #wants(name: keyof ClientHooks): boolean {
-    return this.#config.logger !== undefined || (this.#config.hooks[name]?.length ?? 0) > 0;
+  #identity(call: Call<unknown>, attempt: number) {
+    return { id: `${call.id}.${attempt}`, method: call.spec.method, template: call.spec.template ?? call.spec.path, attempt };
   }
 
-  #emit<K extends keyof ClientHooks>(name: K, payload: Parameters<NonNullable<ClientHooks[K]>[number]>[0]): void {
-    const logger = this.#config.logger;
-    if (name !== 'onRetry') logger?.debug(`seo-visibility: ${name}`, payload as unknown as Record<string, unknown>);
-    for (const hook of this.#config.hooks[name] ?? []) {
-      try {
-        (hook as (p: typeof payload) => void)(payload);
-      } catch (error) {
-        logger?.warn(`seo-visibility: a ${name} hook threw; ignored`, { error: String(error) });
-      }
-    }
+  /** The URL for hooks and logs when ky has not built one (before sending, or for a retry line). */
+  #url(spec: CallSpec<unknown>): string {
+    const query = spec.query ? new URLSearchParams(Object.entries(spec.query).filter((e): e is [string, string] => e[1] !== undefined).map(([k, v]) => [k, String(v)])).toString() : '';
+    return `${this.#config.baseUrl}${spec.path}${query ? `?${query}` : ''}`;
+  }
+
+  #headersOf(call: Call<unknown>): Record<string, string> {
+    return call.extra ? { ...this.#visibleHeaders, ...call.extra, authorization: REDACTED } : { ...this.#visibleHeaders };
   }
 }
 
-function queryString(query: CallSpec<unknown>['query']): string {
-  if (!query) return '';
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) if (value !== undefined) params.append(key, String(value));
-  const text = params.toString();
-  return text === '' ? '' : `?${text}`;
+/** One call as the attempts share it. */
+interface Call<T> {
+  spec: CallSpec<T>;
+  id: number;
+  signal: AbortSignal | undefined;
+  timeout: number;
+  extra: Record<string, string> | undefined;
 }
 
 function lowerCase(headers: Record<string, string>): Record<string, string> {
@@ -166,20 +213,4 @@ function lowerCase(headers: Record<string, string>): Record<string, string> {
     if (lower !== 'authorization') out[lower] = value;
   }
   return out;
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  if (signal?.aborted) return Promise.reject(new AbortedError(signal.reason));
-  if (ms <= 0) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new AbortedError(signal?.reason));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -8,19 +8,22 @@ export interface ApiErrorInit {
   message: string;
   requestId?: string | undefined;
   rateLimit?: RateLimit | undefined;
+  /** Response headers, names in lower case. */
+  headers?: Record<string, string> | undefined;
 }
 
 /**
  * The server answered with an error (or a body that is not the API's envelope). Carries the HTTP
- * `status`, the API's error `code`, the server's `message`, and the `requestId` to quote in support
- * tickets. Subclasses name the documented codes; an unknown code is a plain `ApiError`.
+ * `status`, the API's error `code`, the server's `message`, the `requestId` to quote in support
+ * tickets, and the response `headers`. Subclasses name the documented codes; an unknown code is a
+ * plain `ApiError`.
  *
  * @example
  * ```ts
  * try {
  *   await client.prompts.get(projectId, promptId);
  * } catch (error) {
- *   if (error instanceof ApiError) console.error(error.status, error.code, error.requestId);
+ *   if (error instanceof ApiError) console.error(error.status, error.code, error.requestId, error.headers['retry-after']);
  * }
  * ```
  */
@@ -34,6 +37,16 @@ export class ApiError extends SeoVisibilityError {
   readonly requestId: string | undefined;
   /** `meta.rate_limit` of the failed response, when the server sent one. */
   readonly rateLimit: RateLimit | undefined;
+  /**
+   * The response headers as a plain object, names in lower case (e.g. `retry-after`,
+   * `content-type`). A plain object rather than `Headers`, so the error prints and serializes whole.
+   *
+   * @example
+   * ```ts
+   * if (error instanceof ApiError) console.log(error.headers['content-type']);
+   * ```
+   */
+  readonly headers: Record<string, string>;
 
   constructor(init: ApiErrorInit) {
     super(init.message);
@@ -41,6 +54,7 @@ export class ApiError extends SeoVisibilityError {
     this.code = init.code;
     this.requestId = init.requestId;
     this.rateLimit = init.rateLimit;
+    this.headers = init.headers ?? {};
   }
 }
 
@@ -100,8 +114,9 @@ export interface RateLimitedInit extends ApiErrorInit {
 
 /**
  * 429 `RATE_LIMITED`: the key's budget is spent. Thrown once retries are used up, or at once when the
- * wait until `resetAt` is longer than `maxRetryDelay` allows, so you can schedule your own retry.
- * Also thrown before sending when the client already knows the budget is spent for longer than that.
+ * wait the server asks for (the later of `meta.rate_limit.reset` and a `Retry-After` header) is
+ * longer than `maxRetryDelay` allows, so you can schedule your own retry. Also thrown before sending
+ * when the client already knows the budget is spent for longer than that.
  *
  * @example
  * ```ts
@@ -114,9 +129,9 @@ export interface RateLimitedInit extends ApiErrorInit {
  */
 export class RateLimitedError extends ApiError {
   override name = 'RateLimitedError' as const;
-  /** When the budget resets (from `meta.rate_limit.reset`), if the server said. */
+  /** When the budget resets (from `meta.rate_limit.reset`, else from `Retry-After`), if the server said. */
   readonly resetAt: Date | undefined;
-  /** Milliseconds to wait from when the error was created until `resetAt`. */
+  /** Milliseconds from when the error was created until the later of `meta.rate_limit.reset` and `Retry-After`. */
   readonly retryAfterMs: number | undefined;
 
   constructor(init: RateLimitedInit) {

@@ -22,17 +22,39 @@ export class InvalidArgumentError extends SeoVisibilityError {
   }
 }
 
+/** What a {@link ConnectionError} is built from. @internal */
+export interface ConnectionErrorInit {
+  /** The host (and port) the request went to. */
+  host: string | undefined;
+  /** The system error code found on the failure, e.g. `ECONNREFUSED`. */
+  code: string | undefined;
+  /** What failed, without the request (whose headers carry the key). */
+  detail: string;
+}
+
 /**
- * The request never got an HTTP answer: DNS, refused or reset connection, TLS failure, CORS.
- * Safe methods (GET, PATCH, DELETE) are retried first; a POST is not, since it may have arrived.
+ * The request never got a complete HTTP answer: DNS, refused or reset connection, TLS failure,
+ * CORS, a body cut off half-way. The message names the host and the system error code; `host` and
+ * `code` hold them too. Safe methods (GET, PATCH, DELETE) are retried first; a POST is not, since it
+ * may have arrived.
  *
  * @example
  * ```ts
- * if (error instanceof ConnectionError) console.error('Network trouble:', error.message);
+ * if (error instanceof ConnectionError) console.error(error.host, error.code); // 'api.example.com' 'ECONNREFUSED'
  * ```
  */
 export class ConnectionError extends SeoVisibilityError {
   override name = 'ConnectionError' as const;
+  /** The host (with its port, if any) the request went to, e.g. `127.0.0.1:8080`. */
+  readonly host: string | undefined;
+  /** The system error code, e.g. `ECONNREFUSED`, `ECONNRESET`, `ENOTFOUND`; `undefined` where the runtime gives none (browsers). */
+  readonly code: string | undefined;
+
+  constructor(init: ConnectionErrorInit) {
+    super(`Connection${init.host ? ` to ${init.host}` : ''} failed before a complete response arrived: ${init.detail}${init.code ? ` (${init.code})` : ''}`);
+    this.host = init.host;
+    this.code = init.code;
+  }
 }
 
 /**
@@ -95,7 +117,7 @@ export interface ResponseValidationInit {
 /**
  * A response arrived but did not have the documented shape: a wrong type in a field, a missing
  * required field, or a 2xx body that is not the API's envelope. Unknown *extra* fields and new enum
- * values never cause this (api-notes: forward compatibility). It is not an {@link ApiError}: the
+ * values never cause this: the API may add both at any time. It is not an {@link ApiError}: the
  * server did not report an error.
  *
  * @example

@@ -12,7 +12,7 @@ import {
 
 type ApiErrorClass = new (init: ApiErrorInit) => ApiError;
 
-// The documented error codes (api-reference "Errors"). An unknown code falls back to the status.
+// The documented error codes. An unknown code falls back to the status.
 const byCode: Record<string, ApiErrorClass> = {
   UNAUTHORIZED: UnauthorizedError,
   FORBIDDEN: ForbiddenError,
@@ -34,6 +34,8 @@ export interface ErrorResponseInfo {
   message: string | undefined;
   requestId: string | undefined;
   rateLimit: RateLimit | undefined;
+  /** Response headers, names in lower case. */
+  headers: Record<string, string>;
   /** Clock reading (ms) when the response arrived; used for `retryAfterMs`. */
   now: number;
 }
@@ -47,7 +49,7 @@ export interface ErrorResponseInfo {
 export function errorFromResponse(info: ErrorResponseInfo): ApiError {
   const code = info.code ?? 'NON_ENVELOPE_RESPONSE';
   const message = info.message ?? `HTTP ${info.status} without the API's error envelope`;
-  const init: ApiErrorInit = { status: info.status, code, message, requestId: info.requestId, rateLimit: info.rateLimit };
+  const init: ApiErrorInit = { status: info.status, code, message, requestId: info.requestId, rateLimit: info.rateLimit, headers: info.headers };
   // Own keys only: a server code such as `toString` or `constructor` must not reach Object.prototype.
   const byItsCode = Object.hasOwn(byCode, code) ? byCode[code] : undefined;
   if (code === 'RATE_LIMITED' || (!byItsCode && info.status === 429)) {
@@ -58,15 +60,33 @@ export function errorFromResponse(info: ErrorResponseInfo): ApiError {
 }
 
 /**
- * Builds a {@link RateLimitedError} whose wait is derived from `rate_limit.reset` (Unix seconds).
+ * Builds a {@link RateLimitedError} whose wait runs to the later of `rate_limit.reset` (Unix seconds)
+ * and the response's `Retry-After` header (seconds or an HTTP date), when either is known.
  *
  * @internal
  */
 export function rateLimitedError(init: ApiErrorInit, rateLimit: RateLimit | undefined, now: number): RateLimitedError {
   const resetMs = rateLimit ? rateLimit.reset * 1000 : undefined;
+  const afterMs = retryAfterMs(init.headers?.['retry-after'], now);
+  const until = afterMs === undefined ? resetMs : Math.max(resetMs ?? 0, now + afterMs);
   return new RateLimitedError({
     ...init,
-    resetAt: resetMs === undefined ? undefined : new Date(resetMs),
-    retryAfterMs: resetMs === undefined ? undefined : Math.max(0, resetMs - now),
+    resetAt: resetMs !== undefined ? new Date(resetMs) : until !== undefined ? new Date(until) : undefined,
+    retryAfterMs: until === undefined ? undefined : Math.max(0, until - now),
   });
+}
+
+/**
+ * Reads a `Retry-After` header: delay-seconds (`120`) or an HTTP date (`Wed, 21 Oct 2026 07:28:00
+ * GMT`). Returns the wait in ms from `now` (0 for a date in the past), or `undefined` when absent
+ * or unreadable.
+ *
+ * @internal
+ */
+export function retryAfterMs(value: string | undefined, now: number): number | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  if (/^\d+(?:\.\d+)?$/.test(text)) return Number(text) * 1000;
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
