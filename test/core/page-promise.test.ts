@@ -220,4 +220,17 @@ describe('iteration through the client', () => {
     await expect(run()).rejects.toBeInstanceOf(AbortedError);
     expect(count).toBeLessThan(2_500);
   });
+
+  test('aborted at item 10, the loop sees exactly 10 keywords, then AbortedError', async () => {
+    const controller = new AbortController();
+    const seen: string[] = [];
+    const run = async () => {
+      for await (const kw of client.rankings.list(projectId, undefined, { signal: controller.signal })) {
+        seen.push(kw.keyword);
+        if (seen.length === 10) controller.abort();
+      }
+    };
+    await expect(run()).rejects.toBeInstanceOf(AbortedError);
+    expect(seen).toHaveLength(10);
+  });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { PagePromise } from '../../src/core/page-promise.js';
+import { AbortedError, InvalidArgumentError } from '../../src/errors/client-errors.js';
 import type { PageParams } from '../../src/core/pagination.js';
 
 /** A list of `total` numbers served by limit/offset, optionally without meta.pagination. */
@@ -72,5 +73,93 @@ describe('PagePromise', () => {
   test('an empty page ends iteration even if has_more claims otherwise', async () => {
     const fetch = async () => ({ data: [] as number[], meta: { pagination: { total: 10, limit: 5, offset: 0, has_more: true } } });
     expect(await collect(new PagePromise({ fetch, items: (d: number[]) => d }, {}, 1000))).toEqual([]);
+  });
+});
+
+describe('PagePromise: awaited, then iterated', () => {
+  test('continues after the awaited page: no request spent twice', async () => {
+    const s = source(2_345);
+    const promise = new PagePromise(s, {}, 1000);
+    const first = await promise;
+    expect(first.items).toHaveLength(50);
+    const items = await collect(promise);
+    expect(items).toEqual(Array.from({ length: 2_345 }, (_, i) => i));
+    // The awaited default-size page, then the rest at the maximum page size from offset 50.
+    expect(s.requests).toEqual([
+      { limit: undefined, offset: undefined },
+      { limit: 1000, offset: 50 },
+      { limit: 1000, offset: 1050 },
+      { limit: 1000, offset: 2050 },
+    ]);
+  });
+
+  test('with concurrency too, and from the requested offset', async () => {
+    const s = source(500);
+    const promise = new PagePromise(s, { offset: 10, limit: 100 }, 1000);
+    await promise;
+    const items: number[] = [];
+    for await (const item of promise.iterate({ concurrency: 3 })) items.push(item);
+    expect(items).toEqual(Array.from({ length: 490 }, (_, i) => 10 + i));
+    expect(s.requests.filter((r) => r.offset === 10)).toHaveLength(1);
+  });
+
+  test('an awaited last page ends the iteration without another request', async () => {
+    const s = source(30);
+    const promise = new PagePromise(s, {}, 1000);
+    await promise;
+    expect(await collect(promise)).toHaveLength(30);
+    expect(s.requests).toHaveLength(1);
+  });
+
+  test('an awaited page that failed is requested afresh by iteration', async () => {
+    const s = source(20);
+    let calls = 0;
+    const flaky = { ...s, fetch: (params: PageParams) => (++calls === 1 ? Promise.reject(new Error('first try failed')) : s.fetch(params)) };
+    const promise = new PagePromise(flaky, {}, 1000);
+    await expect(promise).rejects.toThrow('first try failed');
+    expect(await collect(promise)).toHaveLength(20);
+  });
+});
+
+describe('PagePromise: aborting an iteration', () => {
+  test('aborted at item 10 of 2,000: exactly 10 items seen, then AbortedError', async () => {
+    const s = source(2_000);
+    const controller = new AbortController();
+    const seen: number[] = [];
+    const run = async () => {
+      for await (const item of new PagePromise({ ...s, signal: controller.signal }, {}, 1000)) {
+        seen.push(item);
+        if (seen.length === 10) controller.abort();
+      }
+    };
+    await expect(run()).rejects.toBeInstanceOf(AbortedError);
+    expect(seen).toHaveLength(10);
+  });
+
+  test('pages() hands out no page after the abort', async () => {
+    const s = source(100);
+    const controller = new AbortController();
+    let pages = 0;
+    const run = async () => {
+      for await (const _ of new PagePromise({ ...s, signal: controller.signal }, { limit: 10 }, 1000).pages({ prefetch: 3 })) {
+        pages++;
+        controller.abort();
+      }
+    };
+    await expect(run()).rejects.toBeInstanceOf(AbortedError);
+    expect(pages).toBe(1);
+  });
+
+  test('a signal aborted before the loop starts sends nothing', async () => {
+    const s = source(100);
+    const promise = new PagePromise({ ...s, signal: AbortSignal.abort() }, {}, 1000);
+    await expect(collect(promise)).rejects.toBeInstanceOf(AbortedError);
+    expect(s.requests).toHaveLength(0);
+  });
+
+  test('unknown iteration options are refused', async () => {
+    const s = source(10);
+    await expect(new PagePromise(s, {}, 1000).iterate({ prefech: 2 } as never).next()).rejects.toBeInstanceOf(InvalidArgumentError);
+    expect(s.requests).toHaveLength(0);
   });
 });

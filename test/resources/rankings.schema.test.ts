@@ -6,7 +6,7 @@ import {
   keywordIdOf,
   type KeywordRanking,
   KeywordRankingSchema,
-} from '../../src/schemas/rankings.js';
+} from '../../src/resources/rankings.js';
 import { ids, keywordFixture, keywordHistoryFixture } from '../fixtures/records.js';
 
 describe('KeywordRankingSchema', () => {

@@ -6,7 +6,7 @@ import {
   type Project,
   ProjectSchema,
   type ProjectStatus,
-} from '../../src/schemas/projects.js';
+} from '../../src/resources/projects.js';
 import { createdProjectFixture, projectFixture } from '../fixtures/records.js';
 
 describe('ProjectSchema', () => {

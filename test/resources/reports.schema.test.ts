@@ -4,7 +4,7 @@ import {
   DeletedSchema,
   type Report,
   ReportSchema,
-} from '../../src/schemas/reports.js';
+} from '../../src/resources/reports.js';
 import { reportFixture } from '../fixtures/records.js';
 
 describe('ReportSchema (record not shown)', () => {

@@ -5,8 +5,8 @@ import {
   WebhookSubscriptionSchema,
   type WebhookTestResult,
   WebhookTestResultSchema,
-} from '../../src/schemas/webhooks.js';
-import { webhookFixture } from '../fixtures/records.js';
+} from '../../../src/resources/webhooks/index.js';
+import { webhookFixture } from '../../fixtures/records.js';
 
 describe('WebhookSubscriptionSchema (record not shown)', () => {
   test('parses a realistic subscription', () => {

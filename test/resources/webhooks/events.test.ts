@@ -13,7 +13,7 @@ import {
   UnknownWebhookEventSchema,
   type WebhookEvent,
   WebhookEventSchema,
-} from '../../src/schemas/events.js';
+} from '../../../src/resources/webhooks/events.js';
 import {
   auditCompletedEventFixture,
   auditStartedEventFixture,
@@ -22,7 +22,7 @@ import {
   ids,
   keywordsUpdatedEventFixture,
   promptsUpdatedEventFixture,
-} from '../fixtures/records.js';
+} from '../../fixtures/records.js';
 
 const fixtures = [
   contentCreatedEventFixture,

@@ -12,7 +12,7 @@ import {
   type PromptResponse,
   PromptResponseSchema,
   PromptSchema,
-} from '../../src/schemas/prompts.js';
+} from '../../src/resources/prompts.js';
 import { promptDetailFixture, promptFixture, promptHistoryFixture } from '../fixtures/records.js';
 
 const [responseFixture] = promptHistoryFixture.responses;

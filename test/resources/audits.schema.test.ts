@@ -9,7 +9,7 @@ import {
   type IssueStatus,
   type LatestAudit,
   LatestAuditSchema,
-} from '../../src/schemas/audits.js';
+} from '../../src/resources/audits.js';
 import { auditFixture, auditIssueFixture, latestAuditFixture } from '../fixtures/records.js';
 
 describe('AuditSchema', () => {

@@ -11,7 +11,7 @@ import {
   BacklinkTargetSchema,
   type ReferringDomain,
   ReferringDomainSchema,
-} from '../../src/schemas/backlinks.js';
+} from '../../src/resources/backlinks.js';
 import {
   anchorFixture,
   backlinkHistoryFixture,

@@ -7,7 +7,7 @@ import {
   type ContentPreferences,
   ContentPreferencesSchema,
   type ContentStatus,
-} from '../../src/schemas/content.js';
+} from '../../src/resources/content.js';
 import {
   contentDetailFixture,
   contentItemFixture,

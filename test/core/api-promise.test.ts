@@ -1,0 +1,52 @@
+import { describe, expect, test } from 'vitest';
+import { ApiPromise } from '../../src/core/api-promise.js';
+import { NotFoundError } from '../../src/index.js';
+import { backlinkSummaryFixture } from '../fixtures/records.js';
+import { ok, PROJECT_ID, testClient, useApiServer } from '../helpers/api-server.js';
+import { record } from '../helpers/wire.js';
+
+const server = useApiServer();
+
+describe('ApiPromise', () => {
+  test('is lazy: nothing is sent until it is awaited', async () => {
+    const requests = record(server, () => ok(backlinkSummaryFixture));
+    const promise = testClient().backlinks.summary(PROJECT_ID);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(requests).toHaveLength(0);
+    await promise;
+    expect(requests).toHaveLength(1);
+  });
+
+  test('sends once however often it is used', async () => {
+    let sends = 0;
+    const promise = new ApiPromise(async () => ({ data: ++sends, meta: { request_id: 'req_1' } }) as never);
+    expect(sends).toBe(0);
+    expect(await promise).toBe(1);
+    expect(await promise.withMeta()).toMatchObject({ data: 1, meta: { request_id: 'req_1' } });
+    expect(await promise.withResponse()).toMatchObject({ data: 1 });
+    expect(sends).toBe(1);
+  });
+
+  test('.withMeta() and .withResponse() each start the call', async () => {
+    const requests = record(server, () => ok(backlinkSummaryFixture, { request_id: 'req_meta' }));
+    const { data, meta } = await testClient().backlinks.summary(PROJECT_ID).withMeta();
+    expect(data).toEqual(backlinkSummaryFixture);
+    expect(meta.request_id).toBe('req_meta');
+    const result = await testClient().backlinks.summary(PROJECT_ID).withResponse();
+    expect(result.meta.request_id).toBe('req_meta');
+    expect(requests).toHaveLength(2);
+  });
+
+  test('argument errors arrive through the promise, never as a synchronous throw', async () => {
+    const promise = testClient().prompts.get('not-a-uuid', PROJECT_ID);
+    await expect(promise).rejects.toMatchObject({ name: 'InvalidArgumentError', argument: 'projectId' });
+  });
+
+  test('catch and finally behave like a Promise', async () => {
+    record(server, () => new Response(JSON.stringify({ success: false, error: { code: 'NOT_FOUND', message: 'No audit' }, meta: {} }), { status: 404, headers: { 'content-type': 'application/json' } }));
+    let finished = false;
+    const caught = await testClient().audits.latest(PROJECT_ID).finally(() => (finished = true)).catch((error: unknown) => error);
+    expect(caught).toBeInstanceOf(NotFoundError);
+    expect(finished).toBe(true);
+  });
+});
