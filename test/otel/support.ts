@@ -46,20 +46,32 @@ export function parentId(span: ReadableSpan): string | undefined {
 }
 
 /**
- * The spans as an indented tree, children under their parent in start order: what a trace viewer shows.
- * @example `printTree(otel.finished()) // 'sync\n  GET /projects  200 …'`
+ * The spans as an indented tree, children under their parent in start order, with the parent's own
+ * events (exceptions aside) between its children at the time they happened: what a trace viewer shows.
+ * @example `printTree(otel.finished(), (s) => s.name) // 'sync\n  GET /projects\n  · seo_visibility.retry …'`
  */
 export function printTree(spans: readonly ReadableSpan[], describe: (span: ReadableSpan) => string): string {
-  const byStart = [...spans].sort((a, b) => hrNanos(a.startTime) - hrNanos(b.startTime));
-  const ids = new Set(byStart.map((s) => s.spanContext().spanId));
+  const ids = new Set(spans.map((s) => s.spanContext().spanId));
   const lines: string[] = [];
-  const walk = (parent: string | undefined, depth: number) => {
-    for (const span of byStart) {
+  const walk = (parent: ReadableSpan | undefined, depth: number) => {
+    const pad = '  '.repeat(depth);
+    const children = spans.filter((span) => {
       const pid = parentId(span);
-      const isChild = parent === undefined ? pid === undefined || !ids.has(pid) : pid === parent;
-      if (!isChild) continue;
-      lines.push(`${'  '.repeat(depth)}${describe(span)}`);
-      walk(span.spanContext().spanId, depth + 1);
+      return parent === undefined ? pid === undefined || !ids.has(pid) : pid === parent.spanContext().spanId;
+    });
+    const events = (parent?.events ?? []).filter((e) => e.name !== 'exception');
+    const rows = [
+      ...children.map((span) => ({ at: hrNanos(span.startTime), span, event: undefined })),
+      ...events.map((event) => ({ at: hrNanos(event.time), span: undefined, event })),
+    ].sort((a, b) => a.at - b.at);
+    for (const row of rows) {
+      if (row.event) {
+        const attributes = Object.entries(row.event.attributes ?? {}).map(([key, value]) => `${key}=${String(value)}`);
+        lines.push(`${pad}· ${row.event.name}  ${attributes.join('  ')}`);
+      } else if (row.span) {
+        lines.push(`${pad}${describe(row.span)}`);
+        walk(row.span, depth + 1);
+      }
     }
   };
   walk(undefined, 0);
