@@ -23,7 +23,7 @@ export interface ListSpec<Item, Data> {
 }
 
 /** What `call` needs: a CallSpec whose `template` and `path` come from one `route(...)`. @internal */
-export type CallBuild<T> = Omit<CallSpec<T>, 'template' | 'path'> & { route: Route };
+export type CallBuild<T> = Omit<CallSpec<T>, 'template' | 'path' | 'schema'> & { route: Route; schema: z.ZodMiniType<T> };
 
 /**
  * Base of every namespace (`client.projects`, …): one line per endpoint on top of these helpers.

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { ApiPromise } from '../../src/core/api-promise.js';
 import { NotFoundError } from '../../src/index.js';
-import { backlinkSummaryFixture } from '../fixtures/records.js';
+import { backlinkSummaryFixture, projectFixture } from '../fixtures/records.js';
 import { ok, PROJECT_ID, testClient, useApiServer } from '../helpers/api-server.js';
 import { record } from '../helpers/wire.js';
 
@@ -34,7 +34,18 @@ describe('ApiPromise', () => {
     expect(meta.request_id).toBe('req_meta');
     const result = await testClient().backlinks.summary(PROJECT_ID).withResponse();
     expect(result.meta.request_id).toBe('req_meta');
+    expect(result.response.status).toBe(200);
+    expect(result.response.headers.get('content-type')).toContain('application/json');
     expect(requests).toHaveLength(2);
+  });
+
+  test('a list has .withResponse() too: the first Page, its meta and its response', async () => {
+    const requests = record(server, () => ok([projectFixture], { request_id: 'req_list', pagination: { total: 1, limit: 50, offset: 0, has_more: false } }));
+    const { data: page, meta, response } = await testClient().projects.list().withResponse();
+    expect(page.items).toEqual([projectFixture]);
+    expect(meta.request_id).toBe('req_list');
+    expect(response.status).toBe(200);
+    expect(requests).toHaveLength(1);
   });
 
   test('argument errors arrive through the promise, never as a synchronous throw', async () => {

@@ -17,7 +17,7 @@ function source(total: number, { auto = true, shortAt = -1 } = {}) {
     requests.push({ ...params, signal });
     inFlight++;
     maxInFlight = Math.max(maxInFlight, inFlight);
-    return new Promise<{ data: number[]; meta: { pagination: { total: number; limit: number; offset: number; has_more: boolean } } }>((resolve, reject) => {
+    return new Promise<{ data: number[]; meta: { pagination: { total: number; limit: number; offset: number; has_more: boolean } }; response: Response }>((resolve, reject) => {
       const answer = () => {
         inFlight--;
         if (signal?.aborted) return reject(new AbortedError(signal.reason));
@@ -26,7 +26,7 @@ function source(total: number, { auto = true, shortAt = -1 } = {}) {
         // `shortAt`: the page at that offset comes back 3 rows short while claiming more follow.
         const end = Math.min(total, offset + limit - (offset === shortAt ? 3 : 0));
         const data = Array.from({ length: Math.max(0, end - offset) }, (_, i) => offset + i);
-        resolve({ data, meta: { pagination: { total, limit, offset, has_more: end < total } } });
+        resolve({ data, meta: { pagination: { total, limit, offset, has_more: end < total } }, response: new Response() });
       };
       signal?.addEventListener('abort', answer, { once: true });
       if (auto) setTimeout(answer, Math.floor(Math.random() * 3));
@@ -132,7 +132,7 @@ describe('PagePromise concurrency', () => {
     const fetch = async (params: PageParams) => {
       requests.push(params);
       const offset = params.offset ?? 0;
-      return { data: range(Math.max(0, Math.min(25, offset + 10) - offset), offset), meta: {} };
+      return { data: range(Math.max(0, Math.min(25, offset + 10) - offset), offset), meta: {}, response: new Response() };
     };
     const items: number[] = [];
     for await (const item of new PagePromise({ fetch, items: (d: number[]) => d }, { limit: 10 }, 1000).iterate({ concurrency: 4 })) items.push(item);
@@ -178,8 +178,8 @@ describe('PagePromise progress and early exit', () => {
       requests.push(signal);
       const offset = params.offset ?? 0;
       if (offset === 20) return Promise.reject(new Error('boom'));
-      return new Promise<{ data: number[]; meta: { pagination: { total: number; limit: number; offset: number; has_more: boolean } } }>((resolve) =>
-        setTimeout(() => resolve({ data: range(10, offset), meta: { pagination: { total: 100, limit: 10, offset, has_more: offset + 10 < 100 } } }), offset === 0 ? 0 : 20),
+      return new Promise<{ data: number[]; meta: { pagination: { total: number; limit: number; offset: number; has_more: boolean } }; response: Response }>((resolve) =>
+        setTimeout(() => resolve({ data: range(10, offset), meta: { pagination: { total: 100, limit: 10, offset, has_more: offset + 10 < 100 } }, response: new Response() }), offset === 0 ? 0 : 20),
       );
     };
     const items: number[] = [];

@@ -14,7 +14,7 @@ function source(total: number, { withPagination = true, shortBy = 0 } = {}) {
     const end = Math.min(total, offset + limit - shortBy);
     const data = Array.from({ length: Math.max(0, end - offset) }, (_, i) => offset + i);
     const pagination = { total, limit, offset, has_more: end < total };
-    return { data, meta: withPagination ? { pagination } : {} };
+    return { data, meta: withPagination ? { pagination } : {}, response: new Response() };
   };
   return { requests, fetch, items: (data: number[]) => data };
 }
@@ -71,7 +71,7 @@ describe('PagePromise', () => {
   });
 
   test('an empty page ends iteration even if has_more claims otherwise', async () => {
-    const fetch = async () => ({ data: [] as number[], meta: { pagination: { total: 10, limit: 5, offset: 0, has_more: true } } });
+    const fetch = async () => ({ data: [] as number[], meta: { pagination: { total: 10, limit: 5, offset: 0, has_more: true } }, response: new Response() });
     expect(await collect(new PagePromise({ fetch, items: (d: number[]) => d }, {}, 1000))).toEqual([]);
   });
 });

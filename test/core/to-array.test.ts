@@ -11,7 +11,7 @@ function source(total: number, { withPagination = true } = {}) {
     const offset = params.offset ?? 0;
     const end = Math.min(total, offset + (params.limit ?? 50));
     const data = Array.from({ length: Math.max(0, end - offset) }, (_, i) => offset + i);
-    return { data, meta: withPagination ? { pagination: { total, limit: params.limit ?? 50, offset, has_more: end < total } } : {} };
+    return { data, meta: withPagination ? { pagination: { total, limit: params.limit ?? 50, offset, has_more: end < total } } : {}, response: new Response() };
   };
   return { requests, fetch, items: (data: number[]) => data };
 }
