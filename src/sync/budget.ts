@@ -1,0 +1,172 @@
+import { InvalidArgumentError } from '../index.js';
+import type { ReportedBudget } from './requests.js';
+
+/**
+ * One rate window: at most `limit` requests per `intervalMs` (the client's option has the same shape).
+ *
+ * @example
+ * ```ts
+ * const perMinute: SyncWindow = { limit: 200, intervalMs: 60_000 };
+ * ```
+ */
+export interface SyncWindow {
+  /** Requests allowed per window. */
+  limit: number;
+  /** Window length in milliseconds. */
+  intervalMs: number;
+}
+
+/**
+ * The documented per-key limits: 200 a minute, 5,000 an hour, 50,000 a day.
+ *
+ * @example
+ * ```ts
+ * DOCUMENTED_WINDOWS[2]; // { limit: 50_000, intervalMs: 86_400_000 }
+ * ```
+ */
+export const DOCUMENTED_WINDOWS: readonly SyncWindow[] = [
+  { limit: 200, intervalMs: 60_000 },
+  { limit: 5_000, intervalMs: 3_600_000 },
+  { limit: 50_000, intervalMs: 86_400_000 },
+];
+
+/**
+ * Limits on what one `runSync` call may spend.
+ *
+ * @example
+ * ```ts
+ * await runSync(client, job, { store, budget: { maxRequests: 10_000, reserve: 2_000 } });
+ * ```
+ */
+export interface SyncBudget {
+  /** Stop (resumably) after this many requests. Unlimited by default. */
+  maxRequests?: number | undefined;
+  /** Requests of the day's budget left free for interactive use; the sync stops before touching them. @default 0 */
+  reserve?: number | undefined;
+}
+
+/** Why a run stopped before finishing. @example `result.reason === 'max_requests'` */
+export type StopReason = 'max_requests' | 'daily_budget' | 'rate_limited' | 'aborted';
+
+/** Checks `budget` and `windows` options. @internal */
+export function checkBudget(budget: unknown, windows: unknown): { maxRequests: number; reserve: number; windows: SyncWindow[] } {
+  if (budget !== undefined && (typeof budget !== 'object' || budget === null)) throw new InvalidArgumentError('budget', 'expected an object such as { maxRequests: 1000, reserve: 500 }');
+  const b = (budget ?? {}) as Record<string, unknown>;
+  for (const key of Object.keys(b)) if (key !== 'maxRequests' && key !== 'reserve') throw new InvalidArgumentError(`budget.${key}`, 'unknown budget key; expected maxRequests or reserve');
+  const count = (name: string, value: unknown, fallback: number): number => {
+    if (value === undefined) return fallback;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw new InvalidArgumentError(`budget.${name}`, `expected an integer ≥ 0, got ${String(value)}`);
+    return value;
+  };
+  let list: SyncWindow[] = [...DOCUMENTED_WINDOWS];
+  if (windows !== undefined) {
+    if (!Array.isArray(windows) || windows.length === 0 || windows.some((w) => !(Number.isInteger(w?.limit) && w.limit > 0 && Number.isFinite(w?.intervalMs) && w.intervalMs > 0))) {
+      throw new InvalidArgumentError('windows', 'expected a non-empty array of { limit, intervalMs } with positive numbers');
+    }
+    list = [...(windows as SyncWindow[])];
+  }
+  list.sort((a, b) => a.intervalMs - b.intervalMs);
+  return { maxRequests: count('maxRequests', b['maxRequests'], Number.POSITIVE_INFINITY), reserve: count('reserve', b['reserve'], 0), windows: list };
+}
+
+/**
+ * What one run may still spend: `maxRequests`, and the day's budget less `reserve`. The day's
+ * remainder is what this store's ledger says was spent today, lowered by the server's report
+ * whenever a response describes the daily window (other users of the key spend too).
+ * @internal
+ */
+export class BudgetTracker {
+  readonly #max: number;
+  readonly #reserve: number;
+  readonly #dayLimit: number;
+  #spentToday: number;
+  spent = 0;
+  inflight = 0;
+  #reported: number | undefined;
+  #sinceReport = 0;
+
+  constructor(options: { maxRequests: number; reserve: number; windows: readonly SyncWindow[]; spentToday: number }) {
+    this.#max = options.maxRequests;
+    this.#reserve = options.reserve;
+    this.#dayLimit = dayWindow(options.windows).limit;
+    this.#spentToday = options.spentToday;
+  }
+
+  /** Requests of today's budget still free, as far as is known. */
+  get dailyRemaining(): number {
+    const local = this.#dayLimit - this.#spentToday - this.spent;
+    return Math.max(0, this.#reported === undefined ? local : Math.min(local, this.#reported - this.#sinceReport));
+  }
+
+  /** Why the next request may not be sent, or undefined when it may. */
+  check(): StopReason | undefined {
+    if (this.spent + this.inflight >= this.#max) return 'max_requests';
+    if (this.dailyRemaining - this.inflight <= this.#reserve) return 'daily_budget';
+    return undefined;
+  }
+
+  begin(): void {
+    this.inflight++;
+  }
+
+  /** One request came back (or failed): it counts, whatever happened. */
+  end(report: ReportedBudget | undefined): void {
+    this.inflight--;
+    this.spent++;
+    this.#sinceReport++;
+    if (report && report.limit === this.#dayLimit) {
+      this.#reported = report.remaining;
+      this.#sinceReport = this.inflight;
+    }
+  }
+}
+
+/** The longest window: the day's budget. @internal */
+export function dayWindow(windows: readonly SyncWindow[]): SyncWindow {
+  return windows.reduce((a, b) => (b.intervalMs > a.intervalMs ? b : a));
+}
+
+/**
+ * The least time `requests` can take under `windows`: each window admits its `limit` now (less what
+ * is known spent), then `limit` more each `intervalMs`. A server report replaces the guess for the
+ * window it describes.
+ * @internal
+ */
+export function leastTimeMs(requests: number, windows: readonly SyncWindow[], state: { spentToday?: number; reported?: ReportedBudget | undefined; now: number }): number {
+  let worst = 0;
+  const day = dayWindow(windows);
+  for (const w of windows) {
+    let capacity = w.limit;
+    let untilReset = w.intervalMs;
+    if (w === day) capacity = Math.max(0, w.limit - (state.spentToday ?? 0));
+    if (w === day) untilReset = Math.ceil(state.now / w.intervalMs) * w.intervalMs - state.now || w.intervalMs;
+    if (state.reported && state.reported.limit === w.limit) {
+      capacity = Math.min(capacity, state.reported.remaining);
+      untilReset = Math.max(0, state.reported.reset * 1000 - state.now);
+    }
+    if (requests <= capacity) continue;
+    const periods = Math.ceil((requests - capacity) / w.limit);
+    worst = Math.max(worst, untilReset + (periods - 1) * w.intervalMs);
+  }
+  return worst;
+}
+
+/**
+ * A duration in words: `about 17 minutes`, `about 2 hours 10 minutes`, `about 3 days 4 hours`.
+ * @internal
+ */
+export function durationWords(ms: number): string {
+  if (ms < 1_000) return 'under a second';
+  if (ms < 60_000) return `about ${Math.round(ms / 1000)} seconds`;
+  const minutes = Math.round(ms / 60_000);
+  if (minutes < 60) return `about ${minutes} minute${minutes === 1 ? '' : 's'}`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return `about ${hours} hour${hours === 1 ? '' : 's'}${minutes % 60 ? ` ${minutes % 60} minutes` : ''}`;
+  const days = Math.floor(hours / 24);
+  return `about ${days} day${days === 1 ? '' : 's'}${hours % 24 ? ` ${hours % 24} hours` : ''}`;
+}
+
+/** Formats a count with thousands separators (`12,345`). @internal */
+export function n(value: number): string {
+  return Math.round(value).toLocaleString('en-US');
+}

@@ -1,0 +1,129 @@
+import { InvalidArgumentError } from '../index.js';
+
+/**
+ * The thirteen datasets a sync copies, named after the SDK method that reads them.
+ *
+ * @example
+ * ```ts
+ * const job = { projects: 'all', datasets: ['rankings.list', 'audits.issues'] satisfies DatasetName[] };
+ * ```
+ */
+export const DATASET_NAMES = [
+  'projects.list',
+  'rankings.list',
+  'rankings.history',
+  'prompts.list',
+  'prompts.history',
+  'audits.list',
+  'audits.issues',
+  'backlinks.list',
+  'backlinks.summary',
+  'backlinks.history',
+  'backlinks.anchors',
+  'backlinks.domains',
+  'content.list',
+] as const;
+
+/**
+ * One dataset name, e.g. `'rankings.history'`.
+ *
+ * @example
+ * ```ts
+ * const name: DatasetName = 'backlinks.summary';
+ * ```
+ */
+export type DatasetName = (typeof DATASET_NAMES)[number];
+
+/** How often a dataset can change, which decides what a second run re-reads. @internal */
+export type Freshness = 'run' | 'day' | 'once';
+
+/** One table of the store: its columns (wire names first) and primary key. @internal */
+export interface TableDef {
+  dataset: DatasetName;
+  table: string;
+  /** Known columns in order; fields the server adds later become columns too. */
+  columns: readonly string[];
+  key: readonly string[];
+  /** `run`: re-read by every run; `day`: once per UTC day (a snapshot); `once`: once per item. */
+  freshness: Freshness;
+}
+
+const P = 'project_id';
+const S = 'snapshot_date';
+
+/**
+ * Every table, by dataset. Column names are the wire's field names; `project_id` ties a row to its
+ * project, and `snapshot_date` (UTC `YYYY-MM-DD`) dates a snapshot.
+ * @internal
+ */
+export const TABLES: Readonly<Record<DatasetName, TableDef>> = {
+  'projects.list': def('projects.list', ['id', 'name', 'status', 'serviceType', 'productMode', 'websiteUrl', 'createdAt'], ['id'], 'run'),
+  'rankings.list': def('rankings.list', [P, S, 'id', 'keyword', 'desktop_position', 'mobile_position', 'ai_mode_position', 'maps_position', 'net_change', 'location'], [P, S, 'id'], 'day'),
+  'rankings.history': def(
+    'rankings.history',
+    [P, 'keyword_id', 'check_date', 'keyword', 'desktop_position', 'mobile_position', 'ai_mode_position', 'maps_position', 'featured_snippet', 'local_pack_position', 'source'],
+    [P, 'keyword_id', 'check_date'],
+    'day',
+  ),
+  'prompts.list': def(
+    'prompts.list',
+    [P, S, 'id', 'prompt', 'target_location', 'brand_name', 'visibility_percentage', 'average_position', 'best_model', 'ai_search_volume', 'total_citations', 'latest_responses', 'last_checked', 'created_at'],
+    [P, S, 'id'],
+    'day',
+  ),
+  'prompts.history': def(
+    'prompts.history',
+    [P, 'prompt_id', 'model', 'checked_at', 'prompt', 'is_visible', 'position', 'citations_count', 'citations', 'response_excerpt'],
+    [P, 'prompt_id', 'model', 'checked_at'],
+    'day',
+  ),
+  'audits.list': def(
+    'audits.list',
+    [P, 'id', 'target_url', 'status', 'crawl_progress', 'pages_crawled', 'total_issues', 'critical_issues', 'warning_issues', 'notice_issues', 'started_at', 'completed_at', 'created_at'],
+    [P, 'id'],
+    'run',
+  ),
+  'audits.issues': def('audits.issues', [P, 'audit_id', 'id', 'type', 'severity', 'title', 'description', 'affected_count', 'status', 'created_at'], [P, 'audit_id', 'id'], 'once'),
+  'backlinks.list': def('backlinks.list', [P, 'id', 'target_domain', 'total_backlinks', 'total_referring_domains', 'rank', 'last_summary_update'], [P, 'id'], 'day'),
+  'backlinks.summary': def(
+    'backlinks.summary',
+    [P, S, 'total_backlinks', 'total_referring_domains', 'average_domain_rank', 'dofollow_backlinks', 'nofollow_backlinks', 'broken_backlinks', 'tracked_domains_count', 'last_updated'],
+    [P, S],
+    'day',
+  ),
+  'backlinks.history': def(
+    'backlinks.history',
+    [P, 'check_date', 'new_backlinks', 'lost_backlinks', 'new_referring_domains', 'lost_referring_domains', 'net_backlinks_change', 'net_domains_change'],
+    [P, 'check_date'],
+    'day',
+  ),
+  'backlinks.anchors': def('backlinks.anchors', [P, 'anchor_text', 'count', 'percentage', 'is_dofollow'], [P, 'anchor_text'], 'day'),
+  'backlinks.domains': def('backlinks.domains', [P, 'domain'], [P, 'domain'], 'day'),
+  'content.list': def(
+    'content.list',
+    [P, 'id', 'title', 'description', 'scheduled_date', 'due_date', 'status', 'status_color', 'content_type', 'content_type_color', 'priority', 'document_url', 'source_url', 'featured_image_url', 'created_at', 'updated_at'],
+    [P, 'id'],
+    'run',
+  ),
+};
+
+function def(dataset: DatasetName, columns: string[], key: string[], freshness: Freshness): TableDef {
+  return { dataset, table: dataset.replace('.', '_'), columns, key, freshness };
+}
+
+/**
+ * Checks a job's dataset list: names must be known, none twice. Returns them in the canonical
+ * order (so a job's identity does not depend on how it was spelled).
+ * @internal
+ */
+export function checkDatasets(datasets: unknown): DatasetName[] {
+  if (datasets === undefined) return [...DATASET_NAMES];
+  if (!Array.isArray(datasets) || datasets.length === 0) throw new InvalidArgumentError('datasets', `expected a non-empty array of dataset names (${DATASET_NAMES.join(', ')})`);
+  for (const name of datasets) {
+    if (!(DATASET_NAMES as readonly unknown[]).includes(name)) {
+      throw new InvalidArgumentError('datasets', `unknown dataset ${JSON.stringify(name)}; known datasets: ${DATASET_NAMES.join(', ')}`);
+    }
+  }
+  const set = new Set(datasets as DatasetName[]);
+  return DATASET_NAMES.filter((n) => set.has(n));
+}

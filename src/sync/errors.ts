@@ -1,0 +1,26 @@
+import { SeoVisibilityError } from '../index.js';
+
+/**
+ * Why a sync could not start or go on: `store` (the store cannot be opened or written),
+ * `unknown_project` (a project id the key cannot see), `job_changed` (a stopped run is waiting to be
+ * resumed with a different job), `no_history_source` (an unusable keyword record).
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await runSync(client, job, { store: sqliteStore('seo.db') });
+ * } catch (error) {
+ *   if (error instanceof SyncError && error.code === 'job_changed') console.error(error.message);
+ * }
+ * ```
+ */
+export class SyncError extends SeoVisibilityError {
+  override name = 'SyncError' as const;
+  /** What went wrong, for code that branches on it. */
+  readonly code: 'store' | 'unknown_project' | 'job_changed' | 'no_history_source';
+
+  constructor(code: SyncError['code'], message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+}

@@ -1,0 +1,67 @@
+import { InvalidArgumentError } from '../index.js';
+import { checkDatasets, type DatasetName } from './datasets.js';
+
+/**
+ * What to copy: `projects` is `'all'` or a list of project ids; `datasets` (default: all thirteen)
+ * are the SDK method names of the data to copy.
+ *
+ * @example
+ * ```ts
+ * const job: SyncJob = { projects: 'all', datasets: ['rankings.list', 'rankings.history'] };
+ * ```
+ */
+export interface SyncJob {
+  /** `'all'` (every project the key can see) or project ids. */
+  projects: 'all' | readonly string[];
+  /** The datasets to copy; all of them by default. */
+  datasets?: readonly DatasetName[] | undefined;
+}
+
+/** A job in canonical form: its identity, for comparing a resumed run with the one that stopped. @internal */
+export interface NormalizedJob {
+  projects: 'all' | string[];
+  datasets: DatasetName[];
+  /** Datasets read only because a requested one depends on them (not written). */
+  implied: DatasetName[];
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Validates a job: unknown keys, malformed project ids and unknown datasets are
+ * `InvalidArgumentError`s, raised before anything is sent.
+ * @internal
+ */
+export function normalizeJob(job: unknown): NormalizedJob {
+  if (typeof job !== 'object' || job === null || Array.isArray(job)) throw new InvalidArgumentError('job', "expected an object such as { projects: 'all', datasets: ['rankings.list'] }");
+  for (const key of Object.keys(job)) if (key !== 'projects' && key !== 'datasets') throw new InvalidArgumentError(key, 'unknown job key; expected projects or datasets');
+  const { projects, datasets } = job as { projects?: unknown; datasets?: unknown };
+  let ids: 'all' | string[];
+  if (projects === 'all') ids = 'all';
+  else if (Array.isArray(projects) && projects.length > 0) {
+    for (const id of projects) if (typeof id !== 'string' || !UUID.test(id)) throw new InvalidArgumentError('projects', `expected 'all' or project UUIDs, got ${JSON.stringify(id)}`);
+    ids = [...new Set((projects as string[]).map((id) => id.toLowerCase()))].sort();
+  } else throw new InvalidArgumentError('projects', "expected 'all' or a non-empty array of project ids");
+  const names = checkDatasets(datasets);
+  // A history needs its list: keyword ids and the daily extension come from rankings.list, prompt
+  // ids from prompts.list, audit ids from audits.list.
+  const implied: DatasetName[] = [];
+  const need = (child: DatasetName, parent: DatasetName) => {
+    if (names.includes(child) && !names.includes(parent)) implied.push(parent);
+  };
+  need('rankings.history', 'rankings.list');
+  need('prompts.history', 'prompts.list');
+  need('audits.issues', 'audits.list');
+  return { projects: ids, datasets: names, implied };
+}
+
+/** The identity of a job, stored with a run and compared on resume. @internal */
+export function jobKey(job: NormalizedJob): string {
+  return JSON.stringify({ projects: job.projects, datasets: job.datasets });
+}
+
+/** Words for a job, for error messages. @internal */
+export function describeJob(job: NormalizedJob): string {
+  const projects = job.projects === 'all' ? 'all projects' : `${job.projects.length} project(s)`;
+  return `${projects}; datasets ${job.datasets.join(', ')}`;
+}

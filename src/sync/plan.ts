@@ -1,0 +1,181 @@
+import type { SeoVisibilityClient } from '../index.js';
+import { InvalidArgumentError } from '../index.js';
+import { type SyncWindow, checkBudget, dayWindow, leastTimeMs } from './budget.js';
+import { DATASET_NAMES, type DatasetName } from './datasets.js';
+import { SyncError } from './errors.js';
+import { normalizeJob, type SyncJob } from './job.js';
+import type { RunRecord } from './context.js';
+import { countProject } from './plan-count.js';
+import { explainPlan } from './plan-words.js';
+import { type ReportedBudget, fetchPage, PAGE_SIZE } from './requests.js';
+import type { SyncStore } from './store.js';
+
+/**
+ * One dataset's share of a plan.
+ *
+ * @example
+ * ```ts
+ * plan.byDataset['rankings.history']; // { requests: 3015, note: 'back-fill 3,015 keywords, one request each' }
+ * ```
+ */
+export interface DatasetPlan {
+  /** Requests the sync will spend on it. */
+  requests: number;
+  /** How they are counted, in words. */
+  note: string;
+}
+
+/**
+ * What a sync will cost and how long it will take, before it runs.
+ *
+ * @example
+ * ```ts
+ * const plan = await planSync(client, { projects: 'all' });
+ * console.log(plan.requests, plan.fitsToday, plan.summary);
+ * ```
+ */
+export interface SyncPlan {
+  /** Requests the sync will spend in all. */
+  requests: number;
+  /** The same, per dataset. */
+  byDataset: Partial<Record<DatasetName, DatasetPlan>>;
+  /** Projects the job covers. */
+  projects: number;
+  /** Which path `rankings.history` takes: `backfill` (a request per keyword), `extend` (free, from the day's list), `mixed`, or `none`. */
+  historyPath: 'backfill' | 'extend' | 'mixed' | 'none';
+  /** Keywords whose history needs a request (back-fill, or a gap since the last run). */
+  backfillKeywords: number;
+  /** The least time (ms) the sync can take under the rate windows and the server-reported budget. */
+  leastTimeMs: number;
+  /** Requests of today's budget still free, as far as is known (day limit, this store's ledger, the server's report). */
+  remainingToday: number;
+  /** Kept free for interactive use. */
+  reserve: number;
+  /** Whether `requests` fit in `remainingToday - reserve`. */
+  fitsToday: boolean;
+  /** Days of budget the sync spans (1 when it fits today). */
+  days: number;
+  /** The windows planned with. */
+  windows: SyncWindow[];
+  /** The budget the last planning response reported (`meta.rate_limit`). */
+  reported: ReportedBudget | undefined;
+  /** Requests spent making this plan (list totals). */
+  planRequests: number;
+  /** The plan in words. */
+  summary: string;
+}
+
+/**
+ * Options of {@link planSync}.
+ *
+ * @example
+ * ```ts
+ * await planSync(client, job, { store: sqliteStore('seo.db'), budget: { reserve: 1000 } });
+ * ```
+ */
+export interface PlanSyncOptions {
+  /** The store a later `runSync` writes to: what it already holds is not counted again. */
+  store?: SyncStore | undefined;
+  /** `reserve` is kept out of what fits today. */
+  budget?: { maxRequests?: number | undefined; reserve?: number | undefined } | undefined;
+  /** The key's rate windows. @default the documented 200/minute, 5,000/hour, 50,000/day */
+  windows?: SyncWindow[] | undefined;
+  /** Clock (epoch ms). @default Date.now */
+  now?: (() => number) | undefined;
+}
+
+const OPTION_KEYS = ['store', 'budget', 'windows', 'now'];
+
+/**
+ * Counts the requests a sync of `job` will spend, from list totals at the largest page size (a few
+ * requests per project: one small page per paged dataset), and says how long that takes under the
+ * rate windows and whether it fits in what is left of today's budget.
+ *
+ * @example
+ * ```ts
+ * import { planSync, sqliteStore } from 'seo-visibility/sync';
+ * const plan = await planSync(client, { projects: 'all' }, { store: sqliteStore('seo.db') });
+ * console.log(plan.summary);
+ * ```
+ */
+export async function planSync(client: SeoVisibilityClient, job: SyncJob, options: PlanSyncOptions = {}): Promise<SyncPlan> {
+  const normalized = normalizeJob(job);
+  if (typeof options !== 'object' || options === null) throw new InvalidArgumentError('options', 'expected an object');
+  for (const key of Object.keys(options)) if (!OPTION_KEYS.includes(key)) throw new InvalidArgumentError(key, `unknown planSync option; expected one of ${OPTION_KEYS.join(', ')}`);
+  const { reserve, windows } = checkBudget(options.budget, options.windows);
+  const now = options.now ?? Date.now;
+  const today = new Date(now()).toISOString().slice(0, 10);
+  const store = options.store;
+  store?.open();
+  try {
+    let planRequests = 0;
+    let reported: ReportedBudget | undefined;
+    const send: typeof fetchPage = async (c, d, t) => {
+      planRequests++;
+      const fetched = await fetchPage(c, d, t);
+      reported = fetched.budget ?? reported;
+      return fetched;
+    };
+    // The project list: the sync reads it too, so its pages count.
+    const ids: string[] = [];
+    let listPages = 0;
+    for (let offset = 0; ; ) {
+      const fetched = await send(client, 'projects.list', { projectId: '', offset, limit: PAGE_SIZE['projects.list'] });
+      listPages++;
+      ids.push(...fetched.records.map((r) => String(r['id'])));
+      offset += fetched.records.length;
+      if (fetched.records.length === 0 || (fetched.total !== undefined && offset >= fetched.total)) break;
+    }
+    const projects = normalized.projects === 'all' ? ids : normalized.projects;
+    const unknown = projects.filter((id) => !ids.includes(id));
+    if (unknown.length) {
+      throw new SyncError('unknown_project', `Unknown project${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}: the key sees ${ids.length} project(s)`);
+    }
+    const byDataset: Partial<Record<DatasetName, DatasetPlan>> = {};
+    const wanted = DATASET_NAMES.filter((d) => normalized.datasets.includes(d) || normalized.implied.includes(d));
+    const add = (d: DatasetName, requests: number) => {
+      const entry = (byDataset[d] ??= { requests: 0, note: '' });
+      entry.requests += requests;
+    };
+    add('projects.list', listPages);
+    let backfill = 0;
+    let extend = 0;
+    // A stopped run is resumed: its snapshot day and its run-scoped progress still count.
+    const pending = store?.get('run') as RunRecord | undefined;
+    const open = pending && pending.status !== 'completed' ? pending : undefined;
+    const periods = { day: open?.snapshotDay ?? today, run: open ? `r${open.id}` : 'r-new' };
+    if (open?.projects.length && open.job) byDataset['projects.list'] = { requests: 0, note: '' };
+    for (const projectId of projects) {
+      const counted = await countProject({ client, send, store, projectId, datasets: wanted, periods, now: now() });
+      for (const [d, r] of Object.entries(counted.requests)) add(d as DatasetName, r);
+      backfill += counted.backfill;
+      extend += counted.extend;
+    }
+    const requests = Object.values(byDataset).reduce((s, d) => s + d.requests, 0);
+    const spentToday = ((store?.get(`spend/${today}`) as number | undefined) ?? 0) + planRequests;
+    const day = dayWindow(windows);
+    let remainingToday = Math.max(0, day.limit - spentToday);
+    if (reported && reported.limit === day.limit) remainingToday = Math.min(remainingToday, reported.remaining);
+    const free = Math.max(0, remainingToday - reserve);
+    const plan: SyncPlan = {
+      requests,
+      byDataset,
+      projects: projects.length,
+      historyPath: !wanted.includes('rankings.history') ? 'none' : backfill === 0 ? 'extend' : extend === 0 ? 'backfill' : 'mixed',
+      backfillKeywords: backfill,
+      leastTimeMs: leastTimeMs(requests, windows, { spentToday, reported, now: now() }),
+      remainingToday,
+      reserve,
+      fitsToday: requests <= free,
+      days: requests <= free ? 1 : 1 + Math.ceil((requests - free) / Math.max(1, day.limit - reserve)),
+      windows,
+      reported,
+      planRequests,
+      summary: '',
+    };
+    plan.summary = explainPlan(plan, { backfill, extend, datasets: normalized.datasets, implied: normalized.implied });
+    return plan;
+  } finally {
+    store?.close();
+  }
+}

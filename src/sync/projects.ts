@@ -1,0 +1,35 @@
+import { TABLES } from './datasets.js';
+import type { SyncContext } from './context.js';
+import { SyncError } from './errors.js';
+import type { NormalizedJob } from './job.js';
+import { PAGE_SIZE } from './requests.js';
+import { toRows } from './rows.js';
+import { taskKey } from './streams.js';
+
+/**
+ * Reads the project list (resumably, page by page) and returns the run's project ids: every
+ * project for `'all'`, else the job's ids, each checked against the list so an unknown id fails
+ * with its name before any project data is read.
+ * @internal
+ */
+export async function resolveProjects(ctx: SyncContext, job: NormalizedJob): Promise<string[]> {
+  const key = taskKey('projects.list', '-', `r${ctx.run.id}`);
+  let state = (ctx.store.get(key) as { offset: number; ids: string[]; done?: boolean } | undefined) ?? { offset: 0, ids: [] };
+  while (!state.done) {
+    const limit = PAGE_SIZE['projects.list'] ?? 500;
+    const fetched = await ctx.fetch('projects.list', { projectId: '', offset: state.offset, limit });
+    const ids = [...state.ids, ...fetched.records.map((r) => String(r['id']))];
+    const next = state.offset + fetched.records.length;
+    const done = fetched.records.length === 0 || (fetched.total !== undefined ? next >= fetched.total : fetched.records.length < limit);
+    const writes = ctx.datasets.has('projects.list') ? [{ table: TABLES['projects.list'], rows: toRows('projects.list', fetched.records, { projectId: '', snapshotDay: ctx.run.snapshotDay }) }] : [];
+    state = { offset: next, ids, ...(done ? { done } : {}) };
+    ctx.commit('projects.list', writes, { [key]: state });
+  }
+  if (job.projects === 'all') return state.ids;
+  const known = new Set(state.ids.map((id) => id.toLowerCase()));
+  const unknown = job.projects.filter((id) => !known.has(id));
+  if (unknown.length) {
+    throw new SyncError('unknown_project', `Unknown project${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}: the key sees ${state.ids.length} project(s)${state.ids.length ? ` (${state.ids.slice(0, 5).join(', ')}${state.ids.length > 5 ? ', …' : ''})` : ''}`);
+  }
+  return job.projects;
+}

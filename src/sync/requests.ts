@@ -1,0 +1,103 @@
+import type { SeoVisibilityClient } from '../index.js';
+import type { DatasetName } from './datasets.js';
+
+/** The budget one response reported (`meta.rate_limit`). @internal */
+export interface ReportedBudget {
+  limit: number;
+  remaining: number;
+  reset: number;
+}
+
+/** What one request brought back, whatever the endpoint. @internal */
+export interface Fetched {
+  records: Array<Record<string, unknown>>;
+  /** `meta.pagination.total`, when the endpoint reports it. */
+  total: number | undefined;
+  budget: ReportedBudget | undefined;
+  /** The whole `data` of a paged object (prompt history: `{ prompt_id, prompt, responses }`). */
+  data?: Record<string, unknown>;
+}
+
+/** The largest page size each paged dataset allows: the fewest requests. @internal */
+export const PAGE_SIZE: Partial<Record<DatasetName, number>> = {
+  'projects.list': 500,
+  'rankings.list': 1000,
+  'prompts.list': 200,
+  'prompts.history': 200,
+  'audits.list': 1000,
+  'audits.issues': 1000,
+  'backlinks.anchors': 1000,
+  'content.list': 1000,
+};
+
+/** Where a request points: the project, and the parent item for per-item datasets. @internal */
+export interface Target {
+  projectId: string;
+  /** Keyword, prompt or audit id. */
+  itemId?: string | undefined;
+  offset?: number | undefined;
+  limit?: number | undefined;
+  dateFrom?: string | undefined;
+  dateTo?: string | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+type Page = { items: unknown[]; data: unknown; meta: { rate_limit?: ReportedBudget; pagination?: { total: number } } };
+type Single = { data: unknown; meta: { rate_limit?: ReportedBudget } };
+
+/**
+ * Sends the one request that reads a page (or the whole response) of `dataset`, through the
+ * public client: its throttle, retries and validation apply.
+ * @internal
+ */
+export async function fetchPage(client: SeoVisibilityClient, dataset: DatasetName, t: Target): Promise<Fetched> {
+  const options = { signal: t.signal };
+  const paging = { limit: t.limit ?? PAGE_SIZE[dataset] ?? 1000, offset: t.offset ?? 0 };
+  const p = t.projectId;
+  const item = t.itemId ?? '';
+  const range = { ...(t.dateFrom ? { date_from: t.dateFrom } : {}), ...(t.dateTo ? { date_to: t.dateTo } : {}) };
+  switch (dataset) {
+    case 'projects.list':
+      return page((await client.projects.list(paging, options)) as Page);
+    case 'rankings.list':
+      return page((await client.rankings.list(p, paging, options)) as Page);
+    case 'rankings.history': {
+      const r = (await client.rankings.history(p, item, range, options).withMeta()) as Single;
+      const data = r.data as { history?: unknown[] } & Record<string, unknown>;
+      return { records: (data.history ?? []) as Array<Record<string, unknown>>, total: undefined, budget: r.meta.rate_limit, data };
+    }
+    case 'prompts.list':
+      return page((await client.prompts.list(p, paging, options)) as Page);
+    case 'prompts.history':
+      return page((await client.prompts.history(p, item, { ...paging, ...range }, options)) as Page);
+    case 'audits.list':
+      return page((await client.audits.list(p, paging, options)) as Page);
+    case 'audits.issues':
+      return page((await client.audits.issues(p, item, paging, options)) as Page);
+    case 'backlinks.anchors':
+      return page((await client.backlinks.anchors(p, paging, options)) as Page);
+    case 'content.list':
+      return page((await client.content.list(p, paging, options)) as Page);
+    case 'backlinks.list':
+      return single(await client.backlinks.list(p, options).withMeta());
+    case 'backlinks.summary':
+      return single(await client.backlinks.summary(p, options).withMeta());
+    case 'backlinks.history': {
+      const r = (await client.backlinks.history(p, options).withMeta()) as Single;
+      const data = r.data as { history?: unknown[] } & Record<string, unknown>;
+      return { records: (data.history ?? []) as Array<Record<string, unknown>>, total: undefined, budget: r.meta.rate_limit, data };
+    }
+    case 'backlinks.domains':
+      return single(await client.backlinks.domains(p, options).withMeta());
+  }
+}
+
+function page(r: Page): Fetched {
+  const data = (Array.isArray(r.data) ? undefined : (r.data as Record<string, unknown>)) ?? undefined;
+  return { records: r.items as Array<Record<string, unknown>>, total: r.meta.pagination?.total, budget: r.meta.rate_limit, ...(data ? { data } : {}) };
+}
+
+function single(r: Single): Fetched {
+  const records = Array.isArray(r.data) ? (r.data as Array<Record<string, unknown>>) : [r.data as Record<string, unknown>];
+  return { records, total: undefined, budget: r.meta.rate_limit };
+}

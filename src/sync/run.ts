@@ -1,0 +1,202 @@
+import type { SeoVisibilityClient } from '../index.js';
+import { InvalidArgumentError } from '../index.js';
+import { BudgetTracker, type StopReason, type SyncBudget, type SyncWindow, checkBudget } from './budget.js';
+import { DATASET_NAMES, type DatasetName } from './datasets.js';
+import { type RunRecord, StopRun, SyncContext } from './context.js';
+import { SyncError } from './errors.js';
+import { type NormalizedJob, type SyncJob, describeJob, jobKey, normalizeJob } from './job.js';
+import { resolveProjects } from './projects.js';
+import { Scheduler } from './scheduler.js';
+import type { SyncStore } from './store.js';
+import { projectStreams } from './streams.js';
+
+/**
+ * Progress of a run, after every request: per dataset, requests spent and rows written so far.
+ *
+ * @example
+ * ```ts
+ * onProgress: (p) => console.log(p.dataset, p.datasets[p.dataset].requests, 'requests;', p.dailyRemaining, 'left today')
+ * ```
+ */
+export interface SyncProgress {
+  /** The dataset of the request that just finished. */
+  dataset: DatasetName;
+  /** Requests spent by this run so far. */
+  requests: number;
+  /** Per dataset: requests spent, rows written, and whether it is complete for this run. */
+  datasets: Partial<Record<DatasetName, { requests: number; rows: number; done: boolean }>>;
+  /** Requests of today's budget still free, as far as is known. */
+  dailyRemaining: number;
+}
+
+/**
+ * Options of {@link runSync}.
+ *
+ * @example
+ * ```ts
+ * const controller = new AbortController();
+ * process.once('SIGINT', () => controller.abort());
+ * await runSync(client, job, { store: sqliteStore('seo.db'), signal: controller.signal, budget: { reserve: 1000 } });
+ * ```
+ */
+export interface RunSyncOptions {
+  /** Where rows and progress go: `sqliteStore(path)` or `ndjsonStore(dir)`. */
+  store: SyncStore;
+  /** Stops the run cleanly: requests in flight are dropped, everything committed stays, `status` is `stopped`. */
+  signal?: AbortSignal | undefined;
+  /** Called after every request. */
+  onProgress?: ((progress: SyncProgress) => void) | undefined;
+  /** `maxRequests` for this call, and `reserve`: requests of the day's budget left free. */
+  budget?: SyncBudget | undefined;
+  /** Requests in flight at once (at most one per dataset and project; the total is capped at the job's dataset count). @default 4 */
+  concurrency?: number | undefined;
+  /** The rate windows of the key, for the day's budget. @default the documented 200/minute, 5,000/hour, 50,000/day */
+  windows?: SyncWindow[] | undefined;
+  /** Clock (epoch ms) that dates snapshots and the day's spending. @default Date.now */
+  now?: (() => number) | undefined;
+  /** Discard the progress of a stopped run whose job differs, instead of failing with `job_changed`. @default false */
+  fresh?: boolean | undefined;
+}
+
+/**
+ * What {@link runSync} did.
+ *
+ * @example
+ * ```ts
+ * const result = await runSync(client, job, { store });
+ * if (result.status === 'stopped') console.log(`Stopped (${result.reason}); run again to resume.`);
+ * ```
+ */
+export interface SyncResult {
+  /** `completed`, or `stopped` (budget, abort or rate limit): run again with the same job to resume. */
+  status: 'completed' | 'stopped';
+  /** Why it stopped. */
+  reason?: StopReason | undefined;
+  /** Whether running again resumes it (true whenever it stopped). */
+  resumable: boolean;
+  /** Requests this call spent. */
+  requests: number;
+  /** Per dataset: requests spent and rows written by this call. */
+  datasets: Partial<Record<DatasetName, { requests: number; rows: number }>>;
+  /** The UTC day the run's snapshots are dated. */
+  snapshotDate: string;
+  /** The run's number in this store (a resumed run keeps its number). */
+  run: number;
+}
+
+const OPTION_KEYS = ['store', 'signal', 'onProgress', 'budget', 'concurrency', 'windows', 'now', 'fresh'];
+
+/**
+ * Copies the job's datasets into the store, resumably and within the budget: projects are served
+ * in turn, each page is committed with the progress that covers it, and a run that stops (budget,
+ * `maxRequests`, abort, or a process killed outright) continues where it stopped on the next call
+ * with the same job.
+ *
+ * @example
+ * ```ts
+ * import { SeoVisibilityClient } from 'seo-visibility';
+ * import { runSync, sqliteStore } from 'seo-visibility/sync';
+ *
+ * const result = await runSync(new SeoVisibilityClient(), { projects: 'all' }, { store: sqliteStore('seo.db'), budget: { reserve: 2_000 } });
+ * console.log(result.status, result.requests);
+ * ```
+ */
+export async function runSync(client: SeoVisibilityClient, job: SyncJob, options: RunSyncOptions): Promise<SyncResult> {
+  const normalized = normalizeJob(job);
+  const opts = checkRunOptions(options);
+  const { maxRequests, reserve, windows } = checkBudget(opts.budget, opts.windows);
+  const now = opts.now ?? Date.now;
+  const today = () => new Date(now()).toISOString().slice(0, 10);
+  const store = opts.store;
+  store.open();
+  try {
+    const previous = store.get('run') as RunRecord | undefined;
+    const key = jobKey(normalized);
+    let run: RunRecord;
+    let resumed = false;
+    if (previous && previous.status !== 'completed' && previous.job !== key && !opts.fresh) {
+      throw new SyncError(
+        'job_changed',
+        `The store at ${store.location} holds a stopped run of another job (${describeJobKey(previous.job)}); this job is ${describeJob(normalized)}. Run the previous job again to finish it, or pass fresh: true (--fresh) to drop its progress.`,
+      );
+    }
+    if (previous && previous.status !== 'completed' && previous.job === key) {
+      run = { ...previous, status: 'running' };
+      resumed = true;
+    } else run = { id: (previous?.id ?? 0) + 1, job: key, snapshotDay: today(), status: 'running', projects: [] };
+    const datasets = new Set<DatasetName>(normalized.datasets);
+    const budget = new BudgetTracker({ maxRequests, reserve, windows, spentToday: (store.get(`spend/${today()}`) as number | undefined) ?? 0 });
+    const ctx = new SyncContext(client, store, budget, run, datasets, opts.signal, today);
+    const result = (status: SyncResult['status'], reason?: StopReason): SyncResult => ({
+      status,
+      ...(reason ? { reason } : {}),
+      resumable: status !== 'completed',
+      requests: budget.spent,
+      datasets: Object.fromEntries(ctx.counters),
+      snapshotDate: run.snapshotDay,
+      run: run.id,
+    });
+    try {
+      if (!resumed) run.projects = await resolveProjects(ctx, normalized);
+      store.commit({ state: { run, ...(resumed ? {} : staleTasks(store, run)) } });
+    } catch (error) {
+      if (error instanceof StopRun) return result('stopped', error.reason);
+      throw error;
+    }
+    const order = DATASET_NAMES.filter((d) => datasets.has(d) || normalized.implied.includes(d));
+    const scheduler = new Scheduler(run.projects.map((p) => projectStreams(ctx, p, order)), opts.concurrency ?? 4, order.length);
+    const report = (dataset: DatasetName) => opts.onProgress?.(progressOf(ctx, scheduler, dataset));
+    let stop: StopReason | undefined;
+    try {
+      stop = await scheduler.run(report);
+    } catch (error) {
+      store.commit({ state: { run: { ...run, status: 'stopped' } } });
+      throw error;
+    }
+    store.commit({ state: { run: { ...run, status: stop ? 'stopped' : 'completed' } } });
+    return result(stop ? 'stopped' : 'completed', stop);
+  } finally {
+    store.close();
+  }
+}
+
+function progressOf(ctx: SyncContext, scheduler: Scheduler, dataset: DatasetName): SyncProgress {
+  const datasets: SyncProgress['datasets'] = {};
+  for (const name of DATASET_NAMES) {
+    if (!ctx.datasets.has(name)) continue;
+    const c = ctx.counters.get(name) ?? { requests: 0, rows: 0 };
+    datasets[name] = { ...c, done: scheduler.isDone(name) };
+  }
+  return { dataset, requests: ctx.budget.spent, datasets, dailyRemaining: ctx.budget.dailyRemaining };
+}
+
+/** Progress entries of earlier runs and days that no longer count (kept small). */
+function staleTasks(store: SyncStore, run: RunRecord): Record<string, null> {
+  const out: Record<string, null> = {};
+  for (const [key] of store.entries('task/')) {
+    const period = key.slice(key.lastIndexOf('/') + 1);
+    if (period !== 'once' && period !== `r${run.id}` && period !== `d${run.snapshotDay}`) out[key] = null;
+  }
+  return out;
+}
+
+function describeJobKey(key: string): string {
+  try {
+    const job = JSON.parse(key) as NormalizedJob;
+    return describeJob({ ...job, implied: [] });
+  } catch {
+    return key;
+  }
+}
+
+function checkRunOptions(options: unknown): RunSyncOptions {
+  if (typeof options !== 'object' || options === null) throw new InvalidArgumentError('options', 'expected an object with at least { store }');
+  for (const key of Object.keys(options)) if (!OPTION_KEYS.includes(key)) throw new InvalidArgumentError(key, `unknown runSync option; expected one of ${OPTION_KEYS.join(', ')}`);
+  const o = options as RunSyncOptions;
+  if (typeof o.store?.open !== 'function' || typeof o.store.commit !== 'function') throw new InvalidArgumentError('store', 'expected a store such as sqliteStore(path) or ndjsonStore(dir)');
+  if (o.concurrency !== undefined && !(Number.isInteger(o.concurrency) && o.concurrency >= 1)) throw new InvalidArgumentError('concurrency', `expected an integer ≥ 1, got ${String(o.concurrency)}`);
+  if (o.onProgress !== undefined && typeof o.onProgress !== 'function') throw new InvalidArgumentError('onProgress', 'expected a function');
+  if (o.now !== undefined && typeof o.now !== 'function') throw new InvalidArgumentError('now', 'expected a function returning epoch milliseconds');
+  return o;
+}
+

@@ -1,0 +1,247 @@
+import { type DatasetName, TABLES, type TableDef } from './datasets.js';
+import type { SyncContext } from './context.js';
+import { isError } from './context.js';
+import { PAGE_SIZE } from './requests.js';
+import { addDays, dayOf, historyRowFromList, keywordId, toRows } from './rows.js';
+import type { Row } from './store.js';
+
+/** A sequence of requests for one dataset of one project; at most one of its requests is in flight. @internal */
+export interface Stream {
+  readonly dataset: DatasetName;
+  readonly projectId: string;
+  done: boolean;
+  /** Whether the data this stream depends on is in. */
+  ready(): boolean;
+  /** Sends one request and commits its rows with the progress they cover. */
+  step(): Promise<void>;
+}
+
+/** Progress keys: `task/<dataset>/<project>[/<item>]/<period>`; per-item facts under `kw/`, `prompt/`, `audit/`. @internal */
+export const taskKey = (dataset: string, projectId: string, period: string, item?: string) => `task/${dataset}/${projectId}/${item ? `${item}/` : ''}${period}`;
+
+interface PageState {
+  offset: number;
+  done?: boolean;
+}
+interface KeywordEntry {
+  /** Position in the day's list, to back-fill in list order. */
+  i: number;
+  /** Snapshot day the keyword was last listed. */
+  s: string;
+  /** Day of its last check, when the record says. */
+  c?: string | undefined;
+  /** History complete through this day. */
+  t?: string | undefined;
+}
+interface PromptEntry {
+  i: number;
+  s: string;
+  c: string | null;
+  t?: string | undefined;
+}
+interface AuditEntry {
+  st: string;
+  i?: boolean;
+}
+
+type Children = { writes: Array<{ table: TableDef; rows: Row[] }>; state: Record<string, unknown> };
+
+/** A paged list, or a single response (one request). @internal */
+export class PageStream implements Stream {
+  done: boolean;
+  readonly #key: string;
+  #state: PageState;
+
+  constructor(
+    readonly ctx: SyncContext,
+    readonly dataset: DatasetName,
+    readonly projectId: string,
+  ) {
+    this.#key = taskKey(dataset, projectId, ctx.period(TABLES[dataset].freshness));
+    this.#state = (ctx.store.get(this.#key) as PageState | undefined) ?? { offset: 0 };
+    this.done = this.#state.done === true;
+  }
+
+  ready(): boolean {
+    return true;
+  }
+
+  async step(): Promise<void> {
+    const { ctx, dataset, projectId } = this;
+    const limit = PAGE_SIZE[dataset];
+    const offset = this.#state.offset;
+    const fetched = await ctx.fetch(dataset, { projectId, offset, limit });
+    const records = fetched.records;
+    const next = offset + records.length;
+    const done = limit === undefined || records.length === 0 || (fetched.total !== undefined ? next >= fetched.total : records.length < limit);
+    const rowCtx = { projectId, snapshotDay: ctx.run.snapshotDay, data: fetched.data };
+    const writes = ctx.datasets.has(dataset) ? [{ table: TABLES[dataset], rows: toRows(dataset, records, rowCtx) }] : [];
+    const children = this.#children(records, offset);
+    const state: PageState = done ? { offset: next, done } : { offset: next };
+    ctx.commit(dataset, [...writes, ...children.writes], { [this.#key]: state, ...children.state });
+    this.#state = state;
+    this.done = done;
+  }
+
+  /** What a list page tells the dataset that depends on it: keyword, prompt and audit facts. */
+  #children(records: ReadonlyArray<Record<string, unknown>>, offset: number): Children {
+    const { ctx, projectId } = this;
+    const s = ctx.run.snapshotDay;
+    const out: Children = { writes: [], state: {} };
+    if (this.dataset === 'rankings.list' && ctx.datasets.has('rankings.history')) {
+      const rows: Row[] = [];
+      records.forEach((r, n) => {
+        const id = keywordId(r);
+        const key = `kw/${projectId}/${id}`;
+        const old = ctx.store.get(key) as KeywordEntry | undefined;
+        const c = dayOf(r['last_checked']);
+        let t = old?.t;
+        // The cheap path: a keyword checked on the snapshot day gets that day's row from the list;
+        // its history stays complete when it was complete through the day before.
+        if (c === undefined || c === s) {
+          rows.push(historyRowFromList(r, { projectId, snapshotDay: s }));
+          if (t !== undefined && t >= addDays(s, -1)) t = s;
+        }
+        out.state[key] = { i: offset + n, s, ...(c ? { c } : {}), ...(t ? { t } : {}) } satisfies KeywordEntry;
+      });
+      out.writes.push({ table: TABLES['rankings.history'], rows });
+    }
+    if (this.dataset === 'prompts.list' && ctx.datasets.has('prompts.history')) {
+      records.forEach((r, n) => {
+        const key = `prompt/${projectId}/${String(r['id'])}`;
+        const old = ctx.store.get(key) as PromptEntry | undefined;
+        const c = typeof r['last_checked'] === 'string' ? r['last_checked'] : null;
+        out.state[key] = { i: offset + n, s, c, ...(old?.t ? { t: old.t } : {}) } satisfies PromptEntry;
+      });
+    }
+    if (this.dataset === 'audits.list' && ctx.datasets.has('audits.issues')) {
+      for (const r of records) {
+        const key = `audit/${projectId}/${String(r['id'])}`;
+        const old = ctx.store.get(key) as AuditEntry | undefined;
+        out.state[key] = { st: String(r['status']), ...(old?.i ? { i: true } : {}) } satisfies AuditEntry;
+      }
+    }
+    return out;
+  }
+}
+
+/** The target day of a keyword's history: the day before the snapshot, or its last check when it lags. @internal */
+export function historyTarget(e: KeywordEntry): string {
+  return e.c === undefined || e.c === e.s ? addDays(e.s, -1) : e.c;
+}
+
+/** Keywords listed on `day` whose history is not complete up to its target: the back-fill work. @internal */
+export function keywordsToBackfill(entries: Array<[string, unknown]>, day: string): Array<[string, KeywordEntry]> {
+  const list = entries.filter(([, e]) => (e as KeywordEntry).s === day && needsBackfill(e as KeywordEntry)) as Array<[string, KeywordEntry]>;
+  return list.sort((a, b) => a[1].i - b[1].i);
+}
+
+/** Whether a keyword's history needs a request. @internal */
+export function needsBackfill(e: KeywordEntry): boolean {
+  return e.t === undefined || e.t < historyTarget(e);
+}
+
+/** Prompts listed on `day` answered since their stored history. @internal */
+export function promptsToFetch(entries: Array<[string, unknown]>, day: string): Array<[string, PromptEntry]> {
+  const list = entries.filter(([, e]) => {
+    const p = e as PromptEntry;
+    return p.s === day && p.c !== null && (p.t === undefined || p.c > p.t);
+  }) as Array<[string, PromptEntry]>;
+  return list.sort((a, b) => a[1].i - b[1].i);
+}
+
+/** Per-item work after a list: one request per keyword, or pages per prompt or audit. @internal */
+export class ItemStream implements Stream {
+  done = false;
+  #work: Array<[string, unknown]> | undefined;
+  #next = 0;
+
+  constructor(
+    readonly ctx: SyncContext,
+    readonly dataset: 'rankings.history' | 'prompts.history' | 'audits.issues',
+    readonly projectId: string,
+    readonly parent: Stream,
+  ) {}
+
+  ready(): boolean {
+    return this.parent.done;
+  }
+
+  async step(): Promise<void> {
+    const { ctx, projectId } = this;
+    const day = ctx.run.snapshotDay;
+    if (!this.#work) {
+      if (this.dataset === 'rankings.history') this.#work = keywordsToBackfill(ctx.store.entries(`kw/${projectId}/`), day);
+      else if (this.dataset === 'prompts.history') this.#work = promptsToFetch(ctx.store.entries(`prompt/${projectId}/`), day);
+      else this.#work = ctx.store.entries(`audit/${projectId}/`).filter(([, e]) => ['completed', 'failed'].includes((e as AuditEntry).st) && !(e as AuditEntry).i);
+    }
+    const item = this.#work[this.#next];
+    if (!item) {
+      this.done = true;
+      return;
+    }
+    const finished = await this.#one(item[0], item[1]);
+    if (finished) this.#next++;
+    this.done = this.#next >= this.#work.length;
+  }
+
+  /** One request for one item; true when the item is complete. */
+  async #one(key: string, entry: unknown): Promise<boolean> {
+    const { ctx, projectId, dataset } = this;
+    const itemId = key.slice(key.lastIndexOf('/') + 1);
+    const table = TABLES[dataset];
+    if (dataset === 'rankings.history') {
+      const e = entry as KeywordEntry;
+      const target = historyTarget(e);
+      const through = e.c === undefined || e.c === e.s ? e.s : target;
+      const fetched = await this.#gone(() => ctx.fetch(dataset, { projectId, itemId, dateFrom: e.t ? addDays(e.t, 1) : undefined, dateTo: target }));
+      const rows = fetched ? toRows(dataset, fetched.records, { projectId, snapshotDay: e.s, itemId, data: fetched.data }) : [];
+      ctx.commit(dataset, [{ table, rows }], { [key]: { ...e, t: through } });
+      return true;
+    }
+    const pageKey = taskKey(dataset, projectId, dataset === 'audits.issues' ? 'once' : `d${ctx.run.snapshotDay}`, itemId);
+    const page = (ctx.store.get(pageKey) as { offset: number; from?: string; max?: string } | undefined) ?? { offset: 0, ...(dataset === 'prompts.history' && (entry as PromptEntry).t ? { from: (entry as PromptEntry).t } : {}) };
+    const limit = PAGE_SIZE[dataset] ?? 1000;
+    const fetched = await this.#gone(() => ctx.fetch(dataset, { projectId, itemId, offset: page.offset, limit, dateFrom: page.from }));
+    const records = fetched?.records ?? [];
+    const next = page.offset + records.length;
+    const done = !fetched || records.length === 0 || (fetched.total !== undefined ? next >= fetched.total : records.length < limit);
+    const rows = toRows(dataset, records, { projectId, snapshotDay: ctx.run.snapshotDay, itemId, data: fetched?.data });
+    let max = page.max;
+    for (const r of records) if (typeof r['checked_at'] === 'string' && (max === undefined || r['checked_at'] > max)) max = r['checked_at'];
+    const state: Record<string, unknown> = { [pageKey]: done ? null : { ...page, offset: next, ...(max ? { max } : {}) } };
+    if (done && dataset === 'prompts.history') state[key] = { ...(entry as PromptEntry), t: max ?? (entry as PromptEntry).c };
+    if (done && dataset === 'audits.issues') state[key] = { ...(entry as AuditEntry), i: true };
+    ctx.commit(dataset, [{ table, rows }], state);
+    return done;
+  }
+
+  /** An item deleted since its list was read (404) is skipped, not fatal. */
+  async #gone<T>(send: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await send();
+    } catch (error) {
+      if (isError(error, 'NotFoundError')) return undefined;
+      throw error;
+    }
+  }
+}
+
+/** The streams of one project, in dataset order (each per-item dataset after its list). @internal */
+export function projectStreams(ctx: SyncContext, projectId: string, datasets: readonly DatasetName[]): Stream[] {
+  const streams: Stream[] = [];
+  const byName = new Map<DatasetName, Stream>();
+  for (const dataset of datasets) {
+    if (dataset === 'projects.list') continue;
+    let stream: Stream;
+    if (dataset === 'rankings.history' || dataset === 'prompts.history' || dataset === 'audits.issues') {
+      const parentName: DatasetName = dataset === 'rankings.history' ? 'rankings.list' : dataset === 'prompts.history' ? 'prompts.list' : 'audits.list';
+      const parent = byName.get(parentName);
+      if (!parent) continue;
+      stream = new ItemStream(ctx, dataset, projectId, parent);
+    } else stream = new PageStream(ctx, dataset, projectId);
+    byName.set(dataset, stream);
+    streams.push(stream);
+  }
+  return streams;
+}
