@@ -1,9 +1,14 @@
 import { LocalRateGate } from './core/local-rate-gate.js';
+import type { RateGate } from './core/rate-gate.js';
 import type { TransportConfig } from './core/transport.js';
-import { AbortedError, InvalidArgumentError } from './errors/client-errors.js';
-import { RateLimitedError } from './errors/api-error.js';
+import { InvalidArgumentError } from './errors/client-errors.js';
+import type { ResolvedHooks } from './hooks.js';
 import * as check from './internal/validate.js';
-import { type ClientOptions, DOCUMENTED_WINDOWS } from './options.js';
+import { resolveLogger } from './internal/log.js';
+import { optionError } from './internal/option-errors.js';
+import { isBrowser, readEnv, userAgent } from './internal/runtime.js';
+import { KNOWN_KEYS, clientOptionsSchema, requestOptionsSchema } from './options-schema.js';
+import { type ClientOptions, DOCUMENTED_WINDOWS, type RequestOptions } from './options.js';
 
 /** Defaults of every client option (ms for durations). @internal */
 const DEFAULTS = {
@@ -14,56 +19,91 @@ const DEFAULTS = {
 } as const;
 
 /**
- * Normalizes user options once, against the defaults; bad input throws right away with the option
- * named, before any request can be sent.
+ * Checks every option once, nested ones included, against the schema in `options-schema.ts`, and
+ * resolves them against the defaults and the environment. Bad input throws `InvalidArgumentError`
+ * naming the option's path, before any request can be sent. `sharedGate` is the throttle of the
+ * client this one was derived from (`withOptions`), so both spend one budget.
  *
  * @internal
  */
-export function resolveConfig(options: ClientOptions): TransportConfig {
-  if (options !== undefined && (typeof options !== 'object' || options === null)) {
-    throw new InvalidArgumentError('options', 'expected an object such as { apiKey, baseUrl }');
-  }
+export function resolveConfig(options: ClientOptions | undefined, sharedGate?: RateGate | undefined): TransportConfig {
+  const parsed = clientOptionsSchema.safeParse(options ?? {});
+  if (!parsed.success) throw optionError(parsed.error.issues, '', KNOWN_KEYS);
+  const given = parsed.data;
   const env = readEnv();
-  const apiKey = check.apiKey(options.apiKey ?? env.SEO_VISIBILITY_API_KEY);
-  const baseUrl = resolveBaseUrl(options.baseUrl ?? env.SEO_VISIBILITY_BASE_URL);
-  const headers = check.headers(options.headers ?? {});
-  const rateLimit = options.rateLimit;
-  const windows = rateLimit === false ? false : rateLimit?.windows === undefined ? DOCUMENTED_WINDOWS : rateLimit.windows;
-  if (windows) windows.forEach((w, i) => check.positive(`rateLimit.windows[${i}].limit`, w.limit, true) && check.positive(`rateLimit.windows[${i}].intervalMs`, w.intervalMs));
+  const apiKey = check.apiKey(given.apiKey ?? env.SEO_VISIBILITY_API_KEY);
+  const baseUrl = resolveBaseUrl(given.baseUrl ?? env.SEO_VISIBILITY_BASE_URL);
+  if (isBrowser() && given.fetch === undefined && given.dangerouslyAllowBrowser !== true) {
+    throw new InvalidArgumentError(
+      'dangerouslyAllowBrowser',
+      'this looks like a browser, where the API key would be visible to every visitor of the page. ' +
+        'Call the API from your server (or pass a `fetch` that goes through your own backend proxy, which holds the key); ' +
+        'set `dangerouslyAllowBrowser: true` only if every visitor may see this key.',
+    );
+  }
+  const logger = resolveLogger(given.logger, given.logLevel, env.SEO_VISIBILITY_LOG);
+  const backoff = { ...DEFAULTS.backoff, ...definedOnly(given.retryBackoff ?? {}) };
+  if (backoff.initialDelay > backoff.maxDelay) {
+    throw new InvalidArgumentError('retryBackoff.initialDelay', `expected at most retryBackoff.maxDelay (${backoff.maxDelay} ms), got ${backoff.initialDelay}`);
+  }
   return {
     apiKey,
     baseUrl,
-    timeout: check.positive('timeout', options.timeout) ?? DEFAULTS.timeout,
-    maxRetries: check.nonNegativeInteger('maxRetries', options.maxRetries) ?? DEFAULTS.maxRetries,
-    maxRetryDelay: check.nonNegative('maxRetryDelay', options.maxRetryDelay) ?? DEFAULTS.maxRetryDelay,
-    backoff: {
-      initialDelay: check.nonNegative('retryBackoff.initialDelay', options.retryBackoff?.initialDelay) ?? DEFAULTS.backoff.initialDelay,
-      maxDelay: check.nonNegative('retryBackoff.maxDelay', options.retryBackoff?.maxDelay) ?? DEFAULTS.backoff.maxDelay,
-    },
-    gate:
-      rateLimit === false
-        ? undefined
-        : rateLimit?.gate
-          ? rateLimit.gate.createGate({ apiKey, logger: options.logger, localGate: () => new LocalRateGate(windows), errors: { AbortedError, RateLimitedError } })
-          : new LocalRateGate(windows),
-    fetch: options.fetch,
-    headers: { ...headers },
-    hooks: options.hooks ?? {},
-    logger: options.logger,
+    timeout: given.timeout ?? DEFAULTS.timeout,
+    maxRetries: given.maxRetries ?? DEFAULTS.maxRetries,
+    maxRetryDelay: given.maxRetryDelay ?? DEFAULTS.maxRetryDelay,
+    backoff,
+    gate: sharedGate ?? createGate(given.rateLimit, apiKey, logger),
+    fetch: given.fetch,
+    headers: { ...check.headers(given.headers ?? {}) },
+    hooks: resolveHooks(given.hooks),
+    logger,
+    userAgent: isBrowser() ? undefined : userAgent(),
   };
 }
 
-function readEnv(): Record<string, string | undefined> {
-  // Browsers have no process.env; bundlers may define a partial `process`.
-  const proc = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process;
-  return proc?.env ?? {};
+/**
+ * Checks per-call options the same way (unknown keys, types, ranges); the transport calls it.
+ *
+ * @example
+ * ```ts
+ * const { signal, timeout } = resolveRequestOptions({ timeout: 5_000 });
+ * ```
+ * @internal
+ */
+export function resolveRequestOptions(options: RequestOptions | undefined | null): RequestOptions {
+  if (options === undefined || options === null) return {};
+  const parsed = requestOptionsSchema.safeParse(options);
+  if (!parsed.success) throw optionError(parsed.error.issues, 'options', { '': Object.keys(requestOptionsSchema.shape) });
+  if (parsed.data.headers) check.headers(parsed.data.headers);
+  return parsed.data;
+}
+
+/**
+ * The throttle. Left out, the documented windows pace the client as a prior, until the server
+ * reports a larger budget; windows the user gives always apply.
+ */
+function createGate(rateLimit: ClientOptions['rateLimit'], apiKey: string, logger: TransportConfig['logger']): RateGate | undefined {
+  if (rateLimit === false) return undefined;
+  const explicit = rateLimit?.windows !== undefined;
+  const localGate = () => (explicit ? new LocalRateGate(rateLimit!.windows as false | []) : new LocalRateGate(DOCUMENTED_WINDOWS, { prior: true }));
+  return rateLimit?.gate ? rateLimit.gate.createGate({ apiKey, logger, localGate }) : localGate();
+}
+
+function resolveHooks(hooks: { [K in keyof ResolvedHooks]?: ResolvedHooks[K] } | undefined): ResolvedHooks {
+  return { onRequest: hooks?.onRequest ?? [], onResponse: hooks?.onResponse ?? [], onError: hooks?.onError ?? [], onRetry: hooks?.onRetry ?? [] };
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
 
 /**
- * The base URL must be absolute http(s); plain http only to loopback (api-notes: never send a key
- * in clear text across a network). A trailing slash is dropped.
+ * The base URL must be absolute http(s) and end in `/api/v1` (the API's version prefix: any other
+ * path answers 404 on every call, which would read like a missing resource). Plain http only to
+ * loopback, so a key never crosses a network in clear text. A trailing slash is dropped.
  */
 function resolveBaseUrl(value: string | undefined): string {
   if (value === undefined || value === '') {
@@ -84,5 +124,9 @@ function resolveBaseUrl(value: string | undefined): string {
   if (url.username || url.password || url.search || url.hash) {
     throw new InvalidArgumentError('baseUrl', 'expected no credentials, query or fragment in the base URL');
   }
-  return url.href.replace(/\/+$/, '');
+  const href = url.href.replace(/\/+$/, '');
+  if (!href.endsWith('/api/v1')) {
+    throw new InvalidArgumentError('baseUrl', `expected a base URL ending in /api/v1 (e.g. ${url.origin}/api/v1), got ${check.describe(value)}`);
+  }
+  return href;
 }

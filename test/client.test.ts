@@ -1,31 +1,48 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { InvalidArgumentError, SeoVisibilityClient } from '../src/index.js';
+import * as z from 'zod';
+import { InvalidArgumentError, NotFoundError, RateLimitedError, ResponseValidationError, SeoVisibilityClient } from '../src/index.js';
+import { createSimulator } from '../src/testing/index.js';
+import { VERSION } from '../src/version.js';
 
 afterEach(() => {
   vi.unstubAllEnvs();
 });
 
-const rejected = (options: ConstructorParameters<typeof SeoVisibilityClient>[0]) => {
+const base = { apiKey: 'sv_live_x', baseUrl: 'https://a.example.com/api/v1' };
+
+function refusal(run: () => unknown): InvalidArgumentError {
   try {
-    new SeoVisibilityClient(options);
+    run();
   } catch (error) {
+    expect(error).toBeInstanceOf(InvalidArgumentError);
     return error as InvalidArgumentError;
   }
-  throw new Error('expected the constructor to throw');
-};
+  throw new Error('expected an InvalidArgumentError');
+}
 
-describe('SeoVisibilityClient options', () => {
+/** A simulator behind a fetch that records every request the client sends. */
+function simulated(simOptions: Parameters<typeof createSimulator>[0] = {}) {
+  const sim = createSimulator({ seed: 5, ...simOptions });
+  const sent: Request[] = [];
+  const fetch = (input: string | URL | Request, init?: RequestInit) => {
+    const request = new Request(input, init);
+    sent.push(request.clone());
+    return sim.fetch(request);
+  };
+  const options = { apiKey: sim.keys.readWrite, baseUrl: sim.baseUrl, fetch: fetch as typeof globalThis.fetch };
+  return { sim, sent, options };
+}
+
+describe('construction', () => {
   test('reads the key and base URL from the environment when not given', () => {
     vi.stubEnv('SEO_VISIBILITY_API_KEY', 'sv_live_env');
     vi.stubEnv('SEO_VISIBILITY_BASE_URL', 'https://api.example.com/api/v1/');
-    const client = new SeoVisibilityClient();
-    expect(client.baseUrl).toBe('https://api.example.com/api/v1');
+    expect(new SeoVisibilityClient().baseUrl).toBe('https://api.example.com/api/v1');
   });
 
   test('explicit options win over the environment', () => {
     vi.stubEnv('SEO_VISIBILITY_BASE_URL', 'https://env.example.com/api/v1');
-    const client = new SeoVisibilityClient({ apiKey: 'sv_live_x', baseUrl: 'https://given.example.com/api/v1' });
-    expect(client.baseUrl).toBe('https://given.example.com/api/v1');
+    expect(new SeoVisibilityClient({ apiKey: 'sv_live_x', baseUrl: 'https://given.example.com/api/v1' }).baseUrl).toBe('https://given.example.com/api/v1');
   });
 
   test.each([
@@ -36,16 +53,10 @@ describe('SeoVisibilityClient options', () => {
     [{ apiKey: 'sv_live_x', baseUrl: 'not a url' }, 'baseUrl', /absolute URL/],
     [{ apiKey: 'sv_live_x', baseUrl: 'ftp://a.example.com/api/v1' }, 'baseUrl', /http\(s\)/],
     [{ apiKey: 'sv_live_x', baseUrl: 'http://api.example.com/api/v1' }, 'baseUrl', /loopback/],
-    [{ apiKey: 'sv_live_x', baseUrl: 'https://a.example.com/api/v1', timeout: 0 }, 'timeout', /positive/],
-    [{ apiKey: 'sv_live_x', baseUrl: 'https://a.example.com/api/v1', maxRetries: 1.5 }, 'maxRetries', /integer/],
-    [{ apiKey: 'sv_live_x', baseUrl: 'https://a.example.com/api/v1', maxRetryDelay: -1 }, 'maxRetryDelay', /0 or more/],
-    [{ apiKey: 'sv_live_x', baseUrl: 'https://a.example.com/api/v1', headers: { 'X-A': 'b\nc' } }, "headers['X-A']", /control characters/],
-    [{ apiKey: 'sv_live_x', baseUrl: 'https://a.example.com/api/v1', rateLimit: { windows: [{ limit: 0, intervalMs: 1 }] } }, 'rateLimit.windows[0].limit', /positive integer/],
-  ])('rejects bad options with an error naming the option (%#)', (options, argument, message) => {
+  ])('refuses a bad key or base URL, naming it and never echoing the key (%#)', (options, argument, message) => {
     vi.stubEnv('SEO_VISIBILITY_API_KEY', undefined);
     vi.stubEnv('SEO_VISIBILITY_BASE_URL', undefined);
-    const error = rejected(options);
-    expect(error).toBeInstanceOf(InvalidArgumentError);
+    const error = refusal(() => new SeoVisibilityClient(options));
     expect(error.argument).toBe(argument);
     expect(error.message).toMatch(message);
     expect(error.message).not.toContain('sv_live_x');
@@ -60,7 +71,163 @@ describe('SeoVisibilityClient options', () => {
   });
 
   test('exposes every namespace', () => {
-    const client = new SeoVisibilityClient({ apiKey: 'sv_live_x', baseUrl: 'https://a.example.com/api/v1' });
-    expect(Object.keys(client)).toEqual(['projects', 'rankings', 'prompts', 'audits', 'backlinks', 'content', 'reports', 'webhooks']);
+    expect(Object.keys(new SeoVisibilityClient(base))).toEqual(['projects', 'rankings', 'prompts', 'audits', 'backlinks', 'content', 'reports', 'webhooks']);
+  });
+
+  test('identifies itself as seo-visibility/<version> node/<version>', async () => {
+    const { sent, options } = simulated();
+    await new SeoVisibilityClient(options).projects.list();
+    expect(sent[0]!.headers.get('user-agent')).toBe(`seo-visibility/${VERSION} node/${process.versions.node}`);
+  });
+});
+
+describe('browser key guard', () => {
+  /** Runs `build` as if in a browser page: window and document exist, and no Node. */
+  function inBrowser<T>(build: () => T): T {
+    vi.stubGlobal('window', {});
+    vi.stubGlobal('document', {});
+    vi.stubGlobal('process', { env: {}, versions: {} });
+    try {
+      return build();
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  }
+
+  test('refuses a real key in a browser, saying every visitor would see it', () => {
+    const error = refusal(() => inBrowser(() => new SeoVisibilityClient(base)));
+    expect(error.argument).toBe('dangerouslyAllowBrowser');
+    expect(error.message).toContain('visible to every visitor');
+    expect(error.message).not.toContain('sv_live_x');
+  });
+
+  test('starts with dangerouslyAllowBrowser: true', () => {
+    expect(inBrowser(() => new SeoVisibilityClient({ ...base, dangerouslyAllowBrowser: true })).baseUrl).toBe(base.baseUrl);
+  });
+
+  test("a custom fetch (the simulator's, or one to your own backend proxy) is not affected, and sends no User-Agent", async () => {
+    const { sent, options } = simulated();
+    const client = inBrowser(() => new SeoVisibilityClient(options));
+    await client.projects.list();
+    expect(sent[0]!.headers.get('user-agent')).toBeNull();
+  });
+
+  test('Node with window and document defined (jsdom, happy-dom) is a server, not a browser', () => {
+    vi.stubGlobal('window', {});
+    vi.stubGlobal('document', {});
+    try {
+      expect(() => new SeoVisibilityClient(base)).not.toThrow();
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+});
+
+describe('withOptions', () => {
+  test('returns a client with the options merged over the original, headers one level deep', async () => {
+    const { sent, options } = simulated();
+    const client = new SeoVisibilityClient({ ...options, headers: { 'x-team': 'growth' } });
+    const derived = client.withOptions({ timeout: 5_000, headers: { 'x-job': 'nightly' } });
+    expect(derived).toBeInstanceOf(SeoVisibilityClient);
+    expect(derived.baseUrl).toBe(client.baseUrl);
+    await derived.projects.list();
+    expect(sent[0]!.headers.get('x-team')).toBe('growth');
+    expect(sent[0]!.headers.get('x-job')).toBe('nightly');
+    await client.projects.list();
+    expect(sent[1]!.headers.get('x-job')).toBeNull(); // the original is unchanged
+  });
+
+  test('shares the rate budget: the two clients together never overdraw the key', async () => {
+    const { sent, options } = simulated({ rateLimit: { windows: [{ limit: 3, windowMs: 60_000 }] } });
+    const client = new SeoVisibilityClient({ ...options, maxRetryDelay: 1_000, rateLimit: { windows: false } });
+    const derived = client.withOptions({ maxRetries: 0 });
+    await client.projects.list();
+    await derived.projects.list();
+    await client.projects.list(); // the server now reports 0 left until the minute ends
+    await expect(derived.projects.list()).rejects.toBeInstanceOf(RateLimitedError);
+    expect(sent).toHaveLength(3); // refused by the shared throttle, nothing sent
+  });
+
+  test('a second client of its own has its own throttle, and gets the 429 the shared one avoids', async () => {
+    const { sent, options } = simulated({ rateLimit: { windows: [{ limit: 3, windowMs: 60_000 }] } });
+    const first = new SeoVisibilityClient({ ...options, maxRetryDelay: 1_000, rateLimit: { windows: false } });
+    for (let i = 0; i < 3; i++) await first.projects.list();
+    const second = new SeoVisibilityClient({ ...options, maxRetryDelay: 1_000, maxRetries: 0, rateLimit: { windows: false } });
+    await expect(second.projects.list()).rejects.toBeInstanceOf(RateLimitedError);
+    expect(sent).toHaveLength(4);
+  });
+
+  test.each([
+    [{ apiKey: 'sv_live_other' }, 'apiKey', /create a new SeoVisibilityClient/],
+    [{ rateLimit: false }, 'rateLimit', /shares this client's key and rate budget/],
+    [{ timeOut: 5 }, 'timeOut', /did you mean timeout\?/],
+    [{ timeout: Number.POSITIVE_INFINITY }, 'timeout', /from 1 to 86,400,000 ms/],
+    [{ hooks: () => {} }, 'hooks', /an object \{ onRequest\?/],
+  ])('checks its options like the constructor (%o)', (overrides, argument, message) => {
+    const client = new SeoVisibilityClient(base);
+    const error = refusal(() => client.withOptions(overrides as never));
+    expect(error.argument).toBe(argument);
+    expect(error.message).toMatch(message);
+  });
+});
+
+describe('request: any endpoint', () => {
+  test('sends through the same pipeline and validates data with the schema given', async () => {
+    const { sent, options } = simulated();
+    const client = new SeoVisibilityClient(options);
+    const projects = await client.request({ method: 'GET', path: '/projects', query: { limit: 2 }, schema: z.array(z.object({ id: z.string(), name: z.string() })) });
+    expect(projects).toHaveLength(2);
+    expect(typeof projects[0]!.name).toBe('string');
+    expect(new URL(sent[0]!.url).search).toBe('?limit=2');
+    expect(sent[0]!.headers.get('authorization')).toBe(`Bearer ${options.apiKey}`);
+  });
+
+  test('without a schema, data is unknown and passed through; withResponse gives the HTTP response', async () => {
+    const { options } = simulated();
+    const { data, response } = await new SeoVisibilityClient(options).request({ method: 'GET', path: '/projects' }).withResponse();
+    expect(Array.isArray(data)).toBe(true);
+    expect(response.status).toBe(200);
+  });
+
+  test('a response the schema refuses is a ResponseValidationError; an unknown path is the API error', async () => {
+    const { options } = simulated();
+    const client = new SeoVisibilityClient({ ...options, maxRetries: 0 });
+    await expect(client.request({ method: 'GET', path: '/projects', schema: z.array(z.object({ id: z.number() })) })).rejects.toBeInstanceOf(ResponseValidationError);
+    await expect(client.request({ method: 'GET', path: '/no-such-route' })).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  test('is lazy: nothing is sent until awaited', async () => {
+    const { sent, options } = simulated();
+    const pending = new SeoVisibilityClient(options).request({ method: 'GET', path: '/projects' });
+    await Promise.resolve();
+    expect(sent).toHaveLength(0);
+    await pending;
+    expect(sent).toHaveLength(1);
+  });
+
+  test.each([
+    [{ method: 'PUT', path: '/projects' }, 'request.method', /'GET', 'POST', 'PATCH' or 'DELETE'/],
+    [{ method: 'GET', path: 'projects' }, 'request.path', /starting with '\/'/],
+    [{ method: 'GET', path: '/projects/../admin' }, 'request.path', /'\.\.' segments/],
+    [{ method: 'GET', path: '/projects/%2e%2e/admin' }, 'request.path', /'\.\.' segments/],
+    [{ method: 'GET', path: '/projects?limit=1' }, 'request.path', /query string/],
+    [{ method: 'GET', path: 'https://evil.example.com/api/v1/projects' }, 'request.path', /without a scheme/],
+    [{ method: 'GET', path: '//evil.example.com/x' }, 'request.path', /'\/\/'/],
+    [{ method: 'GET', path: '/projects', params: { limit: 1 } }, 'request.params', /not an option; request takes method, path, query, body, schema/],
+    [{ method: 'GET', path: '/projects', qeury: { limit: 1 } }, 'request.qeury', /did you mean request.query\?/],
+    [{ method: 'GET', path: '/projects', query: { limit: Number.NaN } }, 'request.query.limit', /finite number/],
+    [{ method: 'GET', path: '/projects', body: { a: 1 } }, 'request.body', /GET request has no body/],
+    [{ method: 'POST', path: '/projects', body: { n: 1n } }, 'request.body', /JSON-serializable/],
+    [{ method: 'GET', path: '/projects', schema: { parse: () => 1 } }, 'request.schema', /zod schema/],
+  ])('refuses bad arguments before sending (%o)', async (request, argument, message) => {
+    const { sent, options } = simulated();
+    const error = await new SeoVisibilityClient(options).request(request as never).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect((error as InvalidArgumentError).argument).toBe(argument);
+    expect((error as InvalidArgumentError).message).toMatch(message);
+    expect(sent).toHaveLength(0);
   });
 });

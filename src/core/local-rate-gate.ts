@@ -9,9 +9,13 @@ import { WindowPacer } from './window-pacer.js';
  * The client's throttle: follows `meta.rate_limit` from every response and paces on local windows.
  *
  * - Budget unknown (a fresh client, or a window that has reset): one request goes first and the
- *   rest wait for what it reports (api-notes), so a burst never overdraws a small budget.
+ *   rest wait for what it reports, so a burst never overdraws a small budget.
  * - Budget known: `remaining` from the server, less the requests sent since, never below what the
  *   server says; when it reaches 0, requests wait until `reset`.
+ * - Local windows pace on top. Windows the user gives always apply. The documented windows, used
+ *   when none are given, are only a prior for a standard key: once a response reports a budget
+ *   larger than the documented per-minute one (`limit` > 200), the key has more room than the
+ *   documentation says, and the client follows what the server reports alone.
  * - When nothing binds, admission is synchronous: no timer, no queue hop. Waiting requests queue in
  *   FIFO order with retries first, and the head alone waits for its turn.
  *
@@ -31,12 +35,20 @@ export class LocalRateGate implements RateGate {
   readonly #fresh: Waiter[] = [];
   #pumping = false;
   readonly #wakers = new Set<() => void>();
-  readonly #pacer: WindowPacer | undefined;
+  #pacer: WindowPacer | undefined;
+  /** The largest per-window limit the prior allows; a reported `limit` above it retires the prior. */
+  readonly #priorLimit: number | undefined;
   readonly #now: () => number;
 
-  constructor(windows: readonly RateWindow[] | false, now: () => number = Date.now) {
+  /**
+   * @param windows local pacing windows (`false` or `[]`: none)
+   * @param options `prior`: the windows are the documented defaults, dropped once the server
+   *   reports a larger budget; `now`: the clock (tests)
+   */
+  constructor(windows: readonly RateWindow[] | false, options: LocalRateGateOptions = {}) {
     this.#pacer = windows && windows.length > 0 ? new WindowPacer(windows) : undefined;
-    this.#now = now;
+    this.#priorLimit = options.prior && windows ? Math.min(...windows.map((w) => w.limit)) : undefined;
+    this.#now = options.now ?? Date.now;
   }
 
   acquire(options: AcquireOptions): Permit | Promise<Permit> {
@@ -130,6 +142,7 @@ export class LocalRateGate implements RateGate {
   }
 
   #observe(rateLimit: RateLimit): void {
+    if (this.#priorLimit !== undefined && rateLimit.limit > this.#priorLimit) this.#pacer = undefined; // the server knows better
     const resetAt = rateLimit.reset * 1000;
     if (resetAt < this.#resetAt) return; // a late answer from an older window
     // Requests still in flight may not be counted in `remaining` yet: count them as spent.
@@ -159,6 +172,22 @@ export class LocalRateGate implements RateGate {
   #wakeAll(): void {
     for (const wake of [...this.#wakers]) wake();
   }
+}
+
+/**
+ * How a {@link LocalRateGate} treats its windows.
+ *
+ * @example
+ * ```ts
+ * new LocalRateGate(DOCUMENTED_WINDOWS, { prior: true });
+ * ```
+ * @internal
+ */
+export interface LocalRateGateOptions {
+  /** The windows are the documented defaults: retire them once a response reports a larger `limit`. */
+  prior?: boolean;
+  /** The clock, in ms since the epoch. */
+  now?: () => number;
 }
 
 interface Waiter {

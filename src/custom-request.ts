@@ -1,0 +1,83 @@
+import * as z from 'zod/mini';
+import type { ResponseSchema } from './core/attempt.js';
+import type { CallSpec } from './core/transport.js';
+import { InvalidArgumentError } from './errors/client-errors.js';
+import * as check from './internal/validate.js';
+import { optionError } from './internal/option-errors.js';
+import type { RequestOptions } from './options.js';
+
+/**
+ * A call to a path the SDK does not wrap yet, for `client.request()`.
+ *
+ * @example
+ * ```ts
+ * const request: CustomRequest = { method: 'GET', path: `/projects/${projectId}/keywords/groups`, query: { limit: 10 } };
+ * ```
+ */
+export interface CustomRequest<T = unknown> {
+  /** `GET`, `POST`, `PATCH` or `DELETE`. */
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  /**
+   * Path below the base URL, starting with `/`, sent as given: encode each value with
+   * `encodeURIComponent`. No query string (use `query`), no `.` or `..` segments, no `//`.
+   */
+  path: string;
+  /** Query parameters; `undefined` values are left out. */
+  query?: Record<string, string | number | boolean | undefined>;
+  /** A JSON body (not for `GET`). */
+  body?: unknown;
+  /** A zod schema of `data`; the response is validated with it. Without one, `data` is `unknown`. */
+  schema?: ResponseSchema<T>;
+}
+
+const method = z.enum(['GET', 'POST', 'PATCH', 'DELETE'], { error: "expected 'GET', 'POST', 'PATCH' or 'DELETE'" });
+const shape = {
+  method,
+  path: z.string({ error: "expected a path such as '/projects'" }),
+  query: z.optional(
+    z.record(
+      z.string(),
+      z.optional(z.union([z.string(), z.number(), z.boolean()], { error: 'expected a string, a finite number, a boolean or undefined' })),
+      { error: 'expected an object of query parameters' },
+    ),
+  ),
+  body: z.optional(z.unknown()),
+  schema: z.optional(z.custom<ResponseSchema<unknown>>((v) => typeof v === 'object' && v !== null && typeof (v as { safeParse?: unknown }).safeParse === 'function', { error: 'expected a zod schema' })),
+};
+const customRequestSchema = z.strictObject(shape, { error: "expected an object such as { method: 'GET', path: '/projects' }" });
+
+// eslint-disable-next-line no-control-regex -- control characters are exactly what we reject
+const UNSAFE = /[\s\u0000-\u001f\u007f\\?#]/;
+
+/**
+ * Checks a {@link CustomRequest} and turns it into the transport's call. The path is the route
+ * template as well (the SDK cannot know which parts are ids).
+ *
+ * @internal
+ */
+export function customCall<T>(request: CustomRequest<T>, options: RequestOptions | undefined): CallSpec<T> {
+  const parsed = customRequestSchema.safeParse(request);
+  if (!parsed.success) throw optionError(parsed.error.issues, 'request', { '': Object.keys(shape) });
+  const { path, body, query } = parsed.data;
+  const segments = path.split('/').slice(1);
+  const dotted = segments.some((s) => /^(?:\.|%2e){1,2}$/i.test(s));
+  if (!path.startsWith('/') || path.includes('//') || UNSAFE.test(path) || dotted) {
+    throw new InvalidArgumentError(
+      'request.path',
+      `expected a path below the base URL such as '/projects/<id>/keywords': starting with '/', without a scheme, query string, '.' or '..' segments, '//', spaces or backslashes (encode values with encodeURIComponent), got ${check.describe(path)}`,
+    );
+  }
+  if (body !== undefined && parsed.data.method === 'GET') {
+    throw new InvalidArgumentError('request.body', 'a GET request has no body; send its parameters in `query`');
+  }
+  if (body !== undefined) check.jsonBody('request.body', body);
+  return {
+    method: parsed.data.method,
+    template: path,
+    path,
+    query,
+    body,
+    schema: (parsed.data.schema ?? z.unknown()) as ResponseSchema<T>,
+    options,
+  };
+}

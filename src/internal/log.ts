@@ -1,0 +1,35 @@
+import { InvalidArgumentError } from '../errors/client-errors.js';
+import type { Logger, LoggerOption, LogLevel } from '../hooks.js';
+
+const RANK: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3, off: 4 };
+const LEVELS = Object.keys(RANK) as LogLevel[];
+
+/**
+ * The client's logger: `logLevel` (else `SEO_VISIBILITY_LOG`) filters what reaches `logger` (else
+ * `console`). `undefined` when nothing would be logged, so the transport builds no log payloads.
+ *
+ * - no level, no logger: silent;
+ * - no level, a logger: every line reaches it (its own level decides what it keeps);
+ * - a level, no logger: the console, filtered at that level.
+ *
+ * @internal
+ */
+export function resolveLogger(option: LoggerOption | undefined, level: LogLevel | undefined, env: string | undefined): Logger | undefined {
+  const chosen = level ?? envLevel(env) ?? (option ? 'debug' : 'off');
+  if (chosen === 'off') return undefined;
+  const target = option ?? console;
+  const min = RANK[chosen];
+  // A logger without info or error (the 0.1 interface had debug and warn) gets those lines at warn.
+  const write = (name: keyof Logger): Logger[keyof Logger] => {
+    const method = typeof target[name] === 'function' ? target[name]! : target.warn;
+    return RANK[name] >= min ? (message, details) => (details === undefined ? method.call(target, message) : method.call(target, message, details)) : () => {};
+  };
+  return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
+}
+
+function envLevel(value: string | undefined): LogLevel | undefined {
+  if (value === undefined || value === '') return undefined;
+  const level = value.trim().toLowerCase();
+  if ((LEVELS as string[]).includes(level)) return level as LogLevel;
+  throw new InvalidArgumentError('SEO_VISIBILITY_LOG', `expected one of ${LEVELS.map((l) => `'${l}'`).join(', ')}, got ${JSON.stringify(value.slice(0, 20))}`);
+}
