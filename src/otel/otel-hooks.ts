@@ -88,14 +88,19 @@ export interface OtelHooks extends ClientHooks {
  */
 export function otelHooks(options?: OtelHooksOptions): OtelHooks {
   const tracer = resolveTracer(options);
-  // Spans of attempts under way, by the attempt's id: its request and its response (or error)
-  // hooks are separate calls, and concurrent calls interleave.
-  const open = new Map<string, Span>();
+  // Spans of attempts under way: an attempt's request hook and its response (or error) hook are
+  // separate calls, and concurrent calls interleave. An id is unique within one client only, and
+  // these hooks may serve several (`client.withOptions()` passes them on), so the key adds the URL,
+  // and the rare attempts alike in both queue up: they differ in nothing a span shows but timing.
+  const open = new Map<string, Span[]>();
+  const keyOf = (info: RequestInfo) => `${info.id} ${info.method} ${info.url}`;
 
-  const finish = (id: string, settle: (span: Span) => void): void => {
-    const span = open.get(id);
+  const finish = (info: RequestInfo, settle: (span: Span) => void): void => {
+    const key = keyOf(info);
+    const spans = open.get(key);
+    const span = spans?.shift();
     if (!span) return;
-    open.delete(id);
+    if (spans!.length === 0) open.delete(key);
     settle(span);
     span.end();
   };
@@ -105,14 +110,15 @@ export function otelHooks(options?: OtelHooksOptions): OtelHooks {
       (info) => {
         // The hook runs inside the caller's async context, so `context.active()` holds the caller's span.
         const span = tracer.startSpan(spanName(info), { kind: SpanKind.CLIENT, attributes: requestAttributes(info) }, context.active());
-        // An id still open means its end hook never came: end that span rather than keep it forever.
-        open.get(info.id)?.end();
-        open.set(info.id, span);
+        const key = keyOf(info);
+        const spans = open.get(key);
+        if (spans) spans.push(span);
+        else open.set(key, [span]);
       },
     ],
     onResponse: [
       (info) => {
-        finish(info.id, (span) => {
+        finish(info, (span) => {
           span.setAttribute(ATTR.statusCode, info.status);
           if (info.requestId !== undefined) span.setAttribute(ATTR.requestId, info.requestId);
           const type = errorType(info.status, info.error);
@@ -123,13 +129,13 @@ export function otelHooks(options?: OtelHooksOptions): OtelHooks {
     ],
     onError: [
       (info) => {
-        finish(info.id, (span) => fail(span, errorType(undefined, info.error) ?? '_OTHER', info.error, 'no response'));
+        finish(info, (span) => fail(span, errorType(undefined, info.error) ?? '_OTHER', info.error, 'no response'));
       },
     ],
     onRetry: [
       (info) => {
         // The failed attempt's span has usually ended by now; the caller's span is the one still open.
-        const span = open.get(info.id) ?? trace.getActiveSpan();
+        const span = open.get(keyOf(info))?.[0] ?? trace.getActiveSpan();
         span?.addEvent('seo_visibility.retry', {
           [ATTR.resendCount]: info.attempt,
           [ATTR.retryDelay]: info.delayMs,

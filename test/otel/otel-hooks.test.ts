@@ -40,11 +40,11 @@ describe('otelHooks: one CLIENT span per HTTP attempt', () => {
     try {
       const project = sim.data.listedProjects[0]!;
       const api = client({ baseUrl: server.url, fetch: undefined });
-      const { meta } = await otel.inSpan('caller', () => api.projects.get(project.id).withMeta());
+      const { meta } = await otel.inSpan('caller', () => api.reports.list(project.id).withMeta());
 
       const [span] = sdkSpans();
       expect(sdkSpans()).toHaveLength(1);
-      expect(span!.name).toBe('GET /projects/{projectId}');
+      expect(span!.name).toBe('GET /projects/{projectId}/reports');
       expect(span!.kind).toBe(SpanKind.CLIENT);
       expect(span!.instrumentationScope).toMatchObject({ name: 'seo-visibility', version: VERSION });
       expect(parentId(span!)).toBe(named('caller').spanContext().spanId);
@@ -52,8 +52,8 @@ describe('otelHooks: one CLIENT span per HTTP attempt', () => {
       const url = new URL(server.url);
       expect(span!.attributes).toEqual({
         'http.request.method': 'GET',
-        'url.template': '/projects/{projectId}',
-        'url.full': `${server.url}/projects/${project.id}`,
+        'url.template': '/projects/{projectId}/reports',
+        'url.full': `${server.url}/projects/${project.id}/reports`,
         'server.address': '127.0.0.1',
         'server.port': Number(url.port),
         'http.response.status_code': 200,
@@ -82,7 +82,7 @@ describe('otelHooks: one CLIENT span per HTTP attempt', () => {
   });
 
   it('marks a 404 with error.type "404", the API error code and status ERROR', async () => {
-    await expect(otel.inSpan('caller', () => client().projects.get(MISSING))).rejects.toBeInstanceOf(NotFoundError);
+    await expect(otel.inSpan('caller', () => client().reports.list(MISSING))).rejects.toBeInstanceOf(NotFoundError);
 
     const [span] = sdkSpans();
     expect(span!.attributes).toMatchObject({ 'http.response.status_code': 404, 'error.type': '404', 'seo_visibility.error.code': 'NOT_FOUND' });
@@ -109,15 +109,34 @@ describe('otelHooks: one CLIENT span per HTTP attempt', () => {
     const api = client();
     const [first, second] = sim.data.listedProjects;
     // The first call is slowed down so its response arrives after the second call's.
-    sim.inject({ match: { path: `/projects/${first!.id}` }, fault: { type: 'delay', ms: 30 } });
-    await Promise.all([otel.inSpan('slow', () => api.projects.get(first!.id)), otel.inSpan('fast', () => api.projects.get(second!.id))]);
+    sim.inject({ match: { path: `/projects/${first!.id}/reports` }, fault: { type: 'delay', ms: 30 } });
+    await Promise.all([otel.inSpan('slow', () => api.reports.list(first!.id)), otel.inSpan('fast', () => api.reports.list(second!.id))]);
 
     const spans = sdkSpans();
     expect(spans).toHaveLength(2);
     for (const [caller, project] of [['slow', first!], ['fast', second!]] as const) {
-      const span = spans.find((s) => String(s.attributes['url.full']).endsWith(project.id))!;
+      const span = spans.find((s) => String(s.attributes['url.full']).includes(project.id))!;
       expect(parentId(span)).toBe(named(caller).spanContext().spanId);
     }
+  });
+
+  it('pairs attempts right when a client and its withOptions() copy share the hooks (their ids overlap)', async () => {
+    // No throttle: it would hold the second call until the first one's response told the budget.
+    const base = client({ rateLimit: false });
+    const derived = base.withOptions({ timeout: 10_000 });
+    const [project] = sim.data.listedProjects;
+    sim.inject({ match: { path: `/projects/${project!.id}/reports` }, fault: { type: 'delay', ms: 30 } });
+    await Promise.all([
+      otel.inSpan('base', () => base.reports.list(project!.id)),
+      otel.inSpan('derived', () => derived.reports.list(MISSING)).catch(() => undefined),
+    ]);
+
+    const spans = sdkSpans();
+    expect(spans).toHaveLength(2);
+    const ok = spans.find((s) => String(s.attributes['url.full']).includes(project!.id))!;
+    const missing = spans.find((s) => String(s.attributes['url.full']).includes(MISSING))!;
+    expect([ok.attributes['http.response.status_code'], parentId(ok)]).toEqual([200, named('base').spanContext().spanId]);
+    expect([missing.attributes['http.response.status_code'], parentId(missing)]).toEqual([404, named('derived').spanContext().spanId]);
   });
 
   it('traces an iteration: one span per page request, the retried page included', async () => {
