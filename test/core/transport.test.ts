@@ -14,6 +14,7 @@ import {
   TimeoutError,
   UnauthorizedError,
   ValidationError,
+  VERSION,
 } from '../../src/index.js';
 import { API_KEY, BASE_URL, HttpResponse, PROJECT_ID, fail, http, ok, rateLimit, testClient, useApiServer } from '../helpers/api-server.js';
 
@@ -271,4 +272,184 @@ test('rate_limit from every response is reachable through withMeta()', async () 
   sequence('get', SUMMARY, () => ok(summary, { request_id: 'req_meta', rate_limit: rateLimit(42) }));
   const { meta } = await testClient().backlinks.summary(PROJECT_ID).withMeta();
   expect(meta).toMatchObject({ request_id: 'req_meta', rate_limit: { remaining: 42 } });
+});
+
+describe('Retry-After and the rate-limit reset', () => {
+  const limited = (headers: Record<string, string>, meta: Record<string, unknown> = {}) => () => {
+    const response = fail(429, 'RATE_LIMITED', 'Rate limit exceeded. Try again later.', meta);
+    for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+    return response;
+  };
+  const unavailable = (retryAfter: string) => () => {
+    const response = fail(503, 'INTERNAL_ERROR', 'Down for maintenance');
+    response.headers.set('retry-after', retryAfter);
+    return response;
+  };
+  const httpDate = (msFromNow: number) => new Date(Date.now() + msFromNow).toUTCString();
+  const delays = () => {
+    const seen: number[] = [];
+    return { seen, hooks: { onRetry: [(info: { delayMs: number }) => seen.push(info.delayMs)] } };
+  };
+
+  test('a 429 with Retry-After in seconds waits that long, then retries', async () => {
+    const calls = sequence('get', SUMMARY, limited({ 'retry-after': '1' }, { rate_limit: undefined }), () => ok(summary));
+    const { seen, hooks } = delays();
+    await expect(testClient({ hooks }).backlinks.summary(PROJECT_ID)).resolves.toMatchObject({ total_backlinks: 10 });
+    expect(calls.count).toBe(2);
+    expect(seen[0]).toBeGreaterThanOrEqual(1_000);
+  });
+
+  test('a 429 with Retry-After as an HTTP date further than maxRetryDelay throws at once, carrying the wait', async () => {
+    const calls = sequence('get', SUMMARY, limited({ 'retry-after': httpDate(3_600_000) }, { rate_limit: undefined }));
+    const error = (await testClient({ maxRetryDelay: 5_000 }).backlinks.summary(PROJECT_ID).catch((e: unknown) => e)) as RateLimitedError;
+    expect(error).toBeInstanceOf(RateLimitedError);
+    expect(error.retryAfterMs).toBeGreaterThan(3_500_000);
+    expect(error.headers['retry-after']).toBeDefined();
+    expect(calls.count).toBe(1);
+  });
+
+  test('takes the later of Retry-After and meta.rate_limit.reset: a later header wins', async () => {
+    const reset = Math.floor(Date.now() / 1000) + 1;
+    const calls = sequence('post', `${BASE_URL}/projects`, limited({ 'retry-after': '600' }, { rate_limit: { limit: 200, remaining: 0, reset } }));
+    const error = (await testClient({ maxRetryDelay: 5_000 }).projects.create({ websiteUrl: 'https://example.com' }).catch((e: unknown) => e)) as RateLimitedError;
+    expect(error).toBeInstanceOf(RateLimitedError);
+    expect(error.retryAfterMs).toBeGreaterThan(590_000);
+    expect(error.resetAt?.getTime()).toBe(reset * 1000);
+    expect(calls.count).toBe(1);
+  });
+
+  test('takes the later of Retry-After and meta.rate_limit.reset: a later reset wins', async () => {
+    const reset = Math.floor(Date.now() / 1000) + 600;
+    const calls = sequence('get', SUMMARY, limited({ 'retry-after': '1' }, { rate_limit: { limit: 200, remaining: 0, reset } }));
+    const error = (await testClient({ maxRetryDelay: 5_000 }).backlinks.summary(PROJECT_ID).catch((e: unknown) => e)) as RateLimitedError;
+    expect(error.retryAfterMs).toBeGreaterThan(590_000);
+    expect(calls.count).toBe(1);
+  });
+
+  test('a 503 with Retry-After in seconds is retried after that wait (GET)', async () => {
+    const calls = sequence('get', SUMMARY, unavailable('1'), () => ok(summary));
+    const { seen, hooks } = delays();
+    await expect(testClient({ hooks }).backlinks.summary(PROJECT_ID)).resolves.toMatchObject({ total_backlinks: 10 });
+    expect(calls.count).toBe(2);
+    expect(seen[0]).toBeGreaterThanOrEqual(1_000);
+  });
+
+  test('a 503 whose Retry-After date is further than maxRetryDelay is not retried', async () => {
+    const calls = sequence('get', SUMMARY, unavailable(httpDate(600_000)), () => ok(summary));
+    const error = (await testClient({ maxRetryDelay: 5_000 }).backlinks.summary(PROJECT_ID).catch((e: unknown) => e)) as InternalServerError;
+    expect(error).toBeInstanceOf(InternalServerError);
+    expect(error.status).toBe(503);
+    expect(calls.count).toBe(1);
+  });
+
+  test('a 503 on a POST is not retried, whatever its Retry-After', async () => {
+    const calls = sequence('post', `${BASE_URL}/projects`, unavailable('0'));
+    await expect(testClient().projects.create({ websiteUrl: 'https://example.com' })).rejects.toBeInstanceOf(InternalServerError);
+    expect(calls.count).toBe(1);
+  });
+});
+
+describe('responses, headers and hooks', () => {
+  test('every ApiError carries the response headers as a plain object with lower-case names', async () => {
+    sequence('get', SUMMARY, () => {
+      const response = fail(404, 'NOT_FOUND', 'Project not found');
+      response.headers.set('X-Trace-Id', 'trace-7');
+      return response;
+    });
+    const error = (await testClient().backlinks.summary(PROJECT_ID).catch((e: unknown) => e)) as NotFoundError;
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error.headers['x-trace-id']).toBe('trace-7');
+    expect(error.headers['content-type']).toMatch(/json/);
+    expect(JSON.parse(JSON.stringify(error)).headers['x-trace-id']).toBe('trace-7');
+    expect(JSON.stringify(error)).not.toContain(API_KEY);
+  });
+
+  test('withResponse() gives the final attempt\'s Response beside data and meta', async () => {
+    sequence('get', SUMMARY, () => fail(500, 'INTERNAL_ERROR', 'Boom'), () => {
+      const response = ok(summary, { request_id: 'req_final' });
+      response.headers.set('x-served-by', 'edge-2');
+      return response;
+    });
+    const { data, meta, response } = await testClient().backlinks.summary(PROJECT_ID).withResponse();
+    expect(data.total_backlinks).toBe(10);
+    expect(meta.request_id).toBe('req_final');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-served-by')).toBe('edge-2');
+    expect(response.bodyUsed).toBe(true);
+  });
+
+  test('each attempt pairs one onRequest with one onResponse or onError, under the same id', async () => {
+    let n = 0;
+    const flaky: typeof fetch = async (input, init) => {
+      n++;
+      if (n === 1) throw new TypeError('fetch failed', { cause: { code: 'ECONNRESET' } });
+      if (n === 2) return fail(500, 'INTERNAL_ERROR', 'Boom');
+      return ok(summary, { request_id: 'req_3' });
+    };
+    const events: Array<[string, string, number, unknown?]> = [];
+    const client = testClient({
+      fetch: flaky,
+      hooks: {
+        onRequest: [(i) => events.push(['request', i.id, i.attempt, i.template])],
+        onResponse: [(i) => events.push(['response', i.id, i.status, i.error?.name])],
+        onError: [(i) => events.push(['error', i.id, i.attempt, i.error.name])],
+        onRetry: [(i) => events.push(['retry', i.id, i.attempt])],
+      },
+    });
+    await client.backlinks.summary(PROJECT_ID);
+    const template = '/projects/{projectId}/backlinks/summary';
+    const [first, second, third] = events.filter((e) => e[0] === 'request').map((e) => e[1]);
+    expect(new Set([first, second, third]).size).toBe(3);
+    expect(events).toStrictEqual([
+      ['request', first, 1, template],
+      ['error', first, 1, 'ConnectionError'],
+      ['retry', first, 1],
+      ['request', second, 2, template],
+      ['response', second, 500, 'InternalServerError'],
+      ['retry', second, 2],
+      ['request', third, 3, template],
+      ['response', third, 200, undefined],
+    ]);
+  });
+
+  test('debug lines show method, URL, status, request id, duration and attempt; retries go to info; no key', async () => {
+    sequence('get', SUMMARY, () => fail(500, 'INTERNAL_ERROR', 'Boom'), () => ok(summary, { request_id: 'req_logged' }));
+    const logger = { debug: vi.fn(), info: vi.fn(), warn: vi.fn(), error: vi.fn() };
+    await testClient({ logger }).backlinks.summary(PROJECT_ID);
+    const debug = logger.debug.mock.calls.map(([line]) => String(line));
+    expect(debug).toHaveLength(4);
+    expect(debug[0]).toContain(`GET ${SUMMARY} (attempt 1)`);
+    expect(debug[1]).toMatch(new RegExp(`500 GET ${SUMMARY} req_err \\d+ ms \\(attempt 1\\)`));
+    expect(debug[3]).toMatch(new RegExp(`200 GET ${SUMMARY} req_logged \\d+ ms \\(attempt 2\\)`));
+    expect(logger.info).toHaveBeenCalledTimes(1);
+    expect(String(logger.info.mock.calls[0]?.[0])).toContain('retrying GET');
+    const everything = JSON.stringify([logger.debug.mock.calls, logger.info.mock.calls, logger.warn.mock.calls]);
+    expect(everything).not.toContain(API_KEY);
+    expect(everything).not.toContain('total_backlinks');
+  });
+
+  test('in Node, requests carry User-Agent: seo-visibility/<version> node/<version>', async () => {
+    let agent: string | null = null;
+    server.use(http.get(SUMMARY, ({ request }) => { agent = request.headers.get('user-agent'); return ok(summary); }));
+    await testClient().backlinks.summary(PROJECT_ID);
+    expect(agent).toBe(`seo-visibility/${VERSION} node/${process.versions.node}`);
+  });
+
+  test('a custom fetch that ignores its signal still ends in AbortedError when the caller aborts', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error('user left')), 10);
+    const hanging: typeof fetch = () => new Promise(() => {});
+    const error = await testClient({ fetch: hanging }).backlinks.summary(PROJECT_ID, { signal: controller.signal }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AbortedError);
+  });
+
+  test('a body that stalls after the headers ends in TimeoutError, and in AbortedError when aborted', async () => {
+    const stalled: typeof fetch = async () => new Response(new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode('{"success":')); } }), { status: 200 });
+    const timedOut = await testClient({ fetch: stalled, timeout: 30, maxRetries: 0 }).backlinks.summary(PROJECT_ID).catch((e: unknown) => e);
+    expect(timedOut).toBeInstanceOf(TimeoutError);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 20);
+    const aborted = await testClient({ fetch: stalled, timeout: 60_000 }).backlinks.summary(PROJECT_ID, { signal: controller.signal }).catch((e: unknown) => e);
+    expect(aborted).toBeInstanceOf(AbortedError);
+  });
 });
