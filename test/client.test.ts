@@ -81,6 +81,23 @@ describe('construction', () => {
   });
 });
 
+describe('throttle with default options', () => {
+  test('a server reporting a budget of 1,000,000,000 is never waited on: 300 calls in a row, none held', async () => {
+    const { sent, options } = simulated({ rateLimit: false }); // reports limit 1,000,000,000
+    // maxRetryDelay 0: any wait the throttle wanted would reject at once with RateLimitedError.
+    const client = new SeoVisibilityClient({ ...options, maxRetryDelay: 0 });
+    for (let i = 0; i < 300; i++) await client.projects.list({ limit: 1 });
+    expect(sent).toHaveLength(300);
+  });
+
+  test('a key with 1,000 a minute (more than the documented 200) is followed past 200', async () => {
+    const { sent, options } = simulated({ rateLimit: { windows: [{ limit: 1_000, windowMs: 60_000 }] } });
+    const client = new SeoVisibilityClient({ ...options, maxRetryDelay: 0, maxRetries: 0 });
+    for (let i = 0; i < 300; i++) await client.projects.list({ limit: 1 });
+    expect(sent).toHaveLength(300);
+  });
+});
+
 describe('browser key guard', () => {
   /** Runs `build` as if in a browser page: window and document exist, and no Node. */
   function inBrowser<T>(build: () => T): T {

@@ -2,6 +2,8 @@ import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { LocalRateGate } from '../../src/core/local-rate-gate.js';
 import type { Permit } from '../../src/core/rate-gate.js';
 import { AbortedError, RateLimitedError } from '../../src/index.js';
+import { DOCUMENTED_WINDOWS } from '../../src/options.js';
+import { DEFAULT_RATE_WINDOWS, RateLimiter } from '../../src/testing/rate-limiter.js';
 
 const acquire = (gate: LocalRateGate, maxWaitMs = 60_000, signal?: AbortSignal) => Promise.resolve(gate.acquire({ retry: false, maxWaitMs, signal }));
 const budget = (remaining: number, resetInMs: number) => ({ limit: 200, remaining, reset: (Date.now() + resetInMs) / 1000 });
@@ -170,4 +172,68 @@ test('a reset far beyond the daily window (milliseconds sent as seconds) is igno
   // Still unknown: the next request goes as a probe instead of waiting ~50,000 years.
   expect(gate.acquire({ retry: false, maxWaitMs: 60_000 })).not.toBeInstanceOf(Promise);
   vi.useRealTimers();
+});
+
+describe('the documented windows are a prior, retired by a larger server budget', () => {
+  /** Sends `n` requests one after another, each settled with what `report` says; counts those that had to wait. */
+  async function sendInARow(gate: LocalRateGate, n: number, report: () => { limit: number; remaining: number; reset: number }) {
+    let waited = 0;
+    for (let i = 0; i < n; i++) {
+      let permit = gate.acquire({ retry: false, maxWaitMs: 86_400_000 });
+      if (permit instanceof Promise) {
+        waited++;
+        const pending = permit;
+        await vi.advanceTimersByTimeAsync(60_000);
+        permit = await pending;
+      }
+      permit.settle(report());
+    }
+    return waited;
+  }
+
+  test('a server reporting limit 1,000,000,000 gets >200 calls in a row without any wait', async () => {
+    const gate = new LocalRateGate(DOCUMENTED_WINDOWS, { prior: true });
+    let remaining = 1_000_000_000;
+    const waited = await sendInARow(gate, 1_000, () => ({ limit: 1_000_000_000, remaining: --remaining, reset: Date.now() / 1000 + 60 }));
+    expect(waited).toBe(0);
+  });
+
+  test('windows the user set explicitly always stay, whatever the server reports', async () => {
+    const gate = new LocalRateGate(DOCUMENTED_WINDOWS);
+    let remaining = 1_000_000_000;
+    const waited = await sendInARow(gate, 201, () => ({ limit: 1_000_000_000, remaining: --remaining, reset: Date.now() / 1000 + 60 }));
+    expect(waited).toBe(1); // the 201st waited for the minute window
+  });
+
+  test('a server reporting the documented 200 keeps the prior', async () => {
+    const gate = new LocalRateGate(DOCUMENTED_WINDOWS, { prior: true });
+    // A server that reports a fresh budget every time (its windows hidden) cannot lure the client past 200/minute.
+    const waited = await sendInARow(gate, 201, () => ({ limit: 200, remaining: 199, reset: Date.now() / 1000 + 60 }));
+    expect(waited).toBe(1);
+  });
+
+  test('a server that reports 200 and enforces the hourly and daily walls gets zero 429s', async () => {
+    const server = new RateLimiter(DEFAULT_RATE_WINDOWS); // 200/min, 5,000/h, 50,000/day, fixed windows
+    const gate = new LocalRateGate(DOCUMENTED_WINDOWS, { prior: true });
+    let rejected = 0;
+    let admitted = 0;
+    // Past the daily wall: from noon, ten hours of 5,000 fill the day's 50,000, then a few more after midnight.
+    for (let i = 0; i < 50_050; i++) {
+      let permit = gate.acquire({ retry: false, maxWaitMs: 86_400_000 });
+      if (permit instanceof Promise) {
+        const pending = permit;
+        let done = false;
+        void pending.then(() => (done = true));
+        for (let hops = 0; !done && hops < 10; hops++) await vi.advanceTimersToNextTimerAsync();
+        permit = await pending;
+      }
+      const { allowed, meta } = server.take('key', Date.now());
+      if (allowed) admitted++;
+      else rejected++;
+      permit.settle(meta);
+    }
+    expect(rejected).toBe(0);
+    expect(admitted).toBe(50_050);
+    expect(Date.now()).toBeGreaterThanOrEqual(new Date('2026-11-22T00:00:00Z').getTime()); // the daily wall was waited out
+  }, 60_000);
 });
