@@ -93,7 +93,10 @@ describe('otelHooks: one CLIENT span per HTTP attempt', () => {
 
   it('marks a connection failure with the error class as error.type and no status code', async () => {
     sim.inject({ fault: { type: 'drop' }, times: 1 });
-    const failure = await otel.inSpan('caller', () => client({ maxRetries: 0 }).projects.list()).catch((error: Error) => error);
+    const failure = await otel.inSpan('caller', () => client({ maxRetries: 0 }).projects.list()).then(
+      () => expect.unreachable('the dropped connection must fail the call'),
+      (error: Error) => error,
+    );
 
     const [span] = sdkSpans();
     expect(sdkSpans()).toHaveLength(1);
