@@ -2,8 +2,8 @@ import { auditRecord, issueRecords, latestAuditRecord } from './data/audits.js';
 import type { KeywordTable } from './data/keywords.js';
 import { promptDetail } from './data/prompts.js';
 import type { ProjectState, Store } from './store.js';
-import type { AuditIssueRecord, AuditRecord, BacklinkData, LatestAuditRecord, ProjectRecord, PromptDetail } from './types.js';
-import type { ContentDetail, ContentPreferencesRecord, ReportRecord, WebhookRecord } from './types-more.js';
+import type { AuditIssueRecord, AuditRecord, BacklinkData, LatestAuditRecord, ProjectRecord, PromptDetailRecord } from './types.js';
+import type { ContentDetailRecord, ContentPreferencesRecord, ReportRecord, WebhookRecord } from './types-more.js';
 
 /**
  * Read access to the simulator's current state, in the wire shapes the API serves, so tests can
@@ -46,7 +46,7 @@ export class SimulatorData {
   }
 
   /** Prompt details of a project, in list order. @example `sim.data.prompts(id).find((p) => p.last_checked === null)` */
-  prompts(projectId: string): PromptDetail[] {
+  prompts(projectId: string): PromptDetailRecord[] {
     return (this.#store.prompts.get(this.#project(projectId).record.id) ?? []).map((p) => promptDetail(this.#store.seed, p));
   }
 
@@ -75,7 +75,7 @@ export class SimulatorData {
   }
 
   /** Content items with bodies, ordered by `scheduled_date`. @example `sim.data.content(id).filter((c) => c.status === 'Approved')` */
-  content(projectId: string): ContentDetail[] {
+  content(projectId: string): ContentDetailRecord[] {
     return (this.#store.content.get(this.#project(projectId).record.id) ?? [])
       .map((c) => structuredClone(c.detail))
       .sort((a, b) => a.scheduled_date.localeCompare(b.scheduled_date) || a.id.localeCompare(b.id));

@@ -19,7 +19,7 @@ export { Simulator, createSimulator } from './simulator.js';
 export type { Outcome } from './pipeline.js';
 export type { SimulatorOptions } from './options.js';
 export type { SimulatorKeys } from './auth.js';
-export type { RateWindow } from './rate-limiter.js';
+export type { SimRateWindow } from './rate-limiter.js';
 export { DEFAULT_RATE_WINDOWS } from './rate-limiter.js';
 export type { Fault, FaultHandle, FaultMatch, FaultSpec } from './faults.js';
 export type { Deliver } from './events.js';
@@ -31,29 +31,29 @@ export type {
   AnchorEntry,
   AuditIssueRecord,
   AuditRecord,
-  AuditStatus,
+  SimAuditStatus,
   BacklinkData,
-  BacklinkHistoryEntry,
-  BacklinkSummary,
-  BacklinkTarget,
-  Citation,
-  KeywordHistory,
-  KeywordHistoryEntry,
+  BacklinkHistoryEntryRecord,
+  BacklinkSummaryRecord,
+  BacklinkTargetRecord,
+  CitationRecord,
+  KeywordHistoryRecord,
+  KeywordHistoryEntryRecord,
   KeywordRecord,
   LatestAuditRecord,
-  ModelResponse,
-  ProductMode,
+  ModelResponseRecord,
+  SimProductMode,
   ProjectRecord,
-  PromptDetail,
+  PromptDetailRecord,
   PromptHistoryResponse,
   PromptRecord,
-  ReferringDomain,
+  ReferringDomainRecord,
 } from './types.js';
 export type {
-  ContentDetail,
-  ContentItem,
+  ContentDetailRecord,
+  ContentItemRecord,
   ContentPreferencesRecord,
-  ContentStatus,
+  SimContentStatus,
   DeliveryRecord,
   EventName,
   EventPayload,

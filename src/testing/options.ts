@@ -1,6 +1,6 @@
 import type { SimulatorKeys } from './auth.js';
 import type { Deliver } from './events.js';
-import type { RateWindow } from './rate-limiter.js';
+import type { SimRateWindow } from './rate-limiter.js';
 
 /**
  * Options of `createSimulator`. Every field is optional.
@@ -35,7 +35,7 @@ export interface SimulatorOptions {
    * `meta.rate_limit`, always full).
    * @default { windows: [200/min, 5000/h, 50000/day] }
    */
-  rateLimit?: { windows?: RateWindow[] } | false;
+  rateLimit?: { windows?: SimRateWindow[] } | false;
   /**
    * The wall clock, in epoch ms. The simulator clock is `now() + total advanced`.
    * @default Date.now
@@ -66,7 +66,7 @@ export interface ResolvedOptions {
   baseUrl: string;
   basePath: string;
   keys: Partial<SimulatorKeys>;
-  windows: RateWindow[] | false;
+  windows: SimRateWindow[] | false;
   now: () => number;
   keywordsPerProject: number;
   latencyMs: number;

@@ -8,7 +8,7 @@ import type { RateLimitMeta } from './envelope.js';
  * createSimulator({ rateLimit: { windows: [{ limit: 20, windowMs: 2000 }] } });
  * ```
  */
-export interface RateWindow {
+export interface SimRateWindow {
   /** Requests allowed per window and key. */
   limit: number;
   /** Window length in ms. */
@@ -16,7 +16,7 @@ export interface RateWindow {
 }
 
 /** The documented limits: 200/minute, 5,000/hour, 50,000/day. @example `DEFAULT_RATE_WINDOWS[0] // { limit: 200, windowMs: 60000 }` */
-export const DEFAULT_RATE_WINDOWS: readonly RateWindow[] = [
+export const DEFAULT_RATE_WINDOWS: readonly SimRateWindow[] = [
   { limit: 200, windowMs: 60_000 },
   { limit: 5_000, windowMs: 3_600_000 },
   { limit: 50_000, windowMs: 86_400_000 },
@@ -36,12 +36,12 @@ export const DEFAULT_RATE_WINDOWS: readonly RateWindow[] = [
  * @internal
  */
 export class RateLimiter {
-  readonly #windows: readonly RateWindow[];
+  readonly #windows: readonly SimRateWindow[];
   readonly #enabled: boolean;
   readonly #counts = new Map<string, Array<{ start: number; count: number }>>();
 
   /** `false` disables limiting; responses then report a full, never-shrinking budget. */
-  constructor(windows: readonly RateWindow[] | false) {
+  constructor(windows: readonly SimRateWindow[] | false) {
     this.#enabled = windows !== false;
     const list = windows === false ? DEFAULT_RATE_WINDOWS.slice(0, 1) : windows;
     if (list.length === 0 || list.some((w) => !(w.limit >= 1 && w.windowMs >= 1))) throw new RangeError('rateLimit.windows needs at least one window with limit ≥ 1 and windowMs ≥ 1');
@@ -52,7 +52,7 @@ export class RateLimiter {
   take(key: string, now: number): { allowed: boolean; meta: RateLimitMeta } {
     if (!this.#enabled) return { allowed: true, meta: this.peek(key, now) };
     const state = this.#state(key, now);
-    const blocked = state.map((s, i) => ({ s, w: this.#windows[i] as RateWindow })).filter(({ s, w }) => s.count >= w.limit);
+    const blocked = state.map((s, i) => ({ s, w: this.#windows[i] as SimRateWindow })).filter(({ s, w }) => s.count >= w.limit);
     if (blocked.length > 0) {
       // Every blocking window must reset before a retry can succeed: report the latest one.
       const last = blocked.reduce((a, b) => (b.s.start + b.w.windowMs > a.s.start + a.w.windowMs ? b : a));
@@ -67,13 +67,13 @@ export class RateLimiter {
     if (!this.#enabled) {
       // Limits off: report a budget no client can spend. A constant 200 with a minute-long reset
       // would make a client that counts its own requests (as the SDK does) pace to 200/minute.
-      const w = this.#windows[0] as RateWindow;
+      const w = this.#windows[0] as SimRateWindow;
       return { limit: UNLIMITED, remaining: UNLIMITED, reset: resetSeconds(Math.floor(now / w.windowMs) * w.windowMs, w) };
     }
     const state = this.#state(key, now);
     let best: RateLimitMeta | undefined;
     state.forEach((s, i) => {
-      const w = this.#windows[i] as RateWindow;
+      const w = this.#windows[i] as SimRateWindow;
       const meta = { limit: w.limit, remaining: Math.max(0, w.limit - s.count), reset: resetSeconds(s.start, w) };
       if (!best || meta.remaining < best.remaining || (meta.remaining === best.remaining && meta.reset > best.reset)) best = meta;
     });
@@ -82,7 +82,7 @@ export class RateLimiter {
 
   /** The budget reported by an injected 429: the shortest window, exhausted. */
   exhausted(now: number): RateLimitMeta {
-    const w = this.#windows[0] as RateWindow;
+    const w = this.#windows[0] as SimRateWindow;
     return { limit: w.limit, remaining: 0, reset: resetSeconds(Math.floor(now / w.windowMs) * w.windowMs, w) };
   }
 
@@ -95,14 +95,14 @@ export class RateLimiter {
     let state = this.#counts.get(key);
     if (!state) this.#counts.set(key, (state = this.#windows.map(() => ({ start: -1, count: 0 }))));
     state.forEach((s, i) => {
-      const start = Math.floor(now / (this.#windows[i] as RateWindow).windowMs) * (this.#windows[i] as RateWindow).windowMs;
+      const start = Math.floor(now / (this.#windows[i] as SimRateWindow).windowMs) * (this.#windows[i] as SimRateWindow).windowMs;
       if (s.start !== start) Object.assign(s, { start, count: 0 });
     });
     return state;
   }
 }
 
-function resetSeconds(start: number, w: RateWindow): number {
+function resetSeconds(start: number, w: SimRateWindow): number {
   return Math.ceil((start + w.windowMs) / 1000);
 }
 

@@ -10,16 +10,16 @@
  */
 
 /** Content statuses the simulator uses (the list is open on the wire). @example `'Needs Approval'` */
-export type ContentStatus = 'Approved' | 'Published' | 'Needs Approval' | 'Revising';
+export type SimContentStatus = 'Approved' | 'Published' | 'Needs Approval' | 'Revising';
 
 /** A content calendar item (list shape). @example `sim.data.content(projectId)[0]?.status` */
-export interface ContentItem {
+export interface ContentItemRecord {
   id: string;
   title: string;
   description: string | null;
   scheduled_date: string;
   due_date: string | null;
-  status: ContentStatus;
+  status: SimContentStatus;
   status_color: string;
   content_type: string;
   content_type_color: string;
@@ -32,7 +32,7 @@ export interface ContentItem {
 }
 
 /** Content detail: adds the article body. @example `detail.meta_data?.word_count` */
-export interface ContentDetail extends ContentItem {
+export interface ContentDetailRecord extends ContentItemRecord {
   content_body: string | null;
   meta_data: { word_count: number; reading_time: number; revision_notes: string | null } | null;
 }

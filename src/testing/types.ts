@@ -10,8 +10,8 @@
  * ```
  */
 
-/** `productMode` of a project. @example `const mode: ProductMode = 'software';` */
-export type ProductMode = 'managed' | 'software';
+/** `productMode` of a project. @example `const mode: SimProductMode = 'software';` */
+export type SimProductMode = 'managed' | 'software';
 
 /**
  * A project. `cancelled` projects exist in the simulator's data but never appear on the API.
@@ -22,7 +22,7 @@ export interface ProjectRecord {
   name: string;
   status: 'trial' | 'active' | 'past_due' | 'cancelled';
   serviceType: string;
-  productMode: ProductMode;
+  productMode: SimProductMode;
   websiteUrl: string;
   createdAt: string;
 }
@@ -47,7 +47,7 @@ export interface KeywordRecord {
 }
 
 /** One day of keyword history. @example `history.history[0]?.check_date // '2025-03-01'` */
-export interface KeywordHistoryEntry {
+export interface KeywordHistoryEntryRecord {
   check_date: string;
   desktop_position: number;
   mobile_position: number;
@@ -60,17 +60,17 @@ export interface KeywordHistoryEntry {
 /**
  * Keyword history. `summary` is computed over `desktop_position`; with no entries in range,
  * best and worst are `0` (the simulator's choice: the reference types them as integers).
- * @example `const h: KeywordHistory = sim.data.keywords(projectId).history(row.id)!;`
+ * @example `const h: KeywordHistoryRecord = sim.data.keywords(projectId).history(row.id)!;`
  */
-export interface KeywordHistory {
+export interface KeywordHistoryRecord {
   keyword_id: string;
   keyword: string;
-  history: KeywordHistoryEntry[];
+  history: KeywordHistoryEntryRecord[];
   summary: { best_position: number; worst_position: number; data_points: number };
 }
 
 /** One model's latest answer on a prompt. @example `prompt.latest_responses['openai/gpt-5']` */
-export interface ModelResponse {
+export interface ModelResponseRecord {
   is_visible: boolean;
   /** 0 when the brand is not visible in the answer. */
   position: number;
@@ -89,21 +89,21 @@ export interface PromptRecord {
   best_model: string;
   ai_search_volume: number;
   total_citations: number;
-  latest_responses: Record<string, ModelResponse>;
+  latest_responses: Record<string, ModelResponseRecord>;
   /** `null` for a prompt that has never been checked (api-notes allow it). */
   last_checked: string | null;
   created_at: string;
 }
 
-/** Prompt detail. @example `const d: PromptDetail = await (await sim.fetch(url, init)).json()` */
-export interface PromptDetail extends PromptRecord {
+/** Prompt detail. @example `const d: PromptDetailRecord = await (await sim.fetch(url, init)).json()` */
+export interface PromptDetailRecord extends PromptRecord {
   ai_models: string[];
   last_analyzed: string | null;
   last_volume_update: string;
 }
 
 /** A citation in a model answer. @example `{ url: 'https://a.example/x', title: 'X', domain: 'a.example' }` */
-export interface Citation {
+export interface CitationRecord {
   url: string;
   title: string;
   domain: string;
@@ -115,13 +115,13 @@ export interface PromptHistoryResponse {
   is_visible: boolean;
   position: number;
   citations_count: number;
-  citations: Citation[];
+  citations: CitationRecord[];
   response_excerpt: string;
   checked_at: string;
 }
 
-/** Audit states. @example `const s: AuditStatus = 'crawling';` */
-export type AuditStatus = 'pending' | 'crawling' | 'processing' | 'completed' | 'failed';
+/** Audit states. @example `const s: SimAuditStatus = 'crawling';` */
+export type SimAuditStatus = 'pending' | 'crawling' | 'processing' | 'completed' | 'failed';
 
 /**
  * An audit. `max_crawl_pages` is an extra field (the simulator's choice; it feeds `audit.started`).
@@ -130,7 +130,7 @@ export type AuditStatus = 'pending' | 'crawling' | 'processing' | 'completed' | 
 export interface AuditRecord {
   id: string;
   target_url: string;
-  status: AuditStatus;
+  status: SimAuditStatus;
   crawl_progress: number;
   pages_crawled: number;
   total_issues: number;
@@ -162,7 +162,7 @@ export interface AuditIssueRecord {
 }
 
 /** A backlink target. @example `sim.data.backlinks(projectId).targets[0]?.target_domain` */
-export interface BacklinkTarget {
+export interface BacklinkTargetRecord {
   id: string;
   target_domain: string;
   total_backlinks: number;
@@ -172,7 +172,7 @@ export interface BacklinkTarget {
 }
 
 /** Backlink summary. @example `sim.data.backlinks(projectId).summary.total_backlinks` */
-export interface BacklinkSummary {
+export interface BacklinkSummaryRecord {
   project_id: string;
   total_backlinks: number;
   total_referring_domains: number;
@@ -185,7 +185,7 @@ export interface BacklinkSummary {
 }
 
 /** One day of backlink history. @example `sim.data.backlinks(projectId).history.history[0]` */
-export interface BacklinkHistoryEntry {
+export interface BacklinkHistoryEntryRecord {
   check_date: string;
   new_backlinks: number;
   lost_backlinks: number;
@@ -204,7 +204,7 @@ export interface AnchorEntry {
 }
 
 /** A referring domain (fields are the simulator's choice; the reference does not show them). @example `d.domain_rank` */
-export interface ReferringDomain {
+export interface ReferringDomainRecord {
   domain: string;
   domain_rank: number;
   backlinks: number;
@@ -214,9 +214,9 @@ export interface ReferringDomain {
 
 /** All backlink data of one project. @example `const b: BacklinkData = sim.data.backlinks(projectId);` */
 export interface BacklinkData {
-  targets: BacklinkTarget[];
-  summary: BacklinkSummary;
-  history: { history: BacklinkHistoryEntry[]; summary: { total_new: number; total_lost: number; net_change: number } };
+  targets: BacklinkTargetRecord[];
+  summary: BacklinkSummaryRecord;
+  history: { history: BacklinkHistoryEntryRecord[]; summary: { total_new: number; total_lost: number; net_change: number } };
   anchors: AnchorEntry[];
-  domains: ReferringDomain[];
+  domains: ReferringDomainRecord[];
 }

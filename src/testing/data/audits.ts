@@ -1,4 +1,4 @@
-import type { AuditIssueRecord, AuditRecord, AuditStatus, LatestAuditRecord } from '../types.js';
+import type { AuditIssueRecord, AuditRecord, SimAuditStatus, LatestAuditRecord } from '../types.js';
 import type { Rng } from './rng.js';
 import { isoTime } from './time.js';
 import { ISSUE_CATALOGUE } from './vocab.js';
@@ -13,7 +13,7 @@ export interface AuditState {
   id: string;
   projectId: string;
   target_url: string;
-  status: AuditStatus;
+  status: SimAuditStatus;
   max_crawl_pages: number;
   pages_crawled: number;
   createdAt: number;

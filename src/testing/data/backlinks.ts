@@ -1,4 +1,4 @@
-import type { BacklinkData, BacklinkHistoryEntry } from '../types.js';
+import type { BacklinkData, BacklinkHistoryEntryRecord } from '../types.js';
 import type { Rng } from './rng.js';
 import { isoDay } from './time.js';
 import { ANCHOR_WORDS, WEB_DOMAINS } from './vocab.js';
@@ -31,7 +31,7 @@ export function makeBacklinks(rng: Rng, projectId: string, domain: string, brand
     .sort((a, b) => b.count - a.count || a.anchor_text.localeCompare(b.anchor_text))
     .map(({ anchor_text, count, percentage, is_dofollow }) => ({ anchor_text, count, percentage, is_dofollow }));
 
-  const history: BacklinkHistoryEntry[] = [];
+  const history: BacklinkHistoryEntryRecord[] = [];
   if (size > 0) {
     for (let day = today - 29; day <= today; day++) {
       const nb = rng.int(0, 40), lb = rng.int(0, 30), nd = rng.int(0, 6), ld = rng.int(0, 5);

@@ -1,11 +1,11 @@
-import type { ContentDetail, ContentItem, ContentStatus } from '../types-more.js';
+import type { ContentDetailRecord, ContentItemRecord, SimContentStatus } from '../types-more.js';
 import type { Rng } from './rng.js';
 import { DAY_MS, HOUR_MS, isoTime } from './time.js';
 import { CONTENT_TYPES, STATUS_COLORS, TITLE_TEMPLATES } from './vocab.js';
 
 /** Stored content item: the detail record plus when its status next changes. @internal */
 export interface ContentState {
-  detail: ContentDetail;
+  detail: ContentDetailRecord;
   projectId: string;
   /** When the status next moves along the workflow; `null` once published. */
   nextAt: number | null;
@@ -16,7 +16,7 @@ export interface ContentState {
  * Revising → Needs Approval → Approved (or back to Revising) → Published on the scheduled date.
  * @internal
  */
-export function nextStatus(rng: Rng, state: ContentState): { status: ContentStatus; nextAt: number | null } {
+export function nextStatus(rng: Rng, state: ContentState): { status: SimContentStatus; nextAt: number | null } {
   const at = state.nextAt ?? 0;
   const scheduled = Date.parse(state.detail.scheduled_date);
   switch (state.detail.status) {
@@ -33,7 +33,7 @@ export function nextStatus(rng: Rng, state: ContentState): { status: ContentStat
  * When a freshly seeded or changed item next moves.
  * @internal
  */
-export function firstTransition(status: ContentStatus, at: number, scheduled: number): number | null {
+export function firstTransition(status: SimContentStatus, at: number, scheduled: number): number | null {
   if (status === 'Published') return null;
   if (status === 'Approved') return Math.max(scheduled, at + HOUR_MS);
   return at + (status === 'Revising' ? 12 : 24) * HOUR_MS;
@@ -44,14 +44,14 @@ export function firstTransition(status: ContentStatus, at: number, scheduled: nu
  * @example `makeContent(rng, project.id, ['hiking boots'], Date.now() + 7 * DAY_MS, 'Approved', Date.now())`
  * @internal
  */
-export function makeContent(rng: Rng, projectId: string, terms: readonly string[], scheduledAt: number, status: ContentStatus, createdAt: number): ContentState {
+export function makeContent(rng: Rng, projectId: string, terms: readonly string[], scheduledAt: number, status: SimContentStatus, createdAt: number): ContentState {
   const term = rng.pick(terms);
   const title = rng.pick(TITLE_TEMPLATES).replace('{t}', term.replace(/\b\w/g, (c) => c.toUpperCase()));
   const [type, typeColor] = rng.pick(CONTENT_TYPES);
   const id = rng.uuid();
   const hasBody = status !== 'Needs Approval' || rng.chance(0.5);
   const words = rng.int(700, 2400);
-  const detail: ContentDetail = {
+  const detail: ContentDetailRecord = {
     id,
     title,
     description: rng.chance(0.8) ? `An in-depth look at ${term} for readers comparing their options.` : null,
@@ -77,7 +77,7 @@ export function makeContent(rng: Rng, projectId: string, terms: readonly string[
  * The list shape of an item (detail minus body and metadata).
  * @internal
  */
-export function contentListItem(state: ContentState): ContentItem {
+export function contentListItem(state: ContentState): ContentItemRecord {
   const { content_body: _body, meta_data: _meta, ...item } = state.detail;
   return item;
 }

@@ -1,4 +1,4 @@
-import type { KeywordHistory, KeywordHistoryEntry, KeywordRecord } from '../types.js';
+import type { KeywordHistoryRecord, KeywordHistoryEntryRecord, KeywordRecord } from '../types.js';
 import { formatUuid, hash32, unit } from './rng.js';
 import { isoDay } from './time.js';
 import { LOCATIONS, MODIFIERS } from './vocab.js';
@@ -104,13 +104,13 @@ export class KeywordTable {
   }
 
   /** Daily history of the keyword `id` between two UTC day numbers (inclusive), or undefined if unknown. @example `table.history(table.idOf(0))?.history.length // 90` */
-  history(id: string, fromDay?: number, toDay?: number): KeywordHistory | undefined {
+  history(id: string, fromDay?: number, toDay?: number): KeywordHistoryRecord | undefined {
     const index = this.indexOf(id);
     if (index < 0) return undefined;
     const last = this.lastCheckDay(index);
     const first = Math.max(fromDay ?? last - HISTORY_DAYS + 1, last - HISTORY_DAYS + 1);
     const end = Math.min(toDay ?? last, last);
-    const history: KeywordHistoryEntry[] = [];
+    const history: KeywordHistoryEntryRecord[] = [];
     for (let day = first; day <= end; day++) history.push(this.#entry(index, day));
     const desktop = history.map((h) => h.desktop_position);
     return {
@@ -163,7 +163,7 @@ export class KeywordTable {
     return out as [number, number, number, number];
   }
 
-  #entry(index: number, day: number): KeywordHistoryEntry {
+  #entry(index: number, day: number): KeywordHistoryEntryRecord {
     const [desktop, mobile, aiMode, maps] = this.positions(index, day);
     return {
       check_date: isoDay(day),

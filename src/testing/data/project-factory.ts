@@ -1,5 +1,5 @@
 import type { ProjectState, Store } from '../store.js';
-import type { ProductMode, ProjectRecord } from '../types.js';
+import type { SimProductMode, ProjectRecord } from '../types.js';
 import { makeBacklinks } from './backlinks.js';
 import { KeywordTable } from './keywords.js';
 import { DAY_MS, HOUR_MS, dayOf, isoTime } from './time.js';
@@ -22,7 +22,7 @@ export interface ProjectSpec {
   category: string;
   terms: readonly string[];
   status: ProjectRecord['status'];
-  productMode: ProductMode;
+  productMode: SimProductMode;
   createdAt: number;
   keywordCount: number;
   /** Relative size of the backlink profile; 0 for none. */

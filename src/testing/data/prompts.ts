@@ -1,4 +1,4 @@
-import type { Citation, ModelResponse, PromptDetail, PromptHistoryResponse, PromptRecord } from '../types.js';
+import type { CitationRecord, ModelResponseRecord, PromptDetailRecord, PromptHistoryResponse, PromptRecord } from '../types.js';
 import { hash32, unit } from './rng.js';
 import { DAY_MS, isoTime } from './time.js';
 import { WEB_DOMAINS } from './vocab.js';
@@ -44,7 +44,7 @@ export function modelAnswer(seed: number, p: PromptState, r: number, model: stri
   const visible = unit(seed, 'visible', p.index, r, model) < affinity;
   const position = visible ? 1 + (hash32(seed, 'pos', p.index, r, model) % 8) : 0;
   const count = hash32(seed, 'cites', p.index, r, model) % 5;
-  const citations: Citation[] = [];
+  const citations: CitationRecord[] = [];
   for (let i = 0; i < count; i++) {
     const domain = i === 0 && visible ? p.brand_domain : (WEB_DOMAINS[hash32(seed, 'cd', p.index, r, model, i) % WEB_DOMAINS.length] ?? 'example.com');
     const slug = p.category.replace(/\s+/g, '-');
@@ -91,7 +91,7 @@ export function latestAggregates(seed: number, p: PromptState) {
  */
 export function promptRecord(seed: number, p: PromptState): PromptRecord {
   const agg = latestAggregates(seed, p);
-  const latest: Record<string, ModelResponse> = {};
+  const latest: Record<string, ModelResponseRecord> = {};
   for (const a of agg.answers) {
     latest[a.model] = { is_visible: a.is_visible, position: a.position, citations_count: a.citations_count, response_excerpt: a.response_excerpt };
   }
@@ -116,7 +116,7 @@ export function promptRecord(seed: number, p: PromptState): PromptRecord {
  * The prompt detail record.
  * @internal
  */
-export function promptDetail(seed: number, p: PromptState): PromptDetail {
+export function promptDetail(seed: number, p: PromptState): PromptDetailRecord {
   const record = promptRecord(seed, p);
   return { ...record, ai_models: [...p.models], last_analyzed: record.last_checked, last_volume_update: isoTime(p.lastVolumeUpdate) };
 }

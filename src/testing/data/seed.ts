@@ -6,8 +6,8 @@ import type { PromptState } from './prompts.js';
 import { roundTime } from './prompts.js';
 import { Store } from '../store.js';
 import type { ProjectState } from '../store.js';
-import type { AuditStatus, ProductMode, ProjectRecord } from '../types.js';
-import type { ContentStatus, EventName } from '../types-more.js';
+import type { SimAuditStatus, SimProductMode, ProjectRecord } from '../types.js';
+import type { SimContentStatus, EventName } from '../types-more.js';
 import { DAY_MS, HOUR_MS, MINUTE_MS, dayOf, isoTime } from './time.js';
 import { AI_MODELS, LOCATIONS, PROJECT_BLUEPRINTS, PROMPT_TEMPLATES } from './vocab.js';
 
@@ -27,7 +27,7 @@ export interface SeedOptions {
  * - slot 3: managed, past_due
  * - slots 4, 5: cancelled (never listed, 404 on every read)
  */
-const SLOTS: ReadonlyArray<{ status: ProjectRecord['status']; mode: ProductMode; ageDays: number; keywords: number; prompts: number; content: number; backlinks: number; audits: AuditStatus[] }> = [
+const SLOTS: ReadonlyArray<{ status: ProjectRecord['status']; mode: SimProductMode; ageDays: number; keywords: number; prompts: number; content: number; backlinks: number; audits: SimAuditStatus[] }> = [
   { status: 'active', mode: 'software', ageDays: 420, keywords: Infinity, prompts: 24, content: 36, backlinks: 1, audits: ['completed', 'completed', 'completed', 'failed', 'completed', 'completed', 'crawling'] },
   { status: 'active', mode: 'managed', ageDays: 260, keywords: 320, prompts: 12, content: 20, backlinks: 0.6, audits: ['completed', 'completed', 'completed', 'pending'] },
   { status: 'trial', mode: 'software', ageDays: 6, keywords: 45, prompts: 5, content: 8, backlinks: 0.3, audits: ['processing'] },
@@ -114,7 +114,7 @@ function seedPrompts(store: Store, project: ProjectState, count: number, start: 
   });
 }
 
-function seedAudits(store: Store, project: ProjectState, statuses: readonly AuditStatus[], start: number): AuditState[] {
+function seedAudits(store: Store, project: ProjectState, statuses: readonly SimAuditStatus[], start: number): AuditState[] {
   const rng = store.rng;
   // statuses run oldest → newest; the list is stored newest first.
   return statuses.map((status, i) => {
@@ -152,7 +152,7 @@ function seedContent(store: Store, project: ProjectState, count: number, start: 
   const items = Array.from({ length: count }, (_, i) => {
     const offsetDays = Math.round(-40 + (85 * i) / Math.max(1, count - 1));
     const scheduled = today + offsetDays * DAY_MS + rng.int(8, 17) * HOUR_MS;
-    const status: ContentStatus = scheduled < start ? 'Published' : rng.pick(['Approved', 'Approved', 'Needs Approval', 'Revising'] as const);
+    const status: SimContentStatus = scheduled < start ? 'Published' : rng.pick(['Approved', 'Approved', 'Needs Approval', 'Revising'] as const);
     const item = makeContent(rng, project.record.id, project.terms, scheduled, status, Math.min(start - HOUR_MS, scheduled - rng.int(10, 30) * DAY_MS));
     // Workflow steps already overdue at seeding time happen soon after start, not all at once in the past.
     if (item.nextAt !== null && item.nextAt <= start) item.nextAt = start + rng.int(1, 48) * HOUR_MS;
