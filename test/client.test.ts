@@ -98,6 +98,28 @@ describe('throttle with default options', () => {
   });
 });
 
+describe('hooks', () => {
+  test('a single function is accepted where an array is expected, and called once per attempt', async () => {
+    const { options } = simulated();
+    const seen: string[] = [];
+    const client = new SeoVisibilityClient({ ...options, hooks: { onRequest: (info) => void seen.push(`request ${info.method}`), onResponse: [(info) => void seen.push(`response ${info.status}`)] } });
+    await client.projects.list();
+    expect(seen).toEqual(['request GET', 'response 200']);
+  });
+
+  test('hooks that throw never break a call nor leak a throttle permit', async () => {
+    const { sent, options } = simulated({ rateLimit: { windows: [{ limit: 40, windowMs: 60_000 }] } });
+    const boom = () => {
+      throw new TypeError('hook bug');
+    };
+    const client = new SeoVisibilityClient({ ...options, maxRetryDelay: 0, rateLimit: { windows: false }, hooks: { onRequest: boom, onResponse: boom, onError: boom, onRetry: boom } });
+    for (let i = 0; i < 20; i++) await client.projects.list({ limit: 1 });
+    // A leaked permit would count as in flight forever and shrink the budget below what the server reports.
+    await Promise.all(Array.from({ length: 20 }, () => client.projects.list({ limit: 1 })));
+    expect(sent).toHaveLength(40);
+  });
+});
+
 describe('browser key guard', () => {
   /** Runs `build` as if in a browser page: window and document exist, and no Node. */
   function inBrowser<T>(build: () => T): T {
