@@ -72,5 +72,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const run = await traceIteration();
   console.log(run.tree);
   console.log();
+  const resent = run.spans.find((span) => span.attributes['http.request.resend_count'] === 1)!;
+  console.log(JSON.stringify({ name: resent.name, kind: 'CLIENT', attributes: resent.attributes }, null, 2));
+  console.log();
   console.log(run.logs.join('\n'));
 }
