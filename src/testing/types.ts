@@ -1,5 +1,5 @@
 /**
- * Wire records the simulator serves, spelled exactly as the API spells them (api-notes: no
+ * Wire records the simulator serves, spelled exactly as the API spells them (no
  * camelCase/snake_case remapping). Fields the reference leaves "not shown" (keyword `id`, report,
  * webhook, referring domain, preferences) are the simulator's documented choices and are marked so.
  *
@@ -90,7 +90,7 @@ export interface PromptRecord {
   ai_search_volume: number;
   total_citations: number;
   latest_responses: Record<string, ModelResponseRecord>;
-  /** `null` for a prompt that has never been checked (api-notes allow it). */
+  /** `null` for a prompt that has never been checked (a timestamp of what has not happened yet). */
   last_checked: string | null;
   created_at: string;
 }

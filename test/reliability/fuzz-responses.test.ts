@@ -112,7 +112,7 @@ describe('fuzzed responses', { timeout: timeoutFor(30_000) }, () => {
         };
         const settled = await settle(endpoint.call(client()));
         let verdict = judge(endpoint, served.text, settled, !deep);
-        // Forward compatibility (api-notes): extra fields on a record alone never fail a call.
+        // Forward compatibility: extra fields on a record alone never fail a call.
         if (verdict === 'ok' && topLevel && kinds.length > 0 && kinds.every((k) => k === 'extra field') && settled.error !== undefined) verdict = `extra fields rejected: ${describeError(settled.error)}`;
         for (const kind of new Set(kinds)) {
           const t = tally.get(kind)!;

@@ -31,7 +31,7 @@ describe('backlink schemas parse realistic records', () => {
     ] as const,
   )('%s', (_name, schema, fixture) => {
     expect(schema.parse(fixture)).toStrictEqual(fixture);
-    // api-notes: objects are loose — unknown fields survive.
+    // Objects are loose: unknown fields survive.
     expect((schema.parse({ ...fixture, added_later: 1 }) as Record<string, unknown>)['added_later'])
       .toBe(1);
   });

@@ -33,7 +33,7 @@ interface SingleEndpoint {
   extended: unknown;
 }
 
-// Targets, summary, history and domains are single responses (api-notes: only anchors paginate).
+// Targets, summary, history and domains are single responses (only anchors paginate).
 const endpoints: SingleEndpoint[] = [
   {
     name: 'backlinks.list',

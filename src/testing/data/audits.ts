@@ -86,7 +86,7 @@ export function auditRecord(a: AuditState, now: number): AuditRecord {
     notice_issues: count('notice'),
     max_crawl_pages: a.max_crawl_pages,
     started_at: a.startedAt === null ? null : isoTime(a.startedAt),
-    // Only a completed audit has a completion time (api-notes: null while not complete).
+    // Only a completed audit has a completion time: `null` while it is not complete.
     completed_at: a.status === 'completed' && a.completedAt !== null ? isoTime(a.completedAt) : null,
     created_at: isoTime(a.createdAt),
   };

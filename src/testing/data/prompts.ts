@@ -106,7 +106,7 @@ export function promptRecord(seed: number, p: PromptState): PromptRecord {
     ai_search_volume: p.ai_search_volume,
     total_citations: agg.total_citations,
     latest_responses: latest,
-    // A prompt never checked has no last check (api-notes allow null here).
+    // A prompt never checked has no last check: `null`, as the SDK accepts for a pending timestamp.
     last_checked: p.rounds > 0 ? isoTime(roundTime(p, p.rounds - 1)) : null,
     created_at: isoTime(p.createdAt),
   };

@@ -2,8 +2,8 @@ import { MAX_LIMIT, page, paginate, requireProject } from '../params.js';
 import type { RouteDef } from './context.js';
 
 /**
- * Backlinks. Only anchors paginate (api-notes); targets, summary, history and domains return
- * their whole data. Domain records are `{ domain, domain_rank, backlinks, dofollow, first_seen }`
+ * Backlinks. Only anchors paginate (the reference gives paging to anchors alone); targets,
+ * summary, history and domains return their whole data. Domain records are `{ domain, domain_rank, backlinks, dofollow, first_seen }`
  * sorted by `domain_rank` descending (the reference does not show them: the simulator's choice).
  *
  * @internal
