@@ -9,8 +9,11 @@ import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
-/** The budget of the main entry, gzipped, dependencies included (issue 5). */
-export const BUDGET_BYTES = 25 * 1024;
+/**
+ * The budget of the main entry, gzipped, dependencies included, ky (the fetch core) among them:
+ * 28 KiB (issue 10; openai's SDK is about 37 KiB).
+ */
+export const BUDGET_BYTES = 28 * 1024;
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 

@@ -18,7 +18,9 @@ export async function settle<T>(pending: PromiseLike<T>): Promise<{ value?: T; e
 export function describeError(error: unknown): string {
   if (!(error instanceof SeoVisibilityError)) return `UNTYPED ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
   const e = error as SeoVisibilityError & { status?: number; code?: string; requestId?: string };
-  return [e.name, e.status, e.code, e.requestId].filter((part) => part !== undefined).join(' ');
+  // The API's error code only: a ConnectionError's system code (ECONNRESET, UND_ERR_SOCKET) depends on timing.
+  const code = e.status === undefined ? undefined : e.code;
+  return [e.name, e.status, code, e.requestId].filter((part) => part !== undefined).join(' ');
 }
 
 /** Describes a settled call. */
