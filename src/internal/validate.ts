@@ -2,7 +2,7 @@ import { InvalidArgumentError } from '../errors/client-errors.js';
 
 /**
  * Client-side argument checks. Each throws {@link InvalidArgumentError} naming the argument and
- * what is allowed, so nothing is sent (api-notes: "a malformed id fails before any request").
+ * what is allowed, so nothing is sent: a malformed id fails before any request is spent on it.
  * Resource methods call these inside their async body, so the failure arrives through the promise.
  *
  * @internal
@@ -71,8 +71,8 @@ export function text(argument: string, value: unknown): string | undefined {
 }
 
 /**
- * A date parameter: a valid `Date` (sent as ISO 8601) or an ISO 8601 string (api-notes: "Date
- * parameters accept a Date or a string").
+ * A date parameter: a valid `Date` (sent as ISO 8601) or an ISO 8601 string; both forms are
+ * accepted wherever the API takes a date.
  */
 export function date(argument: string, value: unknown): string | undefined {
   if (value === undefined) return undefined;
