@@ -45,12 +45,16 @@ function merge<T>(base: T | undefined, given: T | undefined): T | undefined {
  *
  * @example
  * ```ts
- * import { SeoVisibilityClient } from 'seo-visibility';
+ * import { NotFoundError, SeoVisibilityClient } from 'seo-visibility';
  *
- * const client = new SeoVisibilityClient({ apiKey: 'sk_live_…', baseUrl: 'https://api.example.com/api/v1' });
+ * const client = new SeoVisibilityClient(); // SEO_VISIBILITY_API_KEY, SEO_VISIBILITY_BASE_URL
  * for await (const project of client.projects.list()) {
- *   const latest = await client.audits.latest(project.id);
- *   console.log(project.name, latest.critical_issues);
+ *   // A project whose first audit has not completed yet answers 404 here.
+ *   const latest = await client.audits.latest(project.id).catch((error: unknown) => {
+ *     if (error instanceof NotFoundError) return undefined;
+ *     throw error;
+ *   });
+ *   console.log(project.name, latest ? latest.critical_issues : 'no completed audit yet');
  * }
  * ```
  */
@@ -135,10 +139,11 @@ export class SeoVisibilityClient {
    * it is awaited.
    *
    * @example
-   * ```ts
+   * ```ts no-run
    * import * as z from 'zod';
    * const Group = z.object({ id: z.string(), name: z.string() });
    * const groups = await client.request({ method: 'GET', path: `/projects/${projectId}/keyword-groups`, query: { limit: 10 }, schema: z.array(Group) });
+   * const groupId = groups[0]!.id;
    * const { response } = await client.request({ method: 'DELETE', path: `/projects/${projectId}/keyword-groups/${groupId}` }).withResponse();
    * ```
    */
