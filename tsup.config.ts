@@ -4,7 +4,7 @@ import type { Plugin } from 'esbuild';
 // The optional entries import the main entry (`../index.js` in src/) for its error classes and
 // VERSION; built, that import must stay `import … from 'seo-visibility'`, so that an error thrown in
 // one entry is `instanceof` the class the app imported, and no entry carries a second copy.
-const importsMainEntry = /\/src\/otel\//;
+const importsMainEntry = /\/src\/(otel|sync|cli)\//;
 const mainEntryExternal: Plugin = {
   name: 'main-entry-external',
   setup(build) {
@@ -28,6 +28,9 @@ export default defineConfig({
     // OpenTelemetry tracing, on the optional peer `@opentelemetry/api`: its own entry so the main
     // one never carries OpenTelemetry code.
     'otel/index': 'src/otel/index.ts',
+    // seo-visibility/sync (Node only: node:sqlite, loaded on first use) and the seo-visibility bin.
+    'sync/index': 'src/sync/index.ts',
+    'cli/index': 'src/cli/index.ts',
   },
   external: ['seo-visibility', '@opentelemetry/api'],
   esbuildPlugins: [mainEntryExternal],

@@ -1,0 +1,99 @@
+import { type DatasetName, type SyncJob, type SyncResult, type SyncStore, SyncError, ndjsonStore, planSync, runSync, sqliteStore } from '../sync/index.js';
+import { type Connection, UsageError, connect } from './connect.js';
+import { EXIT } from './program.js';
+import { BarsReporter, LinesReporter, type Reporter, shortDuration } from './progress.js';
+
+interface CommonOptions {
+  project?: string[];
+  datasets?: DatasetName[];
+  reserve: number;
+  simulator?: boolean;
+  simulatorKeywords?: number;
+  db?: string;
+}
+
+interface IO {
+  out: NodeJS.WriteStream;
+  err: NodeJS.WriteStream;
+  signal: AbortSignal;
+}
+
+function jobOf(opts: CommonOptions): SyncJob {
+  return { projects: opts.project?.length ? opts.project : 'all', ...(opts.datasets ? { datasets: opts.datasets } : {}) };
+}
+
+/** Runs `fn` with a connection, turning errors into a message and an exit code. */
+async function withConnection(opts: CommonOptions, io: IO, fn: (c: Connection) => Promise<number>): Promise<number> {
+  let connection: Connection | undefined;
+  try {
+    connection = await connect({ simulator: opts.simulator, keywords: opts.simulatorKeywords });
+    return await fn(connection);
+  } catch (error) {
+    io.err.write(`seo-visibility: ${error instanceof Error ? error.message : String(error)}\n`);
+    const usage = error instanceof UsageError || (error as { name?: string })?.name === 'InvalidArgumentError' || (error instanceof SyncError && (error.code === 'unknown_project' || error.code === 'job_changed'));
+    return usage ? EXIT.usage : EXIT.failed;
+  } finally {
+    await connection?.close();
+  }
+}
+
+/** `seo-visibility plan`. @internal */
+export function planCommand(opts: CommonOptions & { json?: boolean }, io: IO): Promise<number> {
+  return withConnection(opts, io, async ({ client, windows, source }) => {
+    const plan = await planSync(client, jobOf(opts), { store: opts.db ? sqliteStore(opts.db) : undefined, budget: { reserve: opts.reserve }, windows });
+    if (opts.json) io.out.write(`${JSON.stringify({ ...plan, summary: undefined, summaryText: plan.summary }, null, 2)}\n`);
+    else io.out.write(`Plan for ${source}\n${plan.summary}\n`);
+    return EXIT.done;
+  });
+}
+
+/** `seo-visibility sync`. @internal */
+export function syncCommand(
+  opts: CommonOptions & { ndjson?: string; maxRequests?: number; concurrency: number; fresh?: boolean; progress?: string },
+  io: IO,
+): Promise<number> {
+  if (!opts.db === !opts.ndjson) {
+    io.err.write('seo-visibility: sync needs exactly one of --db <file> or --ndjson <dir>\n');
+    return Promise.resolve(EXIT.usage);
+  }
+  const mode = opts.progress ?? (io.out.isTTY ? 'bars' : 'lines');
+  if (!['bars', 'lines', 'none'].includes(mode)) {
+    io.err.write(`seo-visibility: --progress must be bars, lines or none, got "${mode}"\n`);
+    return Promise.resolve(EXIT.usage);
+  }
+  return withConnection(opts, io, async ({ client, windows, source }) => {
+    const store = (): SyncStore => (opts.db ? sqliteStore(opts.db) : ndjsonStore(opts.ndjson ?? ''));
+    const job = jobOf(opts);
+    const say = (line: string) => io.out.write(`${line}\n`);
+    say(`Syncing ${job.projects === 'all' ? 'all projects' : `${job.projects.length} project(s)`} from ${source} into ${opts.db ?? opts.ndjson}`);
+    let reporter: Reporter | undefined;
+    if (mode !== 'none') {
+      const plan = await planSync(client, job, { store: store(), budget: { reserve: opts.reserve }, windows });
+      say(`Plan: ${plan.requests.toLocaleString('en-US')} requests, ${shortDuration(plan.leastTimeMs)} at the least; ${plan.fitsToday ? "fits in today's budget" : `spans ${plan.days} days of budget`}; rankings.history: ${plan.historyPath}`);
+      reporter = mode === 'bars' ? new BarsReporter(plan, windows, io.out) : new LinesReporter(plan, windows, say);
+    }
+    let result: SyncResult | undefined;
+    try {
+      result = await runSync(client, job, {
+        store: store(),
+        signal: io.signal,
+        onProgress: (p) => reporter?.update(p),
+        budget: { maxRequests: opts.maxRequests, reserve: opts.reserve },
+        concurrency: opts.concurrency,
+        windows,
+        fresh: opts.fresh,
+      });
+    } finally {
+      reporter?.stop(result);
+    }
+    const rows = Object.values(result.datasets).reduce((s, d) => s + (d?.rows ?? 0), 0);
+    say(`${result.requests.toLocaleString('en-US')} requests, ${rows.toLocaleString('en-US')} rows written (snapshot ${result.snapshotDate}, run ${result.run}).`);
+    if (result.status === 'completed') {
+      say('Done: every dataset is up to date.');
+      return EXIT.done;
+    }
+    const why = { max_requests: '--max-requests reached', daily_budget: "today's budget is spent (less --reserve)", rate_limited: 'the rate limit resets later than the client waits', aborted: 'interrupted' }[result.reason ?? 'aborted'];
+    say(`Stopped: ${why}. Progress is saved; run the same command again to resume.`);
+    return EXIT.stopped;
+  });
+}

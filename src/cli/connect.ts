@@ -1,0 +1,41 @@
+import { SeoVisibilityClient } from '../index.js';
+import type { SyncWindow } from '../sync/index.js';
+import { DOCUMENTED_WINDOWS } from '../sync/index.js';
+
+/** How fast the demo simulator's clock runs its rate windows: a documented minute lasts a second. */
+export const SIMULATOR_SPEEDUP = 60;
+
+/** A client, the windows it is paced on, and how to let go of it. @internal */
+export interface Connection {
+  client: SeoVisibilityClient;
+  windows: SyncWindow[];
+  /** Where the data comes from, for the first line of output. */
+  source: string;
+  close(): Promise<void>;
+}
+
+/** Thrown for a problem the user fixes on the command line (exit code 2). @internal */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/**
+ * Connects to the API (`SEO_VISIBILITY_API_KEY`, `SEO_VISIBILITY_BASE_URL`), or with `--simulator`
+ * starts the built-in simulator on loopback: a seeded demo account whose documented windows run 60×
+ * faster, so a whole sync takes seconds and still shows the pacing.
+ * @internal
+ */
+export async function connect(options: { simulator?: boolean | undefined; keywords?: number | undefined }, env: NodeJS.ProcessEnv = process.env): Promise<Connection> {
+  if (options.simulator) {
+    const { createSimulator } = await import('../testing/index.js');
+    const windows = DOCUMENTED_WINDOWS.map((w) => ({ limit: w.limit, intervalMs: w.intervalMs / SIMULATOR_SPEEDUP }));
+    const sim = createSimulator({ seed: 1, keywordsPerProject: options.keywords ?? 500, rateLimit: { windows: windows.map((w) => ({ limit: w.limit, windowMs: w.intervalMs })) } });
+    const server = await sim.listen({ host: '127.0.0.1', port: 0 });
+    const client = new SeoVisibilityClient({ apiKey: sim.keys.readOnly, baseUrl: server.url, rateLimit: { windows } });
+    return { client, windows, source: `the built-in simulator at ${server.url} (rate windows ${SIMULATOR_SPEEDUP}× faster)`, close: () => server.close() };
+  }
+  if (!env['SEO_VISIBILITY_API_KEY']) throw new UsageError('No API key: set SEO_VISIBILITY_API_KEY (and SEO_VISIBILITY_BASE_URL), or pass --simulator to try it on the built-in simulator.');
+  if (!env['SEO_VISIBILITY_BASE_URL']) throw new UsageError('No API address: set SEO_VISIBILITY_BASE_URL to the base URL ending in /api/v1, or pass --simulator.');
+  const client = new SeoVisibilityClient({ apiKey: env['SEO_VISIBILITY_API_KEY'], baseUrl: env['SEO_VISIBILITY_BASE_URL'] });
+  return { client, windows: [...DOCUMENTED_WINDOWS], source: env['SEO_VISIBILITY_BASE_URL'], close: async () => {} };
+}
