@@ -129,7 +129,7 @@ export interface ResolvedHooks {
  *
  * @example
  * ```ts
- * new SeoVisibilityClient({ logger: pino(), logLevel: 'info' });
+ * new SeoVisibilityClient({ logger: console, logLevel: 'info' }); // or a pino or winston logger
  * ```
  */
 export interface Logger {
