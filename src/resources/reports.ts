@@ -54,7 +54,7 @@ export const DeletedSchema = z.unknown();
  *
  * @example
  * ```ts
- * await client.reports.delete(projectId, 'q3-board-report');
+ * await client.reports.delete(projectId, reportId); // a slug id such as 'q3-board-report-a1b2c3'
  * ```
  */
 export type Deleted = z.infer<typeof DeletedSchema>;
@@ -108,7 +108,7 @@ export class Reports extends ApiResource {
    *
    * @example
    * ```ts
-   * const report = await client.reports.get(projectId, 'q3-visibility-a1b2c3');
+   * const report = await client.reports.get(projectId, reportId); // a slug id such as 'q3-visibility-a1b2c3'
    * ```
    */
   get(projectId: string, reportId: string, options?: RequestOptions): ApiPromise<Report> {
@@ -126,7 +126,7 @@ export class Reports extends ApiResource {
    *
    * @example
    * ```ts
-   * await client.reports.delete(projectId, 'q3-visibility-a1b2c3');
+   * await client.reports.delete(projectId, reportId);
    * ```
    */
   delete(projectId: string, reportId: string, options?: RequestOptions): ApiPromise<Deleted> {
