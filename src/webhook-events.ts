@@ -15,11 +15,12 @@ import { type WebhookEvent, WebhookEventSchema } from './resources/webhooks/even
  *
  * @example
  * ```ts
- * app.post('/hooks/seo', express.text({ type: '*\/*' }), (req, res) => {
- *   const event = parseWebhookEvent(req.body);
- *   if (event.event === 'audit.completed') queue.add('refresh-audit', { projectId: event.project_id });
- *   res.sendStatus(204);
- * });
+ * // A Fetch-API handler (Workers, Next.js, Deno, Bun, Hono); with express, pass the raw body text.
+ * async function receive(request: Request): Promise<Response> {
+ *   const event = parseWebhookEvent(await request.text());
+ *   if (event.event === 'audit.completed') await refreshAudit(event.project_id);
+ *   return new Response(null, { status: 204 });
+ * }
  * ```
  */
 export function parseWebhookEvent(payload: unknown): WebhookEvent {

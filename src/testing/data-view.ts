@@ -14,7 +14,8 @@ import type { ContentDetailRecord, ContentPreferencesRecord, ReportRecord, Webho
  * ```ts
  * const [project] = sim.data.listedProjects;
  * const keywords = sim.data.keywords(project!.id);
- * expect(firstPage.meta.pagination.total).toBe(keywords.count);
+ * const firstPage = await client.rankings.list(project!.id);
+ * console.assert(firstPage.pagination?.total === keywords.count); // in a test: expect(…).toBe(…)
  * ```
  */
 export class SimulatorData {

@@ -6,7 +6,7 @@
  * @example
  * ```ts
  * import type { ProjectRecord } from 'seo-visibility/testing';
- * const first: ProjectRecord = sim.data.projects()[0]!;
+ * const first: ProjectRecord = sim.data.projects[0]!;
  * ```
  */
 
@@ -15,7 +15,7 @@ export type SimProductMode = 'managed' | 'software';
 
 /**
  * A project. `cancelled` projects exist in the simulator's data but never appear on the API.
- * @example `sim.data.projects().filter((p) => p.status !== 'cancelled')`
+ * @example `sim.data.projects.filter((p) => p.status !== 'cancelled')`
  */
 export interface ProjectRecord {
   id: string;
