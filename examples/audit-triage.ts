@@ -1,7 +1,10 @@
 /**
  * Audit triage: the failed issues of the latest completed audit, worst first, grouped by severity.
  *
- *   npx tsx examples/audit-triage.ts [projectId]
+ * Without a key, against the built-in simulator (from a clone of this repository):
+ *   npm run example examples/audit-triage.ts
+ * With a key, against the service (the first project unless you pass an id):
+ *   SEO_VISIBILITY_API_KEY=… SEO_VISIBILITY_BASE_URL=https://…/api/v1 npx tsx examples/audit-triage.ts [projectId]
  */
 import { NotFoundError, SeoVisibilityClient, type AuditIssue } from 'seo-visibility';
 

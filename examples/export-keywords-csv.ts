@@ -1,8 +1,10 @@
 /**
  * Exports every keyword of a project to CSV, streaming: memory stays flat whatever the count.
  *
- *   npx tsx examples/export-keywords-csv.ts [projectId] > keywords.csv
- *   npx tsx examples/run-with-simulator.ts examples/export-keywords-csv.ts > keywords.csv
+ * Without a key, against the built-in simulator (from a clone of this repository):
+ *   npm run --silent example examples/export-keywords-csv.ts > keywords.csv
+ * With a key, against the service (the first project unless you pass an id):
+ *   SEO_VISIBILITY_API_KEY=… SEO_VISIBILITY_BASE_URL=https://…/api/v1 npx tsx examples/export-keywords-csv.ts [projectId] > keywords.csv
  */
 import { keywordIdOf, SeoVisibilityClient } from 'seo-visibility';
 

@@ -2,7 +2,10 @@
  * Prompt visibility report: for each tracked prompt, which AI models show the brand, and the
  * sources they cite most.
  *
- *   npx tsx examples/prompt-visibility-report.ts [projectId]
+ * Without a key, against the built-in simulator (from a clone of this repository):
+ *   npm run example examples/prompt-visibility-report.ts
+ * With a key, against the service (the first project unless you pass an id):
+ *   SEO_VISIBILITY_API_KEY=… SEO_VISIBILITY_BASE_URL=https://…/api/v1 npx tsx examples/prompt-visibility-report.ts [projectId]
  */
 import { SeoVisibilityClient } from 'seo-visibility';
 

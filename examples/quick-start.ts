@@ -2,8 +2,10 @@
  * Quick start: a one-screen summary of a project — top movers, AI visibility per model, the latest
  * audit, backlinks and upcoming content.
  *
+ * Without a key, against the built-in simulator (from a clone of this repository):
+ *   npm run demo
+ * With a key, against the service:
  *   SEO_VISIBILITY_API_KEY=… SEO_VISIBILITY_BASE_URL=https://…/api/v1 npx tsx examples/quick-start.ts
- *   npm run demo     # the same, against the built-in simulator
  */
 import { NotFoundError, type KeywordRanking, SeoVisibilityClient } from 'seo-visibility';
 

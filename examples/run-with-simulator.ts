@@ -1,8 +1,10 @@
 /**
  * Runs an example against the built-in simulator, unless SEO_VISIBILITY_API_KEY and
- * SEO_VISIBILITY_BASE_URL are set, in which case it talks to the real service.
+ * SEO_VISIBILITY_BASE_URL are set, in which case it talks to the real service. The simulator
+ * listens on 127.0.0.1 and the example gets its URL and key through those two variables.
  *
- *   npx tsx examples/run-with-simulator.ts examples/quick-start.ts
+ *   npm run example examples/audit-triage.ts     # = npx tsx examples/run-with-simulator.ts examples/audit-triage.ts
+ *   npm run demo                                 # the same for examples/quick-start.ts
  */
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';

@@ -1,18 +1,21 @@
 /**
  * A webhook receiver: validates each delivery with parseWebhookEvent and routes it by event.
  *
- *   PORT=8787 npx tsx examples/webhook-receiver.ts        # runs until stopped
- *   npx tsx examples/run-with-simulator.ts examples/webhook-receiver.ts
- *
- * Against the simulator (or with EXIT_AFTER_TEST=1) it subscribes itself, asks for a test delivery,
- * prints it and exits. Expose the port publicly (a tunnel, a load balancer) for the real service.
+ * Without a key, against the built-in simulator (from a clone of this repository): it subscribes
+ * itself, asks for a test delivery with `client.webhooks.test()`, prints it and exits:
+ *   npm run example examples/webhook-receiver.ts
+ * With a key, against the service: it listens until stopped. Expose the port publicly (a tunnel,
+ * a load balancer) and subscribe its URL; EXIT_AFTER_TEST=1 runs the same self-test and exits:
+ *   SEO_VISIBILITY_API_KEY=… SEO_VISIBILITY_BASE_URL=https://…/api/v1 PORT=8787 npx tsx examples/webhook-receiver.ts
  */
 import { createServer } from 'node:http';
 import { InvalidArgumentError, SeoVisibilityClient, isKnownWebhookEvent, parseWebhookEvent, type WebhookEvent } from 'seo-visibility';
 
 function handle(event: WebhookEvent): void {
   if (!isKnownWebhookEvent(event)) {
-    console.log(`event ${event.event} (newer than this SDK) for project ${event.project_id}`);
+    // Not one of the six documented events: the delivery `client.webhooks.test()` asks for (its
+    // name is not documented), or an event added after this SDK version.
+    console.log(`event ${event.event} (not a documented event: a test delivery, or newer than this SDK) for project ${event.project_id}`);
     return;
   }
   switch (event.event) {

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { describe, expect, test } from 'vitest';
 
@@ -19,6 +19,19 @@ const expected: Record<string, RegExp> = {
 describe('examples', () => {
   test('every example has an expectation', () => {
     expect(examples.sort()).toEqual(Object.keys(expected).sort());
+  });
+
+  // A reader without a key runs what the header says: it must name the simulator wrapper.
+  test.each(examples)('%s says in its header how to run it without a key', (name) => {
+    const header = /^\/\*\*[\s\S]*?\*\//.exec(readFileSync(`examples/${name}`, 'utf8'))?.[0] ?? '';
+    expect(header).toMatch(name === 'quick-start.ts' ? /npm run demo\b/ : new RegExp(`npm run (--silent )?example examples/${name.replace('.', '\\.')}`));
+    expect(header).toContain('SEO_VISIBILITY_API_KEY');
+  });
+
+  test('npm run example and npm run demo are the simulator wrapper', () => {
+    const { scripts } = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> };
+    expect(scripts.example).toBe('tsx examples/run-with-simulator.ts');
+    expect(scripts.demo).toBe('tsx examples/run-with-simulator.ts examples/quick-start.ts');
   });
 
   test.each(examples)('%s runs against the simulator and exits 0', async (name) => {
