@@ -95,6 +95,18 @@ describe('client namespaces and method return types', () => {
     for await (const p of client.content.list(id).pages()) expectTypeOf(p.items).toEqualTypeOf<ContentItem[]>();
   });
 
+  test('withResponse on every call gives { data, meta, response }; toArray requires its cap', () => {
+    expectTypeOf(client.audits.latest(id).withResponse()).resolves.toEqualTypeOf<ApiResult<LatestAudit>>();
+    expectTypeOf<ApiResult<LatestAudit>['response']>().toEqualTypeOf<Response>();
+    expectTypeOf(client.projects.list().withResponse()).resolves.toEqualTypeOf<ApiResult<Page<Project>>>();
+    expectTypeOf(client.rankings.list(id).toArray({ limit: 10 })).resolves.toEqualTypeOf<KeywordRanking[]>();
+    expectTypeOf(client.prompts.history(id, id).toArray({ limit: 10 })).resolves.toEqualTypeOf<PromptResponse[]>();
+    // @ts-expect-error: the cap is required
+    void client.rankings.list(id).toArray();
+    // @ts-expect-error: the cap is required
+    void client.rankings.list(id).toArray({});
+  });
+
   test('records keep wire names and open enums', () => {
     expectTypeOf<KeywordRanking['desktop_position']>().toEqualTypeOf<number>();
     expectTypeOf<Project['websiteUrl']>().toEqualTypeOf<string>();
