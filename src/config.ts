@@ -2,7 +2,7 @@ import { LocalRateGate } from './core/local-rate-gate.js';
 import type { RateGate } from './core/rate-gate.js';
 import type { TransportConfig } from './core/transport.js';
 import { InvalidArgumentError } from './errors/client-errors.js';
-import type { ResolvedHooks } from './hooks.js';
+import type { ClientHooks, ResolvedHooks } from './hooks.js';
 import * as check from './internal/validate.js';
 import { resolveLogger } from './internal/log.js';
 import { optionError } from './internal/option-errors.js';
@@ -90,8 +90,9 @@ function createGate(rateLimit: ClientOptions['rateLimit'], apiKey: string, logge
   return rateLimit?.gate ? rateLimit.gate.createGate({ apiKey, logger, localGate }) : localGate();
 }
 
-function resolveHooks(hooks: { [K in keyof ResolvedHooks]?: ResolvedHooks[K] } | undefined): ResolvedHooks {
-  return { onRequest: hooks?.onRequest ?? [], onResponse: hooks?.onResponse ?? [], onError: hooks?.onError ?? [], onRetry: hooks?.onRetry ?? [] };
+function resolveHooks(hooks: ClientHooks | undefined): ResolvedHooks {
+  const list = <T>(hook: T | T[] | undefined): T[] => (hook === undefined ? [] : Array.isArray(hook) ? hook : [hook]);
+  return { onRequest: list(hooks?.onRequest), onResponse: list(hooks?.onResponse), onError: list(hooks?.onError), onRetry: list(hooks?.onRetry) };
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {

@@ -4,6 +4,7 @@ import type { CallSpec } from './core/transport.js';
 import { InvalidArgumentError } from './errors/client-errors.js';
 import * as check from './internal/validate.js';
 import { optionError } from './internal/option-errors.js';
+import { oneOf } from './options-schema.js';
 import type { RequestOptions } from './options.js';
 
 /**
@@ -30,9 +31,8 @@ export interface CustomRequest<T = unknown> {
   schema?: ResponseSchema<T>;
 }
 
-const method = z.enum(['GET', 'POST', 'PATCH', 'DELETE'], { error: "expected 'GET', 'POST', 'PATCH' or 'DELETE'" });
 const shape = {
-  method,
+  method: oneOf(['GET', 'POST', 'PATCH', 'DELETE']),
   path: z.string({ error: "expected a path such as '/projects'" }),
   query: z.optional(
     z.record(

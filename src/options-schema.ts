@@ -20,21 +20,21 @@ export const MAX_RETRIES = 100;
 
 const numberIn = (min: number, max: number, unit: string) => {
   const allowed = { error: `expected a number from ${min.toLocaleString('en-US')} to ${max.toLocaleString('en-US')}${unit}` };
-  return z.number(allowed).check(z.minimum(min, allowed), z.maximum(max, allowed));
+  return z.number(allowed).check(z.refine((n) => n >= min && n <= max, allowed));
 };
 const integerIn = (min: number, max: number) => {
   const allowed = { error: max === Number.MAX_SAFE_INTEGER ? `expected an integer of ${min} or more` : `expected an integer from ${min} to ${max.toLocaleString('en-US')}` };
-  return z.int(allowed).check(z.minimum(min, allowed), z.maximum(max, allowed));
+  return z.int(allowed).check(z.refine((n) => n >= min && n <= max, allowed));
 };
+/** One of a few strings (a union of literals: no enum machinery in the bundle for five words). */
+export const oneOf = <const T extends readonly string[]>(values: T) =>
+  z.custom<T[number]>((v) => values.includes(v as string), { error: `expected ${values.map((v) => `'${v}'`).join(', ').replace(/, ([^,]*)$/, ' or $1')}` });
 const fn = <F>(what: string) => z.custom<F>((value) => typeof value === 'function', { error: `expected ${what}` });
 const withMethods = <T>(methods: string[], what: string) =>
   z.custom<T>((value) => typeof value === 'object' && value !== null && methods.every((m) => typeof (value as Record<string, unknown>)[m] === 'function'), { error: `expected ${what}` });
 const headers = z.record(z.string({ error: 'expected a header name' }), z.string({ error: 'expected a string header value' }), { error: 'expected an object of header names to string values' });
-const hookList = <I>() =>
-  z.pipe(
-    z.union([fn<Hook<I>>('a function'), z.array(fn<Hook<I>>('a function'))], { error: 'expected a function or an array of functions' }),
-    z.transform((value: Hook<I> | Array<Hook<I>>) => (Array.isArray(value) ? value : [value])),
-  );
+// A single function stands for an array of one; `resolveConfig` wraps it.
+const hookList = <I>() => z.union([fn<Hook<I>>('a function'), z.array(fn<Hook<I>>('a function'))], { error: 'expected a function or an array of functions' });
 
 export const windowShape = {
   limit: integerIn(1, Number.MAX_SAFE_INTEGER),
@@ -69,7 +69,7 @@ export const clientShape = {
   fetch: z.optional(fn<typeof globalThis.fetch>('a fetch function')),
   hooks: z.optional(z.strictObject(hooksShape, { error: 'expected an object { onRequest?, onResponse?, onError?, onRetry? }' })),
   logger: z.optional(withMethods<LoggerOption>(['debug', 'warn'], 'a logger with debug and warn methods (console, pino and winston fit)')),
-  logLevel: z.optional(z.enum(['debug', 'info', 'warn', 'error', 'off'], { error: "expected 'debug', 'info', 'warn', 'error' or 'off'" })),
+  logLevel: z.optional(oneOf(['debug', 'info', 'warn', 'error', 'off'])),
   dangerouslyAllowBrowser: z.optional(z.boolean({ error: 'expected true or false' })),
 };
 export const requestShape = {
