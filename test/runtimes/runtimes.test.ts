@@ -16,9 +16,11 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-function expectSmoke(stdout: string, runtime: RegExp): void {
+function expectSmoke(stdout: string, runtime: RegExp, userAgent: RegExp): void {
   const line = stdout.trim().split('\n').at(-1) ?? '';
   const report = JSON.parse(line) as Record<string, unknown>;
+  // The runtime named in User-Agent, as `seo-visibility/<version> <runtime>/<version>`.
+  expect(server.userAgents()).toContainEqual(expect.stringMatching(userAgent));
   expect(report).toMatchObject({
     projects: server.projects,
     rateLimited: { name: 'RateLimitedError', status: 429, hasReset: true },
@@ -33,16 +35,16 @@ describe('packed SDK on other runtimes', () => {
       cwd: consumerDir,
       env: { ...server.env, DENO_NO_UPDATE_CHECK: '1', DENO_DIR: join(consumerDir, '.deno') },
     });
-    expectSmoke(expectOk(result, 'deno').stdout, /^deno$/);
+    expectSmoke(expectOk(result, 'deno').stdout, /^deno$/, /^seo-visibility\/\d+\.\d+\.\d+\S* deno\/\d+\.\d+/);
   });
 
   it('runs on Bun', async () => {
     const result = await run('bun', ['smoke.mjs'], { cwd: consumerDir, env: server.env });
-    expectSmoke(expectOk(result, 'bun').stdout, /^bun$/);
+    expectSmoke(expectOk(result, 'bun').stdout, /^bun$/, /^seo-visibility\/\d+\.\d+\.\d+\S* bun\/\d+\.\d+/);
   });
 
   it('runs on Node 22, the oldest supported Node (fetched with npm exec)', async () => {
     const result = await run('npm', ['exec', '--yes', '--package=node@22', '--', 'node', 'smoke.mjs'], { cwd: consumerDir, env: server.env, timeoutMs: 300_000 });
-    expectSmoke(expectOk(result, 'node 22').stdout, /^node v22\./);
+    expectSmoke(expectOk(result, 'node 22').stdout, /^node v22\./, /^seo-visibility\/\d+\.\d+\.\d+\S* node\/22\./);
   });
 });

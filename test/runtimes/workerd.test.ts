@@ -36,6 +36,8 @@ describe('packed SDK on Cloudflare workerd', () => {
     expect(body.error).toBeUndefined();
     expect(status).toBe(200);
     expectSmoke(body);
+    // workerd lets a request set User-Agent (browsers do not); it has no version to report.
+    expect(server.userAgents()).toEqual([expect.stringMatching(new RegExp(`^seo-visibility/${String(body.version).replaceAll('.', '\\.')} workerd`))]);
   });
 
   it('reads SEO_VISIBILITY_API_KEY and SEO_VISIBILITY_BASE_URL from process.env under nodejs_compat', async () => {
