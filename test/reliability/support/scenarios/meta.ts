@@ -1,6 +1,6 @@
 /**
  * `meta.rate_limit` missing or nonsense: the data is still returned, and the throttle neither
- * stalls nor trusts the garbage (api-notes: a missing or nonsense budget must not fail a call whose
+ * stalls nor trusts the garbage (a missing or nonsense budget must not fail a call whose
  * data is fine). Each case runs 4 calls one after another, then 4 at once, on one client.
  */
 import { fastClient, outcomeOf, row } from '../kit.js';
