@@ -31,7 +31,7 @@ export interface OtelHooksOptions {
    * A tracer provider to take a `seo-visibility` tracer from, when it is not the global one.
    * @example
    * ```ts
-   * otelHooks({ tracerProvider: new BasicTracerProvider({ spanProcessors: [processor] }) });
+   * otelHooks({ tracerProvider: provider }); // e.g. a BasicTracerProvider of your own
    * ```
    */
   tracerProvider?: TracerProvider;
@@ -81,7 +81,7 @@ export interface OtelHooks extends ClientHooks {
  *
  * const client = new SeoVisibilityClient({ hooks: otelHooks() });
  * await tracer.startActiveSpan('nightly-sync', async (span) => {
- *   for await (const keyword of client.rankings.list(projectId)) save(keyword); // one child span per page request
+ *   for await (const keyword of client.rankings.list(projectId, { limit: 100 })) await save(keyword); // a child span per page request
  *   span.end();
  * });
  * ```
