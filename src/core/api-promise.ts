@@ -29,7 +29,14 @@ export class ApiPromise<T> implements PromiseLike<T> {
 
   /** Sends the call the first time it is needed; later uses share the same result. */
   #start(): Promise<ApiResult<T>> {
-    this.#result ??= this.#send();
+    if (this.#result === undefined) {
+      try {
+        this.#result = this.#send();
+      } catch (error) {
+        // A sender that throws before returning its promise still fails through the promise.
+        this.#result = Promise.reject(error);
+      }
+    }
     return this.#result;
   }
 

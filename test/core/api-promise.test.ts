@@ -53,6 +53,14 @@ describe('ApiPromise', () => {
     await expect(promise).rejects.toMatchObject({ name: 'InvalidArgumentError', argument: 'projectId' });
   });
 
+  test('a sender that throws synchronously still rejects through the promise', async () => {
+    const promise = new ApiPromise<number>(() => {
+      throw new RangeError('bad');
+    });
+    await expect(promise).rejects.toBeInstanceOf(RangeError);
+    await expect(promise.withResponse()).rejects.toBeInstanceOf(RangeError);
+  });
+
   test('catch and finally behave like a Promise', async () => {
     record(server, () => new Response(JSON.stringify({ success: false, error: { code: 'NOT_FOUND', message: 'No audit' }, meta: {} }), { status: 404, headers: { 'content-type': 'application/json' } }));
     let finished = false;
