@@ -28,6 +28,8 @@ class SqliteStore implements SyncStore {
   #db: DatabaseSync | undefined;
   readonly #columns = new Map<string, Set<string>>();
   readonly #upserts = new Map<string, StatementSync>();
+  /** Wire field → column name, per table (names are cleaned once). */
+  readonly #fields = new Map<string, Map<string, string>>();
   #setState: StatementSync | undefined;
   #deleteState: StatementSync | undefined;
 
@@ -99,10 +101,14 @@ class SqliteStore implements SyncStore {
 
   #writeRows(db: DatabaseSync, table: TableDef, rows: readonly Record<string, unknown>[]): void {
     const known = this.#columns.get(table.table) ?? new Set<string>();
+    let fields = this.#fields.get(table.table);
+    if (!fields) this.#fields.set(table.table, (fields = new Map()));
     // Fields the server added since the table was made become columns (forward compatible).
     for (const row of rows) {
-      for (const field of Object.keys(row)) {
+      for (const field in row) {
+        if (fields.has(field)) continue;
         const col = columnName(field);
+        fields.set(field, col);
         if (!known.has(col)) {
           db.exec(`ALTER TABLE ${table.table} ADD COLUMN ${col}`);
           known.add(col);
@@ -110,8 +116,8 @@ class SqliteStore implements SyncStore {
         }
       }
     }
-    const cols = [...known];
     let upsert = this.#upserts.get(table.table);
+    const cols = [...known];
     if (!upsert) {
       const updates = cols.filter((c) => !table.key.includes(c)).map((c) => `${c} = excluded.${c}`);
       upsert = db.prepare(
@@ -119,11 +125,12 @@ class SqliteStore implements SyncStore {
       );
       this.#upserts.set(table.table, upsert);
     }
-    const names = new Map<string, string>();
+    const index = new Map(cols.map((c, i) => [c, i]));
+    const values: Array<string | number | bigint | null> = new Array(cols.length);
     for (const row of rows) {
-      for (const field of Object.keys(row)) names.set(columnName(field), field);
-      upsert.run(...cols.map((c) => sqlValue(row[names.get(c) ?? c])));
-      names.clear();
+      values.fill(null);
+      for (const field in row) values[index.get(fields.get(field) as string) as number] = sqlValue(row[field]);
+      upsert.run(...values);
     }
   }
 }

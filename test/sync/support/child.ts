@@ -1,0 +1,29 @@
+/**
+ * A sync in its own process, for the kill tests: runs one `runSync` with the job and store given as
+ * JSON in argv[2], prints `req <n>` after every request and `result <json>` at the end.
+ */
+import { SeoVisibilityClient } from '../../../src/index.js';
+import { ndjsonStore, runSync, sqliteStore } from '../../../src/sync/index.js';
+
+interface ChildArgs {
+  baseUrl: string;
+  apiKey: string;
+  db?: string;
+  ndjson?: string;
+  now: number;
+  concurrency?: number;
+  maxRequests?: number;
+  datasets?: string[];
+}
+
+const args = JSON.parse(process.argv[2] ?? '{}') as ChildArgs;
+const client = new SeoVisibilityClient({ apiKey: args.apiKey, baseUrl: args.baseUrl, rateLimit: { windows: false }, retryBackoff: { initialDelay: 1, maxDelay: 5 } });
+const store = args.db ? sqliteStore(args.db) : ndjsonStore(args.ndjson ?? '');
+const result = await runSync(client, { projects: 'all', ...(args.datasets ? { datasets: args.datasets as never } : {}) }, {
+  store,
+  now: () => args.now,
+  concurrency: args.concurrency ?? 4,
+  budget: { maxRequests: args.maxRequests },
+  onProgress: (p) => process.stdout.write(`req ${p.requests}\n`),
+});
+process.stdout.write(`result ${JSON.stringify(result)}\n`);
