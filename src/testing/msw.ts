@@ -26,12 +26,16 @@ export interface MswSimulator {
  * @example
  * ```ts
  * import { setupServer } from 'msw/node';
+ * import { SeoVisibilityClient } from 'seo-visibility';
  * import { createSimulator } from 'seo-visibility/testing';
  * import { mswHandlers } from 'seo-visibility/testing/msw';
  *
  * const sim = createSimulator({ seed: 1 });
  * const server = setupServer(...mswHandlers(sim, 'https://api.example.com/api/v1'));
- * server.listen({ onUnhandledFrame: 'error' });
+ * server.listen({ onUnhandledFrame: 'error' }); // e.g. in beforeAll
+ * const client = new SeoVisibilityClient({ apiKey: sim.keys.readOnly, baseUrl: 'https://api.example.com/api/v1' });
+ * console.log((await client.projects.list()).items.length); // 4, served by the simulator
+ * server.close(); // e.g. in afterAll: fetch is yours again
  * ```
  */
 export function mswHandlers(sim: MswSimulator, baseUrl: string = sim.baseUrl): HttpHandler[] {

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -14,7 +14,9 @@ import type { ManifestEntry, RunResult } from './support/run-examples.js';
 // type-checked only; the count is reported below. Generated files go to artifacts/ (gitignored).
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const out = join(root, 'artifacts', 'jsdoc-examples');
+// One folder per run: two runs at once (a full suite beside a single file) must not share files.
+const parent = join(root, 'artifacts', 'jsdoc-examples');
+const out = join(parent, `run-${process.pid}`);
 const snippets = extractSnippets(root);
 const runnable = snippets.filter((s) => !s.noRun);
 const noRun = snippets.filter((s) => s.noRun);
@@ -45,15 +47,19 @@ async function typeCheck(generated: Generated[]): Promise<void> {
 }
 
 beforeAll(async () => {
-  rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
+  // Folders of earlier runs (kept for reading after a failure) go once they are an hour old.
+  for (const name of readdirSync(parent)) {
+    const folder = join(parent, name);
+    if (folder !== out && Date.now() - statSync(folder).mtimeMs > 3_600_000) rmSync(folder, { recursive: true, force: true });
+  }
   const names = publicNames(root);
-  const generated = snippets.map((s, i) => generate(s, i, names, '../../test/docs/support/fixtures.js'));
+  const generated = snippets.map((s, i) => generate(s, i, names, '../../../test/docs/support/fixtures.js'));
   for (const g of generated) writeFileSync(join(out, g.name), g.text);
   // Every entry point of package.json "exports" resolves to its source, for tsc and for tsx alike.
   const paths = Object.fromEntries(entryPoints(root).map((e) => [e.specifier, [e.source]]));
   const tsconfig = join(out, 'tsconfig.json');
-  writeFileSync(tsconfig, JSON.stringify({ extends: '../../tsconfig.json', compilerOptions: { noEmit: true, paths }, include: ['*.ts'] }, null, 2));
+  writeFileSync(tsconfig, JSON.stringify({ extends: '../../../tsconfig.json', compilerOptions: { noEmit: true, paths }, include: ['*.ts'] }, null, 2));
   const manifest: ManifestEntry[] = generated.filter((g) => !g.snippet.noRun).map((g) => ({ id: g.snippet.id, name: g.name }));
   writeFileSync(join(out, 'manifest.json'), JSON.stringify(manifest, null, 2));
   const resultsFile = join(out, 'results.json');
