@@ -2,6 +2,7 @@ import type { KyInstance } from 'ky';
 import pRetry from 'p-retry';
 import { AbortedError } from '../errors/client-errors.js';
 import type { Logger, ResolvedHooks } from '../hooks.js';
+import { resolveRequestOptions } from '../config.js';
 import * as check from '../internal/validate.js';
 import { userAgent as detectUserAgent } from '../internal/runtime.js';
 import type { RequestOptions, RetryBackoffOptions } from '../options.js';
@@ -107,14 +108,14 @@ export class Transport {
 
   /** Sends a call with throttling and retries, resolving to validated data, meta and the response. */
   async request<T>(spec: CallSpec<T>): Promise<ApiResult<T>> {
-    const options = check.object('options', spec.options) ?? {};
-    const signal = options.signal as AbortSignal | undefined;
+    const options = spec.options === undefined ? {} : resolveRequestOptions(spec.options);
+    const signal = options.signal;
     if (signal?.aborted) throw new AbortedError(signal.reason);
-    const timeout = check.positive('options.timeout', options.timeout as number | undefined) ?? this.#config.timeout;
-    const maxRetries = check.nonNegativeInteger('options.maxRetries', options.maxRetries as number | undefined) ?? this.#config.maxRetries;
+    const timeout = options.timeout ?? this.#config.timeout;
+    const maxRetries = options.maxRetries ?? this.#config.maxRetries;
     // A body JSON cannot write (a BigInt, a cycle) is the caller's error, not a network one: refuse it unsent.
     if (spec.body !== undefined) check.jsonBody('body', spec.body);
-    const extra = options.headers ? lowerCase(check.headers(options.headers as Record<string, string>)) : undefined;
+    const extra = options.headers ? lowerCase(options.headers) : undefined;
     const call: Call<T> = { spec, id: ++this.#calls, signal, timeout: Math.min(timeout, MAX_TIMER), extra };
     const { backoff } = this.#config;
     try {
