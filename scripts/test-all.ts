@@ -8,7 +8,7 @@
  * downloads Node 22 into npm's cache (`npm exec node@22`). It rewrites no tracked file: the last
  * pass checks that the working tree is as it found it.
  *
- * Run: `npm test` (or `npm test -- --bail`)
+ * Run: `npm test` (or `npm test -- --bail`, or `npm test -- --only size,docs` for some passes)
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -26,6 +26,9 @@ interface Pass {
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bail = process.argv.includes('--bail');
+// `--only size,docs` runs those passes alone (names as in the headers), e.g. to re-run a failed one.
+const onlyArg = process.argv[process.argv.indexOf('--only') + 1];
+const only = process.argv.includes('--only') && onlyArg ? new Set(onlyArg.split(',').map((n) => n.trim())) : undefined;
 
 const npm = (...args: string[]) => () => spawnSync('npm', ['run', '--silent', ...args], { cwd: root, stdio: 'inherit' }).status === 0;
 
@@ -73,10 +76,16 @@ const passes: Pass[] = [
   },
 ];
 
+const selected = only ? passes.filter((p) => only.has(p.name)) : passes;
+if (only && selected.length !== only.size) {
+  console.error(`--only takes pass names among: ${passes.map((p) => p.name).join(', ')}`);
+  process.exit(2);
+}
+
 const started = Date.now();
 const results: Array<{ name: string; ok: boolean; seconds: number }> = [];
-for (const [index, pass] of passes.entries()) {
-  const title = `npm test [${index + 1}/${passes.length}] ${pass.name}`;
+for (const [index, pass] of selected.entries()) {
+  const title = `npm test [${index + 1}/${selected.length}] ${pass.name}`;
   process.stdout.write(`\n━━━ ${title} ━━━\n    ${pass.about}\n\n`);
   const t0 = Date.now();
   const ok = pass.run();
@@ -87,11 +96,11 @@ for (const [index, pass] of passes.entries()) {
 
 const minutes = `${Math.floor((Date.now() - started) / 60_000)} min ${Math.round(((Date.now() - started) % 60_000) / 1000)} s`;
 const failed = results.filter((r) => !r.ok).map((r) => r.name);
-const skipped = passes.slice(results.length).map((p) => p.name);
+const skipped = selected.slice(results.length).map((p) => p.name);
 process.stdout.write(`\n${results.map((r) => `  ${r.ok ? 'ok  ' : 'FAIL'} ${r.name} (${r.seconds} s)`).join('\n')}\n`);
 process.stdout.write(
   failed.length === 0
-    ? `npm test: ${passes.length} passes, all passed (${minutes})\n`
-    : `npm test: ${passes.length} passes, ${failed.length} failed: ${failed.join(', ')}${skipped.length ? `; not run: ${skipped.join(', ')}` : ''} (${minutes})\n`,
+    ? `npm test: ${selected.length} passes, all passed (${minutes})\n`
+    : `npm test: ${selected.length} passes, ${failed.length} failed: ${failed.join(', ')}${skipped.length ? `; not run: ${skipped.join(', ')}` : ''} (${minutes})\n`,
 );
 process.exit(failed.length === 0 ? 0 : 1);
