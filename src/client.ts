@@ -2,7 +2,7 @@ import { resolveConfig } from './config.js';
 import { ApiPromise } from './core/api-promise.js';
 import type { RateGate } from './core/rate-gate.js';
 import { Transport } from './core/transport.js';
-import { type CustomRequest, customCall } from './custom-request.js';
+import { type AnySchema, type CustomRequest, type CustomResult, customCall } from './custom-request.js';
 import { InvalidArgumentError } from './errors/client-errors.js';
 import type { ClientOptions, RequestOptions } from './options.js';
 import { Audits } from './resources/audits.js';
@@ -143,11 +143,11 @@ export class SeoVisibilityClient {
    * import * as z from 'zod';
    * const Group = z.object({ id: z.string(), name: z.string() });
    * const groups = await client.request({ method: 'GET', path: `/projects/${projectId}/keyword-groups`, query: { limit: 10 }, schema: z.array(Group) });
-   * const groupId = groups[0]!.id;
+   * const groupId = groups[0]?.id; // typed by the schema: { id: string; name: string }[]
    * const { response } = await client.request({ method: 'DELETE', path: `/projects/${projectId}/keyword-groups/${groupId}` }).withResponse();
    * ```
    */
-  request<T = unknown>(request: CustomRequest<T>, options?: RequestOptions): ApiPromise<T> {
+  request<S extends AnySchema | undefined = undefined>(request: CustomRequest<S>, options?: RequestOptions): ApiPromise<CustomResult<S>> {
     return new ApiPromise(async () => this.#transport.request(customCall(request, options)));
   }
 

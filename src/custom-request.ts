@@ -1,3 +1,4 @@
+import type * as zc from 'zod';
 import * as z from 'zod/mini';
 import type { ResponseSchema } from './core/attempt.js';
 import type { CallSpec } from './core/transport.js';
@@ -15,7 +16,7 @@ import type { RequestOptions } from './options.js';
  * const request: CustomRequest = { method: 'GET', path: `/projects/${projectId}/keywords/groups`, query: { limit: 10 } };
  * ```
  */
-export interface CustomRequest<T = unknown> {
+export interface CustomRequest<S extends AnySchema | undefined = AnySchema | undefined> {
   /** `GET`, `POST`, `PATCH` or `DELETE`. */
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /**
@@ -27,9 +28,31 @@ export interface CustomRequest<T = unknown> {
   query?: Record<string, string | number | boolean | undefined>;
   /** A JSON body (not for `GET`). */
   body?: unknown;
-  /** A zod schema of `data`; the response is validated with it. Without one, `data` is `unknown`. */
-  schema?: ResponseSchema<T>;
+  /** A zod schema (zod or zod/mini) of `data`; the response is validated with it. Without one, `data` is `unknown`. */
+  schema?: S;
 }
+
+/**
+ * Any zod 4 schema, classic or mini.
+ *
+ * @example
+ * ```ts
+ * import * as z from 'zod';
+ * const schema: AnySchema = z.array(z.object({ id: z.string() }));
+ * ```
+ */
+export type AnySchema = ResponseSchema<unknown>;
+
+/**
+ * What `client.request()` resolves to: the schema's output, or `unknown` without a schema.
+ *
+ * @example
+ * ```ts
+ * import * as z from 'zod';
+ * const ids: CustomResult<z.ZodArray<z.ZodString>> = ['a', 'b'];
+ * ```
+ */
+export type CustomResult<S> = S extends zc.core.$ZodType ? zc.output<S> : unknown;
 
 const shape = {
   method: oneOf(['GET', 'POST', 'PATCH', 'DELETE']),
@@ -55,7 +78,7 @@ const UNSAFE = /[\s\u0000-\u001f\u007f\\?#]/;
  *
  * @internal
  */
-export function customCall<T>(request: CustomRequest<T>, options: RequestOptions | undefined): CallSpec<T> {
+export function customCall<S extends AnySchema | undefined>(request: CustomRequest<S>, options: RequestOptions | undefined): CallSpec<CustomResult<S>> {
   const parsed = customRequestSchema.safeParse(request);
   if (!parsed.success) throw optionError(parsed.error.issues, 'request', { '': Object.keys(shape) });
   const { path, body, query } = parsed.data;
@@ -77,7 +100,7 @@ export function customCall<T>(request: CustomRequest<T>, options: RequestOptions
     path,
     query,
     body,
-    schema: (parsed.data.schema ?? z.unknown()) as ResponseSchema<T>,
+    schema: (parsed.data.schema ?? z.unknown()) as ResponseSchema<CustomResult<S>>,
     options,
   };
 }

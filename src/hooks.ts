@@ -111,10 +111,7 @@ export interface ClientHooks {
  * The hooks as the transport runs them: always arrays (a single function given by the user is
  * wrapped in one).
  *
- * @example
- * ```ts
- * const none: ResolvedHooks = { onRequest: [], onResponse: [], onError: [], onRetry: [] };
- * ```
+ * @internal
  */
 export interface ResolvedHooks {
   onRequest: Array<Hook<RequestInfo>>;

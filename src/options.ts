@@ -1,12 +1,14 @@
 import type { ClientHooks, LoggerOption, LogLevel } from './hooks.js';
 import type { RateLimitOptions } from './rate-limit-options.js';
 
-export type { ClientHooks, ErrorInfo, Hook, Logger, LoggerOption, LogLevel, RequestInfo, ResolvedHooks, ResponseInfo, RetryInfo } from './hooks.js';
+export type { ClientHooks, ErrorInfo, Hook, Logger, LoggerOption, LogLevel, RequestInfo, ResponseInfo, RetryInfo } from './hooks.js';
 export { DOCUMENTED_WINDOWS, type RateGateContext, type RateGateFactory, type RateLimitOptions, type RateWindow } from './rate-limit-options.js';
 
 /**
- * Backoff between retries of 5xx, time-outs and connection failures: exponential with full
- * jitter, a random delay up to `initialDelay * 2^(retry-1)`, capped at `maxDelay`.
+ * Backoff between retries of 5xx, time-outs and connection failures, as p-retry computes it
+ * (`factor: 2`, `randomize: true`): before retry n the client waits a random time between
+ * `initialDelay * 2^(n-1)` and twice that, capped at `maxDelay`. A 429 (and a 503 with
+ * `Retry-After`) waits at least as long as the server asks.
  *
  * @example
  * ```ts
@@ -15,7 +17,7 @@ export { DOCUMENTED_WINDOWS, type RateGateContext, type RateGateFactory, type Ra
  */
 export interface RetryBackoffOptions {
   /**
-   * Ceiling of the first delay, in ms (0 to 86,400,000).
+   * The first delay before its random factor (1 to 2), in ms (0 to 86,400,000).
    * @default 500
    * @example
    * ```ts
@@ -57,7 +59,7 @@ export interface ClientOptions {
    * @default process.env.SEO_VISIBILITY_API_KEY
    * @example
    * ```ts
-   * new SeoVisibilityClient({ apiKey: 'sv_live_…', baseUrl: 'https://api.example.com/api/v1' });
+   * new SeoVisibilityClient({ apiKey: 'sv_live_4f9c2a7e1b', baseUrl: 'https://api.example.com/api/v1' });
    * ```
    */
   apiKey?: string | undefined;
@@ -166,7 +168,7 @@ export interface ClientOptions {
    * @default console when a level is set, else none
    * @example
    * ```ts
-   * new SeoVisibilityClient({ logger: pino(), logLevel: 'info' });
+   * new SeoVisibilityClient({ logger: console, logLevel: 'info' }); // or a pino or winston logger
    * ```
    */
   logger?: LoggerOption;
@@ -237,7 +239,7 @@ export interface RequestOptions {
    * @default the client's maxRetries
    * @example
    * ```ts
-   * await client.projects.create({ name: 'Site', domain: 'example.com' }, { maxRetries: 0 });
+   * await client.projects.create({ websiteUrl: 'https://example.com' }, { maxRetries: 0 });
    * ```
    */
   maxRetries?: number | undefined;
