@@ -9,8 +9,13 @@
  * ```
  * @packageDocumentation
  */
-export { SeoVisibilityClient } from './client.js';
+export { SeoVisibilityClient, type ClientOverrides } from './client.js';
+export type { AnySchema, CustomRequest, CustomResult } from './custom-request.js';
 export type {
+  ErrorInfo,
+  Hook,
+  LoggerOption,
+  LogLevel,
   ClientOptions,
   RequestOptions,
   ClientHooks,
@@ -30,9 +35,11 @@ export { PagePromise } from './core/page-promise.js';
 export type { IterateOptions, IterationProgress } from './core/page-iterator.js';
 export type { ToArrayOptions } from './core/to-array.js';
 export { Page, type PageParams } from './core/pagination.js';
-export type { ApiResult } from './core/attempt.js';
+export type { ApiResult, ResponseSchema } from './core/attempt.js';
 export type { Pagination, RateLimit, ResponseMeta } from './core/schemas.js';
 export * from './errors/index.js';
+export type { ApiErrorInit, RateLimitedInit } from './errors/api-error.js';
+export type { ConnectionErrorInit, ResponseValidationInit } from './errors/client-errors.js';
 export { parseWebhookEvent } from './webhook-events.js';
 export { VERSION } from './version.js';
 // One line per resource: each file holds its schemas, types, parameters and namespace class, so a

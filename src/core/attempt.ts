@@ -26,7 +26,16 @@ export interface ApiResult<T> {
   response: Response;
 }
 
-/** A response schema: any zod 4 schema, classic or mini. @internal */
+/**
+ * A response schema: any zod 4 schema, classic (`zod`) or mini (`zod/mini`). The response's `data`
+ * is validated with its public `safeParse`.
+ *
+ * @example
+ * ```ts
+ * import * as z from 'zod';
+ * const schema: ResponseSchema<{ id: string }> = z.object({ id: z.string() });
+ * ```
+ */
 export type ResponseSchema<T> = zm.ZodMiniType<T> | z.ZodType<T>;
 
 /**

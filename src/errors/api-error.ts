@@ -1,7 +1,15 @@
 import type { RateLimit } from '../core/schemas.js';
 import { SeoVisibilityError } from './base.js';
 
-/** What every {@link ApiError} is built from. @internal */
+/**
+ * What every {@link ApiError} is built from: the fields of an error response. Useful to build an
+ * error in your own tests.
+ *
+ * @example
+ * ```ts
+ * const error = new NotFoundError({ status: 404, code: 'NOT_FOUND', message: 'Project not found', requestId: 'req_1' });
+ * ```
+ */
 export interface ApiErrorInit {
   status: number;
   code: string;
@@ -106,7 +114,14 @@ export class ValidationError extends ApiError {
   override name = 'ValidationError' as const;
 }
 
-/** What a {@link RateLimitedError} adds to an API error. @internal */
+/**
+ * What a {@link RateLimitedError} adds to an API error: when the budget resets, and how long to wait.
+ *
+ * @example
+ * ```ts
+ * const error = new RateLimitedError({ status: 429, code: 'RATE_LIMITED', message: 'Rate limit exceeded. Try again later.', resetAt: new Date(Date.now() + 60_000), retryAfterMs: 60_000 });
+ * ```
+ */
 export interface RateLimitedInit extends ApiErrorInit {
   resetAt: Date | undefined;
   retryAfterMs: number | undefined;

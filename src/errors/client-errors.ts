@@ -22,7 +22,14 @@ export class InvalidArgumentError extends SeoVisibilityError {
   }
 }
 
-/** What a {@link ConnectionError} is built from. @internal */
+/**
+ * What a {@link ConnectionError} is built from: the host, the system error code and what failed.
+ *
+ * @example
+ * ```ts
+ * const error = new ConnectionError({ host: 'api.example.com', code: 'ECONNREFUSED', detail: 'connect failed' });
+ * ```
+ */
 export interface ConnectionErrorInit {
   /** The host (and port) the request went to. */
   host: string | undefined;
@@ -106,7 +113,14 @@ export interface ResponseIssue {
   readonly message: string;
 }
 
-/** What a {@link ResponseValidationError} is built from. @internal */
+/**
+ * What a {@link ResponseValidationError} is built from: the status, request id and zod's issues.
+ *
+ * @example
+ * ```ts
+ * const error = new ResponseValidationError({ status: 200, requestId: 'req_1', issues: [], detail: 'data is not an array' });
+ * ```
+ */
 export interface ResponseValidationInit {
   status: number;
   requestId: string | undefined;
