@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, test, vi } from 'vitest';
+import { afterEach, describe, expect, expectTypeOf, test, vi } from 'vitest';
+import * as zm from 'zod/mini';
 import * as z from 'zod';
 import { InvalidArgumentError, NotFoundError, RateLimitedError, ResponseValidationError, SeoVisibilityClient } from '../src/index.js';
 import { createSimulator } from '../src/testing/index.js';
@@ -219,6 +220,16 @@ describe('request: any endpoint', () => {
     expect(typeof projects[0]!.name).toBe('string');
     expect(new URL(sent[0]!.url).search).toBe('?limit=2');
     expect(sent[0]!.headers.get('authorization')).toBe(`Bearer ${options.apiKey}`);
+  });
+
+  test('the result is typed by the schema (zod or zod/mini), unknown without one', () => {
+    const client = new SeoVisibilityClient(base);
+    const classic = () => client.request({ method: 'GET', path: '/projects', schema: z.array(z.object({ id: z.string() })) });
+    const mini = () => client.request({ method: 'GET', path: '/projects', schema: zm.array(zm.object({ id: zm.string() })) });
+    const bare = () => client.request({ method: 'GET', path: '/projects' });
+    expectTypeOf<Awaited<ReturnType<typeof classic>>>().toEqualTypeOf<Array<{ id: string }>>();
+    expectTypeOf<Awaited<ReturnType<typeof mini>>>().toEqualTypeOf<Array<{ id: string }>>();
+    expectTypeOf<Awaited<ReturnType<typeof bare>>>().toEqualTypeOf<unknown>();
   });
 
   test('without a schema, data is unknown and passed through; withResponse gives the HTTP response', async () => {
