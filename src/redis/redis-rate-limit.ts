@@ -1,7 +1,8 @@
-import Bottleneck from 'bottleneck';
+import type Bottleneck from 'bottleneck';
 import type { Redis } from 'ioredis';
-import type { RateGate, RateGateContext, RateGateFactory, RateLimitOptions } from '../index.js';
+import { type AcquireOptions, InvalidArgumentError, type Permit, type RateGate, type RateGateContext, type RateGateFactory, type RateLimitOptions } from '../index.js';
 import { limiterId } from './limiter-id.js';
+import { type Peers, loadPeers } from './peers.js';
 import { RedisStore } from './redis-store.js';
 import { type RedisErrorChoice, SharedRateGate } from './shared-rate-gate.js';
 
@@ -49,14 +50,24 @@ export interface RedisRateLimitOptions {
  * ```
  */
 export interface RedisRateLimit extends RateLimitOptions {
+  readonly windows: false;
   readonly gate: RateGateFactory;
-  /** Disconnects from Redis (the connection it opened, or its own subscriber on your client). */
+  /**
+   * Disconnects from Redis (the connection it opened, or its own subscriber on your client).
+   *
+   * @example
+   * ```ts
+   * process.once('SIGTERM', () => void shared.close());
+   * ```
+   */
   close(): Promise<void>;
 }
 
 /**
  * One rate budget per API key, shared through Redis by every process and machine that uses the
  * key (bottleneck's clustering). Responses seen by any process (`meta.rate_limit`, 429s) slow all.
+ * Needs the optional peer dependencies: `npm install bottleneck ioredis`; without them the first
+ * call rejects with a {@link RedisRateLimitError} saying so.
  *
  * @example
  * ```ts
@@ -70,47 +81,106 @@ export interface RedisRateLimit extends RateLimitOptions {
  * ```
  */
 export function redisRateLimit(options: RedisRateLimitOptions): RedisRateLimit {
-  const { redis, id, onRedisError = 'fail', connectTimeoutMs = 5_000 } = options ?? ({} as RedisRateLimitOptions);
-  if (typeof redis !== 'string' && (typeof redis !== 'object' || redis === null || typeof redis.duplicate !== 'function')) {
-    throw new TypeError('redisRateLimit: expected { redis } to be a redis:// URL or an ioredis client');
-  }
-  if (onRedisError !== 'fail' && onRedisError !== 'local') throw new TypeError(`redisRateLimit: onRedisError must be 'fail' or 'local'`);
-  if (id !== undefined && (typeof id !== 'string' || id === '')) throw new TypeError('redisRateLimit: id must be a non-empty string');
-  if (!(connectTimeoutMs > 0)) throw new TypeError('redisRateLimit: connectTimeoutMs must be a positive number of milliseconds');
-
-  let store: RedisStore | undefined;
+  const { redis, id, onRedisError, connectTimeoutMs } = checkOptions(options);
+  let started: Promise<{ peers: Peers; store: RedisStore }> | undefined;
   const limiters = new Map<string, Bottleneck>();
   const gates = new Set<SharedRateGate>();
-  return {
-    windows: false, // a per-process window is no use for a per-key budget; the shared one follows the server
-    gate: {
-      createGate(context: RateGateContext): RateGate {
-        store ??= new RedisStore(redis, connectTimeoutMs);
-        const limiterKey = id ?? limiterId(context.apiKey);
-        let limiter = limiters.get(limiterKey);
-        if (!limiter) {
-          limiter = new Bottleneck({
-            id: limiterKey,
-            datastore: 'ioredis',
-            connection: store.connection,
-            clearDatastore: false,
-            reservoir: 0, // nothing goes before a window is opened (see SharedRateGate)
-            timeout: 86_400_000, // forget an idle budget after a day, the longest documented window
-          });
-          limiter.on('error', () => {}); // the store's health reports Redis errors
-          limiters.set(limiterKey, limiter);
-        }
-        const gate = new SharedRateGate(limiter, store, limiterKey, context, onRedisError);
-        gates.add(gate);
-        return gate;
-      },
-    },
-    async close() {
+  const start = () => {
+    if (!started) {
+      started = loadPeers().then((peers) => ({ peers, store: new RedisStore(peers, redis, connectTimeoutMs) }));
+      started.catch(() => (started = undefined)); // the peers may be installed before the next call
+    }
+    return started;
+  };
+
+  const openGate = async (context: RateGateContext): Promise<SharedRateGate> => {
+    const { peers, store } = await start();
+    const limiterKey = id ?? limiterId(context.apiKey);
+    let limiter = limiters.get(limiterKey);
+    if (!limiter) {
+      limiter = new peers.Bottleneck({
+        id: limiterKey,
+        datastore: 'ioredis',
+        connection: store.connection,
+        clearDatastore: false,
+        reservoir: 0, // nothing goes before a window is opened (see SharedRateGate)
+        timeout: 86_400_000, // forget an idle budget after a day, the longest documented window
+      });
+      limiter.on('error', () => {}); // the store's health reports Redis errors
+      limiters.set(limiterKey, limiter);
+    }
+    const gate = new SharedRateGate(limiter, store, limiterKey, context, onRedisError);
+    gates.add(gate);
+    return gate;
+  };
+
+  return new SharedRedisBudget(
+    { createGate: (context) => new DeferredGate(openGate(context)) },
+    async () => {
+      if (!started) return;
+      const { store } = await started.catch(() => ({ store: undefined }));
       await Promise.all([...gates].map((gate) => gate.close()));
       gates.clear();
       await store?.close(limiters.values());
       limiters.clear();
-      store = undefined;
+      started = undefined;
     },
-  };
+  );
+}
+
+/**
+ * The `rateLimit` option `redisRateLimit()` returns: `windows` and `gate` as own fields (all the
+ * client's option check sees), `close()` on the prototype.
+ */
+class SharedRedisBudget implements RedisRateLimit {
+  readonly windows = false as const; // a per-process window is no use for a per-key budget; the shared one follows the server
+  readonly gate: RateGateFactory;
+  readonly #close: () => Promise<void>;
+
+  constructor(gate: RateGateFactory, close: () => Promise<void>) {
+    this.gate = gate;
+    this.#close = close;
+  }
+
+  close(): Promise<void> {
+    return this.#close();
+  }
+}
+
+/**
+ * A client's gate while the peers load and the connection starts: calls wait for it, and reject
+ * with its error if it cannot start (the peers are missing).
+ */
+class DeferredGate implements RateGate {
+  readonly #gate: Promise<SharedRateGate>;
+
+  constructor(gate: Promise<SharedRateGate>) {
+    this.#gate = gate;
+    gate.catch(() => {}); // reported to each call by acquire()
+  }
+
+  async acquire(options: AcquireOptions): Promise<Permit> {
+    return (await this.#gate).acquire(options);
+  }
+}
+
+const KNOWN_KEYS = ['redis', 'id', 'onRedisError', 'connectTimeoutMs'] as const;
+
+/** Every option checked before anything connects: a mistyped key or value is an `InvalidArgumentError`. */
+function checkOptions(options: RedisRateLimitOptions): Required<Omit<RedisRateLimitOptions, 'id'>> & Pick<RedisRateLimitOptions, 'id'> {
+  if (typeof options !== 'object' || options === null) throw new InvalidArgumentError('options', 'expected an object such as { redis: "redis://127.0.0.1:6379" }');
+  for (const key of Object.keys(options)) {
+    if (!(KNOWN_KEYS as readonly string[]).includes(key)) throw new InvalidArgumentError(key, `unknown option of redisRateLimit(); the options are ${KNOWN_KEYS.join(', ')}`);
+  }
+  const { redis, id, onRedisError = 'fail', connectTimeoutMs = 5_000 } = options;
+  if (typeof redis !== 'string' && (typeof redis !== 'object' || redis === null || typeof (redis as Partial<Redis>).duplicate !== 'function')) {
+    throw new InvalidArgumentError('redis', 'expected a redis:// or rediss:// URL, or an ioredis client');
+  }
+  if (typeof redis === 'string' && !/^rediss?:\/\//i.test(redis)) throw new InvalidArgumentError('redis', 'expected a redis:// or rediss:// URL, or an ioredis client');
+  if (onRedisError !== 'fail' && onRedisError !== 'local') throw new InvalidArgumentError('onRedisError', "expected 'fail' or 'local'");
+  if (id !== undefined && (typeof id !== 'string' || id === '')) throw new InvalidArgumentError('id', 'expected a non-empty string');
+  if (typeof connectTimeoutMs !== 'number' || !(connectTimeoutMs > 0 && connectTimeoutMs <= 600_000)) {
+    throw new InvalidArgumentError('connectTimeoutMs', 'expected a number of milliseconds from 1 to 600000');
+  }
+  return { redis, id, onRedisError, connectTimeoutMs };
 }

@@ -1,5 +1,6 @@
-import Bottleneck from 'bottleneck';
-import { Redis } from 'ioredis';
+import type Bottleneck from 'bottleneck';
+import type { Redis } from 'ioredis';
+import type { Peers } from './peers.js';
 import { RedisRateLimitError } from './store-error.js';
 
 /**
@@ -20,12 +21,12 @@ export class RedisStore {
   #down: RedisRateLimitError | undefined;
   #closed = false;
 
-  constructor(redis: string | Redis, connectTimeoutMs: number) {
+  constructor(peers: Peers, redis: string | Redis, connectTimeoutMs: number) {
     this.#owned = typeof redis === 'string';
     this.#connectTimeoutMs = connectTimeoutMs;
     this.client =
       typeof redis === 'string'
-        ? new Redis(redis, {
+        ? new peers.Redis(redis, {
             connectTimeout: connectTimeoutMs,
             // Fail fast instead of queueing: a throttle that hangs on a dead Redis is worse than either choice.
             enableOfflineQueue: false,
@@ -39,7 +40,7 @@ export class RedisStore {
     this.client.on('error', (error: Error) => this.#set(this.#error(error)));
     this.client.on('close', () => this.#set(this.#error(new Error('connection closed'))));
     // Bottleneck's own cluster support; passing `Redis` stops it from require()-ing ioredis itself.
-    this.connection = new Bottleneck.IORedisConnection({ client: this.client, Redis });
+    this.connection = new peers.Bottleneck.IORedisConnection({ client: this.client, Redis: peers.Redis });
     this.connection.on('error', (error: Error) => this.#set(this.#error(error)));
   }
 

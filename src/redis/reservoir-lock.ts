@@ -8,18 +8,25 @@ const RELEASE_LOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis
 
 /**
  * Runs `work` while holding a short Redis lock on `key`. The shared gate raises bottleneck's
- * reservoir with `currentReservoir()` then `incrementReservoir()`, two round trips: without the
- * lock, one process opening a window (reservoir → 1) between another's read and write while it
- * loads the same window left the reservoir one above the budget, which showed as a single 429 on a
- * loaded machine. Waiting is bounded: the lock expires by itself if its holder died.
+ * reservoir with `currentReservoir()` then `incrementReservoir()`, two round trips: two raises
+ * interleaved (a window's opening and its loading, say) would each add to the other's result and
+ * leave the reservoir above the budget. Waiting is bounded: a dead holder's lock expires by itself
+ * after 2 s, and a waiter that still has no lock after twice that gives up and rejects rather than
+ * raising the reservoir unlocked (not raising it is the safe side: the next opening catches up).
  *
+ * @example
+ * ```ts
+ * await withRedisLock(redis, 'seo-visibility:5d6c…:reservoir-lock', async () => {
+ *   // read the reservoir, then raise it
+ * });
+ * ```
  * @internal
  */
 export async function withRedisLock(client: Redis, key: string, work: () => Promise<void>): Promise<void> {
   const token = `${Date.now()}:${Math.random()}`;
   const deadline = Date.now() + 2 * LOCK_TTL_MS;
   while ((await client.set(key, token, 'PX', LOCK_TTL_MS, 'NX')) !== 'OK') {
-    if (Date.now() > deadline) break;
+    if (Date.now() > deadline) throw new Error(`the shared rate budget's lock stayed taken for ${2 * LOCK_TTL_MS} ms; this update was skipped`);
     await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
   }
   try {

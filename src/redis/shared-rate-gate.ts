@@ -1,9 +1,14 @@
 import type Bottleneck from 'bottleneck';
-import { withRedisLock } from './reservoir-lock.js';
-import { type AcquireOptions, type Permit, type RateGate, isUsableRateLimit } from '../core/rate-gate.js';
-import type { RateGateContext } from '../options.js';
-import type { RateLimit } from '../core/schemas.js';
+// Values from the main entry, which the build leaves external (`from 'seo-visibility'`): one class
+// hierarchy for every entry. `isUsableRateLimit` is a small pure check, bundled as is.
+import { AbortedError, type AcquireOptions, type Permit, type RateGate, type RateGateContext, type RateLimit } from '../index.js';
+import { isUsableRateLimit } from '../core/rate-gate.js';
+import { LocalFallback } from './local-fallback.js';
 import type { RedisStore } from './redis-store.js';
+import { withRedisLock } from './reservoir-lock.js';
+import { budgetSpentError } from './store-error.js';
+import { type Waiter, WaiterQueue } from './waiter-queue.js';
+import { MARKER_TTL_MS, WindowLedger } from './window-ledger.js';
 
 /** What to do when Redis cannot be used: reject the call, or throttle in this process only. */
 export type RedisErrorChoice = 'fail' | 'local';
@@ -12,19 +17,8 @@ export type RedisErrorChoice = 'fail' | 'local';
 const JOB_EXPIRATION_MS = 10 * 60_000;
 /** Open the next window a little after `reset`, so a server clock slightly ahead of ours has rolled over. */
 const OPEN_DELAY_MS = 25;
-/** Window markers outlive their window by this much, so late processes still see what happened. */
-const MARKER_TTL_MS = 60_000;
 /** How long waiting calls give a window's probe before another one is let through. */
 const WATCHDOG_MS = 5_000;
-
-interface Waiter {
-  retry: boolean;
-  maxWaitMs: number;
-  signal: AbortSignal | undefined;
-  resolve(permit: Permit | Promise<Permit>): void;
-  reject(error: unknown): void;
-  detach(): void;
-}
 
 /**
  * A throttle whose budget lives in Redis, shared by every process that uses the same key. Admission
@@ -32,11 +26,11 @@ interface Waiter {
  * Lua scripts do the atomic take and its pub/sub wakes waiting processes when budget comes back.
  *
  * - Each window is loaded once: the first process to see a response with a new `reset` claims the
- *   window (`SET NX`) and raises the reservoir to the reported `remaining`, less the requests still
- *   in flight anywhere (bottleneck's cluster-wide `running`). Every other response can only lower it,
- *   so a 429 or a low `remaining` seen by one process slows all of them.
+ *   window and sets the reservoir to the lowest `remaining` reported for it so far, less the
+ *   requests the server may have counted since (see `#load`). Every other response can only lower
+ *   it, so a 429 or a low `remaining` seen by one process slows all of them.
  * - At `reset` the reservoir is set to 1: one request learns the new window's budget before the
- *   others go (api-notes), as the local gate does.
+ *   others go, as the local gate does (a new window's budget is only known from a response).
  * - Waiters queue here, not in bottleneck: a job admitted by Redis goes to the first live waiter
  *   (retries first), so an aborted call never leaves an orphan job spending budget later.
  *
@@ -46,12 +40,12 @@ export class SharedRateGate implements RateGate {
   readonly #limiter: Bottleneck;
   readonly #store: RedisStore;
   readonly #id: string;
-  readonly #context: RateGateContext;
   readonly #onError: RedisErrorChoice;
-  readonly #waiters: Waiter[] = [];
+  readonly #fallback: LocalFallback;
+  readonly #logger: RateGateContext['logger'];
+  readonly #ledger: WindowLedger;
+  readonly #waiters = new WaiterQueue();
   readonly #ready: Promise<void>;
-  #local: RateGate | undefined;
-  #warned = false;
   /** The newest window (`reset`, ms) this process has seen or loaded. */
   #window = 0;
   #openTimer: ReturnType<typeof setTimeout> | undefined;
@@ -67,18 +61,20 @@ export class SharedRateGate implements RateGate {
     this.#limiter = limiter;
     this.#store = store;
     this.#id = id;
-    this.#context = context;
     this.#onError = onError;
+    this.#ledger = new WindowLedger(store.client, id);
+    this.#logger = context.logger;
+    this.#fallback = new LocalFallback(context, () => store.down?.message);
     store.watch((down) => {
       if (down) this.#failWaiters(down);
-      else this.#warned = false;
+      else this.#fallback.recovered();
     });
     this.#ready = this.#track(store.whenReady(limiter).then(() => this.#boot()));
     this.#ready.catch(() => {}); // reported to callers by acquire()
   }
 
   async acquire(options: AcquireOptions): Promise<Permit> {
-    if (options.signal?.aborted) throw new this.#context.errors.AbortedError(options.signal.reason);
+    if (options.signal?.aborted) throw new AbortedError(options.signal.reason);
     try {
       await this.#ready;
     } catch (error) {
@@ -86,26 +82,9 @@ export class SharedRateGate implements RateGate {
     }
     if (this.#store.down) return this.#storeFailed(options, this.#store.down);
     const now = Date.now();
-    if (this.#spentUntil - now > options.maxWaitMs) throw this.#rateLimited(this.#spentUntil, now);
+    if (this.#spentUntil - now > options.maxWaitMs) throw budgetSpentError(this.#spentUntil, now);
     return new Promise<Permit>((resolve, reject) => {
-      const { signal } = options;
-      const onAbort = () => {
-        this.#remove(waiter);
-        reject(new this.#context.errors.AbortedError(signal?.reason));
-      };
-      const waiter: Waiter = {
-        retry: options.retry,
-        maxWaitMs: options.maxWaitMs,
-        signal,
-        resolve,
-        reject,
-        detach: () => signal?.removeEventListener('abort', onAbort),
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      // Retries go first (octokit's rule), behind earlier retries.
-      const at = options.retry ? this.#waiters.findIndex((w) => !w.retry) : -1;
-      if (at === -1) this.#waiters.push(waiter);
-      else this.#waiters.splice(at, 0, waiter);
+      this.#waiters.add(options, resolve, reject);
       this.#schedule(options.retry);
       this.#watch(this.#window, 1);
     });
@@ -146,7 +125,6 @@ export class SharedRateGate implements RateGate {
   #runSlot(): Promise<void> {
     const waiter = this.#waiters.shift();
     if (!waiter) return Promise.resolve(); // its caller gave up; the unit stays spent (the safe side)
-    waiter.detach();
     this.#inFlight++;
     return new Promise<void>((release) => {
       let settled = false;
@@ -156,7 +134,7 @@ export class SharedRateGate implements RateGate {
           settled = true;
           this.#track(this.#observe(rateLimit))
             .finally(() => this.#inFlight--)
-            .catch((error: unknown) => this.#context.logger?.warn('seo-visibility: could not update the shared rate budget', { error: String(error) }))
+            .catch((error: unknown) => this.#logger?.warn('seo-visibility: could not update the shared rate budget', { error: String(error) }))
             .finally(release);
         },
       });
@@ -169,29 +147,50 @@ export class SharedRateGate implements RateGate {
     if (!isUsableRateLimit(rateLimit) || rateLimit.reset * 1000 <= now) return this.#reprobe(now);
     const resetMs = rateLimit.reset * 1000;
     this.#scheduleOpen(resetMs);
-    let load = false;
+    // Recorded before this job leaves `running`, which is what #load relies on.
     if (resetMs > this.#window) {
       this.#window = resetMs;
-      load = (await this.#store.client.set(`${this.#id}:window:${resetMs}`, '1', 'PX', resetMs + MARKER_TTL_MS - now, 'NX')) === 'OK';
-      if (load) await this.#store.client.set(`${this.#id}:window`, String(resetMs), 'PX', resetMs + MARKER_TTL_MS - now);
+      if (await this.#ledger.record(resetMs, rateLimit.remaining, true)) return this.#lockedReservoir(() => this.#load(resetMs));
+      return this.#lower(resetMs, rateLimit.remaining);
     }
-    // Requests admitted but not yet counted by the server are spent too. Loading a window sets the
-    // reservoir, so it must count every such request in the cluster: bottleneck's `running` (read
-    // after the reservoir, so one admitted in between is subtracted twice, never missed; at a window's
-    // start only the probe runs, so nothing is lost). Lowering only ever tightens, so it counts this
-    // process's own requests, as the local gate does: `running` would also count requests the
-    // server has already counted and lower the budget for nothing.
-    // Loading can raise the reservoir, so it runs under the reservoir lock; lowering cannot
-    // overshoot upwards whatever interleaves with it, so it needs none.
-    const apply = async () => {
-      const current = (await this.#limiter.currentReservoir()) ?? 0;
-      const inFlight = load ? await this.#limiter.running() : this.#inFlight;
-      const target = Math.max(0, rateLimit.remaining - Math.max(0, inFlight - 1));
-      const delta = load ? target - current : Math.min(0, target - current);
-      if (delta !== 0) await this.#limiter.incrementReservoir(delta);
-      if (current + delta <= 0) this.#spent(resetMs);
-    };
-    await (load ? this.#lockedReservoir(apply) : apply());
+    // A window already known: lower first, so a 429 holds the other processes back as soon as it can.
+    await this.#lower(resetMs, rateLimit.remaining);
+    await this.#ledger.record(resetMs, rateLimit.remaining, false);
+  }
+
+  /**
+   * Lowering only ever tightens, so it needs no lock, and it counts this process's own requests
+   * in flight, as the local gate does: `running` would also count requests the server has
+   * already counted, and lower the budget for nothing.
+   */
+  async #lower(resetMs: number, remaining: number): Promise<void> {
+    const current = (await this.#limiter.currentReservoir()) ?? 0;
+    const target = Math.max(0, remaining - Math.max(0, this.#inFlight - 1));
+    const delta = Math.min(0, target - current);
+    if (delta !== 0) await this.#limiter.incrementReservoir(delta);
+    if (current + delta <= 0) this.#spent(resetMs);
+  }
+
+  /**
+   * Sets the reservoir to a new window's budget: the lowest `remaining` any process recorded for
+   * it, less every request the server may have counted since. The response that claimed the
+   * window may be old by now (a loaded machine, the lock, a slow event loop): requests counted
+   * after it may have finished already, so its own `remaining` would overstate the budget. Read
+   * in this order, nothing is missed: a request admitted after the reservoir read is taken from
+   * the live reservoir; one admitted before it and counted after the lowest record has not been
+   * recorded, so it had not finished, so it is in `running` (one admitted between the two reads
+   * counts twice, on the safe side). This job is in `running` too, and was counted already.
+   */
+  async #load(resetMs: number): Promise<void> {
+    // A window that ended, or one a newer window replaced, has nothing left to load: its
+    // successor's opening (or load) owns the reservoir now.
+    if (Date.now() >= resetMs || (await this.#ledger.newestWindow()) > resetMs) return;
+    const current = (await this.#limiter.currentReservoir()) ?? 0;
+    const running = await this.#limiter.running();
+    const lowest = await this.#ledger.lowestRemaining(resetMs);
+    const target = Math.max(0, lowest - Math.max(0, running - 1));
+    if (target !== current) await this.#limiter.incrementReservoir(target - current);
+    if (target <= 0) this.#spent(resetMs);
   }
 
   /** See {@link withRedisLock}: raising the reservoir is a read then an increment, two round trips. */
@@ -199,10 +198,19 @@ export class SharedRateGate implements RateGate {
     return withRedisLock(this.#store.client, `${this.#id}:reservoir-lock`, work);
   }
 
-  /** Without a usable budget and no other request out, let one more request find out (no deadlock). */
+  /**
+   * Without a usable budget and no other request out, let one more request find out (no
+   * deadlock). Not while a window loaded anywhere is still running: its budget may be spent, and
+   * its opening at `reset` lets the next request through.
+   */
   async #reprobe(now: number): Promise<void> {
     if (now < this.#window) return;
     await this.#lockedReservoir(async () => {
+      const newest = await this.#ledger.newestWindow();
+      if (newest > Date.now()) {
+        this.#window = Math.max(this.#window, newest);
+        return this.#scheduleOpen(newest);
+      }
       const current = (await this.#limiter.currentReservoir()) ?? 0;
       if (current <= 0 && (await this.#limiter.running()) <= 1) await this.#limiter.incrementReservoir(1 - current);
     });
@@ -210,7 +218,7 @@ export class SharedRateGate implements RateGate {
 
   /** On start: wait for the window in progress, or open one if none is known. */
   async #boot(): Promise<void> {
-    const known = Number(await this.#store.client.get(`${this.#id}:window`));
+    const known = await this.#ledger.newestWindow();
     if (known > 0) {
       this.#window = Math.max(this.#window, known);
       this.#scheduleOpen(known);
@@ -258,7 +266,7 @@ export class SharedRateGate implements RateGate {
     const claimed = await this.#store.client.set(`${this.#id}:open:${window}`, '1', 'PX', ttlMs, 'NX');
     if (claimed !== 'OK') return;
     await this.#lockedReservoir(async () => {
-      const latest = Number(await this.#store.client.get(`${this.#id}:window`));
+      const latest = await this.#ledger.newestWindow();
       if (latest > Number.parseInt(window, 10)) return; // a newer window is loaded already ('boot' parses as NaN)
       const current = (await this.#limiter.currentReservoir()) ?? 0;
       await this.#limiter.incrementReservoir(1 - current);
@@ -268,58 +276,25 @@ export class SharedRateGate implements RateGate {
   #spent(untilMs: number): void {
     this.#spentUntil = Math.max(this.#spentUntil, untilMs);
     const now = Date.now();
-    for (const waiter of [...this.#waiters]) {
+    for (const waiter of this.#waiters.list()) {
       if (untilMs - now > waiter.maxWaitMs) {
-        this.#remove(waiter);
-        waiter.reject(this.#rateLimited(untilMs, now));
+        this.#waiters.remove(waiter);
+        waiter.reject(budgetSpentError(untilMs, now));
       }
     }
   }
 
-  /** What the local gate throws when the budget frees up later than the caller waits. */
-  #rateLimited(resetAtMs: number, now: number): Error {
-    const waitMs = Math.max(0, resetAtMs - now);
-    return new this.#context.errors.RateLimitedError({
-      status: 429,
-      code: 'RATE_LIMITED',
-      message: `Shared rate budget spent; it frees up in ${Math.ceil(waitMs / 1000)} s, longer than maxRetryDelay. Nothing was sent.`,
-      rateLimit: { limit: 0, remaining: 0, reset: resetAtMs / 1000 },
-      resetAt: new Date(resetAtMs),
-      retryAfterMs: waitMs,
-    });
-  }
-
-  #remove(waiter: Waiter): void {
-    const at = this.#waiters.indexOf(waiter);
-    if (at !== -1) this.#waiters.splice(at, 1);
-    waiter.detach();
-  }
-
   #failWaiters(down: Error): void {
-    for (const waiter of this.#waiters.splice(0)) this.#handOff(waiter, down);
+    for (const waiter of this.#waiters.drain()) this.#handOff(waiter, down);
   }
 
   #handOff(waiter: Waiter, down: Error): void {
-    waiter.detach();
     if (this.#onError === 'fail') return waiter.reject(down);
-    waiter.resolve(this.#fallback().acquire({ retry: waiter.retry, maxWaitMs: waiter.maxWaitMs, signal: waiter.signal }));
+    waiter.resolve(this.#fallback.gate().acquire({ retry: waiter.retry, maxWaitMs: waiter.maxWaitMs, signal: waiter.signal }));
   }
 
   #storeFailed(options: AcquireOptions, down: Error): Permit | Promise<Permit> {
     if (this.#onError === 'fail') throw down;
-    return this.#fallback().acquire(options);
-  }
-
-  /** The per-process throttle used while Redis is down (`onRedisError: 'local'`), with one warning per outage. */
-  #fallback(): RateGate {
-    if (!this.#warned) {
-      this.#warned = true;
-      // The caller chose this fallback, but a fleet now overdraws the key: say so even without a logger.
-      const logger = this.#context.logger ?? { warn: (message: string, details?: Record<string, unknown>) => console.warn(message, details) };
-      logger.warn('seo-visibility: Redis is unreachable; rate limiting falls back to this process only until it is back', {
-        error: this.#store.down?.message,
-      });
-    }
-    return (this.#local ??= this.#context.localGate());
+    return this.#fallback.gate().acquire(options);
   }
 }

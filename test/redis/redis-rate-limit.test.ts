@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { RateLimitedError, SeoVisibilityClient } from '../../src/index.js';
+import { InvalidArgumentError, RateLimitedError, SeoVisibilityClient, SeoVisibilityError } from '../../src/index.js';
 import { RedisRateLimitError, limiterId, redisRateLimit } from '../../src/redis/index.js';
 import { createSimulator } from '../../src/testing/index.js';
 import { type TestRedis, freePort, startRedis } from './redis-server.js';
@@ -26,9 +26,34 @@ describe('limiterId', () => {
 });
 
 describe('redisRateLimit', () => {
-  test('rejects options it cannot use', () => {
-    expect(() => redisRateLimit({ redis: 42 as never })).toThrow(/redis:\/\/ URL or an ioredis client/);
-    expect(() => redisRateLimit({ redis: 'redis://127.0.0.1:1', onRedisError: 'retry' as never })).toThrow(/'fail' or 'local'/);
+  test('rejects options it cannot use with an InvalidArgumentError naming the option, before connecting', () => {
+    const cases: Array<[unknown, string, RegExp]> = [
+      [{ redis: 42 }, 'redis', /redis:\/\/ or rediss:\/\/ URL, or an ioredis client/],
+      [{ redis: 'http://127.0.0.1:6379' }, 'redis', /redis:\/\/ or rediss:\/\/ URL/],
+      [{ redis: 'redis://127.0.0.1:1', onRedisError: 'retry' }, 'onRedisError', /'fail' or 'local'/],
+      [{ redis: 'redis://127.0.0.1:1', connectTimeoutMs: Number.POSITIVE_INFINITY }, 'connectTimeoutMs', /from 1 to 600000/],
+      [{ redis: 'redis://127.0.0.1:1', id: '' }, 'id', /non-empty string/],
+      [{ redis: 'redis://127.0.0.1:1', onRedisErorr: 'local' }, 'onRedisErorr', /redis, id, onRedisError, connectTimeoutMs/],
+      [undefined, 'options', /an object/],
+    ];
+    for (const [options, argument, message] of cases) {
+      const error = (() => {
+        try {
+          redisRateLimit(options as never);
+        } catch (e) {
+          return e;
+        }
+      })();
+      expect(error, argument).toBeInstanceOf(InvalidArgumentError);
+      expect((error as InvalidArgumentError).argument).toBe(argument);
+      expect((error as Error).message).toMatch(message);
+    }
+  });
+
+  test('is accepted as the client\'s rateLimit option as is (close() is no option key)', async () => {
+    const shared = redisRateLimit({ redis: 'redis://127.0.0.1:1', connectTimeoutMs: 100 });
+    expect(() => new SeoVisibilityClient({ apiKey: 'sv_test_key', baseUrl: 'http://127.0.0.1:9/api/v1', rateLimit: shared })).not.toThrow();
+    await shared.close();
   });
 
   test("Redis unreachable, onRedisError 'fail' (default): the call rejects with a clear error and nothing is sent", async () => {
@@ -42,6 +67,7 @@ describe('redisRateLimit', () => {
         (e: unknown) => e,
       );
       expect(error).toBeInstanceOf(RedisRateLimitError);
+      expect(error).toBeInstanceOf(SeoVisibilityError); // one class hierarchy with the main entry
       expect((error as Error).message).toContain(`127.0.0.1:${port}`);
       expect((error as Error).message).toContain("onRedisError: 'local'");
       expect((error as Error).message).not.toContain('secret');
