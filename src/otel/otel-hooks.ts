@@ -134,9 +134,9 @@ export function otelHooks(options?: OtelHooksOptions): OtelHooks {
     ],
     onRetry: [
       (info) => {
-        // The failed attempt's span has usually ended by now; the caller's span is the one still open.
-        const span = open.get(keyOf(info))?.[0] ?? trace.getActiveSpan();
-        span?.addEvent('seo_visibility.retry', {
+        // The failed attempt's span has ended by now (its response or error hook came first); the
+        // caller's span is the one still open, and the retry is part of the caller's operation.
+        trace.getActiveSpan()?.addEvent('seo_visibility.retry', {
           [ATTR.resendCount]: info.attempt,
           [ATTR.retryDelay]: info.delayMs,
           [ATTR.errorType]: errorType(statusOf(info.error), info.error) ?? '_OTHER',
