@@ -79,11 +79,13 @@ export class BudgetTracker {
   readonly #max: number;
   readonly #reserve: number;
   readonly #dayLimit: number;
-  #spentToday: number;
+  readonly #spentToday: number;
   spent = 0;
   inflight = 0;
   #reported: number | undefined;
+  /** Requests the last daily report may not include: sent after it arrived, or in flight then. */
   #sinceReport = 0;
+  #settled: Array<() => void> = [];
 
   constructor(options: { maxRequests: number; reserve: number; windows: readonly SyncWindow[]; spentToday: number }) {
     this.#max = options.maxRequests;
@@ -92,33 +94,56 @@ export class BudgetTracker {
     this.#spentToday = options.spentToday;
   }
 
-  /** Requests of today's budget still free, as far as is known. */
+  /** Requests of today's budget still free, as far as is known (requests in flight counted as spent). */
   get dailyRemaining(): number {
-    const local = this.#dayLimit - this.#spentToday - this.spent;
+    const local = this.#dayLimit - this.#spentToday - this.spent - this.inflight;
     return Math.max(0, this.#reported === undefined ? local : Math.min(local, this.#reported - this.#sinceReport));
   }
 
-  /** Why the next request may not be sent, or undefined when it may. */
-  check(): StopReason | undefined {
+  /**
+   * Whether the next request may go: `undefined` yes, `wait` once the requests in flight are back
+   * (near the end of the day's budget their reports make the count exact), or why the run stops.
+   */
+  check(): StopReason | 'wait' | undefined {
     if (this.spent + this.inflight >= this.#max) return 'max_requests';
-    if (this.dailyRemaining - this.inflight <= this.#reserve) return 'daily_budget';
+    if (this.dailyRemaining <= this.#reserve) return this.inflight > 0 ? 'wait' : 'daily_budget';
     return undefined;
+  }
+
+  /** Resolves when a request in flight comes back. */
+  settled(): Promise<void> {
+    return new Promise((resolve) => this.#settled.push(resolve));
   }
 
   begin(): void {
     this.inflight++;
+    this.#sinceReport++;
   }
 
   /** One request came back (or failed): it counts, whatever happened. */
   end(report: ReportedBudget | undefined): void {
     this.inflight--;
     this.spent++;
-    this.#sinceReport++;
     if (report && report.limit === this.#dayLimit) {
       this.#reported = report.remaining;
       this.#sinceReport = this.inflight;
     }
+    const waiting = this.#settled;
+    this.#settled = [];
+    for (const wake of waiting) wake();
   }
+}
+
+/**
+ * The ledger key of the day-budget period `now` falls in: the UTC date for the documented day
+ * window, else the period's index (windows are aligned to multiples of their length, as the
+ * server's are).
+ * @internal
+ */
+export function ledgerKey(now: number, windows: readonly SyncWindow[]): string {
+  const day = dayWindow(windows);
+  if (day.intervalMs === 86_400_000) return `spend/${new Date(now).toISOString().slice(0, 10)}`;
+  return `spend/${day.intervalMs}/${Math.floor(now / day.intervalMs)}`;
 }
 
 /** The longest window: the day's budget. @internal */

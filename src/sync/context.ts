@@ -40,7 +40,8 @@ export class SyncContext {
     readonly run: RunRecord,
     readonly datasets: ReadonlySet<DatasetName>,
     readonly signal: AbortSignal | undefined,
-    readonly today: () => string,
+    /** The spend ledger's key for now (one entry per day-budget period). */
+    readonly ledgerKey: () => string,
   ) {}
 
   /** Task period: `r<run>` for data re-read every run, `d<day>` for daily snapshots, `once`. */
@@ -51,8 +52,14 @@ export class SyncContext {
   /** Sends one request when the budget allows it, counting it whatever its outcome. */
   async fetch(dataset: DatasetName, target: Target): Promise<Fetched> {
     if (this.signal?.aborted) throw new StopRun('aborted');
-    const stop = this.budget.check();
-    if (stop) throw new StopRun(stop);
+    let verdict = this.budget.check();
+    // Bounded: a wait ends when one of the (finitely many) requests in flight comes back.
+    while (verdict === 'wait') {
+      await this.budget.settled();
+      if (this.signal?.aborted) throw new StopRun('aborted');
+      verdict = this.budget.check();
+    }
+    if (verdict) throw new StopRun(verdict);
     this.budget.begin();
     let fetched: Fetched | undefined;
     try {
@@ -70,7 +77,7 @@ export class SyncContext {
 
   /** Writes one request's rows and progress in one transaction, with the day's spend ledger. */
   commit(dataset: DatasetName, writes: Array<{ table: TableDef; rows: Row[] }>, state: Record<string, unknown>): void {
-    const ledger = `spend/${this.today()}`;
+    const ledger = this.ledgerKey();
     const spent = (this.store.get(ledger) as number | undefined) ?? 0;
     this.store.commit({ writes, state: { ...state, [ledger]: spent + 1 } });
     for (const w of writes) this.#count(w.table.dataset).rows += w.rows.length;

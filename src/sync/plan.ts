@@ -1,6 +1,6 @@
 import type { SeoVisibilityClient } from '../index.js';
 import { InvalidArgumentError } from '../index.js';
-import { type SyncWindow, checkBudget, dayWindow, leastTimeMs } from './budget.js';
+import { type SyncWindow, checkBudget, dayWindow, leastTimeMs, ledgerKey } from './budget.js';
 import { DATASET_NAMES, type DatasetName } from './datasets.js';
 import { SyncError } from './errors.js';
 import { normalizeJob, type SyncJob } from './job.js';
@@ -152,7 +152,8 @@ export async function planSync(client: SeoVisibilityClient, job: SyncJob, option
       extend += counted.extend;
     }
     const requests = Object.values(byDataset).reduce((s, d) => s + d.requests, 0);
-    const spentToday = ((store?.get(`spend/${today}`) as number | undefined) ?? 0) + planRequests;
+    const ledger = ledgerKey(now(), windows);
+    const spentToday = ((store?.get(ledger) as number | undefined) ?? 0) + planRequests;
     const day = dayWindow(windows);
     let remainingToday = Math.max(0, day.limit - spentToday);
     if (reported && reported.limit === day.limit) remainingToday = Math.min(remainingToday, reported.remaining);
@@ -174,6 +175,8 @@ export async function planSync(client: SeoVisibilityClient, job: SyncJob, option
       summary: '',
     };
     plan.summary = explainPlan(plan, { backfill, extend, datasets: normalized.datasets, implied: normalized.implied });
+    // The plan's own requests come out of today's budget too: the store's ledger counts them.
+    store?.commit({ state: { [ledger]: ((store.get(ledger) as number | undefined) ?? 0) + planRequests } });
     return plan;
   } finally {
     store?.close();

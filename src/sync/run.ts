@@ -1,6 +1,6 @@
 import type { SeoVisibilityClient } from '../index.js';
 import { InvalidArgumentError } from '../index.js';
-import { BudgetTracker, type StopReason, type SyncBudget, type SyncWindow, checkBudget } from './budget.js';
+import { BudgetTracker, type StopReason, type SyncBudget, type SyncWindow, checkBudget, ledgerKey } from './budget.js';
 import { DATASET_NAMES, type DatasetName } from './datasets.js';
 import { type RunRecord, StopRun, SyncContext } from './context.js';
 import { SyncError } from './errors.js';
@@ -125,8 +125,8 @@ export async function runSync(client: SeoVisibilityClient, job: SyncJob, options
       resumed = true;
     } else run = { id: (previous?.id ?? 0) + 1, job: key, snapshotDay: today(), status: 'running', projects: [] };
     const datasets = new Set<DatasetName>(normalized.datasets);
-    const budget = new BudgetTracker({ maxRequests, reserve, windows, spentToday: (store.get(`spend/${today()}`) as number | undefined) ?? 0 });
-    const ctx = new SyncContext(client, store, budget, run, datasets, opts.signal, today);
+    const budget = new BudgetTracker({ maxRequests, reserve, windows, spentToday: (store.get(ledgerKey(now(), windows)) as number | undefined) ?? 0 });
+    const ctx = new SyncContext(client, store, budget, run, datasets, opts.signal, () => ledgerKey(now(), windows));
     const result = (status: SyncResult['status'], reason?: StopReason): SyncResult => ({
       status,
       ...(reason ? { reason } : {}),

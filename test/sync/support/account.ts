@@ -22,14 +22,17 @@ export interface Account {
 }
 
 /**
- * Starts an account. `frozen` (default) stops the simulator clock at T0, so every response is a
+ * Starts an account. Without `windows` the simulator clock stands at T0, so every response is a
  * pure function of the request (two runs can be compared row for row); `windows` turns rate
- * limiting on, with the client paced on the same windows.
+ * limiting on, with the client paced on the same windows (or on `clientWindows`: the client's own
+ * windows run on the real clock, so a test that moves the simulator's clock a day paces on the short
+ * windows only and leaves the day to the server and the sync).
  */
-export async function startAccount(options: { keywords?: number; windows?: Array<{ limit: number; intervalMs: number }>; frozen?: boolean; latencyMs?: number; seed?: number } = {}): Promise<Account> {
-  const started = Date.now();
+export async function startAccount(options: { keywords?: number; windows?: Array<{ limit: number; intervalMs: number }>; clientWindows?: Array<{ limit: number; intervalMs: number }>; frozen?: boolean; latencyMs?: number; seed?: number } = {}): Promise<Account> {
+  // With rate limits on, the simulator runs on the real clock: the client compares the resets the
+  // server reports with its own clock.
   const frozen = options.frozen ?? !options.windows;
-  const now = frozen ? () => T0 : () => T0 + (Date.now() - started);
+  const now = frozen ? () => T0 : Date.now;
   const sim = createSimulator({
     seed: options.seed ?? 7,
     keywordsPerProject: options.keywords ?? 60,
@@ -42,7 +45,7 @@ export async function startAccount(options: { keywords?: number; windows?: Array
     apiKey: sim.keys.readOnly,
     baseUrl: server.url,
     retryBackoff: { initialDelay: 1, maxDelay: 5 },
-    rateLimit: { windows: options.windows ?? false },
+    rateLimit: { windows: options.clientWindows ?? options.windows ?? false },
   });
   const dir = mkdtempSync(join(tmpdir(), 'sv-sync-'));
   return {
