@@ -87,7 +87,13 @@ function createGate(rateLimit: ClientOptions['rateLimit'], apiKey: string, logge
   if (rateLimit === false) return undefined;
   const explicit = rateLimit?.windows !== undefined;
   const localGate = () => (explicit ? new LocalRateGate(rateLimit!.windows as false | []) : new LocalRateGate(DOCUMENTED_WINDOWS, { prior: true }));
-  return rateLimit?.gate ? rateLimit.gate.createGate({ apiKey, logger, localGate }) : localGate();
+  if (!rateLimit?.gate) return localGate();
+  const gate: unknown = rateLimit.gate.createGate({ apiKey, logger, localGate });
+  // A gate without acquire() would fail every call with a raw TypeError: refuse it here instead.
+  if (typeof gate !== 'object' || gate === null || typeof (gate as RateGate).acquire !== 'function') {
+    throw new InvalidArgumentError('rateLimit.gate', `expected createGate(context) to return a gate with an acquire(options) method, got ${check.describe(gate)}`);
+  }
+  return gate as RateGate;
 }
 
 function resolveHooks(hooks: ClientHooks | undefined): ResolvedHooks {

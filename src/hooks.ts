@@ -97,13 +97,41 @@ export type Hook<T> = (info: T) => void;
  * ```
  */
 export interface ClientHooks {
-  /** Before each attempt is sent. */
+  /**
+   * Before each attempt is sent.
+   * @default []
+   * @example
+   * ```ts
+   * new SeoVisibilityClient({ hooks: { onRequest: ({ id, method, template }) => console.debug(id, method, template) } });
+   * ```
+   */
   onRequest?: Hook<RequestInfo> | Array<Hook<RequestInfo>>;
-  /** After each attempt that got a response (success or API error). */
+  /**
+   * After each attempt that got a response (success or API error).
+   * @default []
+   * @example
+   * ```ts
+   * new SeoVisibilityClient({ hooks: { onResponse: [({ status, requestId }) => console.debug(status, requestId)] } });
+   * ```
+   */
   onResponse?: Hook<ResponseInfo> | Array<Hook<ResponseInfo>>;
-  /** After each attempt that got no response (network failure, time-out, abort). */
+  /**
+   * After each attempt that got no response (network failure, time-out, abort).
+   * @default []
+   * @example
+   * ```ts
+   * new SeoVisibilityClient({ hooks: { onError: ({ error, url }) => console.warn(error.name, url) } });
+   * ```
+   */
   onError?: Hook<ErrorInfo> | Array<Hook<ErrorInfo>>;
-  /** When a failed attempt is about to be retried. */
+  /**
+   * When a failed attempt is about to be retried.
+   * @default []
+   * @example
+   * ```ts
+   * new SeoVisibilityClient({ hooks: { onRetry: ({ attempt, delayMs }) => console.info(`retry ${attempt} in ${delayMs} ms`) } });
+   * ```
+   */
   onRetry?: Hook<RetryInfo> | Array<Hook<RetryInfo>>;
 }
 

@@ -10,9 +10,24 @@ import type { Logger } from './hooks.js';
  * ```
  */
 export interface RateWindow {
-  /** Requests allowed per window: an integer of 1 or more, e.g. `200`. */
+  /**
+   * Requests allowed per window: an integer of 1 or more.
+   * @default none (required)
+   * @example
+   * ```ts
+   * new SeoVisibilityClient({ rateLimit: { windows: [{ limit: 100, intervalMs: 60_000 }] } });
+   * ```
+   */
   limit: number;
-  /** Window length in milliseconds, from 1 to 86,400,000 (a day), e.g. `60_000`. */
+  /**
+   * Window length in milliseconds, from 1 to 86,400,000 (a day). The simulator spells it
+   * `windowMs`; the client refuses that spelling and suggests this one.
+   * @default none (required)
+   * @example
+   * ```ts
+   * new SeoVisibilityClient({ rateLimit: { windows: [{ limit: 5_000, intervalMs: 3_600_000 }] } });
+   * ```
+   */
   intervalMs: number;
 }
 

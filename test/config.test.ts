@@ -63,6 +63,7 @@ describe('options are checked once, completely, at construction', () => {
     ['rateLimit.windows', { rateLimit: { windows: true } }, /false or an array/],
     ['rateLimit', { rateLimit: true }, /false or an object/],
     ['rateLimit.gate', { rateLimit: { gate: () => undefined } }, /createGate/],
+    ['rateLimit.gate', { rateLimit: { gate: { createGate: () => undefined } } }, /return a gate with an acquire\(options\) method, got undefined/],
     ['fetch', { fetch: 'https://proxy.example.com' }, /a fetch function/],
     ['logger', { logger: { debug() {} } }, /debug and warn methods/],
     ['logLevel', { logLevel: 'verbose' }, /'debug', 'info', 'warn', 'error' or 'off'/],
