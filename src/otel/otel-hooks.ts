@@ -71,7 +71,7 @@ export interface OtelHooks extends ClientHooks {
  *
  * @param options - Which tracer records the spans; the global provider's by default.
  * @returns Hooks to pass as the client's `hooks` option.
- * @throws {@link InvalidArgumentError} for an unknown option, a `tracer` without `startSpan`, a
+ * @throws `InvalidArgumentError` (from `seo-visibility`) for an unknown option, a `tracer` without `startSpan`, a
  *   `tracerProvider` without `getTracer`, or both at once.
  *
  * @example
