@@ -34,15 +34,9 @@ export class Observer {
   }
 
   /** An observer, or `undefined` when there is neither a hook nor a logger (then nothing is built per call). */
-  static create(hooks: Partial<Record<keyof ResolvedHooks, unknown>> | undefined, logger: Logger | undefined): Observer | undefined {
-    const resolved: ResolvedHooks = {
-      onRequest: asArray(hooks?.onRequest),
-      onResponse: asArray(hooks?.onResponse),
-      onError: asArray(hooks?.onError),
-      onRetry: asArray(hooks?.onRetry),
-    };
-    const any = Object.values(resolved).some((list) => list.length > 0);
-    return any || logger ? new Observer(resolved, logger && leveled(logger)) : undefined;
+  static create(hooks: ResolvedHooks, logger: Logger | undefined): Observer | undefined {
+    const any = hooks.onRequest.length + hooks.onResponse.length + hooks.onError.length + hooks.onRetry.length > 0;
+    return any || logger ? new Observer(hooks, logger) : undefined;
   }
 
   /** Starts watching one attempt; `sent` is called with the request as ky sends it. */
@@ -129,16 +123,4 @@ export class AttemptWatch {
     this.#observer.emit('onRequest', info, `seo-visibility: → ${method} ${url} (attempt ${attempt})`, { id, method, url, template, attempt });
     return info;
   }
-}
-
-/** A logger with all four levels: one given by hand may have only `debug` and `warn`. */
-function leveled(logger: Partial<Logger> & Pick<Logger, 'debug' | 'warn'>): Logger {
-  if (typeof logger.info === 'function' && typeof logger.error === 'function') return logger as Logger;
-  const fallback = (level: 'info' | 'error') => (message: string, details?: Record<string, unknown>) => (logger[level] ?? logger.warn).call(logger, message, details);
-  return { debug: (m, d) => logger.debug(m, d), info: fallback('info'), warn: (m, d) => logger.warn(m, d), error: fallback('error') };
-}
-
-function asArray<T>(value: unknown): Array<Hook<T>> {
-  if (typeof value === 'function') return [value as Hook<T>];
-  return Array.isArray(value) ? (value.filter((hook) => typeof hook === 'function') as Array<Hook<T>>) : [];
 }
