@@ -157,7 +157,7 @@ const STACK_HEADERS = new Set(['connection', 'content-length', 'expect', 'host',
  * character above U+00FF (fetch cannot encode it and throws a TypeError); the name must be a token
  * and not one the HTTP stack sets itself.
  */
-export function headerValue(name: string, value: string): string {
+function headerValue(name: string, value: string): string {
   // eslint-disable-next-line no-control-regex -- control characters are exactly what we reject
   if (/[\u0000-\u0008\u000a-\u001f\u007f\u0100-\uffff]/.test(value) || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) || STACK_HEADERS.has(name.toLowerCase())) {
     throw new InvalidArgumentError(
@@ -165,31 +165,6 @@ export function headerValue(name: string, value: string): string {
       'header names must be tokens other than those the HTTP stack sets (content-length, host, …) and values must not contain non-Latin-1 or control characters',
     );
   }
-  return value;
-}
-
-/** A positive (optionally integer) number, or undefined. */
-export function positive(name: string, value: number | undefined, integer = false): number | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'number' || !(value > 0) || !Number.isFinite(value) || (integer && !Number.isInteger(value))) {
-    throw new InvalidArgumentError(name, `expected a positive ${integer ? 'integer' : 'number'}, got ${describe(value)}`);
-  }
-  return value;
-}
-
-/** A number of 0 or more, or undefined. */
-export function nonNegative(name: string, value: number | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'number' || !(value >= 0) || Number.isNaN(value)) {
-    throw new InvalidArgumentError(name, `expected a number of 0 or more, got ${describe(value)}`);
-  }
-  return value;
-}
-
-/** An integer of 0 or more, or undefined. */
-export function nonNegativeInteger(name: string, value: number | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  if (!Number.isInteger(value) || value < 0) throw new InvalidArgumentError(name, `expected an integer of 0 or more, got ${describe(value)}`);
   return value;
 }
 
