@@ -15,23 +15,37 @@ interface WorkerReport {
   ok: number;
   errors: Record<string, number>;
   ms: number;
+  /** Epoch ms of the worker's first request, and of its last answer. */
+  started: number;
+  finished: number;
 }
 
-/** Runs one worker process to completion (bounded by a 30 s kill) and parses its report. */
-function runWorker(args: string[]): Promise<WorkerReport> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', WORKER, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk));
-    child.stderr.on('data', (chunk: Buffer) => (err += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+/**
+ * Starts one worker process (bounded by a 40 s kill): `ready` resolves once it can send, `go()` lets
+ * it send, `report` is what it printed last.
+ */
+function startWorker(args: string[]) {
+  const child = spawn(process.execPath, ['--import', 'tsx', WORKER, ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  let signalReady: () => void = () => {};
+  const ready = new Promise<void>((resolve) => (signalReady = resolve));
+  child.stdout.on('data', (chunk: Buffer) => {
+    out += chunk;
+    if (out.startsWith('ready\n')) signalReady();
+  });
+  child.stderr.on('data', (chunk: Buffer) => (err += chunk));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 40_000);
+  const report = new Promise<WorkerReport>((resolve, reject) => {
     child.on('exit', (code) => {
       clearTimeout(timer);
+      signalReady(); // a worker that died before `ready` must not hold the others back
       if (code !== 0) return reject(new Error(`worker exited with ${code}: ${err}`));
       resolve(JSON.parse(out.trim().split('\n').at(-1) ?? '') as WorkerReport);
     });
   });
+  report.catch(() => {}); // awaited by runFleet
+  return { ready, report, go: () => child.stdin.end('go\n') };
 }
 
 /** Starts a simulator with a short enforced window, runs the fleet against it, and reads its log. */
@@ -40,28 +54,39 @@ async function runFleet(redisUrl: string | undefined, id: string) {
   const server = await sim.listen({ port: 0 });
   try {
     const args = [server.url, sim.keys.readWrite, String(PER_PROCESS), String(CONCURRENCY), redisUrl ?? 'none', id];
-    const reports = await Promise.all(Array.from({ length: PROCESSES }, () => runWorker(args)));
+    const workers = Array.from({ length: PROCESSES }, () => startWorker(args));
+    await Promise.all(workers.map((w) => w.ready));
+    for (const worker of workers) worker.go();
+    const reports = await Promise.all(workers.map((w) => w.report));
     const log = sim.requests.filter((r) => r.path === '/projects');
-    return { reports, log, ...windowStats(log) };
+    return { reports, log, ...windowStats(log, reports) };
   } finally {
     await server.close();
   }
 }
 
 /**
- * Success count per simulator window, from the first request's window to the last one's. The first
- * window starts before the fleet (processes take a moment to start) and the last one after it ran
- * out of work; every window between is time the fleet was busy, so the throughput is what those
- * windows carried against what they allowed.
+ * Success count per simulator window, from the first request's window to the last one's, and the
+ * throughput: what the median window the whole fleet was busy in carried against what it allowed.
+ * Those are the windows that start after every worker sent its first request and end before the
+ * first worker ran out of work: the workers start together, but on a loaded machine one may still
+ * lag, and a window it was absent from measures the machine, not the shared budget.
  */
-function windowStats(log: ReadonlyArray<{ status: number | null; at: number }>) {
+function windowStats(log: ReadonlyArray<{ status: number | null; at: number }>, reports: WorkerReport[]) {
   const ok = log.filter((r) => r.status === 200);
-  const first = Math.floor(Math.min(...ok.map((r) => r.at)) / WINDOW.windowMs);
-  const last = Math.floor(Math.max(...ok.map((r) => r.at)) / WINDOW.windowMs);
-  const perWindow = Array.from({ length: last - first + 1 }, (_, i) => ok.filter((r) => Math.floor(r.at / WINDOW.windowMs) === first + i).length);
-  const full = perWindow.slice(1, -1);
-  const throughput = full.reduce((a, b) => a + b, 0) / (full.length * WINDOW.limit);
-  return { perWindow, throughput, rejected: log.filter((r) => r.status === 429).length };
+  const windowOf = (at: number) => Math.floor(at / WINDOW.windowMs);
+  const first = windowOf(Math.min(...ok.map((r) => r.at)));
+  const last = windowOf(Math.max(...ok.map((r) => r.at)));
+  const perWindow = Array.from({ length: last - first + 1 }, (_, i) => ok.filter((r) => windowOf(r.at) === first + i).length);
+  const busyFrom = windowOf(Math.max(...reports.map((r) => r.started))) + 1 - first;
+  const busyTo = windowOf(Math.min(...reports.map((r) => r.finished))) - first;
+  const busy = perWindow.slice(Math.max(1, busyFrom), Math.min(perWindow.length - 1, busyTo));
+  // The median busy window: a gate that leaves budget idle does so in every window, while a loaded
+  // machine that starves a process now and then costs a window or two, and says nothing of the gate.
+  const sorted = [...busy].sort((a, b) => a - b);
+  const median = sorted.length === 0 ? 0 : ((sorted[Math.floor((sorted.length - 1) / 2)] ?? 0) + (sorted[Math.ceil((sorted.length - 1) / 2)] ?? 0)) / 2;
+  const throughput = median / WINDOW.limit;
+  return { perWindow, busyWindows: busy.length, throughput, rejected: log.filter((r) => r.status === 429).length };
 }
 
 let redis: TestRedis;
@@ -74,7 +99,7 @@ afterAll(async () => {
 
 describe('a rate budget shared through Redis', () => {
   test(
-    `${PROCESSES} processes on one key: no 429 with Redis, 429s without it, ≥ 90% of the window's allowance used`,
+    `${PROCESSES} processes on one key: no 429 with Redis, 429s without it, the median busy window uses ≥ 90% of its allowance`,
     async () => {
       const id = `seo-visibility-test:${process.pid}:${Date.now()}`;
       const shared = await runFleet(redis.url, id);
@@ -87,12 +112,13 @@ describe('a rate budget shared through Redis', () => {
       // per-window counts below are by arrival time, which may fall a few ms before the window the
       // request was counted in, so they are a throughput figure, not a second check of the limit.)
       expect(shared.rejected).toBe(0);
-      expect(shared.throughput, `successes per window: ${shared.perWindow.join("/")}`).toBeGreaterThanOrEqual(0.9);
+      expect(shared.busyWindows, `successes per window: ${shared.perWindow.join('/')}`).toBeGreaterThanOrEqual(2);
+      expect(shared.throughput, `successes per window: ${shared.perWindow.join('/')}`).toBeGreaterThanOrEqual(0.9);
 
       // The same fleet, each process throttling on its own: it overdraws the key.
       expect(alone.rejected).toBeGreaterThan(0);
       console.info(
-        `shared: ${shared.rejected} × 429, per window ${shared.perWindow.join('/')}, throughput ${(shared.throughput * 100).toFixed(0)}%; ` +
+        `shared: ${shared.rejected} × 429, per window ${shared.perWindow.join('/')}, throughput ${(shared.throughput * 100).toFixed(0)}% over ${shared.busyWindows} busy windows; ` +
           `per process: ${alone.rejected} × 429`,
       );
     },
