@@ -1,5 +1,6 @@
 import type { KyInstance } from 'ky';
 import pRetry from 'p-retry';
+import { RateLimitedError } from '../errors/api-error.js';
 import { AbortedError } from '../errors/client-errors.js';
 import type { Logger, ResolvedHooks } from '../hooks.js';
 import { resolveRequestOptions } from '../config.js';
@@ -129,7 +130,7 @@ export class Transport {
         shouldRetry: async ({ error, retryDelay, attemptNumber }) => {
           const wait = retryWait({ method: spec.method, error, maxRetryDelay: this.#config.maxRetryDelay, throttled: this.#config.gate !== undefined });
           if (wait === undefined) return false;
-          this.#observer?.retry({ ...this.#identity(call, attemptNumber), url: this.#url(spec), headers: this.#headersOf(call), error, delayMs: Math.max(wait, retryDelay) });
+          this.#observer?.retry({ ...this.#identity(call, attemptNumber), url: this.#url(spec), headers: this.#headersOf(call), error, delayMs: Math.max(wait, retryDelay, throttledWait(error)) });
           // p-retry's backoff follows; hold only for the part of the server's wait it does not cover.
           if (wait > retryDelay) await hold(wait - retryDelay, signal);
           return true;
@@ -205,6 +206,11 @@ interface Call<T> {
   signal: AbortSignal | undefined;
   timeout: number;
   extra: Record<string, string> | undefined;
+}
+
+/** A 429's wait that a throttle holds for the retry (it is not in the SDK's own hold), for `delayMs`. */
+function throttledWait(error: unknown): number {
+  return error instanceof RateLimitedError ? (error.retryAfterMs ?? 0) : 0;
 }
 
 function lowerCase(headers: Record<string, string>): Record<string, string> {
