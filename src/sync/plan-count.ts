@@ -1,7 +1,7 @@
 import type { SeoVisibilityClient } from '../index.js';
 import type { DatasetName } from './datasets.js';
 import { type Fetched, type Target, PAGE_SIZE } from './requests.js';
-import { addDays, dayOf } from './rows.js';
+import { addDays } from './rows.js';
 import type { SyncStore } from './store.js';
 import { needsBackfill, taskKey } from './streams.js';
 
@@ -43,11 +43,11 @@ export async function countProject(input: CountInput): Promise<{ requests: Parti
     const total = dayDone('rankings.list') ? 0 : ((await send(client, 'rankings.list', { projectId: p, limit: 1 })).total ?? 0);
     requests['rankings.list'] = dayDone('rankings.list') ? 0 : pagesLeft('rankings.list', total, `d${periods.day}`);
     if (has('rankings.history')) {
-      const entries = (store?.entries(`kw/${p}/`) ?? []).map(([, e]) => e as { i: number; s: string; c?: string; t?: string });
+      const entries = (store?.entries(`kw/${p}/`) ?? []).map(([, e]) => e as { i: number; s: string; c: string; t?: string });
       let needs = 0;
       for (const e of entries) {
-        // Listed today: exact. Listed before: as if listed today, lagging keywords still lagging.
-        const seen = e.s === periods.day ? e : { ...e, s: periods.day, c: e.c && e.c < e.s ? e.c : periods.day };
+        // Listed today: exact. Listed before: as if listed today, each keyword keeping its lag.
+        const seen = e.s === periods.day ? e : { ...e, s: periods.day, c: addDays(e.c, daysBetween(e.s, periods.day)) };
         if (needsBackfill(seen)) needs++;
       }
       const listedToday = entries.some((e) => e.s === periods.day) && dayDone('rankings.list');
@@ -108,3 +108,7 @@ function promptPages(r: Record<string, unknown>, entry: { s: string; c: string |
   return Math.max(1, Math.ceil((rounds * models) / (PAGE_SIZE['prompts.history'] ?? 200)));
 }
 
+
+function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
+}

@@ -50,7 +50,7 @@ export function toRows(dataset: DatasetName, records: ReadonlyArray<Record<strin
 
 /**
  * The history row a day's `rankings.list` record adds (the cheap path): the four positions of the
- * snapshot day. `featured_snippet` and `local_pack_position` are not in list records, so stay null.
+ * keyword's last check (`ctx.snapshotDay` here is that check's day). `featured_snippet` and `local_pack_position` are not in list records, so stay null.
  * @internal
  */
 export function historyRowFromList(r: Record<string, unknown>, ctx: RowContext): Row {

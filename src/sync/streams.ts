@@ -28,8 +28,8 @@ interface KeywordEntry {
   i: number;
   /** Snapshot day the keyword was last listed. */
   s: string;
-  /** Day of its last check, when the record says. */
-  c?: string | undefined;
+  /** Day of its last check (the snapshot day when the record does not say). */
+  c: string;
   /** History complete through this day. */
   t?: string | undefined;
 }
@@ -94,15 +94,14 @@ export class PageStream implements Stream {
         const id = keywordId(r);
         const key = `kw/${projectId}/${id}`;
         const old = ctx.store.get(key) as KeywordEntry | undefined;
-        const c = dayOf(r['last_checked']);
+        // The cheap path: a list record holds the positions of the keyword's last check (the
+        // snapshot day, or earlier for a paused keyword), so it adds that day's history row; the
+        // history stays complete when it was complete through the day before.
+        const c = dayOf(r['last_checked']) ?? s;
+        rows.push(historyRowFromList(r, { projectId, snapshotDay: c }));
         let t = old?.t;
-        // The cheap path: a keyword checked on the snapshot day gets that day's row from the list;
-        // its history stays complete when it was complete through the day before.
-        if (c === undefined || c === s) {
-          rows.push(historyRowFromList(r, { projectId, snapshotDay: s }));
-          if (t !== undefined && t >= addDays(s, -1)) t = s;
-        }
-        out.state[key] = { i: offset + n, s, ...(c ? { c } : {}), ...(t ? { t } : {}) } satisfies KeywordEntry;
+        if (t !== undefined && t >= addDays(c, -1) && t < c) t = c;
+        out.state[key] = { i: offset + n, s, c, ...(t ? { t } : {}) } satisfies KeywordEntry;
       });
       out.writes.push({ table: TABLES['rankings.history'], rows });
     }
@@ -125,9 +124,9 @@ export class PageStream implements Stream {
   }
 }
 
-/** The target day of a keyword's history: the day before the snapshot, or its last check when it lags. @internal */
+/** How far a keyword's history is read from the history endpoint: up to the day before its last check (that day comes from the list). @internal */
 export function historyTarget(e: KeywordEntry): string {
-  return e.c === undefined || e.c === e.s ? addDays(e.s, -1) : e.c;
+  return addDays(e.c, -1);
 }
 
 /** Keywords listed on `day` whose history is not complete up to its target: the back-fill work. @internal */
@@ -193,7 +192,8 @@ export class ItemStream implements Stream {
     if (dataset === 'rankings.history') {
       const e = entry as KeywordEntry;
       const target = historyTarget(e);
-      const through = e.c === undefined || e.c === e.s ? e.s : target;
+      // The list already wrote the last-check day's row, so the history is complete through it.
+      const through = e.c;
       const fetched = await this.#gone(() => ctx.fetch(dataset, { projectId, itemId, dateFrom: e.t ? addDays(e.t, 1) : undefined, dateTo: target }));
       const rows = fetched ? toRows(dataset, fetched.records, { projectId, snapshotDay: e.s, itemId, data: fetched.data }) : [];
       ctx.commit(dataset, [{ table, rows }], { [key]: { ...e, t: through } });

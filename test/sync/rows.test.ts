@@ -47,22 +47,22 @@ describe('every dataset holds exactly what the API serves', () => {
     expectRows('rankings.list', expected);
   });
 
-  it('rankings.history: back-filled days from the history endpoint, the snapshot day from rankings.list', async () => {
+  it('rankings.history: days before the last check from the history endpoint, the day of the last check from rankings.list', async () => {
     const expected: Array<Record<string, unknown>> = [];
     for (const p of account.sim.data.listedProjects) {
       for (const kw of await all(account.client.rankings.list(p.id))) {
         const id = keywordIdOf(kw) as string;
         const history = await account.client.rankings.history(p.id, id);
+        // Days before the keyword's last check come from the history endpoint; the last check's
+        // day from the list record (its positions are that check's).
+        const last = (kw['last_checked'] as string | undefined) ?? DAY;
         for (const h of history.history) {
-          if (h.check_date < DAY) expected.push({ ...h, project_id: p.id, keyword_id: id, keyword: history.keyword, source: 'history' });
+          if (h.check_date < last) expected.push({ ...h, project_id: p.id, keyword_id: id, keyword: history.keyword, source: 'history' });
         }
-        if (kw['last_checked'] === DAY) {
-          const { desktop_position, mobile_position, ai_mode_position, maps_position } = kw;
-          expected.push({ project_id: p.id, keyword_id: id, check_date: DAY, keyword: kw.keyword, desktop_position, mobile_position, ai_mode_position, maps_position, featured_snippet: null, local_pack_position: null, source: 'rankings.list' });
-          // The list's positions of the day are the history's positions of the day.
-          const today = history.history.find((h) => h.check_date === DAY);
-          expect(today && [today.desktop_position, today.mobile_position, today.ai_mode_position, today.maps_position]).toEqual([desktop_position, mobile_position, ai_mode_position, maps_position]);
-        }
+        const { desktop_position, mobile_position, ai_mode_position, maps_position } = kw;
+        expected.push({ project_id: p.id, keyword_id: id, check_date: last, keyword: kw.keyword, desktop_position, mobile_position, ai_mode_position, maps_position, featured_snippet: null, local_pack_position: null, source: 'rankings.list' });
+        const same = history.history.find((h) => h.check_date === last);
+        expect(same && [same.desktop_position, same.mobile_position, same.ai_mode_position, same.maps_position]).toEqual([desktop_position, mobile_position, ai_mode_position, maps_position]);
       }
     }
     expectRows('rankings.history', expected);
