@@ -13,7 +13,7 @@ const mainEntryExternal: Plugin = {
 };
 
 // One build for every public entry point. Declarations come from TypeScript 6 (TypeScript 7's native
-// compiler has no JS API for tsup to call). `treeshake` keeps unused zod/mini and bottleneck code out.
+// compiler has no JS API for tsup to call). `treeshake` keeps unused zod code out.
 export default defineConfig({
   entry: {
     index: 'src/index.ts',
@@ -22,8 +22,8 @@ export default defineConfig({
     'testing/msw': 'src/testing/msw.ts',
     // The standalone simulator bin (seo-visibility-simulator); its shebang is kept.
     'testing/cli': 'src/testing/cli.ts',
-    // Node only, on the optional peer `ioredis` and bottleneck's full (clustering) build: its own
-    // entry so the main one never carries Redis code.
+    // Node only, on the optional peers bottleneck and ioredis (loaded on first use, never bundled):
+    // its own entry so the main one never carries Redis code.
     'redis/index': 'src/redis/index.ts',
     // OpenTelemetry tracing, on the optional peer `@opentelemetry/api`: its own entry so the main
     // one never carries OpenTelemetry code.

@@ -4,25 +4,42 @@ import { type AcquireOptions, InvalidArgumentError, type Permit, type RateGate, 
 import { limiterId } from './limiter-id.js';
 import { type Peers, loadPeers } from './peers.js';
 import { RedisStore } from './redis-store.js';
-import { type RedisErrorChoice, SharedRateGate } from './shared-rate-gate.js';
+import { SharedRateGate } from './shared-rate-gate.js';
 
 /**
- * Options of {@link redisRateLimit}.
+ * What to do when Redis cannot be used: reject the call, or throttle in this process only.
+ * @example `const choice: RedisErrorChoice = 'local';`
+ */
+export type RedisErrorChoice = 'fail' | 'local';
+
+/**
+ * Options of {@link redisRateLimit}. Checked when it is called: an unknown key or a bad value is an
+ * `InvalidArgumentError` naming it, before anything connects.
  *
  * @example
  * ```ts
- * redisRateLimit({ redis: process.env.REDIS_URL!, onRedisError: 'local' });
+ * redisRateLimit({ redis: 'redis://127.0.0.1:6379', onRedisError: 'local' });
  * ```
  */
 export interface RedisRateLimitOptions {
   /**
    * A `redis://` / `rediss://` URL (a connection is opened and closed by `close()`), or an `ioredis`
    * client you own (it is used as is; `close()` leaves it open).
+   *
+   * @example
+   * ```ts
+   * redisRateLimit({ redis: 'rediss://:password@redis.internal:6380' });
+   * ```
    */
   redis: string | Redis;
   /**
    * The Redis id of the shared budget. Processes with the same id share one budget.
    * @default 'seo-visibility:' + the first 32 hex digits of the API key's SHA-256 (never the key itself)
+   *
+   * @example
+   * ```ts
+   * redisRateLimit({ redis: 'redis://127.0.0.1:6379', id: 'seo-visibility:reporting-fleet' });
+   * ```
    */
   id?: string;
   /**
@@ -30,11 +47,21 @@ export interface RedisRateLimitOptions {
    * sent); `'local'` warns once per outage (to the client's `logger`, else `console.warn`) and
    * throttles each process on its own until Redis is back, so a fleet may then see 429s.
    * @default 'fail'
+   *
+   * @example
+   * ```ts
+   * redisRateLimit({ redis: 'redis://127.0.0.1:6379', onRedisError: 'local' });
+   * ```
    */
   onRedisError?: RedisErrorChoice;
   /**
-   * How long (ms) the first call waits for Redis before `onRedisError` applies.
+   * How long (ms) the first call waits for Redis before `onRedisError` applies (1 to 600,000).
    * @default 5000
+   *
+   * @example
+   * ```ts
+   * redisRateLimit({ redis: 'redis://127.0.0.1:6379', connectTimeoutMs: 2_000 });
+   * ```
    */
   connectTimeoutMs?: number;
 }
@@ -43,20 +70,37 @@ export interface RedisRateLimitOptions {
  * What {@link redisRateLimit} returns: `rateLimit` options for any number of clients, and `close()`.
  *
  * @example
- * ```ts
+ * ```ts no-run
  * const shared = redisRateLimit({ redis: 'redis://127.0.0.1:6379' });
  * const client = new SeoVisibilityClient({ rateLimit: shared });
  * await shared.close(); // at shutdown
  * ```
  */
 export interface RedisRateLimit extends RateLimitOptions {
+  /**
+   * Always `false`: a per-process window is no use for a per-key budget; the shared one follows the server.
+   *
+   * @example
+   * ```ts
+   * redisRateLimit({ redis: 'redis://127.0.0.1:6379' }).windows; // false
+   * ```
+   */
   readonly windows: false;
+  /**
+   * Makes each client's gate, on the connection this `redisRateLimit()` shares between them.
+   *
+   * @example
+   * ```ts
+   * const { gate } = redisRateLimit({ redis: 'redis://127.0.0.1:6379' });
+   * ```
+   */
   readonly gate: RateGateFactory;
   /**
    * Disconnects from Redis (the connection it opened, or its own subscriber on your client).
    *
    * @example
    * ```ts
+   * const shared = redisRateLimit({ redis: 'redis://127.0.0.1:6379' });
    * process.once('SIGTERM', () => void shared.close());
    * ```
    */
@@ -70,7 +114,7 @@ export interface RedisRateLimit extends RateLimitOptions {
  * call rejects with a {@link RedisRateLimitError} saying so.
  *
  * @example
- * ```ts
+ * ```ts no-run
  * import { SeoVisibilityClient } from 'seo-visibility';
  * import { redisRateLimit } from 'seo-visibility/redis';
  *

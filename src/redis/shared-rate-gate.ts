@@ -4,14 +4,12 @@ import type Bottleneck from 'bottleneck';
 import { AbortedError, type AcquireOptions, type Permit, type RateGate, type RateGateContext, type RateLimit } from '../index.js';
 import { isUsableRateLimit } from '../core/rate-gate.js';
 import { LocalFallback } from './local-fallback.js';
+import type { RedisErrorChoice } from './redis-rate-limit.js';
 import type { RedisStore } from './redis-store.js';
 import { withRedisLock } from './reservoir-lock.js';
 import { budgetSpentError } from './store-error.js';
 import { type Waiter, WaiterQueue } from './waiter-queue.js';
 import { MARKER_TTL_MS, WindowLedger } from './window-ledger.js';
-
-/** What to do when Redis cannot be used: reject the call, or throttle in this process only. */
-export type RedisErrorChoice = 'fail' | 'local';
 
 /** A running bottleneck job is freed this long after admission even if its process died mid-request. */
 const JOB_EXPIRATION_MS = 10 * 60_000;
