@@ -1,11 +1,18 @@
 import type { RateWindow } from '../options.js';
 
 /**
- * Self-pacing on fixed request windows (the documented 200/minute, 5,000/hour, 50,000/day).
- * A sliding log per window: the send `limit` places back must be at least `intervalMs` old. That
- * never exceeds `limit` in ANY span of `intervalMs`, so it also holds for the server's fixed windows
- * whatever their alignment. O(1) per request; memory grows with use up to `limit` timestamps.
+ * Self-pacing on request windows (the documented 200/minute, 5,000/hour, 50,000/day, or the
+ * user's). A sliding log per window: a request may go when fewer than `limit` were sent in the
+ * last `intervalMs`. That never exceeds `limit` in ANY span of `intervalMs`, so it also holds for
+ * the server's fixed windows whatever their alignment. Sends older than the window are dropped,
+ * so memory stays at the requests of one window even for a huge `limit`. O(1) amortized.
  *
+ * @example
+ * ```ts
+ * const pacer = new WindowPacer([{ limit: 2, intervalMs: 1_000 }]);
+ * pacer.record(0); pacer.record(10);
+ * pacer.waitMs(20); // 980: the send at 0 leaves the window at 1,000
+ * ```
  * @internal
  */
 export class WindowPacer {
@@ -19,22 +26,32 @@ export class WindowPacer {
   waitMs(now: number): number {
     let wait = 0;
     for (const w of this.#windows) {
-      if (w.log.length < w.limit) continue;
-      const oldest = w.log[w.head] ?? 0;
-      wait = Math.max(wait, oldest + w.intervalMs - now);
+      prune(w, now);
+      // Admission never lets more than `limit` sends into one window, so the oldest one left is the one to wait out.
+      if (w.log.length - w.head >= w.limit) wait = Math.max(wait, w.log[w.head]! + w.intervalMs - now);
     }
     return wait;
+  }
+
+  /** How many send times are held, over all windows (memory use; for tests). */
+  get held(): number {
+    return this.#windows.reduce((sum, w) => sum + w.log.length, 0);
   }
 
   /** Counts one request sent at `now`. */
   record(now: number): void {
     for (const w of this.#windows) {
-      if (w.log.length < w.limit) {
-        w.log.push(now);
-      } else {
-        w.log[w.head] = now;
-        w.head = (w.head + 1) % w.limit;
-      }
+      prune(w, now);
+      w.log.push(now);
     }
+  }
+}
+
+/** Drops sends that left the window; compacts the array once half of it is dropped. */
+function prune(w: { intervalMs: number; log: number[]; head: number }, now: number): void {
+  while (w.head < w.log.length && w.log[w.head]! + w.intervalMs <= now) w.head++;
+  if (w.head > 1024 && w.head * 2 > w.log.length) {
+    w.log = w.log.slice(w.head);
+    w.head = 0;
   }
 }
