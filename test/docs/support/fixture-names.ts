@@ -44,6 +44,10 @@ export const FIXTURE_NAMES = [
   'refreshRankings',
   'retry',
   'tracer', // an OpenTelemetry tracer (@opentelemetry/api)
+  'provider', // the global OpenTelemetry tracer provider
+  'gate', // a client's local throttle, as RateGateFactory.createGate receives it
+  'job', // a sync job (seo-visibility/sync): one project's keyword list
+  'store', // a sync store: SQLite in memory
 ] as const;
 
 /** One of the names above. */

@@ -7,8 +7,9 @@
  * SEO_VISIBILITY_BASE_URL talks to the same data.
  */
 import { trace } from '@opentelemetry/api';
-import { keywordIdOf, NotFoundError, parseWebhookEvent, SeoVisibilityClient } from 'seo-visibility';
+import { keywordIdOf, NotFoundError, parseWebhookEvent, type RateGate, SeoVisibilityClient } from 'seo-visibility';
 import { createSimulator, type Simulator } from 'seo-visibility/testing';
+import { type SyncJob, sqliteStore } from '../../../src/sync/index.js';
 import type { FixtureName } from './fixture-names.js';
 
 /** Builds the fixtures of one example; `close()` stops its loopback server. */
@@ -56,6 +57,10 @@ export async function makeFixtures() {
   const history = await client.rankings.history(projectId, keywordId);
   const backlinkHistory = await client.backlinks.history(projectId);
   const noop = (..._args: unknown[]): void => undefined;
+  // The client's own local throttle, as a gate factory receives it (createGate runs in the constructor).
+  let gate: RateGate | undefined;
+  new SeoVisibilityClient({ apiKey: sim.keys.readWrite, baseUrl: sim.baseUrl, fetch: sim.fetch, rateLimit: { gate: { createGate: (context) => (gate = context.localGate()) } } });
+  if (!gate) throw new Error('fixtures: createGate was not called by the constructor');
 
   const fixtures = {
     sim,
@@ -93,6 +98,10 @@ export async function makeFixtures() {
     refreshRankings: async (..._args: unknown[]): Promise<void> => undefined,
     retry: noop,
     tracer: trace.getTracer('jsdoc-examples'),
+    provider: trace.getTracerProvider(),
+    gate,
+    job: { projects: [projectId], datasets: ['rankings.list'] } satisfies SyncJob as SyncJob,
+    store: sqliteStore(':memory:'),
   } satisfies Record<FixtureName, unknown>;
   return { fixtures, close: () => server.close() };
 }

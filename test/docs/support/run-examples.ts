@@ -7,7 +7,7 @@
  *
  * Run: `tsx test/docs/support/run-examples.ts <manifest.json> <results.json>`
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startRedis } from '../../redis/redis-server.js';
@@ -45,6 +45,11 @@ function describe(error: unknown): string {
 const quiet = { log: console.log, info: console.info, warn: console.warn, error: console.error, debug: console.debug };
 const silence = () => Object.assign(console, { log() {}, info() {}, warn() {}, error() {}, debug() {} });
 const restore = () => Object.assign(console, quiet);
+
+// Examples that write files ('seo.db', './export') write them here, not into the repository.
+const scratch = join(folder, 'cwd');
+mkdirSync(scratch, { recursive: true });
+process.chdir(scratch);
 
 // The Redis examples read REDIS_URL, as a reader's deployment would: a throwaway redis-server.
 const redis = await startRedis();
