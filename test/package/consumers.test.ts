@@ -13,6 +13,7 @@ let server: SmokeServer;
 beforeAll(async () => {
   for (const [from, to] of [
     ['runtimes/fixtures/smoke.mjs', 'smoke.mjs'],
+    ['runtimes/fixtures/smoke-steps.mjs', 'smoke-steps.mjs'],
     ['package/fixtures/smoke.cjs', 'smoke.cjs'],
   ] as const) {
     await copyFile(join(repoRoot, 'test', from), join(consumerDir, to));
