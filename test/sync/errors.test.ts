@@ -1,0 +1,105 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InvalidArgumentError } from '../../src/index.js';
+import { SyncError, TABLE_SCHEMAS, planSync, runSync, sqliteStore } from '../../src/sync/index.js';
+import { type Account, startAccount } from './support/account.js';
+
+let account: Account;
+beforeAll(async () => {
+  account = await startAccount({ keywords: 20 });
+});
+afterAll(() => account.close());
+
+const db = (name: string) => join(account.dir, name);
+const sent = () => account.sim.requests.length;
+
+describe('bad input: a clear error that names the problem', () => {
+  it('an unknown dataset: InvalidArgumentError listing the known ones, nothing sent', async () => {
+    const before = sent();
+    const job = { projects: 'all' as const, datasets: ['rankings.list', 'rankings.histroy'] as never };
+    await expect(runSync(account.client, job, { store: sqliteStore(db('a.db')) })).rejects.toThrow(/unknown dataset "rankings\.histroy"; known datasets: projects\.list, rankings\.list/);
+    await expect(planSync(account.client, job)).rejects.toBeInstanceOf(InvalidArgumentError);
+    expect(sent()).toBe(before);
+  });
+
+  it('a malformed project id, an unknown job key or option: InvalidArgumentError, nothing sent', async () => {
+    const before = sent();
+    await expect(runSync(account.client, { projects: ['nope'] }, { store: sqliteStore(db('a.db')) })).rejects.toThrow(/Invalid projects: expected 'all' or project UUIDs, got "nope"/);
+    await expect(runSync(account.client, { projects: 'all', dataset: [] } as never, { store: sqliteStore(db('a.db')) })).rejects.toThrow(/Invalid dataset: unknown job key/);
+    await expect(runSync(account.client, { projects: 'all' }, { store: sqliteStore(db('a.db')), maxRequests: 5 } as never)).rejects.toThrow(/Invalid maxRequests: unknown runSync option/);
+    await expect(runSync(account.client, { projects: 'all' }, { store: sqliteStore(db('a.db')), budget: { max: 5 } } as never)).rejects.toThrow(/Invalid budget\.max/);
+    expect(sent()).toBe(before);
+  });
+
+  it('an unknown project: SyncError naming it, no run recorded (the corrected job then runs)', async () => {
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    const store = db('unknown.db');
+    const error = await runSync(account.client, { projects: [unknown] }, { store: sqliteStore(store), now: account.now }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SyncError);
+    expect(error).toMatchObject({ code: 'unknown_project', message: expect.stringContaining(unknown) });
+    await expect(planSync(account.client, { projects: [unknown] })).rejects.toThrow(unknown);
+    const known = account.sim.data.listedProjects[1]?.id as string;
+    const result = await runSync(account.client, { projects: [known], datasets: ['backlinks.summary'] }, { store: sqliteStore(store), now: account.now });
+    expect(result).toMatchObject({ status: 'completed', datasets: { 'backlinks.summary': { requests: 1, rows: 1 } } });
+  });
+
+  it('a store that cannot be opened: SyncError naming the path, nothing sent', async () => {
+    const before = sent();
+    const missing = join(account.dir, 'no-such-folder', 'seo.db');
+    await expect(runSync(account.client, { projects: 'all' }, { store: sqliteStore(missing) })).rejects.toThrow(`Cannot open the SQLite store at ${missing}`);
+    const notADatabase = db('notes.txt');
+    writeFileSync(notADatabase, 'these are not the tables you are looking for\n'.repeat(100));
+    const error = await runSync(account.client, { projects: 'all' }, { store: sqliteStore(notADatabase) }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'SyncError', code: 'store', message: expect.stringMatching(/Cannot open the SQLite store at .*notes\.txt: file is not a database/) });
+    expect(() => sqliteStore('')).toThrow(/path must be a non-empty file path/);
+    expect(sent()).toBe(before);
+  });
+
+  it('a job changed between a stopped run and its resume: SyncError naming both jobs; fresh: true drops the old progress', async () => {
+    const store = db('changed.db');
+    const stopped = await runSync(account.client, { projects: 'all' }, { store: sqliteStore(store), now: account.now, budget: { maxRequests: 10 } });
+    expect(stopped.status).toBe('stopped');
+    const before = sent();
+    const changed = { projects: 'all' as const, datasets: ['content.list' as const] };
+    await expect(runSync(account.client, changed, { store: sqliteStore(store), now: account.now })).rejects.toThrow(
+      /holds a stopped run of another job \(all projects; datasets projects\.list, rankings\.list.*\); this job is all projects; datasets content\.list\. Run the previous job again to finish it, or pass fresh: true/,
+    );
+    expect(sent()).toBe(before);
+    const fresh = await runSync(account.client, changed, { store: sqliteStore(store), now: account.now, fresh: true });
+    expect(fresh).toMatchObject({ status: 'completed', run: stopped.run + 1 });
+  });
+});
+
+describe('the store is never half-written', () => {
+  it('a commit that fails part-way leaves neither its rows nor its progress', () => {
+    const path = db('atomic.db');
+    const store = sqliteStore(path);
+    store.open();
+    const table = { dataset: 'content.list', table: 'content_list', columns: TABLE_SCHEMAS['content.list'].columns, key: TABLE_SCHEMAS['content.list'].primaryKey, freshness: 'run' } as const;
+    const good = { project_id: 'p', id: 'a', title: 'fine' };
+    // The second row cannot be bound (a symbol): the transaction must roll back the first one too.
+    expect(() => store.commit({ writes: [{ table, rows: [good, { project_id: 'p', id: 'b', title: Symbol('bad') }] }], state: { 'task/x': { offset: 2 } } })).toThrow(SyncError);
+    expect(store.get('task/x')).toBeUndefined();
+    store.commit({ writes: [{ table, rows: [good] }], state: { 'task/x': { offset: 1 } } });
+    store.close();
+    const check = new DatabaseSync(path, { readOnly: true });
+    expect(check.prepare('SELECT id, title FROM content_list').all()).toEqual([{ id: 'a', title: 'fine' }]);
+    expect(check.prepare("SELECT value FROM _sync_state WHERE key = 'task/x'").all()).toEqual([{ value: '{"offset":1}' }]);
+    check.close();
+  });
+
+  it('fields the server adds later become columns (the table grows, rows stay whole)', () => {
+    const path = db('grow.db');
+    mkdirSync(account.dir, { recursive: true });
+    const store = sqliteStore(path);
+    store.open();
+    const table = { dataset: 'backlinks.domains', table: 'backlinks_domains', columns: TABLE_SCHEMAS['backlinks.domains'].columns, key: TABLE_SCHEMAS['backlinks.domains'].primaryKey, freshness: 'day' } as const;
+    store.commit({ writes: [{ table, rows: [{ project_id: 'p', domain: 'a.example', 'domain-rank': 7, tags: ['x'] }] }] });
+    store.close();
+    const check = new DatabaseSync(path, { readOnly: true });
+    expect(check.prepare('SELECT project_id, domain, domain_rank, tags FROM backlinks_domains').all()).toEqual([{ project_id: 'p', domain: 'a.example', domain_rank: 7, tags: '["x"]' }]);
+    check.close();
+  });
+});
