@@ -1,0 +1,67 @@
+/**
+ * Hooks and log lines per attempt: one onRequest, then exactly one of onResponse or onError under
+ * the same id; retries at info; never a body or the key.
+ */
+import { describe, expect, test, vi } from 'vitest';
+import { API_KEY, BASE_URL, PROJECT_ID, fail, ok, testClient, useApiServer } from '../helpers/api-server.js';
+import { sequenceOn } from '../helpers/sequence.js';
+
+const server = useApiServer();
+const sequence = sequenceOn(server);
+const SUMMARY = `${BASE_URL}/projects/${PROJECT_ID}/backlinks/summary`;
+const summary = {
+  project_id: PROJECT_ID, total_backlinks: 10, total_referring_domains: 2, average_domain_rank: 40, dofollow_backlinks: 8,
+  nofollow_backlinks: 2, broken_backlinks: 0, tracked_domains_count: 1, last_updated: '2026-11-20',
+};
+
+describe('hooks and log lines', () => {
+  test('each attempt pairs one onRequest with one onResponse or onError, under the same id', async () => {
+    let n = 0;
+    const flaky: typeof fetch = async (input, init) => {
+      n++;
+      if (n === 1) throw new TypeError('fetch failed', { cause: { code: 'ECONNRESET' } });
+      if (n === 2) return fail(500, 'INTERNAL_ERROR', 'Boom');
+      return ok(summary, { request_id: 'req_3' });
+    };
+    const events: Array<[string, string, number, unknown?]> = [];
+    const client = testClient({
+      fetch: flaky,
+      hooks: {
+        onRequest: [(i) => events.push(['request', i.id, i.attempt, i.template])],
+        onResponse: [(i) => events.push(['response', i.id, i.status, i.error?.name])],
+        onError: [(i) => events.push(['error', i.id, i.attempt, i.error.name])],
+        onRetry: [(i) => events.push(['retry', i.id, i.attempt])],
+      },
+    });
+    await client.backlinks.summary(PROJECT_ID);
+    const template = '/projects/{projectId}/backlinks/summary';
+    const [first, second, third] = events.filter((e) => e[0] === 'request').map((e) => e[1]);
+    expect(new Set([first, second, third]).size).toBe(3);
+    expect(events).toStrictEqual([
+      ['request', first, 1, template],
+      ['error', first, 1, 'ConnectionError'],
+      ['retry', first, 1],
+      ['request', second, 2, template],
+      ['response', second, 500, 'InternalServerError'],
+      ['retry', second, 2],
+      ['request', third, 3, template],
+      ['response', third, 200, undefined],
+    ]);
+  });
+
+  test('debug lines show method, URL, status, request id, duration and attempt; retries go to info; no key', async () => {
+    sequence('get', SUMMARY, () => fail(500, 'INTERNAL_ERROR', 'Boom'), () => ok(summary, { request_id: 'req_logged' }));
+    const logger = { debug: vi.fn(), info: vi.fn(), warn: vi.fn(), error: vi.fn() };
+    await testClient({ logger }).backlinks.summary(PROJECT_ID);
+    const debug = logger.debug.mock.calls.map(([line]) => String(line));
+    expect(debug).toHaveLength(4);
+    expect(debug[0]).toContain(`GET ${SUMMARY} (attempt 1)`);
+    expect(debug[1]).toMatch(new RegExp(`500 GET ${SUMMARY} req_err \\d+ ms \\(attempt 1\\)`));
+    expect(debug[3]).toMatch(new RegExp(`200 GET ${SUMMARY} req_logged \\d+ ms \\(attempt 2\\)`));
+    expect(logger.info).toHaveBeenCalledTimes(1);
+    expect(String(logger.info.mock.calls[0]?.[0])).toContain('retrying GET');
+    const everything = JSON.stringify([logger.debug.mock.calls, logger.info.mock.calls, logger.warn.mock.calls]);
+    expect(everything).not.toContain(API_KEY);
+    expect(everything).not.toContain('total_backlinks');
+  });
+});
