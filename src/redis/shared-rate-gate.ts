@@ -11,8 +11,7 @@ import { budgetSpentError } from './store-error.js';
 import { type Waiter, WaiterQueue } from './waiter-queue.js';
 import { MARKER_TTL_MS, WindowLedger } from './window-ledger.js';
 
-/** A running bottleneck job is freed this long after admission even if its process died mid-request. */
-const JOB_EXPIRATION_MS = 10 * 60_000;
+const JOB_EXPIRATION_MS = 10 * 60_000; // a job is freed this long after admission even if its process died
 /** Open the next window a little after `reset`, so a server clock slightly ahead of ours has rolled over. */
 const OPEN_DELAY_MS = 25;
 /** How long waiting calls give a window's probe before another one is let through. */
@@ -157,13 +156,17 @@ export class SharedRateGate implements RateGate {
   }
 
   /**
-   * Lowering only ever tightens, so it needs no lock, and it counts this process's own requests
-   * in flight, as the local gate does: `running` would also count requests the server has
-   * already counted, and lower the budget for nothing.
+   * Lowering only ever tightens, so it needs no lock. It counts this process's own requests in
+   * flight, as the local gate does (`running` would also count requests the server counted).
    */
   async #lower(resetMs: number, remaining: number): Promise<void> {
-    const current = (await this.#limiter.currentReservoir()) ?? 0;
     const target = Math.max(0, remaining - Math.max(0, this.#inFlight - 1));
+    if (target === 0) {
+      // Spent (a 429, say): one write, sent at once; setting 0 can never raise it, so no read first.
+      await this.#limiter.updateSettings({ reservoir: 0 });
+      return this.#spent(resetMs);
+    }
+    const current = (await this.#limiter.currentReservoir()) ?? 0;
     const delta = Math.min(0, target - current);
     if (delta !== 0) await this.#limiter.incrementReservoir(delta);
     if (current + delta <= 0) this.#spent(resetMs);
@@ -180,8 +183,7 @@ export class SharedRateGate implements RateGate {
    * counts twice, on the safe side). This job is in `running` too, and was counted already.
    */
   async #load(resetMs: number): Promise<void> {
-    // A window that ended, or one a newer window replaced, has nothing left to load: its
-    // successor's opening (or load) owns the reservoir now.
+    // A window that ended or was replaced has nothing left to load: its successor owns the reservoir.
     if (Date.now() >= resetMs || (await this.#ledger.newestWindow()) > resetMs) return;
     const current = (await this.#limiter.currentReservoir()) ?? 0;
     const running = await this.#limiter.running();
