@@ -39,13 +39,35 @@ export const DOCUMENTED_WINDOWS: readonly SyncWindow[] = [
  * ```
  */
 export interface SyncBudget {
-  /** Stop (resumably) after this many requests. Unlimited by default. */
+  /**
+   * Stop (resumably) after this many requests. Unlimited by default.
+   * @example
+   * ```ts
+   * await runSync(client, job, { store, budget: { maxRequests: 2 } }); // status 'stopped', reason 'max_requests'
+   * ```
+   */
   maxRequests?: number | undefined;
-  /** Requests of the day's budget left free for interactive use; the sync stops before touching them. @default 0 */
+  /**
+   * Requests of the day's budget left free for interactive use; the sync stops before touching them.
+   * @default 0
+   * @example
+   * ```ts
+   * await runSync(client, job, { store, budget: { reserve: 5_000 } });
+   * ```
+   */
   reserve?: number | undefined;
 }
 
-/** Why a run stopped before finishing. @example `result.reason === 'max_requests'` */
+/**
+ * Why a run stopped before finishing: `max_requests`, `daily_budget` (today's budget less the
+ * reserve is spent), `rate_limited` (the server's reset is later than the client waits), `aborted`.
+ *
+ * @example
+ * ```ts
+ * const result = await runSync(client, job, { store, budget: { maxRequests: 1 } });
+ * const why: StopReason | undefined = result.reason; // 'max_requests'
+ * ```
+ */
 export type StopReason = 'max_requests' | 'daily_budget' | 'rate_limited' | 'aborted';
 
 /** Checks `budget` and `windows` options. @internal */

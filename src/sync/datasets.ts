@@ -5,7 +5,8 @@ import { InvalidArgumentError } from '../index.js';
  *
  * @example
  * ```ts
- * const job = { projects: 'all', datasets: ['rankings.list', 'audits.issues'] satisfies DatasetName[] };
+ * const everything = { projects: 'all' as const, datasets: [...DATASET_NAMES] };
+ * const plan = await planSync(client, { projects: [projectId], datasets: everything.datasets.filter((d) => d.startsWith('backlinks.')) });
  * ```
  */
 export const DATASET_NAMES = [

@@ -16,7 +16,14 @@ import { SeoVisibilityError } from '../index.js';
  */
 export class SyncError extends SeoVisibilityError {
   override name = 'SyncError' as const;
-  /** What went wrong, for code that branches on it. */
+  /**
+   * What went wrong, for code that branches on it.
+   * @example
+   * ```ts
+   * const failure = await runSync(client, { projects: ['00000000-0000-4000-8000-000000000000'] }, { store }).catch((e: unknown) => e);
+   * if (failure instanceof SyncError) console.log(failure.code); // 'unknown_project'
+   * ```
+   */
   readonly code: 'store' | 'unknown_project' | 'job_changed' | 'no_history_source';
 
   constructor(code: SyncError['code'], message: string, options?: { cause?: unknown }) {

@@ -7,10 +7,11 @@
  * import { SeoVisibilityClient } from 'seo-visibility';
  * import { planSync, runSync, sqliteStore } from 'seo-visibility/sync';
  *
- * const client = new SeoVisibilityClient();
- * const job = { projects: 'all' as const };
- * console.log((await planSync(client, job)).summary);
- * const result = await runSync(client, job, { store: sqliteStore('seo.db'), budget: { reserve: 1_000 } });
+ * const sdk = new SeoVisibilityClient(); // SEO_VISIBILITY_API_KEY and SEO_VISIBILITY_BASE_URL
+ * const backlinks = { projects: 'all' as const, datasets: ['backlinks.summary' as const, 'backlinks.history' as const] };
+ * console.log((await planSync(sdk, backlinks)).summary);
+ * const result = await runSync(sdk, backlinks, { store: sqliteStore('seo.db'), budget: { reserve: 1_000 } });
+ * console.log(result.status, result.requests);
  * ```
  *
  * @packageDocumentation

@@ -7,13 +7,26 @@ import { checkDatasets, type DatasetName } from './datasets.js';
  *
  * @example
  * ```ts
- * const job: SyncJob = { projects: 'all', datasets: ['rankings.list', 'rankings.history'] };
+ * const rankingsOnly: SyncJob = { projects: [projectId], datasets: ['rankings.list', 'backlinks.summary'] };
+ * await runSync(client, rankingsOnly, { store });
  * ```
  */
 export interface SyncJob {
-  /** `'all'` (every project the key can see) or project ids. */
+  /**
+   * `'all'` (every project the key can see) or project ids.
+   * @example
+   * ```ts
+   * await runSync(client, { projects: [projectId], datasets: ['backlinks.list'] }, { store });
+   * ```
+   */
   projects: 'all' | readonly string[];
-  /** The datasets to copy; all of them by default. */
+  /**
+   * The datasets to copy; all of them by default.
+   * @example
+   * ```ts
+   * const plan = await planSync(client, { projects: 'all', datasets: ['content.list'] });
+   * ```
+   */
   datasets?: readonly DatasetName[] | undefined;
 }
 

@@ -19,7 +19,7 @@ const STATE_FILE = '_state.ndjson';
  * @example
  * ```ts
  * import { ndjsonStore, runSync } from 'seo-visibility/sync';
- * await runSync(client, { projects: 'all', datasets: ['rankings.list'] }, { store: ndjsonStore('./export') });
+ * await runSync(client, { projects: 'all', datasets: ['backlinks.anchors'] }, { store: ndjsonStore('./export') });
  * ```
  */
 export function ndjsonStore(dir: string): SyncStore {

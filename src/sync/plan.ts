@@ -15,7 +15,8 @@ import type { SyncStore } from './store.js';
  *
  * @example
  * ```ts
- * plan.byDataset['rankings.history']; // { requests: 3015, note: 'back-fill 3,015 keywords, one request each' }
+ * const plan = await planSync(client, job);
+ * console.log(plan.byDataset['rankings.list']); // { requests: 3, note: 'pages at the largest page size' }
  * ```
  */
 export interface DatasetPlan {
@@ -31,7 +32,8 @@ export interface DatasetPlan {
  * @example
  * ```ts
  * const plan = await planSync(client, { projects: 'all' });
- * console.log(plan.requests, plan.fitsToday, plan.summary);
+ * console.log(plan.requests, plan.historyPath, plan.fitsToday, plan.leastTimeMs);
+ * console.log(plan.summary); // the same, in words
  * ```
  */
 export interface SyncPlan {
@@ -74,13 +76,40 @@ export interface SyncPlan {
  * ```
  */
 export interface PlanSyncOptions {
-  /** The store a later `runSync` writes to: what it already holds is not counted again. */
+  /**
+   * The store a later `runSync` writes to: what it already holds is not counted again.
+   * @example
+   * ```ts
+   * const plan = await planSync(client, job, { store: sqliteStore('seo.db') });
+   * ```
+   */
   store?: SyncStore | undefined;
-  /** `reserve` is kept out of what fits today. */
+  /**
+   * `reserve` is kept out of what fits today.
+   * @example
+   * ```ts
+   * const plan = await planSync(client, job, { budget: { reserve: 5_000 } });
+   * console.log(plan.fitsToday);
+   * ```
+   */
   budget?: { maxRequests?: number | undefined; reserve?: number | undefined } | undefined;
-  /** The key's rate windows. @default the documented 200/minute, 5,000/hour, 50,000/day */
+  /**
+   * The key's rate windows; the longest one is the day's budget.
+   * @default the documented 200/minute, 5,000/hour, 50,000/day
+   * @example
+   * ```ts
+   * const plan = await planSync(client, job, { windows: [{ limit: 100, intervalMs: 60_000 }, { limit: 10_000, intervalMs: 86_400_000 }] });
+   * ```
+   */
   windows?: SyncWindow[] | undefined;
-  /** Clock (epoch ms). @default Date.now */
+  /**
+   * Clock (epoch ms).
+   * @default Date.now
+   * @example
+   * ```ts
+   * const plan = await planSync(client, job, { now: () => sim.now() });
+   * ```
+   */
   now?: (() => number) | undefined;
 }
 

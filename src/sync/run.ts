@@ -15,7 +15,10 @@ import { projectStreams } from './streams.js';
  *
  * @example
  * ```ts
- * onProgress: (p) => console.log(p.dataset, p.datasets[p.dataset].requests, 'requests;', p.dailyRemaining, 'left today')
+ * await runSync(client, job, {
+ *   store,
+ *   onProgress: (p: SyncProgress) => console.log(p.dataset, p.datasets[p.dataset]?.requests, 'requests;', p.dailyRemaining, 'left today'),
+ * });
  * ```
  */
 export interface SyncProgress {
@@ -40,21 +43,76 @@ export interface SyncProgress {
  * ```
  */
 export interface RunSyncOptions {
-  /** Where rows and progress go: `sqliteStore(path)` or `ndjsonStore(dir)`. */
+  /**
+   * Where rows and progress go: `sqliteStore(path)` or `ndjsonStore(dir)`.
+   * @example
+   * ```ts
+   * await runSync(client, job, { store: sqliteStore('seo.db') });
+   * ```
+   */
   store: SyncStore;
-  /** Stops the run cleanly: requests in flight are dropped, everything committed stays, `status` is `stopped`. */
+  /**
+   * Stops the run cleanly: requests in flight are dropped, everything committed stays, `status` is `stopped`.
+   * @example
+   * ```ts
+   * const stop = new AbortController();
+   * setTimeout(() => stop.abort(), 60_000);
+   * await runSync(client, job, { store, signal: stop.signal });
+   * ```
+   */
   signal?: AbortSignal | undefined;
-  /** Called after every request. */
+  /**
+   * Called after every request.
+   * @example
+   * ```ts
+   * await runSync(client, job, { store, onProgress: ({ requests, dailyRemaining }) => console.log(requests, dailyRemaining) });
+   * ```
+   */
   onProgress?: ((progress: SyncProgress) => void) | undefined;
-  /** `maxRequests` for this call, and `reserve`: requests of the day's budget left free. */
+  /**
+   * `maxRequests` for this call, and `reserve`: requests of the day's budget left free.
+   * @example
+   * ```ts
+   * await runSync(client, job, { store, budget: { maxRequests: 10_000, reserve: 1_000 } });
+   * ```
+   */
   budget?: SyncBudget | undefined;
-  /** Requests in flight at once (at most one per dataset and project; the total is capped at the job's dataset count). @default 4 */
+  /**
+   * Requests in flight at once (at most one per dataset and project; the total is capped at the
+   * job's dataset count, which bounds what a killed process can have spent without saving).
+   * @default 4
+   * @example
+   * ```ts
+   * await runSync(client, job, { store, concurrency: 8 }); // for a high-latency link
+   * ```
+   */
   concurrency?: number | undefined;
-  /** The rate windows of the key, for the day's budget. @default the documented 200/minute, 5,000/hour, 50,000/day */
+  /**
+   * The rate windows of the key; the longest one is the day's budget.
+   * @default the documented 200/minute, 5,000/hour, 50,000/day
+   * @example
+   * ```ts
+   * await runSync(client, job, { store, windows: [{ limit: 200, intervalMs: 60_000 }, { limit: 20_000, intervalMs: 86_400_000 }] });
+   * ```
+   */
   windows?: SyncWindow[] | undefined;
-  /** Clock (epoch ms) that dates snapshots and the day's spending. @default Date.now */
+  /**
+   * Clock (epoch ms) that dates snapshots and the day's spending.
+   * @default Date.now
+   * @example
+   * ```ts
+   * await runSync(client, job, { store, now: () => sim.now() }); // the simulator's clock
+   * ```
+   */
   now?: (() => number) | undefined;
-  /** Discard the progress of a stopped run whose job differs, instead of failing with `job_changed`. @default false */
+  /**
+   * Discard the progress of a stopped run whose job differs, instead of failing with `job_changed`.
+   * @default false
+   * @example
+   * ```ts
+   * await runSync(client, job, { store, fresh: true });
+   * ```
+   */
   fresh?: boolean | undefined;
 }
 
@@ -97,7 +155,8 @@ const OPTION_KEYS = ['store', 'signal', 'onProgress', 'budget', 'concurrency', '
  * import { SeoVisibilityClient } from 'seo-visibility';
  * import { runSync, sqliteStore } from 'seo-visibility/sync';
  *
- * const result = await runSync(new SeoVisibilityClient(), { projects: 'all' }, { store: sqliteStore('seo.db'), budget: { reserve: 2_000 } });
+ * // SEO_VISIBILITY_API_KEY and SEO_VISIBILITY_BASE_URL come from the environment.
+ * const result = await runSync(new SeoVisibilityClient(), { projects: [projectId], datasets: ['rankings.list', 'audits.list'] }, { store: sqliteStore('seo.db'), budget: { reserve: 2_000 } });
  * console.log(result.status, result.requests);
  * ```
  */

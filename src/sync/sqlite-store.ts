@@ -14,7 +14,7 @@ type SqliteModule = typeof import('node:sqlite');
  * @example
  * ```ts
  * import { runSync, sqliteStore } from 'seo-visibility/sync';
- * await runSync(client, { projects: 'all' }, { store: sqliteStore('seo.db') });
+ * await runSync(client, { projects: [projectId], datasets: ['audits.list', 'audits.issues'] }, { store: sqliteStore('seo.db') });
  * ```
  */
 export function sqliteStore(path: string): SyncStore {

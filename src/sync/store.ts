@@ -17,7 +17,12 @@ export type Row = Record<string, unknown>;
  *
  * @example
  * ```ts
- * store.commit({ writes: [{ table: TABLES['audits.list'], rows }], state: { 'task/audits.list/…': { offset: 1000 } } });
+ * // What runSync does for each page; a custom store receives the same.
+ * const write: StoreCommit = { state: { 'note/last-export': '2026-06-10' } };
+ * store.open();
+ * store.commit(write);
+ * console.log(store.get('note/last-export'));
+ * store.close();
  * ```
  */
 export interface StoreCommit {
@@ -33,22 +38,64 @@ export interface StoreCommit {
  *
  * @example
  * ```ts
- * const store: SyncStore = sqliteStore('seo.db');
- * await runSync(client, { projects: 'all' }, { store });
+ * const target: SyncStore = sqliteStore('seo.db');
+ * await runSync(client, job, { store: target });
  * ```
  */
 export interface SyncStore {
   /** Where the data lives (a file or a folder), for messages. */
   readonly location: string;
-  /** Opens (creating if needed) and loads the saved progress. Throws `SyncError` (`store`) when it cannot. */
+  /**
+   * Opens (creating if needed) and loads the saved progress. Throws `SyncError` (`store`) when it
+   * cannot. `runSync` and `planSync` open and close the store themselves.
+   * @example
+   * ```ts
+   * const target = sqliteStore('seo.db');
+   * target.open();
+   * target.close();
+   * ```
+   */
   open(): void;
-  /** Reads a progress entry. */
+  /**
+   * Reads a progress entry (`run` holds the last run: its number, snapshot day and status).
+   * @example
+   * ```ts
+   * await runSync(client, job, { store });
+   * store.open();
+   * console.log(store.get('run')); // { id: 1, snapshotDay: '…', status: 'completed', … }
+   * store.close();
+   * ```
+   */
   get(key: string): unknown;
-  /** Every progress entry whose key starts with `prefix`. */
+  /**
+   * Every progress entry whose key starts with `prefix`.
+   * @example
+   * ```ts
+   * await runSync(client, job, { store });
+   * store.open();
+   * console.log(store.entries('task/').length, 'tasks recorded');
+   * store.close();
+   * ```
+   */
   entries(prefix: string): Array<[string, unknown]>;
-  /** Writes rows and progress atomically: after a crash, either all of it is there or none. */
+  /**
+   * Writes rows and progress atomically: after a crash, either all of it is there or none.
+   * @example
+   * ```ts
+   * store.open();
+   * store.commit({ state: { 'note/exported-by': 'nightly job' } });
+   * store.close();
+   * ```
+   */
   commit(write: StoreCommit): void;
-  /** Flushes and closes. */
+  /**
+   * Flushes and closes.
+   * @example
+   * ```ts
+   * store.open();
+   * store.close();
+   * ```
+   */
   close(): void;
 }
 
