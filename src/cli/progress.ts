@@ -125,7 +125,7 @@ export class LinesReporter extends BaseReporter {
     const line = this.lines.get(dataset);
     if (line?.done && !this.#finished.has(dataset)) {
       this.#finished.add(dataset);
-      this.print(`${stamp()} ${dataset} done: ${line.requests} requests, ${line.rows.toLocaleString('en-US')} rows`);
+      this.print(`${stamp()} ${dataset} done: ${line.requests.toLocaleString('en-US')} request${line.requests === 1 ? '' : 's'}, ${line.rows.toLocaleString('en-US')} rows`);
     }
     if (Date.now() - this.#last >= this.everyMs) {
       this.#last = Date.now();

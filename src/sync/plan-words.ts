@@ -22,7 +22,7 @@ export function explainPlan(plan: SyncPlan, facts: { backfill: number; extend: n
         ? 'rankings.history: back-filled already; extended from today\'s rankings.list snapshot (1,000 keywords per request, no extra request).'
         : plan.historyPath === 'backfill'
           ? `rankings.history: back-fill of ${n(facts.backfill)} keywords, one request each (once; later days extend it from rankings.list).`
-          : `rankings.history: ${n(facts.backfill)} keywords back-filled (one request each), ${n(facts.extend)} extended from today's rankings.list.`,
+          : `rankings.history: ${n(facts.backfill)} keywords to back-fill (one request each), ${n(facts.extend)} extended from today's rankings.list (no extra request).`,
     );
   }
   const windows = plan.windows.map((w) => `${n(w.limit)}/${per(w.intervalMs)}`).join(', ');
@@ -60,5 +60,7 @@ function per(ms: number): string {
   if (ms === 60_000) return 'minute';
   if (ms === 3_600_000) return 'hour';
   if (ms === 86_400_000) return 'day';
+  if (ms % 3_600_000 === 0) return `${ms / 3_600_000} h`;
+  if (ms % 60_000 === 0) return `${ms / 60_000} min`;
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }

@@ -205,6 +205,7 @@ export async function runSync(client: SeoVisibilityClient, job: SyncJob, options
     const order = DATASET_NAMES.filter((d) => datasets.has(d) || normalized.implied.includes(d));
     const scheduler = new Scheduler(run.projects.map((p) => projectStreams(ctx, p, order)), opts.concurrency ?? 4, order.length);
     const report = (dataset: DatasetName) => opts.onProgress?.(progressOf(ctx, scheduler, dataset));
+    if (datasets.has('projects.list')) report('projects.list');
     let stop: StopReason | undefined;
     try {
       stop = await scheduler.run(report);
@@ -224,7 +225,7 @@ function progressOf(ctx: SyncContext, scheduler: Scheduler, dataset: DatasetName
   for (const name of DATASET_NAMES) {
     if (!ctx.datasets.has(name)) continue;
     const c = ctx.counters.get(name) ?? { requests: 0, rows: 0 };
-    datasets[name] = { ...c, done: scheduler.isDone(name) };
+    datasets[name] = { ...c, done: name === 'projects.list' || scheduler.isDone(name) };
   }
   return { dataset, requests: ctx.budget.spent, datasets, dailyRemaining: ctx.budget.dailyRemaining };
 }
