@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import type { ApiPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/page-promise.js';
 import { ApiResource, paramsOf } from '../core/resource.js';
-import { int, isoString, num, openEnum, pendingTimestamp } from '../core/schemas.js';
+import { extendLoose, int, isoString, num, openEnum, pendingTimestamp } from '../core/schemas.js';
 import { route } from '../internal/path.js';
 import * as check from '../internal/validate.js';
 import type { RequestOptions } from '../options.js';
@@ -103,7 +103,7 @@ export const IssuesSummarySchema = z.looseObject({
 });
 
 /** The latest completed audit (`GET /projects/{projectId}/audits/latest`). @internal */
-export const LatestAuditSchema = z.extend(AuditSchema, {
+export const LatestAuditSchema = extendLoose(AuditSchema, {
   pages_in_queue: int(),
   issues_summary: IssuesSummarySchema,
 });

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import type { ApiPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/page-promise.js';
 import { ApiResource, paramsOf } from '../core/resource.js';
-import { int, isoString, num, openEnum, pendingTimestamp } from '../core/schemas.js';
+import { extendLoose, int, isoString, num, openEnum, pendingTimestamp } from '../core/schemas.js';
 import { route } from '../internal/path.js';
 import * as check from '../internal/validate.js';
 import type { RequestOptions } from '../options.js';
@@ -85,7 +85,7 @@ export const ContentMetaDataSchema = z.looseObject({
 });
 
 /** Content detail (`GET /projects/{projectId}/content/{contentId}`). @internal */
-export const ContentDetailSchema = z.extend(ContentItemSchema, {
+export const ContentDetailSchema = extendLoose(ContentItemSchema, {
   // Documented "string or null": the full HTML of the article.
   content_body: z.nullable(z.string()),
   // Documented "object or null".

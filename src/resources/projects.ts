@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import type { ApiPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/page-promise.js';
 import { ApiResource, paramsOf } from '../core/resource.js';
-import { int, isoString, num, openEnum, pendingTimestamp } from '../core/schemas.js';
+import { int, isoString, num, openEnum, optionalShape, pendingTimestamp } from '../core/schemas.js';
 import { route } from '../internal/path.js';
 import * as check from '../internal/validate.js';
 import type { RequestOptions } from '../options.js';
@@ -91,7 +91,8 @@ export const CreatedProjectPlanSchema = z.looseObject({
  */
 // The reference leaves the created-project extras open: the fields it names are typed, the guessed ones
 // optional, and every other field the server sends is kept.
-export const CreatedProjectSchema = z.extend(z.partial(ProjectSchema), {
+export const CreatedProjectSchema = z.looseObject({
+  ...optionalShape(ProjectSchema.shape),
   plan: CreatedProjectPlanSchema,
 });
 

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import type { ApiPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/page-promise.js';
 import { ApiResource, paramsOf } from '../core/resource.js';
-import { int, isoString, num, openEnum, pendingTimestamp } from '../core/schemas.js';
+import { extendLoose, int, isoString, num, openEnum, pendingTimestamp } from '../core/schemas.js';
 import { route } from '../internal/path.js';
 import * as check from '../internal/validate.js';
 import type { RequestOptions } from '../options.js';
@@ -71,7 +71,7 @@ export const PromptSchema = z.looseObject({
 export type Prompt = z.infer<typeof PromptSchema>;
 
 /** Prompt detail (`GET /projects/{projectId}/prompts/{promptId}`). @internal */
-export const PromptDetailSchema = z.extend(PromptSchema, {
+export const PromptDetailSchema = extendLoose(PromptSchema, {
   ai_models: z.array(z.string()),
   // Null until it happens (not analyzed, or volume never fetched, yet).
   last_analyzed: pendingTimestamp(),

@@ -20,7 +20,7 @@ export const KNOWN_EVENT_NAMES = [
   'prompts.updated',
 ] as const;
 
-/** A documented event name (closed: the names the union below discriminates on). */
+/** A documented event name (closed: the names the union below tells apart). */
 export type KnownWebhookEventName = (typeof KNOWN_EVENT_NAMES)[number];
 
 /**
@@ -140,8 +140,8 @@ export type KeywordsUpdatedEvent = z.infer<typeof KeywordsUpdatedEventSchema>;
  */
 export type PromptsUpdatedEvent = z.infer<typeof PromptsUpdatedEventSchema>;
 
-/** The six documented events, discriminated on `event`. @internal */
-export const KnownWebhookEventSchema = z.discriminatedUnion('event', [
+/** The six documented events, told apart by `event`. @internal */
+export const KnownWebhookEventSchema = z.union([
   ContentCreatedEventSchema,
   ContentStatusChangedEventSchema,
   AuditStartedEventSchema,
@@ -206,7 +206,9 @@ function describeEventFailure(issue: z.core.$ZodRawIssue): string | undefined {
     ? input.event
     : undefined;
   const known = typeof name === 'string' && knownNames.has(name);
-  const first = issue.errors[known ? 0 : 1]?.[0];
+  // The documented events are a plain union in KNOWN_EVENT_NAMES order: report the branch of this name.
+  const branch = issue.errors[known ? 0 : 1]?.[0];
+  const first = known && branch?.code === 'invalid_union' ? branch.errors[KNOWN_EVENT_NAMES.indexOf(name as KnownWebhookEventName)]?.[0] : branch;
   if (!first) return undefined;
   const where = first.path.length > 0 ? first.path.join('.') : '(root)';
   const expected = 'expected' in first ? ` (expected ${String(first.expected)})` : '';
