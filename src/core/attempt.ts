@@ -6,6 +6,7 @@ import { errorFromResponse } from '../errors/from-response.js';
 import { AbortedError, ConnectionError, ResponseValidationError, TimeoutError } from '../errors/client-errors.js';
 import type { ResponseMeta } from './schemas.js';
 import { asEnvelope, readError, readMeta } from './envelope.js';
+import { validate } from './fast-check.js';
 
 /**
  * A call's result, as `.withMeta()` and `.withResponse()` resolve: the validated `data`, the
@@ -54,7 +55,7 @@ export function readResponse<T>(response: Response, text: string, schema: Respon
   const status = response.status;
   if (status < 400 && text === '') {
     // A bodiless success (e.g. 204 on DELETE, whose body is not shown) is fine where the schema allows it.
-    const empty = schema.safeParse(undefined);
+    const empty = validate(schema, undefined);
     if (empty.success) {
       onMeta({});
       return { data: empty.data, meta: {}, response };
@@ -80,7 +81,8 @@ export function readResponse<T>(response: Response, text: string, schema: Respon
     const detail = parsed ? 'Response body is not the API envelope { success, data, meta }' : 'Response body is not valid JSON';
     throw new ResponseValidationError({ status, requestId: meta.request_id, issues: [], detail });
   }
-  const result = schema.safeParse(envelope.data);
+  // Valid data is accepted as parsed, without zod's copy; anything else gets zod's own result and issues.
+  const result = validate(schema, envelope.data);
   if (!result.success) {
     const issues = result.error.issues.map((issue) => ({ path: issue.path, message: issue.message }));
     throw new ResponseValidationError({ status, requestId: meta.request_id, issues, detail: 'Response data does not match the documented shape' });
