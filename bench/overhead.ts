@@ -1,5 +1,6 @@
 /**
- * 1. Overhead: the SDK call (throttle on, ky, p-retry, response validated with zod's `safeParse`)
+ * 1. Overhead: the SDK call (throttle on, ky, p-retry, response validated: a check read from the
+ * schema's public `def` accepts valid data, anything else goes through zod's `safeParse`)
  * against a raw `fetch` + `JSON.parse` of the same bytes from the same loopback server, alternated,
  * median of many runs.
  *
