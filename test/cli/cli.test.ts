@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +13,10 @@ beforeAll(async () => {
   cli = await bundleCli();
   dir = mkdtempSync(join(tmpdir(), 'sv-cli-'));
 }, 60_000);
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+  rmSync(dirname(cli), { recursive: true, force: true });
+});
 
 describe('seo-visibility --help', () => {
   it.each([[[]], [['plan']], [['sync']]])('%j --help shows examples and the exit codes', async (command) => {
