@@ -205,7 +205,7 @@ export async function runSync(client: SeoVisibilityClient, job: SyncJob, options
     const order = DATASET_NAMES.filter((d) => datasets.has(d) || normalized.implied.includes(d));
     const scheduler = new Scheduler(run.projects.map((p) => projectStreams(ctx, p, order)), opts.concurrency ?? 4, order.length);
     const report = (dataset: DatasetName) => opts.onProgress?.(progressOf(ctx, scheduler, dataset));
-    if (datasets.has('projects.list')) report('projects.list');
+    if (datasets.has('projects.list') && !resumed) report('projects.list');
     let stop: StopReason | undefined;
     try {
       stop = await scheduler.run(report);
