@@ -9,7 +9,7 @@ import { userAgent as detectUserAgent } from '../internal/runtime.js';
 import type { RequestOptions, RetryBackoffOptions } from '../options.js';
 import { type ApiResult, type ResponseSchema, failure, readResponse } from './attempt.js';
 import { createHttp, untilAborted } from './http.js';
-import { AttemptWatch, Observer } from './observer.js';
+import { type AttemptWatch, type Observer, createObserver } from './observer.js';
 import type { RateGate } from './rate-gate.js';
 import { hold, retryWait } from './retry-policy.js';
 
@@ -92,7 +92,7 @@ export class Transport {
     const userAgent = 'userAgent' in config ? config.userAgent : detectUserAgent();
     const base = { accept: 'application/json', ...(userAgent ? { 'user-agent': userAgent } : {}), ...lowerCase(config.headers) };
     this.#visibleHeaders = { ...base, authorization: REDACTED };
-    this.#observer = Observer.create(config.hooks, config.logger);
+    this.#observer = createObserver(config.hooks, config.logger);
     this.#http = createHttp({
       baseUrl: config.baseUrl,
       headers: { ...base, authorization: `Bearer ${config.apiKey}` },
