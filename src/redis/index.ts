@@ -6,7 +6,7 @@
  * the main entry's classes.
  *
  * @example
- * ```ts no-run
+ * ```ts
  * import { SeoVisibilityClient } from 'seo-visibility';
  * import { redisRateLimit } from 'seo-visibility/redis';
  * const client = new SeoVisibilityClient({ rateLimit: redisRateLimit({ redis: process.env.REDIS_URL! }) });

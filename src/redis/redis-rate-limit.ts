@@ -70,8 +70,8 @@ export interface RedisRateLimitOptions {
  * What {@link redisRateLimit} returns: `rateLimit` options for any number of clients, and `close()`.
  *
  * @example
- * ```ts no-run
- * const shared = redisRateLimit({ redis: 'redis://127.0.0.1:6379' });
+ * ```ts
+ * const shared = redisRateLimit({ redis: process.env.REDIS_URL! });
  * const client = new SeoVisibilityClient({ rateLimit: shared });
  * await shared.close(); // at shutdown
  * ```
@@ -114,7 +114,7 @@ export interface RedisRateLimit extends RateLimitOptions {
  * call rejects with a {@link RedisRateLimitError} saying so.
  *
  * @example
- * ```ts no-run
+ * ```ts
  * import { SeoVisibilityClient } from 'seo-visibility';
  * import { redisRateLimit } from 'seo-visibility/redis';
  *
