@@ -129,7 +129,8 @@ describe('a create is never replayed after an ambiguous failure', { timeout: 60_
           fault = kind;
           server.hits.length = 0;
           // A short time-out only where the server holds the answer: elsewhere a loaded machine must not turn a 5xx into a time-out.
-          const timeout = kind === 'never answers' || kind === 'body trickles past time-out' ? 100 : 10_000;
+          // Short, but well above a loopback connect under load, so the POST always reaches the server before the time-out.
+          const timeout = kind === 'never answers' || kind === 'body trickles past time-out' ? 500 : 10_000;
           const client = new SeoVisibilityClient({ apiKey: 'sk_live_once', baseUrl: server.url, maxRetries, timeout, retryBackoff: { initialDelay: 1, maxDelay: 5 } });
           const outcome = describeError((await settle(CREATES[method](client))).error);
           const posts = server.hits.filter((h) => h.method === 'POST').length;
@@ -177,7 +178,7 @@ function misbehave(kind: string, { hit, req, res }: Exchange): void | Promise<vo
       req.socket.end();
       return;
     case 'body trickles past time-out':
-      return sendSlowly(res, payload, 10, 40);
+      return sendSlowly(res, payload, 10, 100);
     case 'HTML 502':
       res.writeHead(502, { 'content-type': 'text/html' });
       res.end('<html>Bad Gateway</html>');
