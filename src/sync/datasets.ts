@@ -35,15 +35,35 @@ export const DATASET_NAMES = [
  */
 export type DatasetName = (typeof DATASET_NAMES)[number];
 
-/** How often a dataset can change, which decides what a second run re-reads. @internal */
+/**
+ * How often a dataset can change, which decides what a second run re-reads: `run` every run, `day` once
+ * per UTC day (a snapshot), `once` once per item.
+ *
+ * @example
+ * ```ts
+ * const freshness: Freshness = 'day';
+ * ```
+ */
 export type Freshness = 'run' | 'day' | 'once';
 
-/** One table of the store: its columns (wire names first) and primary key. @internal */
+/**
+ * One table of the store: its columns (wire names first) and primary key.
+ *
+ * @example
+ * ```ts
+ * // What a custom store receives: each commit's rows, table by table.
+ * const describe = (commit: StoreCommit) => commit.writes?.map(({ table, rows }) => `${rows.length} rows into ${table.table} (key ${table.key.join(', ')})`);
+ * console.log(describe({ writes: [] }));
+ * ```
+ */
 export interface TableDef {
+  /** The dataset whose rows the table holds. */
   dataset: DatasetName;
+  /** The table's name in the store. */
   table: string;
   /** Known columns in order; fields the server adds later become columns too. */
   columns: readonly string[];
+  /** The primary key's columns: a re-run upserts on them and never duplicates a row. */
   key: readonly string[];
   /** `run`: re-read by every run; `day`: once per UTC day (a snapshot); `once`: once per item. */
   freshness: Freshness;

@@ -1,10 +1,21 @@
 import type { SeoVisibilityClient } from '../index.js';
 import type { DatasetName } from './datasets.js';
 
-/** The budget one response reported (`meta.rate_limit`). @internal */
+/**
+ * The budget one response reported (`meta.rate_limit`), as a plan shows it.
+ *
+ * @example
+ * ```ts
+ * const plan = await planSync(client, job);
+ * if (plan.reported) console.log(`${plan.reported.remaining} of ${plan.reported.limit} left until ${new Date(plan.reported.reset * 1000).toISOString()}`);
+ * ```
+ */
 export interface ReportedBudget {
+  /** Requests allowed in the window the server reported. */
   limit: number;
+  /** Requests left in that window. */
   remaining: number;
+  /** When the window resets, in Unix seconds. */
   reset: number;
 }
 
