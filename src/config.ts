@@ -5,9 +5,8 @@ import { InvalidArgumentError } from './errors/client-errors.js';
 import type { ClientHooks, ResolvedHooks } from './hooks.js';
 import * as check from './internal/validate.js';
 import { resolveLogger } from './internal/log.js';
-import { optionError } from './internal/option-errors.js';
 import { isBrowser, readEnv, userAgent } from './internal/runtime.js';
-import { KNOWN_KEYS, clientOptionsSchema, requestOptionsSchema } from './options-schema.js';
+import { checkClientOptions, checkRequestOptions } from './options-schema.js';
 import { type ClientOptions, DOCUMENTED_WINDOWS, type RequestOptions } from './options.js';
 
 /** Defaults of every client option (ms for durations). @internal */
@@ -19,7 +18,7 @@ const DEFAULTS = {
 } as const;
 
 /**
- * Checks every option once, nested ones included, against the schema in `options-schema.ts`, and
+ * Checks every option once, nested ones included, against the tables in `options-schema.ts`, and
  * resolves them against the defaults and the environment. Bad input throws `InvalidArgumentError`
  * naming the option's path, before any request can be sent. `sharedGate` is the throttle of the
  * client this one was derived from (`withOptions`), so both spend one budget.
@@ -27,9 +26,8 @@ const DEFAULTS = {
  * @internal
  */
 export function resolveConfig(options: ClientOptions | undefined, sharedGate?: RateGate | undefined): TransportConfig {
-  const parsed = clientOptionsSchema.safeParse(options ?? {});
-  if (!parsed.success) throw optionError(parsed.error.issues, '', KNOWN_KEYS);
-  const given = parsed.data;
+  const given = options ?? {};
+  checkClientOptions(given, '');
   const env = readEnv();
   const apiKey = check.apiKey(given.apiKey ?? env.SEO_VISIBILITY_API_KEY);
   const baseUrl = resolveBaseUrl(given.baseUrl ?? env.SEO_VISIBILITY_BASE_URL);
@@ -55,7 +53,7 @@ export function resolveConfig(options: ClientOptions | undefined, sharedGate?: R
     backoff,
     gate: sharedGate ?? createGate(given.rateLimit, apiKey, logger),
     fetch: given.fetch,
-    headers: { ...check.headers(given.headers ?? {}) },
+    headers: { ...given.headers },
     hooks: resolveHooks(given.hooks),
     logger,
     userAgent: isBrowser() ? undefined : userAgent(),
@@ -73,10 +71,8 @@ export function resolveConfig(options: ClientOptions | undefined, sharedGate?: R
  */
 export function resolveRequestOptions(options: RequestOptions | undefined | null): RequestOptions {
   if (options === undefined || options === null) return {};
-  const parsed = requestOptionsSchema.safeParse(options);
-  if (!parsed.success) throw optionError(parsed.error.issues, 'options', { '': Object.keys(requestOptionsSchema.shape) });
-  if (parsed.data.headers) check.headers(parsed.data.headers);
-  return parsed.data;
+  checkRequestOptions(options, 'options');
+  return options;
 }
 
 /**

@@ -4,8 +4,7 @@ import type { ResponseSchema } from './core/attempt.js';
 import type { CallSpec } from './core/transport.js';
 import { InvalidArgumentError } from './errors/client-errors.js';
 import * as check from './internal/validate.js';
-import { optionError } from './internal/option-errors.js';
-import { oneOf } from './options-schema.js';
+import * as c from './internal/option-check.js';
 import type { RequestOptions } from './options.js';
 
 /**
@@ -54,20 +53,17 @@ export type AnySchema = ResponseSchema<unknown>;
  */
 export type CustomResult<S> = S extends zc.core.$ZodType ? zc.output<S> : unknown;
 
-const shape = {
-  method: oneOf(['GET', 'POST', 'PATCH', 'DELETE']),
-  path: z.string({ error: "expected a path such as '/projects'" }),
-  query: z.optional(
-    z.record(
-      z.string(),
-      z.optional(z.union([z.string(), z.number(), z.boolean()], { error: 'expected a string, a finite number, a boolean or undefined' })),
-      { error: 'expected an object of query parameters' },
-    ),
-  ),
-  body: z.optional(z.unknown()),
-  schema: z.optional(z.custom<ResponseSchema<unknown>>((v) => typeof v === 'object' && v !== null && typeof (v as { safeParse?: unknown }).safeParse === 'function', { error: 'expected a zod schema' })),
-};
-const customRequestSchema = z.strictObject(shape, { error: "expected an object such as { method: 'GET', path: '/projects' }" });
+const isScalar = (v: unknown) => v === undefined || typeof v === 'string' || Number.isFinite(v) || typeof v === 'boolean';
+const checkRequest = c.object(
+  {
+    method: c.oneOf(['GET', 'POST', 'PATCH', 'DELETE']),
+    path: c.string("expected a path such as '/projects'"),
+    query: c.optional(c.record(c.is<string | number | boolean | undefined>(isScalar, 'expected a string, a finite number, a boolean or undefined'), 'expected an object of query parameters')),
+    body: c.optional(c.is<unknown>(() => true, '')),
+    schema: c.optional(c.withMethods<ResponseSchema<unknown>>(['safeParse'], 'a zod schema')),
+  },
+  "expected an object such as { method: 'GET', path: '/projects' }",
+);
 
 // eslint-disable-next-line no-control-regex -- control characters are exactly what we reject
 const UNSAFE = /[\s\u0000-\u001f\u007f\\?#]/;
@@ -79,9 +75,8 @@ const UNSAFE = /[\s\u0000-\u001f\u007f\\?#]/;
  * @internal
  */
 export function customCall<S extends AnySchema | undefined>(request: CustomRequest<S>, options: RequestOptions | undefined): CallSpec<CustomResult<S>> {
-  const parsed = customRequestSchema.safeParse(request);
-  if (!parsed.success) throw optionError(parsed.error.issues, 'request', { '': Object.keys(shape) });
-  const { path, body, query } = parsed.data;
+  checkRequest(request, 'request');
+  const { method, path, body, query, schema } = request;
   const segments = path.split('/').slice(1);
   const dotted = segments.some((s) => /^(?:\.|%2e){1,2}$/i.test(s));
   if (!path.startsWith('/') || path.includes('//') || UNSAFE.test(path) || dotted) {
@@ -90,17 +85,17 @@ export function customCall<S extends AnySchema | undefined>(request: CustomReque
       `expected a path below the base URL such as '/projects/<id>/keywords': starting with '/', without a scheme, query string, '.' or '..' segments, '//', spaces or backslashes (encode values with encodeURIComponent), got ${check.describe(path)}`,
     );
   }
-  if (body !== undefined && parsed.data.method === 'GET') {
+  if (body !== undefined && method === 'GET') {
     throw new InvalidArgumentError('request.body', 'a GET request has no body; send its parameters in `query`');
   }
   if (body !== undefined) check.jsonBody('request.body', body);
   return {
-    method: parsed.data.method,
+    method,
     template: path,
     path,
     query,
     body,
-    schema: (parsed.data.schema ?? z.unknown()) as ResponseSchema<CustomResult<S>>,
+    schema: (schema ?? z.unknown()) as ResponseSchema<CustomResult<S>>,
     options,
   };
 }
