@@ -3,7 +3,7 @@
  * audit, backlinks and upcoming content.
  *
  * Without a key, against the built-in simulator (from a clone of this repository):
- *   npm run demo
+ *   npm run demo:quick-start
  * With a key, against the service:
  *   SEO_VISIBILITY_API_KEY=… SEO_VISIBILITY_BASE_URL=https://…/api/v1 npx tsx examples/quick-start.ts
  */

@@ -4,7 +4,7 @@
  * listens on 127.0.0.1 and the example gets its URL and key through those two variables.
  *
  *   npm run example examples/audit-triage.ts     # = npx tsx examples/run-with-simulator.ts examples/audit-triage.ts
- *   npm run demo                                 # the same for examples/quick-start.ts
+ *   npm run demo:quick-start                     # the same for examples/quick-start.ts
  */
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';

@@ -24,14 +24,15 @@ describe('examples', () => {
   // A reader without a key runs what the header says: it must name the simulator wrapper.
   test.each(examples)('%s says in its header how to run it without a key', (name) => {
     const header = /^\/\*\*[\s\S]*?\*\//.exec(readFileSync(`examples/${name}`, 'utf8'))?.[0] ?? '';
-    expect(header).toMatch(name === 'quick-start.ts' ? /npm run demo\b/ : new RegExp(`npm run (--silent )?example examples/${name.replace('.', '\\.')}`));
+    expect(header).toMatch(name === 'quick-start.ts' ? /npm run demo:quick-start\b/ : new RegExp(`npm run (--silent )?example examples/${name.replace('.', '\\.')}`));
     expect(header).toContain('SEO_VISIBILITY_API_KEY');
   });
 
-  test('npm run example and npm run demo are the simulator wrapper', () => {
+  test('npm run example and npm run demo:quick-start are the simulator wrapper; npm run demo is the sync on the simulator', () => {
     const { scripts } = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> };
     expect(scripts.example).toBe('tsx examples/run-with-simulator.ts');
-    expect(scripts.demo).toBe('tsx examples/run-with-simulator.ts examples/quick-start.ts');
+    expect(scripts['demo:quick-start']).toBe('tsx examples/run-with-simulator.ts examples/quick-start.ts');
+    expect(scripts.demo).toMatch(/src\/cli\/index\.ts sync --simulator /);
   });
 
   test.each(examples)('%s runs against the simulator and exits 0', async (name) => {
