@@ -1,4 +1,5 @@
-import { AbortedError, InvalidArgumentError } from '../errors/client-errors.js';
+import { AbortedError } from '../errors/client-errors.js';
+import * as c from '../internal/option-check.js';
 import { Page, type PageParams, type PageSource } from './pagination.js';
 
 /** How far an iteration has got, reported after each page is handed to the loop. */
@@ -62,7 +63,6 @@ interface Resolved {
 }
 
 const noop = () => {};
-const ITERATE_KEYS: readonly string[] = ['prefetch', 'concurrency', 'onProgress'];
 
 /**
  * Throws {@link AbortedError} once the call's signal has fired, so a loop stops at its next step
@@ -72,19 +72,14 @@ export function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new AbortedError(signal.reason);
 }
 
+const checkIterate = c.object(
+  { prefetch: c.optional(c.integerIn(0, Number.MAX_SAFE_INTEGER)), concurrency: c.optional(c.integerIn(1, Number.MAX_SAFE_INTEGER)), onProgress: c.optional(c.fn<(progress: IterationProgress) => void>('a function')) },
+  'expected an object such as { prefetch, concurrency, onProgress }',
+);
+
 function resolve(options: IterateOptions | undefined): Resolved {
-  if (options !== undefined && (typeof options !== 'object' || options === null)) {
-    throw new InvalidArgumentError('options', 'expected an object such as { prefetch, concurrency, onProgress }');
-  }
-  for (const key of Object.keys(options ?? {})) {
-    if (!ITERATE_KEYS.includes(key)) throw new InvalidArgumentError(key, `unknown iteration option; expected one of ${ITERATE_KEYS.join(', ')}`);
-  }
-  const prefetch = options?.prefetch ?? 1;
-  const concurrency = options?.concurrency ?? 1;
-  if (!Number.isInteger(prefetch) || prefetch < 0) throw new InvalidArgumentError('prefetch', `expected an integer ≥ 0, got ${String(prefetch)}`);
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw new InvalidArgumentError('concurrency', `expected an integer ≥ 1, got ${String(concurrency)}`);
-  const onProgress = options?.onProgress;
-  if (onProgress !== undefined && typeof onProgress !== 'function') throw new InvalidArgumentError('onProgress', 'expected a function');
+  const { prefetch = 1, concurrency = 1, onProgress } = options ?? {};
+  if (options !== undefined) checkIterate(options, '');
   return { ahead: concurrency > 1 ? Math.max(prefetch, concurrency) : prefetch, concurrency, onProgress };
 }
 

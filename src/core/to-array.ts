@@ -1,5 +1,4 @@
-import { InvalidArgumentError } from '../errors/client-errors.js';
-import { describe } from '../internal/validate.js';
+import * as c from '../internal/option-check.js';
 import { throwIfAborted } from './page-iterator.js';
 import { Page, type PageParams, type PageSource } from './pagination.js';
 
@@ -16,18 +15,14 @@ export interface ToArrayOptions {
   limit: number;
 }
 
-function capOf(options: unknown): number {
-  if (typeof options !== 'object' || options === null) {
-    throw new InvalidArgumentError('options', `expected { limit: <positive integer> }, got ${describe(options)}`);
-  }
-  for (const key of Object.keys(options)) {
-    if (key !== 'limit') throw new InvalidArgumentError(key, "unknown toArray option; the only option is 'limit'");
-  }
-  const limit = (options as { limit?: unknown }).limit;
-  if (!Number.isSafeInteger(limit) || (limit as number) < 1) {
-    throw new InvalidArgumentError('limit', `expected a positive integer, the most items to collect, got ${describe(limit)}`);
-  }
-  return limit as number;
+const checkOptions = c.object(
+  { limit: c.integerIn(1, Number.MAX_SAFE_INTEGER, 'expected a positive integer, the most items to collect') },
+  'expected { limit: <positive integer> }',
+);
+
+function capOf(options: ToArrayOptions): number {
+  checkOptions(options, '');
+  return options.limit;
 }
 
 /**

@@ -89,10 +89,10 @@ export const numberIn = (min: number, max: number, unit: string): Check<number> 
   is((n) => typeof n === 'number' && n >= min && n <= max, `expected a number from ${min.toLocaleString('en-US')} to ${max.toLocaleString('en-US')}${unit}`);
 
 /** A safe integer in a range. */
-export const integerIn = (min: number, max: number): Check<number> =>
+export const integerIn = (min: number, max: number, message?: string): Check<number> =>
   is(
     (n) => Number.isSafeInteger(n) && (n as number) >= min && (n as number) <= max,
-    max === Number.MAX_SAFE_INTEGER ? `expected an integer of ${min} or more` : `expected an integer from ${min} to ${max.toLocaleString('en-US')}`,
+    message ?? (max === Number.MAX_SAFE_INTEGER ? `expected an integer of ${min} or more` : `expected an integer from ${min} to ${max.toLocaleString('en-US')}`),
   );
 
 /** One of a few strings. */
