@@ -1,12 +1,8 @@
+import { ApiPromise } from './api-promise.js';
 import type { ApiResult } from './attempt.js';
 import { type IterateOptions, iteratePages, throwIfAborted } from './page-iterator.js';
 import { Page, type PageParams, type PageSource } from './pagination.js';
 import { collect, type ToArrayOptions } from './to-array.js';
-
-interface First<Item, Data> {
-  page: Page<Item, Data>;
-  result: ApiResult<Data>;
-}
 
 /**
  * What every list method returns. Await it for the first page, or iterate it with `for await`
@@ -34,23 +30,19 @@ interface First<Item, Data> {
  * const top = await client.rankings.list(projectId).toArray({ limit: 200 });
  * ```
  */
-export class PagePromise<Item, Data = Item[]> implements PromiseLike<Page<Item, Data>>, AsyncIterable<Item> {
+export class PagePromise<Item, Data = Item[]> extends ApiPromise<Page<Item, Data>> implements AsyncIterable<Item> {
   readonly #source: PageSource<Item, Data>;
   readonly #params: PageParams;
   readonly #maxLimit: number;
-  #first: Promise<First<Item, Data>> | undefined;
+  #first: Promise<ApiResult<Page<Item, Data>>> | undefined;
 
   /** @internal */
   constructor(source: PageSource<Item, Data>, params: PageParams, maxLimit: number) {
+    // The first page, requested once however often the promise is used (ApiPromise keeps it).
+    super(() => (this.#first = source.fetch(params).then((result) => ({ ...result, data: new Page(source, params, result) }))));
     this.#source = source;
     this.#params = params;
     this.#maxLimit = maxLimit;
-  }
-
-  /** The first page, requested once however often the promise is used. */
-  #firstPage(): Promise<First<Item, Data>> {
-    this.#first ??= this.#source.fetch(this.#params).then((result) => ({ page: new Page(this.#source, this.#params, result), result }));
-    return this.#first;
   }
 
   /**
@@ -59,82 +51,13 @@ export class PagePromise<Item, Data = Item[]> implements PromiseLike<Page<Item, 
    */
   #awaited(): Promise<Page<Item, Data> | undefined> | undefined {
     return this.#first?.then(
-      (first) => first.page,
+      (first) => first.data,
       () => undefined,
     );
   }
 
-  /** Page size of iteration: the caller's `limit`, else the endpoint's maximum. */
   get #pageSize(): number {
     return this.#params.limit ?? this.#maxLimit;
-  }
-
-  /**
-   * Sends the first page's request (once) and resolves to the {@link Page}.
-   *
-   * @example
-   * ```ts
-   * client.projects.list().then((page) => console.log(page.items.length));
-   * ```
-   */
-  // biome-ignore lint/suspicious/noThenProperty: this class is a promise on purpose
-  then<R1 = Page<Item, Data>, R2 = never>(
-    onFulfilled?: ((page: Page<Item, Data>) => R1 | PromiseLike<R1>) | null,
-    onRejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
-  ): Promise<R1 | R2> {
-    return this.#firstPage().then((first) => first.page).then(onFulfilled, onRejected);
-  }
-
-  /**
-   * Like `Promise.prototype.catch`, for the first page.
-   *
-   * @example
-   * ```ts
-   * const page = await client.projects.list().catch(() => undefined);
-   * ```
-   */
-  catch<R = never>(onRejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<Page<Item, Data> | R> {
-    return this.then(undefined, onRejected);
-  }
-
-  /**
-   * Like `Promise.prototype.finally`, for the first page.
-   *
-   * @example
-   * ```ts
-   * const page = await client.projects.list().finally(() => spinner.stop());
-   * ```
-   */
-  finally(onFinally?: (() => void) | null): Promise<Page<Item, Data>> {
-    return this.then().finally(onFinally);
-  }
-
-  /**
-   * Resolves to `{ data, meta }` for the first page, where `data` is the {@link Page}.
-   *
-   * @example
-   * ```ts
-   * const { data: page, meta } = await client.projects.list().withMeta();
-   * console.log(page.items.length, meta.rate_limit?.remaining);
-   * ```
-   */
-  async withMeta(): Promise<ApiResult<Page<Item, Data>>> {
-    return this.withResponse();
-  }
-
-  /**
-   * Resolves to `{ data, meta, response }` for the first page, where `data` is the {@link Page}
-   * and `response` the fetch `Response` (status, headers) of its final attempt.
-   *
-   * @example
-   * ```ts
-   * const { data: page, response } = await client.rankings.list(projectId).withResponse();
-   * console.log(response.status, page.items.length);
-   * ```
-   */
-  async withResponse(): Promise<ApiResult<Page<Item, Data>>> {
-    const { page, result } = await this.#firstPage();
-    return { ...result, data: page };
   }
 
   /**
@@ -207,7 +130,7 @@ export class PagePromise<Item, Data = Item[]> implements PromiseLike<Page<Item, 
   }
 
   /** `'PagePromise'`, what `Object.prototype.toString` and debuggers show. */
-  get [Symbol.toStringTag](): string {
+  override get [Symbol.toStringTag](): string {
     return 'PagePromise';
   }
 }
