@@ -188,6 +188,18 @@ describe('withOptions', () => {
     expect(sent).toHaveLength(3); // refused by the shared throttle, nothing sent
   });
 
+  test('attempt ids never repeat across a client and its copy, so hooks they share can pair attempts by id', async () => {
+    const { options } = simulated();
+    const ids: string[] = [];
+    const client = new SeoVisibilityClient({ ...options, hooks: { onRequest: ({ id }) => void ids.push(id) } });
+    const derived = client.withOptions({ timeout: 5_000 });
+    await client.projects.list();
+    await derived.projects.list();
+    await client.projects.list();
+    expect(ids).toHaveLength(3);
+    expect(new Set(ids).size).toBe(3);
+  });
+
   test('a second client of its own has its own throttle, and gets the 429 the shared one avoids', async () => {
     const { sent, options } = simulated({ rateLimit: { windows: [{ limit: 3, windowMs: 60_000 }] } });
     const first = new SeoVisibilityClient({ ...options, maxRetryDelay: 1_000, rateLimit: { windows: false } });

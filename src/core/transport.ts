@@ -79,13 +79,18 @@ const MAX_TIMER = 2_147_483_647;
  * ```
  * @internal
  */
+/**
+ * Numbers every call in this process, not per client: clients made by `withOptions()` share their
+ * hooks, so attempt ids (`<call>.<attempt>`) must not repeat across clients for hooks to pair them.
+ */
+let calls = 0;
+
 export class Transport {
   readonly #config: TransportConfig;
   readonly #http: KyInstance;
   readonly #observer: Observer | undefined;
   readonly #visibleHeaders: Record<string, string>;
   readonly #host: string;
-  #calls = 0;
 
   constructor(config: TransportConfig) {
     this.#config = config;
@@ -117,7 +122,7 @@ export class Transport {
     // A body JSON cannot write (a BigInt, a cycle) is the caller's error, not a network one: refuse it unsent.
     if (spec.body !== undefined) check.jsonBody('body', spec.body);
     const extra = options.headers ? lowerCase(options.headers) : undefined;
-    const call: Call<T> = { spec, id: ++this.#calls, signal, timeout: Math.min(timeout, MAX_TIMER), extra };
+    const call: Call<T> = { spec, id: ++calls, signal, timeout: Math.min(timeout, MAX_TIMER), extra };
     const { backoff } = this.#config;
     try {
       return await pRetry((attempt) => this.#attempt(call, attempt), {
