@@ -16,13 +16,3 @@
 export class SeoVisibilityError extends Error {
   override name: string = 'SeoVisibilityError';
 }
-
-/**
- * Builds a cross-realm type guard for an error class: `instanceof` first, then the literal `name`.
- *
- * @internal
- */
-export function errorGuard<T extends Error>(cls: abstract new (...args: never[]) => T, name: string) {
-  return (error: unknown): error is T =>
-    error instanceof cls || (typeof error === 'object' && error !== null && (error as { name?: unknown }).name === name);
-}
