@@ -1,6 +1,6 @@
 import type * as z from 'zod/mini';
 import * as check from '../internal/validate.js';
-import type { Route } from '../internal/path.js';
+import { type Route, route } from '../internal/path.js';
 import type { RequestOptions } from '../options.js';
 import { ApiPromise } from './api-promise.js';
 import type { CallSpec, Transport } from './transport.js';
@@ -8,22 +8,18 @@ import { PagePromise } from './page-promise.js';
 import type { PageParams } from './pagination.js';
 
 type Query = Record<string, string | number | undefined>;
+type Method = CallSpec<unknown>['method'];
 
-/** How a list endpoint is described by its resource method. @internal */
-export interface ListSpec<Item, Data> {
-  /** Validates the non-paging arguments and returns the route and filters. Runs lazily. */
-  build: () => { route: Route; query?: Query };
-  schema: z.ZodMiniType<Data>;
-  /** Where the page's records are inside `data` (default: `data` is the array). */
-  items?: (data: Data) => Item[];
-  /** The endpoint's largest page: an explicit `limit` above it fails, iteration asks for it. */
-  maxLimit: number;
-  params: PageParams | undefined;
-  options: RequestOptions | undefined;
+/**
+ * The route of `template` with `ids` filled in, in placeholder order, each checked first: a report
+ * is named by a slug, every other id is a UUID (the argument's name is the placeholder's).
+ */
+function fill(template: string, ids: unknown[]): Route {
+  const values: Record<string, string> = {};
+  let i = 0;
+  for (const [, name] of template.matchAll(/\{(\w+)\}/g)) values[name!] = (name === 'reportId' ? check.slug : check.uuid)(name!, ids[i++]);
+  return route(template, values);
 }
-
-/** What `call` needs: a CallSpec whose `template` and `path` come from one `route(...)`. @internal */
-export type CallBuild<T> = Omit<CallSpec<T>, 'template' | 'path' | 'schema'> & { route: Route; schema: z.ZodMiniType<T> };
 
 /**
  * Base of every namespace (`client.projects`, …): one line per endpoint on top of these helpers.
@@ -41,27 +37,49 @@ export abstract class ApiResource {
     this.transport = transport;
   }
 
-  /** One call built (and validated) by `build`, sent when the promise is first used. */
-  protected call<T>(build: () => CallBuild<T>): ApiPromise<T> {
+  /**
+   * One call to `template` (its ids checked and filled in); `build` checks the rest and returns
+   * the query or body. Runs when the promise is first used.
+   */
+  protected call<T>(method: Method, template: string, ids: unknown[], schema: z.ZodMiniType<T>, options: RequestOptions | undefined, build?: () => { query?: Query; body?: unknown }): ApiPromise<T> {
     return new ApiPromise(async () => {
-      const { route, ...rest } = build();
-      return this.transport.request({ ...rest, template: route.template, path: route.path });
+      const extra = build?.();
+      return this.transport.request({ method, template, path: fill(template, ids).path, ...extra, schema, options });
     });
   }
 
-  /** A paginated list: awaitable for the first page, async-iterable over every item. */
-  protected paginate<Item, Data = Item[]>(spec: ListSpec<Item, Data>): PagePromise<Item, Data> {
-    const items = spec.items ?? ((data: Data) => data as unknown as Item[]);
+  /**
+   * A paginated GET list: awaitable for the first page, async-iterable over every item. `query`
+   * checks the filters of the params bag; `maxLimit` is the endpoint's largest page (an explicit
+   * `limit` above it fails, iteration asks for it); `items` finds the records inside `data`.
+   */
+  protected paginate<Item, Data = Item[], P extends PageParams = PageParams>(
+    template: string,
+    ids: unknown[],
+    schema: z.ZodMiniType<Data>,
+    maxLimit: number,
+    params: P | undefined,
+    options: RequestOptions | undefined,
+    query?: (params: Partial<P>) => Query,
+    items: (data: Data) => Item[] = (data) => data as unknown as Item[],
+  ): PagePromise<Item, Data> {
     const fetch = async (page: PageParams, stop?: AbortSignal) => {
-      const { route, query } = spec.build();
-      const limit = check.limit(page.limit, spec.maxLimit);
-      const offset = check.offset(page.offset);
+      const p = paramsOf('params', params);
+      const path = fill(template, ids).path;
+      const filters = query?.(p);
       // `stop` aborts iteration read-ahead the loop no longer needs, on top of the call's own signal.
-      const signal = spec.options?.signal;
-      const options = stop ? { ...spec.options, signal: signal ? AbortSignal.any([signal, stop]) : stop } : spec.options;
-      return this.transport.request({ method: 'GET', template: route.template, path: route.path, query: { ...query, limit, offset }, schema: spec.schema, options });
+      const signal = options?.signal;
+      const merged = stop ? { ...options, signal: signal ? AbortSignal.any([signal, stop]) : stop } : options;
+      return this.transport.request({
+        method: 'GET',
+        template,
+        path,
+        query: { ...filters, limit: check.limit(page.limit, maxLimit), offset: check.offset(page.offset) },
+        schema,
+        options: merged,
+      });
     };
-    return new PagePromise({ fetch, items, signal: spec.options?.signal }, { limit: spec.params?.limit, offset: spec.params?.offset }, spec.maxLimit);
+    return new PagePromise({ fetch, items, signal: options?.signal }, { limit: params?.limit, offset: params?.offset }, maxLimit);
   }
 }
 

@@ -3,7 +3,6 @@ import type { ApiPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/page-promise.js';
 import { ApiResource, paramsOf } from '../core/resource.js';
 import { extendLoose, int, isoString, num, openEnum, pendingTimestamp } from '../core/schemas.js';
-import { route } from '../internal/path.js';
 import * as check from '../internal/validate.js';
 import type { RequestOptions } from '../options.js';
 
@@ -191,19 +190,9 @@ export class Audits extends ApiResource {
    * ```
    */
   list(projectId: string, params?: AuditListParams, options?: RequestOptions): PagePromise<Audit> {
-    return this.paginate({
-      build: () => {
-        const p = paramsOf('params', params);
-        return {
-          route: route('/projects/{projectId}/audits', { projectId: check.uuid('projectId', projectId) }),
-          query: { status: check.oneOf('status', p.status, AUDIT_STATUS_FILTERS) },
-        };
-      },
-      schema: AuditListSchema,
-      maxLimit: MAX_LIMIT,
-      params,
-      options,
-    });
+    return this.paginate('/projects/{projectId}/audits', [projectId], AuditListSchema, MAX_LIMIT, params, options, (p) => ({
+      status: check.oneOf('status', p.status, AUDIT_STATUS_FILTERS),
+    }));
   }
 
   /**
@@ -216,12 +205,7 @@ export class Audits extends ApiResource {
    * ```
    */
   latest(projectId: string, options?: RequestOptions): ApiPromise<LatestAudit> {
-    return this.call(() => ({
-      method: 'GET',
-      route: route('/projects/{projectId}/audits/latest', { projectId: check.uuid('projectId', projectId) }),
-      schema: LatestAuditSchema,
-      options,
-    }));
+    return this.call('GET', '/projects/{projectId}/audits/latest', [projectId], LatestAuditSchema, options);
   }
 
   /**
@@ -236,21 +220,9 @@ export class Audits extends ApiResource {
    * ```
    */
   issues(projectId: string, auditId: string, params?: AuditIssueListParams, options?: RequestOptions): PagePromise<AuditIssue> {
-    return this.paginate({
-      build: () => {
-        const p = paramsOf('params', params);
-        return {
-          route: route('/projects/{projectId}/audits/{auditId}/issues', { projectId: check.uuid('projectId', projectId), auditId: check.uuid('auditId', auditId) }),
-          query: {
-            severity: check.oneOf('severity', p.severity, ['critical', 'warning', 'notice']),
-            status: check.oneOf('status', p.status, ['passed', 'failed']),
-          },
-        };
-      },
-      schema: AuditIssueListSchema,
-      maxLimit: MAX_LIMIT,
-      params,
-      options,
-    });
+    return this.paginate('/projects/{projectId}/audits/{auditId}/issues', [projectId, auditId], AuditIssueListSchema, MAX_LIMIT, params, options, (p) => ({
+      severity: check.oneOf('severity', p.severity, ['critical', 'warning', 'notice']),
+      status: check.oneOf('status', p.status, ['passed', 'failed']),
+    }));
   }
 }

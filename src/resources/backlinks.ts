@@ -3,7 +3,6 @@ import type { ApiPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/page-promise.js';
 import { ApiResource, paramsOf } from '../core/resource.js';
 import { int, isoString, num, openEnum, pendingTimestamp } from '../core/schemas.js';
-import { route } from '../internal/path.js';
 import * as check from '../internal/validate.js';
 import type { RequestOptions } from '../options.js';
 
@@ -223,16 +222,7 @@ export class Backlinks extends ApiResource {
    * ```
    */
   anchors(projectId: string, params?: AnchorListParams, options?: RequestOptions): PagePromise<AnchorText> {
-    return this.paginate({
-      build: () => {
-        paramsOf('params', params);
-        return { route: route('/projects/{projectId}/backlinks/anchors', { projectId: check.uuid('projectId', projectId) }) };
-      },
-      schema: AnchorListSchema,
-      maxLimit: MAX_LIMIT,
-      params,
-      options,
-    });
+    return this.paginate('/projects/{projectId}/backlinks/anchors', [projectId], AnchorListSchema, MAX_LIMIT, params, options);
   }
 
   /**
@@ -250,6 +240,6 @@ export class Backlinks extends ApiResource {
 
   /** A GET of one of the project's backlink routes (`template` has `{projectId}` only). */
   #get<T>(template: string, projectId: string, schema: z.ZodMiniType<T>, options: RequestOptions | undefined): ApiPromise<T> {
-    return this.call(() => ({ method: 'GET', route: route(template, { projectId: check.uuid('projectId', projectId) }), schema, options }));
+    return this.call('GET', template, [projectId], schema, options);
   }
 }

@@ -3,7 +3,6 @@ import type { ApiPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/page-promise.js';
 import { ApiResource, paramsOf } from '../core/resource.js';
 import { extendLoose, int, isoString, num, openEnum, pendingTimestamp } from '../core/schemas.js';
-import { route } from '../internal/path.js';
 import * as check from '../internal/validate.js';
 import type { RequestOptions } from '../options.js';
 import type { DateParam } from './rankings.js';
@@ -172,19 +171,10 @@ export class Content extends ApiResource {
    * ```
    */
   list(projectId: string, params?: ContentListParams, options?: RequestOptions): PagePromise<ContentItem> {
-    return this.paginate({
-      build: () => {
-        const p = paramsOf('params', params);
-        return {
-          route: route('/projects/{projectId}/content', { projectId: check.uuid('projectId', projectId) }),
-          query: { status: check.text('status', p.status), ...check.dateRange(p) },
-        };
-      },
-      schema: ContentListSchema,
-      maxLimit: MAX_LIMIT,
-      params,
-      options,
-    });
+    return this.paginate('/projects/{projectId}/content', [projectId], ContentListSchema, MAX_LIMIT, params, options, (p) => ({
+      status: check.text('status', p.status),
+      ...check.dateRange(p),
+    }));
   }
 
   /**
@@ -197,12 +187,7 @@ export class Content extends ApiResource {
    * ```
    */
   get(projectId: string, contentId: string, options?: RequestOptions): ApiPromise<ContentDetail> {
-    return this.call(() => ({
-      method: 'GET',
-      route: route('/projects/{projectId}/content/{contentId}', { projectId: check.uuid('projectId', projectId), contentId: check.uuid('contentId', contentId) }),
-      schema: ContentDetailSchema,
-      options,
-    }));
+    return this.call('GET', '/projects/{projectId}/content/{contentId}', [projectId, contentId], ContentDetailSchema, options);
   }
 
   /**
@@ -214,12 +199,7 @@ export class Content extends ApiResource {
    * ```
    */
   getPreferences(projectId: string, options?: RequestOptions): ApiPromise<ContentPreferences> {
-    return this.call(() => ({
-      method: 'GET',
-      route: route('/projects/{projectId}/content/preferences', { projectId: check.uuid('projectId', projectId) }),
-      schema: ContentPreferencesSchema,
-      options,
-    }));
+    return this.call('GET', '/projects/{projectId}/content/preferences', [projectId], ContentPreferencesSchema, options);
   }
 
   /**
@@ -232,16 +212,8 @@ export class Content extends ApiResource {
    * ```
    */
   updatePreferences(projectId: string, body: ContentPreferencesUpdateParams, options?: RequestOptions): ApiPromise<ContentPreferences> {
-    return this.call(() => {
-      const b = paramsOf('body', body);
-      const preferences = check.string('preferences', b.preferences);
-      return {
-        method: 'PATCH',
-        route: route('/projects/{projectId}/content/preferences', { projectId: check.uuid('projectId', projectId) }),
-        body: { preferences },
-        schema: ContentPreferencesSchema,
-        options,
-      };
-    });
+    return this.call('PATCH', '/projects/{projectId}/content/preferences', [projectId], ContentPreferencesSchema, options, () => ({
+      body: { preferences: check.string('preferences', paramsOf('body', body).preferences) },
+    }));
   }
 }

@@ -3,7 +3,6 @@ import type { ApiPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/page-promise.js';
 import { ApiResource, paramsOf } from '../core/resource.js';
 import { int, isoString, num, openEnum, optionalShape, pendingTimestamp } from '../core/schemas.js';
-import { route } from '../internal/path.js';
 import * as check from '../internal/validate.js';
 import type { RequestOptions } from '../options.js';
 
@@ -151,16 +150,9 @@ export class Projects extends ApiResource {
    * ```
    */
   list(params?: ProjectListParams, options?: RequestOptions): PagePromise<Project> {
-    return this.paginate({
-      build: () => {
-        const p = paramsOf('params', params);
-        return { route: route('/projects'), query: { product_mode: check.oneOf('product_mode', p.product_mode, ['managed', 'software']) } };
-      },
-      schema: ProjectListSchema,
-      maxLimit: MAX_LIMIT,
-      params,
-      options,
-    });
+    return this.paginate('/projects', [], ProjectListSchema, MAX_LIMIT, params, options, (p) => ({
+      product_mode: check.oneOf('product_mode', p.product_mode, ['managed', 'software']),
+    }));
   }
 
   /**
@@ -176,10 +168,10 @@ export class Projects extends ApiResource {
    * ```
    */
   create(body: ProjectCreateParams, options?: RequestOptions): ApiPromise<CreatedProject> {
-    return this.call(() => {
+    return this.call('POST', '/projects', [], CreatedProjectSchema, options, () => {
       const b = paramsOf('body', body) as ProjectCreateParams;
       check.url('websiteUrl', b.websiteUrl);
-      return { method: 'POST', route: route('/projects'), body: b, schema: CreatedProjectSchema, options };
+      return { body: b };
     });
   }
 }

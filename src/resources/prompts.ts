@@ -3,7 +3,6 @@ import type { ApiPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/page-promise.js';
 import { ApiResource, paramsOf } from '../core/resource.js';
 import { extendLoose, int, isoString, num, openEnum, pendingTimestamp } from '../core/schemas.js';
-import { route } from '../internal/path.js';
 import * as check from '../internal/validate.js';
 import type { RequestOptions } from '../options.js';
 import type { DateParam } from './rankings.js';
@@ -192,16 +191,7 @@ export class Prompts extends ApiResource {
    * ```
    */
   list(projectId: string, params?: PromptListParams, options?: RequestOptions): PagePromise<Prompt> {
-    return this.paginate({
-      build: () => {
-        paramsOf('params', params);
-        return { route: route('/projects/{projectId}/prompts', { projectId: check.uuid('projectId', projectId) }) };
-      },
-      schema: PromptListSchema,
-      maxLimit: MAX_LIMIT,
-      params,
-      options,
-    });
+    return this.paginate('/projects/{projectId}/prompts', [projectId], PromptListSchema, MAX_LIMIT, params, options);
   }
 
   /**
@@ -214,12 +204,7 @@ export class Prompts extends ApiResource {
    * ```
    */
   get(projectId: string, promptId: string, options?: RequestOptions): ApiPromise<PromptDetail> {
-    return this.call(() => ({
-      method: 'GET',
-      route: route('/projects/{projectId}/prompts/{promptId}', { projectId: check.uuid('projectId', projectId), promptId: check.uuid('promptId', promptId) }),
-      schema: PromptDetailSchema,
-      options,
-    }));
+    return this.call('GET', '/projects/{projectId}/prompts/{promptId}', [projectId, promptId], PromptDetailSchema, options);
   }
 
   /**
@@ -234,19 +219,15 @@ export class Prompts extends ApiResource {
    * ```
    */
   history(projectId: string, promptId: string, params?: PromptHistoryParams, options?: RequestOptions): PagePromise<PromptResponse, PromptHistory> {
-    return this.paginate({
-      build: () => {
-        const p = paramsOf('params', params);
-        return {
-          route: route('/projects/{projectId}/prompts/{promptId}/history', { projectId: check.uuid('projectId', projectId), promptId: check.uuid('promptId', promptId) }),
-          query: check.dateRange(p),
-        };
-      },
-      schema: PromptHistorySchema,
-      items: (data) => data.responses,
-      maxLimit: MAX_LIMIT,
+    return this.paginate(
+      '/projects/{projectId}/prompts/{promptId}/history',
+      [projectId, promptId],
+      PromptHistorySchema,
+      MAX_LIMIT,
       params,
       options,
-    });
+      check.dateRange,
+      (data) => data.responses,
+    );
   }
 }

@@ -3,7 +3,6 @@ import type { ApiPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/page-promise.js';
 import { ApiResource, paramsOf } from '../core/resource.js';
 import { int, isoString, num, openEnum, pendingTimestamp } from '../core/schemas.js';
-import { route } from '../internal/path.js';
 import * as check from '../internal/validate.js';
 import type { RequestOptions } from '../options.js';
 
@@ -20,6 +19,7 @@ const MAX_LIMIT = 1000;
  */
 // Loose: fields the server adds later are kept, never stripped.
 export const KeywordRankingSchema = z.looseObject({
+  /** The search term. */
   keyword: z.string(),
   desktop_position: int(),
   mobile_position: int(),
@@ -164,19 +164,10 @@ export class Rankings extends ApiResource {
    * ```
    */
   list(projectId: string, params?: RankingListParams, options?: RequestOptions): PagePromise<KeywordRanking> {
-    return this.paginate({
-      build: () => {
-        const p = paramsOf('params', params);
-        return {
-          route: route('/projects/{projectId}/rankings/keywords', { projectId: check.uuid('projectId', projectId) }),
-          query: { ...check.dateRange(p), device: check.oneOf('device', p.device, ['all', 'desktop', 'mobile']) },
-        };
-      },
-      schema: KeywordListSchema,
-      maxLimit: MAX_LIMIT,
-      params,
-      options,
-    });
+    return this.paginate('/projects/{projectId}/rankings/keywords', [projectId], KeywordListSchema, MAX_LIMIT, params, options, (p) => ({
+      ...check.dateRange(p),
+      device: check.oneOf('device', p.device, ['all', 'desktop', 'mobile']),
+    }));
   }
 
   /**
@@ -190,15 +181,8 @@ export class Rankings extends ApiResource {
    * ```
    */
   history(projectId: string, keywordId: string, params?: RankingHistoryParams, options?: RequestOptions): ApiPromise<KeywordHistory> {
-    return this.call(() => {
-      const p = paramsOf('params', params);
-      return {
-        method: 'GET',
-        route: route('/projects/{projectId}/rankings/keywords/{keywordId}/history', { projectId: check.uuid('projectId', projectId), keywordId: check.uuid('keywordId', keywordId) }),
-        query: check.dateRange(p),
-        schema: KeywordHistorySchema,
-        options,
-      };
-    });
+    return this.call('GET', '/projects/{projectId}/rankings/keywords/{keywordId}/history', [projectId, keywordId], KeywordHistorySchema, options, () => ({
+      query: check.dateRange(paramsOf('params', params)),
+    }));
   }
 }

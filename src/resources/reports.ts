@@ -3,7 +3,6 @@ import type { ApiPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/page-promise.js';
 import { ApiResource, paramsOf } from '../core/resource.js';
 import { int, isoString, num, openEnum, pendingTimestamp } from '../core/schemas.js';
-import { route } from '../internal/path.js';
 import * as check from '../internal/validate.js';
 import type { RequestOptions } from '../options.js';
 
@@ -82,7 +81,7 @@ export class Reports extends ApiResource {
    * ```
    */
   list(projectId: string, options?: RequestOptions): ApiPromise<Report[]> {
-    return this.call(() => ({ method: 'GET', route: route('/projects/{projectId}/reports', { projectId: check.uuid('projectId', projectId) }), schema: ReportListSchema, options }));
+    return this.call('GET', '/projects/{projectId}/reports', [projectId], ReportListSchema, options);
   }
 
   /**
@@ -94,13 +93,7 @@ export class Reports extends ApiResource {
    * ```
    */
   create(projectId: string, body?: ReportCreateParams, options?: RequestOptions): ApiPromise<Report> {
-    return this.call(() => ({
-      method: 'POST',
-      route: route('/projects/{projectId}/reports', { projectId: check.uuid('projectId', projectId) }),
-      body: paramsOf('body', body),
-      schema: ReportSchema,
-      options,
-    }));
+    return this.call('POST', '/projects/{projectId}/reports', [projectId], ReportSchema, options, () => ({ body: paramsOf('body', body) }));
   }
 
   /**
@@ -112,12 +105,7 @@ export class Reports extends ApiResource {
    * ```
    */
   get(projectId: string, reportId: string, options?: RequestOptions): ApiPromise<Report> {
-    return this.call(() => ({
-      method: 'GET',
-      route: route('/projects/{projectId}/reports/{reportId}', { projectId: check.uuid('projectId', projectId), reportId: check.slug('reportId', reportId) }),
-      schema: ReportSchema,
-      options,
-    }));
+    return this.call('GET', '/projects/{projectId}/reports/{reportId}', [projectId, reportId], ReportSchema, options);
   }
 
   /**
@@ -130,11 +118,6 @@ export class Reports extends ApiResource {
    * ```
    */
   delete(projectId: string, reportId: string, options?: RequestOptions): ApiPromise<Deleted> {
-    return this.call(() => ({
-      method: 'DELETE',
-      route: route('/projects/{projectId}/reports/{reportId}', { projectId: check.uuid('projectId', projectId), reportId: check.slug('reportId', reportId) }),
-      schema: DeletedSchema,
-      options,
-    }));
+    return this.call('DELETE', '/projects/{projectId}/reports/{reportId}', [projectId, reportId], DeletedSchema, options);
   }
 }

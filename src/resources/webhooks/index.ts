@@ -3,7 +3,6 @@ import type { ApiPromise } from '../../core/api-promise.js';
 import { ApiResource, paramsOf } from '../../core/resource.js';
 import { isoString, openEnum } from '../../core/schemas.js';
 import { InvalidArgumentError } from '../../errors/client-errors.js';
-import { route } from '../../internal/path.js';
 import * as check from '../../internal/validate.js';
 import type { RequestOptions } from '../../options.js';
 import { type Deleted, DeletedSchema } from '../reports.js';
@@ -122,7 +121,7 @@ export class Webhooks extends ApiResource {
    * ```
    */
   list(options?: RequestOptions): ApiPromise<WebhookSubscription[]> {
-    return this.call(() => ({ method: 'GET', route: route('/webhooks'), schema: WebhookListSchema, options }));
+    return this.call('GET', '/webhooks', [], WebhookListSchema, options);
   }
 
   /**
@@ -134,10 +133,9 @@ export class Webhooks extends ApiResource {
    * ```
    */
   create(body: WebhookCreateParams, options?: RequestOptions): ApiPromise<WebhookSubscription> {
-    return this.call(() => {
+    return this.call('POST', '/webhooks', [], WebhookSubscriptionSchema, options, () => {
       const b = paramsOf('body', body);
-      const checked = { ...b, url: check.url('url', b.url), project_id: check.uuid('project_id', b.project_id), events: events(b.events) };
-      return { method: 'POST', route: route('/webhooks'), body: checked, schema: WebhookSubscriptionSchema, options };
+      return { body: { ...b, url: check.url('url', b.url), project_id: check.uuid('project_id', b.project_id), events: events(b.events) } };
     });
   }
 
@@ -150,7 +148,7 @@ export class Webhooks extends ApiResource {
    * ```
    */
   get(webhookId: string, options?: RequestOptions): ApiPromise<WebhookSubscription> {
-    return this.call(() => ({ method: 'GET', route: route('/webhooks/{webhookId}', { webhookId: check.uuid('webhookId', webhookId) }), schema: WebhookSubscriptionSchema, options }));
+    return this.call('GET', '/webhooks/{webhookId}', [webhookId], WebhookSubscriptionSchema, options);
   }
 
   /**
@@ -162,7 +160,7 @@ export class Webhooks extends ApiResource {
    * ```
    */
   update(webhookId: string, patch: WebhookUpdateParams, options?: RequestOptions): ApiPromise<WebhookSubscription> {
-    return this.call(() => {
+    return this.call('PATCH', '/webhooks/{webhookId}', [webhookId], WebhookSubscriptionSchema, options, () => {
       const p = paramsOf('patch', patch);
       const checked = {
         ...p,
@@ -170,7 +168,7 @@ export class Webhooks extends ApiResource {
         ...(p.events === undefined ? {} : { events: events(p.events) }),
         ...(p.project_id === undefined ? {} : { project_id: check.uuid('project_id', p.project_id) }),
       };
-      return { method: 'PATCH', route: route('/webhooks/{webhookId}', { webhookId: check.uuid('webhookId', webhookId) }), body: checked, schema: WebhookSubscriptionSchema, options };
+      return { body: checked };
     });
   }
 
@@ -183,7 +181,7 @@ export class Webhooks extends ApiResource {
    * ```
    */
   delete(webhookId: string, options?: RequestOptions): ApiPromise<Deleted> {
-    return this.call(() => ({ method: 'DELETE', route: route('/webhooks/{webhookId}', { webhookId: check.uuid('webhookId', webhookId) }), schema: DeletedSchema, options }));
+    return this.call('DELETE', '/webhooks/{webhookId}', [webhookId], DeletedSchema, options);
   }
 
   /**
@@ -196,7 +194,7 @@ export class Webhooks extends ApiResource {
    * ```
    */
   test(webhookId: string, options?: RequestOptions): ApiPromise<WebhookTestResult> {
-    return this.call(() => ({ method: 'POST', route: route('/webhooks/{webhookId}/test', { webhookId: check.uuid('webhookId', webhookId) }), schema: WebhookTestResultSchema, options }));
+    return this.call('POST', '/webhooks/{webhookId}/test', [webhookId], WebhookTestResultSchema, options);
   }
 }
 
