@@ -53,23 +53,33 @@ export const pendingTimestamp = () => z.nullable(z.string());
 
 /** `meta.rate_limit`, present in every response. @internal */
 export const RateLimitSchema = z.looseObject({
+  /** Requests allowed in the rate-limit window (which window, minute, hour or day, is not documented). */
   limit: z.number(),
+  /** Requests left in that window. */
   remaining: z.number(),
+  /** When the window resets: a Unix timestamp in seconds. */
   reset: z.number(),
 });
 
 /** `meta.pagination`, present on paginated lists. @internal */
 export const PaginationSchema = z.looseObject({
+  /** Total number of results of the list. */
   total: z.number(),
+  /** Page size of this response. */
   limit: z.number(),
+  /** 0-based offset of this page's first result. */
   offset: z.number(),
+  /** Whether more results follow this page. */
   has_more: z.boolean(),
 });
 
 /** `meta` of a response. @internal */
 export const MetaSchema = z.looseObject({
+  /** Id of the request; error responses carry it too. */
   request_id: z.optional(z.string()),
+  /** The API key's rate-limit budget (`limit`, `remaining`, `reset`), documented as present in every response. */
   rate_limit: z.optional(RateLimitSchema),
+  /** Page position (`total`, `limit`, `offset`, `has_more`); only on paginated lists. */
   pagination: z.optional(PaginationSchema),
 });
 

@@ -65,18 +65,30 @@ export type IssueStatus = z.infer<typeof IssueStatusSchema>;
 /** An audit list item (`GET /projects/{projectId}/audits`). @internal */
 // Every object below is loose (z.looseObject): fields the server adds later are kept, never stripped.
 export const AuditSchema = z.looseObject({
+  /** Audit UUID. */
   id: z.string(),
+  /** URL the audit crawls. */
   target_url: z.string(),
+  /** `pending`, `crawling`, `processing`, `completed` or `failed`; a state the server adds later types as `string`. */
   status: AuditStatusSchema,
+  /** Crawl progress in percent; 100 when done. */
   crawl_progress: num(),
+  /** Number of pages crawled. */
   pages_crawled: int(),
+  /** Number of issues found; dismissed issues are not counted. */
   total_issues: int(),
+  /** Number of `critical` issues; dismissed issues are not counted. */
   critical_issues: int(),
+  /** Number of `warning` issues; dismissed issues are not counted. */
   warning_issues: int(),
+  /** Number of `notice` issues; dismissed issues are not counted. */
   notice_issues: int(),
   // Null until it happens: `completed_at` of a running audit, and `started_at` of a pending one.
+  /** When the audit started (ISO 8601); `null` while it is pending. */
   started_at: pendingTimestamp(),
+  /** When the audit finished (ISO 8601); `null` while it runs. */
   completed_at: pendingTimestamp(),
+  /** When the audit was created (ISO 8601). */
   created_at: isoString(),
 });
 
@@ -96,14 +108,19 @@ export type Audit = z.infer<typeof AuditSchema>;
 
 /** `issues_summary` of the latest audit. @internal */
 export const IssuesSummarySchema = z.looseObject({
+  /** Number of passed issues. */
   passed: int(),
+  /** Number of failed issues. */
   failed: int(),
+  /** Total number of issues. */
   total: int(),
 });
 
 /** The latest completed audit (`GET /projects/{projectId}/audits/latest`). @internal */
 export const LatestAuditSchema = extendLoose(AuditSchema, {
+  /** Number of pages in the crawl queue. */
   pages_in_queue: int(),
+  /** Issue counts: `passed`, `failed`, `total`. */
   issues_summary: IssuesSummarySchema,
 });
 
@@ -121,13 +138,21 @@ export type LatestAudit = z.infer<typeof LatestAuditSchema>;
 
 /** An audit issue (`GET /projects/{projectId}/audits/{auditId}/issues`). @internal */
 export const AuditIssueSchema = z.looseObject({
+  /** Issue UUID. */
   id: z.string(),
+  /** Machine name of the issue kind. */
   type: z.string(),
+  /** `critical`, `warning` or `notice`; a value the server adds later types as `string`. */
   severity: IssueSeveritySchema,
+  /** Title of the issue. */
   title: z.string(),
+  /** Description of the issue. */
   description: z.string(),
+  /** Affected count (what is counted is not documented); within a severity, the issue list is ordered by it. */
   affected_count: int(),
+  /** `passed` or `failed`; a dismissed issue is returned as `passed`. A value the server adds later types as `string`. */
   status: IssueStatusSchema,
+  /** When the issue was created (ISO 8601). */
   created_at: isoString(),
 });
 

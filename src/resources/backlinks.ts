@@ -16,12 +16,18 @@ const MAX_LIMIT = 1000;
 /** A backlink target list item (`GET /projects/{projectId}/backlinks`). @internal */
 // Every object below is loose (z.looseObject): fields the server adds later are kept, never stripped.
 export const BacklinkTargetSchema = z.looseObject({
+  /** Id of the backlink target. */
   id: z.string(),
+  /** The tracked domain. */
   target_domain: z.string(),
+  /** Number of backlinks to the target. */
   total_backlinks: int(),
+  /** Number of referring domains linking to the target. */
   total_referring_domains: int(),
+  /** Rank of the target (a number). */
   rank: num(),
   // Null until it happens (a target whose summary was never computed).
+  /** Date of the last summary update (ISO 8601 date); `null` if no summary was computed yet. */
   last_summary_update: pendingTimestamp(),
 });
 
@@ -38,16 +44,25 @@ export type BacklinkTarget = z.infer<typeof BacklinkTargetSchema>;
 
 /** Backlink summary (`GET /projects/{projectId}/backlinks/summary`). @internal */
 export const BacklinkSummarySchema = z.looseObject({
+  /** Project UUID. */
   project_id: z.string(),
   // Documented as "numbers" (not integers): num() so a fractional value is not a failure.
+  /** Total number of backlinks. */
   total_backlinks: num(),
+  /** Number of referring domains. */
   total_referring_domains: num(),
+  /** Average domain rank of the referring domains. */
   average_domain_rank: num(),
+  /** Number of dofollow backlinks. */
   dofollow_backlinks: num(),
+  /** Number of nofollow backlinks. */
   nofollow_backlinks: num(),
+  /** Number of broken backlinks. */
   broken_backlinks: num(),
+  /** Number of tracked domains. */
   tracked_domains_count: num(),
   // Null until it happens (a project whose backlinks were never summarized).
+  /** Date of the last update (ISO 8601 date); `null` if the backlinks were never summarized. */
   last_updated: pendingTimestamp(),
 });
 
@@ -65,12 +80,19 @@ export type BacklinkSummary = z.infer<typeof BacklinkSummarySchema>;
 
 /** One day of backlink history. @internal */
 export const BacklinkHistoryEntrySchema = z.looseObject({
+  /** Day of the entry (ISO 8601 date). */
   check_date: isoString(),
+  /** Backlinks gained that day. */
   new_backlinks: int(),
+  /** Backlinks lost that day. */
   lost_backlinks: int(),
+  /** Referring domains gained that day. */
   new_referring_domains: int(),
+  /** Referring domains lost that day. */
   lost_referring_domains: int(),
+  /** Net change in backlinks that day. */
   net_backlinks_change: int(),
+  /** Net change in referring domains that day. */
   net_domains_change: int(),
 });
 
@@ -86,14 +108,19 @@ export type BacklinkHistoryEntry = z.infer<typeof BacklinkHistoryEntrySchema>;
 
 /** `summary` of the backlink history. @internal */
 export const BacklinkHistorySummarySchema = z.looseObject({
+  /** Backlinks gained over the whole history. */
   total_new: int(),
+  /** Backlinks lost over the whole history. */
   total_lost: int(),
+  /** Net change in backlinks over the whole history. */
   net_change: int(),
 });
 
 /** Backlink history (`GET /projects/{projectId}/backlinks/history`). @internal */
 export const BacklinkHistorySchema = z.looseObject({
+  /** One entry per day: new and lost backlinks and referring domains. */
   history: z.array(BacklinkHistoryEntrySchema),
+  /** Totals over the whole history. */
   summary: BacklinkHistorySummarySchema,
 });
 
@@ -110,9 +137,13 @@ export type BacklinkHistory = z.infer<typeof BacklinkHistorySchema>;
 
 /** An anchor text entry (`GET /projects/{projectId}/backlinks/anchors`). @internal */
 export const AnchorTextSchema = z.looseObject({
+  /** The link text. */
   anchor_text: z.string(),
+  /** Number of backlinks with this anchor text. */
   count: int(),
+  /** Share of backlinks with this anchor text, in percent. */
   percentage: num(),
+  /** Whether the links are dofollow. */
   is_dofollow: z.boolean(),
 });
 
@@ -136,7 +167,9 @@ export type AnchorText = z.infer<typeof AnchorTextSchema>;
 // The reference leaves the referring domain record open: the fields it names are typed, the guessed ones
 // optional, and every other field the server sends is kept.
 export const ReferringDomainSchema = z.looseObject({
+  /** The referring domain. Not documented: the field name is the SDK's guess, so it is optional. */
   domain: z.optional(z.string()),
+  /** Domain rank of the referring domain (documented to exist; the field name is the SDK's guess, so it is optional). */
   domain_rank: z.optional(num()),
 });
 

@@ -39,22 +39,37 @@ export type ContentStatus = z.infer<typeof ContentStatusSchema>;
 /** A content calendar item (`GET /projects/{projectId}/content`). @internal */
 // Every object below is loose (z.looseObject): fields the server adds later are kept, never stripped.
 export const ContentItemSchema = z.looseObject({
+  /** Content item UUID. */
   id: z.string(),
+  /** Title of the item. */
   title: z.string(),
   // Documented "string or null".
+  /** Description of the item, or `null`. */
   description: z.nullable(z.string()),
+  /** Date the item is scheduled for (ISO 8601). */
   scheduled_date: isoString(),
+  /** Due date (ISO 8601), or `null`. */
   due_date: z.nullable(isoString()),
+  /** Status name, for example `Approved`, `Published` or `Needs Approval`; the complete list is not documented, so any string parses. */
   status: ContentStatusSchema,
   // Allowed values of the colors and content_type are not shown: plain strings.
+  /** Color of the status (its values are not documented). */
   status_color: z.string(),
+  /** Content type (its values are not documented). */
   content_type: z.string(),
+  /** Color of the content type (its values are not documented). */
   content_type_color: z.string(),
+  /** Priority (an integer; its scale is not documented). */
   priority: int(),
+  /** Link to the content document, or `null`. */
   document_url: z.nullable(z.string()),
+  /** Source URL, or `null`. */
   source_url: z.nullable(z.string()),
+  /** URL of the featured image, or `null`. */
   featured_image_url: z.nullable(z.string()),
+  /** When the item was created (ISO 8601). */
   created_at: isoString(),
+  /** When the item was last updated (ISO 8601). */
   updated_at: isoString(),
 });
 
@@ -78,16 +93,21 @@ export type ContentItem = z.infer<typeof ContentItemSchema>;
 // An open record: guessed names are all optional, types kept permissive (a number or a string for
 // reading time, a string or a list for notes) so a wrong guess never fails the response.
 export const ContentMetaDataSchema = z.looseObject({
+  /** Word count. Not documented by name: the field name is the SDK's guess, so it is optional. */
   word_count: z.optional(z.nullable(num())),
+  /** Reading time (a number or a string; unit and field name are not documented, so it is optional). */
   reading_time: z.optional(z.nullable(z.union([num(), z.string()]))),
+  /** Revision notes (a string or a list; format and field name are not documented, so it is optional). */
   revision_notes: z.optional(z.nullable(z.union([z.string(), z.array(z.unknown())]))),
 });
 
 /** Content detail (`GET /projects/{projectId}/content/{contentId}`). @internal */
 export const ContentDetailSchema = extendLoose(ContentItemSchema, {
   // Documented "string or null": the full HTML of the article.
+  /** Full HTML of the article, or `null`. */
   content_body: z.nullable(z.string()),
   // Documented "object or null".
+  /** Word count, reading time and revision notes, or `null`. */
   meta_data: z.nullable(ContentMetaDataSchema),
 });
 
@@ -108,8 +128,11 @@ export type ContentDetail = z.infer<typeof ContentDetailSchema>;
 // The reference leaves the content preferences record open: the fields it names are typed, the guessed ones
 // optional, and every other field the server sends is kept.
 export const ContentPreferencesSchema = z.looseObject({
+  /** The preferences text, as set with `content.updatePreferences`. Not documented in responses, so it is optional. */
   preferences: z.optional(z.nullable(z.string())),
+  /** Project UUID. Not documented: the SDK's guess, optional. */
   project_id: z.optional(z.string()),
+  /** When the preferences were last updated (ISO 8601). Not documented: the SDK's guess, optional. */
   updated_at: z.optional(z.nullable(isoString())),
 });
 

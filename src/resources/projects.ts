@@ -55,12 +55,19 @@ export type ProductMode = z.infer<typeof ProductModeSchema>;
 // Field names stay as the wire spells them (camelCase here): no remapping, so types and reference read the same.
 // Every object below is loose (z.looseObject): fields the server adds later are kept, never stripped.
 export const ProjectSchema = z.looseObject({
+  /** Project UUID. */
   id: z.string(),
+  /** Name of the project. */
   name: z.string(),
+  /** Project status: `trial`, `active` or `past_due` (the values the list returns); a value the server adds later types as `string`. */
   status: ProjectStatusSchema,
+  /** Service type of the project (a string; its values are not documented). */
   serviceType: z.string(),
+  /** `managed` (started from the dashboard) or `software` (self-serve, the only kind the API creates); a value the server adds later types as `string`. */
   productMode: ProductModeSchema,
+  /** URL of the tracked website. */
   websiteUrl: z.string(),
+  /** When the project was created (ISO 8601). */
   createdAt: isoString(),
 });
 
@@ -79,7 +86,9 @@ export type Project = z.infer<typeof ProjectSchema>;
 
 /** `plan` block of a created project. @internal */
 export const CreatedProjectPlanSchema = z.looseObject({
+  /** Whether the account has a live SEO software plan (needed to add keywords or prompts and to run scans). */
   active: z.boolean(),
+  /** URL where a plan is added. */
   manageUrl: z.string(),
 });
 
@@ -92,6 +101,7 @@ export const CreatedProjectPlanSchema = z.looseObject({
 // optional, and every other field the server sends is kept.
 export const CreatedProjectSchema = z.looseObject({
   ...optionalShape(ProjectSchema.shape),
+  /** The account's SEO software plan: whether one is live, and where to add one. The project fields beside it are not documented for this response, so each is optional. */
   plan: CreatedProjectPlanSchema,
 });
 

@@ -18,9 +18,13 @@ const MAX_LIMIT = 200;
 /** One model's latest answer summary, a value of `latest_responses`. @internal */
 // Every object below is loose (z.looseObject): fields the server adds later are kept, never stripped.
 export const ModelResponseSchema = z.looseObject({
+  /** Whether the brand is visible in this model's latest response. */
   is_visible: z.boolean(),
+  /** Position in that response. */
   position: int(),
+  /** Number of citations in that response. */
   citations_count: int(),
+  /** Excerpt of that response. */
   response_excerpt: z.string(),
 });
 
@@ -39,19 +43,31 @@ export type ModelResponse = z.infer<typeof ModelResponseSchema>;
 
 /** A prompt list item (`GET /projects/{projectId}/prompts`). @internal */
 export const PromptSchema = z.looseObject({
+  /** Prompt UUID. */
   id: z.string(),
+  /** The tracked question. */
   prompt: z.string(),
+  /** Target location of the prompt. */
   target_location: z.string(),
+  /** The brand whose visibility is tracked. */
   brand_name: z.string(),
+  /** Share of checks in which the brand is visible, in percent. */
   visibility_percentage: num(),
+  /** Average position. */
   average_position: num(),
+  /** Identifier of the best model, of the form `<vendor>/<model>`. */
   best_model: z.string(),
+  /** AI search volume of the prompt. */
   ai_search_volume: num(),
+  /** Total number of citations. */
   total_citations: int(),
   // Keys are model identifiers of the form `<vendor>/<model>`.
+  /** Latest response summary of each model, keyed by model identifier (`<vendor>/<model>`). */
   latest_responses: z.record(z.string(), ModelResponseSchema),
   // Null until it happens (a prompt never checked).
+  /** When the prompt was last checked (ISO 8601); `null` if it never was. */
   last_checked: pendingTimestamp(),
+  /** When the prompt was created (ISO 8601). */
   created_at: isoString(),
 });
 
@@ -71,9 +87,12 @@ export type Prompt = z.infer<typeof PromptSchema>;
 
 /** Prompt detail (`GET /projects/{projectId}/prompts/{promptId}`). @internal */
 export const PromptDetailSchema = extendLoose(PromptSchema, {
+  /** Identifiers of the models checked for the prompt (`<vendor>/<model>`). */
   ai_models: z.array(z.string()),
   // Null until it happens (not analyzed, or volume never fetched, yet).
+  /** When the prompt was last analyzed (ISO 8601); `null` if not yet. */
   last_analyzed: pendingTimestamp(),
+  /** When the AI search volume was last updated (ISO 8601); `null` if never. */
   last_volume_update: pendingTimestamp(),
 });
 
@@ -91,8 +110,11 @@ export type PromptDetail = z.infer<typeof PromptDetailSchema>;
 
 /** A source cited in a model response. @internal */
 export const CitationSchema = z.looseObject({
+  /** Address of the cited source. */
   url: z.string(),
+  /** Title of the cited source. */
   title: z.string(),
+  /** Domain of the cited source. */
   domain: z.string(),
 });
 
@@ -108,13 +130,20 @@ export type Citation = z.infer<typeof CitationSchema>;
 
 /** One entry of `responses[]` in a prompt history. @internal */
 export const PromptResponseSchema = z.looseObject({
+  /** Identifier of the model that answered, of the form `<vendor>/<model>`. */
   model: z.string(),
+  /** Whether the brand is visible in the response. */
   is_visible: z.boolean(),
+  /** Position in the response. */
   position: int(),
+  /** Number of citations in the response. */
   citations_count: int(),
+  /** Sources cited in the response (`url`, `title`, `domain`). */
   citations: z.array(CitationSchema),
+  /** Excerpt of the response. */
   response_excerpt: z.string(),
   // Documented as the time of a check that did happen: a plain ISO 8601 string.
+  /** When the response was checked (ISO 8601). */
   checked_at: isoString(),
 });
 
@@ -134,8 +163,11 @@ export type PromptResponse = z.infer<typeof PromptResponseSchema>;
 /** Prompt history (`GET /projects/{projectId}/prompts/{promptId}/history`). @internal */
 // Paginated over `responses`: a page of history holds a page of responses, and iteration yields them.
 export const PromptHistorySchema = z.looseObject({
+  /** Prompt UUID. */
   prompt_id: z.string(),
+  /** The tracked question. */
   prompt: z.string(),
+  /** One entry per model response (one page of them). */
   responses: z.array(PromptResponseSchema),
 });
 

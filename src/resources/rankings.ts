@@ -21,15 +21,23 @@ const MAX_LIMIT = 1000;
 export const KeywordRankingSchema = z.looseObject({
   /** The search term. */
   keyword: z.string(),
+  /** Current position in desktop search results. */
   desktop_position: int(),
+  /** Current position in mobile search results. */
   mobile_position: int(),
+  /** Current position in AI mode results. */
   ai_mode_position: int(),
+  /** Current position in maps results. */
   maps_position: int(),
+  /** Total position improvement over the four channels (desktop + mobile + AI mode + maps); positive means the keyword moved up. */
   net_change: int(),
+  /** Location of the ranking (a string; its format is not documented). */
   location: z.string(),
   // The field carrying the keyword UUID is not named by the reference: `id` and `keyword_id` are
   // both typed, both optional. Use keywordIdOf() rather than either directly.
+  /** Not documented: may carry the keyword UUID. Read the UUID with {@link keywordIdOf}, not this field. */
   id: z.optional(z.string()),
+  /** Not documented: may carry the keyword UUID. Read the UUID with {@link keywordIdOf}, not this field. */
   keyword_id: z.optional(z.string()),
 });
 
@@ -71,13 +79,20 @@ export function keywordIdOf(record: KeywordRanking): string | undefined {
 
 /** One day of a keyword's position history. @internal */
 export const KeywordHistoryEntrySchema = z.looseObject({
+  /** Day of the check (ISO 8601 date). */
   check_date: isoString(),
+  /** Position in desktop search results that day. */
   desktop_position: int(),
+  /** Position in mobile search results that day. */
   mobile_position: int(),
+  /** Position in AI mode results that day. */
   ai_mode_position: int(),
+  /** Position in maps results that day. */
   maps_position: int(),
+  /** Whether the keyword had a featured snippet that day. */
   featured_snippet: z.boolean(),
   // Documented "integer or null".
+  /** Position in the local pack that day, or `null`. */
   local_pack_position: z.nullable(int()),
 });
 
@@ -93,16 +108,23 @@ export type KeywordHistoryEntry = z.infer<typeof KeywordHistoryEntrySchema>;
 
 /** `summary` of a keyword history. @internal */
 export const KeywordHistorySummarySchema = z.looseObject({
+  /** Best position in the history. */
   best_position: int(),
+  /** Worst position in the history. */
   worst_position: int(),
+  /** Number of history entries. */
   data_points: int(),
 });
 
 /** Daily position history of one keyword. @internal */
 export const KeywordHistorySchema = z.looseObject({
+  /** Keyword UUID. */
   keyword_id: z.string(),
+  /** The search term. */
   keyword: z.string(),
+  /** One entry per day, with the positions on the four channels. */
   history: z.array(KeywordHistoryEntrySchema),
+  /** Best and worst position, and the number of entries. */
   summary: KeywordHistorySummarySchema,
 });
 

@@ -15,12 +15,19 @@ import type { RequestOptions } from '../options.js';
 // optional, and every other field the server sends is kept.
 export const ReportSchema = z.looseObject({
   // Report ids are slugs, not UUIDs: a plain string.
+  /** The report's slug ID, if the server names it `id`. Not documented: the SDK's guess, optional. */
   id: z.optional(z.string()),
+  /** The report's slug ID, if the server names it `slug`. Not documented: the SDK's guess, optional. */
   slug: z.optional(z.string()),
+  /** The shareable link. Not documented: the SDK's guess, optional. */
   url: z.optional(z.string()),
+  /** Name of the report. Not documented: the SDK's guess, optional. */
   name: z.optional(z.string()),
+  /** Project UUID. Not documented: the SDK's guess, optional. */
   project_id: z.optional(z.string()),
+  /** When the report was created (ISO 8601). Not documented: the SDK's guess, optional. */
   created_at: z.optional(z.nullable(isoString())),
+  /** When the report was last updated (ISO 8601). Not documented: the SDK's guess, optional. */
   updated_at: z.optional(z.nullable(isoString())),
 });
 

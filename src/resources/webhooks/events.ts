@@ -33,55 +33,79 @@ function eventSchema<const N extends KnownWebhookEventName, S extends z.core.$Zo
   data: S,
 ) {
   return z.looseObject({
+    /** The event name. */
     event: z.literal(name),
+    /** When the event happened (ISO 8601). */
     timestamp: isoString(),
+    /** UUID of the project the event is about. */
     project_id: z.string(),
+    /** The event's own fields. */
     data: z.looseObject(data),
   });
 }
 
 /** `content.created` payload. @internal */
 export const ContentCreatedEventSchema = eventSchema('content.created', {
+  /** Id of the new content item. */
   content_id: z.string(),
+  /** Title of the item. */
   title: z.string(),
+  /** Content type of the item. */
   content_type: z.string(),
+  /** Date the item is scheduled for (ISO 8601). */
   scheduled_date: isoString(),
 });
 
 /** `content.status_changed` payload. @internal */
 export const ContentStatusChangedEventSchema = eventSchema('content.status_changed', {
+  /** Id of the content item. */
   content_id: z.string(),
+  /** Title of the item. */
   title: z.string(),
   // Open: the reference does not give the complete list of content statuses.
+  /** The new status name (for example `Approved` or `Published`); the complete list is not documented, so any string parses. */
   new_status: ContentStatusSchema,
 });
 
 /** `audit.started` payload. @internal */
 export const AuditStartedEventSchema = eventSchema('audit.started', {
+  /** Id of the audit. */
   audit_id: z.string(),
+  /** URL the audit crawls. */
   target_url: z.string(),
+  /** Maximum number of pages the crawl visits. */
   max_crawl_pages: int(),
 });
 
 /** `audit.completed` payload. @internal */
 export const AuditCompletedEventSchema = eventSchema('audit.completed', {
+  /** Id of the audit; read its result with `client.audits.latest(projectId)`. */
   audit_id: z.string(),
+  /** URL the audit crawled. */
   target_url: z.string(),
+  /** Number of pages crawled. */
   pages_crawled: int(),
 });
 
 /** `keywords.updated` payload. @internal */
 export const KeywordsUpdatedEventSchema = eventSchema('keywords.updated', {
+  /** Number of keywords the daily scan updated. */
   keywords_updated: int(),
+  /** Id of the scan job. */
   job_id: z.string(),
 });
 
 /** `prompts.updated` payload. @internal */
 export const PromptsUpdatedEventSchema = eventSchema('prompts.updated', {
+  /** Id of the analyzed prompt. */
   prompt_id: z.string(),
+  /** Share of checks in which the brand is visible, in percent. */
   visibility_percentage: num(),
+  /** Average position. */
   average_position: num(),
+  /** Identifier of the best model, of the form `<vendor>/<model>`. */
   best_model: z.string(),
+  /** Number of models checked. */
   models_checked: int(),
 });
 
@@ -171,6 +195,7 @@ const knownNames: ReadonlySet<string> = new Set(KNOWN_EVENT_NAMES);
  */
 // An event name added after this SDK parses as a generic event rather than failing the delivery.
 export const UnknownWebhookEventSchema = z.looseObject({
+  /** The event name: one this SDK does not know (not one of the six documented names). */
   event: z.string().check(
     z.refine((name) => !knownNames.has(name), {
       message: "a documented event name: the payload must match that event's documented shape",
@@ -179,8 +204,11 @@ export const UnknownWebhookEventSchema = z.looseObject({
       abort: true,
     }),
   ),
+  /** When the event happened (ISO 8601). */
   timestamp: isoString(),
+  /** UUID of the project the event is about. */
   project_id: z.string(),
+  /** The event's own fields, untyped. */
   data: z.record(z.string(), z.unknown()),
 });
 

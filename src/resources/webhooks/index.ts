@@ -34,11 +34,17 @@ export type WebhookEventName = z.infer<typeof WebhookEventNameSchema>;
 // The reference leaves the subscription record open: the fields it names are typed, the guessed
 // ones optional, and every other field the server sends is kept.
 export const WebhookSubscriptionSchema = z.looseObject({
+  /** Id of the subscription, for `get`, `update`, `delete` and `test`. Not documented: the SDK's guess, optional. */
   id: z.optional(z.string()),
+  /** The receiving address, as given at creation. Optional: the response record is not documented. */
   url: z.optional(z.string()),
+  /** UUID of the project whose events are delivered, as given at creation. Optional: the response record is not documented. */
   project_id: z.optional(z.string()),
+  /** Names of the subscribed events, as given at creation. Optional: the response record is not documented. */
   events: z.optional(z.array(WebhookEventNameSchema)),
+  /** When the subscription was created (ISO 8601). Not documented: the SDK's guess, optional. */
   created_at: z.optional(z.nullable(isoString())),
+  /** When the subscription was last updated (ISO 8601). Not documented: the SDK's guess, optional. */
   updated_at: z.optional(z.nullable(isoString())),
 });
 
