@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { BUDGET_BYTES, bundleForNode, measure } from '../scripts/size.js';
+import { LIMIT_BYTES, TARGET_BYTES, bundleForNode, measure } from '../scripts/size.js';
 import { QUICK, type Row, kib, median, ms } from './lib.js';
 
 /** Median time of `import(file)` in a fresh Node process. */
@@ -25,13 +25,22 @@ export async function size(): Promise<Row[]> {
       figure: 'main entry, browser ESM, minified + gzipped, dependencies included',
       value: `${kib(main.gzipped)} (${kib(main.minified)} minified)`,
       peer: 'openai SDK ≈ 37 KiB, validates nothing',
-      target: `≤ ${kib(BUDGET_BYTES)}`,
-      pass: main.gzipped <= BUDGET_BYTES,
+      target: `≤ ${kib(LIMIT_BYTES)} (limit); issue 10's target ≤ ${kib(TARGET_BYTES)}`,
+      pass: main.gzipped <= LIMIT_BYTES,
       binding: true,
+    },
+    {
+      section: '6. Size',
+      figure: "main entry against issue 10's target (not binding: missed, see docs/benchmarks.md)",
+      value: kib(main.gzipped),
+      peer: 'dependencies alone ≈ 15.3 KiB (ky 2 ≈ 7.8)',
+      target: `≤ ${kib(TARGET_BYTES)}`,
+      pass: main.gzipped <= TARGET_BYTES,
+      binding: false,
     },
   ];
   // What each dependency costs, gzipped: the bundle with it against the bundle without it.
-  const dependencies: Record<string, string[]> = { 'zod/mini': ['zod/mini'], 'p-retry (+ is-network-error)': ['p-retry'] };
+  const dependencies: Record<string, string[]> = { ky: ['ky'], 'zod/mini': ['zod/mini'], 'p-retry (+ is-network-error)': ['p-retry'] };
   for (const [name, specifiers] of Object.entries(dependencies)) {
     const rest = await measure('src/index.ts', specifiers);
     rows.push({ section: '6. Size', figure: `  part: ${name}`, value: `${kib(main.gzipped - rest.gzipped)} gzipped`, peer: '', target: '', pass: undefined });
