@@ -1,5 +1,5 @@
 /**
- * 8. Copy your data out: `runSync` on a 20-project account (five seeded simulators behind one key,
+ * 7. Copy your data out: `runSync` on a 20-project account (five seeded simulators behind one key,
  * 50 ms latency per response, the documented windows compressed 60×: 200/s, 5,000/min,
  * 50,000/24 min) against the least time that budget allows, and against the loop users write today:
  * sequential, the default page size (50), re-run from zero after a crash half-way.
