@@ -6,14 +6,11 @@ import { describe, expect, test } from 'vitest';
 import { AbortedError, NotFoundError, TimeoutError, VERSION } from '../../src/index.js';
 import { API_KEY, BASE_URL, PROJECT_ID, fail, http, ok, testClient, useApiServer } from '../helpers/api-server.js';
 import { sequenceOn } from '../helpers/sequence.js';
+import { backlinkSummaryFixture as summary } from '../fixtures/records.js';
 
 const server = useApiServer();
 const sequence = sequenceOn(server);
 const SUMMARY = `${BASE_URL}/projects/${PROJECT_ID}/backlinks/summary`;
-const summary = {
-  project_id: PROJECT_ID, total_backlinks: 10, total_referring_domains: 2, average_domain_rank: 40, dofollow_backlinks: 8,
-  nofollow_backlinks: 2, broken_backlinks: 0, tracked_domains_count: 1, last_updated: '2026-11-20',
-};
 
 describe('responses, headers and the wire', () => {
   test('every ApiError carries the response headers as a plain object with lower-case names', async () => {
@@ -37,7 +34,7 @@ describe('responses, headers and the wire', () => {
       return response;
     });
     const { data, meta, response } = await testClient().backlinks.summary(PROJECT_ID).withResponse();
-    expect(data.total_backlinks).toBe(10);
+    expect(data.total_backlinks).toBe(summary.total_backlinks);
     expect(meta.request_id).toBe('req_final');
     expect(response.status).toBe(200);
     expect(response.headers.get('x-served-by')).toBe('edge-2');

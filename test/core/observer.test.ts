@@ -5,14 +5,11 @@
 import { describe, expect, test, vi } from 'vitest';
 import { API_KEY, BASE_URL, PROJECT_ID, fail, ok, testClient, useApiServer } from '../helpers/api-server.js';
 import { sequenceOn } from '../helpers/sequence.js';
+import { backlinkSummaryFixture as summary } from '../fixtures/records.js';
 
 const server = useApiServer();
 const sequence = sequenceOn(server);
 const SUMMARY = `${BASE_URL}/projects/${PROJECT_ID}/backlinks/summary`;
-const summary = {
-  project_id: PROJECT_ID, total_backlinks: 10, total_referring_domains: 2, average_domain_rank: 40, dofollow_backlinks: 8,
-  nofollow_backlinks: 2, broken_backlinks: 0, tracked_domains_count: 1, last_updated: '2026-11-20',
-};
 
 describe('hooks and log lines', () => {
   test('each attempt pairs one onRequest with one onResponse or onError, under the same id', async () => {

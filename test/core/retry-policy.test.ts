@@ -6,14 +6,11 @@ import { describe, expect, test } from 'vitest';
 import { InternalServerError, RateLimitedError } from '../../src/index.js';
 import { BASE_URL, PROJECT_ID, fail, ok, testClient, useApiServer } from '../helpers/api-server.js';
 import { sequenceOn } from '../helpers/sequence.js';
+import { backlinkSummaryFixture as summary } from '../fixtures/records.js';
 
 const server = useApiServer();
 const sequence = sequenceOn(server);
 const SUMMARY = `${BASE_URL}/projects/${PROJECT_ID}/backlinks/summary`;
-const summary = {
-  project_id: PROJECT_ID, total_backlinks: 10, total_referring_domains: 2, average_domain_rank: 40, dofollow_backlinks: 8,
-  nofollow_backlinks: 2, broken_backlinks: 0, tracked_domains_count: 1, last_updated: '2026-11-20',
-};
 
 describe('Retry-After and the rate-limit reset', () => {
   const limited = (headers: Record<string, string>, meta: Record<string, unknown> = {}) => () => {
@@ -35,7 +32,7 @@ describe('Retry-After and the rate-limit reset', () => {
   test('a 429 with Retry-After in seconds waits that long, then retries', async () => {
     const calls = sequence('get', SUMMARY, limited({ 'retry-after': '1' }, { rate_limit: undefined }), () => ok(summary));
     const { seen, hooks } = delays();
-    await expect(testClient({ hooks }).backlinks.summary(PROJECT_ID)).resolves.toMatchObject({ total_backlinks: 10 });
+    await expect(testClient({ hooks }).backlinks.summary(PROJECT_ID)).resolves.toMatchObject({ total_backlinks: summary.total_backlinks });
     expect(calls.count).toBe(2);
     expect(seen[0]).toBeGreaterThanOrEqual(1_000);
   });
@@ -70,7 +67,7 @@ describe('Retry-After and the rate-limit reset', () => {
   test('a 503 with Retry-After in seconds is retried after that wait (GET)', async () => {
     const calls = sequence('get', SUMMARY, unavailable('1'), () => ok(summary));
     const { seen, hooks } = delays();
-    await expect(testClient({ hooks }).backlinks.summary(PROJECT_ID)).resolves.toMatchObject({ total_backlinks: 10 });
+    await expect(testClient({ hooks }).backlinks.summary(PROJECT_ID)).resolves.toMatchObject({ total_backlinks: summary.total_backlinks });
     expect(calls.count).toBe(2);
     expect(seen[0]).toBeGreaterThanOrEqual(1_000);
   });
