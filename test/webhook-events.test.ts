@@ -5,19 +5,13 @@ import {
   auditStartedEventFixture,
   contentCreatedEventFixture,
   contentStatusChangedEventFixture,
+  eventFixtures,
   ids,
   keywordsUpdatedEventFixture,
   promptsUpdatedEventFixture,
 } from './fixtures/records.js';
 
-const fixtures = [
-  contentCreatedEventFixture,
-  contentStatusChangedEventFixture,
-  auditStartedEventFixture,
-  auditCompletedEventFixture,
-  keywordsUpdatedEventFixture,
-  promptsUpdatedEventFixture,
-];
+const fixtures = eventFixtures;
 
 /** Runs `parse` and returns the InvalidArgumentError it threw. */
 function thrown(payload: unknown): InvalidArgumentError {

@@ -19,19 +19,13 @@ import {
   auditStartedEventFixture,
   contentCreatedEventFixture,
   contentStatusChangedEventFixture,
+  eventFixtures,
   ids,
   keywordsUpdatedEventFixture,
   promptsUpdatedEventFixture,
 } from '../../fixtures/records.js';
 
-const fixtures = [
-  contentCreatedEventFixture,
-  contentStatusChangedEventFixture,
-  auditStartedEventFixture,
-  auditCompletedEventFixture,
-  keywordsUpdatedEventFixture,
-  promptsUpdatedEventFixture,
-];
+const fixtures = eventFixtures;
 
 describe('WebhookEventSchema', () => {
   test('has one fixture per documented event name', () => {
