@@ -16,26 +16,12 @@ import {
   ValidationError,
 } from '../../src/index.js';
 import { API_KEY, BASE_URL, HttpResponse, PROJECT_ID, fail, http, ok, rateLimit, testClient, useApiServer } from '../helpers/api-server.js';
+import { sequenceOn } from '../helpers/sequence.js';
+import { backlinkSummaryFixture as summary } from '../fixtures/records.js';
 
 const server = useApiServer();
+const sequence = sequenceOn(server);
 const SUMMARY = `${BASE_URL}/projects/${PROJECT_ID}/backlinks/summary`;
-const summary = {
-  project_id: PROJECT_ID, total_backlinks: 10, total_referring_domains: 2, average_domain_rank: 40, dofollow_backlinks: 8,
-  nofollow_backlinks: 2, broken_backlinks: 0, tracked_domains_count: 1, last_updated: '2026-11-20',
-};
-
-/** Answers each request with the next responder; counts requests. */
-function sequence(method: 'get' | 'post', url: string, ...responders: Array<() => Response | Promise<Response>>) {
-  const calls = { count: 0 };
-  server.use(
-    http[method](url, async () => {
-      const responder = responders[Math.min(calls.count, responders.length - 1)]!;
-      calls.count++;
-      return responder();
-    }),
-  );
-  return calls;
-}
 
 describe('error mapping', () => {
   test.each([
@@ -92,7 +78,7 @@ describe('error mapping', () => {
   test('a missing or nonsense meta.rate_limit does not fail a call whose data is fine', async () => {
     sequence('get', SUMMARY, () => HttpResponse.json({ success: true, data: summary, meta: { rate_limit: { limit: 'x' } } }));
     const { data, meta } = await testClient().backlinks.summary(PROJECT_ID).withMeta();
-    expect(data.total_backlinks).toBe(10);
+    expect(data.total_backlinks).toBe(summary.total_backlinks);
     expect(meta.rate_limit).toBeUndefined();
   });
 });
@@ -100,7 +86,7 @@ describe('error mapping', () => {
 describe('retries', () => {
   test('retries a GET on 5xx and returns the success', async () => {
     const calls = sequence('get', SUMMARY, () => fail(500, 'INTERNAL_ERROR', 'Boom'), () => fail(503, 'INTERNAL_ERROR', 'Boom'), () => ok(summary));
-    await expect(testClient().backlinks.summary(PROJECT_ID)).resolves.toMatchObject({ total_backlinks: 10 });
+    await expect(testClient().backlinks.summary(PROJECT_ID)).resolves.toMatchObject({ total_backlinks: summary.total_backlinks });
     expect(calls.count).toBe(3);
   });
 
@@ -234,7 +220,7 @@ describe('hooks, logging and the key', () => {
     sequence('get', SUMMARY, () => ok(summary));
     const logger = { debug: vi.fn(), warn: vi.fn() };
     const client = testClient({ logger, hooks: { onRequest: [() => { throw new Error('hook bug'); }] } });
-    await expect(client.backlinks.summary(PROJECT_ID)).resolves.toMatchObject({ total_backlinks: 10 });
+    await expect(client.backlinks.summary(PROJECT_ID)).resolves.toMatchObject({ total_backlinks: summary.total_backlinks });
     expect(logger.warn).toHaveBeenCalledWith(expect.stringContaining('onRequest hook threw'), expect.anything());
   });
 
