@@ -32,7 +32,9 @@ function mutate(value: unknown, path: Array<string | number>, replacement: unkno
   let parent = copy;
   for (const key of path.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
   const last = path.at(-1) as string | number;
-  if (replacement === DELETE) delete parent[last];
+  // Bodies are parsed JSON, which has no sparse arrays: a deleted list item is removed, not left a hole.
+  if (replacement === DELETE && Array.isArray(parent)) parent.splice(last as number, 1);
+  else if (replacement === DELETE) delete parent[last];
   else parent[last] = replacement;
   return copy;
 }
