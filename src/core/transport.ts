@@ -68,6 +68,12 @@ const REDACTED = 'Bearer ***';
 const MAX_TIMER = 2_147_483_647;
 
 /**
+ * Numbers every call in this process, not per client: clients made by `withOptions()` share their
+ * hooks, so attempt ids (`<call>.<attempt>`) must not repeat across clients for hooks to pair them.
+ */
+let calls = 0;
+
+/**
  * The request pipeline every method goes through: throttle → ky → envelope and schema → typed
  * error, with p-retry owning the retry loop. One ky instance per client carries the base URL and
  * the headers; per-call headers are merged on top.
@@ -79,12 +85,6 @@ const MAX_TIMER = 2_147_483_647;
  * ```
  * @internal
  */
-/**
- * Numbers every call in this process, not per client: clients made by `withOptions()` share their
- * hooks, so attempt ids (`<call>.<attempt>`) must not repeat across clients for hooks to pair them.
- */
-let calls = 0;
-
 export class Transport {
   readonly #config: TransportConfig;
   readonly #http: KyInstance;
