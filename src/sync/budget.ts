@@ -1,20 +1,15 @@
-import { InvalidArgumentError } from '../index.js';
+import { InvalidArgumentError, type RateWindow } from '../index.js';
 import type { ReportedBudget } from './requests.js';
 
 /**
- * One rate window: at most `limit` requests per `intervalMs` (the client's option has the same shape).
+ * One rate window: at most `limit` requests per `intervalMs`; the client's `RateWindow` option.
  *
  * @example
  * ```ts
  * const perMinute: SyncWindow = { limit: 200, intervalMs: 60_000 };
  * ```
  */
-export interface SyncWindow {
-  /** Requests allowed per window. */
-  limit: number;
-  /** Window length in milliseconds. */
-  intervalMs: number;
-}
+export type SyncWindow = RateWindow;
 
 /**
  * The documented per-key limits: 200 a minute, 5,000 an hour, 50,000 a day.

@@ -1,8 +1,9 @@
-import type { SeoVisibilityClient } from '../index.js';
+import type { RateLimit, SeoVisibilityClient } from '../index.js';
 import type { DatasetName } from './datasets.js';
 
 /**
- * The budget one response reported (`meta.rate_limit`), as a plan shows it.
+ * The budget one response reported (`meta.rate_limit`, the main entry's `RateLimit`), as a plan shows it:
+ * `limit` requests in the window, `remaining` left, `reset` in Unix seconds.
  *
  * @example
  * ```ts
@@ -10,14 +11,7 @@ import type { DatasetName } from './datasets.js';
  * if (plan.reported) console.log(`${plan.reported.remaining} of ${plan.reported.limit} left until ${new Date(plan.reported.reset * 1000).toISOString()}`);
  * ```
  */
-export interface ReportedBudget {
-  /** Requests allowed in the window the server reported. */
-  limit: number;
-  /** Requests left in that window. */
-  remaining: number;
-  /** When the window resets, in Unix seconds. */
-  reset: number;
-}
+export type ReportedBudget = RateLimit;
 
 /** What one request brought back, whatever the endpoint. @internal */
 export interface Fetched {
