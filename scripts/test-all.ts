@@ -20,7 +20,7 @@ interface Pass {
   name: string;
   /** What the pass proves, and anything it does to the machine. */
   about: string;
-  /** A command line, run through npm so `node_modules/.bin` (and its Node 24) comes first. */
+  /** Runs the pass; true when it passed. `npm(script)` makes one of a package script, run through npm so `node_modules/.bin` (and its Node 24) comes first. */
   run: () => boolean;
 }
 
