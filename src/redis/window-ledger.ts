@@ -36,15 +36,13 @@ return 1
 export class WindowLedger {
   readonly #client: Redis;
   readonly #id: string;
+  /** The Redis key of the newest loaded window's reset (ms). */
+  readonly #windowKey: string;
 
   constructor(client: Redis, id: string) {
     this.#client = client;
     this.#id = id;
-  }
-
-  /** The Redis key of the newest loaded window's reset (ms). */
-  get windowKey(): string {
-    return `${this.#id}:window`;
+    this.#windowKey = `${id}:window`;
   }
 
   /**
@@ -53,7 +51,7 @@ export class WindowLedger {
    */
   async record(resetMs: number, remaining: number, claim: boolean): Promise<boolean> {
     const ttl = Math.max(1, resetMs + MARKER_TTL_MS - Date.now());
-    const keys = [`${this.#id}:remaining:${resetMs}`, `${this.#id}:window:${resetMs}`, this.windowKey];
+    const keys = [`${this.#id}:remaining:${resetMs}`, `${this.#id}:window:${resetMs}`, this.#windowKey];
     const claimed = await this.#client.eval(RECORD, keys.length, ...keys, remaining, ttl, claim ? '1' : '0', resetMs);
     return claimed === 1;
   }
@@ -65,6 +63,6 @@ export class WindowLedger {
 
   /** The reset (ms) of the newest window loaded anywhere in the cluster, or 0. */
   async newestWindow(): Promise<number> {
-    return Number(await this.#client.get(this.windowKey)) || 0;
+    return Number(await this.#client.get(this.#windowKey)) || 0;
   }
 }
