@@ -1,6 +1,7 @@
 import type { ErrorInfo, Hook, Logger, RequestInfo, ResolvedHooks, ResponseInfo, RetryInfo } from '../hooks.js';
 
-const REDACTED = 'Bearer ***';
+/** How the Authorization header appears in hooks and logs. @internal */
+export const REDACTED = 'Bearer ***';
 
 /** What identifies one attempt in hooks and logs. @internal */
 export interface AttemptIdentity {
@@ -22,8 +23,11 @@ export interface AttemptWatch {
 
 /** The client's observer; see {@link createObserver}. @internal */
 export interface Observer {
-  /** Starts watching one attempt; `sent` is called with the request as ky sends it. */
-  attempt(identity: AttemptIdentity, fallbackUrl: string, fallbackHeaders: Record<string, string>): AttemptWatch;
+  /**
+   * Starts watching one attempt; `sent` is called with the request as ky sends it. `fallback` gives
+   * the URL and headers for an attempt that failed before ky built its request; it is called only then.
+   */
+  attempt(identity: AttemptIdentity, fallback: () => [url: string, headers: Record<string, string>]): AttemptWatch;
   retry(info: RetryInfo): void;
 }
 
@@ -39,7 +43,7 @@ export interface Observer {
  * @example
  * ```ts
  * const observer = createObserver(hooks, logger);
- * const watch = observer?.attempt({ id: '1.1', method: 'GET', template: '/projects', attempt: 1 }, url, headers);
+ * const watch = observer?.attempt({ id: '1.1', method: 'GET', template: '/projects', attempt: 1 }, () => [url, headers]);
  * ```
  * @internal
  */
@@ -62,7 +66,7 @@ export function createObserver(hooks: ResolvedHooks, logger: Logger | undefined)
       });
       emit('onRetry', info);
     },
-    attempt({ id, method, template, attempt }, fallbackUrl, fallbackHeaders) {
+    attempt({ id, method, template, attempt }, fallback) {
       let request: RequestInfo | undefined;
       let started = 0;
       const announce = (url: string, headers: Record<string, string>): RequestInfo => {
@@ -72,7 +76,7 @@ export function createObserver(hooks: ResolvedHooks, logger: Logger | undefined)
         return request;
       };
       // ky calls `sent` before sending; a failure before that point (nothing left the process) still pairs up.
-      const announced = () => request ?? announce(fallbackUrl, fallbackHeaders);
+      const announced = () => request ?? announce(...fallback());
       return {
         sent(sending) {
           const headers = Object.fromEntries(sending.headers);

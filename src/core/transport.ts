@@ -9,7 +9,7 @@ import { userAgent as detectUserAgent } from '../internal/runtime.js';
 import type { RequestOptions, RetryBackoffOptions } from '../options.js';
 import { type ApiResult, type ResponseSchema, failure, readResponse } from './attempt.js';
 import { createHttp, untilAborted } from './http.js';
-import { type AttemptWatch, type Observer, createObserver } from './observer.js';
+import { type AttemptWatch, type Observer, REDACTED, createObserver } from './observer.js';
 import type { RateGate } from './rate-gate.js';
 import { hold, retryWait } from './retry-policy.js';
 
@@ -63,7 +63,6 @@ export interface TransportConfig {
   userAgent?: string | undefined;
 }
 
-const REDACTED = 'Bearer ***';
 /** The longest timer `setTimeout` (and ky's `timeout`) can hold. */
 const MAX_TIMER = 2_147_483_647;
 
@@ -157,7 +156,7 @@ export class Transport {
       settled = true;
       permit?.settle(rateLimit);
     };
-    const watch = this.#observer?.attempt(this.#identity(call, attempt), this.#url(spec), this.#headersOf(call));
+    const watch = this.#observer?.attempt(this.#identity(call, attempt), () => [this.#url(spec), this.#headersOf(call)]);
     let response: Response | undefined;
     try {
       const pending = this.#http(spec.path, {
@@ -199,8 +198,9 @@ export class Transport {
     return `${this.#config.baseUrl}${spec.path}${query ? `?${query}` : ''}`;
   }
 
+  /** The headers for hooks and logs: `extra` has no authorization (`lowerCase` drops it), so the redacted one stays. */
   #headersOf(call: Call<unknown>): Record<string, string> {
-    return call.extra ? { ...this.#visibleHeaders, ...call.extra, authorization: REDACTED } : { ...this.#visibleHeaders };
+    return { ...this.#visibleHeaders, ...call.extra };
   }
 }
 
