@@ -20,7 +20,18 @@ export const KNOWN_EVENT_NAMES = [
   'prompts.updated',
 ] as const;
 
-/** A documented event name (closed: the names the union below tells apart). */
+/**
+ * A documented event name (closed: the names {@link KnownWebhookEvent} tells apart). Unlike
+ * `WebhookEventName`, a name the server adds later is not one.
+ *
+ * @example
+ * ```ts
+ * const handled: Record<KnownWebhookEventName, boolean> = {
+ *   'content.created': false, 'content.status_changed': false, 'audit.started': false,
+ *   'audit.completed': true, 'keywords.updated': true, 'prompts.updated': false,
+ * };
+ * ```
+ */
 export type KnownWebhookEventName = (typeof KNOWN_EVENT_NAMES)[number];
 
 /**
