@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATASET_NAMES, TABLE_SCHEMAS } from '../../src/sync/index.js';
 import { type Account, T0, dumpTables, served, startAccount } from './support/account.js';
-import { bundleChild, prng, runChild } from './support/child-process.js';
+import { prng } from '../reliability/support/flaky-server.js';
+import { bundleChild, runChild } from './support/child-process.js';
 
 const CONCURRENCY = 4;
 let account: Account;
