@@ -1,6 +1,6 @@
 import type { SeoVisibilityClient } from '../index.js';
 import type { BudgetTracker, StopReason } from './budget.js';
-import type { DatasetName, TableDef } from './datasets.js';
+import type { DatasetName, TableSchema } from './datasets.js';
 import { type Fetched, type Target, fetchPage } from './requests.js';
 import type { Row, SyncStore } from './store.js';
 
@@ -45,7 +45,7 @@ export class SyncContext {
   ) {}
 
   /** Task period: `r<run>` for data re-read every run, `d<day>` for daily snapshots, `once`. */
-  period(freshness: TableDef['freshness']): string {
+  period(freshness: TableSchema['refresh']): string {
     return freshness === 'run' ? `r${this.run.id}` : freshness === 'day' ? `d${this.run.snapshotDay}` : 'once';
   }
 
@@ -76,7 +76,7 @@ export class SyncContext {
   }
 
   /** Writes one request's rows and progress in one transaction, with the day's spend ledger. */
-  commit(dataset: DatasetName, writes: Array<{ table: TableDef; rows: Row[] }>, state: Record<string, unknown>): void {
+  commit(dataset: DatasetName, writes: Array<{ table: TableSchema; rows: Row[] }>, state: Record<string, unknown>): void {
     const ledger = this.ledgerKey();
     const spent = (this.store.get(ledger) as number | undefined) ?? 0;
     this.store.commit({ writes, state: { ...state, [ledger]: spent + 1 } });

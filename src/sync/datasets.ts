@@ -47,37 +47,51 @@ export type DatasetName = (typeof DATASET_NAMES)[number];
 export type Freshness = 'run' | 'day' | 'once';
 
 /**
- * One table of the store: its columns (wire names first) and primary key.
+ * A table of the store, as documented: its dataset, name, columns (the wire's field names) and
+ * primary key. `TABLE_SCHEMAS` lists them; a custom store receives them with each commit's rows.
  *
  * @example
  * ```ts
- * // What a custom store receives: each commit's rows, table by table.
- * const describe = (commit: StoreCommit) => commit.writes?.map(({ table, rows }) => `${rows.length} rows into ${table.table} (key ${table.key.join(', ')})`);
- * console.log(describe({ writes: [] }));
+ * TABLE_SCHEMAS['rankings.list'].primaryKey; // ['project_id', 'snapshot_date', 'id']
+ * const describe = (commit: StoreCommit) => commit.writes?.map(({ table, rows }) => `${rows.length} rows into ${table.table} (key ${table.primaryKey.join(', ')})`);
  * ```
  */
-export interface TableDef {
+export interface TableSchema {
   /** The dataset whose rows the table holds. */
   dataset: DatasetName;
-  /** The table's name in the store. */
+  /** Table name (`rankings_list`), also the NDJSON file's name without `.ndjson`. */
   table: string;
   /** Known columns in order; fields the server adds later become columns too. */
   columns: readonly string[];
-  /** The primary key's columns: a re-run upserts on them and never duplicates a row. */
-  key: readonly string[];
+  /** Columns that identify a row: a re-run upserts on them and never duplicates a row. */
+  primaryKey: readonly string[];
   /** `run`: re-read by every run; `day`: once per UTC day (a snapshot); `once`: once per item. */
-  freshness: Freshness;
+  refresh: Freshness;
 }
+
+/**
+ * The same as {@link TableSchema}: the name `StoreCommit` used first.
+ *
+ * @example
+ * ```ts
+ * const table: TableDef = TABLE_SCHEMAS['content.list'];
+ * ```
+ */
+export type TableDef = TableSchema;
 
 const P = 'project_id';
 const S = 'snapshot_date';
 
 /**
- * Every table, by dataset. Column names are the wire's field names; `project_id` ties a row to its
- * project, and `snapshot_date` (UTC `YYYY-MM-DD`) dates a snapshot.
- * @internal
+ * The schema of every table, by dataset. Column names are the wire's field names; `project_id`
+ * ties a row to its project, and `snapshot_date` (UTC `YYYY-MM-DD`) dates a snapshot.
+ *
+ * @example
+ * ```ts
+ * for (const [dataset, t] of Object.entries(TABLE_SCHEMAS)) console.log(dataset, t.table, t.primaryKey.join(', '));
+ * ```
  */
-export const TABLES: Readonly<Record<DatasetName, TableDef>> = {
+export const TABLE_SCHEMAS: Readonly<Record<DatasetName, TableSchema>> = {
   'projects.list': def('projects.list', ['id', 'name', 'status', 'serviceType', 'productMode', 'websiteUrl', 'createdAt'], ['id'], 'run'),
   'rankings.list': def('rankings.list', [P, S, 'id', 'keyword', 'desktop_position', 'mobile_position', 'ai_mode_position', 'maps_position', 'net_change', 'location'], [P, S, 'id'], 'day'),
   'rankings.history': def(
@@ -128,8 +142,8 @@ export const TABLES: Readonly<Record<DatasetName, TableDef>> = {
   ),
 };
 
-function def(dataset: DatasetName, columns: string[], key: string[], freshness: Freshness): TableDef {
-  return { dataset, table: dataset.replace('.', '_'), columns, key, freshness };
+function def(dataset: DatasetName, columns: string[], primaryKey: string[], refresh: Freshness): TableSchema {
+  return { dataset, table: dataset.replace('.', '_'), columns, primaryKey, refresh };
 }
 
 /**

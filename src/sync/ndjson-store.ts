@@ -1,6 +1,6 @@
 import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TABLES } from './datasets.js';
+import { TABLE_SCHEMAS } from './datasets.js';
 import { SyncError } from './errors.js';
 import { StateMap, type StoreCommit, type SyncStore } from './store.js';
 
@@ -44,7 +44,7 @@ class NdjsonStore implements SyncStore {
       mkdirSync(this.location, { recursive: true });
       const commitPath = join(this.location, COMMIT_FILE);
       this.#lengths = existsSync(commitPath) ? (JSON.parse(readFileSync(commitPath, 'utf8')) as { files: Record<string, number> }).files : {};
-      for (const file of [STATE_FILE, ...Object.values(TABLES).map((t) => `${t.table}.ndjson`)]) {
+      for (const file of [STATE_FILE, ...Object.values(TABLE_SCHEMAS).map((t) => `${t.table}.ndjson`)]) {
         const path = join(this.location, file);
         const committed = this.#lengths[file] ?? 0;
         if (!existsSync(path)) closeSync(openSync(path, 'a'));
@@ -52,7 +52,7 @@ class NdjsonStore implements SyncStore {
         if (statSync(path).size > committed) truncateSync(path, committed);
         this.#lengths[file] = committed;
       }
-      const schema = Object.fromEntries(Object.values(TABLES).map((t) => [t.table, { dataset: t.dataset, primaryKey: t.key, columns: t.columns }]));
+      const schema = Object.fromEntries(Object.values(TABLE_SCHEMAS).map((t) => [t.table, { dataset: t.dataset, primaryKey: t.primaryKey, columns: t.columns }]));
       writeFileSync(join(this.location, '_schema.json'), `${JSON.stringify(schema, null, 2)}\n`);
       for (const line of readFileSync(join(this.location, STATE_FILE), 'utf8').split('\n')) {
         if (!line) continue;

@@ -1,4 +1,4 @@
-import { TABLES } from './datasets.js';
+import { TABLE_SCHEMAS } from './datasets.js';
 import type { SyncContext } from './context.js';
 import { SyncError } from './errors.js';
 import type { NormalizedJob } from './job.js';
@@ -21,7 +21,7 @@ export async function resolveProjects(ctx: SyncContext, job: NormalizedJob): Pro
     const ids = [...state.ids, ...fetched.records.map((r) => String(r['id']))];
     const next = state.offset + fetched.records.length;
     const done = fetched.records.length === 0 || (fetched.total !== undefined ? next >= fetched.total : fetched.records.length < limit);
-    const writes = ctx.datasets.has('projects.list') ? [{ table: TABLES['projects.list'], rows: toRows('projects.list', fetched.records, { projectId: '', snapshotDay: ctx.run.snapshotDay }) }] : [];
+    const writes = ctx.datasets.has('projects.list') ? [{ table: TABLE_SCHEMAS['projects.list'], rows: toRows('projects.list', fetched.records, { projectId: '', snapshotDay: ctx.run.snapshotDay }) }] : [];
     state = { offset: next, ids, ...(done ? { done } : {}) };
     ctx.commit('projects.list', writes, { [key]: state });
   }

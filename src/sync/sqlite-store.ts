@@ -1,5 +1,5 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { TABLES, type TableDef } from './datasets.js';
+import { TABLE_SCHEMAS, type TableSchema } from './datasets.js';
 import { SyncError } from './errors.js';
 import { StateMap, type StoreCommit, type SyncStore, columnName } from './store.js';
 
@@ -46,7 +46,7 @@ class SqliteStore implements SyncStore {
       // WAL keeps a crash from ever tearing a transaction; NORMAL is durable against a killed process.
       db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;');
       db.exec('CREATE TABLE IF NOT EXISTS _sync_state (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID');
-      for (const table of Object.values(TABLES)) this.#createTable(db, table);
+      for (const table of Object.values(TABLE_SCHEMAS)) this.#createTable(db, table);
       for (const row of db.prepare('SELECT key, value FROM _sync_state').all()) this.#state.set(String(row['key']), JSON.parse(String(row['value'])));
     } catch (error) {
       db?.close();
@@ -92,14 +92,14 @@ class SqliteStore implements SyncStore {
     this.#columns.clear();
   }
 
-  #createTable(db: DatabaseSync, table: TableDef): void {
-    const cols = table.columns.map((c) => (table.key.includes(c) ? `${c} NOT NULL` : c));
-    db.exec(`CREATE TABLE IF NOT EXISTS ${table.table} (${cols.join(', ')}, PRIMARY KEY (${table.key.join(', ')}))`);
+  #createTable(db: DatabaseSync, table: TableSchema): void {
+    const cols = table.columns.map((c) => (table.primaryKey.includes(c) ? `${c} NOT NULL` : c));
+    db.exec(`CREATE TABLE IF NOT EXISTS ${table.table} (${cols.join(', ')}, PRIMARY KEY (${table.primaryKey.join(', ')}))`);
     const existing = db.prepare(`PRAGMA table_info(${table.table})`).all().map((r) => String(r['name']));
     this.#columns.set(table.table, new Set(existing));
   }
 
-  #writeRows(db: DatabaseSync, table: TableDef, rows: readonly Record<string, unknown>[]): void {
+  #writeRows(db: DatabaseSync, table: TableSchema, rows: readonly Record<string, unknown>[]): void {
     const known = this.#columns.get(table.table) ?? new Set<string>();
     let fields = this.#fields.get(table.table);
     if (!fields) this.#fields.set(table.table, (fields = new Map()));
@@ -119,9 +119,9 @@ class SqliteStore implements SyncStore {
     let upsert = this.#upserts.get(table.table);
     const cols = [...known];
     if (!upsert) {
-      const updates = cols.filter((c) => !table.key.includes(c)).map((c) => `${c} = excluded.${c}`);
+      const updates = cols.filter((c) => !table.primaryKey.includes(c)).map((c) => `${c} = excluded.${c}`);
       upsert = db.prepare(
-        `INSERT INTO ${table.table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')}) ON CONFLICT (${table.key.join(', ')}) DO ${updates.length ? `UPDATE SET ${updates.join(', ')}` : 'NOTHING'}`,
+        `INSERT INTO ${table.table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')}) ON CONFLICT (${table.primaryKey.join(', ')}) DO ${updates.length ? `UPDATE SET ${updates.join(', ')}` : 'NOTHING'}`,
       );
       this.#upserts.set(table.table, upsert);
     }

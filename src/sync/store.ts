@@ -1,4 +1,4 @@
-import type { TableDef } from './datasets.js';
+import type { TableSchema } from './datasets.js';
 
 /**
  * One row as written: the wire's fields plus `project_id` (and `snapshot_date` on snapshot tables).
@@ -27,7 +27,7 @@ export type Row = Record<string, unknown>;
  */
 export interface StoreCommit {
   /** Rows to upsert (by each table's primary key), table by table. */
-  writes?: ReadonlyArray<{ table: TableDef; rows: readonly Row[] }> | undefined;
+  writes?: ReadonlyArray<{ table: TableSchema; rows: readonly Row[] }> | undefined;
   /** Progress entries to set (`null` removes one). */
   state?: Readonly<Record<string, unknown>> | undefined;
 }

@@ -1,4 +1,4 @@
-import { type DatasetName, TABLES, type TableDef } from './datasets.js';
+import { type DatasetName, TABLE_SCHEMAS, type TableSchema } from './datasets.js';
 import type { SyncContext } from './context.js';
 import { isError } from './context.js';
 import { PAGE_SIZE } from './requests.js';
@@ -44,7 +44,7 @@ interface AuditEntry {
   i?: boolean;
 }
 
-type Children = { writes: Array<{ table: TableDef; rows: Row[] }>; state: Record<string, unknown> };
+type Children = { writes: Array<{ table: TableSchema; rows: Row[] }>; state: Record<string, unknown> };
 
 /** A paged list, or a single response (one request). @internal */
 export class PageStream implements Stream {
@@ -57,7 +57,7 @@ export class PageStream implements Stream {
     readonly dataset: DatasetName,
     readonly projectId: string,
   ) {
-    this.#key = taskKey(dataset, projectId, ctx.period(TABLES[dataset].freshness));
+    this.#key = taskKey(dataset, projectId, ctx.period(TABLE_SCHEMAS[dataset].refresh));
     this.#state = (ctx.store.get(this.#key) as PageState | undefined) ?? { offset: 0 };
     this.done = this.#state.done === true;
   }
@@ -75,7 +75,7 @@ export class PageStream implements Stream {
     const next = offset + records.length;
     const done = limit === undefined || records.length === 0 || (fetched.total !== undefined ? next >= fetched.total : records.length < limit);
     const rowCtx = { projectId, snapshotDay: ctx.run.snapshotDay, data: fetched.data };
-    const writes = ctx.datasets.has(dataset) ? [{ table: TABLES[dataset], rows: toRows(dataset, records, rowCtx) }] : [];
+    const writes = ctx.datasets.has(dataset) ? [{ table: TABLE_SCHEMAS[dataset], rows: toRows(dataset, records, rowCtx) }] : [];
     const children = this.#children(records, offset);
     const state: PageState = done ? { offset: next, done } : { offset: next };
     ctx.commit(dataset, [...writes, ...children.writes], { [this.#key]: state, ...children.state });
@@ -103,7 +103,7 @@ export class PageStream implements Stream {
         if (t !== undefined && t >= addDays(c, -1) && t < c) t = c;
         out.state[key] = { i: offset + n, s, c, ...(t ? { t } : {}) } satisfies KeywordEntry;
       });
-      out.writes.push({ table: TABLES['rankings.history'], rows });
+      out.writes.push({ table: TABLE_SCHEMAS['rankings.history'], rows });
     }
     if (this.dataset === 'prompts.list' && ctx.datasets.has('prompts.history')) {
       records.forEach((r, n) => {
@@ -188,7 +188,7 @@ export class ItemStream implements Stream {
   async #one(key: string, entry: unknown): Promise<boolean> {
     const { ctx, projectId, dataset } = this;
     const itemId = key.slice(key.lastIndexOf('/') + 1);
-    const table = TABLES[dataset];
+    const table = TABLE_SCHEMAS[dataset];
     if (dataset === 'rankings.history') {
       const e = entry as KeywordEntry;
       const target = historyTarget(e);

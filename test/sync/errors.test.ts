@@ -77,7 +77,7 @@ describe('the store is never half-written', () => {
     const path = db('atomic.db');
     const store = sqliteStore(path);
     store.open();
-    const table = { dataset: 'content.list', table: 'content_list', columns: TABLE_SCHEMAS['content.list'].columns, key: TABLE_SCHEMAS['content.list'].primaryKey, freshness: 'run' } as const;
+    const table = { dataset: 'content.list', table: 'content_list', columns: TABLE_SCHEMAS['content.list'].columns, primaryKey: TABLE_SCHEMAS['content.list'].primaryKey, refresh: 'run' } as const;
     const good = { project_id: 'p', id: 'a', title: 'fine' };
     // The second row cannot be bound (a symbol): the transaction must roll back the first one too.
     expect(() => store.commit({ writes: [{ table, rows: [good, { project_id: 'p', id: 'b', title: Symbol('bad') }] }], state: { 'task/x': { offset: 2 } } })).toThrow(SyncError);
@@ -95,7 +95,7 @@ describe('the store is never half-written', () => {
     mkdirSync(account.dir, { recursive: true });
     const store = sqliteStore(path);
     store.open();
-    const table = { dataset: 'backlinks.domains', table: 'backlinks_domains', columns: TABLE_SCHEMAS['backlinks.domains'].columns, key: TABLE_SCHEMAS['backlinks.domains'].primaryKey, freshness: 'day' } as const;
+    const table = { dataset: 'backlinks.domains', table: 'backlinks_domains', columns: TABLE_SCHEMAS['backlinks.domains'].columns, primaryKey: TABLE_SCHEMAS['backlinks.domains'].primaryKey, refresh: 'day' } as const;
     store.commit({ writes: [{ table, rows: [{ project_id: 'p', domain: 'a.example', 'domain-rank': 7, tags: ['x'] }] }] });
     store.close();
     const check = new DatabaseSync(path, { readOnly: true });
