@@ -75,5 +75,7 @@ export function hold(ms: number, signal: AbortSignal | undefined): Promise<void>
       resolve();
     }, ms);
     signal?.addEventListener('abort', onAbort, { once: true });
+    // An abort that came first (an onRetry hook may abort) fires no event: without this the hold would run out.
+    if (signal?.aborted) onAbort();
   });
 }

@@ -86,3 +86,14 @@ describe('Retry-After and the rate-limit reset', () => {
     expect(calls.count).toBe(1);
   });
 });
+
+describe('hold', () => {
+  test('a signal aborted before the hold starts (an onRetry hook may abort) rejects at once', async () => {
+    const { hold } = await import('../../src/core/retry-policy.js');
+    const controller = new AbortController();
+    controller.abort();
+    const started = Date.now();
+    await expect(hold(5_000, controller.signal)).rejects.toMatchObject({ name: 'AbortedError' });
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+});
