@@ -38,9 +38,9 @@ export function parseWebhookEvent(payload: unknown): WebhookEvent {
   }
   const result = WebhookEventSchema.safeParse(value);
   if (!result.success) {
-    const issue = result.error.issues[0];
-    const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
-    throw new InvalidArgumentError('payload', `not a valid webhook event${where}: ${issue?.message ?? 'unknown problem'}`);
+    // The root is a union, so its one issue sits at the root; its message (WebhookEventSchema's
+    // own) already names where the payload went wrong.
+    throw new InvalidArgumentError('payload', `not a valid webhook event: ${result.error.issues[0]?.message ?? 'unknown problem'}`);
   }
   return result.data as WebhookEvent;
 }
