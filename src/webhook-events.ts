@@ -25,9 +25,9 @@ import { type WebhookEvent, WebhookEventSchema } from './resources/webhooks/even
  */
 export function parseWebhookEvent(payload: unknown): WebhookEvent {
   let value = payload;
-  // Fix: "bytes" also means an ArrayBuffer (what `await request.arrayBuffer()` gives in Fetch-API
-  // handlers: Workers, Next.js, Deno) or another view; they used to fail as "not a valid webhook
-  // event at event". TextDecoder accepts any of them (Buffer and Uint8Array included).
+  // "Bytes" means any of them: an ArrayBuffer (what `await request.arrayBuffer()` gives in
+  // Fetch-API handlers: Workers, Next.js, Deno) or a view (Buffer, Uint8Array, DataView), all of
+  // which TextDecoder accepts.
   if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) value = new TextDecoder().decode(value);
   if (typeof value === 'string') {
     try {
