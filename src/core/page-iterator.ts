@@ -2,7 +2,15 @@ import { AbortedError } from '../errors/client-errors.js';
 import * as c from '../internal/option-check.js';
 import { Page, type PageParams, type PageSource } from './pagination.js';
 
-/** How far an iteration has got, reported after each page is handed to the loop. */
+/**
+ * How far an iteration has got, reported after each page is handed to the loop.
+ *
+ * @example
+ * ```ts
+ * const onProgress = ({ pages, items, total }: IterationProgress) => console.log(`page ${pages}: ${items}/${total ?? '?'}`);
+ * for await (const kw of client.rankings.list(projectId).iterate({ onProgress })) await save(kw);
+ * ```
+ */
 export interface IterationProgress {
   /** Pages handed to the loop so far. */
   pages: number;

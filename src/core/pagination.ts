@@ -1,7 +1,15 @@
 import type { Pagination, ResponseMeta } from './schemas.js';
 import type { ApiResult } from './attempt.js';
 
-/** Where a page starts and how long it may be. `limit` undefined: the server's default (50). */
+/**
+ * Where a page starts and how long it may be. `limit` undefined: the server's default (50).
+ *
+ * @example
+ * ```ts
+ * const second: PageParams = { limit: 100, offset: 100 };
+ * const page = await client.rankings.list(projectId, second);
+ * ```
+ */
 export interface PageParams {
   /** Page size (each endpoint has its maximum). */
   limit?: number | undefined;

@@ -105,7 +105,15 @@ export class AbortedError extends SeoVisibilityError {
   }
 }
 
-/** One problem found in a response, as zod reports it (path into the body, and what was wrong). */
+/**
+ * One problem found in a response, as zod reports it (path into the body, and what was wrong).
+ *
+ * @example
+ * ```ts
+ * const issue: ResponseIssue = { path: [3, 'desktop_position'], message: 'Invalid input: expected number, received string' };
+ * console.log(`data.${issue.path.map(String).join('.')}: ${issue.message}`);
+ * ```
+ */
 export interface ResponseIssue {
   /** Where in `data` the problem is, e.g. `[3, 'desktop_position']`. */
   readonly path: ReadonlyArray<PropertyKey>;
