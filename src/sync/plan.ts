@@ -1,6 +1,6 @@
 import type { SeoVisibilityClient } from '../index.js';
 import { InvalidArgumentError } from '../index.js';
-import { type SyncWindow, checkBudget, dayWindow, leastTimeMs, ledgerKey } from './budget.js';
+import { type SyncBudget, type SyncWindow, checkBudget, dayWindow, leastTimeMs, ledgerKey } from './budget.js';
 import { DATASET_NAMES, type DatasetName } from './datasets.js';
 import { SyncError } from './errors.js';
 import { normalizeJob, type SyncJob } from './job.js';
@@ -85,14 +85,15 @@ export interface PlanSyncOptions {
    */
   store?: SyncStore | undefined;
   /**
-   * `reserve` is kept out of what fits today.
+   * `reserve` is kept out of what fits today. `maxRequests` is accepted, so that one budget object
+   * serves `planSync` and `runSync`, but does not change the plan (it counts the whole job).
    * @example
    * ```ts
    * const plan = await planSync(client, job, { budget: { reserve: 5_000 } });
    * console.log(plan.fitsToday);
    * ```
    */
-  budget?: { maxRequests?: number | undefined; reserve?: number | undefined } | undefined;
+  budget?: SyncBudget | undefined;
   /**
    * The key's rate windows; the longest one is the day's budget.
    * @default the documented 200/minute, 5,000/hour, 50,000/day
