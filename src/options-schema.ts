@@ -1,4 +1,5 @@
 import * as c from './internal/option-check.js';
+import { LEVELS } from './internal/log.js';
 import * as check from './internal/validate.js';
 import type { RateGate } from './core/rate-gate.js';
 import type { ClientHooks, ErrorInfo, Hook, LoggerOption, RequestInfo, ResponseInfo, RetryInfo } from './hooks.js';
@@ -64,7 +65,7 @@ export const clientShape = {
   fetch: c.optional(c.fn<typeof globalThis.fetch>('a fetch function')),
   hooks: c.optional(c.object(hooksShape, 'expected an object { onRequest?, onResponse?, onError?, onRetry? }')),
   logger: c.optional(c.withMethods<LoggerOption>(['debug', 'warn'], 'a logger with debug and warn methods (console, pino and winston fit)')),
-  logLevel: c.optional(c.oneOf(['debug', 'info', 'warn', 'error', 'off'])),
+  logLevel: c.optional(c.oneOf(LEVELS)),
   dangerouslyAllowBrowser: c.optional(c.is<boolean>((v) => typeof v === 'boolean', 'expected true or false')),
 };
 export const requestShape = {

@@ -2,7 +2,8 @@ import { InvalidArgumentError } from '../errors/client-errors.js';
 import type { Logger, LoggerOption, LogLevel } from '../hooks.js';
 
 const RANK: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3, off: 4 };
-const LEVELS = Object.keys(RANK) as LogLevel[];
+/** Every `logLevel`, quietest last: what `options-schema.ts` accepts and `SEO_VISIBILITY_LOG` may say. @internal */
+export const LEVELS = Object.keys(RANK) as LogLevel[];
 
 /**
  * The client's logger: `logLevel` (else `SEO_VISIBILITY_LOG`) filters what reaches `logger` (else
