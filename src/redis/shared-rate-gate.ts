@@ -73,8 +73,9 @@ export class SharedRateGate implements RateGate {
   async acquire(options: AcquireOptions): Promise<Permit> {
     if (options.signal?.aborted) throw new AbortedError(options.signal.reason);
     try {
-      await this.#ready;
+      await this.#untilReady(options.signal);
     } catch (error) {
+      if (error instanceof AbortedError) throw error;
       return this.#storeFailed(options, this.#store.down ?? this.#store.error(error));
     }
     if (this.#store.down) return this.#storeFailed(options, this.#store.down);
@@ -95,6 +96,34 @@ export class SharedRateGate implements RateGate {
     this.#closed = true;
     clearTimeout(this.#openTimer);
     await Promise.allSettled([...this.#pending]);
+  }
+
+  /**
+   * Start-up (the limiter's readiness, then the first window's load), raced against the call's
+   * signal and against Redis going down: the boot's own commands have no deadline, and with an
+   * ioredis client that retries forever (`maxRetriesPerRequest: null`) they would wait for Redis.
+   */
+  #untilReady(signal: AbortSignal | undefined): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const done = () => {
+        signal?.removeEventListener('abort', onAbort);
+        unwatch();
+      };
+      const onAbort = () => {
+        done();
+        reject(new AbortedError(signal?.reason));
+      };
+      const unwatch = this.#store.watch((down) => {
+        if (!down) return;
+        done();
+        reject(down);
+      });
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.#ready.then(
+        () => (done(), resolve()),
+        (error: unknown) => (done(), reject(error)),
+      );
+    });
   }
 
   #track<T>(work: Promise<T>): Promise<T> {

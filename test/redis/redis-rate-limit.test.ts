@@ -1,5 +1,6 @@
+import { type AddressInfo, createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { InvalidArgumentError, RateLimitedError, SeoVisibilityClient, SeoVisibilityError } from '../../src/index.js';
+import { AbortedError, InvalidArgumentError, RateLimitedError, SeoVisibilityClient, SeoVisibilityError } from '../../src/index.js';
 import { RedisRateLimitError, limiterId, redisRateLimit } from '../../src/redis/index.js';
 import { createSimulator } from '../../src/testing/index.js';
 import { type TestRedis, freePort, startRedis } from './redis-server.js';
@@ -75,6 +76,27 @@ describe('redisRateLimit', () => {
       expect(sim.requests).toHaveLength(0);
     } finally {
       await shared.close();
+    }
+  });
+
+  test('a call waiting for Redis to answer at start-up ends with AbortedError as soon as its signal fires', async () => {
+    const sim = createSimulator({ seed: 1 });
+    // A server that accepts the connection and never answers: start-up waits for it.
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as AddressInfo;
+    const shared = redisRateLimit({ redis: `redis://127.0.0.1:${port}`, connectTimeoutMs: 60_000 });
+    try {
+      const client = new SeoVisibilityClient({ apiKey: sim.keys.readWrite, baseUrl: sim.baseUrl, fetch: sim.fetch, rateLimit: shared });
+      const error = await client.projects.list(undefined, { signal: AbortSignal.timeout(100) }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(AbortedError);
+      expect(sim.requests).toHaveLength(0);
+    } finally {
+      await Promise.race([shared.close(), new Promise((resolve) => setTimeout(resolve, 1_000))]);
+      silent.close();
     }
   });
 
