@@ -63,10 +63,15 @@ export abstract class ApiResource {
     query?: (params: Partial<P>) => Query,
     items: (data: Data) => Item[] = (data) => data as unknown as Item[],
   ): PagePromise<Item, Data> {
+    // The path and filters are the same for every page: checked and built on the first fetch (inside
+    // the async body, so a bad id or filter still rejects the call's promise), not once per page.
+    let call: { path: string; filters: Query | undefined } | undefined;
     const fetch = async (page: PageParams, stop?: AbortSignal) => {
-      const p = paramsOf('params', params);
-      const path = fill(template, ids).path;
-      const filters = query?.(p);
+      if (!call) {
+        const p = paramsOf('params', params);
+        call = { path: fill(template, ids).path, filters: query?.(p) };
+      }
+      const { path, filters } = call;
       // `stop` aborts iteration read-ahead the loop no longer needs, on top of the call's own signal.
       const signal = options?.signal;
       const merged = stop ? { ...options, signal: signal ? AbortSignal.any([signal, stop]) : stop } : options;
