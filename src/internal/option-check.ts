@@ -84,13 +84,13 @@ export const union = <A, B>(accepts: (v: unknown) => v is A, b: Check<B>, messag
 export const record = <V>(value: Check<V>, message: string): Check<Record<string, V>> => (v, path) =>
   isObject(v) ? Object.keys(v).forEach((key) => value(v[key], sub(path, key))) : fail(path, message);
 
-/** A number in a range (durations), finite. */
-
 /**
  * `86400000` → `86,400,000`. Not `toLocaleString`: these messages are built when the module loads,
  * and the first `toLocaleString` call loads Intl's locale data, about 13 ms of every import.
  */
 const grouped = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
+/** A number in a range (durations), finite. */
 export const numberIn = (min: number, max: number, unit: string): Check<number> =>
   is((n) => typeof n === 'number' && n >= min && n <= max, `expected a number from ${grouped(min)} to ${grouped(max)}${unit}`);
 
