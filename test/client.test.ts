@@ -4,6 +4,7 @@ import * as z from 'zod';
 import { InvalidArgumentError, NotFoundError, RateLimitedError, ResponseValidationError, SeoVisibilityClient } from '../src/index.js';
 import { createSimulator } from '../src/testing/index.js';
 import { VERSION } from '../src/version.js';
+import { windowStartClock } from './helpers/clock.js';
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -23,7 +24,7 @@ function refusal(run: () => unknown): InvalidArgumentError {
 
 /** A simulator behind a fetch that records every request the client sends. */
 function simulated(simOptions: Parameters<typeof createSimulator>[0] = {}) {
-  const sim = createSimulator({ seed: 5, ...simOptions });
+  const sim = createSimulator({ seed: 5, now: windowStartClock(60_000), ...simOptions });
   const sent: Request[] = [];
   const fetch = (input: string | URL | Request, init?: RequestInit) => {
     const request = new Request(input, init);

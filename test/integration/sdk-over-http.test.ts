@@ -8,6 +8,7 @@ import {
   keywordIdOf,
   parseWebhookEvent,
 } from '../../src/index.js';
+import { windowStartClock } from '../helpers/clock.js';
 
 // The SDK against the simulator's real HTTP server, over a real socket on 127.0.0.1: the same
 // client users run, end to end (issue 3: integration tests beside the msw unit tests).
@@ -154,7 +155,7 @@ describe('SDK over HTTP against the simulator', () => {
   });
 
   test('an enforced window: RateLimitedError when the reset is further than maxRetryDelay', async () => {
-    const limited = createSimulator({ seed: 7, rateLimit: { windows: [{ limit: 2, windowMs: 60_000 }] } });
+    const limited = createSimulator({ seed: 7, now: windowStartClock(60_000), rateLimit: { windows: [{ limit: 2, windowMs: 60_000 }] } });
     const http = await limited.listen({ port: 0 });
     try {
       const impatient = new SeoVisibilityClient({ apiKey: limited.keys.readWrite, baseUrl: http.url, maxRetryDelay: 1_000, rateLimit: { windows: false } });
