@@ -1,0 +1,100 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { freePort } from '../redis/redis-server.js';
+
+/** A PostgreSQL server for the tests: `POSTGRES_URL` when set, else a throwaway cluster. */
+export interface TestPostgres {
+  /** `postgres://postgres@127.0.0.1:<port>/postgres`, trust auth, no password. */
+  url: string;
+  /** Stops the cluster (immediate shutdown) and deletes its folder; a no-op for `POSTGRES_URL`. */
+  stop(): Promise<void>;
+}
+
+const INSTALL_HINT =
+  'The Postgres tests need a real PostgreSQL server. Install it (Debian/Ubuntu: `apt-get install --no-install-recommends postgresql`) ' +
+  'so initdb and pg_ctl are found, or set POSTGRES_URL=postgres://user@127.0.0.1:<port>/<db> to a server you run.';
+
+/**
+ * Uses `POSTGRES_URL` if set; otherwise `initdb`s a cluster in a temporary folder and starts it with
+ * `pg_ctl` on a free loopback port (no Unix socket outside that folder, fsync off: the tests kill
+ * clients, never the server). As root it runs both as the `postgres` user, since initdb refuses root.
+ * Throws (never skips) when there is no PostgreSQL.
+ */
+export async function startPostgres(): Promise<TestPostgres> {
+  const fromEnv = process.env.POSTGRES_URL;
+  if (fromEnv) return { url: fromEnv, stop: async () => {} };
+  const bin = findPostgresBin();
+  if (!bin) throw new Error(`initdb and pg_ctl were not found and POSTGRES_URL is not set. ${INSTALL_HINT}`);
+  const dir = mkdtempSync(join(tmpdir(), 'seo-visibility-pg-'));
+  const asRoot = process.getuid?.() === 0;
+  const run = (tool: string, args: string[]) => {
+    const command = asRoot ? 'runuser' : join(bin, tool);
+    const argv = asRoot ? ['-u', 'postgres', '--', join(bin, tool), ...args] : args;
+    const result = spawnSync(command, argv, { encoding: 'utf8', cwd: dir });
+    if (result.status !== 0) throw new Error(`${tool} failed (${result.status}): ${result.stderr || result.stdout}`);
+  };
+  if (asRoot) chownSync(dir, uidOf('postgres'), gidOf('postgres'));
+  const data = join(dir, 'data');
+  run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C']);
+  const port = await freePort();
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
+  run('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'server.log'), '-w', '-t', '30', 'start']);
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  await waitForQuery(url);
+  let stopped = false;
+  return {
+    url,
+    stop: async () => {
+      if (stopped) return;
+      stopped = true;
+      try {
+        run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+function findPostgresBin(): string | undefined {
+  try {
+    const onPath = execFileSync('sh', ['-c', 'command -v pg_ctl'], { encoding: 'utf8' }).trim();
+    if (onPath) {
+      // Debian links pg_ctl into /usr/local/bin or /usr/bin through a wrapper; initdb sits beside the real one.
+      const real = execFileSync('readlink', ['-f', onPath], { encoding: 'utf8' }).trim();
+      const folder = real.slice(0, real.lastIndexOf('/'));
+      if (existsSync(join(folder, 'initdb'))) return folder;
+    }
+  } catch {
+    // not on the PATH: look where Debian installs it
+  }
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return undefined;
+  const versions = readdirSync(root).sort((a, b) => Number(b) - Number(a));
+  return versions.map((v) => join(root, v, 'bin')).find((folder) => existsSync(join(folder, 'initdb')));
+}
+
+const uidOf = (user: string) => Number(execFileSync('id', ['-u', user], { encoding: 'utf8' }).trim());
+const gidOf = (user: string) => Number(execFileSync('id', ['-g', user], { encoding: 'utf8' }).trim());
+
+/** Polls `SELECT 1` for up to 10 s. */
+async function waitForQuery(url: string): Promise<void> {
+  let last: unknown;
+  for (let i = 0; i < 100; i++) {
+    const client = new pg.Client({ connectionString: url });
+    try {
+      await client.connect();
+      await client.query('SELECT 1');
+      return;
+    } catch (error) {
+      last = error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    } finally {
+      await client.end().catch(() => {});
+    }
+  }
+  throw new Error(`PostgreSQL did not answer on ${url} within 10 s (${String(last)}). ${INSTALL_HINT}`);
+}
