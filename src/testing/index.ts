@@ -24,6 +24,7 @@ export { DEFAULT_RATE_WINDOWS } from './rate-limiter.js';
 export type { Fault, FaultHandle, FaultMatch, FaultSpec } from './faults.js';
 export type { Deliver } from './events.js';
 export type { ListenOptions, SimulatorServer } from './http-server.js';
+export { listenAccounts } from './accounts-server.js';
 export type { RateLimitMeta, PaginationMeta } from './envelope.js';
 export { SimulatorData } from './data-view.js';
 export type { KeywordTable } from './data/keywords.js';

@@ -1,0 +1,350 @@
+import { InvalidArgumentError } from '../index.js';
+import { fn, integerIn, is, object, optional, string } from '../internal/option-check.js';
+import type { SyncStore } from '../sync/index.js';
+import { Accounts } from './accounts.js';
+import { FleetError } from './errors.js';
+import { type FleetOptions, checkFleetOptions } from './options.js';
+import { type FleetPlan, planFleet } from './plan.js';
+import { FleetQueue, queueSettings } from './queue.js';
+import { type FleetEvent, runAccountJob } from './run-account.js';
+import { type AccountStatus, statusOf } from './status.js';
+import { Warehouse } from './warehouse.js';
+
+/**
+ * Options of {@link Fleet.work}.
+ *
+ * @example
+ * ```ts
+ * const stop = new AbortController();
+ * process.once('SIGTERM', () => stop.abort());
+ * await fleet.work({ concurrency: 4, signal: stop.signal });
+ * ```
+ */
+export interface FleetWorkOptions {
+  /**
+   * Accounts this process syncs at once (each on its own key and budget).
+   * @default 4
+   * @example
+   * ```ts
+   * await fleet.work({ concurrency: 8, exitWhenIdle: true });
+   * ```
+   */
+  concurrency?: number | undefined;
+  /**
+   * Stops the worker: runs in hand stop cleanly (progress saved) and their accounts are queued
+   * again at once, for this or another worker.
+   * @example
+   * ```ts
+   * await fleet.work({ signal: AbortSignal.timeout(3_600_000) });
+   * ```
+   */
+  signal?: AbortSignal | undefined;
+  /**
+   * Resolve once nothing is left to do: no account queued (an account waiting for its budget's
+   * reset counts as queued), running anywhere in the fleet, or being retried.
+   * @default false
+   * @example
+   * ```ts
+   * await fleet.enqueue();
+   * await fleet.work({ exitWhenIdle: true });
+   * ```
+   */
+  exitWhenIdle?: boolean | undefined;
+  /**
+   * Told when a run starts and ends, and of queue trouble.
+   * @example
+   * ```ts
+   * await fleet.work({ onEvent: (e) => e.type === 'end' && console.log(e.account, e.run?.status, e.run?.requests) });
+   * ```
+   */
+  onEvent?: ((event: FleetEvent) => void) | undefined;
+}
+
+/**
+ * What one {@link Fleet.work} call did.
+ *
+ * @example
+ * ```ts
+ * const done: FleetWorkResult = await fleet.work({ exitWhenIdle: true });
+ * console.log(`${done.runs} runs: ${done.completed} completed, ${done.stopped} stopped, ${done.failed} failed`);
+ * ```
+ */
+export interface FleetWorkResult {
+  /** Runs this worker started. */
+  runs: number;
+  /** Of them, completed, stopped (resumed later by themselves) and failed. */
+  completed: number;
+  stopped: number;
+  failed: number;
+}
+
+/**
+ * Options of {@link Fleet.schedule}.
+ *
+ * @example
+ * ```ts
+ * await fleet.schedule('0 2 * * *', { tz: 'Europe/Paris', accounts: ['acme', 'globex'] });
+ * ```
+ */
+export interface FleetScheduleOptions {
+  /**
+   * The time zone the cron expression is read in.
+   * @default 'UTC'
+   * @example
+   * ```ts
+   * await fleet.schedule('0 6 * * 1', { tz: 'America/New_York' });
+   * ```
+   */
+  tz?: string | undefined;
+  /**
+   * The accounts each tick enqueues.
+   * @default 'all'
+   * @example
+   * ```ts
+   * await fleet.schedule('0 * * * *', { accounts: ['acme'] });
+   * ```
+   */
+  accounts?: 'all' | readonly string[] | undefined;
+}
+
+/**
+ * Syncs many accounts, each on its own key and budget, on as many worker processes and machines as
+ * you run, through a pg-boss queue in the same Postgres as the warehouse. One account is synced by
+ * one worker at a time, fleet-wide; a worker that dies hands its account over (pg-boss heartbeats)
+ * and the next resumes from the stored progress; keys stay in each worker's configuration.
+ * Create it with {@link createFleet}.
+ *
+ * @example
+ * ```ts
+ * const fleet = createFleet({ postgres: process.env.DATABASE_URL!, accounts });
+ * await fleet.enqueue();
+ * await fleet.work({ concurrency: 4, exitWhenIdle: true });
+ * console.table(await fleet.status());
+ * await fleet.close();
+ * ```
+ */
+export class Fleet {
+  readonly #options: FleetOptions;
+  readonly #accounts: Accounts;
+  readonly #settings: ReturnType<typeof queueSettings>;
+  readonly #warehouse: Warehouse;
+  readonly #listeners = new Set<(event: FleetEvent) => void>();
+  #queue: Promise<FleetQueue> | undefined;
+  #closed = false;
+
+  /** @internal Use {@link createFleet}. */
+  constructor(options: FleetOptions) {
+    checkFleetOptions(options, '');
+    this.#options = options;
+    this.#accounts = new Accounts(options.accounts, options.client);
+    this.#settings = queueSettings(options.queue);
+    this.#warehouse = new Warehouse(options.postgres, options.schema ?? 'seo_visibility');
+  }
+
+  /**
+   * Queues one sync job per account (`'all'`, or a list of ids). An account already queued is left
+   * as it is (pg-boss's stately policy): enqueueing twice never runs an account twice at once.
+   * Resolves with the accounts queued now and those that already were.
+   * @example
+   * ```ts
+   * const { queued, alreadyQueued } = await fleet.enqueue(['acme', 'globex']);
+   * ```
+   */
+  async enqueue(accounts: 'all' | readonly string[] = 'all'): Promise<{ queued: string[]; alreadyQueued: string[] }> {
+    const ids = this.#accounts.ids(accounts, 'enqueue');
+    const queue = await this.#open();
+    const queued: string[] = [];
+    const alreadyQueued: string[] = [];
+    for (const id of ids) ((await queue.send(id)) ? queued : alreadyQueued).push(id);
+    return { queued, alreadyQueued };
+  }
+
+  /**
+   * Works the queue in this process until `signal` aborts (or, with `exitWhenIdle`, until nothing
+   * is left to do). Run it in as many processes and on as many machines as you like: each needs the
+   * same accounts configuration, for the keys.
+   * @example
+   * ```ts
+   * const result = await fleet.work({ concurrency: 4, exitWhenIdle: true });
+   * console.log(result.completed, 'accounts synced');
+   * ```
+   */
+  async work(options: FleetWorkOptions = {}): Promise<FleetWorkResult> {
+    checkWorkOptions(options, '');
+    const { concurrency = 4, signal, exitWhenIdle = false, onEvent } = options;
+    const queue = await this.#open();
+    const result: FleetWorkResult = { runs: 0, completed: 0, stopped: 0, failed: 0 };
+    const stopping = new AbortController();
+    let inHand = 0;
+    const emit = (event: FleetEvent) => {
+      if (event.type === 'start') {
+        inHand++;
+        result.runs++;
+      }
+      if (event.type === 'end') {
+        inHand--;
+        const status = event.run?.status ?? 'failed';
+        result[status]++;
+      }
+      onEvent?.(event);
+    };
+    this.#listeners.add(emit);
+    const onAbort = () => stopping.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const ctx = { accounts: this.#accounts, queue, store: (id: string) => this.#storeFor(id), stopping: stopping.signal, emit };
+    const stops = [await queue.work(concurrency, (job) => runAccountJob(ctx, job)), await queue.workSchedule((data) => this.enqueue(data.accounts).then(() => undefined))];
+    try {
+      if (!signal?.aborted) await this.#until(stopping.signal, exitWhenIdle ? async () => inHand === 0 && !(await queue.jobs()).some((j) => j.state === 'created' || j.state === 'retry' || j.state === 'active') : undefined);
+      stopping.abort();
+      await Promise.all(stops.map((stop) => stop()));
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      this.#listeners.delete(emit);
+    }
+    return result;
+  }
+
+  /** Resolves when `signal` aborts, or when `idle()` says so (asked every polling interval). */
+  async #until(signal: AbortSignal, idle: (() => Promise<boolean>) | undefined): Promise<void> {
+    const everyMs = this.#settings.pollingIntervalSeconds * 1_000;
+    while (!signal.aborted) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, everyMs);
+        function done() {
+          clearTimeout(timer);
+          signal.removeEventListener('abort', done);
+          resolve();
+        }
+        signal.addEventListener('abort', done, { once: true });
+      });
+      if (idle && !signal.aborted && (await idle())) return;
+    }
+  }
+
+  /**
+   * Where every account stands: its state, its last run (requests, rows, how it ended) and when
+   * its key's budget next resets. Reads the queue's history (a week), not the API.
+   * @example
+   * ```ts
+   * for (const s of await fleet.status()) console.log(s.account, s.state, s.lastRun?.rows ?? 0);
+   * ```
+   */
+  async status(): Promise<AccountStatus[]> {
+    const queue = await this.#open();
+    return statusOf(this.#accounts.listable ? this.#accounts.ids('all', 'status') : [], await queue.jobs(), Date.now());
+  }
+
+  /**
+   * What each account's sync will cost under its own key's budget (a few list requests per
+   * account), what it already holds not counted again, and whether each fits today.
+   * @example
+   * ```ts
+   * const plan = await fleet.plan();
+   * for (const p of plan.accounts) console.log(p.account, p.requests, p.fitsToday);
+   * ```
+   */
+  async plan(accounts: 'all' | readonly string[] = 'all'): Promise<FleetPlan> {
+    this.#checkOpen();
+    return planFleet(this.#accounts, this.#accounts.ids(accounts, 'plan'), (id) => this.#storeFor(id));
+  }
+
+  /**
+   * Enqueues the accounts on a cron schedule, through pg-boss's schedules: a worker (any one of
+   * them, once per tick) fires it. Calling it again replaces the schedule.
+   * @example
+   * ```ts
+   * await fleet.schedule('0 3 * * *'); // every night at 03:00 UTC
+   * ```
+   */
+  async schedule(cron: string, options: FleetScheduleOptions = {}): Promise<void> {
+    if (typeof cron !== 'string' || cron.trim() === '') throw new InvalidArgumentError('cron', "expected a cron expression such as '0 3 * * *'");
+    checkScheduleOptions(options, '');
+    const accounts = options.accounts === undefined || options.accounts === 'all' ? 'all' : this.#accounts.ids(options.accounts, 'schedule');
+    if (accounts === 'all') this.#accounts.ids('all', 'schedule');
+    const queue = await this.#open();
+    await queue.schedule(cron, { accounts }, options.tz);
+  }
+
+  /**
+   * Removes the schedule.
+   * @example
+   * ```ts
+   * await fleet.unschedule();
+   * ```
+   */
+  async unschedule(): Promise<void> {
+    await (await this.#open()).unschedule();
+  }
+
+  /**
+   * Stops the queue connection and the warehouse pool the fleet opened (not a pool it was given).
+   * @example
+   * ```ts
+   * await fleet.close();
+   * ```
+   */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    const queue = this.#queue;
+    this.#queue = undefined;
+    await Promise.all([queue?.then((q) => q.stop(), () => undefined), this.#warehouse.close()]);
+  }
+
+  #checkOpen(): void {
+    if (this.#closed) throw new FleetError('closed', 'This fleet was closed; create another with createFleet()');
+  }
+
+  #open(): Promise<FleetQueue> {
+    this.#checkOpen();
+    this.#queue ??= FleetQueue.start(this.#options.postgres, this.#settings, (error) => {
+      for (const listener of this.#listeners) listener({ type: 'error', at: Date.now(), message: error.message });
+    });
+    this.#queue.catch(() => (this.#queue = undefined)); // a failed start (server down) is tried again on the next call
+    return this.#queue;
+  }
+
+  #storeFor(accountId: string): SyncStore {
+    return this.#options.store ? this.#options.store(accountId) : this.#warehouse.store(accountId);
+  }
+}
+
+/**
+ * Creates a fleet: many accounts synced into one Postgres by workers on as many machines as you
+ * run, through pg-boss (an optional peer dependency, with `pg`: `npm install pg-boss pg`). Nothing
+ * connects until the first call.
+ *
+ * @example
+ * ```ts
+ * import { createFleet } from 'seo-visibility/fleet';
+ * const fleet = createFleet({
+ *   postgres: process.env.DATABASE_URL!,
+ *   accounts: { acme: { apiKey: process.env.ACME_KEY!, job: { projects: 'all' } } },
+ *   client: { logLevel: 'info' },
+ * });
+ * await fleet.enqueue();
+ * await fleet.work({ concurrency: 4, exitWhenIdle: true });
+ * await fleet.close();
+ * ```
+ */
+export function createFleet(options: FleetOptions): Fleet {
+  return new Fleet(options);
+}
+
+const checkWorkOptions = object(
+  {
+    concurrency: optional(integerIn(1, 100)),
+    signal: optional(is<AbortSignal>((v) => v instanceof AbortSignal, 'expected an AbortSignal')),
+    exitWhenIdle: optional(is<boolean>((v) => typeof v === 'boolean', 'expected true or false')),
+    onEvent: optional(fn<(event: FleetEvent) => void>('a function (event) => void')),
+  },
+  'expected { concurrency?, signal?, exitWhenIdle?, onEvent? }',
+);
+
+const checkScheduleOptions = object(
+  {
+    tz: optional(string("expected a time zone such as 'Europe/Paris'")),
+    accounts: optional(is<'all' | readonly string[]>((v) => v === 'all' || Array.isArray(v), "expected 'all' or an array of account ids")),
+  },
+  'expected { tz?, accounts? }',
+);

@@ -1,0 +1,145 @@
+import type { JobResult, JobWithMetadata, PgBoss } from 'pg-boss';
+import type { Pool } from 'pg';
+import type { FleetQueueOptions } from './options.js';
+import { loadFleetPeers } from './peers.js';
+
+/** What a sync job carries: the account's id, never its key. @internal */
+export interface SyncJobData {
+  account: string;
+}
+
+/** What a scheduled job carries: the accounts to enqueue when it fires. @internal */
+export interface ScheduleJobData {
+  accounts: 'all' | string[];
+}
+
+/** Queue settings with defaults applied. @internal */
+export type QueueSettings = Required<{ [K in keyof FleetQueueOptions]: NonNullable<FleetQueueOptions[K]> }>;
+
+/** @internal */
+export function queueSettings(options: FleetQueueOptions | undefined): QueueSettings {
+  return {
+    name: options?.name ?? 'seo-visibility-sync',
+    schema: options?.schema ?? 'pgboss',
+    heartbeatSeconds: options?.heartbeatSeconds ?? 20,
+    checkIntervalSeconds: options?.checkIntervalSeconds ?? 20,
+    pollingIntervalSeconds: options?.pollingIntervalSeconds ?? 2,
+    retryLimit: options?.retryLimit ?? 5,
+    retryDelaySeconds: options?.retryDelaySeconds ?? 10,
+  };
+}
+
+/** A run longer than this is failed and retried: a day, pg-boss's longest expiry. Dead workers are found by heartbeat long before. */
+const EXPIRE_SECONDS = 86_400;
+/** Finished jobs are the fleet's run history (`status()` reads it): kept a week. */
+const HISTORY_SECONDS = 7 * 86_400;
+
+/**
+ * The fleet's use of pg-boss. One `stately` queue keyed by account id: at most one job per
+ * account queued and one active, fleet-wide, so two workers never copy one account at once and a
+ * second enqueue of a queued account is a no-op. pg-boss also owns the rest: heartbeats hand a
+ * vanished worker's job to another, retries back off, cron schedules fire, and a separate
+ * `<name>.schedule` queue carries the schedule's ticks.
+ * @internal
+ */
+export class FleetQueue {
+  readonly #boss: PgBoss;
+  readonly settings: QueueSettings;
+
+  private constructor(boss: PgBoss, settings: QueueSettings) {
+    this.#boss = boss;
+    this.settings = settings;
+  }
+
+  /** The schedule ticks' queue. */
+  get scheduleQueue(): string {
+    return `${this.settings.name}.schedule`;
+  }
+
+  /**
+   * Connects and makes sure both queues exist. Every instance supervises (fails jobs whose
+   * heartbeats stopped, so the more instances run, the sooner a dead worker's job is handed over)
+   * and fires schedules; pg-boss makes each pass run once across them.
+   */
+  static async start(postgres: string | Pool, settings: QueueSettings, onError: (error: Error) => void): Promise<FleetQueue> {
+    const { PgBoss } = await loadFleetPeers();
+    const connection = typeof postgres === 'string' ? { connectionString: postgres, max: 4 } : { db: { executeSql: (text: string, values?: unknown[]) => postgres.query(text, values) } };
+    const boss = new PgBoss({
+      ...connection,
+      schema: settings.schema,
+      supervise: true,
+      schedule: true,
+      monitorIntervalSeconds: settings.checkIntervalSeconds,
+      superviseIntervalSeconds: settings.checkIntervalSeconds,
+    });
+    // pg-boss reports connection trouble as 'error' events; unheard, an EventEmitter would throw them.
+    boss.on('error', onError);
+    await boss.start();
+    const queue = new FleetQueue(boss, settings);
+    await queue.#ensureQueues();
+    return queue;
+  }
+
+  async #ensureQueues(): Promise<void> {
+    const s = this.settings;
+    const options = {
+      expireInSeconds: EXPIRE_SECONDS,
+      deleteAfterSeconds: HISTORY_SECONDS,
+      retryLimit: s.retryLimit,
+      retryDelay: s.retryDelaySeconds,
+      retryBackoff: true,
+      retryDelayMax: 600,
+    };
+    await this.#boss.createQueue(s.name, { ...options, policy: 'stately', heartbeatSeconds: s.heartbeatSeconds });
+    // createQueue keeps an existing queue as it was: apply the settings this configuration asks for.
+    await this.#boss.updateQueue(s.name, { ...options, heartbeatSeconds: s.heartbeatSeconds });
+    await this.#boss.createQueue(this.scheduleQueue, { policy: 'stately', retryLimit: 2 });
+  }
+
+  /** Queues one run of `account` (at `startAfter`); false when one is already queued. */
+  async send(account: string, startAfter?: Date): Promise<boolean> {
+    const data: SyncJobData = { account };
+    const id = await this.#boss.send(this.settings.name, data, { singletonKey: account, ...(startAfter ? { startAfter } : {}) });
+    return id !== null;
+  }
+
+  /** Runs `handler` on each job, `concurrency` at a time; resolves with what stops it (once the jobs in hand are settled). */
+  async work(concurrency: number, handler: (job: JobWithMetadata<SyncJobData>) => Promise<JobResult>): Promise<() => Promise<void>> {
+    const options = { localConcurrency: concurrency, batchSize: 1, includeMetadata: true, perJobResults: true, pollingIntervalSeconds: this.settings.pollingIntervalSeconds } as const;
+    // No explicit type arguments: pg-boss infers the handler's shape (metadata, per-job results) from the options.
+    const id = await this.#boss.work(this.settings.name, options, (jobs: Array<JobWithMetadata<SyncJobData>>) => Promise.all(jobs.map(handler)));
+    return () => this.#boss.offWork(this.settings.name, { id, wait: true });
+  }
+
+  /** Handles schedule ticks; resolves with what stops it. */
+  async workSchedule(handler: (data: ScheduleJobData) => Promise<void>): Promise<() => Promise<void>> {
+    const id = await this.#boss.work<ScheduleJobData>(this.scheduleQueue, { pollingIntervalSeconds: this.settings.pollingIntervalSeconds }, async (jobs) => {
+      for (const job of jobs) await handler(job.data);
+    });
+    return () => this.#boss.offWork(this.scheduleQueue, { id, wait: true });
+  }
+
+  /** A pg-boss cron schedule that enqueues `accounts` each time it fires. */
+  schedule(cron: string, data: ScheduleJobData, tz: string | undefined): Promise<void> {
+    return this.#boss.schedule(this.scheduleQueue, cron, data, { singletonKey: 'tick', ...(tz ? { tz } : {}) });
+  }
+
+  unschedule(): Promise<void> {
+    return this.#boss.unschedule(this.scheduleQueue);
+  }
+
+  /** Every job of the sync queue still kept (a week of history), oldest first. */
+  async jobs(): Promise<Array<JobWithMetadata<SyncJobData>>> {
+    const out: Array<JobWithMetadata<SyncJobData>> = [];
+    for (let after: string | undefined; ; ) {
+      const page = await this.#boss.findJobs<SyncJobData>(this.settings.name, { limit: 1_000, ...(after ? { after } : {}) });
+      out.push(...page);
+      if (page.length < 1_000) return out;
+      after = page[page.length - 1]!.id;
+    }
+  }
+
+  stop(): Promise<void> {
+    return this.#boss.stop({ graceful: true, timeout: 10_000 });
+  }
+}

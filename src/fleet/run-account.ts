@@ -1,0 +1,135 @@
+import type { JobResult, JobWithMetadata } from 'pg-boss';
+import { type StopReason, type SyncStore, type SyncWindow, runSync } from '../sync/index.js';
+import type { Accounts } from './accounts.js';
+import type { FleetQueue, SyncJobData } from './queue.js';
+
+/**
+ * One run of one account, as the worker that ran it recorded it (pg-boss keeps it as the job's
+ * output; `status()` reads it back). It never holds a key.
+ *
+ * @example
+ * ```ts
+ * const [acme] = await fleet.status();
+ * const run: AccountRun | undefined = acme?.lastRun;
+ * if (run?.status === 'stopped') console.log(`${run.reason}; resumes at ${run.resumesAt}`);
+ * ```
+ */
+export interface AccountRun {
+  /** `completed`; `stopped` (budget spent, rate limited, worker stopping: resumed by itself); `failed`. */
+  status: 'completed' | 'stopped' | 'failed';
+  /** Why a run stopped (as `runSync` says), or `key_refused` for a failed run whose key got 401/403. */
+  reason?: StopReason | 'key_refused' | undefined;
+  /** Requests the run spent. */
+  requests: number;
+  /** Rows it wrote. */
+  rows: number;
+  /** When it started and ended (ISO 8601). */
+  startedAt: string;
+  endedAt: string;
+  /** A stopped run's next run: queued to start then (ISO 8601). */
+  resumesAt?: string | undefined;
+  /** The length of the key's budget day (its longest window), to tell when the budget next resets. */
+  dayWindowMs: number;
+  /** A failed run's error: name, message and, from the API, status, code and request id. */
+  error?: { name: string; message: string; status?: number | undefined; code?: string | undefined; requestId?: string | undefined } | undefined;
+}
+
+/**
+ * What a worker tells `work({ onEvent })`: a run of an account starts or ends (`run` says how),
+ * or the queue reports trouble (`error`, a message without secrets).
+ *
+ * @example
+ * ```ts
+ * await fleet.work({ onEvent: (e: FleetEvent) => console.log(new Date(e.at).toISOString(), e.type, e.account ?? '', e.run?.status ?? '') });
+ * ```
+ */
+export interface FleetEvent {
+  type: 'start' | 'end' | 'error';
+  /** The account (for `start` and `end`). */
+  account?: string | undefined;
+  /** The pg-boss job id (for `start` and `end`). */
+  jobId?: string | undefined;
+  /** Epoch ms. */
+  at: number;
+  /** How the run ended (for `end`). */
+  run?: AccountRun | undefined;
+  /** What went wrong (for `error`). */
+  message?: string | undefined;
+}
+
+/** What a worker's job handler needs. @internal */
+export interface RunContext {
+  accounts: Accounts;
+  queue: FleetQueue;
+  store: (accountId: string) => SyncStore;
+  /** Aborted when the worker is asked to stop. */
+  stopping: AbortSignal;
+  emit: (event: FleetEvent) => void;
+}
+
+/**
+ * Runs one job: the account's sync, resumed from its stored progress. A run that stops for the
+ * budget queues its own continuation at the reset and completes (it is not a failure); a worker
+ * asked to stop hands the account back at once; a refused key fails the account without retries;
+ * anything else is thrown, for pg-boss to retry with backoff.
+ * @internal
+ */
+export async function runAccountJob(ctx: RunContext, job: JobWithMetadata<SyncJobData>): Promise<JobResult> {
+  const id = job.data.account;
+  const started = Date.now();
+  ctx.emit({ type: 'start', account: id, jobId: job.id, at: started });
+  let run: AccountRun | undefined;
+  try {
+    const account = await ctx.accounts.resolve(id);
+    const dayWindowMs = Math.max(...account.windows.map((w) => w.intervalMs));
+    const base = { startedAt: new Date(started).toISOString(), dayWindowMs };
+    try {
+      const result = await runSync(account.client, account.job, { store: ctx.store(id), signal: AbortSignal.any([job.signal, ctx.stopping]), windows: account.windows, budget: account.budget });
+      const counts = { requests: result.requests, rows: Object.values(result.datasets).reduce((s, d) => s + (d?.rows ?? 0), 0) };
+      if (result.status === 'completed') run = { ...base, ...counts, status: 'completed', endedAt: new Date().toISOString() };
+      else {
+        if (result.reason === 'aborted' && !ctx.stopping.aborted) throw new Error(`The claim on account '${id}' was lost (its heartbeat lapsed or the job expired); another worker resumes it`);
+        const resumesAt = resumeTime(result.reason, account.windows, Date.now());
+        if (resumesAt) await ctx.queue.send(id, resumesAt);
+        run = { ...base, ...counts, status: 'stopped', reason: result.reason, endedAt: new Date().toISOString(), ...(resumesAt ? { resumesAt: resumesAt.toISOString() } : {}) };
+      }
+      return { id: job.id, status: 'completed', output: run };
+    } catch (error) {
+      run = { ...base, status: 'failed', requests: 0, rows: 0, endedAt: new Date().toISOString(), error: describeError(error) };
+      // A refused key will be refused again: fail this account now, and only it.
+      if (run.error?.status === 401 || run.error?.status === 403) return { id: job.id, status: 'deadletter', output: { ...run, reason: 'key_refused' } };
+      throw Object.assign(new Error(run.error?.message ?? 'run failed'), { name: run.error?.name ?? 'Error', run });
+    }
+  } finally {
+    ctx.emit({ type: 'end', account: id, jobId: job.id, at: Date.now(), run });
+  }
+}
+
+/**
+ * When a stopped run goes on: a spent day's budget at the key's next day boundary (the windows
+ * are aligned to multiples of their length, as the server's are); a rate limit that outlasted the
+ * client's wait at the next boundary of the longest window under a day; a worker stopping, at once.
+ * `max_requests` is the caller's own cap: the run waits for the next enqueue. A second of slack
+ * lets the server's window roll over first.
+ * @internal
+ */
+export function resumeTime(reason: StopReason | undefined, windows: readonly SyncWindow[], now: number): Date | undefined {
+  if (reason === 'aborted') return new Date(now);
+  if (reason !== 'daily_budget' && reason !== 'rate_limited') return undefined;
+  const sorted = [...windows].sort((a, b) => a.intervalMs - b.intervalMs);
+  const window = reason === 'daily_budget' || sorted.length === 1 ? sorted[sorted.length - 1]! : sorted[sorted.length - 2]!;
+  return new Date((Math.floor(now / window.intervalMs) + 1) * window.intervalMs + 1_000);
+}
+
+/** An error as a run records it: the SDK's errors never carry the key, and nothing else of theirs is kept. */
+function describeError(error: unknown): NonNullable<AccountRun['error']> {
+  if (!(error instanceof Error)) return { name: 'Error', message: String(error) };
+  const e = error as Error & { status?: unknown; code?: unknown; requestId?: unknown };
+  return {
+    name: e.name,
+    message: e.message,
+    ...(typeof e.status === 'number' ? { status: e.status } : {}),
+    ...(typeof e.code === 'string' ? { code: e.code } : {}),
+    ...(typeof e.requestId === 'string' ? { requestId: e.requestId } : {}),
+  };
+}
