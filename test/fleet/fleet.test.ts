@@ -1,4 +1,6 @@
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SeoVisibilityClient } from '../../src/index.js';
 import { createFleet } from '../../src/fleet/index.js';
@@ -11,11 +13,17 @@ const WINDOWS = [
   { limit: 20, intervalMs: 1_000 },
   { limit: 1_000, intervalMs: 60_000 },
 ];
+// A key whose "day" is 10 s of 60 requests: an account of ~150 requests spends three days.
+const TIGHT = [
+  { limit: 20, intervalMs: 1_000 },
+  { limit: 60, intervalMs: 10_000 },
+];
 const IDS = ['acme', 'globex', 'initech', 'umbrella', 'hooli', 'stark'];
+const BAD_KEY = 'sv_live_this_key_was_revoked_000';
 
 let env: FleetEnv;
 beforeAll(async () => {
-  env = await startFleetEnv(IDS.map((id) => ({ id, windows: WINDOWS })));
+  env = await startFleetEnv([...IDS.map((id) => ({ id, windows: WINDOWS })), { id: 'tight', windows: TIGHT }, { id: 'revoked', windows: WINDOWS }]);
 }, 60_000);
 afterAll(() => env?.close());
 
@@ -23,8 +31,9 @@ afterAll(() => env?.close());
 async function referenceCopy(id: string): Promise<ReturnType<typeof dumpTables>> {
   const account = env.accounts.find((a) => a.id === id)!;
   const path = join(env.dir, `reference-${id}.db`);
-  const client = new SeoVisibilityClient({ apiKey: account.sim.keys.readOnly, baseUrl: env.server.url, rateLimit: { windows: WINDOWS } });
-  const result = await runSync(client, { projects: 'all' }, { store: sqliteStore(path), windows: WINDOWS });
+  // Paced on the short window only: the copy may spend as many "days" as it needs.
+  const client = new SeoVisibilityClient({ apiKey: account.sim.keys.readOnly, baseUrl: env.server.url, rateLimit: { windows: [WINDOWS[0]!] }, maxRetryDelay: 20_000 });
+  const result = await runSync(client, { projects: 'all' }, { store: sqliteStore(path), windows: [WINDOWS[0]!, { limit: 100_000, intervalMs: 86_400_000 }] });
   expect(result.status).toBe('completed');
   return dumpTables(path);
 }
@@ -32,7 +41,6 @@ async function referenceCopy(id: string): Promise<ReturnType<typeof dumpTables>>
 describe('a fleet of 3 worker processes and 6 accounts', () => {
   it('completes every account with 0 × 429 per key; a SIGKILLed worker’s account is finished by another; rows equal a single-process copy', async () => {
     const storeDir = join(env.dir, 'fleet');
-    const { mkdirSync } = await import('node:fs');
     mkdirSync(storeDir);
     const args = { postgres: env.pg.url, accounts: env.workerAccounts(IDS), queue: { ...FAST_QUEUE, name: 'three-workers' }, storeDir, concurrency: 2, exitWhenIdle: true };
     const fleet = createFleet({ postgres: env.pg.url, accounts: Object.fromEntries(IDS.map((id) => [id, { apiKey: 'unused-here', job: { projects: 'all' } }])), queue: args.queue, store: (id) => sqliteStore(join(storeDir, `${id}.db`)) });
@@ -74,6 +82,90 @@ describe('a fleet of 3 worker processes and 6 accounts', () => {
     function served(id: string): number {
       const a = env.accounts.find((x) => x.id === id)!;
       return a.sim.requests.length;
+    }
+  }, 150_000);
+});
+
+/** Starts a fleet handle in the test process (enqueue, status), on the per-account SQLite stores of `storeDir`. */
+function testFleet(queueName: string, storeDir: string, ids: string[]) {
+  return createFleet({
+    postgres: env.pg.url,
+    accounts: Object.fromEntries(ids.map((id) => [id, { apiKey: 'the-test-process-never-syncs', job: { projects: 'all' as const } }])),
+    queue: { ...FAST_QUEUE, name: queueName },
+    store: (id) => sqliteStore(join(storeDir, `${id}.db`)),
+  });
+}
+
+describe('two workers, accounts queued twice, a refused key and a spent budget', () => {
+  it('never hold one account at once; the refused key fails its account only; the spent budget resumes after its reset', async () => {
+    const storeDir = join(env.dir, 'pair');
+    mkdirSync(storeDir);
+    const ids = ['acme', 'globex', 'tight', 'revoked'];
+    const queue = { ...FAST_QUEUE, name: 'two-workers' };
+    const args = { postgres: env.pg.url, accounts: env.workerAccounts(ids, { revoked: BAD_KEY }), queue, storeDir, concurrency: 2, exitWhenIdle: true };
+    const fleet = testFleet(queue.name, storeDir, ids);
+    try {
+      const tight = env.accounts.find((a) => a.id === 'tight')!;
+      const before = new Map(env.accounts.map((a) => [a.id, a.sim.requests.length]));
+      expect((await fleet.enqueue(ids)).queued).toEqual(ids);
+      // Queued again at once: each account has its one queued job already, so nothing is added.
+      expect(await fleet.enqueue(ids)).toEqual({ queued: [], alreadyQueued: ids });
+      const workers = ['p1', 'p2'].map((name) => startWorker(env, name, args));
+      // Once acme and globex are running, queue them again: a second job waits behind each active one.
+      await waitFor(() => workers.some((w) => w.events.some((e) => e.type === 'start' && e.account === 'acme')) && workers.some((w) => w.events.some((e) => e.type === 'start' && e.account === 'globex')), 30_000, 'acme and globex to start');
+      expect((await fleet.enqueue(['acme', 'globex'])).queued).toEqual(['acme', 'globex']);
+      // The spent budget shows as stopped, with the time it resumes.
+      let stopped: Awaited<ReturnType<typeof fleet.status>>[number] | undefined;
+      await waitFor(() => {
+        void fleet.status().then((all) => (stopped ??= all.find((s) => s.account === 'tight' && s.state === 'stopped' && s.resumesAt)));
+        return stopped !== undefined;
+      }, 60_000, "tight's budget to run out");
+      expect(stopped?.lastRun).toMatchObject({ status: 'stopped', reason: 'daily_budget' });
+      expect(new Date(stopped!.resumesAt!).getTime()).toBeGreaterThan(Date.now() - 10_000);
+
+      const outcomes = await Promise.all(workers.map((w) => w.done));
+      for (const o of outcomes) expect(o.code, o.stderr).toBe(0);
+      const status = Object.fromEntries((await fleet.status()).map((s) => [s.account, s]));
+      expect(status['acme']?.state).toBe('completed');
+      expect(status['globex']?.state).toBe('completed');
+      expect(status['tight']?.state).toBe('completed');
+      // The refused key: failed at once (no retries), with the server's answer, and alone.
+      expect(status['revoked']).toMatchObject({ state: 'failed', lastRun: { status: 'failed', reason: 'key_refused', error: { name: 'UnauthorizedError', status: 401 } } });
+      const runsOf = (id: string) => workers.flatMap((w) => w.events.filter((e) => e.type === 'end' && e.account === id).map((e) => e.run!));
+      expect(runsOf('revoked')).toHaveLength(1);
+
+      // The spent budget: stopped runs, each resumed no sooner than its reset, then completed.
+      const tightRuns = runsOf('tight').sort((a, b) => a.startedAt.localeCompare(b.startedAt));
+      expect(tightRuns.map((r) => r.status)).toEqual([...tightRuns.slice(0, -1).map(() => 'stopped'), 'completed']);
+      expect(tightRuns.length).toBeGreaterThanOrEqual(2);
+      for (let i = 1; i < tightRuns.length; i++) expect(new Date(tightRuns[i]!.startedAt).getTime()).toBeGreaterThanOrEqual(new Date(tightRuns[i - 1]!.resumesAt!).getTime());
+      expect(tight.sim.requests.slice(before.get('tight')).filter((r) => r.status === 429)).toHaveLength(0);
+
+      // Two runs each for acme and globex, one after the other: no two holds of an account overlap.
+      expect(runsOf('acme')).toHaveLength(2);
+      expect(runsOf('globex')).toHaveLength(2);
+      for (const [id, list] of holds(workers)) {
+        const sorted = [...list].sort((a, b) => a.from - b.from);
+        for (let i = 1; i < sorted.length; i++) expect(sorted[i]!.from, `${id}: ${JSON.stringify(sorted)}`).toBeGreaterThanOrEqual(sorted[i - 1]!.to);
+      }
+
+      const [acme, globex, tightRows] = await Promise.all(['acme', 'globex', 'tight'].map(referenceCopy));
+      expect(dumpTables(join(storeDir, 'tight.db'))).toEqual(tightRows);
+      expect(dumpTables(join(storeDir, 'acme.db'))).toEqual(acme);
+      expect(dumpTables(join(storeDir, 'globex.db'))).toEqual(globex);
+
+      // No key in the queue's tables or in anything a worker printed.
+      const client = new pg.Client({ connectionString: env.pg.url });
+      await client.connect();
+      const dump = JSON.stringify((await client.query('SELECT * FROM pgboss.job')).rows);
+      await client.end();
+      const printed = outcomes.map((o) => o.stderr).join('') + JSON.stringify(workers.map((w) => w.events));
+      for (const key of [...env.accounts.map((a) => a.sim.keys.readOnly), BAD_KEY]) {
+        expect(dump).not.toContain(key);
+        expect(printed).not.toContain(key);
+      }
+    } finally {
+      await fleet.close();
     }
   }, 150_000);
 });
