@@ -136,7 +136,7 @@ export async function planSync(client: SeoVisibilityClient, job: SyncJob, option
   const now = options.now ?? Date.now;
   const today = new Date(now()).toISOString().slice(0, 10);
   const store = options.store;
-  store?.open();
+  await store?.open();
   try {
     let planRequests = 0;
     let reported: ReportedBudget | undefined;
@@ -206,9 +206,9 @@ export async function planSync(client: SeoVisibilityClient, job: SyncJob, option
     };
     plan.summary = explainPlan(plan, { backfill, extend, datasets: normalized.datasets, implied: normalized.implied });
     // The plan's own requests come out of today's budget too: the store's ledger counts them.
-    store?.commit({ state: { [ledger]: ((store.get(ledger) as number | undefined) ?? 0) + planRequests } });
+    await store?.commit({ state: { [ledger]: ((store.get(ledger) as number | undefined) ?? 0) + planRequests } });
     return plan;
   } finally {
-    store?.close();
+    await store?.close();
   }
 }

@@ -167,7 +167,7 @@ export async function runSync(client: SeoVisibilityClient, job: SyncJob, options
   const now = opts.now ?? Date.now;
   const today = () => new Date(now()).toISOString().slice(0, 10);
   const store = opts.store;
-  store.open();
+  await store.open();
   try {
     const previous = store.get('run') as RunRecord | undefined;
     const key = jobKey(normalized);
@@ -185,7 +185,7 @@ export async function runSync(client: SeoVisibilityClient, job: SyncJob, options
     } else run = { id: (previous?.id ?? 0) + 1, job: key, snapshotDay: today(), status: 'running', projects: [] };
     const datasets = new Set<DatasetName>(normalized.datasets);
     const budget = new BudgetTracker({ maxRequests, reserve, windows, spentToday: (store.get(ledgerKey(now(), windows)) as number | undefined) ?? 0 });
-    const ctx = new SyncContext(client, store, budget, run, datasets, opts.signal, () => ledgerKey(now(), windows));
+    const ctx = new SyncContext(client, store, budget, run, datasets, opts.signal, () => ledgerKey(now(), windows), now);
     const result = (status: SyncResult['status'], reason?: StopReason): SyncResult => ({
       status,
       ...(reason ? { reason } : {}),
@@ -197,7 +197,7 @@ export async function runSync(client: SeoVisibilityClient, job: SyncJob, options
     });
     try {
       if (!resumed) run.projects = await resolveProjects(ctx, normalized);
-      store.commit({ state: { run, ...(resumed ? {} : staleTasks(store, run)) } });
+      await store.commit({ state: { run, ...(resumed ? {} : staleTasks(store, run)) } });
     } catch (error) {
       if (error instanceof StopRun) return result('stopped', error.reason);
       throw error;
@@ -210,13 +210,13 @@ export async function runSync(client: SeoVisibilityClient, job: SyncJob, options
     try {
       stop = await scheduler.run(report);
     } catch (error) {
-      store.commit({ state: { run: { ...run, status: 'stopped' } } });
+      await store.commit({ state: { run: { ...run, status: 'stopped' } } });
       throw error;
     }
-    store.commit({ state: { run: { ...run, status: stop ? 'stopped' : 'completed' } } });
+    await store.commit({ state: { run: { ...run, status: stop ? 'stopped' : 'completed' } } });
     return result(stop ? 'stopped' : 'completed', stop);
   } finally {
-    store.close();
+    await store.close();
   }
 }
 

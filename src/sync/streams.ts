@@ -1,6 +1,5 @@
 import { type DatasetName, TABLE_SCHEMAS, type TableSchema } from './datasets.js';
-import type { SyncContext } from './context.js';
-import { isError } from './context.js';
+import { type MarkRequest, type SyncContext, isNotFound } from './context.js';
 import { PAGE_SIZE } from './requests.js';
 import { addDays, dayOf, historyRowFromList, keywordId, toRows } from './rows.js';
 import type { Row } from './store.js';
@@ -22,6 +21,8 @@ export const taskKey = (dataset: string, projectId: string, period: string, item
 interface PageState {
   offset: number;
   done?: boolean;
+  /** `_synced_at` before the first page of this read: rows not read since are gone when it completes. */
+  since?: string;
 }
 interface KeywordEntry {
   /** Position in the day's list, to back-fill in list order. */
@@ -78,7 +79,7 @@ export class PageStream implements Stream {
     const writes = ctx.datasets.has(dataset) ? [{ table: TABLE_SCHEMAS[dataset], rows: toRows(dataset, records, rowCtx) }] : [];
     const children = this.#children(records, offset);
     const state: PageState = done ? { offset: next, done } : { offset: next };
-    ctx.commit(dataset, [...writes, ...children.writes], { [this.#key]: state, ...children.state });
+    await ctx.commit(dataset, [...writes, ...children.writes], { [this.#key]: state, ...children.state });
     this.#state = state;
     this.done = done;
   }
@@ -196,7 +197,7 @@ export class ItemStream implements Stream {
       const through = e.c;
       const fetched = await this.#gone(() => ctx.fetch(dataset, { projectId, itemId, dateFrom: e.t ? addDays(e.t, 1) : undefined, dateTo: target }));
       const rows = fetched ? toRows(dataset, fetched.records, { projectId, snapshotDay: e.s, itemId, data: fetched.data }) : [];
-      ctx.commit(dataset, [{ table, rows }], { [key]: { ...e, t: through } });
+      await ctx.commit(dataset, [{ table, rows }], { [key]: { ...e, t: through } });
       return true;
     }
     const pageKey = taskKey(dataset, projectId, dataset === 'audits.issues' ? 'once' : `d${ctx.run.snapshotDay}`, itemId);
@@ -212,7 +213,7 @@ export class ItemStream implements Stream {
     const state: Record<string, unknown> = { [pageKey]: done ? null : { ...page, offset: next, ...(max ? { max } : {}) } };
     if (done && dataset === 'prompts.history') state[key] = { ...(entry as PromptEntry), t: max ?? (entry as PromptEntry).c };
     if (done && dataset === 'audits.issues') state[key] = { ...(entry as AuditEntry), i: true };
-    ctx.commit(dataset, [{ table, rows }], state);
+    await ctx.commit(dataset, [{ table, rows }], state);
     return done;
   }
 
@@ -221,7 +222,7 @@ export class ItemStream implements Stream {
     try {
       return await send();
     } catch (error) {
-      if (isError(error, 'NotFoundError')) return undefined;
+      if (isNotFound(error)) return undefined;
       throw error;
     }
   }

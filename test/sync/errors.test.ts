@@ -73,33 +73,34 @@ describe('bad input: a clear error that names the problem', () => {
 });
 
 describe('the store is never half-written', () => {
-  it('a commit that fails part-way leaves neither its rows nor its progress', () => {
+  it('a commit that fails part-way leaves neither its rows nor its progress', async () => {
     const path = db('atomic.db');
     const store = sqliteStore(path);
-    store.open();
-    const table = { dataset: 'content.list', table: 'content_list', columns: TABLE_SCHEMAS['content.list'].columns, primaryKey: TABLE_SCHEMAS['content.list'].primaryKey, refresh: 'run' } as const;
+    await store.open();
+    const table = TABLE_SCHEMAS['content.list'];
     const good = { project_id: 'p', id: 'a', title: 'fine' };
     // The second row cannot be bound (a symbol): the transaction must roll back the first one too.
-    expect(() => store.commit({ writes: [{ table, rows: [good, { project_id: 'p', id: 'b', title: Symbol('bad') }] }], state: { 'task/x': { offset: 2 } } })).toThrow(SyncError);
+    await expect(store.commit({ writes: [{ table, rows: [good, { project_id: 'p', id: 'b', title: Symbol('bad') }] }], state: { 'task/x': { offset: 2 } } })).rejects.toThrow(SyncError);
     expect(store.get('task/x')).toBeUndefined();
-    store.commit({ writes: [{ table, rows: [good] }], state: { 'task/x': { offset: 1 } } });
-    store.close();
+    await store.commit({ writes: [{ table, rows: [good] }], state: { 'task/x': { offset: 1 } } });
+    await store.close();
     const check = new DatabaseSync(path, { readOnly: true });
     expect(check.prepare('SELECT id, title FROM content_list').all()).toEqual([{ id: 'a', title: 'fine' }]);
     expect(check.prepare("SELECT value FROM _sync_state WHERE key = 'task/x'").all()).toEqual([{ value: '{"offset":1}' }]);
     check.close();
   });
 
-  it('fields the server adds later become columns (the table grows, rows stay whole)', () => {
+  it('fields the server adds later become columns (the table grows, rows stay whole)', async () => {
     const path = db('grow.db');
     mkdirSync(account.dir, { recursive: true });
     const store = sqliteStore(path);
-    store.open();
-    const table = { dataset: 'backlinks.domains', table: 'backlinks_domains', columns: TABLE_SCHEMAS['backlinks.domains'].columns, primaryKey: TABLE_SCHEMAS['backlinks.domains'].primaryKey, refresh: 'day' } as const;
-    store.commit({ writes: [{ table, rows: [{ project_id: 'p', domain: 'a.example', 'domain-rank': 7, tags: ['x'] }] }] });
-    store.close();
+    await store.open();
+    const table = TABLE_SCHEMAS['backlinks.domains'];
+    await store.commit({ writes: [{ table, rows: [{ project_id: 'p', domain: 'a.example', 'domain-rank': 7, tags: ['x'] }] }] });
+    await store.close();
     const check = new DatabaseSync(path, { readOnly: true });
-    expect(check.prepare('SELECT project_id, domain, domain_rank, tags FROM backlinks_domains').all()).toEqual([{ project_id: 'p', domain: 'a.example', domain_rank: 7, tags: '["x"]' }]);
+    // `domain-rank` is not a plain lower-case name, so its column carries the hash of the field (docs/sync-tables.md).
+    expect(check.prepare('SELECT project_id, domain, domain_rank__23d6da8a, tags FROM backlinks_domains').all()).toEqual([{ project_id: 'p', domain: 'a.example', domain_rank__23d6da8a: 7, tags: '["x"]' }]);
     check.close();
   });
 });

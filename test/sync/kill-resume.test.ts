@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATASET_NAMES, TABLE_SCHEMAS } from '../../src/sync/index.js';
-import { type Account, T0, dumpTables, served, startAccount } from './support/account.js';
+import { type Account, T0, dumpTables, served, startAccount, withoutSyncColumns } from './support/account.js';
 import { prng } from '../reliability/support/flaky-server.js';
 import { bundleChild, runChild } from './support/child-process.js';
 
@@ -13,7 +13,7 @@ let clean: { tables: ReturnType<typeof dumpTables>; requests: number };
 let cleanNdjson: Record<string, string[]>;
 
 const argsFor = (store: { db?: string; ndjson?: string }) => ({ baseUrl: account.server.url, apiKey: account.sim.keys.readOnly, now: T0, concurrency: CONCURRENCY, ...store });
-const ndjsonLines = (dir: string) => Object.fromEntries(DATASET_NAMES.map((d) => [d, readFileSync(join(dir, `${TABLE_SCHEMAS[d].table}.ndjson`), 'utf8').split('\n').filter(Boolean).sort()]));
+const ndjsonLines = (dir: string) => Object.fromEntries(DATASET_NAMES.map((d) => [d, readFileSync(join(dir, `${TABLE_SCHEMAS[d].table}.ndjson`), 'utf8').split('\n').filter(Boolean).map((l) => JSON.stringify(withoutSyncColumns(JSON.parse(l) as Record<string, unknown>))).sort()]));
 
 beforeAll(async () => {
   account = await startAccount();
