@@ -4,11 +4,13 @@ import type { Plugin } from 'esbuild';
 // The optional entries import the main entry (`../index.js` in src/) for its error classes and
 // VERSION; built, that import must stay `import … from 'seo-visibility'`, so that an error thrown in
 // one entry is `instanceof` the class the app imported, and no entry carries a second copy.
-const importsMainEntry = /\/src\/(otel|sync|cli|redis)\//;
+const importsMainEntry = /\/src\/(otel|sync|cli|redis|fleet)\//;
 const mainEntryExternal: Plugin = {
   name: 'main-entry-external',
   setup(build) {
     build.onResolve({ filter: /^\.\.\/index\.js$/ }, (args) => (importsMainEntry.test(args.importer) ? { path: 'seo-visibility', external: true } : undefined));
+    // The fleet runs seo-visibility/sync: the same entry the app imports (one SyncError class), not a copy.
+    build.onResolve({ filter: /^\.\.\/sync\/index\.js$/ }, (args) => (/\/src\/fleet\//.test(args.importer) ? { path: 'seo-visibility/sync', external: true } : undefined));
   },
 };
 
@@ -31,8 +33,10 @@ export default defineConfig({
     // seo-visibility/sync (Node only: node:sqlite, loaded on first use) and the seo-visibility bin.
     'sync/index': 'src/sync/index.ts',
     'cli/index': 'src/cli/index.ts',
+    // seo-visibility/fleet (Node only), on the optional peers pg-boss and pg (loaded on first use).
+    'fleet/index': 'src/fleet/index.ts',
   },
-  external: ['seo-visibility', '@opentelemetry/api'],
+  external: ['seo-visibility', 'seo-visibility/sync', '@opentelemetry/api'],
   esbuildPlugins: [mainEntryExternal],
   format: ['esm', 'cjs'],
   dts: true,

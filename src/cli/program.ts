@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError as CommanderArgumentError, Option } from 'commander';
 import { DATASET_NAMES } from '../sync/index.js';
 import { planCommand, syncCommand } from './commands.js';
+import { registerFleet } from './fleet.js';
 
 /**
  * Exit codes: 0 done; 1 failed; 2 bad usage (unknown option, bad value, no API key); 75 stopped
@@ -107,5 +108,6 @@ ${EXIT_HELP}`,
     )
     .action(async (opts) => io.setExit(await syncCommand(opts, io)));
 
+  registerFleet(program, io);
   return program;
 }

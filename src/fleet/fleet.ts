@@ -3,7 +3,7 @@ import { fn, integerIn, is, object, optional, string } from '../internal/option-
 import type { SyncStore } from '../sync/index.js';
 import { Accounts } from './accounts.js';
 import { FleetError } from './errors.js';
-import { type FleetOptions, checkFleetOptions } from './options.js';
+import { type FleetOptions, checkFleetOptions, runCheck } from './options.js';
 import { type FleetPlan, planFleet } from './plan.js';
 import { FleetQueue, queueSettings } from './queue.js';
 import { type FleetEvent, runAccountJob } from './run-account.js';
@@ -134,7 +134,7 @@ export class Fleet {
 
   /** @internal Use {@link createFleet}. */
   constructor(options: FleetOptions) {
-    checkFleetOptions(options, '');
+    runCheck(checkFleetOptions, options);
     this.#options = options;
     this.#accounts = new Accounts(options.accounts, options.client);
     this.#settings = queueSettings(options.queue);
@@ -170,7 +170,7 @@ export class Fleet {
    * ```
    */
   async work(options: FleetWorkOptions = {}): Promise<FleetWorkResult> {
-    checkWorkOptions(options, '');
+    runCheck(checkWorkOptions, options);
     const { concurrency = 4, signal, exitWhenIdle = false, onEvent } = options;
     const queue = await this.#open();
     const result: FleetWorkResult = { runs: 0, completed: 0, stopped: 0, failed: 0 };
@@ -258,7 +258,7 @@ export class Fleet {
    */
   async schedule(cron: string, options: FleetScheduleOptions = {}): Promise<void> {
     if (typeof cron !== 'string' || cron.trim() === '') throw new InvalidArgumentError('cron', "expected a cron expression such as '0 3 * * *'");
-    checkScheduleOptions(options, '');
+    runCheck(checkScheduleOptions, options);
     const accounts = options.accounts === undefined || options.accounts === 'all' ? 'all' : this.#accounts.ids(options.accounts, 'schedule');
     if (accounts === 'all') this.#accounts.ids('all', 'schedule');
     const queue = await this.#open();

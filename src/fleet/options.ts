@@ -234,6 +234,22 @@ const isPool = (v: unknown): v is Pool => isObject(v) && typeof v['query'] === '
 // An account's key is checked here only for being a string: the client checks its form, without ever echoing it.
 const account = object({ apiKey: string('expected the API key, a string'), job: is((v) => isObject(v), "expected a job such as { projects: 'all' }"), client: optional(is((v) => isObject(v), 'expected client options')), budget: optional(is((v) => isObject(v), 'expected { reserve?, maxRequests? }')) }, 'expected { apiKey, job, client?, budget? }');
 
+/**
+ * Runs a table-driven check and throws the main entry's `InvalidArgumentError`: built, this entry
+ * imports the error classes from 'seo-visibility' (so `instanceof` holds in the app), but the shared
+ * checker carries its own copy of the class, which is re-thrown here as the app's.
+ * @internal
+ */
+export function runCheck<T>(check: Check<T>, value: unknown): asserts value is T {
+  try {
+    check(value, '');
+  } catch (error) {
+    const e = error as { name?: unknown; argument?: unknown; message?: unknown };
+    if (e?.name !== 'InvalidArgumentError' || typeof e.argument !== 'string' || typeof e.message !== 'string') throw error;
+    throw new InvalidArgumentError(e.argument, e.message.slice(`Invalid ${e.argument}: `.length));
+  }
+}
+
 /** @internal */
 export const checkFleetOptions: Check<FleetOptions> = object(
   {
