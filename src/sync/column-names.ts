@@ -19,7 +19,7 @@ export function columnFor(field: string, declared: ReadonlySet<string>, reserved
   if (declared.has(field)) return field;
   if (/^[a-z_][a-z0-9_]{0,54}$/.test(field) && !reservedLower.has(field)) return field;
   const base = field.toLowerCase().replace(/[^a-z0-9_]/g, '_').slice(0, 40);
-  return `${/^[a-z_]/.test(base) ? base : `_${base}`}__${fnv1a(field)}`;
+  return `${/^[a-z_]/.test(base) ? base : `_${base}`}__${fnv1a32(field).toString(16).padStart(8, '0')}`;
 }
 
 /**
@@ -49,12 +49,12 @@ export function quoteId(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
 }
 
-/** FNV-1a, 32 bits, as 8 hex digits: short, stable, and enough to tell field names apart. */
-function fnv1a(text: string): string {
+/** FNV-1a, 32 bits unsigned: short, stable, and enough to tell field names (or lock scopes) apart. @internal */
+export function fnv1a32(text: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     hash ^= text.charCodeAt(i);
     hash = Math.imul(hash, 0x01000193);
   }
-  return (hash >>> 0).toString(16).padStart(8, '0');
+  return hash >>> 0;
 }
