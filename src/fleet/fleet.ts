@@ -4,7 +4,7 @@ import type { SyncStore } from '../sync/index.js';
 import { Accounts } from './accounts.js';
 import { FleetError } from './errors.js';
 import { type FleetOptions, checkFleetOptions, runCheck } from './options.js';
-import { type FleetPlan, planFleet } from './plan.js';
+import { type FleetPlan, PLAN_AT_ONCE, planFleet } from './plan.js';
 import { FleetQueue, queueSettings } from './queue.js';
 import { type FleetEvent, runAccountJob } from './run-account.js';
 import { type AccountStatus, statusOf } from './status.js';
@@ -173,6 +173,7 @@ export class Fleet {
     runCheck(checkWorkOptions, options);
     const { concurrency = 4, signal, exitWhenIdle = false, onEvent } = options;
     const queue = await this.#open();
+    if (!this.#options.store) await this.#warehouse.open(concurrency);
     const result: FleetWorkResult = { runs: 0, completed: 0, stopped: 0, failed: 0 };
     const stopping = new AbortController();
     let inHand = 0;
@@ -245,7 +246,9 @@ export class Fleet {
    */
   async plan(accounts: 'all' | readonly string[] = 'all'): Promise<FleetPlan> {
     this.#checkOpen();
-    return planFleet(this.#accounts, this.#accounts.ids(accounts, 'plan'), (id) => this.#storeFor(id));
+    const ids = this.#accounts.ids(accounts, 'plan');
+    if (!this.#options.store) await this.#warehouse.open(PLAN_AT_ONCE);
+    return planFleet(this.#accounts, ids, (id) => this.#storeFor(id));
   }
 
   /**

@@ -50,8 +50,8 @@ export interface FleetPlan {
   fitToday: number;
 }
 
-/** How many accounts are planned at once (each plan costs a few list requests of its own key). */
-const AT_ONCE = 4;
+/** How many accounts are planned at once (each plan costs a few list requests of its own key). @internal */
+export const PLAN_AT_ONCE = 4;
 
 /** Plans every account in `ids`; a failure is that account's `error`, not the fleet's. @internal */
 export async function planFleet(accounts: Accounts, ids: readonly string[], store: (accountId: string) => SyncStore): Promise<FleetPlan> {
@@ -71,7 +71,7 @@ export async function planFleet(accounts: Accounts, ids: readonly string[], stor
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(AT_ONCE, ids.length) }, lane));
+  await Promise.all(Array.from({ length: Math.min(PLAN_AT_ONCE, ids.length) }, lane));
   return {
     accounts: plans,
     requests: plans.reduce((s, p) => s + p.requests, 0),

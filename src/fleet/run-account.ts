@@ -121,15 +121,25 @@ export function resumeTime(reason: StopReason | undefined, windows: readonly Syn
   return new Date((Math.floor(now / window.intervalMs) + 1) * window.intervalMs + 1_000);
 }
 
-/** An error as a run records it: the SDK's errors never carry the key, and nothing else of theirs is kept. */
+/**
+ * An error as a run records it: its message (the sync's names the dataset and endpoint), and from
+ * the API's error (itself, or the cause the sync wrapped) its name, status, code and request id.
+ * The SDK's errors never carry the key, and nothing else of theirs is kept.
+ */
 function describeError(error: unknown): NonNullable<AccountRun['error']> {
   if (!(error instanceof Error)) return { name: 'Error', message: String(error) };
-  const e = error as Error & { status?: unknown; code?: unknown; requestId?: unknown };
+  let api: (Error & { status?: unknown; code?: unknown; requestId?: unknown }) | undefined;
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if (typeof (e as { status?: unknown }).status === 'number') {
+      api = e;
+      break;
+    }
+  }
   return {
-    name: e.name,
-    message: e.message,
-    ...(typeof e.status === 'number' ? { status: e.status } : {}),
-    ...(typeof e.code === 'string' ? { code: e.code } : {}),
-    ...(typeof e.requestId === 'string' ? { requestId: e.requestId } : {}),
+    name: api?.name ?? error.name,
+    message: error.message,
+    ...(typeof api?.status === 'number' ? { status: api.status } : {}),
+    ...(typeof api?.code === 'string' ? { code: api.code } : {}),
+    ...(typeof api?.requestId === 'string' ? { requestId: api.requestId } : {}),
   };
 }

@@ -1,25 +1,44 @@
 import type { Pool } from 'pg';
-import type { SyncStore } from '../sync/index.js';
+import { type SyncStore, postgresStore } from '../sync/index.js';
+import { loadFleetPeers } from './peers.js';
 
 /**
  * The warehouse: every account's rows and progress in one Postgres schema, told apart by
- * `account_id`. The pool is opened on first use and shared by every account's store; a pool the
- * fleet was given is the caller's to end.
+ * `account_id` (postgresStore's `accountId`, which also scopes each account's spend ledger and run
+ * lock). One pool serves every account's store; the fleet ends a pool it made, never one it was given.
  * @internal
  */
 export class Warehouse {
   readonly #postgres: string | Pool;
   readonly #schema: string;
+  #pool: Promise<Pool> | undefined;
+  #opened: Pool | undefined;
 
   constructor(postgres: string | Pool, schema: string) {
     this.#postgres = postgres;
     this.#schema = schema;
   }
 
-  store(accountId: string): SyncStore {
-    // Filled in with issue 17's postgresStore.
-    throw new Error(`postgresStore is not merged yet (${this.#schema}, ${accountId}, ${typeof this.#postgres})`);
+  /** Opens the pool (once); `connections`: how many runs may hold one at once. */
+  async open(connections: number): Promise<void> {
+    if (typeof this.#postgres !== 'string') return;
+    const url = this.#postgres;
+    // A run holds a connection for its lock and takes another to commit a page.
+    this.#pool ??= loadFleetPeers().then(({ Pool }) => (this.#opened = new Pool({ connectionString: url, max: 2 * connections + 2 })));
+    await this.#pool;
   }
 
-  async close(): Promise<void> {}
+  /** The store of one account. `open` must have resolved. */
+  store(accountId: string): SyncStore {
+    const pool = typeof this.#postgres === 'string' ? this.#opened : this.#postgres;
+    if (!pool) throw new Error('Warehouse.store() before open()');
+    return postgresStore(pool, { schema: this.#schema, accountId });
+  }
+
+  async close(): Promise<void> {
+    const pool = this.#opened;
+    this.#opened = undefined;
+    this.#pool = undefined;
+    await pool?.end();
+  }
 }

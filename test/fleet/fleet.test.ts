@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +5,7 @@ import { SeoVisibilityClient } from '../../src/index.js';
 import { createFleet } from '../../src/fleet/index.js';
 import { runSync, sqliteStore } from '../../src/sync/index.js';
 import { dumpTables } from '../sync/support/account.js';
+import { dumpPostgres, testPool } from '../sync/support/postgres-rows.js';
 import { FAST_QUEUE, type FleetEnv, holds, startFleetEnv, startWorker, waitFor, type WorkerProcess } from './support/fleet-env.js';
 
 // Each key's own budget, compressed: 20 a second, 1,000 a minute (its "day").
@@ -38,12 +38,31 @@ async function referenceCopy(id: string): Promise<ReturnType<typeof dumpTables>>
   return dumpTables(path);
 }
 
+/** A fleet handle in the test process, to enqueue and read status (it never syncs: no key needed). */
+function testFleet(queueName: string, schema: string, ids: string[]) {
+  return createFleet({
+    postgres: env.pg.url,
+    accounts: Object.fromEntries(ids.map((id) => [id, { apiKey: 'the-test-process-never-syncs', job: { projects: 'all' as const } }])),
+    queue: { ...FAST_QUEUE, name: queueName },
+    schema,
+  });
+}
+
+/** Each account's rows in the warehouse `schema` equal a single-process copy of that account. */
+async function expectRowsOfReference(schema: string, ids: string[]): Promise<void> {
+  const references = await Promise.all(ids.map(referenceCopy));
+  const pool = testPool(env.pg.url);
+  try {
+    for (const [i, id] of ids.entries()) expect(await dumpPostgres(pool, schema, references[i]!, { accountId: id }), id).toEqual(references[i]);
+  } finally {
+    await pool.end();
+  }
+}
+
 describe('a fleet of 3 worker processes and 6 accounts', () => {
   it('completes every account with 0 × 429 per key; a SIGKILLed worker’s account is finished by another; rows equal a single-process copy', async () => {
-    const storeDir = join(env.dir, 'fleet');
-    mkdirSync(storeDir);
-    const args = { postgres: env.pg.url, accounts: env.workerAccounts(IDS), queue: { ...FAST_QUEUE, name: 'three-workers' }, storeDir, concurrency: 2, exitWhenIdle: true };
-    const fleet = createFleet({ postgres: env.pg.url, accounts: Object.fromEntries(IDS.map((id) => [id, { apiKey: 'unused-here', job: { projects: 'all' } }])), queue: args.queue, store: (id) => sqliteStore(join(storeDir, `${id}.db`)) });
+    const args = { postgres: env.pg.url, accounts: env.workerAccounts(IDS), queue: { ...FAST_QUEUE, name: 'three-workers' }, schema: 'three_workers', concurrency: 2, exitWhenIdle: true };
+    const fleet = testFleet(args.queue.name, args.schema, IDS);
     try {
       expect((await fleet.enqueue()).queued).toEqual(IDS);
       const before = new Map(env.accounts.map((a) => [a.id, a.sim.requests.length]));
@@ -73,8 +92,7 @@ describe('a fleet of 3 worker processes and 6 accounts', () => {
       // Per key: not one 429.
       for (const a of env.accounts) expect(a.sim.requests.slice(before.get(a.id)).filter((r) => r.status === 429).length, a.id).toBe(0);
       // Rows: each account's store equals a single-process copy of that account.
-      const references = await Promise.all(IDS.map(referenceCopy));
-      IDS.forEach((id, i) => expect(dumpTables(join(storeDir, `${id}.db`)), id).toEqual(references[i]));
+      await expectRowsOfReference(args.schema, IDS);
     } finally {
       await fleet.close();
     }
@@ -86,24 +104,13 @@ describe('a fleet of 3 worker processes and 6 accounts', () => {
   }, 150_000);
 });
 
-/** Starts a fleet handle in the test process (enqueue, status), on the per-account SQLite stores of `storeDir`. */
-function testFleet(queueName: string, storeDir: string, ids: string[]) {
-  return createFleet({
-    postgres: env.pg.url,
-    accounts: Object.fromEntries(ids.map((id) => [id, { apiKey: 'the-test-process-never-syncs', job: { projects: 'all' as const } }])),
-    queue: { ...FAST_QUEUE, name: queueName },
-    store: (id) => sqliteStore(join(storeDir, `${id}.db`)),
-  });
-}
 
 describe('two workers, accounts queued twice, a refused key and a spent budget', () => {
   it('never hold one account at once; the refused key fails its account only; the spent budget resumes after its reset', async () => {
-    const storeDir = join(env.dir, 'pair');
-    mkdirSync(storeDir);
     const ids = ['acme', 'globex', 'tight', 'revoked'];
     const queue = { ...FAST_QUEUE, name: 'two-workers' };
-    const args = { postgres: env.pg.url, accounts: env.workerAccounts(ids, { revoked: BAD_KEY }), queue, storeDir, concurrency: 2, exitWhenIdle: true };
-    const fleet = testFleet(queue.name, storeDir, ids);
+    const args = { postgres: env.pg.url, accounts: env.workerAccounts(ids, { revoked: BAD_KEY }), queue, schema: 'two_workers', concurrency: 2, exitWhenIdle: true };
+    const fleet = testFleet(queue.name, args.schema, ids);
     try {
       const tight = env.accounts.find((a) => a.id === 'tight')!;
       const before = new Map(env.accounts.map((a) => [a.id, a.sim.requests.length]));
@@ -149,10 +156,7 @@ describe('two workers, accounts queued twice, a refused key and a spent budget',
         for (let i = 1; i < sorted.length; i++) expect(sorted[i]!.from, `${id}: ${JSON.stringify(sorted)}`).toBeGreaterThanOrEqual(sorted[i - 1]!.to);
       }
 
-      const [acme, globex, tightRows] = await Promise.all(['acme', 'globex', 'tight'].map(referenceCopy));
-      expect(dumpTables(join(storeDir, 'tight.db'))).toEqual(tightRows);
-      expect(dumpTables(join(storeDir, 'acme.db'))).toEqual(acme);
-      expect(dumpTables(join(storeDir, 'globex.db'))).toEqual(globex);
+      await expectRowsOfReference(args.schema, ['acme', 'globex', 'tight']);
 
       // No key in the queue's tables or in anything a worker printed.
       const client = new pg.Client({ connectionString: env.pg.url });

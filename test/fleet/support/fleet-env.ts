@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -20,7 +20,8 @@ export interface WorkerArgs {
   postgres: string;
   accounts: Record<string, WorkerAccount>;
   queue: FleetQueueOptions;
-  storeDir?: string;
+  /** The warehouse schema. */
+  schema: string;
   concurrency: number;
   exitWhenIdle: boolean;
 }
@@ -55,7 +56,7 @@ export interface FleetEnv {
  */
 export async function startFleetEnv(specs: Array<{ id: string; windows: Array<{ limit: number; intervalMs: number }> }>): Promise<FleetEnv> {
   const dir = mkdtempSync(join(tmpdir(), 'sv-fleet-'));
-  const [pg, script] = await Promise.all([startPostgres(), bundleWorker(dir)]);
+  const [pg, bundle] = await Promise.all([startPostgres(), bundleWorker()]);
   const accounts = specs.map((spec, i) => ({
     id: spec.id,
     windows: spec.windows,
@@ -71,33 +72,29 @@ export async function startFleetEnv(specs: Array<{ id: string; windows: Array<{ 
     server,
     accounts,
     dir,
-    script,
+    script: bundle.script,
     workerAccounts: (ids, keys = {}) =>
       Object.fromEntries(accounts.filter((a) => !ids || ids.includes(a.id)).map((a) => [a.id, { apiKey: keys[a.id] ?? a.sim.keys.readOnly, baseUrl: server.url, windows: a.windows }])),
     close: async () => {
       await server.close();
       await pg.stop();
       rmSync(dir, { recursive: true, force: true });
+      rmSync(bundle.dir, { recursive: true, force: true });
     },
   };
 }
 
-/** Bundles the worker once: a plain .mjs starts in a fraction of the time tsx takes. */
-async function bundleWorker(dir: string): Promise<string> {
-  const out = join(dir, 'worker.mjs');
-  await build({
-    entryPoints: [join(import.meta.dirname, 'worker.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node22',
-    outfile: out,
-    logLevel: 'silent',
-    external: ['pg-native'],
-    // pg-boss and pg are CommonJS-and-ESM mixes; a require shim lets the bundle load their CommonJS parts.
-    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-  });
-  return out;
+/**
+ * Bundles the worker once into node_modules/.cache (dependencies stay imports, resolved from the
+ * repository's node_modules): a plain .mjs starts in a fraction of the time tsx takes.
+ */
+async function bundleWorker(): Promise<{ script: string; dir: string }> {
+  const cache = join(import.meta.dirname, '..', '..', '..', 'node_modules', '.cache');
+  mkdirSync(cache, { recursive: true });
+  const dir = mkdtempSync(join(cache, 'sv-fleet-'));
+  const script = join(dir, 'worker.mjs');
+  await build({ entryPoints: [join(import.meta.dirname, 'worker.ts')], bundle: true, packages: 'external', platform: 'node', format: 'esm', target: 'node22', outfile: script, logLevel: 'silent' });
+  return { script, dir };
 }
 
 /** A running worker process and what it reported. */

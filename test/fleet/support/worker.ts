@@ -4,7 +4,6 @@
  * `work()` returns (on SIGTERM, or once idle).
  */
 import { createFleet, type FleetAccount } from '../../../src/fleet/index.js';
-import { sqliteStore } from '../../../src/sync/index.js';
 import type { WorkerArgs } from './fleet-env.js';
 
 const args = JSON.parse(process.argv[2] ?? '{}') as WorkerArgs;
@@ -20,7 +19,7 @@ const fleet = createFleet({
   postgres: args.postgres,
   accounts,
   queue: args.queue,
-  ...(args.storeDir ? { store: (id: string) => sqliteStore(`${args.storeDir}/${id}.db`) } : {}),
+  schema: args.schema,
 });
 const stop = new AbortController();
 process.once('SIGTERM', () => stop.abort());
