@@ -14,6 +14,7 @@ import { memory, prefetch, requestCount } from './paging.js';
 import { rateBudget } from './rate-budget.js';
 import { size } from './size.js';
 import { syncBench } from './sync.js';
+import { fleetBench } from './fleet.js';
 
 const sections: Array<[string, () => Promise<Row[]>]> = [
   ['overhead', overhead],
@@ -24,6 +25,7 @@ const sections: Array<[string, () => Promise<Row[]>]> = [
   ['rate budget', rateBudget],
   ['size and start', size],
   ['copy your data out (sync)', syncBench],
+  ['many accounts (fleet)', fleetBench],
 ];
 
 /** Whether a row fails the run: every target in a full run; in quick mode only counts, bounds and size. */
@@ -93,6 +95,11 @@ What each section does:
    loopback server and one rate limiter), 50 ms latency per response, the documented windows
    compressed 60×; wall time against the least time the budget allows, and against a hand-written
    sequential loop at the default page size that crashes half-way and is re-run from zero.
+8. **Many accounts (fleet)**: 12 accounts, each its own simulator, key and enforced budget (the
+   documented windows ÷60), 20 ms latency, synced into one Postgres by 1, 2 and 4 worker processes
+   (\`fleet work --concurrency 1\` each, so the workers are the only parallelism between accounts),
+   each phase on a fresh queue and schema. Wall time against the least time the budgets allow (every
+   account at once under its own key), and the speed-up over one worker.
 
 ## Before and after (issue 10)
 

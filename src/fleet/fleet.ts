@@ -17,7 +17,7 @@ import { Warehouse } from './warehouse.js';
  * ```ts
  * const stop = new AbortController();
  * process.once('SIGTERM', () => stop.abort());
- * await fleet.work({ concurrency: 4, signal: stop.signal });
+ * await fleet.work({ concurrency: 4, signal: stop.signal, exitWhenIdle: true });
  * ```
  */
 export interface FleetWorkOptions {
@@ -35,7 +35,7 @@ export interface FleetWorkOptions {
    * again at once, for this or another worker.
    * @example
    * ```ts
-   * await fleet.work({ signal: AbortSignal.timeout(3_600_000) });
+   * await fleet.work({ signal: AbortSignal.timeout(3_600_000), exitWhenIdle: true }); // an hour at most
    * ```
    */
   signal?: AbortSignal | undefined;
@@ -54,7 +54,7 @@ export interface FleetWorkOptions {
    * Told when a run starts and ends, and of queue trouble.
    * @example
    * ```ts
-   * await fleet.work({ onEvent: (e) => e.type === 'end' && console.log(e.account, e.run?.status, e.run?.requests) });
+   * await fleet.work({ exitWhenIdle: true, onEvent: (e) => e.type === 'end' && console.log(e.account, e.run?.status, e.run?.requests) });
    * ```
    */
   onEvent?: ((event: FleetEvent) => void) | undefined;
@@ -322,7 +322,7 @@ export class Fleet {
  * import { createFleet } from 'seo-visibility/fleet';
  * const fleet = createFleet({
  *   postgres: process.env.DATABASE_URL!,
- *   accounts: { acme: { apiKey: process.env.ACME_KEY!, job: { projects: 'all' } } },
+ *   accounts: { acme: { apiKey: process.env.ACME_KEY!, job: { projects: 'all', datasets: ['rankings.list'] } } },
  *   client: { logLevel: 'info' },
  * });
  * await fleet.enqueue();

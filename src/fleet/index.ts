@@ -10,7 +10,7 @@
  * const fleet = createFleet({
  *   postgres: process.env.DATABASE_URL!,
  *   accounts: {
- *     acme: { apiKey: process.env.ACME_KEY!, job: { projects: 'all' } },
+ *     acme: { apiKey: process.env.ACME_KEY!, job: { projects: 'all', datasets: ['rankings.list', 'backlinks.summary'] } },
  *     globex: { apiKey: process.env.GLOBEX_KEY!, job: { projects: 'all', datasets: ['rankings.list'] } },
  *   },
  * });

@@ -169,6 +169,7 @@ export interface FleetOptions {
    * fleet does not end a pool it was given).
    * @example
    * ```ts
+   * import pg from 'pg';
    * createFleet({ postgres: new pg.Pool({ connectionString: process.env.DATABASE_URL }), accounts });
    * ```
    */

@@ -40,7 +40,7 @@ export interface AccountRun {
  *
  * @example
  * ```ts
- * await fleet.work({ onEvent: (e: FleetEvent) => console.log(new Date(e.at).toISOString(), e.type, e.account ?? '', e.run?.status ?? '') });
+ * await fleet.work({ exitWhenIdle: true, onEvent: (e: FleetEvent) => console.log(new Date(e.at).toISOString(), e.type, e.account ?? '', e.run?.status ?? '') });
  * ```
  */
 export interface FleetEvent {

@@ -48,6 +48,11 @@ export const FIXTURE_NAMES = [
   'gate', // a client's local throttle, as RateGateFactory.createGate receives it
   'job', // a sync job (seo-visibility/sync): one project's keyword list
   'store', // a sync store: SQLite in memory
+  'postgres', // a Postgres URL (DATABASE_URL: the throwaway server run-examples.ts starts)
+  'key', // an API key (the simulator's read-only key)
+  'accounts', // fleet accounts (seo-visibility/fleet): 'acme' and 'globex' on the simulator, one project's keyword list each
+  'fleet', // a fleet of those accounts on `postgres` (closed after the example)
+  'vault', // a stand-in for the reader's secret store: vault.read(path) resolves with a key
 ] as const;
 
 /** One of the names above. */

@@ -10,6 +10,7 @@ import { trace } from '@opentelemetry/api';
 import { keywordIdOf, NotFoundError, parseWebhookEvent, type RateGate, SeoVisibilityClient } from 'seo-visibility';
 import { createSimulator, type Simulator } from 'seo-visibility/testing';
 import { type SyncJob, sqliteStore } from '../../../src/sync/index.js';
+import { type FleetAccounts, createFleet } from '../../../src/fleet/index.js';
 import type { FixtureName } from './fixture-names.js';
 
 /** Builds the fixtures of one example; `close()` stops its loopback server. */
@@ -57,6 +58,17 @@ export async function makeFixtures() {
   const history = await client.rankings.history(projectId, keywordId);
   const backlinkHistory = await client.backlinks.history(projectId);
   const noop = (..._args: unknown[]): void => undefined;
+  // The fleet examples' accounts, with their keys where the examples read them (ACME_KEY, GLOBEX_KEY).
+  process.env.ACME_KEY = sim.keys.readOnly;
+  process.env.GLOBEX_KEY = sim.keys.readOnly;
+  const postgres = process.env.DATABASE_URL ?? '';
+  const small = { projects: [projectId], datasets: ['rankings.list' as const] };
+  const accounts = {
+    acme: { apiKey: sim.keys.readOnly, job: small, client: { baseUrl: server.url } },
+    globex: { apiKey: sim.keys.readOnly, job: small, client: { baseUrl: server.url } },
+  } satisfies FleetAccounts;
+  // Quick hand-over and polling, so a worker run by an example settles in seconds.
+  const fleet = createFleet({ postgres, accounts, queue: { name: 'jsdoc-examples', pollingIntervalSeconds: 1, checkIntervalSeconds: 1, retryDelaySeconds: 1 } });
   // The client's own local throttle, as a gate factory receives it (createGate runs in the constructor).
   let gate: RateGate | undefined;
   new SeoVisibilityClient({ apiKey: sim.keys.readWrite, baseUrl: sim.baseUrl, fetch: sim.fetch, rateLimit: { gate: { createGate: (context) => (gate = context.localGate()) } } });
@@ -102,8 +114,13 @@ export async function makeFixtures() {
     gate,
     job: { projects: [projectId], datasets: ['rankings.list'] } satisfies SyncJob as SyncJob,
     store: sqliteStore(':memory:'),
+    postgres,
+    key: sim.keys.readOnly,
+    accounts,
+    fleet,
+    vault: { read: async (_path: string): Promise<string> => sim.keys.readOnly },
   } satisfies Record<FixtureName, unknown>;
-  return { fixtures, close: () => server.close() };
+  return { fixtures, close: () => Promise.all([server.close(), fleet.close()]).then(() => undefined) };
 }
 
 /** The values in scope of every example. */

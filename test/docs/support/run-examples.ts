@@ -11,6 +11,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startRedis } from '../../redis/redis-server.js';
+import { startPostgres } from '../../helpers/postgres-server.js';
 import { makeFixtures } from './fixtures.js';
 
 /** One line of the manifest. */
@@ -54,6 +55,9 @@ process.chdir(scratch);
 // The Redis examples read REDIS_URL, as a reader's deployment would: a throwaway redis-server.
 const redis = await startRedis();
 process.env.REDIS_URL = redis.url;
+// The fleet examples read DATABASE_URL, as a reader's deployment would: a throwaway PostgreSQL.
+const postgres = await startPostgres();
+process.env.DATABASE_URL = postgres.url;
 
 const results: RunResult[] = [];
 for (const entry of manifest) {
@@ -84,5 +88,6 @@ for (const entry of manifest) {
 }
 writeFileSync(resultsPath, JSON.stringify(results, null, 2));
 await redis.stop();
+await postgres.stop();
 // Examples may leave timers (a `setTimeout(() => controller.abort(), 1_000)`): do not wait for them.
 process.exit(0);

@@ -51,16 +51,17 @@ export interface FleetEnv {
 }
 
 /**
- * Starts Postgres and one simulator per account (seeded apart, few keywords so each account is a
- * few hundred requests), each enforcing its own compressed windows, behind one HTTP server.
+ * Starts Postgres and one simulator per account (seeded apart; `keywords` per project, 2 by
+ * default, so each account is about 150 requests), each enforcing its own compressed windows,
+ * behind one HTTP server. Also used by the fleet section of `npm run bench`.
  */
-export async function startFleetEnv(specs: Array<{ id: string; windows: Array<{ limit: number; intervalMs: number }> }>): Promise<FleetEnv> {
+export async function startFleetEnv(specs: Array<{ id: string; windows: Array<{ limit: number; intervalMs: number }> }>, options: { keywords?: number; latencyMs?: number } = {}): Promise<FleetEnv> {
   const dir = mkdtempSync(join(tmpdir(), 'sv-fleet-'));
   const [pg, bundle] = await Promise.all([startPostgres(), bundleWorker()]);
   const accounts = specs.map((spec, i) => ({
     id: spec.id,
     windows: spec.windows,
-    sim: createSimulator({ seed: 31 + i, keywordsPerProject: 2, now: () => Date.now() - DAY_MS, rateLimit: { windows: spec.windows.map((w) => ({ limit: w.limit, windowMs: w.intervalMs })) } }),
+    sim: createSimulator({ seed: 31 + i, keywordsPerProject: options.keywords ?? 2, latencyMs: options.latencyMs ?? 0, now: () => Date.now() - DAY_MS, rateLimit: { windows: spec.windows.map((w) => ({ limit: w.limit, windowMs: w.intervalMs })) } }),
   }));
   // Seeded a day ago and moved on a day, to the real clock: the seeded audits have finished
   // crawling, so what an account serves no longer moves with the clock and copies made a minute
