@@ -96,7 +96,7 @@ What each section does:
    compressed 60×; wall time against the least time the budget allows, and against a hand-written
    sequential loop at the default page size that crashes half-way and is re-run from zero.
 8. **Many accounts (fleet)**: 12 accounts, each its own simulator, key and enforced budget (the
-   documented windows ÷60), 20 ms latency, synced into one Postgres by 1, 2 and 4 worker processes
+   documented windows ÷60), 50 ms latency, synced into one Postgres by 1, 2 and 4 worker processes
    (\`fleet work --concurrency 1\` each, so the workers are the only parallelism between accounts),
    each phase on a fresh queue and schema. Wall time against the least time the budgets allow (every
    account at once under its own key), and the speed-up over one worker.
