@@ -38,8 +38,8 @@ export function statusOf(accounts: readonly string[], jobs: ReadonlyArray<JobWit
   for (const job of jobs) {
     const id = job.data?.account;
     if (typeof id !== 'string') continue;
-    let list = byAccount.get(id);
-    if (!list) byAccount.set(id, (list = []));
+    const list = byAccount.get(id) ?? [];
+    byAccount.set(id, list);
     list.push(job);
   }
   return [...byAccount].map(([account, list]) => {

@@ -168,7 +168,7 @@ export function holds(workers: ReadonlyArray<WorkerProcess & { killedAt?: number
 }
 
 function push<T>(map: Map<string, T[]>, key: string, value: T): void {
-  let list = map.get(key);
-  if (!list) map.set(key, (list = []));
+  const list = map.get(key) ?? [];
+  map.set(key, list);
   list.push(value);
 }
