@@ -4,7 +4,7 @@ import { InvalidArgumentError } from '../errors/client-errors.js';
  * A small table-driven checker for option objects (client options, per-call options, custom
  * requests): each entry is a function that throws `InvalidArgumentError` naming the option's full
  * path (`rateLimit.windows[0].intervalMs`) and what is allowed. The phantom `t` carries the
- * accepted type, so `options-schema.ts` can prove each table agrees with its public interface.
+ * accepted type, so `options/check-options.ts` can prove each table agrees with its public interface.
  *
  * @internal
  */

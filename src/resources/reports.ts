@@ -4,7 +4,7 @@ import type { PagePromise } from '../core/page-promise.js';
 import { ApiResource, paramsOf } from '../core/resource.js';
 import { int, isoString, num, openEnum, pendingTimestamp } from '../core/schemas.js';
 import * as check from '../internal/validate.js';
-import type { RequestOptions } from '../options.js';
+import type { RequestOptions } from '../options/client-options.js';
 
 /**
  * A report link (GET/POST `/projects/{projectId}/reports`, GET `.../reports/{reportId}`). The

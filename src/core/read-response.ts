@@ -6,7 +6,7 @@ import { errorFromResponse } from '../errors/from-response.js';
 import { AbortedError, ConnectionError, ResponseValidationError, TimeoutError } from '../errors/client-errors.js';
 import type { ResponseMeta } from './schemas.js';
 import { asEnvelope, readError, readMeta } from './envelope.js';
-import { validate } from './fast-check.js';
+import { validate } from './schema-fast-path.js';
 
 /**
  * A call's result, as `.withMeta()` and `.withResponse()` resolve: the validated `data`, the

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import * as zc from 'zod';
 import * as z from 'zod/mini';
-import { compile, validate } from '../../src/core/fast-check.js';
+import { compile, validate } from '../../src/core/schema-fast-path.js';
 import * as core from '../../src/core/schemas.js';
 import * as fixtures from '../fixtures/records.js';
 

@@ -13,7 +13,7 @@ import {
   UnknownWebhookEventSchema,
   type WebhookEvent,
   WebhookEventSchema,
-} from '../../../src/resources/webhooks/events.js';
+} from '../../../src/resources/webhooks/event-schemas.js';
 import {
   auditCompletedEventFixture,
   auditStartedEventFixture,
