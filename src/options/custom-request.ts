@@ -1,6 +1,6 @@
 import type * as zc from 'zod';
 import * as z from 'zod/mini';
-import type { ResponseSchema } from '../core/read-response.js';
+import type { ResponseSchema } from '../core/schemas.js';
 import type { CallSpec } from '../core/transport.js';
 import { InvalidArgumentError } from '../errors/client-errors.js';
 import * as check from '../internal/validate.js';

@@ -109,6 +109,7 @@ describe('fast acceptance check on the public def', () => {
     expect(check({ i: 1, n: Number.POSITIVE_INFINITY })).toBe(false);
     expect(check({ i: 1, n: Number.NaN })).toBe(false);
     expect(compile(zc.looseObject({ id: zc.string() }))?.({ id: 'a', more: 1 })).toBe(true);
-    expect(compile(z.array(z.string()))?.([, 'a'])).toBe(false); // eslint-disable-line no-sparse-arrays
+    // biome-ignore lint/suspicious/noSparseArray: an array with a hole is the case under test
+    expect(compile(z.array(z.string()))?.([, 'a'])).toBe(false);
   });
 });

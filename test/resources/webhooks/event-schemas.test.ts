@@ -1,5 +1,5 @@
 import { describe, expect, expectTypeOf, test } from 'vitest';
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
 import {
   type AuditCompletedEvent,
   type AuditStartedEvent,
