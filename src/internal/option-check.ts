@@ -113,7 +113,8 @@ export const fn = <F>(what: string): Check<F> => is((v) => typeof v === 'functio
 export const withMethods = <T>(methods: string[], what: string): Check<T> =>
   is((v) => isObject(v) && methods.every((m) => typeof v[m] === 'function'), `expected ${what}`);
 
-// Spellings another tool uses for the same option: the simulator's windows say `windowMs`.
+// Spellings other tools use for the same option (`windowMs` is express-rate-limit's, and was the
+// simulator's before 0.2).
 const ALIASES: Record<string, string> = { windowMs: 'intervalMs', window: 'intervalMs', interval: 'intervalMs', retries: 'maxRetries', key: 'apiKey', url: 'baseUrl', prefixUrl: 'baseUrl' };
 // Keys that belong somewhere else entirely.
 const ELSEWHERE: Record<string, string> = {
