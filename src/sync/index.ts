@@ -17,7 +17,8 @@
  *
  * @packageDocumentation
  */
-export { planSync, type PlanSyncOptions, type SyncPlan, type DatasetPlan } from './plan.js';
+export { planSync, type PlanSyncOptions } from './plan.js';
+export type { SyncPlan, DatasetPlan } from './plan-result.js';
 export { runSync, type RunSyncOptions, type SyncResult, type SyncProgress } from './run.js';
 export { sqliteStore } from './sqlite-store.js';
 export { ndjsonStore } from './ndjson-store.js';

@@ -4,7 +4,7 @@ import { BudgetTracker, type StopReason, type SyncBudget, type SyncWindow, check
 import { DATASET_NAMES, type DatasetName } from './datasets.js';
 import { type RunRecord, StopRun, SyncContext } from './context.js';
 import { SyncError } from './errors.js';
-import { type NormalizedJob, type SyncJob, describeJob, jobKey, normalizeJob } from './job.js';
+import { type SyncJob, jobChangedMessage, jobKey, normalizeJob } from './job.js';
 import { resolveProjects } from './projects.js';
 import { Scheduler } from './scheduler.js';
 import type { SyncStore } from './store.js';
@@ -174,10 +174,7 @@ export async function runSync(client: SeoVisibilityClient, job: SyncJob, options
     let run: RunRecord;
     let resumed = false;
     if (previous && previous.status !== 'completed' && previous.job !== key && !opts.fresh) {
-      throw new SyncError(
-        'job_changed',
-        `The store at ${store.location} holds a stopped run of another job (${describeJobKey(previous.job)}); this job is ${describeJob(normalized)}. Run the previous job again to finish it, or pass fresh: true (--fresh) to drop its progress.`,
-      );
+      throw new SyncError('job_changed', jobChangedMessage(store.location, previous.job, normalized));
     }
     if (previous && previous.status !== 'completed' && previous.job === key) {
       run = { ...previous, status: 'running' };
@@ -238,15 +235,6 @@ function staleTasks(store: SyncStore, run: RunRecord): Record<string, null> {
     if (period !== 'once' && period !== `r${run.id}` && period !== `d${run.snapshotDay}`) out[key] = null;
   }
   return out;
-}
-
-function describeJobKey(key: string): string {
-  try {
-    const job = JSON.parse(key) as NormalizedJob;
-    return describeJob({ ...job, implied: [] });
-  } catch {
-    return key;
-  }
 }
 
 function checkRunOptions(options: unknown): RunSyncOptions {

@@ -1,6 +1,6 @@
 import { type DatasetName, TABLE_SCHEMAS, type TableSchema } from './datasets.js';
 import { type MarkRequest, type SyncContext, isNotFound } from './context.js';
-import { PAGE_SIZE } from './requests.js';
+import { type Fetched, PAGE_SIZE } from './requests.js';
 import { addDays, dayOf, historyRowFromList, keywordId, toRows } from './rows.js';
 import type { Row } from './store.js';
 
@@ -71,17 +71,43 @@ export class PageStream implements Stream {
     const { ctx, dataset, projectId } = this;
     const limit = PAGE_SIZE[dataset];
     const offset = this.#state.offset;
-    const fetched = await ctx.fetch(dataset, { projectId, offset, limit });
+    const since = this.#state.since ?? ctx.stamp();
+    let fetched: Fetched;
+    try {
+      fetched = await ctx.fetch(dataset, { projectId, offset, limit });
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+      await this.#projectGone(since);
+      return;
+    }
     const records = fetched.records;
     const next = offset + records.length;
     const done = limit === undefined || records.length === 0 || (fetched.total !== undefined ? next >= fetched.total : records.length < limit);
     const rowCtx = { projectId, snapshotDay: ctx.run.snapshotDay, data: fetched.data };
-    const writes = ctx.datasets.has(dataset) ? [{ table: TABLE_SCHEMAS[dataset], rows: toRows(dataset, records, rowCtx) }] : [];
+    const table = TABLE_SCHEMAS[dataset];
+    const writes = ctx.datasets.has(dataset) ? [{ table, rows: toRows(dataset, records, rowCtx) }] : [];
     const children = this.#children(records, offset);
-    const state: PageState = done ? { offset: next, done } : { offset: next };
-    await ctx.commit(dataset, [...writes, ...children.writes], { [this.#key]: state, ...children.state });
+    const state: PageState = done ? { offset: next, done } : { offset: next, since };
+    // A complete re-read of current state: what it did not return is gone at the source.
+    const marks: MarkRequest[] = done && writes.length && table.kind === 'current' ? [{ table, match: { project_id: projectId }, before: since }] : [];
+    await ctx.commit(dataset, [...writes, ...children.writes], { [this.#key]: state, ...children.state }, marks);
     this.#state = state;
     this.done = done;
+  }
+
+  /**
+   * The project was deleted since the run read the project list (a stopped run resumed later): its
+   * row and this dataset's rows of it are marked deleted, and the run goes on with the others.
+   */
+  async #projectGone(since: string): Promise<void> {
+    const { ctx, dataset, projectId } = this;
+    const table = TABLE_SCHEMAS[dataset];
+    const marks: MarkRequest[] = [{ table: TABLE_SCHEMAS['projects.list'], match: { id: projectId }, before: since }];
+    if (table.kind === 'current' && ctx.datasets.has(dataset)) marks.push({ table, match: { project_id: projectId }, before: since });
+    const state: PageState = { offset: this.#state.offset, done: true };
+    await ctx.commit(dataset, [], { [this.#key]: state }, marks);
+    this.#state = state;
+    this.done = true;
   }
 
   /** What a list page tells the dataset that depends on it: keyword, prompt and audit facts. */

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InvalidArgumentError } from '../../src/index.js';
+import { AbortedError, InvalidArgumentError, SeoVisibilityClient } from '../../src/index.js';
 import { SyncError, TABLE_SCHEMAS, planSync, runSync, sqliteStore } from '../../src/sync/index.js';
 import { type Account, startAccount } from './support/account.js';
 
@@ -64,11 +64,34 @@ describe('bad input: a clear error that names the problem', () => {
     const before = sent();
     const changed = { projects: 'all' as const, datasets: ['content.list' as const] };
     await expect(runSync(account.client, changed, { store: sqliteStore(store), now: account.now })).rejects.toThrow(
-      /holds a stopped run of another job \(all projects; datasets projects\.list, rankings\.list.*\); this job is all projects; datasets content\.list\. Run the previous job again to finish it, or pass fresh: true/,
+      /holds a stopped run of another job \(all projects; datasets projects\.list, rankings\.list.*\); this job is all projects; datasets content\.list\. Sync refuses to start it \(job_changed\): run the previous job again to finish it, or pass fresh: true/,
     );
     expect(sent()).toBe(before);
+    // plan on that store says the same before anything runs.
+    const plan = await planSync(account.client, changed, { store: sqliteStore(store), now: account.now });
+    expect(plan.blocked).toMatch(/holds a stopped run of another job .*Sync refuses to start it \(job_changed\): run the previous job again to finish it, or pass fresh: true \(--fresh\)/);
+    expect(plan.summary.split('\n')[0]).toBe(`Blocked: ${plan.blocked}`);
     const fresh = await runSync(account.client, changed, { store: sqliteStore(store), now: account.now, fresh: true });
     expect(fresh).toMatchObject({ status: 'completed', run: stopped.run + 1 });
+  });
+});
+
+describe('planSync takes a signal', () => {
+  it('aborted before or while planning: rejects with AbortedError, sends nothing more, writes nothing', async () => {
+    const before = sent();
+    const aborted = new AbortController();
+    aborted.abort();
+    await expect(planSync(account.client, { projects: 'all' }, { signal: aborted.signal })).rejects.toBeInstanceOf(AbortedError);
+    expect(sent()).toBe(before);
+    const midway = new AbortController();
+    const path = db('plan-abort.db');
+    let seen = 0;
+    const client = new SeoVisibilityClient({ apiKey: account.sim.keys.readOnly, baseUrl: account.server.url, rateLimit: { windows: false }, hooks: { onResponse: () => void (++seen === 2 && midway.abort()) } });
+    await expect(planSync(client, { projects: 'all' }, { store: sqliteStore(path), signal: midway.signal, now: account.now })).rejects.toBeInstanceOf(AbortedError);
+    expect(sent() - before).toBe(2);
+    const check = new DatabaseSync(path, { readOnly: true });
+    expect(check.prepare("SELECT count(*) AS n FROM _sync_state WHERE key LIKE 'spend/%'").get()).toEqual({ n: 0 });
+    check.close();
   });
 });
 
