@@ -3,7 +3,7 @@ import { type AccountStatus, type Fleet, createFleet } from '../fleet/index.js';
 import { stateWords } from '../fleet/status.js';
 import { UsageError } from './connect.js';
 import { readAccountsFile } from './fleet-accounts.js';
-import { EXIT } from './program.js';
+import { EXIT } from './exit-codes.js';
 import { shortDuration } from './progress.js';
 
 interface IO {

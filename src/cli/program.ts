@@ -3,12 +3,7 @@ import { DATASET_NAMES } from '../sync/index.js';
 import { planCommand, syncCommand } from './commands.js';
 import { registerFleet } from './fleet.js';
 
-/**
- * Exit codes: 0 done; 1 failed; 2 bad usage (unknown option, bad value, no API key); 75 stopped
- * before the end (budget spent, `--max-requests` reached, Ctrl-C) with progress saved: run the same
- * command again to resume (75 is EX_TEMPFAIL: "try again later").
- */
-export const EXIT = { done: 0, failed: 1, usage: 2, stopped: 75 } as const;
+export { EXIT } from './exit-codes.js';
 
 const EXIT_HELP = `
 Exit codes:

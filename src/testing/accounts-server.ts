@@ -12,7 +12,7 @@ import type { Simulator } from './simulator.js';
  * @example
  * ```ts
  * import { createSimulator, listenAccounts } from 'seo-visibility/testing';
- * const windows = [{ limit: 20, windowMs: 1_000 }];
+ * const windows = [{ limit: 20, intervalMs: 1_000 }];
  * const acme = createSimulator({ seed: 1, rateLimit: { windows } });
  * const globex = createSimulator({ seed: 2, rateLimit: { windows } });
  * const server = await listenAccounts([acme, globex]);

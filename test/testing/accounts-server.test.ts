@@ -22,7 +22,7 @@ describe('listenAccounts', () => {
   });
 
   it("enforces each account's own windows: one key's spending leaves the other's budget whole", async () => {
-    const windows = [{ limit: 2, windowMs: 60_000 }];
+    const windows = [{ limit: 2, intervalMs: 60_000 }];
     // A fixed clock just after a window boundary: the window cannot roll over mid-test.
     const now = () => 1_800_000_000_000;
     const a = createSimulator({ seed: 1, rateLimit: { windows }, now });

@@ -61,7 +61,7 @@ export async function startFleetEnv(specs: Array<{ id: string; windows: Array<{ 
   const accounts = specs.map((spec, i) => ({
     id: spec.id,
     windows: spec.windows,
-    sim: createSimulator({ seed: 31 + i, keywordsPerProject: options.keywords ?? 2, latencyMs: options.latencyMs ?? 0, now: () => Date.now() - DAY_MS, rateLimit: { windows: spec.windows.map((w) => ({ limit: w.limit, windowMs: w.intervalMs })) } }),
+    sim: createSimulator({ seed: 31 + i, keywordsPerProject: options.keywords ?? 2, latencyMs: options.latencyMs ?? 0, now: () => Date.now() - DAY_MS, rateLimit: { windows: spec.windows } }),
   }));
   // Seeded a day ago and moved on a day, to the real clock: the seeded audits have finished
   // crawling, so what an account serves no longer moves with the clock and copies made a minute
