@@ -224,7 +224,9 @@ export class Fleet {
 
   /**
    * Where every account stands: its state, its last run (requests, rows, how it ended) and when
-   * its key's budget next resets. Reads the queue's history (a week), not the API.
+   * its key's budget next resets. Reads the queue's history (a week), not the API. Every configured
+   * account is listed (`never run` if it has no job); with accounts given as a function, those the
+   * queue has seen.
    * @example
    * ```ts
    * for (const s of await fleet.status()) console.log(s.account, s.state, s.lastRun?.rows ?? 0);

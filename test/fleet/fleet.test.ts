@@ -83,6 +83,9 @@ describe('a fleet of 3 worker processes and 6 accounts', () => {
       for (const id of held) {
         const finisher = workers.slice(1).find((w) => w.events.some((e) => e.type === 'end' && e.account === id && e.run?.status === 'completed'));
         expect(finisher, `${id} finished by a surviving worker`).toBeDefined();
+        // For the report, not asserted (no wall-clock limits in tests): how long the account waited.
+        const resumed = finisher!.events.find((e) => e.type === 'start' && e.account === id)!.at;
+        console.info(`fleet: ${id}, held by the SIGKILLed worker, resumed by ${finisher!.name} ${((resumed - victim.killedAt!) / 1000).toFixed(1)} s after the kill`);
       }
       // No two holds of one account overlap.
       for (const [id, list] of holds(workers)) {
