@@ -34,7 +34,7 @@ Examples:
   $ seo-visibility fleet status --accounts accounts.json
   $ seo-visibility fleet plan --accounts accounts.json --json
 
-Exit codes: 0 done; 1 failed (an account failed, or an error is printed); 2 bad usage; 75 work
+Exit codes: 0 done; 1 failed (an account ended failed, or an error is printed); 2 bad usage; 75 work
 stopped by Ctrl-C or SIGTERM (runs in hand are queued again, progress saved).
 
 Environment:
@@ -93,7 +93,10 @@ export function registerFleet(program: Command, io: IO): void {
         });
         say(`${result.runs} run(s): ${result.completed} completed, ${result.stopped} stopped, ${result.failed} failed.`);
         if (io.signal.aborted) return EXIT.stopped;
-        return result.failed > 0 ? EXIT.failed : EXIT.done;
+        // A failed run that pg-boss retried to success is not a failure: what counts is where each account ended.
+        const failed = (await f.status()).filter((s) => s.state === 'failed');
+        if (failed.length) say(`Failed: ${failed.map((s) => `${s.account} (${s.lastRun?.error?.message ?? 'see status'})`).join(', ')}.`);
+        return failed.length ? EXIT.failed : EXIT.done;
       }),
     );
 

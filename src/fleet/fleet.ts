@@ -72,7 +72,7 @@ export interface FleetWorkOptions {
 export interface FleetWorkResult {
   /** Runs this worker started. */
   runs: number;
-  /** Of them, completed, stopped (resumed later by themselves) and failed. */
+  /** Of them, completed, stopped (resumed later by themselves) and failed (retried by pg-boss while retries remain: see `status()` for where each account ended). */
   completed: number;
   stopped: number;
   failed: number;

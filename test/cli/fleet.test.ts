@@ -68,6 +68,19 @@ describe('seo-visibility fleet', () => {
     expect(status.find((s) => s.account === 'acme')?.state).toBe('queued');
   }, 90_000);
 
+  it('work exits 1 when an account ends failed (its key refused), naming it; the others complete', async () => {
+    const revoked = join(env.dir, 'revoked.json');
+    writeFileSync(revoked, JSON.stringify({ baseUrl: env.server.url, accounts: { acme: { keyEnv: 'ACME_SEO_KEY', windows: WINDOWS, datasets: ['projects.list'] }, revoked: { keyEnv: 'REVOKED_SEO_KEY', windows: WINDOWS } } }));
+    const vars = { ...keys, REVOKED_SEO_KEY: 'sv_live_revoked_key_0000000' };
+    const run = (command: string, extra: string[] = []) => runCli(cli, ['fleet', command, '--postgres', env.pg.url, '--accounts', revoked, '--queue', 'cli-revoked', '--schema', 'cli_revoked', ...extra], { env: cleanEnv(vars), timeoutMs: 90_000 });
+    expect((await run('enqueue')).code).toBe(0);
+    const work = await run('work', ['--exit-when-idle']);
+    expect(work.code, work.stderr).toBe(1);
+    expect(work.stdout).toMatch(/acme: completed/);
+    expect(work.stdout).toMatch(/^\[\d\d:\d\d:\d\d\] Failed: revoked \(.*\)\.$/m);
+    expect(work.stdout + work.stderr).not.toContain('sv_live_revoked_key_0000000');
+  }, 90_000);
+
   it('refuses to work while a key variable is unset, naming it and no value (exit 2)', async () => {
     const run = await fleet('work', [], { ACME_SEO_KEY: keys['ACME_SEO_KEY']! });
     expect(run.code).toBe(2);

@@ -1,0 +1,20 @@
+import { createFleet } from './src/fleet/index.js';
+import { startFleetEnv, startWorker, waitFor } from './test/fleet/support/fleet-env.js';
+const windows = [{ limit: 10, intervalMs: 1_000 }, { limit: 1_000, intervalMs: 60_000 }];
+const env = await startFleetEnv([{ id: 'acme', windows }]);
+const queue = { name: 'handover-defaults' }; // every other queue setting at its default
+const fleet = createFleet({ postgres: env.pg.url, accounts: { acme: { apiKey: 'x', job: { projects: 'all' } } }, queue, schema: 'handover' });
+await fleet.enqueue();
+const args = { postgres: env.pg.url, accounts: env.workerAccounts(), queue, schema: 'handover', concurrency: 1, exitWhenIdle: true };
+const a = startWorker(env, 'a', args, 300_000);
+await waitFor(() => a.events.some((e) => e.type === 'start'), 60_000, 'a to start');
+await new Promise((r) => setTimeout(r, 2_000));
+const b = startWorker(env, 'b', args, 300_000);
+a.child.kill('SIGKILL');
+const killedAt = Date.now();
+await waitFor(() => b.events.some((e) => e.type === 'start'), 240_000, 'b to take acme over');
+console.log(`default settings: acme resumed ${((b.events.find((e) => e.type === 'start')!.at - killedAt) / 1000).toFixed(1)} s after the SIGKILL`);
+await b.done;
+console.log((await fleet.status())[0]?.state);
+await fleet.close();
+await env.close();
