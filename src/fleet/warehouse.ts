@@ -2,6 +2,9 @@ import type { Pool } from 'pg';
 import { type SyncStore, postgresStore } from '../sync/index.js';
 import { loadFleetPeers } from './peers.js';
 
+/** Server-side TCP keepalives of the warehouse's sessions: idle 30 s, then 3 probes 10 s apart. @internal */
+export const SERVER_KEEPALIVES = '-c tcp_keepalives_idle=30 -c tcp_keepalives_interval=10 -c tcp_keepalives_count=3';
+
 /**
  * The warehouse: every account's rows and progress in one Postgres schema, told apart by
  * `account_id` (postgresStore's `accountId`, which also scopes each account's spend ledger and run
@@ -23,8 +26,13 @@ export class Warehouse {
   async open(connections: number): Promise<void> {
     if (typeof this.#postgres !== 'string') return;
     const url = this.#postgres;
-    // A run holds a connection for its lock and takes another to commit a page.
-    this.#pool ??= loadFleetPeers().then(({ Pool }) => (this.#opened = new Pool({ connectionString: url, max: 2 * connections + 2 })));
+    // A run holds a connection for its lock and takes another to commit a page. A run's lock is a
+    // session lock: should its machine vanish (power, network) rather than its process die, the
+    // server only drops the session, and the lock, once TCP keepalives go unanswered, two hours by
+    // default; asked for here, about a minute, so another worker can take the account over.
+    this.#pool ??= loadFleetPeers().then(
+      ({ Pool }) => (this.#opened = new Pool({ connectionString: url, max: 2 * connections + 2, keepAlive: true, options: SERVER_KEEPALIVES })),
+    );
     await this.#pool;
   }
 
@@ -33,6 +41,11 @@ export class Warehouse {
     const pool = typeof this.#postgres === 'string' ? this.#opened : this.#postgres;
     if (!pool) throw new Error('Warehouse.store() before open()');
     return postgresStore(pool, { schema: this.#schema, accountId });
+  }
+
+  /** The pool the fleet opened, if it did. */
+  get opened(): Pool | undefined {
+    return this.#opened;
   }
 
   async close(): Promise<void> {
