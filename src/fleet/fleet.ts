@@ -195,7 +195,7 @@ export class Fleet {
     const ctx = { accounts: this.#accounts, queue, store: (id: string) => this.#storeFor(id), stopping: stopping.signal, emit };
     const stops = [await queue.work(concurrency, (job) => runAccountJob(ctx, job)), await queue.workSchedule((data) => this.enqueue(data.accounts).then(() => undefined))];
     try {
-      if (!signal?.aborted) await this.#until(stopping.signal, exitWhenIdle ? async () => inHand === 0 && !(await queue.jobs()).some((j) => j.state === 'created' || j.state === 'retry' || j.state === 'active') : undefined);
+      if (!signal?.aborted) await this.#until(stopping.signal, exitWhenIdle ? async () => inHand === 0 && !(await queue.busy()) : undefined);
       stopping.abort();
       await Promise.all(stops.map((stop) => stop()));
     } finally {

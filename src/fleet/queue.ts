@@ -128,6 +128,15 @@ export class FleetQueue {
     return this.#boss.unschedule(this.scheduleQueue);
   }
 
+  /**
+   * Whether any account is queued (deferred included), being retried, or running anywhere. Queued
+   * jobs are asked for first, one row; only when there is none is the history read for a run in hand.
+   */
+  async busy(): Promise<boolean> {
+    if ((await this.#boss.findJobs(this.settings.name, { queued: true, limit: 1 })).length > 0) return true;
+    return (await this.jobs()).some((j) => j.state === 'created' || j.state === 'retry' || j.state === 'active');
+  }
+
   /** Every job of the sync queue still kept (a week of history), oldest first. */
   async jobs(): Promise<Array<JobWithMetadata<SyncJobData>>> {
     const out: Array<JobWithMetadata<SyncJobData>> = [];
