@@ -22,7 +22,8 @@
  *
  * @packageDocumentation
  */
-export { createFleet, Fleet, type FleetWorkOptions, type FleetWorkResult, type FleetScheduleOptions } from './fleet.js';
+export { createFleet, Fleet } from './fleet.js';
+export type { FleetWorkOptions, FleetWorkResult, FleetScheduleOptions } from './work-options.js';
 export type { FleetOptions, FleetAccount, FleetAccounts, FleetClientOptions, FleetQueueOptions } from './options.js';
 export type { AccountRun, FleetEvent } from './run-account.js';
 export type { AccountStatus } from './status.js';
