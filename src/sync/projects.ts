@@ -20,8 +20,10 @@ export async function resolveProjects(ctx: SyncContext, job: NormalizedJob): Pro
     const next = fetched.next ?? state.offset + fetched.records.length;
     const done = fetched.next === undefined;
     const writes = ctx.datasets.has('projects.list') ? [{ table: TABLE_SCHEMAS['projects.list'], rows: toRows('projects.list', fetched.records, { projectId: '', snapshotDay: ctx.run.snapshotDay }) }] : [];
-    state = { offset: next, ids, ...(done ? { done } : {}) };
-    await ctx.commit('projects.list', writes, { [key]: state });
+    state = { offset: next, ids, ...(done ? { done } : { since }) };
+    // The whole list read: a project it no longer holds is gone.
+    const marks = done && writes.length ? [{ table: TABLE_SCHEMAS['projects.list'], match: {}, before: since }] : [];
+    await ctx.commit('projects.list', writes, { [key]: state }, marks);
   }
   if (job.projects === 'all') return state.ids;
   const known = new Set(state.ids.map((id) => id.toLowerCase()));

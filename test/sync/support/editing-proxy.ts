@@ -15,7 +15,7 @@ export interface Envelope {
 }
 
 /** Changes one response (in place, or returns 404 to refuse it); `path` is below /api/v1. */
-export type Edit = (hit: Hit, body: Envelope) => void | 404;
+export type Edit = (hit: Hit, body: Envelope) => undefined | 404;
 
 export interface EditingProxy {
   /** Base URL for the client, ending in /api/v1. */
@@ -56,10 +56,11 @@ export async function startEditingProxy(sim: Simulator): Promise<EditingProxy> {
 /** An edit that drops the list items `drop` picks from every page of `path`, keeping the totals true. */
 export function dropItems(path: RegExp, drop: (item: Record<string, unknown>) => boolean): Edit {
   return (hit, body) => {
-    if (!path.test(hit.path) || !Array.isArray(body.data)) return;
+    if (!path.test(hit.path) || !Array.isArray(body.data)) return undefined;
     const kept = body.data.filter((item) => !drop(item as Record<string, unknown>));
     const removed = body.data.length - kept.length;
     body.data = kept;
     if (body.meta.pagination?.total !== undefined) body.meta.pagination.total -= removed;
+    return undefined;
   };
 }
