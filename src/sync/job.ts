@@ -3,7 +3,7 @@ import { isUuid } from '../internal/uuid.js';
 import { checkDatasets, type DatasetName, datasetDef } from './datasets.js';
 
 /**
- * What to copy: `projects` is `'all'` or a list of project ids; `datasets` (default: all thirteen)
+ * What to copy: `projects` is `'all'` or a list of project ids; `datasets` (default: all of them)
  * are the SDK method names of the data to copy.
  *
  * @example
