@@ -229,7 +229,6 @@ class PostgresStore implements SyncStore {
 
   /** The one place schema objects are made: tables, progress, and columns added since. */
   async #createSchema(client: PoolClient): Promise<void> {
-    const s = quoteId(this.#schema);
     await client.query('BEGIN');
     try {
       // Stores of other accounts may create the same tables at the same moment.
