@@ -6,7 +6,7 @@ import type { ClientHooks, ResolvedHooks } from './hooks.js';
 import * as check from './internal/validate.js';
 import { resolveLogger } from './internal/log.js';
 import { isBrowser, readEnv, userAgent } from './internal/runtime.js';
-import { checkClientOptions, checkRequestOptions } from './options-schema.js';
+import { MAX_QUEUE_WAIT_MS, checkClientOptions, checkRequestOptions } from './options-schema.js';
 import { type ClientOptions, DOCUMENTED_WINDOWS, type RequestOptions } from './options.js';
 
 /** Defaults of every client option (ms for durations). @internal */
@@ -14,6 +14,8 @@ const DEFAULTS = {
   timeout: 30_000,
   maxRetries: 2,
   maxRetryDelay: 60_000,
+  // Any documented window, the daily one included, can be waited out (see ClientOptions.maxQueueWait).
+  maxQueueWait: MAX_QUEUE_WAIT_MS,
   backoff: { initialDelay: 500, maxDelay: 8_000 },
 } as const;
 
@@ -50,6 +52,7 @@ export function resolveConfig(options: ClientOptions | undefined, sharedGate?: R
     timeout: given.timeout ?? DEFAULTS.timeout,
     maxRetries: given.maxRetries ?? DEFAULTS.maxRetries,
     maxRetryDelay: given.maxRetryDelay ?? DEFAULTS.maxRetryDelay,
+    maxQueueWait: given.maxQueueWait ?? DEFAULTS.maxQueueWait,
     backoff,
     gate: sharedGate ?? createGate(given.rateLimit, apiKey, logger),
     fetch: given.fetch,

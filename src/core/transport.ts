@@ -53,6 +53,8 @@ export interface TransportConfig {
   timeout: number;
   maxRetries: number;
   maxRetryDelay: number;
+  /** The longest a call waits for the rate budget before it is sent (ms). */
+  maxQueueWait: number;
   backoff: Required<RetryBackoffOptions>;
   gate: RateGate | undefined;
   fetch: typeof globalThis.fetch | undefined;
@@ -121,7 +123,7 @@ export class Transport {
     // A body JSON cannot write (a BigInt, a cycle) is the caller's error, not a network one: refuse it unsent.
     if (spec.body !== undefined) check.jsonBody('body', spec.body);
     const extra = options.headers ? lowerCase(options.headers) : undefined;
-    const call: Call<T> = { spec, id: ++calls, signal, timeout: Math.min(timeout, MAX_TIMER), extra };
+    const call: Call<T> = { spec, id: ++calls, signal, timeout: Math.min(timeout, MAX_TIMER), maxQueueWait: options.maxQueueWait ?? this.#config.maxQueueWait, extra };
     const { backoff } = this.#config;
     try {
       return await pRetry((attempt) => this.#attempt(call, attempt), {
@@ -149,7 +151,8 @@ export class Transport {
   async #attempt<T>(call: Call<T>, attempt: number): Promise<ApiResult<T>> {
     const { spec, signal } = call;
     const gate = this.#config.gate;
-    const permit = gate ? await gate.acquire({ signal, retry: attempt > 1, maxWaitMs: this.#config.maxRetryDelay }) : undefined;
+    // Queueing for the budget is not a retry: `maxQueueWait` bounds it, not `maxRetryDelay`.
+    const permit = gate ? await gate.acquire({ signal, retry: attempt > 1, maxWaitMs: call.maxQueueWait }) : undefined;
     let settled = false;
     const settle = (rateLimit?: Parameters<NonNullable<typeof permit>['settle']>[0]) => {
       if (settled) return;
@@ -210,6 +213,7 @@ interface Call<T> {
   id: number;
   signal: AbortSignal | undefined;
   timeout: number;
+  maxQueueWait: number;
   extra: Record<string, string> | undefined;
 }
 

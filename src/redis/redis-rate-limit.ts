@@ -1,21 +1,12 @@
 import type Bottleneck from 'bottleneck';
 import type { Redis } from 'ioredis';
 import { type AcquireOptions, InvalidArgumentError, type Permit, type RateGate, type RateGateContext, type RateGateFactory, type RateLimitOptions } from '../index.js';
+import type { RedisErrorChoice } from './error-choice.js';
 import { limiterId } from './limiter-id.js';
 import { type Peers, loadPeers } from './peers.js';
 import { RedisStore } from './redis-store.js';
 import { SharedRateGate } from './shared-rate-gate.js';
 
-/**
- * What to do when Redis cannot be used: reject the call, or throttle in this process only.
- *
- * @example
- * ```ts
- * const choice: RedisErrorChoice = process.env.NODE_ENV === 'production' ? 'fail' : 'local';
- * redisRateLimit({ redis: 'redis://127.0.0.1:6379', onRedisError: choice });
- * ```
- */
-export type RedisErrorChoice = 'fail' | 'local';
 
 /**
  * Options of {@link redisRateLimit}. Checked when it is called: an unknown key or a bad value is an

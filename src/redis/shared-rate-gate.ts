@@ -1,14 +1,14 @@
 import type Bottleneck from 'bottleneck';
 // Values from the main entry, which the build leaves external (`from 'seo-visibility'`): one class
-// hierarchy for every entry. `isUsableRateLimit` is a small pure check, bundled as is.
+// hierarchy for every entry. `isUsableRateLimit` and `WaiterQueue` import no error class: bundled as is.
 import { AbortedError, type AcquireOptions, type Permit, type RateGate, type RateGateContext, type RateLimit } from '../index.js';
 import { isUsableRateLimit } from '../core/rate-gate.js';
+import { type Waiter, WaiterQueue } from '../core/waiter-queue.js';
 import { LocalFallback } from './local-fallback.js';
-import type { RedisErrorChoice } from './redis-rate-limit.js';
+import type { RedisErrorChoice } from './error-choice.js';
 import type { RedisStore } from './redis-store.js';
 import { withRedisLock } from './reservoir-lock.js';
 import { budgetSpentError } from './store-error.js';
-import { type Waiter, WaiterQueue } from './waiter-queue.js';
 import { MARKER_TTL_MS, WindowLedger } from './window-ledger.js';
 
 const JOB_EXPIRATION_MS = 10 * 60_000; // a job is freed this long after admission even if its process died
@@ -41,7 +41,7 @@ export class SharedRateGate implements RateGate {
   readonly #fallback: LocalFallback;
   readonly #logger: RateGateContext['logger'];
   readonly #ledger: WindowLedger;
-  readonly #waiters = new WaiterQueue();
+  readonly #waiters = new WaiterQueue((reason) => new AbortedError(reason));
   readonly #ready: Promise<void>;
   /** The newest window (`reset`, ms) this process has seen or loaded. */
   #window = 0;
@@ -306,7 +306,7 @@ export class SharedRateGate implements RateGate {
     this.#spentUntil = Math.max(this.#spentUntil, untilMs);
     const now = Date.now();
     for (const waiter of this.#waiters.list()) {
-      if (untilMs - now > waiter.maxWaitMs) {
+      if (untilMs - now > waiter.options.maxWaitMs) {
         this.#waiters.remove(waiter);
         waiter.reject(budgetSpentError(untilMs, now));
       }
@@ -319,7 +319,7 @@ export class SharedRateGate implements RateGate {
 
   #handOff(waiter: Waiter, down: Error): void {
     if (this.#onError === 'fail') return waiter.reject(down);
-    waiter.resolve(this.#fallback.gate().acquire({ retry: waiter.retry, maxWaitMs: waiter.maxWaitMs, signal: waiter.signal }));
+    waiter.resolve(this.#fallback.gate().acquire(waiter.options));
   }
 
   #storeFailed(options: AcquireOptions, down: Error): Permit | Promise<Permit> {
