@@ -6,6 +6,7 @@ import type { Logger, ResolvedHooks } from '../hooks.js';
 import { resolveRequestOptions } from '../config.js';
 import * as check from '../internal/validate.js';
 import { userAgent as detectUserAgent } from '../internal/runtime.js';
+import { nativeSignal } from '../internal/signal.js';
 import type { RequestOptions, RetryBackoffOptions } from '../options.js';
 import { type ApiResult, type ResponseSchema, failure, readResponse } from './attempt.js';
 import { createHttp, untilAborted } from './http.js';
@@ -116,7 +117,7 @@ export class Transport {
   /** Sends a call with throttling and retries, resolving to validated data, meta and the response. */
   async request<T>(spec: CallSpec<T>): Promise<ApiResult<T>> {
     const options = spec.options === undefined ? {} : resolveRequestOptions(spec.options);
-    const signal = options.signal;
+    const signal = nativeSignal(options.signal);
     if (signal?.aborted) throw new AbortedError(signal.reason);
     const timeout = options.timeout ?? this.#config.timeout;
     const maxRetries = options.maxRetries ?? this.#config.maxRetries;
@@ -182,7 +183,7 @@ export class Transport {
       return result;
     } catch (error) {
       settle();
-      const typed = failure(error, { signal, timeoutMs: call.timeout, host: this.#host });
+      const typed = failure(error, { signal, timeoutMs: call.timeout, host: this.#host, apiKey: this.#config.apiKey });
       if (watch) {
         if (response) watch.responded(response, (typed as { requestId?: string }).requestId, typed);
         else watch.failed(typed);
