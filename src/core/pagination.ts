@@ -1,6 +1,6 @@
 import { ResponseValidationError } from '../errors/client-errors.js';
 import type { Pagination, ResponseMeta } from './schemas.js';
-import type { ApiResult } from './attempt.js';
+import type { ApiResult } from './read-response.js';
 import { type NextPage, nextPage, pageFingerprint } from './next-page.js';
 
 /**

@@ -19,7 +19,7 @@ afterEach(async () => {
 async function setUp(onRedisError: RedisErrorChoice, persistent = false) {
   const redis: OwnRedis = await startRedis({ own: true, persistent });
   cleanups.push(() => redis.stop());
-  const sim = createSimulator({ seed: 3, rateLimit: { windows: [{ limit: 50, windowMs: 2_000 }] } });
+  const sim = createSimulator({ seed: 3, rateLimit: { windows: [{ limit: 50, intervalMs: 2_000 }] } });
   const warn = vi.fn();
   const shared = redisRateLimit({ redis: redis.url, id: `recovery-${onRedisError}-${persistent}`, onRedisError, connectTimeoutMs: 1_000 });
   cleanups.push(() => Promise.race([shared.close(), new Promise<void>((resolve) => setTimeout(resolve, 3_000))]));
@@ -29,7 +29,9 @@ async function setUp(onRedisError: RedisErrorChoice, persistent = false) {
     const outcomes = await Promise.all(
       Array.from({ length: n }, () => client.projects.list({ limit: 1 }, { signal: AbortSignal.timeout(10_000) }).then(() => 'ok', (error: unknown) => (error as Error).name)),
     );
-    return outcomes.reduce<Record<string, number>>((counts, outcome) => ({ ...counts, [outcome]: (counts[outcome] ?? 0) + 1 }), {});
+    const counts: Record<string, number> = {};
+    for (const outcome of outcomes) counts[outcome] = (counts[outcome] ?? 0) + 1;
+    return counts;
   };
   /** Calls one at a time until one succeeds (Redis reconnected), for at most 10 s. */
   const untilBack = async () => {
