@@ -48,6 +48,8 @@ export class SharedRateGate implements RateGate {
   /** The newest window (`reset`, ms) this process has seen or loaded. */
   #window = 0;
   #openTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Reopenings scheduled at the end of spent windows shorter than the loaded one, by their end (ms). */
+  readonly #reopens = new Map<number, ReturnType<typeof setTimeout>>();
   #openAt = 0;
   readonly #pending = new Set<Promise<unknown>>();
   #closed = false;
@@ -97,6 +99,7 @@ export class SharedRateGate implements RateGate {
   async close(): Promise<void> {
     this.#closed = true;
     clearTimeout(this.#openTimer);
+    for (const timer of this.#reopens.values()) clearTimeout(timer);
     await Promise.allSettled([...this.#pending]);
   }
 
@@ -218,7 +221,38 @@ export class SharedRateGate implements RateGate {
     }
     // A window already known: lower first, so a 429 holds the other processes back as soon as it can.
     await this.#lower(resetMs, rateLimit.remaining);
-    await this.#ledger.record(resetMs, rateLimit.remaining, false);
+    // The newest window is claimed again once a shorter window spent before it has ended (#reopen).
+    const reclaim = resetMs === this.#window;
+    if ((await this.#ledger.record(resetMs, rateLimit.remaining, reclaim)) && reclaim) await this.#lockedReservoir(() => this.#load(resetMs));
+  }
+
+  /**
+   * A window that ends before the loaded one was spent (a 429 on the minute window while the hour
+   * window was loaded, say): the API has several windows and a response reports one of them. When
+   * it ends, once across the cluster, one request probes, and the window loaded before is released
+   * so that the probe's answer loads the budget again (a known window can otherwise only go down).
+   */
+  #reopenAt(untilMs: number): void {
+    if (this.#closed || untilMs >= this.#window || this.#reopens.has(untilMs)) return;
+    const timer = setTimeout(() => {
+      this.#reopens.delete(untilMs);
+      if (this.#closed) return;
+      this.#track(this.#reopen(untilMs))
+        .catch(() => {}) // Redis errors surface through the store's health
+        .finally(() => this.#watch(this.#window, 1));
+    }, Math.max(0, untilMs - Date.now()) + OPEN_DELAY_MS);
+    timer.unref?.();
+    this.#reopens.set(untilMs, timer);
+  }
+
+  async #reopen(untilMs: number): Promise<void> {
+    const claimed = await this.#store.client.set(`${this.#id}:reopen:${untilMs}`, '1', 'PX', MARKER_TTL_MS, 'NX');
+    if (claimed !== 'OK') return;
+    await this.#lockedReservoir(async () => {
+      await this.#ledger.release(await this.#ledger.newestWindow());
+      const current = (await this.#limiters.current.currentReservoir()) ?? 0;
+      if (current <= 0) await this.#limiters.current.incrementReservoir(1 - current);
+    });
   }
 
   /**
@@ -341,6 +375,7 @@ export class SharedRateGate implements RateGate {
 
   #spent(untilMs: number): void {
     this.#spentUntil = Math.max(this.#spentUntil, untilMs);
+    this.#reopenAt(untilMs);
     const now = Date.now();
     for (const waiter of this.#waiters.list()) {
       if (untilMs - now > waiter.options.maxWaitMs) {
