@@ -79,5 +79,5 @@ export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undef
  */
 function responseOf(value: unknown): Response {
   if (typeof value === 'object' && value !== null && typeof (value as Response).status === 'number' && typeof (value as Response).text === 'function') return value as Response;
-  throw new InvalidArgumentError('fetch', `expected the custom fetch to resolve to a Response; it returned no Response (got ${describe(value)})`);
+  throw new InvalidArgumentError('fetch', `returned no Response (got ${describe(value)})`);
 }

@@ -57,20 +57,20 @@ export type NextPage = { kind: 'next'; offset: number } | { kind: 'end' } | { ki
 export function nextPage(step: PageStep): NextPage {
   const { offset, received, pagination } = step;
   if (received > 0 && pagination && Number.isFinite(pagination.offset) && pagination.offset !== offset) {
-    return { kind: 'broken', problem: `the page asked for at offset ${offset} came back at offset ${pagination.offset}` };
+    return { kind: 'broken', problem: `page at offset ${offset} came back at offset ${pagination.offset}` };
   }
   if (received > 0 && step.repeatsPrevious) {
-    return { kind: 'broken', problem: `the page at offset ${offset} repeats the page before it (the server seems to ignore offset)` };
+    return { kind: 'broken', problem: `page at offset ${offset} repeats the page before it` };
   }
   const next = offset + received;
   if (!pagination) return received > 0 && received >= (step.limit ?? SERVER_DEFAULT_LIMIT) ? { kind: 'next', offset: next } : { kind: 'end' };
   const { total, has_more: hasMore } = pagination;
   if (received === 0) {
-    if (hasMore || total > offset) return { kind: 'broken', problem: `the page at offset ${offset} came back empty, though the server promised ${hasMore ? 'more (has_more: true) and ' : ''}a total of ${total}` };
+    if (hasMore || total > offset) return { kind: 'broken', problem: `page at offset ${offset} came back empty; total was ${total}${hasMore ? ', has_more true' : ''}` };
     return { kind: 'end' };
   }
   if (!hasMore) return { kind: 'end' };
-  if (next >= total) return { kind: 'broken', problem: `the page at offset ${offset} says has_more, but the next offset (${next}) is already past its total of ${total}` };
+  if (next >= total) return { kind: 'broken', problem: `page at offset ${offset} has has_more, but next offset ${next} is past total ${total}` };
   return { kind: 'next', offset: next };
 }
 
@@ -84,9 +84,5 @@ export function nextPage(step: PageStep): NextPage {
  * @internal
  */
 export function pageFingerprint(items: readonly unknown[]): string {
-  try {
-    return JSON.stringify(items);
-  } catch {
-    return `unreadable:${items.length}:${Math.random()}`; // never equal: no false alarm
-  }
+  return JSON.stringify(items); // items parsed from a JSON body: always serializable
 }

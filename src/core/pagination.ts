@@ -108,7 +108,7 @@ export class Page<Item, Data = Item[]> {
         status: this.#status,
         requestId: this.meta.request_id,
         issues: [{ path: ['meta', 'pagination'], message: step.problem }],
-        detail: 'The list cannot be read on without losing or repeating items',
+        detail: 'Inconsistent pages',
       });
     }
     return this.nextPageParams();

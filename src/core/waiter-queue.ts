@@ -66,13 +66,6 @@ export class WaiterQueue {
     waiter.detach();
   }
 
-  /** Every waiting call, taken off the queue and detached. */
-  drain(): Waiter[] {
-    const all = this.#waiters.splice(0);
-    for (const waiter of all) waiter.detach();
-    return all;
-  }
-
   /** A copy of the waiting calls, first first. */
   list(): Waiter[] {
     return [...this.#waiters];

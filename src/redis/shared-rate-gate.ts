@@ -386,7 +386,7 @@ export class SharedRateGate implements RateGate {
   }
 
   #failWaiters(down: Error): void {
-    for (const waiter of this.#waiters.drain()) this.#handOff(waiter, down);
+    for (let waiter = this.#waiters.shift(); waiter; waiter = this.#waiters.shift()) this.#handOff(waiter, down);
   }
 
   #handOff(waiter: Waiter, down: Error): void {

@@ -17,23 +17,20 @@ describe('nextPage: the one next-page rule', () => {
   });
 
   test.each([
-    ['an empty page while has_more', step({ offset: 1_000, received: 0, pagination: pagination(2_345, 1_000, true) }), /offset 1000 came back empty.*total of 2345/],
+    ['an empty page while has_more', step({ offset: 1_000, received: 0, pagination: pagination(2_345, 1_000, true) }), /offset 1000 came back empty; total was 2345, has_more true/],
     ['an empty page while total promises more', step({ offset: 1_000, received: 0, pagination: pagination(2_345, 1_000, false) }), /came back empty/],
-    ['a page served at another offset', step({ offset: 100, pagination: pagination(500, 0, true) }), /asked for at offset 100 came back at offset 0/],
+    ['a page served at another offset', step({ offset: 100, pagination: pagination(500, 0, true) }), /page at offset 100 came back at offset 0/],
     ['a page that repeats the one before', step({ offset: 100, repeatsPrevious: true, pagination: pagination(500, 100, true) }), /repeats the page before it/],
     ['a repeat without pagination too', step({ offset: 100, repeatsPrevious: true }), /repeats the page before it/],
-    ['has_more past total', step({ offset: 100, pagination: pagination(150, 100, true) }), /next offset \(200\) is already past its total of 150/],
+    ['has_more past total', step({ offset: 100, pagination: pagination(150, 100, true) }), /next offset 200 is past total 150/],
   ])('broken: %s', (_name, input, problem) => {
     const verdict = nextPage(input);
     expect(verdict.kind).toBe('broken');
     expect(verdict.kind === 'broken' && verdict.problem).toMatch(problem);
   });
 
-  test('the fingerprint tells equal pages apart from different ones, and never throws', () => {
+  test('the fingerprint tells equal pages apart from different ones', () => {
     expect(pageFingerprint([{ id: 1 }])).toBe(pageFingerprint([{ id: 1 }]));
     expect(pageFingerprint([{ id: 1 }])).not.toBe(pageFingerprint([{ id: 2 }]));
-    const cyclic: Record<string, unknown> = {};
-    cyclic.self = cyclic;
-    expect(pageFingerprint([cyclic])).not.toBe(pageFingerprint([cyclic]));
   });
 });

@@ -101,7 +101,7 @@ describe('pages that lie (issue 16): never a silent loss, an endless loop or an 
     const { items, error } = await drain(new PagePromise(s, {}, 1000));
     expect(items).toEqual(range(0, 1_000));
     expect(error).toBeInstanceOf(ResponseValidationError);
-    expect((error as ResponseValidationError).message).toMatch(/offset 1000 came back empty, though the server promised more \(has_more: true\) and a total of 2345/);
+    expect((error as ResponseValidationError).message).toMatch(/offset 1000 came back empty; total was 2345, has_more true/);
     expect((error as ResponseValidationError).requestId).toBe('req_1000');
   });
 
@@ -117,13 +117,13 @@ describe('pages that lie (issue 16): never a silent loss, an endless loop or an 
     const s = lying((_offset, limit) => ({ data: range(0, 100), pagination: { total: 500, limit, offset: 0, has_more: true } }));
     const { items, error } = await drain(new PagePromise(s, { limit: 100 }, 1000));
     expect(items).toHaveLength(100);
-    expect((error as Error).message).toMatch(/asked for at offset 100 came back at offset 0/);
+    expect((error as Error).message).toMatch(/page at offset 100 came back at offset 0/);
   });
 
   test('has_more with the next offset past total is refused', async () => {
     const s = lying((offset, limit) => ({ data: range(offset, offset + limit), pagination: { total: 150, limit, offset, has_more: true } }));
     const { error } = await drain(new PagePromise(s, { limit: 100 }, 1000));
-    expect((error as Error).message).toMatch(/next offset \(200\) is already past its total of 150/);
+    expect((error as Error).message).toMatch(/next offset 200 is past total 150/);
   });
 
   test.each([1, 4])('pages longer than limit never yield an item twice (concurrency %i)', async (concurrency) => {
