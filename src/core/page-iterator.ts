@@ -53,7 +53,8 @@ export interface IterateOptions {
   /**
    * Page requests in flight at once. Above 1, once the first page reports
    * `meta.pagination.total`, the remaining offsets are requested in parallel and yielded in order.
-   * Endpoints without `meta.pagination` are always paged one after another.
+   * Endpoints without `meta.pagination` are always paged one after another, and so is the rest of
+   * a list whose server sends a page longer than `limit` (no item is ever yielded twice).
    * @default 1
    */
   concurrency?: number;
