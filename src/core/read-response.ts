@@ -112,7 +112,11 @@ export function failure(error: unknown, context: FailureContext): SeoVisibilityE
  * carries it, becomes `***`: `Bearer <key>` reads `Bearer ***`, as in hooks and logs.
  */
 function withoutKey<E extends Error>(error: E, apiKey: string): E {
-  if (apiKey !== '' && error.message.includes(apiKey)) error.message = error.message.replaceAll(apiKey, '***');
+  if (apiKey !== '' && error.message.includes(apiKey)) {
+    error.message = error.message.replaceAll(apiKey, '***');
+    // The stack's first line copies the message wherever the runtime formatted it already.
+    if (typeof error.stack === 'string') error.stack = error.stack.replaceAll(apiKey, '***');
+  }
   return error;
 }
 

@@ -288,7 +288,15 @@ describe('errors that mislead (issue 16)', () => {
     const error = (await testClient({ fetch, maxRetries: 0 }).backlinks.summary(PROJECT_ID).catch((e: unknown) => e)) as ConnectionError;
     expect(error).toBeInstanceOf(ConnectionError);
     expect(error.message).toContain('upstream refused Bearer ***');
-    expect(inspect(error, { depth: Infinity, showHidden: true })).not.toContain(API_KEY);
+    for (const text of [inspect(error, { depth: Infinity, showHidden: true }), String(error.stack), JSON.stringify(error)]) expect(text).not.toContain(API_KEY);
+  });
+
+  test('a server error message that echoes the key never shows it', async () => {
+    sequence('get', SUMMARY, () => fail(400, 'VALIDATION_ERROR', `bad header Bearer ${API_KEY}`));
+    const error = (await testClient({ maxRetries: 0 }).backlinks.summary(PROJECT_ID).catch((e: unknown) => e)) as ValidationError;
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error.message).toBe('bad header Bearer ***');
+    for (const text of [inspect(error, { depth: Infinity, showHidden: true }), String(error.stack), JSON.stringify(error)]) expect(text).not.toContain(API_KEY);
   });
 
   /** An AbortSignal look-alike, as a polyfill (abort-controller, or an older runtime's) makes. */
