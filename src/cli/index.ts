@@ -8,7 +8,8 @@
  * @module
  */
 import { CommanderError } from 'commander';
-import { EXIT, buildProgram } from './program.js';
+import { EXIT } from './exit-codes.js';
+import { buildProgram } from './program.js';
 
 /**
  * Node 22 flags `node:sqlite` as experimental and prints a warning on first use; the CLI's output
