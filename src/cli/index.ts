@@ -41,6 +41,13 @@ export async function main(argv: readonly string[]): Promise<number> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // A reader that has gone (`seo-visibility sync … | head -1`) is no error: stop as Ctrl-C does,
+  // with progress saved, and say nothing (there is no one to say it to). Later writes to the closed
+  // pipe fail the same way and are dropped. The listener stays: the last lines may fail after main().
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
+    controller.abort();
+  });
   let code: number = EXIT.done;
   try {
     await buildProgram({ out: process.stdout, err: process.stderr, signal: controller.signal, setExit: (c) => (code = c) }).parseAsync([...argv]);
