@@ -3,7 +3,7 @@ import * as zm from 'zod/mini';
 import * as z from 'zod';
 import { InvalidArgumentError, NotFoundError, RateLimitedError, ResponseValidationError, SeoVisibilityClient } from '../src/index.js';
 import { createSimulator } from '../src/testing/index.js';
-import { VERSION } from '../src/version.js';
+import { VERSION } from '../src/core/version.js';
 import { windowStartClock } from './helpers/clock.js';
 
 afterEach(() => {

@@ -1,7 +1,7 @@
 import type * as z from 'zod/mini';
 import * as check from '../internal/validate.js';
 import { type Route, route } from '../internal/path.js';
-import type { RequestOptions } from '../options.js';
+import type { RequestOptions } from '../options/client-options.js';
 import { ApiPromise } from './api-promise.js';
 import type { CallSpec, Transport } from './transport.js';
 import { PagePromise } from './page-promise.js';

@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
 import type { ApiPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/page-promise.js';
-import { ApiResource, paramsOf } from '../core/resource.js';
-import { extendLoose, int, isoString, num, openEnum, pendingTimestamp } from '../core/schemas.js';
+import { ApiResource } from '../core/resource.js';
+import { extendLoose, int, isoString, num, pendingTimestamp } from '../core/schemas.js';
 import * as check from '../internal/validate.js';
-import type { RequestOptions } from '../options.js';
+import type { RequestOptions } from '../options/client-options.js';
 import type { DateParam } from './rankings.js';
 
 /**

@@ -1,5 +1,5 @@
 import * as c from '../internal/option-check.js';
-import { windowShape } from '../options-schema.js';
+import { windowShape } from '../options/check-options.js';
 import type { SimulatorKeys } from './auth.js';
 import type { Deliver } from './events.js';
 import { DEFAULT_RATE_WINDOWS, type SimRateWindow } from './rate-limiter.js';

@@ -1,4 +1,4 @@
-import { DOCUMENTED_WINDOWS, type RateWindow } from '../rate-limit-options.js';
+import { DOCUMENTED_WINDOWS, type RateWindow } from '../options/rate-limit-options.js';
 import type { RateLimitMeta } from './envelope.js';
 
 /**

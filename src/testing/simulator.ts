@@ -14,7 +14,7 @@ import type { Outcome, PipelineDeps } from './pipeline.js';
 import { RateLimiter, type SimRateWindow } from './rate-limiter.js';
 import type { Store } from './store.js';
 import { runDue } from './transitions.js';
-import type { DeliveryRecord, RequestLogEntry } from './types-more.js';
+import type { DeliveryRecord, RequestLogEntry } from './content-webhook-records.js';
 
 /**
  * A stateful, in-memory simulator of the whole SEO and AI Visibility REST API v1. Every form

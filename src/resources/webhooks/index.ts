@@ -4,11 +4,11 @@ import { ApiResource, paramsOf } from '../../core/resource.js';
 import { isoString, openEnum } from '../../core/schemas.js';
 import { InvalidArgumentError } from '../../errors/client-errors.js';
 import * as check from '../../internal/validate.js';
-import type { RequestOptions } from '../../options.js';
+import type { RequestOptions } from '../../options/client-options.js';
 import { type Deleted, DeletedSchema } from '../reports.js';
-import { KNOWN_EVENT_NAMES } from './events.js';
+import { KNOWN_EVENT_NAMES } from './event-schemas.js';
 
-export * from './events.js';
+export * from './event-schemas.js';
 
 /** An event name in a subscription's `events` (open enum). @internal */
 // Open: an event name the server adds later parses and types as string.

@@ -2,8 +2,8 @@ import { isoTime } from '../data/time.js';
 import { invalid, notFound } from '../envelope.js';
 import { isHttpUrl, objectBody, uuidParam } from '../params.js';
 import type { Store } from '../store.js';
-import { EVENT_NAMES } from '../types-more.js';
-import type { EventName, WebhookRecord } from '../types-more.js';
+import { EVENT_NAMES } from '../content-webhook-records.js';
+import type { EventName, WebhookRecord } from '../content-webhook-records.js';
 import type { RouteContext, RouteDef } from './context.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -24,7 +24,7 @@ export async function makeFixtures() {
   // The project an example means: the first one that has a completed audit.
   const projects = (await client.projects.list()).items;
   let project = projects[0]!;
-  let latest;
+  let latest: Awaited<ReturnType<typeof client.audits.latest>> | undefined;
   for (const candidate of projects) {
     latest = await client.audits.latest(candidate.id).catch((caught: unknown) => {
       if (caught instanceof NotFoundError) return undefined;

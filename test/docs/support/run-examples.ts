@@ -35,7 +35,7 @@ const TIMEOUT_MS = Number(timeout ?? 20_000);
 let current: RunResult | undefined;
 // An example that leaves a promise rejected and unhandled is a failing example.
 process.on('unhandledRejection', (reason) => {
-  if (current && current.ok) Object.assign(current, { ok: false, error: `unhandled rejection: ${describe(reason)}` });
+  if (current?.ok) Object.assign(current, { ok: false, error: `unhandled rejection: ${describe(reason)}` });
 });
 
 function describe(error: unknown): string {
