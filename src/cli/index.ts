@@ -44,10 +44,12 @@ export async function main(argv: readonly string[]): Promise<number> {
   // A reader that has gone (`seo-visibility sync … | head -1`) is no error: stop as Ctrl-C does,
   // with progress saved, and say nothing (there is no one to say it to). Later writes to the closed
   // pipe fail the same way and are dropped. The listener stays: the last lines may fail after main().
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  const onClosedOutput = (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
     controller.abort();
-  });
+  };
+  process.stdout.on('error', onClosedOutput);
+  process.stderr.on('error', onClosedOutput); // `… 2>&1 | head -1`
   let code: number = EXIT.done;
   try {
     await buildProgram({ out: process.stdout, err: process.stderr, signal: controller.signal, setExit: (c) => (code = c) }).parseAsync([...argv]);

@@ -19,10 +19,13 @@ afterAll(() => {
   rmSync(dirname(cli), { recursive: true, force: true });
 });
 
-/** Runs `node cli …args | head -1` in a real shell pipe; the CLI's own exit status is reported on fd 3. */
-function throughHead(args: string[]): Promise<{ first: string; stderr: string; code: number }> {
+/**
+ * Runs `node cli …args | head -1` in a real shell pipe (`both`: stderr into the pipe too); the
+ * CLI's own exit status is reported on the shell's stderr.
+ */
+function throughHead(args: string[], both = false): Promise<{ first: string; stderr: string; code: number }> {
   const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-  const command = `${[process.execPath, cli, ...args].map(quote).join(' ')} | head -1; echo "cli-exit=\${PIPESTATUS[0]}" >&2`;
+  const command = `${[process.execPath, cli, ...args].map(quote).join(' ')}${both ? ' 2>&1' : ''} | head -1; echo "cli-exit=\${PIPESTATUS[0]}" >&2`;
   return new Promise((resolve, reject) => {
     const child = spawn('/bin/bash', ['-c', command], { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -53,6 +56,13 @@ describe('seo-visibility on a closed pipe', () => {
     const rest = await runCli(cli, ['sync', ...SMALL, '--db', db]);
     expect(rest.code).toBe(0);
     expect(rest.stdout).toMatch(/run 1\)/);
+  }, 120_000);
+
+  it('sync 2>&1 | head -1: the same when stderr shares the closed pipe', async () => {
+    const run = await throughHead(['sync', ...SMALL, '--db', join(dir, 'both.db'), '--progress', 'lines', '--concurrency', '1'], true);
+    expect(run.first).toMatch(/^Syncing all projects/);
+    expect(run.stderr).toBe('');
+    expect([0, 75]).toContain(run.code);
   }, 120_000);
 
   it('plan --help | head -1: exits 0 with nothing on stderr', async () => {
