@@ -86,7 +86,7 @@ export class Reports extends ApiResource {
    * ```
    */
   list(projectId: string, options?: RequestOptions): ApiPromise<Report[]> {
-    return this.call('GET', '/projects/{projectId}/reports', [projectId], ReportListSchema, options);
+    return this.call('GET', '/projects/{projectId}/reports', ReportListSchema, { ids: { projectId }, options });
   }
 
   /**
@@ -98,7 +98,7 @@ export class Reports extends ApiResource {
    * ```
    */
   create(projectId: string, body?: ReportCreateParams, options?: RequestOptions): ApiPromise<Report> {
-    return this.call('POST', '/projects/{projectId}/reports', [projectId], ReportSchema, options, () => ({ body: paramsOf('body', body) }));
+    return this.call('POST', '/projects/{projectId}/reports', ReportSchema, { ids: { projectId }, options, body: () => paramsOf('body', body) });
   }
 
   /**
@@ -110,7 +110,7 @@ export class Reports extends ApiResource {
    * ```
    */
   get(projectId: string, reportId: string, options?: RequestOptions): ApiPromise<Report> {
-    return this.call('GET', '/projects/{projectId}/reports/{reportId}', [projectId, reportId], ReportSchema, options);
+    return this.call('GET', '/projects/{projectId}/reports/{reportId}', ReportSchema, { ids: { projectId, reportId }, options });
   }
 
   /**
@@ -123,6 +123,6 @@ export class Reports extends ApiResource {
    * ```
    */
   delete(projectId: string, reportId: string, options?: RequestOptions): ApiPromise<Deleted> {
-    return this.call('DELETE', '/projects/{projectId}/reports/{reportId}', [projectId, reportId], DeletedSchema, options);
+    return this.call('DELETE', '/projects/{projectId}/reports/{reportId}', DeletedSchema, { ids: { projectId, reportId }, options });
   }
 }

@@ -20,6 +20,14 @@ describe('JSDoc examples', () => {
     expect(snippets.length).toBeGreaterThan(50);
   });
 
+  test('every is…Error guard of the main entry has an example that runs', async () => {
+    // The guards are found from the entry's exports, not listed, so a new guard is covered too.
+    const guards = Object.keys(await import('../../src/index.js')).filter((name) => /^is\w+Error$/.test(name));
+    expect(guards.length).toBeGreaterThan(10);
+    const unrun = guards.filter((name) => !runnable.some((s) => s.code.some((line) => line.includes(`${name}(`))));
+    expect(unrun).toEqual([]);
+  });
+
   test('their fixtures and imports type-check', () => {
     expect(checked.otherTypeErrors).toEqual([]);
   });
