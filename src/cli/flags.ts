@@ -1,5 +1,5 @@
 import { InvalidArgumentError as CommanderArgumentError } from 'commander';
-import { uuid } from '../internal/validate.js';
+import { isUuid } from '../internal/uuid.js';
 import { DATASET_NAMES, type DatasetName } from '../sync/index.js';
 
 /**
@@ -37,13 +37,8 @@ function items(flag: string, value: string): string[] {
 /** `--project`: project UUIDs, repeatable or comma-separated. */
 export function projectIds(value: string, previous: string[] = []): string[] {
   const ids = items('--project', value);
-  for (const id of ids) {
-    try {
-      uuid('--project', id);
-    } catch {
-      throw new CommanderArgumentError(`--project expects project UUIDs such as 3f2b9c4e-8a1d-4c6e-9b7a-2d5e1f0a6c3b, got ${JSON.stringify(id)}`);
-    }
-  }
+  const bad = ids.find((id) => !isUuid(id));
+  if (bad !== undefined) throw new CommanderArgumentError(`--project expects project UUIDs such as 3f2b9c4e-8a1d-4c6e-9b7a-2d5e1f0a6c3b, got ${JSON.stringify(bad)}`);
   return [...previous, ...ids];
 }
 
