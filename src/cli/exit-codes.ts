@@ -9,25 +9,25 @@ export const EXIT = { done: 0, failed: 1, usage: 2, stopped: 75 } as const;
 
 type Command = 'plan' | 'sync';
 
-/** What each code means, and which commands return it: `--help` lists a command's own codes. */
-const MEANINGS: ReadonlyArray<{ code: number; text: string; commands: readonly Command[] }> = [
-  { code: EXIT.done, text: 'done: every dataset is up to date', commands: ['sync'] },
-  { code: EXIT.done, text: 'done: the plan is printed', commands: ['plan'] },
-  { code: EXIT.stopped, text: 'stopped (budget spent, --max-requests reached, Ctrl-C); progress is saved, run the same command to resume', commands: ['sync'] },
-  { code: EXIT.failed, text: 'failed (the error is printed)', commands: ['plan', 'sync'] },
-  { code: EXIT.usage, text: 'bad usage (an unknown or empty option, a bad value, an unknown dataset, no API key)', commands: ['plan', 'sync'] },
+/** What each code means, per command where that differs; `only`: the one command that returns it. */
+const MEANINGS: ReadonlyArray<{ code: number; text: string | Record<Command, string>; only?: Command }> = [
+  { code: EXIT.done, text: { plan: 'done: the plan is printed', sync: 'done: every dataset is up to date' } },
+  { code: EXIT.stopped, text: 'stopped (budget spent, --max-requests reached, Ctrl-C); progress is saved, run the same command to resume', only: 'sync' },
+  { code: EXIT.failed, text: 'failed (the error is printed)' },
+  { code: EXIT.usage, text: 'bad usage (an unknown or empty option, a bad value, an unknown dataset, no API key)' },
 ];
 
 /**
  * The "Exit codes" and "Environment" part of `--help`: for one command, or for every command
- * (the top-level help) with the command-specific codes marked.
+ * (the top-level help), where a code only one command returns is marked.
  * @example `exitHelp('plan')`
  * @internal
  */
 export function exitHelp(command?: Command): string {
-  const lines = MEANINGS.filter((m) => command === undefined || m.commands.includes(command)).map(
-    (m) => `  ${String(m.code).padEnd(3)} ${command === undefined && m.commands.length === 1 ? `${m.commands[0]}: ` : ''}${m.text}`,
-  );
+  const lines = MEANINGS.filter((m) => command === undefined || m.only === undefined || m.only === command).map((m) => {
+    const text = typeof m.text === 'string' ? m.text : command ? m.text[command] : 'done';
+    return `  ${String(m.code).padEnd(3)} ${command === undefined && m.only ? `${m.only} only: ` : ''}${text}`;
+  });
   return `
 Exit codes:
 ${lines.join('\n')}
