@@ -1,5 +1,5 @@
 import { Console } from 'node:console';
-import { SeoVisibilityClient } from '../index.js';
+import { SeoVisibilityClient, isInvalidArgumentError } from '../index.js';
 import type { SyncWindow } from '../sync/index.js';
 import { DOCUMENTED_WINDOWS } from '../sync/index.js';
 
@@ -24,6 +24,9 @@ export interface Connection {
 function logTo(env: NodeJS.ProcessEnv): { logger?: Console } {
   return env['SEO_VISIBILITY_LOG'] ? { logger: new Console({ stdout: process.stderr, stderr: process.stderr }) } : {};
 }
+
+/** The environment variable each client option comes from. */
+const ENV_OF: Record<string, string> = { apiKey: 'SEO_VISIBILITY_API_KEY', baseUrl: 'SEO_VISIBILITY_BASE_URL' };
 
 /** Thrown for a problem the user fixes on the command line (exit code 2). @internal */
 export class UsageError extends Error {
@@ -53,6 +56,14 @@ export async function connect(options: { simulator?: boolean | undefined; keywor
   }
   if (!env['SEO_VISIBILITY_API_KEY']) throw new UsageError('No API key: set SEO_VISIBILITY_API_KEY (and SEO_VISIBILITY_BASE_URL), or pass --simulator to try it on the built-in simulator.');
   if (!env['SEO_VISIBILITY_BASE_URL']) throw new UsageError('No API address: set SEO_VISIBILITY_BASE_URL to the base URL ending in /api/v1, or pass --simulator.');
-  const client = new SeoVisibilityClient({ apiKey: env['SEO_VISIBILITY_API_KEY'], baseUrl: env['SEO_VISIBILITY_BASE_URL'], ...logTo(env) });
+  let client: SeoVisibilityClient;
+  try {
+    client = new SeoVisibilityClient({ apiKey: env['SEO_VISIBILITY_API_KEY'], baseUrl: env['SEO_VISIBILITY_BASE_URL'], ...logTo(env) });
+  } catch (error) {
+    // The user typed a variable, not a client option: name the variable.
+    const variable = isInvalidArgumentError(error) ? ENV_OF[error.argument] : undefined;
+    if (variable) throw new UsageError(`${variable}: ${(error as Error).message.replace(/^Invalid \w+: /, '')}`);
+    throw error;
+  }
   return { client, windows: [...DOCUMENTED_WINDOWS], source: env['SEO_VISIBILITY_BASE_URL'], close: async () => {} };
 }

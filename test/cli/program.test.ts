@@ -77,6 +77,19 @@ describe('every flag is checked before the first request, naming the flag', () =
     expect(requests - before).toBe(0);
   });
 
+  it.each([
+    ['SEO_VISIBILITY_BASE_URL', { SEO_VISIBILITY_BASE_URL: 'https://api.example.test' }],
+    ['SEO_VISIBILITY_API_KEY', { SEO_VISIBILITY_API_KEY: 'has a space' }],
+  ])('a bad %s is bad usage naming the variable, not the client option', async (variable, bad) => {
+    const before = requests;
+    const run = await runCli(cli, ['plan'], { env: { ...env, ...bad } });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(variable);
+    expect(run.stderr).not.toMatch(/Invalid (baseUrl|apiKey)\b/);
+    expect(run.stderr).not.toContain('has a space');
+    expect(requests - before).toBe(0);
+  });
+
   it('a reserve below the budget is accepted (the plan then runs)', async () => {
     const before = requests;
     const run = await runCli(cli, ['plan', '--reserve', '49999'], { env });
