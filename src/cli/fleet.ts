@@ -60,7 +60,7 @@ export function registerFleet(program: Command, io: IO): void {
     command
       .option('--postgres <url>', 'the Postgres that holds the queue and the warehouse (or SEO_VISIBILITY_POSTGRES_URL)')
       .requiredOption('--accounts <file>', 'the accounts file (JSON): each account and the environment variable holding its key')
-      .option('--schema <name>', 'the warehouse schema (default seo_visibility)')
+      .option('--schema <name>', 'the warehouse schema (default seo_visibility_fleet)')
       .option('--queue <name>', 'the pg-boss queue (default seo-visibility-sync)');
 
   common(fleet.command('enqueue'))

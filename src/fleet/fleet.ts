@@ -8,7 +8,7 @@ import { FleetQueue, queueSettings } from './queue.js';
 import { type FleetEvent, runAccountJob } from './run-account.js';
 import { type FleetScheduleOptions, type FleetWorkOptions, type FleetWorkResult, checkScheduleOptions, checkWorkOptions } from './work-options.js';
 import { type AccountStatus, statusOf } from './status.js';
-import { Warehouse } from './warehouse.js';
+import { DEFAULT_SCHEMA, Warehouse } from './warehouse.js';
 
 /**
  * Syncs many accounts, each on its own key and budget, on as many worker processes and machines as
@@ -41,7 +41,7 @@ export class Fleet {
     this.#options = options;
     this.#accounts = new Accounts(options.accounts, options.client);
     this.#settings = queueSettings(options.queue);
-    this.#warehouse = new Warehouse(options.postgres, options.schema ?? 'seo_visibility');
+    this.#warehouse = new Warehouse(options.postgres, options.schema ?? DEFAULT_SCHEMA);
   }
 
   /**

@@ -191,8 +191,9 @@ export interface FleetOptions {
    */
   client?: FleetClientOptions | undefined;
   /**
-   * The warehouse schema: each account's rows, keyed by `account_id`, and its progress.
-   * @default 'seo_visibility'
+   * The warehouse schema: each account's rows, keyed by `account_id`, and its progress. Not the
+   * single-account sync's `seo_visibility`: a schema holds tables scoped by account or not, never both.
+   * @default 'seo_visibility_fleet'
    * @example
    * ```ts
    * createFleet({ postgres, accounts, schema: 'seo' });

@@ -2,6 +2,14 @@ import type { Pool } from 'pg';
 import { type SyncStore, postgresStore } from '../sync/index.js';
 import { loadFleetPeers } from './peers.js';
 
+/**
+ * The warehouse schema by default: not the single-account sync's `seo_visibility`, because a schema
+ * is either scoped by account or not, and a team that already syncs one account there must be able
+ * to start a fleet on the same database.
+ * @internal
+ */
+export const DEFAULT_SCHEMA = 'seo_visibility_fleet';
+
 /** Server-side TCP keepalives of the warehouse's sessions: idle 30 s, then 3 probes 10 s apart. @internal */
 export const SERVER_KEEPALIVES = '-c tcp_keepalives_idle=30 -c tcp_keepalives_interval=10 -c tcp_keepalives_count=3';
 

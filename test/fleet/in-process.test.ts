@@ -3,6 +3,8 @@ import pg from 'pg';
 import { PgBoss } from 'pg-boss';
 import { createFleet } from '../../src/fleet/index.js';
 import { createSimulator } from '../../src/testing/index.js';
+import { SeoVisibilityClient } from '../../src/index.js';
+import { postgresStore, runSync } from '../../src/sync/index.js';
 import { startPostgres, type TestPostgres } from '../helpers/postgres-server.js';
 
 let server: TestPostgres;
@@ -80,6 +82,25 @@ describe('createFleet with a pg.Pool', () => {
     } finally {
       await fleet.close();
       await pool.end();
+      await http.close();
+    }
+  }, 60_000);
+});
+
+describe('the default warehouse schema', () => {
+  it("is not the single-account sync's: a database that already holds an unscoped sync takes a fleet beside it", async () => {
+    const sim = createSimulator({ seed: 5, keywordsPerProject: 1, rateLimit: false });
+    const http = await sim.listen();
+    const job = { projects: 'all' as const, datasets: ['projects.list' as const] };
+    const client = new SeoVisibilityClient({ apiKey: sim.keys.readOnly, baseUrl: http.url });
+    // One account synced the single-account way, into postgresStore's default schema.
+    expect((await runSync(client, job, { store: postgresStore(server.url) })).status).toBe('completed');
+    const fleet = createFleet({ postgres: server.url, accounts: { acme: { apiKey: sim.keys.readOnly, job, client: { baseUrl: http.url } } }, queue: { name: 'beside', pollingIntervalSeconds: 1 } });
+    try {
+      await fleet.enqueue();
+      expect(await fleet.work({ exitWhenIdle: true })).toMatchObject({ completed: 1, failed: 0 });
+    } finally {
+      await fleet.close();
       await http.close();
     }
   }, 60_000);
