@@ -98,6 +98,8 @@ export async function runAccountJob(ctx: RunContext, job: JobWithMetadata<SyncJo
       run = { ...base, status: 'failed', requests: 0, rows: 0, endedAt: new Date().toISOString(), error: describeError(error) };
       // A refused key will be refused again: fail this account now, and only it.
       if (run.error?.status === 401 || run.error?.status === 403) return { id: job.id, status: 'deadletter', output: { ...run, reason: 'key_refused' } };
+      // So will a job the configuration got wrong: no retry can mend it.
+      if (isConfigurationError(error)) return { id: job.id, status: 'deadletter', output: run };
       throw Object.assign(new Error(run.error?.message ?? 'run failed'), { name: run.error?.name ?? 'Error', run });
     }
   } finally {
@@ -119,6 +121,15 @@ export function resumeTime(reason: StopReason | undefined, windows: readonly Syn
   const sorted = [...windows].sort((a, b) => a.intervalMs - b.intervalMs);
   const window = reason === 'daily_budget' || sorted.length === 1 ? sorted[sorted.length - 1]! : sorted[sorted.length - 2]!;
   return new Date((Math.floor(now / window.intervalMs) + 1) * window.intervalMs + 1_000);
+}
+
+/**
+ * An error no retry can mend: a job with a bad argument, a project the key cannot see, a stopped
+ * run of another job waiting in the store. Store and server faults, and a store in use, are retried.
+ */
+function isConfigurationError(error: unknown): boolean {
+  const e = error as { name?: unknown; code?: unknown };
+  return e?.name === 'InvalidArgumentError' || (e?.name === 'SyncError' && (e.code === 'unknown_project' || e.code === 'job_changed'));
 }
 
 /**

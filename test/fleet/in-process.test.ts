@@ -106,3 +106,25 @@ describe('the default warehouse schema', () => {
   }, 60_000);
 });
 
+describe('a run that no retry can mend', () => {
+  it('fails its account at once (a project the key cannot see), without pg-boss retries', async () => {
+    const sim = createSimulator({ seed: 6, keywordsPerProject: 1, rateLimit: false });
+    const http = await sim.listen();
+    const fleet = createFleet({
+      postgres: server.url,
+      accounts: { acme: { apiKey: sim.keys.readOnly, job: { projects: ['00000000-0000-4000-8000-000000000000'] }, client: { baseUrl: http.url } } },
+      queue: { name: 'unmendable', pollingIntervalSeconds: 1, retryDelaySeconds: 30 },
+      schema: 'unmendable',
+    });
+    try {
+      await fleet.enqueue();
+      expect(await fleet.work({ exitWhenIdle: true })).toMatchObject({ runs: 1, failed: 1 });
+      const [acme] = await fleet.status();
+      expect(acme).toMatchObject({ state: 'failed', lastRun: { status: 'failed', error: { name: 'SyncError' } } });
+    } finally {
+      await fleet.close();
+      await http.close();
+    }
+  }, 60_000);
+});
+
