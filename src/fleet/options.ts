@@ -132,7 +132,8 @@ export interface FleetQueueOptions {
   pollingIntervalSeconds?: number | undefined;
   /**
    * Retries of a run that failed (a server fault the client's own retries did not outlast, a lost
-   * worker) before the account is marked failed. A refused key (401/403) is never retried.
+   * worker) before the account is marked failed. A refused key (401/403), a bad job or a project
+   * the key cannot see is never retried: no retry could mend it.
    * @default 5
    * @example
    * ```ts
