@@ -21,7 +21,7 @@ export interface RateWindow {
   limit: number;
   /**
    * Window length in milliseconds, from 1 to 86,400,000 (a day). The simulator's windows use the
-   * same name; `windowMs`, another tools' spelling, is refused with this one suggested.
+   * same name; `windowMs`, another tool's spelling, is refused with this one suggested.
    * @default none (required)
    * @example
    * ```ts
@@ -102,7 +102,7 @@ export interface RateGateContext {
 
 /**
  * The documented per-key limits (200/minute, 5,000/hour, 50,000/day): the throttle's prior for a
- * standard key.
+ * standard key, and the sync's default budget (`seo-visibility/sync` exports this same array).
  *
  * @example
  * ```ts
