@@ -88,4 +88,28 @@ describe('a sync killed with SIGKILL at random points, then resumed', () => {
     }
     expect(total - clean.requests).toBeLessThanOrEqual(landed * CONCURRENCY);
   }, 180_000);
+
+  it.each(['SQLite', 'NDJSON', 'Postgres'] as const)('%s: SIGKILLs while the process starts and opens the store (tables, lock) leave it openable; the run then ends with the clean rows', async (kind) => {
+    const store = kind === 'SQLite' ? { db: join(account.dir, 'open.db') } : kind === 'NDJSON' ? { ndjson: join(account.dir, 'open-ndjson') } : { postgres: postgres.url, schema: 'open_pg' };
+    const random = prng(77);
+    let landed = 0;
+    for (let k = 0; k < 8; k++) {
+      // Bounded: each child is killed within 40-400 ms of its start, before or during its first commits.
+      const outcome = await runChild(script, argsFor(store), undefined, 30_000, 40 + Math.floor(random() * 360));
+      if (outcome.killed) landed++;
+    }
+    expect(landed).toBeGreaterThan(0);
+    const last = await runChild(script, argsFor(store));
+    expect(last.result?.status).toBe('completed');
+    if (kind === 'SQLite') expect(dumpTables(store.db as string)).toEqual(clean.tables);
+    else if (kind === 'NDJSON') expect(ndjsonLines(store.ndjson as string)).toEqual(cleanNdjson);
+    else {
+      const pool = testPool(postgres.url);
+      try {
+        expect(await dumpPostgres(pool, 'open_pg', clean.tables)).toEqual(clean.tables);
+      } finally {
+        await pool.end();
+      }
+    }
+  }, 180_000);
 });

@@ -22,9 +22,11 @@ export interface ChildOutcome {
  * Runs the child; with `killAfter`, sends SIGKILL as soon as it reports that many requests (it may
  * be mid-request or mid-commit: the point is wherever it got to). Bounded by `timeoutMs`.
  */
-export function runChild(script: string, args: Record<string, unknown>, killAfter?: number, timeoutMs = 60_000): Promise<ChildOutcome> {
+export function runChild(script: string, args: Record<string, unknown>, killAfter?: number, timeoutMs = 60_000, killAfterMs?: number): Promise<ChildOutcome> {
   return new Promise((resolve, reject) => {
     const child: ChildProcess = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', script, JSON.stringify(args)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // `killAfterMs`: SIGKILL that long after the start, wherever it got to (loading, opening the store).
+    const early = killAfterMs === undefined ? undefined : setTimeout(() => child.exitCode === null && child.kill('SIGKILL'), killAfterMs);
     let requests = 0;
     let result: ChildOutcome['result'];
     let buffer = '';
@@ -47,6 +49,7 @@ export function runChild(script: string, args: Record<string, unknown>, killAfte
     });
     child.on('exit', (code, signal) => {
       clearTimeout(timer);
+      clearTimeout(early);
       if (code !== 0 && signal !== 'SIGKILL') reject(new Error(`child failed (${code}): ${stderr}`));
       else resolve({ killed: signal === 'SIGKILL', code, requests, result });
     });
