@@ -52,36 +52,38 @@ export const isoString = () => z.string();
  */
 export const pendingTimestamp = () => z.nullable(z.string());
 
+// The three schemas below describe types; no code parses with them, so each zod call is marked pure
+// and a bundler drops them (zod's builders are not side-effect free as far as a bundler knows).
 /** `meta.rate_limit`, present in every response. @internal */
-export const RateLimitSchema = z.looseObject({
+export const RateLimitSchema = /* @__PURE__ */ z.looseObject({
   /** Requests allowed in the rate-limit window (which window, minute, hour or day, is not documented). */
-  limit: z.number(),
+  limit: /* @__PURE__ */ z.number(),
   /** Requests left in that window. */
-  remaining: z.number(),
+  remaining: /* @__PURE__ */ z.number(),
   /** When the window resets: a Unix timestamp in seconds. */
-  reset: z.number(),
+  reset: /* @__PURE__ */ z.number(),
 });
 
 /** `meta.pagination`, present on paginated lists. @internal */
-export const PaginationSchema = z.looseObject({
+export const PaginationSchema = /* @__PURE__ */ z.looseObject({
   /** Total number of results of the list. */
-  total: z.number(),
+  total: /* @__PURE__ */ z.number(),
   /** Page size of this response. */
-  limit: z.number(),
+  limit: /* @__PURE__ */ z.number(),
   /** 0-based offset of this page's first result. */
-  offset: z.number(),
+  offset: /* @__PURE__ */ z.number(),
   /** Whether more results follow this page. */
-  has_more: z.boolean(),
+  has_more: /* @__PURE__ */ z.boolean(),
 });
 
 /** `meta` of a response. @internal */
-export const MetaSchema = z.looseObject({
+export const MetaSchema = /* @__PURE__ */ z.looseObject({
   /** Id of the request; error responses carry it too. */
-  request_id: z.optional(z.string()),
+  request_id: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string()),
   /** The API key's rate-limit budget (`limit`, `remaining`, `reset`), documented as present in every response. */
-  rate_limit: z.optional(RateLimitSchema),
+  rate_limit: /* @__PURE__ */ z.optional(RateLimitSchema),
   /** Page position (`total`, `limit`, `offset`, `has_more`); only on paginated lists. */
-  pagination: z.optional(PaginationSchema),
+  pagination: /* @__PURE__ */ z.optional(PaginationSchema),
 });
 
 /**
