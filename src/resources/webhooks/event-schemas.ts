@@ -207,12 +207,14 @@ const knownNames: ReadonlySet<string> = new Set(KNOWN_EVENT_NAMES);
 // An event name added after this SDK parses as a generic event rather than failing the delivery.
 export const UnknownWebhookEventSchema = z.looseObject({
   /** The event name: one this SDK does not know (not one of the six documented names). */
+  // A plain check raising the issue z.refine(…, { message, abort: true }) would raise (code, path,
+  // message): z.refine brings zod's custom-schema code into the browser bundle, z.check does not.
   event: z.string().check(
-    z.refine((name) => !knownNames.has(name), {
-      message: "a documented event name: the payload must match that event's documented shape",
-      // Aborting makes zod report both branches of WebhookEventSchema's union (the documented
-      // event's real problem included) instead of only this name check.
-      abort: true,
+    z.check((ctx) => {
+      if (!knownNames.has(ctx.value)) return;
+      // Aborting (continue: false) makes zod report both branches of WebhookEventSchema's union
+      // (the documented event's real problem included) instead of only this name check.
+      ctx.issues.push({ code: 'custom', input: ctx.value, path: [], message: "a documented event name: the payload must match that event's documented shape", continue: false });
     }),
   ),
   /** When the event happened (ISO 8601). */

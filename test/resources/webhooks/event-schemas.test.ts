@@ -1,5 +1,5 @@
 import { describe, expect, expectTypeOf, test } from 'vitest';
-import type * as z from 'zod/mini';
+import * as z from 'zod/mini';
 import {
   type AuditCompletedEvent,
   type AuditStartedEvent,
@@ -116,6 +116,21 @@ describe('WebhookEventSchema', () => {
       expect(result.success).toBe(false);
       // The generic branch refuses documented names, so the failure is not swallowed there.
       expect(UnknownWebhookEventSchema.safeParse(payload).success).toBe(false);
+    });
+
+    test('the name check raises the issue z.refine would (its stand-in, kept out of the bundle)', () => {
+      const known = new Set<string>(KNOWN_EVENT_NAMES);
+      const refined = z.looseObject({
+        ...UnknownWebhookEventSchema.shape,
+        event: z.string().check(z.refine((name) => !known.has(name), { message: "a documented event name: the payload must match that event's documented shape", abort: true })),
+      });
+      const payload = { ...auditCompletedEventFixture, data: missingPages, timestamp: 7 };
+      expect(UnknownWebhookEventSchema.safeParse(payload).error?.issues).toEqual(refined.safeParse(payload).error?.issues);
+      expect(UnknownWebhookEventSchema.safeParse(payload).error?.issues[0]).toStrictEqual({
+        code: 'custom',
+        path: ['event'],
+        message: "a documented event name: the payload must match that event's documented shape",
+      });
     });
   });
 
