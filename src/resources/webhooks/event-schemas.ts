@@ -35,6 +35,19 @@ export const KNOWN_EVENT_NAMES = [
 export type KnownWebhookEventName = (typeof KNOWN_EVENT_NAMES)[number];
 
 /**
+ * Exactly `name`, raising the issue `z.literal(name)` raises (`invalid_value` with `values`, for any
+ * other value, a missing one included): z.literal brings zod's literal-schema code into the browser
+ * bundle, a check on `z.unknown()` does not. Only the declared type says which string it is.
+ */
+function literal<const N extends string>(name: N): z.ZodMiniType<N, N> {
+  return z.unknown().check(
+    z.check((ctx) => {
+      if (ctx.value !== name) ctx.issues.push({ code: 'invalid_value', values: [name], input: ctx.value });
+    }),
+  ) as z.ZodMiniType as z.ZodMiniType<N, N>;
+}
+
+/**
  * Builds an event payload schema `{ event, timestamp, project_id, data }` for one event name.
  * @internal
  */
@@ -45,7 +58,7 @@ function eventSchema<const N extends KnownWebhookEventName, S extends z.core.$Zo
 ) {
   return z.looseObject({
     /** The event name. */
-    event: z.literal(name),
+    event: literal(name),
     /** When the event happened (ISO 8601). */
     timestamp: isoString(),
     /** UUID of the project the event is about. */

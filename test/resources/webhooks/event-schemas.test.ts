@@ -6,6 +6,7 @@ import {
   type ContentStatusChangedEvent,
   isKnownWebhookEvent,
   KNOWN_EVENT_NAMES,
+  KnownWebhookEventSchema,
   type KnownWebhookEvent,
   type KnownWebhookEventName,
   type PromptsUpdatedEvent,
@@ -132,6 +133,17 @@ describe('WebhookEventSchema', () => {
         message: "a documented event name: the payload must match that event's documented shape",
       });
     });
+  });
+
+  test('each event name is checked as z.literal would: the same issues for any other value', () => {
+    for (const fixture of eventFixtures) {
+      const schema = KnownWebhookEventSchema.def.options[KNOWN_EVENT_NAMES.indexOf(fixture.event)]!;
+      const literal = z.looseObject({ ...schema.shape, event: z.literal(fixture.event) });
+      const { event: _e, ...noEvent } = fixture;
+      for (const payload of [fixture, { ...fixture, event: 'other' }, { ...fixture, event: 7 }, noEvent, { ...fixture, event: null, data: 1 }]) {
+        expect(schema.safeParse(payload), JSON.stringify(payload)).toEqual(literal.safeParse(payload));
+      }
+    }
   });
 
   test('names the first problem of the documented event in the error message', () => {
