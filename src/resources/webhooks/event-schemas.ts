@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { int, isoString, num } from '../../core/schemas.js';
+import { int, isoString, num, record } from '../../core/schemas.js';
 import { ContentStatusSchema } from '../content.js';
 
 /**
@@ -235,7 +235,7 @@ export const UnknownWebhookEventSchema = z.looseObject({
   /** UUID of the project the event is about. */
   project_id: z.string(),
   /** The event's own fields, untyped. */
-  data: z.record(z.string(), z.unknown()),
+  data: record(z.unknown()),
 });
 
 /**
