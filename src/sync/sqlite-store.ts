@@ -1,4 +1,5 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { createInsightViews } from '../insights/create-views.js';
 import { TABLE_SCHEMAS, type TableSchema } from './datasets.js';
 import { SyncError } from './errors.js';
 import { StateMap, type StoreCommit, type SyncStore, columnName } from './store.js';
@@ -47,6 +48,7 @@ class SqliteStore implements SyncStore {
       db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;');
       db.exec('CREATE TABLE IF NOT EXISTS _sync_state (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID');
       for (const table of Object.values(TABLE_SCHEMAS)) this.#createTable(db, table);
+      createInsightViews(db);
       for (const row of db.prepare('SELECT key, value FROM _sync_state').all()) this.#state.set(String(row['key']), JSON.parse(String(row['value'])));
     } catch (error) {
       db?.close();
