@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError as CommanderArgumentError, Option } from 'commander';
 import { DATASET_NAMES } from '../sync/index.js';
 import { planCommand, syncCommand } from './commands.js';
+import { registerMcp } from './mcp.js';
 
 /**
  * Exit codes: 0 done; 1 failed; 2 bad usage (unknown option, bad value, no API key); 75 stopped
@@ -20,11 +21,11 @@ Environment:
   SEO_VISIBILITY_API_KEY    the API key (not needed with --simulator)
   SEO_VISIBILITY_BASE_URL   the API's base URL, ending in /api/v1`;
 
-/** Parses a positive integer option, with a message naming the option. */
-function integer(name: string) {
+/** Parses a whole-number option (at least `min`), with a message naming the option. @internal */
+export function integer(name: string, min = 0) {
   return (value: string): number => {
     const n = Number(value);
-    if (!Number.isInteger(n) || n < 0) throw new CommanderArgumentError(`${name} must be a whole number ≥ 0, got "${value}"`);
+    if (!Number.isInteger(n) || n < min) throw new CommanderArgumentError(`${name} must be a whole number ≥ ${min}, got "${value}"`);
     return n;
   };
 }
@@ -107,5 +108,6 @@ ${EXIT_HELP}`,
     )
     .action(async (opts) => io.setExit(await syncCommand(opts, io)));
 
+  registerMcp(program, io);
   return program;
 }
