@@ -115,6 +115,8 @@ class SqliteStore implements SyncStore {
           db.exec(`ALTER TABLE ${table.table} ADD COLUMN ${col}`);
           known.add(col);
           this.#upserts.delete(table.table);
+          // The views read columns by name: a new one (first_seen…) is used from this commit on.
+          createInsightViews(db);
         }
       }
     }
