@@ -2,6 +2,7 @@ import { Command, InvalidArgumentError as CommanderArgumentError, Option } from 
 import { DATASET_NAMES } from '../sync/index.js';
 import { planCommand, syncCommand } from './commands.js';
 import { registerMcp } from './mcp.js';
+import { registerReport } from './report.js';
 
 /**
  * Exit codes: 0 done; 1 failed; 2 bad usage (unknown option, bad value, no API key); 75 stopped
@@ -108,6 +109,7 @@ ${EXIT_HELP}`,
     )
     .action(async (opts) => io.setExit(await syncCommand(opts, io)));
 
+  registerReport(program, io);
   registerMcp(program, io);
   return program;
 }

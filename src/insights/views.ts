@@ -21,6 +21,39 @@ export interface InsightView {
 
 const POSITION = 'position on the date, 1 = first; null when not ranking (or not checked)';
 
+/** The four devices a keyword is ranked on (the `<device>_position` columns). @internal */
+export const DEVICES = ['desktop', 'mobile', 'ai_mode', 'maps'] as const;
+
+/**
+ * Two CTEs: `checks` (every ranking row of rankings_history and of the daily rankings_list
+ * snapshots) and `daily` (one row per keyword and day, history preferred, with the four positions
+ * side by side and `next_day`, the keyword's next check). A position of 0 or less reads as null
+ * (not ranking).
+ * @internal
+ */
+export function rankingDays(q: Sql): string {
+  const H = 'rankings_history';
+  const L = 'rankings_list';
+  const listDay = q.has(L, 'last_checked') ? `COALESCE(${q.day('l', L, 'last_checked')}, ${q.day('l', L, 'snapshot_date')})` : q.day('l', L, 'snapshot_date');
+  const position = (alias: string, table: string, device: string) => {
+    const n = q.num(q.col(alias, table, `${device}_position`));
+    return `CASE WHEN ${n} > 0 THEN ${n} END`;
+  };
+  return `checks AS (
+  SELECT ${q.text('h', H, 'project_id')} AS project_id, ${q.text('h', H, 'keyword_id')} AS keyword_id, ${q.text('h', H, 'keyword')} AS keyword, ${q.day('h', H, 'check_date')} AS day, 0 AS preference,
+    ${DEVICES.map((d) => `${position('h', H, d)} AS ${d}`).join(', ')}
+  FROM ${H} h
+  UNION ALL
+  SELECT ${q.text('l', L, 'project_id')}, ${q.text('l', L, 'id')}, ${q.text('l', L, 'keyword')}, ${listDay}, 1, ${DEVICES.map((d) => position('l', L, d)).join(', ')}
+  FROM ${L} l
+),
+daily AS (
+  SELECT project_id, keyword_id, keyword, day, ${DEVICES.join(', ')}, LEAD(day) OVER (PARTITION BY project_id, keyword_id ORDER BY day) AS next_day FROM (
+    SELECT c.*, ROW_NUMBER() OVER (PARTITION BY project_id, keyword_id, day ORDER BY preference) AS pick FROM checks c WHERE day IS NOT NULL
+  ) x WHERE pick = 1
+)`;
+}
+
 const rankChanges: InsightView = {
   name: 'rank_changes',
   description:
@@ -44,16 +77,7 @@ const rankChanges: InsightView = {
   },
   periodic: true,
   select(q, periods) {
-    const H = 'rankings_history';
-    const L = 'rankings_list';
-    const devices = ['desktop', 'mobile', 'ai_mode', 'maps'];
-    const listDay = q.has(L, 'last_checked') ? `COALESCE(${q.day('l', L, 'last_checked')}, ${q.day('l', L, 'snapshot_date')})` : q.day('l', L, 'snapshot_date');
-    // A position of 0 or less means "not ranking", like a null.
-    const position = (alias: string, table: string, device: string) => {
-      const n = q.num(q.col(alias, table, `${device}_position`));
-      return `CASE WHEN ${n} > 0 THEN ${n} END`;
-    };
-    const pick = (prefix: string) => `CASE d.device ${devices.map((d) => `WHEN '${d}' THEN p.${prefix}${d}`).join(' ')} END`;
+    const pick = (prefix: string) => `CASE d.device ${DEVICES.map((d) => `WHEN '${d}' THEN p.${prefix}${d}`).join(' ')} END`;
     const start = 'r.start_position';
     const end = 'r.end_position';
     const inTop = (x: string, n: number) => `(${x} IS NOT NULL AND ${x} <= ${n})`;
@@ -63,20 +87,8 @@ const rankChanges: InsightView = {
     // the check in force at its start (the last one on or before start_day: its next check is
     // later) and the keyword's latest check; only those few rows are split by device.
     return `WITH ${q.periods(periods)},
-devices(device) AS (VALUES ${devices.map((d) => `('${d}')`).join(', ')}),
-checks AS (
-  SELECT ${q.text('h', H, 'project_id')} AS project_id, ${q.text('h', H, 'keyword_id')} AS keyword_id, ${q.text('h', H, 'keyword')} AS keyword, ${q.day('h', H, 'check_date')} AS day, 0 AS preference,
-    ${devices.map((d) => `${position('h', H, d)} AS ${d}`).join(', ')}
-  FROM ${H} h
-  UNION ALL
-  SELECT ${q.text('l', L, 'project_id')}, ${q.text('l', L, 'id')}, ${q.text('l', L, 'keyword')}, ${listDay}, 1, ${devices.map((d) => position('l', L, d)).join(', ')}
-  FROM ${L} l
-),
-daily AS (
-  SELECT project_id, keyword_id, keyword, day, ${devices.join(', ')}, LEAD(day) OVER (PARTITION BY project_id, keyword_id ORDER BY day) AS next_day FROM (
-    SELECT c.*, ROW_NUMBER() OVER (PARTITION BY project_id, keyword_id, day ORDER BY preference) AS pick FROM checks c WHERE day IS NOT NULL
-  ) x WHERE pick = 1
-),
+devices(device) AS (VALUES ${DEVICES.map((d) => `('${d}')`).join(', ')}),
+${rankingDays(q)},
 ends AS (SELECT project_id, MAX(day) AS end_day FROM daily GROUP BY project_id),
 bounds AS (SELECT e.project_id, p.period_days, e.end_day, ${q.minusDays('e.end_day', 'p.period_days')} AS start_day FROM ends e CROSS JOIN periods p),
 starts AS (
@@ -84,7 +96,7 @@ starts AS (
 ),
 pairs AS (
   SELECT b.project_id, b.period_days, b.start_day, b.end_day, k.keyword_id, k.keyword,
-    ${devices.map((d) => `s.${d} AS s_${d}, CASE WHEN k.day > b.start_day THEN k.${d} END AS e_${d}`).join(', ')}
+    ${DEVICES.map((d) => `s.${d} AS s_${d}, CASE WHEN k.day > b.start_day THEN k.${d} END AS e_${d}`).join(', ')}
   FROM bounds b JOIN daily k ON k.project_id = b.project_id AND k.next_day IS NULL
   LEFT JOIN starts s ON s.project_id = b.project_id AND s.period_days = b.period_days AND s.keyword_id = k.keyword_id
 ),

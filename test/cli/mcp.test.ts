@@ -1,20 +1,16 @@
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runSync, sqliteStore } from '../../src/sync/index.js';
 import { type TestPostgres, startPostgres } from '../helpers/postgres-server.js';
 import { copyToPostgres } from '../insights/postgres-copy.js';
-import { type Account, sortBy, startAccount } from '../sync/support/account.js';
+import { CLI_ARGS, root, syncedAccount } from '../insights/support.js';
+import { type Account, sortBy } from '../sync/support/account.js';
 
 // `seo-visibility mcp` as an agent's client runs it: a real child process on stdio, driven by the
 // MCP SDK's own client, over the simulator's synced account in SQLite and in PostgreSQL. Every
 // figure is checked against the views the SQLite store created (the same rows in both dialects).
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const TSX = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
-const CLI = join(root, 'src', 'cli', 'index.ts');
 
 let account: Account;
 let file: string;
@@ -22,9 +18,7 @@ let postgres: TestPostgres;
 let stored: DatabaseSync;
 
 beforeAll(async () => {
-  account = await startAccount({ keywords: 30 });
-  file = join(account.dir, 'seo.db');
-  await runSync(account.client, { projects: 'all' }, { store: sqliteStore(file), now: account.now });
+  ({ account, file } = await syncedAccount());
   stored = new DatabaseSync(file, { readOnly: true });
   postgres = await startPostgres();
   await copyToPostgres(file, postgres.url);
@@ -38,7 +32,7 @@ afterAll(async () => {
 
 /** Starts the server with these arguments; `env` adds to a clean environment. */
 async function startServer(args: string[], env: Record<string, string> = {}): Promise<{ client: Client; stderr: () => string }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [TSX, CLI, 'mcp', ...args], env: { PATH: process.env.PATH ?? '', ...env }, stderr: 'pipe', cwd: root });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [...CLI_ARGS, 'mcp', ...args], env: { PATH: process.env.PATH ?? '', ...env }, stderr: 'pipe', cwd: root });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
@@ -175,7 +169,7 @@ describe('seo-visibility mcp --live', () => {
 
   it('refuses --allow-writes without --live, and a missing store, with exit code 2 or 1', async () => {
     const { spawnSync } = await import('node:child_process');
-    const run = (args: string[]) => spawnSync(process.execPath, [TSX, CLI, 'mcp', ...args], { encoding: 'utf8', cwd: root, input: '' });
+    const run = (args: string[]) => spawnSync(process.execPath, [...CLI_ARGS, 'mcp', ...args], { encoding: 'utf8', cwd: root, input: '' });
     const writes = run(['--db', file, '--allow-writes']);
     expect(writes.status).toBe(2);
     expect(writes.stderr).toMatch(/--allow-writes needs --live/);

@@ -1,5 +1,11 @@
-import { TABLE_SCHEMAS, type Row } from '../../src/sync/index.js';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { TABLE_SCHEMAS, type Row, runSync, sqliteStore } from '../../src/sync/index.js';
 import type { DatasetName } from '../../src/sync/index.js';
+import { type Account, startAccount } from '../sync/support/account.js';
+
+/** The repository's root folder. */
+export const root = fileURLToPath(new URL('../..', import.meta.url));
 
 export const P = '11111111-1111-4111-8111-111111111111';
 export const KW = '22222222-2222-4222-8222-222222222222';
@@ -65,3 +71,14 @@ export const FIXTURE: Partial<Record<DatasetName, Row[]>> = {
 export function fixtureWrites() {
   return Object.entries(FIXTURE).map(([dataset, rows]) => ({ table: TABLE_SCHEMAS[dataset as DatasetName], rows: rows ?? [] }));
 }
+
+/** The simulator's account synced into a SQLite store (`file`), the account left running. */
+export async function syncedAccount(keywords = 30): Promise<{ account: Account; file: string }> {
+  const account = await startAccount({ keywords });
+  const file = join(account.dir, 'seo.db');
+  await runSync(account.client, { projects: 'all' }, { store: sqliteStore(file), now: account.now });
+  return { account, file };
+}
+
+/** Runs the CLI from source (tsx), as a user would run the bin. */
+export const CLI_ARGS = [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(root, 'src', 'cli', 'index.ts')];
