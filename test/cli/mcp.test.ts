@@ -42,7 +42,10 @@ async function startServer(args: string[], env: Record<string, string> = {}): Pr
   return { client, stderr: () => stderr };
 }
 
-async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<{ isError: boolean; text: string; json: () => any }> {
+// biome-ignore lint/suspicious/noExplicitAny: a tool's JSON has many shapes, read field by field below
+type Json = any;
+
+async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<{ isError: boolean; text: string; json: () => Json }> {
   const result = await client.callTool({ name, arguments: args });
   const text = (result.content as Array<{ text: string }>)[0]?.text ?? '';
   return { isError: result.isError === true, text, json: () => (result.isError ? expect.fail(text) : JSON.parse(text)) };
