@@ -11,7 +11,7 @@ import { QUICK, type Row, ms, sleep } from './lib.js';
 /** A client on an in-process simulator whose fetch counts requests; the rate budget never binds. */
 function setup(keywords: number, latencyMs = 0) {
   // A window too large to bind: the budget reported shrinks honestly, as a real server's does.
-  const sim = createSimulator({ seed: 11, keywordsPerProject: keywords, rateLimit: { windows: [{ limit: 1e9, windowMs: 3_600_000 }] }, latencyMs });
+  const sim = createSimulator({ seed: 11, keywordsPerProject: keywords, rateLimit: { windows: [{ limit: 1e9, intervalMs: 3_600_000 }] }, latencyMs });
   let requests = 0;
   const fetch: typeof globalThis.fetch = (input, init) => {
     requests++;

@@ -2,24 +2,21 @@
  * 3. Rate budget use: several concurrent callers against the simulator enforcing fixed windows.
  * Zero 429 responses, and a sustained rate close to what the windows allow.
  */
-import { SeoVisibilityClient } from '../src/index.js';
+import { type RateWindow, SeoVisibilityClient } from '../src/index.js';
 import { createSimulator } from '../src/testing/index.js';
 import { QUICK, type Row, sleep } from './lib.js';
 
-interface Window {
-  limit: number;
-  windowMs: number;
-}
+type Window = RateWindow;
 
 /** The earliest send times the server's fixed windows allow, from an aligned start (greedy). */
 function idealSends(windows: Window[], n: number): number[] {
   const times: number[] = [];
   let t = 0;
   while (times.length < n) {
-    const fits = windows.every((w) => times.filter((s) => Math.floor(s / w.windowMs) === Math.floor(t / w.windowMs)).length < w.limit);
+    const fits = windows.every((w) => times.filter((s) => Math.floor(s / w.intervalMs) === Math.floor(t / w.intervalMs)).length < w.limit);
     if (fits) times.push(t);
     // Next candidate: now again if it fit, else the next window boundary of any window.
-    else t = Math.min(...windows.map((w) => (Math.floor(t / w.windowMs) + 1) * w.windowMs));
+    else t = Math.min(...windows.map((w) => (Math.floor(t / w.intervalMs) + 1) * w.intervalMs));
   }
   return times;
 }
@@ -42,11 +39,11 @@ async function run(windows: Window[], total: number, callers: number, pace: bool
     apiKey: sim.keys.readOnly,
     baseUrl: sim.baseUrl,
     fetch,
-    rateLimit: { windows: pace ? windows.map((w) => ({ limit: w.limit, intervalMs: w.windowMs })) : false },
+    rateLimit: { windows: pace ? windows : false },
   });
   const projectId = sim.data.listedProjects[0]!.id;
   // Start on a boundary of the longest window, as the ideal schedule does (windows are aligned on the clock).
-  const longest = Math.max(...windows.map((w) => w.windowMs));
+  const longest = Math.max(...windows.map((w) => w.intervalMs));
   await sleep(longest - (Date.now() % longest) + 5);
   const start = Date.now();
   await Promise.all(
@@ -60,17 +57,17 @@ async function run(windows: Window[], total: number, callers: number, pace: bool
   return { limited, requests: sends.length, actualSpan, idealSpan, efficiency: idealSpan / Math.max(actualSpan, idealSpan, 1) };
 }
 
-const describe = (windows: Window[]) => windows.map((w) => `${w.limit}/${w.windowMs / 1000} s`).join(' + ');
+const describe = (windows: Window[]) => windows.map((w) => `${w.limit}/${w.intervalMs / 1000} s`).join(' + ');
 
 export async function rateBudget(): Promise<Row[]> {
-  const short: Window[] = QUICK ? [{ limit: 10, windowMs: 1_000 }] : [{ limit: 20, windowMs: 2_000 }];
+  const short: Window[] = QUICK ? [{ limit: 10, intervalMs: 1_000 }] : [{ limit: 20, intervalMs: 2_000 }];
   const total = QUICK ? 40 : 200;
   const callers = 5;
   // The documented minute/hour/day windows, compressed: each binds in turn. Windows are whole
   // seconds because `reset` is reported in whole seconds, as the API documents.
   const documented: Window[] = QUICK
-    ? [{ limit: 5, windowMs: 1_000 }, { limit: 10, windowMs: 2_000 }, { limit: 15, windowMs: 4_000 }]
-    : [{ limit: 10, windowMs: 1_000 }, { limit: 30, windowMs: 4_000 }, { limit: 60, windowMs: 12_000 }];
+    ? [{ limit: 5, intervalMs: 1_000 }, { limit: 10, intervalMs: 2_000 }, { limit: 15, intervalMs: 4_000 }]
+    : [{ limit: 10, intervalMs: 1_000 }, { limit: 30, intervalMs: 4_000 }, { limit: 60, intervalMs: 12_000 }];
   const documentedTotal = QUICK ? 20 : 80;
 
   const rows: Row[] = [];

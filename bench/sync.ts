@@ -63,7 +63,7 @@ async function handWritten(client: SeoVisibilityClient, crashAfter = Number.POSI
 export async function syncBench(): Promise<Row[]> {
   const section = '7. Copy your data out';
   const latencyMs = QUICK ? 10 : 50;
-  const account = await startBenchAccount({ simulators: QUICK ? 1 : 5, keywords: QUICK ? 20 : 60, latencyMs, windows: windows.map((w) => ({ limit: w.limit, windowMs: w.intervalMs })) });
+  const account = await startBenchAccount({ simulators: QUICK ? 1 : 5, keywords: QUICK ? 20 : 60, latencyMs, windows });
   const client = () => new SeoVisibilityClient({ apiKey: account.apiKey, baseUrl: account.baseUrl, rateLimit: { windows } });
   const dir = mkdtempSync(join(tmpdir(), 'sv-bench-sync-'));
   try {

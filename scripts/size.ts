@@ -10,16 +10,9 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 /**
- * Issue 10's target for the main entry, gzipped, dependencies included: 28 KiB. Not met: the
- * dependencies alone are about 15.3 KiB (ky 2 7.8, zod/mini 6.4, p-retry 1.1), and the SDK's own
- * code, with every option checked and issue 12's features, about 16.2 (see CHANGELOG and
- * docs/benchmarks.md). Reported on every run so the gap stays visible.
- */
-export const TARGET_BYTES = 28 * 1024;
-
-/**
- * The limit `npm run size` (and so `npm test`) fails above: the size as measured when the target was
- * missed (32.0 KiB), plus 0.5 KiB, so that any growth is a decision rather than drift.
+ * The main entry's budget, gzipped, dependencies included (issue 15's decision): 32.5 KiB. Measured
+ * at 32.1 KiB when it was set; openai's SDK is 37.3. `npm run size`, and so `npm test`, fails above
+ * it, so that any growth is a decision rather than drift.
  */
 export const LIMIT_BYTES = 32.5 * 1024;
 
@@ -85,7 +78,6 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
   for (const { part, minified } of report.parts) console.log(`  ${part.padEnd(24)} ${kib(minified)} minified`);
   const over = report.gzipped > LIMIT_BYTES;
-  const target = report.gzipped > TARGET_BYTES ? `over issue 10's ${kib(TARGET_BYTES)} target` : `within issue 10's ${kib(TARGET_BYTES)} target`;
-  console.log(`seo-visibility main entry: ${kib(report.minified)} minified, ${kib(report.gzipped)} gzipped (limit ${kib(LIMIT_BYTES)}: ${over ? 'OVER THE LIMIT' : 'ok'}; ${target})`);
+  console.log(`seo-visibility main entry: ${kib(report.minified)} minified, ${kib(report.gzipped)} gzipped (budget ${kib(LIMIT_BYTES)}: ${over ? 'OVER THE BUDGET' : 'ok'})`);
   process.exit(over ? 1 : 0);
 }

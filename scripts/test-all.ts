@@ -57,6 +57,8 @@ const passes: Pass[] = [
     run: () => spawnSync('bash', ['scripts/ensure-system-deps.sh'], { cwd: root, stdio: 'inherit' }).status === 0,
   },
   { name: 'typecheck', about: 'tsc over src, tests, examples, benchmarks and scripts', run: npm('typecheck') },
+  { name: 'lint', about: 'Biome, linter only (biome.jsonc): unused imports and variables are errors; no file is rewritten', run: npm('lint') },
+  { name: 'import circles', about: 'dependency-cruiser over src/ (.dependency-cruiser.cjs): fails while any import circle remains', run: npm('circles') },
   { name: 'unit on Node 24', about: 'vitest run: unit, simulator, integration, reliability, Redis, examples, JSDoc examples', run: npm('test:unit') },
   { name: 'size', about: 'the main entry gzipped for the browser, dependencies included, within its budget', run: npm('size') },
   { name: 'bench quick', about: 'the benchmark in its short mode: request counts, read-ahead, 429s and size are binding', run: npm('bench:quick') },

@@ -1,10 +1,10 @@
-import { resolveConfig } from './config.js';
+import { resolveConfig } from './options/resolve-options.js';
 import { ApiPromise } from './core/api-promise.js';
 import type { RateGate } from './core/rate-gate.js';
 import { Transport } from './core/transport.js';
-import { type AnySchema, type CustomRequest, type CustomResult, customCall } from './custom-request.js';
+import { type AnySchema, type CustomRequest, type CustomResult, customCall } from './options/custom-request.js';
 import { InvalidArgumentError } from './errors/client-errors.js';
-import type { ClientOptions, RequestOptions } from './options.js';
+import type { ClientOptions, RequestOptions } from './options/client-options.js';
 import { Audits } from './resources/audits.js';
 import { Backlinks } from './resources/backlinks.js';
 import { Content } from './resources/content.js';

@@ -10,7 +10,7 @@
  * @packageDocumentation
  */
 export { SeoVisibilityClient, type ClientOverrides } from './client.js';
-export type { AnySchema, CustomRequest, CustomResult } from './custom-request.js';
+export type { AnySchema, CustomRequest, CustomResult } from './options/custom-request.js';
 export type {
   ErrorInfo,
   Hook,
@@ -28,20 +28,20 @@ export type {
   RequestInfo,
   ResponseInfo,
   RetryInfo,
-} from './options.js';
+} from './options/client-options.js';
 export type { RateGate, Permit, AcquireOptions } from './core/rate-gate.js';
 export { ApiPromise } from './core/api-promise.js';
 export { PagePromise } from './core/page-promise.js';
 export type { IterateOptions, IterationProgress } from './core/page-iterator.js';
 export type { ToArrayOptions } from './core/to-array.js';
 export { Page, type PageParams } from './core/pagination.js';
-export type { ApiResult, ResponseSchema } from './core/attempt.js';
-export type { Pagination, RateLimit, ResponseMeta } from './core/schemas.js';
+export type { ApiResult } from './core/read-response.js';
+export type { Pagination, RateLimit, ResponseMeta, ResponseSchema } from './core/schemas.js';
 export * from './errors/index.js';
 export type { ApiErrorInit, RateLimitedInit } from './errors/api-error.js';
 export type { ConnectionErrorInit, ResponseValidationInit } from './errors/client-errors.js';
-export { parseWebhookEvent } from './webhook-events.js';
-export { VERSION } from './version.js';
+export { parseWebhookEvent } from './resources/webhooks/parse-event.js';
+export { VERSION } from './core/version.js';
 // One line per resource: each file holds its schemas, types, parameters and namespace class, so a
 // new endpoint is added in its resource file alone. Schemas are exported `@internal` (kept out of
 // the reference, usable by SDK code and tests).

@@ -3,7 +3,7 @@ import * as zm from 'zod/mini';
 import * as z from 'zod';
 import { InvalidArgumentError, NotFoundError, RateLimitedError, ResponseValidationError, SeoVisibilityClient } from '../src/index.js';
 import { createSimulator } from '../src/testing/index.js';
-import { VERSION } from '../src/version.js';
+import { VERSION } from '../src/core/version.js';
 import { windowStartClock } from './helpers/clock.js';
 
 afterEach(() => {
@@ -93,7 +93,7 @@ describe('throttle with default options', () => {
   });
 
   test('a key with 1,000 a minute (more than the documented 200) is followed past 200', async () => {
-    const { sent, options } = simulated({ rateLimit: { windows: [{ limit: 1_000, windowMs: 60_000 }] } });
+    const { sent, options } = simulated({ rateLimit: { windows: [{ limit: 1_000, intervalMs: 60_000 }] } });
     const client = new SeoVisibilityClient({ ...options, maxRetryDelay: 0, maxRetries: 0 });
     for (let i = 0; i < 300; i++) await client.projects.list({ limit: 1 });
     expect(sent).toHaveLength(300);
@@ -110,7 +110,7 @@ describe('hooks', () => {
   });
 
   test('hooks that throw never break a call nor leak a throttle permit', async () => {
-    const { sent, options } = simulated({ rateLimit: { windows: [{ limit: 40, windowMs: 60_000 }] } });
+    const { sent, options } = simulated({ rateLimit: { windows: [{ limit: 40, intervalMs: 60_000 }] } });
     const boom = () => {
       throw new TypeError('hook bug');
     };
@@ -179,7 +179,7 @@ describe('withOptions', () => {
   });
 
   test('shares the rate budget: the two clients together never overdraw the key', async () => {
-    const { sent, options } = simulated({ rateLimit: { windows: [{ limit: 3, windowMs: 60_000 }] } });
+    const { sent, options } = simulated({ rateLimit: { windows: [{ limit: 3, intervalMs: 60_000 }] } });
     const client = new SeoVisibilityClient({ ...options, maxRetryDelay: 1_000, rateLimit: { windows: false } });
     const derived = client.withOptions({ maxRetries: 0 });
     await client.projects.list();
@@ -202,7 +202,7 @@ describe('withOptions', () => {
   });
 
   test('a second client of its own has its own throttle, and gets the 429 the shared one avoids', async () => {
-    const { sent, options } = simulated({ rateLimit: { windows: [{ limit: 3, windowMs: 60_000 }] } });
+    const { sent, options } = simulated({ rateLimit: { windows: [{ limit: 3, intervalMs: 60_000 }] } });
     const first = new SeoVisibilityClient({ ...options, maxRetryDelay: 1_000, rateLimit: { windows: false } });
     for (let i = 0; i < 3; i++) await first.projects.list();
     const second = new SeoVisibilityClient({ ...options, maxRetryDelay: 1_000, maxRetries: 0, rateLimit: { windows: false } });

@@ -58,7 +58,7 @@ export async function loadVisibility(client: SeoVisibilityClient, projectId: str
  * @example `const notice = await rateLimitNotice(); // 'Rate limited (429): retry after 12:01:00'`
  */
 export async function rateLimitNotice(): Promise<string> {
-  const sim = createSimulator({ seed: 2, rateLimit: { windows: [{ limit: 1, windowMs: 60_000 }] } });
+  const sim = createSimulator({ seed: 2, rateLimit: { windows: [{ limit: 1, intervalMs: 60_000 }] } });
   const client = new SeoVisibilityClient({ apiKey: sim.keys.readOnly, baseUrl: sim.baseUrl, fetch: sim.fetch, rateLimit: false, maxRetryDelay: 1_000 });
   await client.projects.list();
   try {

@@ -28,8 +28,8 @@ export class UsageError extends Error {
 export async function connect(options: { simulator?: boolean | undefined; keywords?: number | undefined }, env: NodeJS.ProcessEnv = process.env): Promise<Connection> {
   if (options.simulator) {
     const { createSimulator } = await import('../testing/index.js');
-    const windows = DOCUMENTED_WINDOWS.map((w) => ({ limit: w.limit, intervalMs: w.intervalMs / SIMULATOR_SPEEDUP }));
-    const sim = createSimulator({ seed: 1, keywordsPerProject: options.keywords ?? 500, rateLimit: { windows: windows.map((w) => ({ limit: w.limit, windowMs: w.intervalMs })) } });
+    const sim = createSimulator({ seed: 1, keywordsPerProject: options.keywords ?? 500, speedup: SIMULATOR_SPEEDUP });
+    const windows = sim.rateWindows;
     const server = await sim.listen({ host: '127.0.0.1', port: 0 });
     const client = new SeoVisibilityClient({ apiKey: sim.keys.readOnly, baseUrl: server.url, rateLimit: { windows } });
     return { client, windows, source: `the built-in simulator at ${server.url} (rate windows ${SIMULATOR_SPEEDUP}× faster)`, close: () => server.close() };

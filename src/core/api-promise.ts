@@ -1,4 +1,4 @@
-import type { ApiResult } from './attempt.js';
+import type { ApiResult } from './read-response.js';
 
 /**
  * The promise every non-list method returns: await it for the data, `.withMeta()` for

@@ -1,6 +1,6 @@
 import { rateLimitedError } from '../errors/from-response.js';
 import { AbortedError } from '../errors/client-errors.js';
-import type { RateWindow } from '../options.js';
+import type { RateWindow } from '../options/client-options.js';
 import type { RateLimit } from './schemas.js';
 import { type AcquireOptions, type Permit, type RateGate, isUsableRateLimit } from './rate-gate.js';
 import { WindowPacer } from './window-pacer.js';

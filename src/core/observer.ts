@@ -1,4 +1,4 @@
-import type { ErrorInfo, Hook, Logger, RequestInfo, ResolvedHooks, ResponseInfo, RetryInfo } from '../hooks.js';
+import type { ErrorInfo, Hook, Logger, RequestInfo, ResolvedHooks, ResponseInfo, RetryInfo } from '../options/hooks.js';
 
 /** How the Authorization header appears in hooks and logs. @internal */
 export const REDACTED = 'Bearer ***';

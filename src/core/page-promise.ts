@@ -1,5 +1,5 @@
 import { ApiPromise } from './api-promise.js';
-import type { ApiResult } from './attempt.js';
+import type { ApiResult } from './read-response.js';
 import { type IterateOptions, iteratePages, throwIfAborted } from './page-iterator.js';
 import { Page, type PageParams, type PageSource } from './pagination.js';
 import { collect, type ToArrayOptions } from './to-array.js';

@@ -1,5 +1,5 @@
 import type { Pagination, ResponseMeta } from './schemas.js';
-import type { ApiResult } from './attempt.js';
+import type { ApiResult } from './read-response.js';
 
 /**
  * Where a page starts and how long it may be. `limit` undefined: the server's default (50).

@@ -1,3 +1,4 @@
+import type * as zc from 'zod';
 import * as z from 'zod/mini';
 
 /**
@@ -115,3 +116,15 @@ export type Pagination = z.infer<typeof PaginationSchema>;
  * ```
  */
 export type ResponseMeta = z.infer<typeof MetaSchema>;
+
+/**
+ * A response schema: any zod 4 schema, classic (`zod`) or mini (`zod/mini`). The response's `data`
+ * is validated with its public `safeParse`.
+ *
+ * @example
+ * ```ts
+ * import * as z from 'zod';
+ * const schema: ResponseSchema<{ id: string }> = z.object({ id: z.string() });
+ * ```
+ */
+export type ResponseSchema<T> = z.ZodMiniType<T> | zc.ZodType<T>;

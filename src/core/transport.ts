@@ -2,15 +2,14 @@ import type { KyInstance } from 'ky';
 import pRetry from 'p-retry';
 import { RateLimitedError } from '../errors/api-error.js';
 import { AbortedError } from '../errors/client-errors.js';
-import type { Logger, ResolvedHooks } from '../hooks.js';
-import { resolveRequestOptions } from '../config.js';
+import { type TransportConfig, resolveRequestOptions } from '../options/resolve-options.js';
 import * as check from '../internal/validate.js';
 import { userAgent as detectUserAgent } from '../internal/runtime.js';
-import type { RequestOptions, RetryBackoffOptions } from '../options.js';
-import { type ApiResult, type ResponseSchema, failure, readResponse } from './attempt.js';
+import type { RequestOptions } from '../options/client-options.js';
+import { type ApiResult, failure, readResponse } from './read-response.js';
+import type { ResponseSchema } from './schemas.js';
 import { createHttp, untilAborted } from './http.js';
 import { type AttemptWatch, type Observer, REDACTED, createObserver } from './observer.js';
-import type { RateGate } from './rate-gate.js';
 import { hold, retryWait } from './retry-policy.js';
 
 /**
@@ -35,32 +34,6 @@ export interface CallSpec<T> {
   /** Any zod 4 schema of `data`; validated with zod's `safeParse`. */
   schema: ResponseSchema<T>;
   options?: RequestOptions | undefined;
-}
-
-/**
- * Resolved client settings the transport runs on (built by `resolveConfig`).
- *
- * @example
- * ```ts
- * new Transport(resolveConfig({ apiKey, baseUrl }));
- * ```
- * @internal
- */
-export interface TransportConfig {
-  /** Ends in `/api/v1`. */
-  baseUrl: string;
-  apiKey: string;
-  timeout: number;
-  maxRetries: number;
-  maxRetryDelay: number;
-  backoff: Required<RetryBackoffOptions>;
-  gate: RateGate | undefined;
-  fetch: typeof globalThis.fetch | undefined;
-  headers: Record<string, string>;
-  hooks: ResolvedHooks;
-  logger: Logger | undefined;
-  /** `User-Agent` to send; `undefined` where the runtime forbids it (browsers). Detected when the key is absent. */
-  userAgent?: string | undefined;
 }
 
 /** The longest timer `setTimeout` (and ky's `timeout`) can hold. */

@@ -1,4 +1,4 @@
-import type { RateWindow } from '../options.js';
+import type { RateWindow } from '../options/client-options.js';
 
 /**
  * Self-pacing on request windows (the documented 200/minute, 5,000/hour, 50,000/day, or the

@@ -4,7 +4,7 @@ import { InvalidArgumentError } from '../errors/client-errors.js';
  * A small table-driven checker for option objects (client options, per-call options, custom
  * requests): each entry is a function that throws `InvalidArgumentError` naming the option's full
  * path (`rateLimit.windows[0].intervalMs`) and what is allowed. The phantom `t` carries the
- * accepted type, so `options-schema.ts` can prove each table agrees with its public interface.
+ * accepted type, so `options/check-options.ts` can prove each table agrees with its public interface.
  *
  * @internal
  */
@@ -46,7 +46,7 @@ export const optional = <T>(check: Check<T>): Check<T | undefined> & { o: true }
 
 /** An array, each item checked (its index in the path). */
 export const array = <T>(item: Check<T>, message: string): Check<T[]> =>
-  Object.assign((v: unknown, path: string) => (Array.isArray(v) ? v.forEach((x, i) => item(x, `${path}[${i}]`)) : fail(path, message)), { k: 'a' as const });
+  Object.assign((v: unknown, path: string) => (Array.isArray(v) ? v.forEach((x, i) => void item(x, `${path}[${i}]`)) : fail(path, message)), { k: 'a' as const });
 
 /**
  * A strict object: an unknown key is refused first, naming the closest known key; then each entry,
@@ -82,7 +82,7 @@ export const union = <A, B>(accepts: (v: unknown) => v is A, b: Check<B>, messag
 
 /** An object of string keys to values `value` accepts. */
 export const record = <V>(value: Check<V>, message: string): Check<Record<string, V>> => (v, path) =>
-  isObject(v) ? Object.keys(v).forEach((key) => value(v[key], sub(path, key))) : fail(path, message);
+  isObject(v) ? Object.keys(v).forEach((key) => void value(v[key], sub(path, key))) : fail(path, message);
 
 /**
  * `86400000` → `86,400,000`. Not `toLocaleString`: these messages are built when the module loads,
@@ -113,7 +113,8 @@ export const fn = <F>(what: string): Check<F> => is((v) => typeof v === 'functio
 export const withMethods = <T>(methods: string[], what: string): Check<T> =>
   is((v) => isObject(v) && methods.every((m) => typeof v[m] === 'function'), `expected ${what}`);
 
-// Spellings another tool uses for the same option: the simulator's windows say `windowMs`.
+// Spellings other tools use for the same option (`windowMs` is express-rate-limit's, and was the
+// simulator's before 0.2).
 const ALIASES: Record<string, string> = { windowMs: 'intervalMs', window: 'intervalMs', interval: 'intervalMs', retries: 'maxRetries', key: 'apiKey', url: 'baseUrl', prefixUrl: 'baseUrl' };
 // Keys that belong somewhere else entirely.
 const ELSEWHERE: Record<string, string> = {

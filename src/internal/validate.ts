@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from '../errors/client-errors.js';
+import { isUuid } from './uuid.js';
 
 /**
  * Client-side argument checks. Each throws {@link InvalidArgumentError} naming the argument and
@@ -8,7 +9,6 @@ import { InvalidArgumentError } from '../errors/client-errors.js';
  * @internal
  */
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // ISO 8601 date or date-time, e.g. 2026-11-21 or 2026-11-21T10:00:00Z / +01:00.
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 // eslint-disable-next-line no-control-regex -- control characters are exactly what we reject
@@ -16,7 +16,7 @@ const CONTROL_OR_SPACE = /[\s\u0000-\u001f\u007f]/;
 
 /** A UUID path parameter (`projectId`, `keywordId`, …). */
 export function uuid(argument: string, value: unknown): string {
-  if (typeof value !== 'string' || !UUID.test(value)) {
+  if (!isUuid(value)) {
     throw new InvalidArgumentError(argument, `expected a UUID such as 3f2b9c4e-8a1d-4c6e-9b7a-2d5e1f0a6c3b, got ${describe(value)}`);
   }
   return value;

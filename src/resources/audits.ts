@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
 import type { ApiPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/page-promise.js';
-import { ApiResource, paramsOf } from '../core/resource.js';
+import { ApiResource, pageOf } from '../core/resource.js';
 import { extendLoose, int, isoString, num, openEnum, pendingTimestamp } from '../core/schemas.js';
 import * as check from '../internal/validate.js';
-import type { RequestOptions } from '../options.js';
+import type { RequestOptions } from '../options/client-options.js';
 
 /**
  * Largest `limit` per request for audits and their issues (the reference's "Limits"). An explicit `limit` above it
@@ -169,8 +169,8 @@ export const AuditIssueSchema = z.looseObject({
  */
 export type AuditIssue = z.infer<typeof AuditIssueSchema>;
 
-const AuditListSchema = z.array(AuditSchema);
-const AuditIssueListSchema = z.array(AuditIssueSchema);
+const AuditPage = pageOf(AuditSchema, MAX_LIMIT);
+const AuditIssuePage = pageOf(AuditIssueSchema, MAX_LIMIT);
 
 const AUDIT_STATUS_FILTERS = ['all', 'pending', 'crawling', 'processing', 'completed', 'failed'] as const;
 
@@ -215,9 +215,12 @@ export class Audits extends ApiResource {
    * ```
    */
   list(projectId: string, params?: AuditListParams, options?: RequestOptions): PagePromise<Audit> {
-    return this.paginate('/projects/{projectId}/audits', [projectId], AuditListSchema, MAX_LIMIT, params, options, (p) => ({
-      status: check.oneOf('status', p.status, AUDIT_STATUS_FILTERS),
-    }));
+    return this.getList('/projects/{projectId}/audits', AuditPage, {
+      ids: { projectId },
+      params,
+      options,
+      query: (p) => ({ status: check.oneOf('status', p.status, AUDIT_STATUS_FILTERS) }),
+    });
   }
 
   /**
@@ -230,7 +233,7 @@ export class Audits extends ApiResource {
    * ```
    */
   latest(projectId: string, options?: RequestOptions): ApiPromise<LatestAudit> {
-    return this.call('GET', '/projects/{projectId}/audits/latest', [projectId], LatestAuditSchema, options);
+    return this.call('GET', '/projects/{projectId}/audits/latest', LatestAuditSchema, { ids: { projectId }, options });
   }
 
   /**
@@ -245,9 +248,14 @@ export class Audits extends ApiResource {
    * ```
    */
   issues(projectId: string, auditId: string, params?: AuditIssueListParams, options?: RequestOptions): PagePromise<AuditIssue> {
-    return this.paginate('/projects/{projectId}/audits/{auditId}/issues', [projectId, auditId], AuditIssueListSchema, MAX_LIMIT, params, options, (p) => ({
-      severity: check.oneOf('severity', p.severity, ['critical', 'warning', 'notice']),
-      status: check.oneOf('status', p.status, ['passed', 'failed']),
-    }));
+    return this.getList('/projects/{projectId}/audits/{auditId}/issues', AuditIssuePage, {
+      ids: { projectId, auditId },
+      params,
+      options,
+      query: (p) => ({
+        severity: check.oneOf('severity', p.severity, ['critical', 'warning', 'notice']),
+        status: check.oneOf('status', p.status, ['passed', 'failed']),
+      }),
+    });
   }
 }

@@ -1,10 +1,9 @@
 import * as z from 'zod/mini';
 import type { ApiPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/page-promise.js';
-import { ApiResource, paramsOf } from '../core/resource.js';
-import { int, isoString, num, openEnum, pendingTimestamp } from '../core/schemas.js';
-import * as check from '../internal/validate.js';
-import type { RequestOptions } from '../options.js';
+import { ApiResource, pageOf } from '../core/resource.js';
+import { int, isoString, num, pendingTimestamp } from '../core/schemas.js';
+import type { RequestOptions } from '../options/client-options.js';
 
 /**
  * Largest `limit` per request for backlink anchors (the reference's "Limits"). An explicit `limit` above it
@@ -187,7 +186,7 @@ export const ReferringDomainSchema = z.looseObject({
 export type ReferringDomain = z.infer<typeof ReferringDomainSchema>;
 
 const TargetListSchema = z.array(BacklinkTargetSchema);
-const AnchorListSchema = z.array(AnchorTextSchema);
+const AnchorPage = pageOf(AnchorTextSchema, MAX_LIMIT);
 const DomainListSchema = z.array(ReferringDomainSchema);
 
 /** Paging of `backlinks.anchors`. */
@@ -218,7 +217,7 @@ export class Backlinks extends ApiResource {
    * ```
    */
   list(projectId: string, options?: RequestOptions): ApiPromise<BacklinkTarget[]> {
-    return this.#get('/projects/{projectId}/backlinks', projectId, TargetListSchema, options);
+    return this.call('GET', '/projects/{projectId}/backlinks', TargetListSchema, { ids: { projectId }, options });
   }
 
   /**
@@ -230,7 +229,7 @@ export class Backlinks extends ApiResource {
    * ```
    */
   summary(projectId: string, options?: RequestOptions): ApiPromise<BacklinkSummary> {
-    return this.#get('/projects/{projectId}/backlinks/summary', projectId, BacklinkSummarySchema, options);
+    return this.call('GET', '/projects/{projectId}/backlinks/summary', BacklinkSummarySchema, { ids: { projectId }, options });
   }
 
   /**
@@ -243,7 +242,7 @@ export class Backlinks extends ApiResource {
    * ```
    */
   history(projectId: string, options?: RequestOptions): ApiPromise<BacklinkHistory> {
-    return this.#get('/projects/{projectId}/backlinks/history', projectId, BacklinkHistorySchema, options);
+    return this.call('GET', '/projects/{projectId}/backlinks/history', BacklinkHistorySchema, { ids: { projectId }, options });
   }
 
   /**
@@ -255,7 +254,7 @@ export class Backlinks extends ApiResource {
    * ```
    */
   anchors(projectId: string, params?: AnchorListParams, options?: RequestOptions): PagePromise<AnchorText> {
-    return this.paginate('/projects/{projectId}/backlinks/anchors', [projectId], AnchorListSchema, MAX_LIMIT, params, options);
+    return this.getList('/projects/{projectId}/backlinks/anchors', AnchorPage, { ids: { projectId }, params, options });
   }
 
   /**
@@ -268,11 +267,6 @@ export class Backlinks extends ApiResource {
    * ```
    */
   domains(projectId: string, options?: RequestOptions): ApiPromise<ReferringDomain[]> {
-    return this.#get('/projects/{projectId}/backlinks/domains', projectId, DomainListSchema, options);
-  }
-
-  /** A GET of one of the project's backlink routes (`template` has `{projectId}` only). */
-  #get<T>(template: string, projectId: string, schema: z.ZodMiniType<T>, options: RequestOptions | undefined): ApiPromise<T> {
-    return this.call('GET', template, [projectId], schema, options);
+    return this.call('GET', '/projects/{projectId}/backlinks/domains', DomainListSchema, { ids: { projectId }, options });
   }
 }

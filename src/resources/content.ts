@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
 import type { ApiPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/page-promise.js';
-import { ApiResource, paramsOf } from '../core/resource.js';
-import { extendLoose, int, isoString, num, openEnum, pendingTimestamp } from '../core/schemas.js';
+import { ApiResource, pageOf, paramsOf } from '../core/resource.js';
+import { extendLoose, int, isoString, num, openEnum } from '../core/schemas.js';
 import * as check from '../internal/validate.js';
-import type { RequestOptions } from '../options.js';
+import type { RequestOptions } from '../options/client-options.js';
 import type { DateParam } from './rankings.js';
 
 /**
@@ -148,7 +148,7 @@ export const ContentPreferencesSchema = z.looseObject({
  */
 export type ContentPreferences = z.infer<typeof ContentPreferencesSchema>;
 
-const ContentListSchema = z.array(ContentItemSchema);
+const ContentPage = pageOf(ContentItemSchema, MAX_LIMIT);
 
 /** Filters and paging of `content.list`. */
 export interface ContentListParams {
@@ -194,10 +194,12 @@ export class Content extends ApiResource {
    * ```
    */
   list(projectId: string, params?: ContentListParams, options?: RequestOptions): PagePromise<ContentItem> {
-    return this.paginate('/projects/{projectId}/content', [projectId], ContentListSchema, MAX_LIMIT, params, options, (p) => ({
-      status: check.text('status', p.status),
-      ...check.dateRange(p),
-    }));
+    return this.getList('/projects/{projectId}/content', ContentPage, {
+      ids: { projectId },
+      params,
+      options,
+      query: (p) => ({ status: check.text('status', p.status), ...check.dateRange(p) }),
+    });
   }
 
   /**
@@ -210,7 +212,7 @@ export class Content extends ApiResource {
    * ```
    */
   get(projectId: string, contentId: string, options?: RequestOptions): ApiPromise<ContentDetail> {
-    return this.call('GET', '/projects/{projectId}/content/{contentId}', [projectId, contentId], ContentDetailSchema, options);
+    return this.call('GET', '/projects/{projectId}/content/{contentId}', ContentDetailSchema, { ids: { projectId, contentId }, options });
   }
 
   /**
@@ -222,7 +224,7 @@ export class Content extends ApiResource {
    * ```
    */
   getPreferences(projectId: string, options?: RequestOptions): ApiPromise<ContentPreferences> {
-    return this.call('GET', '/projects/{projectId}/content/preferences', [projectId], ContentPreferencesSchema, options);
+    return this.call('GET', '/projects/{projectId}/content/preferences', ContentPreferencesSchema, { ids: { projectId }, options });
   }
 
   /**
@@ -235,8 +237,10 @@ export class Content extends ApiResource {
    * ```
    */
   updatePreferences(projectId: string, body: ContentPreferencesUpdateParams, options?: RequestOptions): ApiPromise<ContentPreferences> {
-    return this.call('PATCH', '/projects/{projectId}/content/preferences', [projectId], ContentPreferencesSchema, options, () => ({
-      body: { preferences: check.string('preferences', paramsOf('body', body).preferences) },
-    }));
+    return this.call('PATCH', '/projects/{projectId}/content/preferences', ContentPreferencesSchema, {
+      ids: { projectId },
+      options,
+      body: () => ({ preferences: check.string('preferences', paramsOf('body', body).preferences) }),
+    });
   }
 }

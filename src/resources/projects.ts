@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
 import type { ApiPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/page-promise.js';
-import { ApiResource, paramsOf } from '../core/resource.js';
-import { int, isoString, num, openEnum, optionalShape, pendingTimestamp } from '../core/schemas.js';
+import { ApiResource, pageOf, paramsOf } from '../core/resource.js';
+import { isoString, openEnum, optionalShape } from '../core/schemas.js';
 import * as check from '../internal/validate.js';
-import type { RequestOptions } from '../options.js';
+import type { RequestOptions } from '../options/client-options.js';
 
 /**
  * Largest `limit` per request for projects (the reference's "Limits"). An explicit `limit` above it
@@ -119,7 +119,7 @@ export const CreatedProjectSchema = z.looseObject({
  */
 export type CreatedProject = z.infer<typeof CreatedProjectSchema>;
 
-const ProjectListSchema = z.array(ProjectSchema);
+const ProjectPage = pageOf(ProjectSchema, MAX_LIMIT);
 
 /** Filters and paging of `projects.list`. */
 export interface ProjectListParams {
@@ -160,9 +160,11 @@ export class Projects extends ApiResource {
    * ```
    */
   list(params?: ProjectListParams, options?: RequestOptions): PagePromise<Project> {
-    return this.paginate('/projects', [], ProjectListSchema, MAX_LIMIT, params, options, (p) => ({
-      product_mode: check.oneOf('product_mode', p.product_mode, ['managed', 'software']),
-    }));
+    return this.getList('/projects', ProjectPage, {
+      params,
+      options,
+      query: (p) => ({ product_mode: check.oneOf('product_mode', p.product_mode, ['managed', 'software']) }),
+    });
   }
 
   /**
@@ -178,10 +180,13 @@ export class Projects extends ApiResource {
    * ```
    */
   create(body: ProjectCreateParams, options?: RequestOptions): ApiPromise<CreatedProject> {
-    return this.call('POST', '/projects', [], CreatedProjectSchema, options, () => {
-      const b = paramsOf('body', body) as ProjectCreateParams;
-      check.url('websiteUrl', b.websiteUrl);
-      return { body: b };
+    return this.call('POST', '/projects', CreatedProjectSchema, {
+      options,
+      body: () => {
+        const b = paramsOf('body', body) as ProjectCreateParams;
+        check.url('websiteUrl', b.websiteUrl);
+        return b;
+      },
     });
   }
 }

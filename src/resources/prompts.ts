@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
 import type { ApiPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/page-promise.js';
-import { ApiResource, paramsOf } from '../core/resource.js';
-import { extendLoose, int, isoString, num, openEnum, pendingTimestamp } from '../core/schemas.js';
+import { ApiResource, type PageOf, pageOf } from '../core/resource.js';
+import { extendLoose, int, isoString, num, pendingTimestamp } from '../core/schemas.js';
 import * as check from '../internal/validate.js';
-import type { RequestOptions } from '../options.js';
+import type { RequestOptions } from '../options/client-options.js';
 import type { DateParam } from './rankings.js';
 
 /**
@@ -182,7 +182,9 @@ export const PromptHistorySchema = z.looseObject({
  */
 export type PromptHistory = z.infer<typeof PromptHistorySchema>;
 
-const PromptListSchema = z.array(PromptSchema);
+const PromptPage = pageOf(PromptSchema, MAX_LIMIT);
+// Paginated over `data.responses`: a page's `data` is the whole history object.
+const PromptHistoryPage: PageOf<PromptResponse, PromptHistory> = { schema: PromptHistorySchema, maxLimit: MAX_LIMIT, items: (data) => data.responses };
 
 /** Paging of `prompts.list`. */
 export interface PromptListParams {
@@ -223,7 +225,7 @@ export class Prompts extends ApiResource {
    * ```
    */
   list(projectId: string, params?: PromptListParams, options?: RequestOptions): PagePromise<Prompt> {
-    return this.paginate('/projects/{projectId}/prompts', [projectId], PromptListSchema, MAX_LIMIT, params, options);
+    return this.getList('/projects/{projectId}/prompts', PromptPage, { ids: { projectId }, params, options });
   }
 
   /**
@@ -236,7 +238,7 @@ export class Prompts extends ApiResource {
    * ```
    */
   get(projectId: string, promptId: string, options?: RequestOptions): ApiPromise<PromptDetail> {
-    return this.call('GET', '/projects/{projectId}/prompts/{promptId}', [projectId, promptId], PromptDetailSchema, options);
+    return this.call('GET', '/projects/{projectId}/prompts/{promptId}', PromptDetailSchema, { ids: { projectId, promptId }, options });
   }
 
   /**
@@ -251,15 +253,11 @@ export class Prompts extends ApiResource {
    * ```
    */
   history(projectId: string, promptId: string, params?: PromptHistoryParams, options?: RequestOptions): PagePromise<PromptResponse, PromptHistory> {
-    return this.paginate(
-      '/projects/{projectId}/prompts/{promptId}/history',
-      [projectId, promptId],
-      PromptHistorySchema,
-      MAX_LIMIT,
+    return this.getList('/projects/{projectId}/prompts/{promptId}/history', PromptHistoryPage, {
+      ids: { projectId, promptId },
       params,
       options,
-      check.dateRange,
-      (data) => data.responses,
-    );
+      query: check.dateRange,
+    });
   }
 }

@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
 import type { ApiPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/page-promise.js';
-import { ApiResource, paramsOf } from '../core/resource.js';
-import { int, isoString, num, openEnum, pendingTimestamp } from '../core/schemas.js';
+import { ApiResource, pageOf, paramsOf } from '../core/resource.js';
+import { int, isoString } from '../core/schemas.js';
 import * as check from '../internal/validate.js';
-import type { RequestOptions } from '../options.js';
+import type { RequestOptions } from '../options/client-options.js';
 
 /**
  * Largest `limit` per request for keywords (the reference's "Limits"). An explicit `limit` above it
@@ -140,7 +140,7 @@ export const KeywordHistorySchema = z.looseObject({
  */
 export type KeywordHistory = z.infer<typeof KeywordHistorySchema>;
 
-const KeywordListSchema = z.array(KeywordRankingSchema);
+const KeywordPage = pageOf(KeywordRankingSchema, MAX_LIMIT);
 
 /** A date parameter: a `Date` (sent as ISO 8601) or an ISO 8601 string. */
 export type DateParam = Date | string;
@@ -186,10 +186,12 @@ export class Rankings extends ApiResource {
    * ```
    */
   list(projectId: string, params?: RankingListParams, options?: RequestOptions): PagePromise<KeywordRanking> {
-    return this.paginate('/projects/{projectId}/rankings/keywords', [projectId], KeywordListSchema, MAX_LIMIT, params, options, (p) => ({
-      ...check.dateRange(p),
-      device: check.oneOf('device', p.device, ['all', 'desktop', 'mobile']),
-    }));
+    return this.getList('/projects/{projectId}/rankings/keywords', KeywordPage, {
+      ids: { projectId },
+      params,
+      options,
+      query: (p) => ({ ...check.dateRange(p), device: check.oneOf('device', p.device, ['all', 'desktop', 'mobile']) }),
+    });
   }
 
   /**
@@ -203,8 +205,10 @@ export class Rankings extends ApiResource {
    * ```
    */
   history(projectId: string, keywordId: string, params?: RankingHistoryParams, options?: RequestOptions): ApiPromise<KeywordHistory> {
-    return this.call('GET', '/projects/{projectId}/rankings/keywords/{keywordId}/history', [projectId, keywordId], KeywordHistorySchema, options, () => ({
-      query: check.dateRange(paramsOf('params', params)),
-    }));
+    return this.call('GET', '/projects/{projectId}/rankings/keywords/{keywordId}/history', KeywordHistorySchema, {
+      ids: { projectId, keywordId },
+      options,
+      query: () => check.dateRange(paramsOf('params', params)),
+    });
   }
 }

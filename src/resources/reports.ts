@@ -1,10 +1,8 @@
 import * as z from 'zod/mini';
 import type { ApiPromise } from '../core/api-promise.js';
-import type { PagePromise } from '../core/page-promise.js';
 import { ApiResource, paramsOf } from '../core/resource.js';
-import { int, isoString, num, openEnum, pendingTimestamp } from '../core/schemas.js';
-import * as check from '../internal/validate.js';
-import type { RequestOptions } from '../options.js';
+import { isoString } from '../core/schemas.js';
+import type { RequestOptions } from '../options/client-options.js';
 
 /**
  * A report link (GET/POST `/projects/{projectId}/reports`, GET `.../reports/{reportId}`). The
@@ -88,7 +86,7 @@ export class Reports extends ApiResource {
    * ```
    */
   list(projectId: string, options?: RequestOptions): ApiPromise<Report[]> {
-    return this.call('GET', '/projects/{projectId}/reports', [projectId], ReportListSchema, options);
+    return this.call('GET', '/projects/{projectId}/reports', ReportListSchema, { ids: { projectId }, options });
   }
 
   /**
@@ -100,7 +98,7 @@ export class Reports extends ApiResource {
    * ```
    */
   create(projectId: string, body?: ReportCreateParams, options?: RequestOptions): ApiPromise<Report> {
-    return this.call('POST', '/projects/{projectId}/reports', [projectId], ReportSchema, options, () => ({ body: paramsOf('body', body) }));
+    return this.call('POST', '/projects/{projectId}/reports', ReportSchema, { ids: { projectId }, options, body: () => paramsOf('body', body) });
   }
 
   /**
@@ -112,7 +110,7 @@ export class Reports extends ApiResource {
    * ```
    */
   get(projectId: string, reportId: string, options?: RequestOptions): ApiPromise<Report> {
-    return this.call('GET', '/projects/{projectId}/reports/{reportId}', [projectId, reportId], ReportSchema, options);
+    return this.call('GET', '/projects/{projectId}/reports/{reportId}', ReportSchema, { ids: { projectId, reportId }, options });
   }
 
   /**
@@ -125,6 +123,6 @@ export class Reports extends ApiResource {
    * ```
    */
   delete(projectId: string, reportId: string, options?: RequestOptions): ApiPromise<Deleted> {
-    return this.call('DELETE', '/projects/{projectId}/reports/{reportId}', [projectId, reportId], DeletedSchema, options);
+    return this.call('DELETE', '/projects/{projectId}/reports/{reportId}', DeletedSchema, { ids: { projectId, reportId }, options });
   }
 }

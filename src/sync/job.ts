@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from '../index.js';
+import { isUuid } from '../internal/uuid.js';
 import { checkDatasets, type DatasetName } from './datasets.js';
 
 /**
@@ -38,7 +39,6 @@ export interface NormalizedJob {
   implied: DatasetName[];
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Validates a job: unknown keys, malformed project ids and unknown datasets are
@@ -52,7 +52,7 @@ export function normalizeJob(job: unknown): NormalizedJob {
   let ids: 'all' | string[];
   if (projects === 'all') ids = 'all';
   else if (Array.isArray(projects) && projects.length > 0) {
-    for (const id of projects) if (typeof id !== 'string' || !UUID.test(id)) throw new InvalidArgumentError('projects', `expected 'all' or project UUIDs, got ${JSON.stringify(id)}`);
+    for (const id of projects) if (!isUuid(id)) throw new InvalidArgumentError('projects', `expected 'all' or project UUIDs, got ${JSON.stringify(id)}`);
     ids = [...new Set((projects as string[]).map((id) => id.toLowerCase()))].sort();
   } else throw new InvalidArgumentError('projects', "expected 'all' or a non-empty array of project ids");
   const names = checkDatasets(datasets);

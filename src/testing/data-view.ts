@@ -3,7 +3,7 @@ import type { KeywordTable } from './data/keywords.js';
 import { promptDetail } from './data/prompts.js';
 import type { ProjectState, Store } from './store.js';
 import type { AuditIssueRecord, AuditRecord, BacklinkData, LatestAuditRecord, ProjectRecord, PromptDetailRecord } from './types.js';
-import type { ContentDetailRecord, ContentPreferencesRecord, ReportRecord, WebhookRecord } from './types-more.js';
+import type { ContentDetailRecord, ContentPreferencesRecord, ReportRecord, WebhookRecord } from './content-webhook-records.js';
 
 /**
  * Read access to the simulator's current state, in the wire shapes the API serves, so tests can

@@ -1,6 +1,6 @@
 import { isoTime } from './data/time.js';
 import type { Store } from './store.js';
-import type { DeliveryRecord, EventPayload, WebhookRecord } from './types-more.js';
+import type { DeliveryRecord, EventPayload, WebhookRecord } from './content-webhook-records.js';
 
 /**
  * Sends one delivery: a fetch-compatible function. Defaults to the global `fetch`.

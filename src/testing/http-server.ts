@@ -76,7 +76,7 @@ async function serve(sim: Dispatcher, basePath: string, host: string, req: Incom
   const method = req.method ?? 'GET';
   const body = chunks.length > 0 && method !== 'GET' && method !== 'HEAD' ? Buffer.concat(chunks) : undefined;
   const request = new Request(`http://${req.headers.host ?? host}${req.url ?? '/'}`, { method, headers, body, signal: aborter.signal });
-  let outcome;
+  let outcome: Awaited<ReturnType<typeof sim.dispatch>>;
   try {
     outcome = await sim.dispatch(request, basePath);
   } catch (error) {
@@ -89,7 +89,7 @@ async function serve(sim: Dispatcher, basePath: string, host: string, req: Incom
   }
   const payload = Buffer.from(await outcome.response.arrayBuffer());
   const out: Record<string, string> = {};
-  outcome.response.headers.forEach((value, name) => (out[name] = value));
+  outcome.response.headers.forEach((value, name) => void (out[name] = value));
   res.writeHead(outcome.response.status, { ...out, 'content-length': String(payload.length) });
   res.end(payload);
 }

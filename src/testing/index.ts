@@ -60,5 +60,5 @@ export type {
   ReportRecord,
   RequestLogEntry,
   WebhookRecord,
-} from './types-more.js';
-export { EVENT_NAMES } from './types-more.js';
+} from './content-webhook-records.js';
+export { EVENT_NAMES } from './content-webhook-records.js';

@@ -1,6 +1,8 @@
+import * as c from '../internal/option-check.js';
+import { windowShape } from '../options/check-options.js';
 import type { SimulatorKeys } from './auth.js';
 import type { Deliver } from './events.js';
-import type { SimRateWindow } from './rate-limiter.js';
+import { DEFAULT_RATE_WINDOWS, type SimRateWindow } from './rate-limiter.js';
 
 /**
  * Options of `createSimulator`. Every field is optional.
@@ -9,7 +11,7 @@ import type { SimRateWindow } from './rate-limiter.js';
  * ```ts
  * const sim = createSimulator({
  *   seed: 7,
- *   rateLimit: { windows: [{ limit: 20, windowMs: 2000 }] },
+ *   rateLimit: { windows: [{ limit: 20, intervalMs: 2000 }] },
  *   now: () => clock,            // injectable clock
  *   keywordsPerProject: 100_000, // rows are generated lazily
  * });
@@ -36,6 +38,19 @@ export interface SimulatorOptions {
    * @default { windows: [200/min, 5000/h, 50000/day] }
    */
   rateLimit?: { windows?: SimRateWindow[] } | false;
+  /**
+   * How many times faster the rate windows run than they say: `60` makes the documented minute
+   * last a second, the hour a minute and the day 24 minutes, as `seo-visibility sync --simulator`
+   * does, so a whole sync takes seconds and a 429 waits a second, not a minute. The windows that
+   * result are `sim.rateWindows`: give them to the client (and to a sync) so it paces itself on them.
+   *
+   * ```ts
+   * const sim = createSimulator({ speedup: 60 });
+   * const client = new SeoVisibilityClient({ apiKey: sim.keys.readOnly, baseUrl: sim.baseUrl, fetch: sim.fetch, rateLimit: { windows: sim.rateWindows } });
+   * ```
+   * @default 1
+   */
+  speedup?: number;
   /**
    * The wall clock, in epoch ms. The simulator clock is `now() + total advanced`.
    * @default Date.now
@@ -75,27 +90,55 @@ export interface ResolvedOptions {
   plan: { active: boolean; manageUrl: string };
 }
 
+/** The longest duration an option may take: a day, as for the client's options. */
+const MAX_MS = 86_400_000;
+const isFalse = (v: unknown): v is false => v === false;
+const windows: c.Check<SimRateWindow[]> = (v, path) => {
+  c.array(c.object(windowShape, 'expected a window { limit, intervalMs }'), 'expected an array of windows { limit, intervalMs }')(v, path);
+  if ((v as unknown[]).length === 0) c.is(() => false, 'expected at least one window (or rateLimit: false for no limits)')(v, path);
+};
+const url: c.Check<string> = c.is((v) => typeof v === 'string' && URL.canParse(v), 'expected an absolute URL such as http://localhost/api/v1');
+
 /**
- * Applies defaults and rejects bad values at once (a typo should fail loudly, not silently).
+ * The simulator's options, checked by the client's option checker: an unknown key names the
+ * closest known one, and every value what is allowed. The compiler keeps the table's keys those
+ * of {@link SimulatorOptions}.
+ */
+const simulatorShape = {
+  seed: c.optional(c.is<number>((v) => Number.isFinite(v), 'expected a finite number')),
+  baseUrl: c.optional(url),
+  keys: c.optional(c.object({ readWrite: c.optional(c.string('expected the key as a string')), readOnly: c.optional(c.string('expected the key as a string')) }, 'expected an object { readWrite?, readOnly? }')),
+  rateLimit: c.optional(c.union(isFalse, c.object({ windows: c.optional(windows) }, ''), 'expected false or an object { windows? }')),
+  speedup: c.optional(c.numberIn(1, 3_600, ' (times faster)')),
+  now: c.optional(c.fn<() => number>('a function returning epoch milliseconds')),
+  keywordsPerProject: c.optional(c.integerIn(0, Number.MAX_SAFE_INTEGER)),
+  latencyMs: c.optional(c.numberIn(0, MAX_MS, ' ms')),
+  deliver: c.optional(c.fn<Deliver>('a function (url, init) => Promise<Response>')),
+  deliveryTimeoutMs: c.optional(c.numberIn(1, MAX_MS, ' ms')),
+  plan: c.optional(c.object({ active: c.optional(c.is<boolean>((v) => typeof v === 'boolean', 'expected true or false')), manageUrl: c.optional(c.string('expected a URL as a string')) }, 'expected an object { active?, manageUrl? }')),
+} satisfies { [K in keyof Required<SimulatorOptions>]: c.Check<SimulatorOptions[K]> };
+const checkSimulatorOptions = c.object(simulatorShape, 'expected an object such as { seed, speedup }');
+
+/**
+ * Applies defaults and rejects bad values at once with `InvalidArgumentError` (a typo should fail
+ * loudly, not silently).
  * @example `resolveOptions({ seed: 2 }).baseUrl // 'http://localhost/api/v1'`
  * @internal
  */
 export function resolveOptions(options: SimulatorOptions = {}): ResolvedOptions {
+  checkSimulatorOptions(options, '');
   const baseUrl = (options.baseUrl ?? 'http://localhost/api/v1').replace(/\/+$/, '');
   const basePath = new URL(baseUrl).pathname.replace(/\/+$/, '');
-  const keywords = options.keywordsPerProject ?? 2500;
-  if (!Number.isInteger(keywords) || keywords < 0) throw new RangeError('keywordsPerProject must be a non-negative integer');
-  const seed = options.seed ?? 1;
-  if (!Number.isFinite(seed)) throw new RangeError('seed must be a finite number');
   const rate = options.rateLimit;
+  const speedup = options.speedup ?? 1;
   return {
-    seed,
+    seed: options.seed ?? 1,
     baseUrl,
     basePath,
     keys: options.keys ?? {},
-    windows: rate === false ? false : (rate?.windows ?? [{ limit: 200, windowMs: 60_000 }, { limit: 5_000, windowMs: 3_600_000 }, { limit: 50_000, windowMs: 86_400_000 }]),
+    windows: rate === false ? false : (rate?.windows ?? DEFAULT_RATE_WINDOWS).map((w) => ({ limit: w.limit, intervalMs: w.intervalMs / speedup })),
     now: options.now ?? Date.now,
-    keywordsPerProject: keywords,
+    keywordsPerProject: options.keywordsPerProject ?? 2500,
     latencyMs: options.latencyMs ?? 0,
     // Resolved at call time, not here: a fetch mock installed after creation is still honoured.
     deliver: options.deliver ?? ((url, init) => globalThis.fetch(url, init)),

@@ -1,10 +1,9 @@
+import { isUuid } from '../internal/uuid.js';
 import { ApiError, invalid, notFound } from './envelope.js';
 import type { PaginationMeta } from './envelope.js';
 import { DAY_MS } from './data/time.js';
 import type { ProjectState, Store } from './store.js';
 
-/** Canonical UUID shape (any version). */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** ISO 8601 date or date-time (`2025-06-01`, `2025-06-01T10:00:00Z`, `…+02:00`). */
 const ISO = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 
@@ -97,7 +96,7 @@ export function dateRange(query: URLSearchParams, defaultFrom: number, defaultTo
  */
 export function uuidParam(params: Readonly<Record<string, string>>, name: string): string {
   const value = params[name] ?? '';
-  if (!UUID.test(value)) throw invalid(`${name} must be a UUID`);
+  if (!isUuid(value)) throw invalid(`${name} must be a UUID`);
   return value.toLowerCase();
 }
 

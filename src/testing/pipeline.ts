@@ -7,7 +7,7 @@ import type { RateLimiter } from './rate-limiter.js';
 import { matchRoute } from './router.js';
 import type { RouteContext } from './routes/context.js';
 import type { Store } from './store.js';
-import type { RequestLogEntry } from './types-more.js';
+import type { RequestLogEntry } from './content-webhook-records.js';
 
 /** How a request ended: a response, or a dropped connection. @internal */
 export type Outcome = { kind: 'response'; response: Response } | { kind: 'drop' };

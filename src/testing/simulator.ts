@@ -11,10 +11,10 @@ import { resolveOptions } from './options.js';
 import type { ResolvedOptions, SimulatorOptions } from './options.js';
 import { dispatch, requestIds } from './pipeline.js';
 import type { Outcome, PipelineDeps } from './pipeline.js';
-import { RateLimiter } from './rate-limiter.js';
+import { RateLimiter, type SimRateWindow } from './rate-limiter.js';
 import type { Store } from './store.js';
 import { runDue } from './transitions.js';
-import type { DeliveryRecord, RequestLogEntry } from './types-more.js';
+import type { DeliveryRecord, RequestLogEntry } from './content-webhook-records.js';
 
 /**
  * A stateful, in-memory simulator of the whole SEO and AI Visibility REST API v1. Every form
@@ -35,6 +35,17 @@ export class Simulator {
   readonly data: SimulatorData;
   /** Base URL served by `fetch` and, by default, `mswHandlers(sim)` (default `http://localhost/api/v1`). @example `await sim.fetch(sim.baseUrl + '/projects', init)` */
   readonly baseUrl: string;
+  /**
+   * The rate windows this simulator enforces per key, `speedup` applied, in the client's shape: pass
+   * them as the client's `rateLimit.windows` (and a sync's `windows`) so it paces itself on them.
+   * Empty when the simulator does not limit (`rateLimit: false`).
+   *
+   * ```ts
+   * const sim = createSimulator({ speedup: 60 });
+   * sim.rateWindows[0]; // { limit: 200, intervalMs: 1000 }: the documented minute lasts a second
+   * ```
+   */
+  readonly rateWindows: SimRateWindow[];
   /**
    * A fetch-compatible function serving the API, for the SDK client's `fetch` option. A dropped
    * connection rejects with `TypeError`, like a real `fetch`. Its input is spelled `string | URL |
@@ -57,6 +68,7 @@ export class Simulator {
     this.#options = resolveOptions(options);
     const o = this.#options;
     this.baseUrl = o.baseUrl;
+    this.rateWindows = o.windows === false ? [] : o.windows.map((w) => ({ ...w }));
     this.keys = makeKeys(o.seed, o.keys);
     this.#store = seedStore({ seed: o.seed, now: () => this.now(), keywordsPerProject: o.keywordsPerProject });
     this.data = new SimulatorData(this.#store);

@@ -4,7 +4,7 @@ import type { KeywordTable } from './data/keywords.js';
 import type { PromptState } from './data/prompts.js';
 import { Rng } from './data/rng.js';
 import type { BacklinkData, ProjectRecord } from './types.js';
-import type { ContentPreferencesRecord, ReportRecord, WebhookRecord } from './types-more.js';
+import type { ContentPreferencesRecord, ReportRecord, WebhookRecord } from './content-webhook-records.js';
 
 /** Everything the simulator keeps about one project. @internal */
 export interface ProjectState {

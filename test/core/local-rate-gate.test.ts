@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { LocalRateGate } from '../../src/core/local-rate-gate.js';
 import type { Permit } from '../../src/core/rate-gate.js';
 import { AbortedError, RateLimitedError } from '../../src/index.js';
-import { DOCUMENTED_WINDOWS } from '../../src/options.js';
+import { DOCUMENTED_WINDOWS } from '../../src/options/client-options.js';
 import { DEFAULT_RATE_WINDOWS, RateLimiter } from '../../src/testing/rate-limiter.js';
 
 const acquire = (gate: LocalRateGate, maxWaitMs = 60_000, signal?: AbortSignal) => Promise.resolve(gate.acquire({ retry: false, maxWaitMs, signal }));

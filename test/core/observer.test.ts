@@ -14,7 +14,7 @@ const SUMMARY = `${BASE_URL}/projects/${PROJECT_ID}/backlinks/summary`;
 describe('hooks and log lines', () => {
   test('each attempt pairs one onRequest with one onResponse or onError, under the same id', async () => {
     let n = 0;
-    const flaky: typeof fetch = async (input, init) => {
+    const flaky: typeof fetch = async () => {
       n++;
       if (n === 1) throw new TypeError('fetch failed', { cause: { code: 'ECONNRESET' } });
       if (n === 2) return fail(500, 'INTERNAL_ERROR', 'Boom');

@@ -41,7 +41,9 @@ function source(total: number, { auto = true, shortAt = -1 } = {}) {
       return maxInFlight;
     },
     /** Answers every request still waiting. */
-    release: () => pending.splice(0).forEach((answer) => answer()),
+    release: () => {
+      for (const answer of pending.splice(0)) answer();
+    },
   };
 }
 

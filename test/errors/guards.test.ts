@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import * as sdk from '../../src/index.js';
-import { guardFor } from '../../src/errors/guards.js';
+import { guardFor } from '../../src/errors/cross-realm-guard.js';
 
 /** A second copy of the SDK's classes, as another realm or a second install of the package has. */
 function foreignCopy() {
@@ -21,6 +21,11 @@ function foreignCopy() {
 
 describe('cross-realm guards', () => {
   const foreign = foreignCopy();
+
+  test('the guard builder stays internal: the main entry exports the guards, not guardFor', () => {
+    expect(Object.keys(sdk)).toContain('isNotFoundError');
+    expect(Object.keys(sdk)).not.toContain('guardFor');
+  });
 
   test('recognise an error of another copy by its class and every ancestor', () => {
     const notFound = new foreign.NotFoundError('gone');

@@ -155,7 +155,7 @@ describe('SDK over HTTP against the simulator', () => {
   });
 
   test('an enforced window: RateLimitedError when the reset is further than maxRetryDelay', async () => {
-    const limited = createSimulator({ seed: 7, now: windowStartClock(60_000), rateLimit: { windows: [{ limit: 2, windowMs: 60_000 }] } });
+    const limited = createSimulator({ seed: 7, now: windowStartClock(60_000), rateLimit: { windows: [{ limit: 2, intervalMs: 60_000 }] } });
     const http = await limited.listen({ port: 0 });
     try {
       const impatient = new SeoVisibilityClient({ apiKey: limited.keys.readWrite, baseUrl: http.url, maxRetryDelay: 1_000, rateLimit: { windows: false } });

@@ -118,7 +118,7 @@ describe('redisRateLimit', () => {
   });
 
   test('a 429 seen by one process holds back the others until the reset', async () => {
-    const sim = createSimulator({ seed: 1, rateLimit: { windows: [{ limit: 100, windowMs: 1_000 }] } });
+    const sim = createSimulator({ seed: 1, rateLimit: { windows: [{ limit: 100, intervalMs: 1_000 }] } });
     const id = uniqueId('429');
     // Two redisRateLimit() calls: two Redis connections, as two processes would have.
     const first = redisRateLimit({ redis: redis.url, id });

@@ -6,7 +6,7 @@ import { type TestRedis, startRedis } from './redis-server.js';
 
 const WORKER = fileURLToPath(new URL('./fixtures/worker.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const WINDOW = { limit: 20, windowMs: 1_000 };
+const WINDOW = { limit: 20, intervalMs: 1_000 };
 const PROCESSES = 4;
 const PER_PROCESS = 40; // 160 requests: 8 windows' worth
 const CONCURRENCY = 3;
@@ -74,7 +74,7 @@ async function runFleet(redisUrl: string | undefined, id: string) {
  */
 function windowStats(log: ReadonlyArray<{ status: number | null; at: number }>, reports: WorkerReport[]) {
   const ok = log.filter((r) => r.status === 200);
-  const windowOf = (at: number) => Math.floor(at / WINDOW.windowMs);
+  const windowOf = (at: number) => Math.floor(at / WINDOW.intervalMs);
   const first = windowOf(Math.min(...ok.map((r) => r.at)));
   const last = windowOf(Math.max(...ok.map((r) => r.at)));
   const perWindow = Array.from({ length: last - first + 1 }, (_, i) => ok.filter((r) => windowOf(r.at) === first + i).length);

@@ -11,7 +11,7 @@ import { describeError, settle } from './support/outcome.js';
 import { useReport } from './support/report.js';
 
 const report = useReport('concurrency');
-const WINDOW = { limit: 40, windowMs: 1000 };
+const WINDOW = { limit: 40, intervalMs: 1000 };
 
 describe('one client, many concurrent callers, an enforced budget', () => {
   let sim: Simulator;
@@ -63,7 +63,7 @@ describe('one client, many concurrent callers, an enforced budget', () => {
     const { wrong, calls } = await crowd(25, 8);
     report.check({
       area: 'Concurrency: one shared client vs an enforced budget',
-      input: `25 concurrent callers × 8 calls, server window ${WINDOW.limit}/${WINDOW.windowMs} ms, local pacing off`,
+      input: `25 concurrent callers × 8 calls, server window ${WINDOW.limit}/${WINDOW.intervalMs} ms, local pacing off`,
       cases: calls,
       expected: `${calls} calls answered, each with its own page`,
       observed: wrong.length === 0 ? `${calls} calls answered, each with its own page` : wrong.slice(0, 3).join('; '),
@@ -78,7 +78,7 @@ describe('one client, many concurrent callers, an enforced budget', () => {
     const { wrong, calls } = await crowd(20, 5);
     report.check({
       area: 'Concurrency: one shared client vs an enforced budget',
-      input: `20 concurrent callers × 5 calls, 15 × 503 and 10 dropped connections injected, window ${WINDOW.limit}/${WINDOW.windowMs} ms`,
+      input: `20 concurrent callers × 5 calls, 15 × 503 and 10 dropped connections injected, window ${WINDOW.limit}/${WINDOW.intervalMs} ms`,
       cases: calls,
       expected: `${calls} calls answered, each with its own page`,
       observed: wrong.length === 0 ? `${calls} calls answered, each with its own page` : wrong.slice(0, 3).join('; '),

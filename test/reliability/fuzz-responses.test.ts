@@ -18,7 +18,7 @@ import { KeywordHistorySchema, KeywordRankingSchema } from '../../src/resources/
 import { ReportSchema } from '../../src/resources/reports.js';
 import { WebhookSubscriptionSchema } from '../../src/resources/webhooks/index.js';
 import { type Simulator, createSimulator } from '../../src/testing/index.js';
-import { type Loopback, fullBudget, sendJson, startLoopback } from './support/loopback.js';
+import { type Loopback, sendJson, startLoopback } from './support/loopback.js';
 import { MUTATION_KINDS, type MutationKind, mutateEnvelope, mutationArb } from './support/mutations.js';
 import { describeError, settle } from './support/outcome.js';
 import { useReport } from './support/report.js';

@@ -8,7 +8,7 @@ describe.each(FORMS)('simulator rate limits over $name', (form) => {
   let clock = START;
   const ctx = useForm(form, () => {
     clock = START;
-    return { now: () => clock, rateLimit: { windows: [{ limit: 20, windowMs: 2000 }] } };
+    return { now: () => clock, rateLimit: { windows: [{ limit: 20, intervalMs: 2000 }] } };
   });
 
   it('admits `limit` requests per fixed window per key, then 429 until reset', async () => {
@@ -44,7 +44,7 @@ describe.each(FORMS)('simulator with several windows over $name', (form) => {
   let clock = START;
   const ctx = useForm(form, () => {
     clock = START;
-    return { now: () => clock, rateLimit: { windows: [{ limit: 5, windowMs: 1000 }, { limit: 8, windowMs: 10_000 }] } };
+    return { now: () => clock, rateLimit: { windows: [{ limit: 5, intervalMs: 1000 }, { limit: 8, intervalMs: 10_000 }] } };
   });
 
   it('reports the most constrained window and blocks on whichever is exhausted', async () => {

@@ -4,11 +4,11 @@ import { ApiResource, paramsOf } from '../../core/resource.js';
 import { isoString, openEnum } from '../../core/schemas.js';
 import { InvalidArgumentError } from '../../errors/client-errors.js';
 import * as check from '../../internal/validate.js';
-import type { RequestOptions } from '../../options.js';
+import type { RequestOptions } from '../../options/client-options.js';
 import { type Deleted, DeletedSchema } from '../reports.js';
-import { KNOWN_EVENT_NAMES } from './events.js';
+import { KNOWN_EVENT_NAMES } from './event-schemas.js';
 
-export * from './events.js';
+export * from './event-schemas.js';
 
 /** An event name in a subscription's `events` (open enum). @internal */
 // Open: an event name the server adds later parses and types as string.
@@ -127,7 +127,7 @@ export class Webhooks extends ApiResource {
    * ```
    */
   list(options?: RequestOptions): ApiPromise<WebhookSubscription[]> {
-    return this.call('GET', '/webhooks', [], WebhookListSchema, options);
+    return this.call('GET', '/webhooks', WebhookListSchema, { options });
   }
 
   /**
@@ -139,9 +139,12 @@ export class Webhooks extends ApiResource {
    * ```
    */
   create(body: WebhookCreateParams, options?: RequestOptions): ApiPromise<WebhookSubscription> {
-    return this.call('POST', '/webhooks', [], WebhookSubscriptionSchema, options, () => {
-      const b = paramsOf('body', body);
-      return { body: { ...b, url: check.url('url', b.url), project_id: check.uuid('project_id', b.project_id), events: events(b.events) } };
+    return this.call('POST', '/webhooks', WebhookSubscriptionSchema, {
+      options,
+      body: () => {
+        const b = paramsOf('body', body);
+        return { ...b, url: check.url('url', b.url), project_id: check.uuid('project_id', b.project_id), events: events(b.events) };
+      },
     });
   }
 
@@ -154,7 +157,7 @@ export class Webhooks extends ApiResource {
    * ```
    */
   get(webhookId: string, options?: RequestOptions): ApiPromise<WebhookSubscription> {
-    return this.call('GET', '/webhooks/{webhookId}', [webhookId], WebhookSubscriptionSchema, options);
+    return this.call('GET', '/webhooks/{webhookId}', WebhookSubscriptionSchema, { ids: { webhookId }, options });
   }
 
   /**
@@ -166,15 +169,18 @@ export class Webhooks extends ApiResource {
    * ```
    */
   update(webhookId: string, patch: WebhookUpdateParams, options?: RequestOptions): ApiPromise<WebhookSubscription> {
-    return this.call('PATCH', '/webhooks/{webhookId}', [webhookId], WebhookSubscriptionSchema, options, () => {
-      const p = paramsOf('patch', patch);
-      const checked = {
-        ...p,
-        ...(p.url === undefined ? {} : { url: check.url('url', p.url) }),
-        ...(p.events === undefined ? {} : { events: events(p.events) }),
-        ...(p.project_id === undefined ? {} : { project_id: check.uuid('project_id', p.project_id) }),
-      };
-      return { body: checked };
+    return this.call('PATCH', '/webhooks/{webhookId}', WebhookSubscriptionSchema, {
+      ids: { webhookId },
+      options,
+      body: () => {
+        const p = paramsOf('patch', patch);
+        return {
+          ...p,
+          ...(p.url === undefined ? {} : { url: check.url('url', p.url) }),
+          ...(p.events === undefined ? {} : { events: events(p.events) }),
+          ...(p.project_id === undefined ? {} : { project_id: check.uuid('project_id', p.project_id) }),
+        };
+      },
     });
   }
 
@@ -187,7 +193,7 @@ export class Webhooks extends ApiResource {
    * ```
    */
   delete(webhookId: string, options?: RequestOptions): ApiPromise<Deleted> {
-    return this.call('DELETE', '/webhooks/{webhookId}', [webhookId], DeletedSchema, options);
+    return this.call('DELETE', '/webhooks/{webhookId}', DeletedSchema, { ids: { webhookId }, options });
   }
 
   /**
@@ -200,7 +206,7 @@ export class Webhooks extends ApiResource {
    * ```
    */
   test(webhookId: string, options?: RequestOptions): ApiPromise<WebhookTestResult> {
-    return this.call('POST', '/webhooks/{webhookId}/test', [webhookId], WebhookTestResultSchema, options);
+    return this.call('POST', '/webhooks/{webhookId}/test', WebhookTestResultSchema, { ids: { webhookId }, options });
   }
 }
 

@@ -7,7 +7,7 @@ import { roundTime } from './prompts.js';
 import { Store } from '../store.js';
 import type { ProjectState } from '../store.js';
 import type { SimAuditStatus, SimProductMode, ProjectRecord } from '../types.js';
-import type { SimContentStatus, EventName } from '../types-more.js';
+import type { SimContentStatus, EventName } from '../content-webhook-records.js';
 import { DAY_MS, HOUR_MS, MINUTE_MS, dayOf, isoTime } from './time.js';
 import { AI_MODELS, LOCATIONS, PROJECT_BLUEPRINTS, PROMPT_TEMPLATES } from './vocab.js';
 

@@ -1,6 +1,6 @@
 import type { RouteResult } from '../envelope.js';
 import type { Store } from '../store.js';
-import type { DeliveryRecord, WebhookRecord } from '../types-more.js';
+import type { DeliveryRecord, WebhookRecord } from '../content-webhook-records.js';
 
 /**
  * What a route handler receives. Handlers are plain functions of this context so each resource

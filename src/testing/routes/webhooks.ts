@@ -1,12 +1,12 @@
 import { isoTime } from '../data/time.js';
 import { invalid, notFound } from '../envelope.js';
+import { isUuid } from '../../internal/uuid.js';
 import { isHttpUrl, objectBody, uuidParam } from '../params.js';
 import type { Store } from '../store.js';
-import { EVENT_NAMES } from '../types-more.js';
-import type { EventName, WebhookRecord } from '../types-more.js';
+import { EVENT_NAMES } from '../content-webhook-records.js';
+import type { EventName, WebhookRecord } from '../content-webhook-records.js';
 import type { RouteContext, RouteDef } from './context.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function findWebhook({ store, params }: RouteContext): WebhookRecord {
   const id = uuidParam(params, 'webhookId');
@@ -24,7 +24,7 @@ function readFields(store: Store, input: Record<string, unknown>, partial: boole
     out.url = url;
   }
   if (projectId !== undefined || !partial) {
-    if (typeof projectId !== 'string' || !UUID.test(projectId)) throw invalid('project_id must be a UUID');
+    if (!isUuid(projectId)) throw invalid('project_id must be a UUID');
     const project = store.project(projectId);
     if (!project || !store.isReachable(project)) throw invalid('project_id does not match a project of this account');
     out.project_id = project.record.id;

@@ -1,6 +1,6 @@
 /**
- * Finds every fenced TypeScript example in the JSDoc of src/: the examples the API reference
- * shows. A comment tagged `@internal` is left out (TypeDoc leaves it out of the reference), and so
+ * Finds every fenced TypeScript example in the JSDoc of src/ (the examples the API reference
+ * shows), and in a Markdown page (the README's). A comment tagged `@internal` is left out (TypeDoc leaves it out of the reference), and so
  * is src/cli (a command, documented by its --help, not a library API).
  *
  * A fence may carry one tag after the language:
@@ -62,4 +62,24 @@ export function snippetsOf(file: string, text: string): Snippet[] {
 /** Every example of src/, in file and line order. */
 export function extractSnippets(root: string): Snippet[] {
   return sourceFiles(root, 'src').flatMap((path) => snippetsOf(relative(root, join(root, path)), readFileSync(join(root, path), 'utf8')));
+}
+
+/**
+ * The examples of a Markdown page: every ```ts fence, indented ones (inside a list item) included,
+ * the indentation of the opening fence removed from each line.
+ */
+export function markdownSnippets(file: string, text: string): Snippet[] {
+  const lines = text.split('\n');
+  const found: Snippet[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const indent = /^\s*/.exec(lines[i]!)![0];
+    const open = FENCE.exec(lines[i]!.trim());
+    if (!open) continue;
+    const end = lines.findIndex((line, j) => j > i && line.trim().startsWith('```'));
+    const close = end === -1 ? lines.length : end;
+    const code = lines.slice(i + 1, close).map((line) => (line.startsWith(indent) ? line.slice(indent.length) : line.trimStart()));
+    found.push({ id: `${file}:${i + 1}`, file, line: i + 1, code, noRun: /\bno-run\b/.test(open[2] ?? '') });
+    i = close;
+  }
+  return found;
 }

@@ -33,6 +33,7 @@ export const FIXTURE_NAMES = [
   'history', // rankings.history() result; in src/resources/backlinks*, backlinkHistory under this name
   'backlinkHistory', // backlinks.history() result
   'e', // a webhook event, parseWebhookEvent() of a delivery
+  'rawBody', // the raw text of a webhook delivery's body
   'error', // what a failed call threw (a NotFoundError)
   // Stand-ins for the reader's own code.
   'save',
@@ -43,6 +44,7 @@ export const FIXTURE_NAMES = [
   'refreshAudit',
   'refreshRankings',
   'retry',
+  'scheduleRetry', // takes a delay in ms
   'tracer', // an OpenTelemetry tracer (@opentelemetry/api)
   'provider', // the global OpenTelemetry tracer provider
   'gate', // a client's local throttle, as RateGateFactory.createGate receives it

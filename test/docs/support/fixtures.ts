@@ -24,7 +24,7 @@ export async function makeFixtures() {
   // The project an example means: the first one that has a completed audit.
   const projects = (await client.projects.list()).items;
   let project = projects[0]!;
-  let latest;
+  let latest: Awaited<ReturnType<typeof client.audits.latest>> | undefined;
   for (const candidate of projects) {
     latest = await client.audits.latest(candidate.id).catch((caught: unknown) => {
       if (caught instanceof NotFoundError) return undefined;
@@ -88,6 +88,7 @@ export async function makeFixtures() {
     history,
     backlinkHistory,
     e: parseWebhookEvent(delivery.payload),
+    rawBody: JSON.stringify(delivery.payload),
     error,
     save: async (_item: unknown): Promise<void> => undefined,
     spinner: { start: noop, stop: noop },
@@ -97,6 +98,7 @@ export async function makeFixtures() {
     refreshAudit: async (..._args: unknown[]): Promise<void> => undefined,
     refreshRankings: async (..._args: unknown[]): Promise<void> => undefined,
     retry: noop,
+    scheduleRetry: (_ms: number): void => undefined,
     tracer: trace.getTracer('jsdoc-examples'),
     provider: trace.getTracerProvider(),
     gate,

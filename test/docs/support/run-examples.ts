@@ -5,7 +5,7 @@
  * the package, and a stray timer of an example cannot keep the test runner alive. The Redis
  * examples get a throwaway redis-server in REDIS_URL (or the REDIS_URL already set).
  *
- * Run: `tsx test/docs/support/run-examples.ts <manifest.json> <results.json>`
+ * Run: `tsx test/docs/support/run-examples.ts <manifest.json> <results.json> [timeout ms per example]`
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -26,16 +26,16 @@ export interface RunResult {
   error?: string;
 }
 
-const [manifestPath, resultsPath] = process.argv.slice(2);
-if (!manifestPath || !resultsPath) throw new Error('usage: run-examples.ts <manifest.json> <results.json>');
+const [manifestPath, resultsPath, timeout] = process.argv.slice(2);
+if (!manifestPath || !resultsPath) throw new Error('usage: run-examples.ts <manifest.json> <results.json> [timeout ms per example]');
 const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as ManifestEntry[];
 const folder = dirname(manifestPath);
-const TIMEOUT_MS = 20_000;
+const TIMEOUT_MS = Number(timeout ?? 20_000);
 
 let current: RunResult | undefined;
 // An example that leaves a promise rejected and unhandled is a failing example.
 process.on('unhandledRejection', (reason) => {
-  if (current && current.ok) Object.assign(current, { ok: false, error: `unhandled rejection: ${describe(reason)}` });
+  if (current?.ok) Object.assign(current, { ok: false, error: `unhandled rejection: ${describe(reason)}` });
 });
 
 function describe(error: unknown): string {

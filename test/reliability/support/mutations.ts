@@ -34,7 +34,7 @@ type Path = Array<string | number>;
 /** Every path in `value` (root included), in a stable order. */
 export function pathsOf(value: unknown, at: Path = [], out: Path[] = []): Path[] {
   out.push(at);
-  if (Array.isArray(value)) value.forEach((item, i) => pathsOf(item, [...at, i], out));
+  if (Array.isArray(value)) value.forEach((item, i) => void pathsOf(item, [...at, i], out));
   else if (typeof value === 'object' && value !== null) for (const [k, v] of Object.entries(value)) pathsOf(v, [...at, k], out);
   return out;
 }

@@ -38,7 +38,7 @@ export async function startAccount(options: { keywords?: number; windows?: Array
     keywordsPerProject: options.keywords ?? 60,
     now,
     latencyMs: options.latencyMs ?? 0,
-    rateLimit: options.windows ? { windows: options.windows.map((w) => ({ limit: w.limit, windowMs: w.intervalMs })) } : false,
+    rateLimit: options.windows ? { windows: options.windows } : false,
   });
   const server = await sim.listen({ host: '127.0.0.1', port: 0 });
   const client = new SeoVisibilityClient({

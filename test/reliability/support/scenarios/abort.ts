@@ -5,7 +5,7 @@
  */
 import { createSimulator } from '../../../../src/testing/index.js';
 import { fastClient, outcomeOf, row } from '../kit.js';
-import { type Exchange, forward, fullBudget, requestIdOf, sendError, sendJson, sendSlowly, startLoopback } from '../loopback.js';
+import { type Exchange, forward, requestIdOf, sendError, sendJson, sendSlowly, startLoopback } from '../loopback.js';
 import { describeHits } from '../outcome.js';
 import type { Row } from '../report.js';
 

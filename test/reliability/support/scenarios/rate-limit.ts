@@ -25,7 +25,7 @@ export async function rateLimit(): Promise<Row[]> {
 
 async function nearReset(): Promise<Row[]> {
   // One-second windows: an injected 429 reports a reset at most 1 s away.
-  const sim = createSimulator({ seed: SEED, rateLimit: { windows: [{ limit: 10_000, windowMs: 1000 }] } });
+  const sim = createSimulator({ seed: SEED, rateLimit: { windows: [{ limit: 10_000, intervalMs: 1000 }] } });
   const server = await sim.listen({ port: 0 });
   const key = sim.keys.readWrite;
   const rows: Row[] = [];
@@ -58,7 +58,7 @@ async function nearReset(): Promise<Row[]> {
 
 async function farReset(): Promise<Row[]> {
   // Hour windows on a simulator clock 10 minutes ahead: every reset is at least 10 minutes away.
-  const sim = createSimulator({ seed: SEED, now: () => Date.now() + 600_000, rateLimit: { windows: [{ limit: 10_000, windowMs: 3_600_000 }] } });
+  const sim = createSimulator({ seed: SEED, now: () => Date.now() + 600_000, rateLimit: { windows: [{ limit: 10_000, intervalMs: 3_600_000 }] } });
   const server = await sim.listen({ port: 0 });
   const key = sim.keys.readWrite;
   const rows: Row[] = [];

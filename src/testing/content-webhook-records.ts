@@ -1,6 +1,6 @@
 /**
  * Wire records for content, reports, webhooks and events, plus the simulator's own logs.
- * Split from `types.ts` to keep each file small.
+ * (Projects, rankings, prompts, audits and backlinks are in `types.ts`.)
  *
  * @example
  * ```ts

@@ -1,5 +1,5 @@
-import { InvalidArgumentError } from './errors/client-errors.js';
-import { type WebhookEvent, WebhookEventSchema } from './resources/webhooks/events.js';
+import { InvalidArgumentError } from '../../errors/client-errors.js';
+import { type WebhookEvent, WebhookEventSchema } from './event-schemas.js';
 
 /**
  * Validates a webhook delivery into a typed event, discriminated on `event`. Takes the parsed

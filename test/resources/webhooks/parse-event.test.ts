@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { InvalidArgumentError, isKnownWebhookEvent, parseWebhookEvent, type WebhookEvent } from '../src/index.js';
+import { InvalidArgumentError, isKnownWebhookEvent, parseWebhookEvent, type WebhookEvent } from '../../../src/index.js';
 import {
   auditCompletedEventFixture,
   auditStartedEventFixture,
@@ -9,7 +9,7 @@ import {
   ids,
   keywordsUpdatedEventFixture,
   promptsUpdatedEventFixture,
-} from './fixtures/records.js';
+} from '../../fixtures/records.js';
 
 /** Runs `parse` and returns the InvalidArgumentError it threw. */
 function thrown(payload: unknown): InvalidArgumentError {

@@ -1,12 +1,10 @@
 import { isTimeoutError } from 'ky';
-import type * as zm from 'zod/mini';
-import type * as z from 'zod';
 import { SeoVisibilityError } from '../errors/base.js';
 import { errorFromResponse } from '../errors/from-response.js';
 import { AbortedError, ConnectionError, ResponseValidationError, TimeoutError } from '../errors/client-errors.js';
-import type { ResponseMeta } from './schemas.js';
+import type { ResponseMeta, ResponseSchema } from './schemas.js';
 import { asEnvelope, readError, readMeta } from './envelope.js';
-import { validate } from './fast-check.js';
+import { validate } from './schema-fast-path.js';
 
 /**
  * A call's result, as `.withMeta()` and `.withResponse()` resolve: the validated `data`, the
@@ -26,18 +24,6 @@ export interface ApiResult<T> {
   /** The fetch `Response` of the final attempt: `status`, `headers`, `url`. Its body is already read. */
   response: Response;
 }
-
-/**
- * A response schema: any zod 4 schema, classic (`zod`) or mini (`zod/mini`). The response's `data`
- * is validated with its public `safeParse`.
- *
- * @example
- * ```ts
- * import * as z from 'zod';
- * const schema: ResponseSchema<{ id: string }> = z.object({ id: z.string() });
- * ```
- */
-export type ResponseSchema<T> = zm.ZodMiniType<T> | z.ZodType<T>;
 
 /**
  * Turns a response and its body text into the validated result, or throws the typed error: an

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { resolveRequestOptions } from '../src/config.js';
-import { InvalidArgumentError, SeoVisibilityClient } from '../src/index.js';
+import { resolveRequestOptions } from '../../src/options/resolve-options.js';
+import { InvalidArgumentError, SeoVisibilityClient } from '../../src/index.js';
 
 const base = { apiKey: 'sv_live_x', baseUrl: 'https://a.example.com/api/v1' };
 

@@ -1,4 +1,4 @@
-import type { RateGate } from './core/rate-gate.js';
+import type { RateGate } from '../core/rate-gate.js';
 import type { Logger } from './hooks.js';
 
 /**
@@ -20,8 +20,8 @@ export interface RateWindow {
    */
   limit: number;
   /**
-   * Window length in milliseconds, from 1 to 86,400,000 (a day). The simulator spells it
-   * `windowMs`; the client refuses that spelling and suggests this one.
+   * Window length in milliseconds, from 1 to 86,400,000 (a day). The simulator's windows use the
+   * same name; `windowMs`, another tools' spelling, is refused with this one suggested.
    * @default none (required)
    * @example
    * ```ts

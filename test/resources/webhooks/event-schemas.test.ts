@@ -1,5 +1,5 @@
 import { describe, expect, expectTypeOf, test } from 'vitest';
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
 import {
   type AuditCompletedEvent,
   type AuditStartedEvent,
@@ -13,7 +13,7 @@ import {
   UnknownWebhookEventSchema,
   type WebhookEvent,
   WebhookEventSchema,
-} from '../../../src/resources/webhooks/events.js';
+} from '../../../src/resources/webhooks/event-schemas.js';
 import {
   auditCompletedEventFixture,
   auditStartedEventFixture,

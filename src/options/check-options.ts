@@ -1,15 +1,15 @@
-import * as c from './internal/option-check.js';
-import { LEVELS } from './internal/log.js';
-import * as check from './internal/validate.js';
-import type { RateGate } from './core/rate-gate.js';
+import * as c from '../internal/option-check.js';
+import { LEVELS } from '../internal/log.js';
+import * as check from '../internal/validate.js';
+import type { RateGate } from '../core/rate-gate.js';
 import type { ClientHooks, ErrorInfo, Hook, LoggerOption, RequestInfo, ResponseInfo, RetryInfo } from './hooks.js';
-import type { ClientOptions, RequestOptions, RetryBackoffOptions } from './options.js';
+import type { ClientOptions, RequestOptions, RetryBackoffOptions } from './client-options.js';
 import type { RateGateFactory, RateLimitOptions, RateWindow } from './rate-limit-options.js';
 
 /**
  * The one description of every option, as tables of checks of strict objects. `resolveConfig` and
  * `resolveRequestOptions` run them; the compiler proves below that each table and its public
- * interface in `options.ts` name the same keys with compatible types, so the key list is written
+ * interface in `client-options.ts` name the same keys with compatible types, so the key list is written
  * once per level and never kept twice by hand.
  *
  * @internal

@@ -1,13 +1,39 @@
-import { LocalRateGate } from './core/local-rate-gate.js';
-import type { RateGate } from './core/rate-gate.js';
-import type { TransportConfig } from './core/transport.js';
-import { InvalidArgumentError } from './errors/client-errors.js';
-import type { ClientHooks, ResolvedHooks } from './hooks.js';
-import * as check from './internal/validate.js';
-import { resolveLogger } from './internal/log.js';
-import { isBrowser, readEnv, userAgent } from './internal/runtime.js';
-import { checkClientOptions, checkRequestOptions } from './options-schema.js';
-import { type ClientOptions, DOCUMENTED_WINDOWS, type RequestOptions } from './options.js';
+import { LocalRateGate } from '../core/local-rate-gate.js';
+import type { RateGate } from '../core/rate-gate.js';
+import { InvalidArgumentError } from '../errors/client-errors.js';
+import type { ClientHooks, Logger, ResolvedHooks } from './hooks.js';
+import * as check from '../internal/validate.js';
+import { resolveLogger } from '../internal/log.js';
+import { isBrowser, readEnv, userAgent } from '../internal/runtime.js';
+import { checkClientOptions, checkRequestOptions } from './check-options.js';
+import { type ClientOptions, DOCUMENTED_WINDOWS, type RequestOptions, type RetryBackoffOptions } from './client-options.js';
+
+/**
+ * Resolved client settings the transport runs on: what `resolveConfig` returns. It lives here, beside
+ * its builder, so the options folder never imports the transport (which imports this file).
+ *
+ * @example
+ * ```ts
+ * new Transport(resolveConfig({ apiKey, baseUrl }));
+ * ```
+ * @internal
+ */
+export interface TransportConfig {
+  /** Ends in `/api/v1`. */
+  baseUrl: string;
+  apiKey: string;
+  timeout: number;
+  maxRetries: number;
+  maxRetryDelay: number;
+  backoff: Required<RetryBackoffOptions>;
+  gate: RateGate | undefined;
+  fetch: typeof globalThis.fetch | undefined;
+  headers: Record<string, string>;
+  hooks: ResolvedHooks;
+  logger: Logger | undefined;
+  /** `User-Agent` to send; `undefined` where the runtime forbids it (browsers). Detected when the key is absent. */
+  userAgent?: string | undefined;
+}
 
 /** Defaults of every client option (ms for durations). @internal */
 const DEFAULTS = {
@@ -18,7 +44,7 @@ const DEFAULTS = {
 } as const;
 
 /**
- * Checks every option once, nested ones included, against the tables in `options-schema.ts`, and
+ * Checks every option once, nested ones included, against the tables in `check-options.ts`, and
  * resolves them against the defaults and the environment. Bad input throws `InvalidArgumentError`
  * naming the option's path, before any request can be sent. `sharedGate` is the throttle of the
  * client this one was derived from (`withOptions`), so both spend one budget.

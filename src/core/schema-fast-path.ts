@@ -1,4 +1,4 @@
-import type { ResponseSchema } from './attempt.js';
+import type { ResponseSchema } from './schemas.js';
 
 /**
  * A fast acceptance check of a response, read from the schema's public `def` (zod 4 types it on
