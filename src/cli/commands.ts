@@ -1,6 +1,6 @@
 import { type DatasetName, type SyncJob, type SyncResult, type SyncStore, SyncError, ndjsonStore, planSync, runSync, sqliteStore } from '../sync/index.js';
 import { type Connection, UsageError, connect } from './connect.js';
-import { EXIT } from './program.js';
+import { EXIT } from './exit-codes.js';
 import { BarsReporter, LinesReporter, type Reporter, shortDuration } from './progress.js';
 
 interface CommonOptions {

@@ -3,8 +3,9 @@ import { InsightError } from '../insights/errors.js';
 import { apiTool } from '../insights/mcp-api-tool.js';
 import { serveMcp } from '../insights/mcp-server.js';
 import { storeTools } from '../insights/mcp-tools.js';
-import { openSource } from '../insights/source.js';
+import { openSource } from '../insights/open-source.js';
 import { type Connection, connect } from './connect.js';
+import { EXIT } from './exit-codes.js';
 import { type CommandIO, integer, storeOptions, withStoreErrors } from './store-options.js';
 
 /** `seo-visibility mcp`: the synced store as tools for AI agents, over stdio. @internal */
@@ -55,7 +56,7 @@ async function mcpCommand(opts: McpOptions, io: CommandIO): Promise<number> {
       const { closed } = await serveMcp(tools, redact);
       io.err.write(`seo-visibility mcp: serving ${source.location} over stdio; tools: ${tools.map((t) => t.name).join(', ')}\n`);
       await Promise.race([closed, new Promise((resolve) => io.signal.addEventListener('abort', resolve, { once: true }))]);
-      return 0;
+      return EXIT.done;
     } finally {
       await connection?.close();
     }

@@ -2,14 +2,10 @@ import { Command, InvalidArgumentError as CommanderArgumentError, Option } from 
 import { DATASET_NAMES } from '../sync/index.js';
 import { planCommand, syncCommand } from './commands.js';
 import { registerMcp } from './mcp.js';
+import { integer } from './option-parsers.js';
 import { registerReport } from './report.js';
 
-/**
- * Exit codes: 0 done; 1 failed; 2 bad usage (unknown option, bad value, no API key); 75 stopped
- * before the end (budget spent, `--max-requests` reached, Ctrl-C) with progress saved: run the same
- * command again to resume (75 is EX_TEMPFAIL: "try again later").
- */
-export const EXIT = { done: 0, failed: 1, usage: 2, stopped: 75 } as const;
+export { EXIT } from './exit-codes.js';
 
 const EXIT_HELP = `
 Exit codes:
@@ -21,15 +17,6 @@ Exit codes:
 Environment:
   SEO_VISIBILITY_API_KEY    the API key (not needed with --simulator)
   SEO_VISIBILITY_BASE_URL   the API's base URL, ending in /api/v1`;
-
-/** Parses a whole-number option (at least `min`), with a message naming the option. @internal */
-export function integer(name: string, min = 0) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < min) throw new CommanderArgumentError(`${name} must be a whole number ≥ ${min}, got "${value}"`);
-    return n;
-  };
-}
 
 function datasets(value: string): string[] {
   const names = value.split(',').map((s) => s.trim()).filter(Boolean);

@@ -4,11 +4,9 @@ import { dirname, resolve } from 'node:path';
 import { InsightError } from '../insights/errors.js';
 import { type Alert, parseAlert } from '../insights/report-alerts.js';
 import { writeReport } from '../insights/report.js';
-import { openSource } from '../insights/source.js';
+import { openSource } from '../insights/open-source.js';
+import { EXIT } from './exit-codes.js';
 import { type CommandIO, integer, storeOptions, withStoreErrors } from './store-options.js';
-
-/** Exit code of a report whose `--alert` thresholds were crossed (0 done, 1 failed, 2 usage). @internal */
-export const EXIT_ALERT = 3;
 
 /** `seo-visibility report`: what changed, as one HTML file with charts; `--alert` for cron jobs. @internal */
 export function registerReport(program: Command, io: CommandIO): void {
@@ -39,7 +37,7 @@ async function reportCommand(opts: { db?: string; postgres?: string; out: string
     alerts = (opts.alert ?? []).map(parseAlert);
     const folder = dirname(resolve(opts.out));
     if (!existsSync(folder)) throw new InsightError('usage', `--out ${opts.out}: the folder ${folder} does not exist`);
-    return 0;
+    return EXIT.done;
   });
   if (usage !== 0) return usage;
   return withStoreErrors(
@@ -50,7 +48,7 @@ async function reportCommand(opts: { db?: string; postgres?: string; out: string
       for (const { alert, lines } of result.alerts) {
         io.out.write(`ALERT ${alert.text}: ${lines.length} row(s)\n${lines.map((l) => `  ${l}\n`).join('')}`);
       }
-      return result.alerts.length ? EXIT_ALERT : 0;
+      return result.alerts.length ? EXIT.alert : EXIT.done;
     },
     opts,
     openSource,

@@ -1,9 +1,10 @@
 import { type Command, Option } from 'commander';
 import { InsightError } from '../insights/errors.js';
-import type { InsightSource, SourceOptions } from '../insights/source.js';
-import { EXIT } from './program.js';
+import type { SourceOptions } from '../insights/open-source.js';
+import type { InsightSource } from '../insights/source.js';
+import { EXIT } from './exit-codes.js';
 
-export { integer } from './program.js';
+export { integer } from './option-parsers.js';
 
 /** What a command writes to and how it ends. @internal */
 export interface CommandIO {
