@@ -33,6 +33,7 @@ An MCP client's configuration (Claude Desktop, Cursor, …):
 interface McpOptions {
   db?: string;
   postgres?: string;
+  schema: string;
   live?: boolean;
   allowWrites?: boolean;
   reserve: number;

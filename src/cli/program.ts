@@ -16,7 +16,8 @@ Exit codes:
 
 Environment:
   SEO_VISIBILITY_API_KEY    the API key (not needed with --simulator)
-  SEO_VISIBILITY_BASE_URL   the API's base URL, ending in /api/v1`;
+  SEO_VISIBILITY_BASE_URL   the API's base URL, ending in /api/v1
+  SEO_VISIBILITY_POSTGRES_URL  the PostgreSQL URL when no --db, --ndjson or --postgres is given`;
 
 function datasets(value: string): string[] {
   const names = value.split(',').map((s) => s.trim()).filter(Boolean);
@@ -63,6 +64,7 @@ ${EXIT_HELP}`,
   common(program.command('plan'))
     .description('Print what a sync would cost: requests per dataset, the time under the rate windows, and whether it fits in today\'s budget.')
     .option('--db <file>', 'the SQLite file a later sync writes to (what it holds is not counted again)')
+    .option('--postgres <url>', 'the PostgreSQL database a later sync writes to (schema seo_visibility)')
     .option('--json', 'print the plan as JSON')
     .addHelpText(
       'after',
@@ -80,6 +82,7 @@ ${EXIT_HELP}`,
     .description('Copy the data into a SQLite file (or NDJSON files), resumably: Ctrl-C or a spent budget stops it with progress saved; the same command resumes.')
     .option('--db <file>', 'the SQLite file to write (created if missing)')
     .option('--ndjson <dir>', 'write newline-delimited JSON files into this folder instead of SQLite')
+    .option('--postgres <url>', 'write into PostgreSQL (schema seo_visibility) instead of SQLite; the password is never printed')
     .option('--max-requests <n>', 'stop (resumably) after this many requests', integer('--max-requests'))
     .option('--concurrency <n>', 'requests in flight at once (at most one per dataset and project)', integer('--concurrency'), 4)
     .option('--fresh', 'drop the progress of a stopped run of another job instead of failing')
@@ -92,6 +95,7 @@ Examples:
   $ seo-visibility sync --db seo.db
   $ seo-visibility sync --db seo.db --datasets rankings.list,rankings.history --max-requests 10000
   $ seo-visibility sync --ndjson ./export --reserve 2000 --progress lines
+  $ seo-visibility sync --postgres postgres://sync@db.internal:5432/warehouse
 ${EXIT_HELP}`,
     )
     .action(async (opts) => io.setExit(await syncCommand(opts, io)));

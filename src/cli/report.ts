@@ -30,7 +30,7 @@ Charts need the optional package echarts (npm install echarts).`,
     .action(async (opts) => io.setExit(await reportCommand(opts, io)));
 }
 
-async function reportCommand(opts: { db?: string; postgres?: string; out: string; project?: string; days: number; alert?: string[] }, io: CommandIO): Promise<number> {
+async function reportCommand(opts: { db?: string; postgres?: string; schema: string; out: string; project?: string; days: number; alert?: string[] }, io: CommandIO): Promise<number> {
   let alerts: Alert[] = [];
   // Checked before the store is opened: a bad threshold or folder is a usage error, nothing is read.
   const usage = await withStoreErrors(io, async () => {

@@ -2,6 +2,7 @@ import { type Command, Option } from 'commander';
 import { InsightError } from '../insights/errors.js';
 import type { SourceOptions } from '../insights/open-source.js';
 import type { InsightSource } from '../insights/source.js';
+import { DEFAULT_PG_SCHEMA } from '../sync/postgres-store.js';
 import { EXIT } from './exit-codes.js';
 
 export { integer } from './option-parsers.js';
@@ -19,6 +20,7 @@ export function storeOptions(command: Command): Command {
   return command
     .option('--db <file>', 'the SQLite store a sync wrote')
     .addOption(new Option('--postgres <url>', 'the PostgreSQL store a sync wrote (a password in it is never printed)').env('SEO_VISIBILITY_POSTGRES_URL'))
+    .option('--schema <name>', "the Postgres store's schema", DEFAULT_PG_SCHEMA)
     .addOption(new Option('--simulator', 'with --live: call the built-in simulator instead of the API').hideHelp());
 }
 

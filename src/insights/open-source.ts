@@ -4,11 +4,13 @@ import type { InsightSource } from './source.js';
 export interface SourceOptions {
   db?: string | undefined;
   postgres?: string | undefined;
+  /** The Postgres store's schema. */
+  schema: string;
 }
 
 /** Opens the store a command names (exactly one of `db` and `postgres`). @internal */
 export async function openSource(options: SourceOptions): Promise<InsightSource> {
   if (options.db) return (await import('./sqlite-source.js')).openSqliteSource(options.db);
-  if (options.postgres) return (await import('./postgres-source.js')).openPostgresSource(options.postgres);
+  if (options.postgres) return (await import('./postgres-source.js')).openPostgresSource(options.postgres, options.schema);
   throw new Error('openSource: no store given');
 }

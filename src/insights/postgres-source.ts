@@ -1,5 +1,5 @@
 import type { Client, ClientConfig } from 'pg';
-import { Sql } from './dialect.js';
+import { quote, Sql } from './dialect.js';
 import { InsightError, loadPeer, redactUrl } from './errors.js';
 import { POSTGRES_COLUMNS, columnsOf, viewStatements } from './schema-objects.js';
 import type { InsightSource, QueryLimits, QueryResult, ResultRow } from './source.js';
@@ -17,8 +17,8 @@ const QUERY_CANCELED = '57014';
  * views of this version are created as temporary views first (where the role may create them).
  * @internal
  */
-export async function openPostgresSource(url: string): Promise<InsightSource> {
-  const location = redactUrl(url);
+export async function openPostgresSource(url: string, schema: string): Promise<InsightSource> {
+  const location = `${redactUrl(url)} (schema ${schema})`;
   const { default: pg } = await loadPeer<PgModule>('pg', '--postgres');
   const client = new pg.Client({ connectionString: url, application_name: 'seo-visibility insights', connectionTimeoutMillis: 10_000 });
   client.on('error', () => {}); // a dropped connection fails the next query instead of crashing the process
@@ -31,7 +31,10 @@ export async function openPostgresSource(url: string): Promise<InsightSource> {
   }
   try {
     await client.query("SET TIME ZONE 'UTC'");
+    // Unqualified names are the store's tables (and, searched first, this session's temporary views).
+    await client.query(`SET search_path TO ${quote(schema)}`);
     const columns = columnsOf((await client.query(POSTGRES_COLUMNS)).rows);
+    if (!columns.has('projects_list')) throw new InsightError('connect', `The schema ${schema} holds no synced store: run seo-visibility sync --postgres first, or pass --schema`);
     try {
       await client.query('BEGIN');
       for (const statement of viewStatements(new Sql('postgres', columns), { temp: true })) await client.query(statement);
@@ -51,6 +54,7 @@ export async function openPostgresSource(url: string): Promise<InsightSource> {
     return { dialect: 'postgres', location, columns, query, close: () => client.end() };
   } catch (error) {
     await client.end().catch(() => {});
+    if (error instanceof InsightError) throw error;
     throw new InsightError('connect', `Cannot read the PostgreSQL store at ${location}: ${(error as Error).message}`, { cause: error });
   }
 }

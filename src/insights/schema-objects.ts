@@ -10,7 +10,8 @@ import { INSIGHT_VIEWS, VIEW_PERIODS } from './views.js';
  */
 export function viewStatements(sql: Sql, options: { temp?: boolean } = {}): string[] {
   const create = options.temp ? 'CREATE TEMP VIEW' : 'CREATE VIEW';
-  const drop = options.temp && sql.dialect === 'sqlite' ? 'DROP VIEW IF EXISTS temp.' : 'DROP VIEW IF EXISTS ';
+  // A temporary view's DROP names the temporary schema: unqualified, it would find the stored view.
+  const drop = `DROP VIEW IF EXISTS ${options.temp ? (sql.dialect === 'sqlite' ? 'temp.' : 'pg_temp.') : ''}`;
   return INSIGHT_VIEWS.flatMap((v) => [`${drop}${v.name}`, `${create} ${v.name} AS ${v.select(sql, VIEW_PERIODS)}`]);
 }
 

@@ -78,3 +78,21 @@ export function describeJob(job: NormalizedJob): string {
   const projects = job.projects === 'all' ? 'all projects' : `${job.projects.length} project(s)`;
   return `${projects}; datasets ${job.datasets.join(', ')}`;
 }
+
+/**
+ * Why a stopped run of another job blocks this one, and the two ways on: the words `runSync`
+ * throws (`job_changed`) and `planSync` shows.
+ * @internal
+ */
+export function jobChangedMessage(location: string, stoppedJobKey: string, job: NormalizedJob): string {
+  return `The store at ${location} holds a stopped run of another job (${describeJobKey(stoppedJobKey)}); this job is ${describeJob(job)}. Sync refuses to start it (job_changed): run the previous job again to finish it, or pass fresh: true (--fresh) to drop its progress.`;
+}
+
+function describeJobKey(key: string): string {
+  try {
+    const job = JSON.parse(key) as NormalizedJob;
+    return describeJob({ ...job, implied: [] });
+  } catch {
+    return key;
+  }
+}

@@ -14,7 +14,8 @@ import { taskKey } from './streams.js';
  */
 export async function resolveProjects(ctx: SyncContext, job: NormalizedJob): Promise<string[]> {
   const key = taskKey('projects.list', '-', `r${ctx.run.id}`);
-  let state = (ctx.store.get(key) as { offset: number; ids: string[]; done?: boolean } | undefined) ?? { offset: 0, ids: [] };
+  let state = (ctx.store.get(key) as { offset: number; ids: string[]; done?: boolean; since?: string } | undefined) ?? { offset: 0, ids: [] };
+  const since = state.since ?? ctx.stamp();
   while (!state.done) {
     const limit = PAGE_SIZE['projects.list'] ?? 500;
     const fetched = await ctx.fetch('projects.list', { projectId: '', offset: state.offset, limit });
@@ -23,7 +24,7 @@ export async function resolveProjects(ctx: SyncContext, job: NormalizedJob): Pro
     const done = fetched.records.length === 0 || (fetched.total !== undefined ? next >= fetched.total : fetched.records.length < limit);
     const writes = ctx.datasets.has('projects.list') ? [{ table: TABLE_SCHEMAS['projects.list'], rows: toRows('projects.list', fetched.records, { projectId: '', snapshotDay: ctx.run.snapshotDay }) }] : [];
     state = { offset: next, ids, ...(done ? { done } : {}) };
-    ctx.commit('projects.list', writes, { [key]: state });
+    await ctx.commit('projects.list', writes, { [key]: state });
   }
   if (job.projects === 'all') return state.ids;
   const known = new Set(state.ids.map((id) => id.toLowerCase()));

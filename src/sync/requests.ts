@@ -47,6 +47,29 @@ export interface Target {
   signal?: AbortSignal | undefined;
 }
 
+/** The path each dataset reads, for messages. @internal */
+const ENDPOINTS: Record<DatasetName, string> = {
+  'projects.list': '/projects',
+  'rankings.list': '/projects/{projectId}/rankings/keywords',
+  'rankings.history': '/projects/{projectId}/rankings/keywords/{itemId}/history',
+  'prompts.list': '/projects/{projectId}/prompts',
+  'prompts.history': '/projects/{projectId}/prompts/{itemId}/history',
+  'audits.list': '/projects/{projectId}/audits',
+  'audits.issues': '/projects/{projectId}/audits/{itemId}/issues',
+  'backlinks.list': '/projects/{projectId}/backlinks',
+  'backlinks.summary': '/projects/{projectId}/backlinks/summary',
+  'backlinks.history': '/projects/{projectId}/backlinks/history',
+  'backlinks.anchors': '/projects/{projectId}/backlinks/anchors',
+  'backlinks.domains': '/projects/{projectId}/backlinks/domains',
+  'content.list': '/projects/{projectId}/content',
+};
+
+/** The endpoint of one request, with its ids and paging, for messages. @internal */
+export function endpointOf(dataset: DatasetName, t: Target): string {
+  const path = ENDPOINTS[dataset].replace('{projectId}', t.projectId).replace('{itemId}', t.itemId ?? '');
+  return t.offset !== undefined ? `${path}?offset=${t.offset}${t.limit !== undefined ? `&limit=${t.limit}` : ''}` : path;
+}
+
 type Page = { items: unknown[]; data: unknown; meta: { rate_limit?: ReportedBudget; pagination?: { total: number } } };
 type Single = { data: unknown; meta: { rate_limit?: ReportedBudget } };
 

@@ -1,7 +1,6 @@
 import { type DatasetName, TABLE_SCHEMAS, type TableSchema } from './datasets.js';
-import type { SyncContext } from './context.js';
-import { isError } from './context.js';
-import { PAGE_SIZE } from './requests.js';
+import { type MarkRequest, type SyncContext, isNotFound } from './context.js';
+import { type Fetched, PAGE_SIZE } from './requests.js';
 import { addDays, dayOf, historyRowFromList, keywordId, toRows } from './rows.js';
 import type { Row } from './store.js';
 
@@ -22,6 +21,8 @@ export const taskKey = (dataset: string, projectId: string, period: string, item
 interface PageState {
   offset: number;
   done?: boolean;
+  /** `_synced_at` before the first page of this read: rows not read since are gone when it completes. */
+  since?: string;
 }
 interface KeywordEntry {
   /** Position in the day's list, to back-fill in list order. */
@@ -70,17 +71,43 @@ export class PageStream implements Stream {
     const { ctx, dataset, projectId } = this;
     const limit = PAGE_SIZE[dataset];
     const offset = this.#state.offset;
-    const fetched = await ctx.fetch(dataset, { projectId, offset, limit });
+    const since = this.#state.since ?? ctx.stamp();
+    let fetched: Fetched;
+    try {
+      fetched = await ctx.fetch(dataset, { projectId, offset, limit });
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+      await this.#projectGone(since);
+      return;
+    }
     const records = fetched.records;
     const next = offset + records.length;
     const done = limit === undefined || records.length === 0 || (fetched.total !== undefined ? next >= fetched.total : records.length < limit);
     const rowCtx = { projectId, snapshotDay: ctx.run.snapshotDay, data: fetched.data };
-    const writes = ctx.datasets.has(dataset) ? [{ table: TABLE_SCHEMAS[dataset], rows: toRows(dataset, records, rowCtx) }] : [];
+    const table = TABLE_SCHEMAS[dataset];
+    const writes = ctx.datasets.has(dataset) ? [{ table, rows: toRows(dataset, records, rowCtx) }] : [];
     const children = this.#children(records, offset);
-    const state: PageState = done ? { offset: next, done } : { offset: next };
-    ctx.commit(dataset, [...writes, ...children.writes], { [this.#key]: state, ...children.state });
+    const state: PageState = done ? { offset: next, done } : { offset: next, since };
+    // A complete re-read of current state: what it did not return is gone at the source.
+    const marks: MarkRequest[] = done && writes.length && table.kind === 'current' ? [{ table, match: { project_id: projectId }, before: since }] : [];
+    await ctx.commit(dataset, [...writes, ...children.writes], { [this.#key]: state, ...children.state }, marks);
     this.#state = state;
     this.done = done;
+  }
+
+  /**
+   * The project was deleted since the run read the project list (a stopped run resumed later): its
+   * row and this dataset's rows of it are marked deleted, and the run goes on with the others.
+   */
+  async #projectGone(since: string): Promise<void> {
+    const { ctx, dataset, projectId } = this;
+    const table = TABLE_SCHEMAS[dataset];
+    const marks: MarkRequest[] = [{ table: TABLE_SCHEMAS['projects.list'], match: { id: projectId }, before: since }];
+    if (table.kind === 'current' && ctx.datasets.has(dataset)) marks.push({ table, match: { project_id: projectId }, before: since });
+    const state: PageState = { offset: this.#state.offset, done: true };
+    await ctx.commit(dataset, [], { [this.#key]: state }, marks);
+    this.#state = state;
+    this.done = true;
   }
 
   /** What a list page tells the dataset that depends on it: keyword, prompt and audit facts. */
@@ -196,7 +223,7 @@ export class ItemStream implements Stream {
       const through = e.c;
       const fetched = await this.#gone(() => ctx.fetch(dataset, { projectId, itemId, dateFrom: e.t ? addDays(e.t, 1) : undefined, dateTo: target }));
       const rows = fetched ? toRows(dataset, fetched.records, { projectId, snapshotDay: e.s, itemId, data: fetched.data }) : [];
-      ctx.commit(dataset, [{ table, rows }], { [key]: { ...e, t: through } });
+      await ctx.commit(dataset, [{ table, rows }], { [key]: { ...e, t: through } });
       return true;
     }
     const pageKey = taskKey(dataset, projectId, dataset === 'audits.issues' ? 'once' : `d${ctx.run.snapshotDay}`, itemId);
@@ -212,7 +239,7 @@ export class ItemStream implements Stream {
     const state: Record<string, unknown> = { [pageKey]: done ? null : { ...page, offset: next, ...(max ? { max } : {}) } };
     if (done && dataset === 'prompts.history') state[key] = { ...(entry as PromptEntry), t: max ?? (entry as PromptEntry).c };
     if (done && dataset === 'audits.issues') state[key] = { ...(entry as AuditEntry), i: true };
-    ctx.commit(dataset, [{ table, rows }], state);
+    await ctx.commit(dataset, [{ table, rows }], state);
     return done;
   }
 
@@ -221,7 +248,7 @@ export class ItemStream implements Stream {
     try {
       return await send();
     } catch (error) {
-      if (isError(error, 'NotFoundError')) return undefined;
+      if (isNotFound(error)) return undefined;
       throw error;
     }
   }

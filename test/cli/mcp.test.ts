@@ -4,12 +4,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestPostgres, startPostgres } from '../helpers/postgres-server.js';
-import { copyToPostgres } from '../insights/postgres-copy.js';
-import { CLI_ARGS, root, syncedAccount } from '../insights/support.js';
+import { CLI_ARGS, root, syncIntoPostgres, syncedAccount } from '../insights/support.js';
 import { type Account, sortBy } from '../sync/support/account.js';
 
 // `seo-visibility mcp` as an agent's client runs it: a real child process on stdio, driven by the
-// MCP SDK's own client, over the simulator's synced account in SQLite and in PostgreSQL. Every
+// MCP SDK's own client, over the simulator's account synced into SQLite and into PostgreSQL. Every
 // figure is checked against the views the SQLite store created (the same rows in both dialects).
 
 let account: Account;
@@ -21,7 +20,7 @@ beforeAll(async () => {
   ({ account, file } = await syncedAccount());
   stored = new DatabaseSync(file, { readOnly: true });
   postgres = await startPostgres();
-  await copyToPostgres(file, postgres.url);
+  await syncIntoPostgres(account, postgres.url);
 }, 120_000);
 
 afterAll(async () => {

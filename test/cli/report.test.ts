@@ -6,8 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestPostgres, startPostgres } from '../helpers/postgres-server.js';
-import { copyToPostgres } from '../insights/postgres-copy.js';
-import { CLI_ARGS, root, syncedAccount } from '../insights/support.js';
+import { CLI_ARGS, root, syncIntoPostgres, syncedAccount } from '../insights/support.js';
 import type { Account } from '../sync/support/account.js';
 
 // `seo-visibility report` over the simulator's synced account: the file it writes, that file in
@@ -85,9 +84,9 @@ describe('seo-visibility report', () => {
     }
   }, 60_000);
 
-  it('--postgres writes the same report from the same rows', async () => {
+  it('--postgres writes the same report from the same account synced there', async () => {
     postgres = await startPostgres();
-    await copyToPostgres(file, postgres.url);
+    await syncIntoPostgres(account, postgres.url);
     const fromPostgres = join(ARTIFACTS, 'report-postgres.html');
     const run = report(['--postgres', postgres.url, '--out', fromPostgres]);
     expect(run.status, run.stderr).toBe(0);

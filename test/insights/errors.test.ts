@@ -15,9 +15,9 @@ describe('insight errors', () => {
     expect(redactUrl('postgres://reader:s3cret@db.example:5432/seo')).toBe('postgres://reader:***@db.example:5432/seo');
     expect(redactUrl('postgres://reader@db.example/seo')).toBe('postgres://reader@db.example/seo');
     const port = await freePort();
-    const failure = await openPostgresSource(`postgres://reader:s3cret@127.0.0.1:${port}/seo`).catch((e: unknown) => e);
+    const failure = await openPostgresSource(`postgres://reader:s3cret@127.0.0.1:${port}/seo`, 'seo_visibility').catch((e: unknown) => e);
     expect((failure as InsightError).code).toBe('connect');
-    expect((failure as Error).message).toMatch(new RegExp(`Cannot connect to PostgreSQL at postgres://reader:\\*\\*\\*@127\\.0\\.0\\.1:${port}/seo: ECONNREFUSED`));
+    expect((failure as Error).message).toMatch(new RegExp(`Cannot connect to PostgreSQL at postgres://reader:\\*\\*\\*@127\\.0\\.0\\.1:${port}/seo \\(schema seo_visibility\\): ECONNREFUSED`));
     expect((failure as Error).message).not.toContain('s3cret');
   });
 });

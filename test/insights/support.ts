@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { TABLE_SCHEMAS, type Row, runSync, sqliteStore } from '../../src/sync/index.js';
+import { TABLE_SCHEMAS, type Row, postgresStore, runSync, sqliteStore } from '../../src/sync/index.js';
 import type { DatasetName } from '../../src/sync/index.js';
 import { type Account, startAccount } from '../sync/support/account.js';
 
@@ -78,6 +78,11 @@ export async function syncedAccount(keywords = 30): Promise<{ account: Account; 
   const file = join(account.dir, 'seo.db');
   await runSync(account.client, { projects: 'all' }, { store: sqliteStore(file), now: account.now });
   return { account, file };
+}
+
+/** The same account synced into PostgreSQL (schema seo_visibility): the simulator's clock stands still, so the rows are the same. */
+export async function syncIntoPostgres(account: Account, url: string): Promise<void> {
+  await runSync(account.client, { projects: 'all' }, { store: postgresStore(url), now: account.now });
 }
 
 /** Runs the CLI from source (tsx), as a user would run the bin. */

@@ -1,6 +1,6 @@
 import { durationWords, n } from './budget.js';
 import type { DatasetName } from './datasets.js';
-import type { SyncPlan } from './plan.js';
+import type { SyncPlan } from './plan-result.js';
 
 /**
  * The plan in plain words: what it costs, which path the keyword history takes, how long it takes
@@ -8,7 +8,7 @@ import type { SyncPlan } from './plan.js';
  * @internal
  */
 export function explainPlan(plan: SyncPlan, facts: { backfill: number; extend: number; datasets: DatasetName[]; implied: DatasetName[] }): string {
-  const lines: string[] = [];
+  const lines: string[] = plan.blocked ? [`Blocked: ${plan.blocked}`] : [];
   lines.push(`${n(plan.requests)} requests for ${plan.projects} project${plan.projects === 1 ? '' : 's'} (${n(plan.planRequests)} more were spent reading list totals for this plan).`);
   for (const [name, d] of Object.entries(plan.byDataset)) {
     if (!d) continue;
