@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { DEFAULT_DAYS, aiVisibility, auditChanges, backlinkChanges, rankChanges } from './queries.js';
+import { assertOneStatement } from './one-statement.js';
 import { describeSchema } from './schema-docs.js';
 import type { InsightSource, QueryLimits } from './source.js';
 
@@ -43,6 +44,7 @@ export function storeTools(source: InsightSource, limits: ToolLimits): ToolDef[]
       }),
       run: async (args) => {
         const maxRows = (args['max_rows'] as number | undefined) ?? limits.maxRows;
+        assertOneStatement(String(args['query']));
         const result = await source.query(String(args['query']), [], { maxRows, timeoutMs: limits.timeoutMs });
         return {
           rows: result.rows,

@@ -4,8 +4,10 @@
  * no interrupt, and terminating a worker thread does not stop a running step), so a statement over
  * its time limit is stopped by killing this process, which holds nothing but a read-only handle.
  *
- * The database is opened `readOnly`, and an authorizer lets statements read only: SELECT, reads of
- * tables and views, functions, recursive CTEs and PRAGMA reads (a PRAGMA with no argument). The
+ * The database is opened `readOnly`; a statement that returns no columns is refused before it runs;
+ * and (where node:sqlite has setAuthorizer) an authorizer lets statements read only: SELECT, reads of
+ * tables and views, functions, recursive CTEs and PRAGMA reads (a PRAGMA with no argument, or one that
+ * describes a table or index: table_info, index_list…). The
  * temporary insight views are created before the authorizer is set.
  * @internal
  */
@@ -28,11 +30,18 @@ process.on('message', (m) => {
       if (typeof db.setAuthorizer === 'function') {
         const c = constants;
         const allowed = new Set([c.SQLITE_SELECT, c.SQLITE_READ, c.SQLITE_FUNCTION, c.SQLITE_RECURSIVE]);
-        db.setAuthorizer((action, arg1, arg2) => (allowed.has(action) || (action === c.SQLITE_PRAGMA && arg2 == null) ? c.SQLITE_OK : c.SQLITE_DENY));
+        const describes = new Set(['table_info', 'table_xinfo', 'table_list', 'index_list', 'index_info', 'index_xinfo', 'foreign_key_list']);
+        const pragmaRead = (name, argument) => argument == null || describes.has(String(name).toLowerCase());
+        db.setAuthorizer((action, arg1, arg2) => (allowed.has(action) || (action === c.SQLITE_PRAGMA && pragmaRead(arg1, arg2)) ? c.SQLITE_OK : c.SQLITE_DENY));
       }
       return reply({ id: m.id, rows: [], truncated: false });
     }
     const statement = db.prepare(m.sql);
+    // A statement that returns no columns is no query (DELETE, CREATE, ATTACH, PRAGMA x = y): refused
+    // before it runs, where the authorizer is missing (older Node) as where it is there.
+    if (typeof statement.columns === 'function' && statement.columns().length === 0) {
+      return reply({ id: m.id, error: 'not a query: only statements that return rows run here', errcode: 23 });
+    }
     const rows = [];
     let truncated = false;
     for (const row of statement.iterate(...m.params)) {

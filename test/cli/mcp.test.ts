@@ -52,10 +52,14 @@ async function call(client: Client, name: string, args: Record<string, unknown> 
 
 const view = (sql: string, ...params: string[]) => stored.prepare(sql).all(...params).map((r) => ({ ...r }));
 
+// Writes each dialect has of its own, refused like the common ones.
+const SQLITE_WRITES = ['PRAGMA user_version = 3', "ATTACH DATABASE 'elsewhere.db' AS elsewhere", 'CREATE TEMP TABLE scratch (x)'];
+const POSTGRES_WRITES = ['CREATE TEMP TABLE scratch (x int)', 'SELECT setval(\'no_such_sequence\', 1)', 'WITH gone AS (DELETE FROM projects_list RETURNING id) SELECT COUNT(*) FROM gone'];
+
 describe.each([
-  ['SQLite', () => ['--db', file]],
-  ['PostgreSQL', () => ['--postgres', postgres.url]],
-])('seo-visibility mcp over %s', (_name, storeArgs) => {
+  ['SQLite', () => ['--db', file], SQLITE_WRITES, "SELECT name FROM pragma_table_info('projects_list')"],
+  ['PostgreSQL', () => ['--postgres', postgres.url], POSTGRES_WRITES, "SELECT column_name AS name FROM information_schema.columns WHERE table_name = 'projects_list'"],
+])('seo-visibility mcp over %s', (_name, storeArgs, dialectWrites, describeTable) => {
   let client: Client;
   let project: string;
 
@@ -120,11 +124,19 @@ describe.each([
 
   it('sql: a write is refused with a clear error and changes nothing', async () => {
     const before = (await call(client, 'sql', { query: 'SELECT COUNT(*) AS n FROM projects_list' })).json().rows[0].n;
-    for (const query of ['DELETE FROM projects_list', 'UPDATE projects_list SET name = NULL', 'DROP TABLE rankings_list', 'CREATE TABLE notes (x text)']) {
+    for (const query of ['DELETE FROM projects_list', 'UPDATE projects_list SET name = NULL', 'DROP TABLE rankings_list', 'CREATE TABLE notes (x text)', 'SELECT 1; DELETE FROM projects_list']) {
       const result = await call(client, 'sql', { query });
       expect(result.isError, query).toBe(true);
-      expect(result.text, query).toMatch(/read-only.*nothing was changed/);
+      expect(result.text, query).toMatch(/read-only.*nothing was changed|one statement at a time/);
     }
+    for (const query of dialectWrites) {
+      const result = await call(client, 'sql', { query });
+      expect(result.isError, query).toBe(true);
+      // PostgreSQL refuses a DELETE inside a WITH that the row cap wraps before the read-only check.
+      expect(result.text, query).toMatch(/read-only.*nothing was changed|does not exist|data-modifying statement/);
+    }
+    // Reading the table's description is not a write.
+    expect((await call(client, 'sql', { query: describeTable })).json().rows.map((r: { name: string }) => r.name)).toContain('websiteUrl');
     expect((await call(client, 'sql', { query: 'SELECT COUNT(*) AS n FROM projects_list' })).json().rows[0].n).toBe(before);
     expect(Number(before)).toBe(view('SELECT COUNT(*) AS n FROM projects_list')[0]?.['n']);
   });
