@@ -1,4 +1,5 @@
 import { renameSync, writeFileSync } from 'node:fs';
+import { InsightError } from './errors.js';
 import { type Alert, checkAlerts } from './report-alerts.js';
 import { chartRenderer } from './report-charts.js';
 import { gatherReport } from './report-data.js';
@@ -22,6 +23,7 @@ export interface ReportOptions {
 export async function writeReport(source: InsightSource, options: ReportOptions): Promise<{ projects: number; alerts: Awaited<ReturnType<typeof checkAlerts>> }> {
   const render = await chartRenderer();
   const projects = await gatherReport(source, { project: options.project, days: options.days });
+  if (options.project && projects.length === 0) throw new InsightError('usage', `--project ${options.project}: the store holds no such project`);
   const html = reportHtml(projects, render, options.now ?? new Date());
   const partial = `${options.out}.${process.pid}.partial`;
   writeFileSync(partial, html);

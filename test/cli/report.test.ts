@@ -118,6 +118,9 @@ describe('seo-visibility report', () => {
     expect(folder.status).toBe(2);
     expect(folder.stderr).toMatch(/the folder .*no-such-folder does not exist/);
     expect(report(['--db', file, '--out', 'x.html', '--dayz', '7']).status).toBe(2);
+    const unknown = report(['--db', file, '--out', join(ARTIFACTS, 'x.html'), '--project', '00000000-0000-4000-8000-000000000000']);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toMatch(/--project 0{8}-0{4}-4000-8000-0{12}: the store holds no such project/);
     expect(existsSync(join(ARTIFACTS, 'x.html'))).toBe(false);
   }, 60_000);
 });
