@@ -1,5 +1,4 @@
-import type { TableColumns } from './dialect.js';
-import { Sql } from './dialect.js';
+import type { Sql, TableColumns } from './dialect.js';
 import { INSIGHT_VIEWS, VIEW_PERIODS } from './views.js';
 
 /**

@@ -11,7 +11,7 @@
  * temporary insight views are created before the authorizer is set.
  * @internal
  */
-export const SQLITE_READER_PROGRAM = String.raw`
+export const SQLITE_READER_PROGRAM = `
 const { DatabaseSync, constants } = require('node:sqlite');
 let db;
 const reply = (message) => process.send(message);

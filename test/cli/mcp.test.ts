@@ -41,7 +41,7 @@ async function startServer(args: string[], env: Record<string, string> = {}): Pr
   return { client, stderr: () => stderr };
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: a tool's JSON has many shapes, read field by field below
+/** A tool's JSON: many shapes, read field by field below. */
 type Json = any;
 
 async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<{ isError: boolean; text: string; json: () => Json }> {
