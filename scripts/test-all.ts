@@ -3,18 +3,17 @@
  * summary line. A failing pass does not stop the run (the summary names every pass that failed,
  * and the exit code is 1); `--bail` stops at the first failure.
  *
- * What it changes on the machine, said before it happens: as root on Debian it installs the
- * `chromium` and `redis-server` packages through apt (their output shown), and the Node 22 pass
- * downloads Node 22 into npm's cache (`npm exec node@22`). It rewrites no tracked file: the last
- * pass checks that the working tree is as it found it.
+ * What it changes on the machine, said before it happens: as root on Debian it installs whichever
+ * of `chromium`, `redis-server` and `postgresql` is missing through apt (no upgrades, no
+ * recommends; their output shown), and the Node 22 pass downloads Node 22 into npm's cache
+ * (`npm exec node@22`). It rewrites no tracked file: the last pass checks that the working tree is
+ * the committed tree (`git status` clean), which also catches a file `npm install` rewrote.
  *
  * Run: `npm test` (or `npm test -- --bail`, or `npm test -- --only size,docs` for some passes)
  */
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { changesFromHead, describeChanges } from './tree-state.js';
 
 interface Pass {
   name: string;
@@ -32,28 +31,12 @@ const only = process.argv.includes('--only') && onlyArg ? new Set(onlyArg.split(
 
 const npm = (...args: string[]) => () => spawnSync('npm', ['run', '--silent', ...args], { cwd: root, stdio: 'inherit' }).status === 0;
 
-// The tree's state as git sees it: every changed or untracked (not ignored) path with its content
-// hash, so a pass that rewrites a tracked file (a report, a screenshot) is caught.
-function treeState(): string | undefined {
-  const status = spawnSync('git', ['status', '--porcelain=v1', '-z', '--untracked-files=all'], { cwd: root, encoding: 'utf8' });
-  if (status.status !== 0) return undefined; // not a git checkout (e.g. an unpacked tarball)
-  return status.stdout
-    .split('\0')
-    .filter(Boolean)
-    .map((entry) => {
-      const file = join(root, entry.slice(3));
-      const hash = existsSync(file) ? createHash('sha1').update(readFileSync(file)).digest('hex') : 'deleted';
-      return `${entry} ${hash}`;
-    })
-    .join('\n');
-}
-
-const before = treeState();
+const before = changesFromHead(root);
 
 const passes: Pass[] = [
   {
     name: 'system packages',
-    about: 'Chromium and redis-server for the browser and Redis tests; as root on Debian, installed with apt-get (output below)',
+    about: 'Chromium, redis-server and PostgreSQL for the browser, Redis and Postgres tests; as root on Debian, whichever is missing is installed with apt-get (output below)',
     run: () => spawnSync('bash', ['scripts/ensure-system-deps.sh'], { cwd: root, stdio: 'inherit' }).status === 0,
   },
   { name: 'typecheck', about: 'tsc over src, tests, examples, benchmarks and scripts', run: npm('typecheck') },
@@ -67,12 +50,11 @@ const passes: Pass[] = [
   { name: 'unit on Node 22', about: 'the unit suite again on Node 22, downloaded into the npm cache by `npm exec node@22` on first use', run: npm('test:node22') },
   {
     name: 'tree unchanged',
-    about: 'no pass rewrote a tracked file or left an untracked one (reports and screenshots go to gitignored folders)',
+    about: 'the working tree is the committed tree: no pass, and not `npm install` before them, rewrote a tracked file or left an untracked one',
     run: () => {
-      const after = treeState();
-      if (before === undefined || after === before) return true;
-      const was = new Set(before.split('\n'));
-      console.error(`changed during the run:\n${after?.split('\n').filter((line) => !was.has(line)).map((line) => `  ${line}`).join('\n')}`);
+      const after = changesFromHead(root);
+      if (after === undefined || after.length === 0) return true;
+      console.error(`these paths differ from the committed tree (git status):\n${describeChanges(after, before)}`);
       return false;
     },
   },

@@ -3,14 +3,9 @@
 import { SeoVisibilityClient } from '../../src/index.js';
 import { createSimulator } from '../../src/testing/index.js';
 import { percentBars, positionChart } from './chart.js';
+import { CHANNELS } from './channels.js';
 import { collectEvents, loadPositions, loadVisibility, rateLimitNotice } from './load.js';
-
-const CHANNELS = [
-  { key: 'desktop_position', label: 'Desktop', color: '#2563eb' },
-  { key: 'mobile_position', label: 'Mobile', color: '#f59e0b' },
-  { key: 'ai_mode_position', label: 'AI mode', color: '#8b5cf6' },
-  { key: 'maps_position', label: 'Maps', color: '#ef4444' },
-] as const;
+import { keywordSubtitle } from './subtitle.js';
 
 function byId(id: string): HTMLElement {
   const node = document.getElementById(id);
@@ -31,7 +26,7 @@ async function main(): Promise<void> {
 
   const { project, history } = await loadPositions(client, sim.now());
   byId('project').textContent = `${project.name} · ${project.websiteUrl}`;
-  byId('keyword').textContent = `“${history.keyword}”: best #${history.summary.best_position}, worst #${history.summary.worst_position}, ${history.summary.data_points} days`;
+  byId('keyword').textContent = keywordSubtitle(history);
   const dates = history.history.map((day) => day.check_date);
   const series = CHANNELS.map((c) => ({ label: c.label, color: c.color, values: history.history.map((day) => day[c.key] ?? null) }));
   byId('positions').append(positionChart(dates, series));

@@ -1,4 +1,4 @@
-import { type DatasetName, type SyncJob, type SyncResult, SyncError, planSync, runSync } from '../sync/index.js';
+import { type DatasetName, type SyncJob, type SyncResult, type SyncWindow, SyncError, planSync, runSync } from '../sync/index.js';
 import { type Connection, UsageError, connect } from './connect.js';
 import { EXIT } from './exit-codes.js';
 import { BarsReporter, LinesReporter, type Reporter, shortDuration } from './progress.js';
@@ -22,11 +22,21 @@ function jobOf(opts: CommonOptions): SyncJob {
   return { projects: opts.project?.length ? opts.project : 'all', ...(opts.datasets ? { datasets: opts.datasets } : {}) };
 }
 
+/**
+ * A reserve at or above the day's budget (the longest window's limit, as the sync reads it) would
+ * leave nothing to spend: every run would stop at once, resumable forever. Refused before any request.
+ */
+function checkReserve(reserve: number, windows: readonly SyncWindow[]): void {
+  const day = windows.reduce((a, b) => (b.intervalMs > a.intervalMs ? b : a));
+  if (reserve >= day.limit) throw new UsageError(`--reserve must be below the day's budget of ${day.limit.toLocaleString('en-US')} requests, got ${reserve.toLocaleString('en-US')}`);
+}
+
 /** Runs `fn` with a connection, turning errors into a message and an exit code. */
 async function withConnection(opts: CommonOptions, io: IO, fn: (c: Connection) => Promise<number>): Promise<number> {
   let connection: Connection | undefined;
   try {
     connection = await connect({ simulator: opts.simulator, keywords: opts.simulatorKeywords });
+    checkReserve(opts.reserve, connection.windows);
     return await fn(connection);
   } catch (error) {
     io.err.write(`seo-visibility: ${error instanceof Error ? error.message : String(error)}\n`);
@@ -67,11 +77,8 @@ export function syncCommand(
   const chosen = chooseStore(opts, io, { required: true, allowNdjson: true });
   if (typeof chosen === 'number') return Promise.resolve(chosen);
   const store = chosen as NonNullable<typeof chosen>;
+  // --progress is one of bars, lines or none: commander checked it while parsing.
   const mode = opts.progress ?? (io.out.isTTY ? 'bars' : 'lines');
-  if (!['bars', 'lines', 'none'].includes(mode)) {
-    io.err.write(`seo-visibility: --progress must be bars, lines or none, got "${mode}"\n`);
-    return Promise.resolve(EXIT.usage);
-  }
   return withConnection(opts, io, async ({ client, windows, source }) => {
     const job = jobOf(opts);
     const say = (line: string) => io.out.write(`${line}\n`);

@@ -1,4 +1,5 @@
-import { SeoVisibilityClient } from '../index.js';
+import { Console } from 'node:console';
+import { SeoVisibilityClient, isInvalidArgumentError } from '../index.js';
 import type { SyncWindow } from '../sync/index.js';
 import { DOCUMENTED_WINDOWS } from '../sync/index.js';
 
@@ -13,6 +14,19 @@ export interface Connection {
   source: string;
   close(): Promise<void>;
 }
+
+/**
+ * With `SEO_VISIBILITY_LOG` set, the client's log lines go to stderr: stdout carries what the
+ * command prints (`plan --json` must stay valid JSON). Without it, no logger is given, since a
+ * logger without a level would receive every line. The client reads the level from the variable and
+ * refuses an unknown one, naming it.
+ */
+function logTo(env: NodeJS.ProcessEnv): { logger?: Console } {
+  return env['SEO_VISIBILITY_LOG'] ? { logger: new Console({ stdout: process.stderr, stderr: process.stderr }) } : {};
+}
+
+/** The environment variable each client option comes from. */
+const ENV_OF: Record<string, string> = { apiKey: 'SEO_VISIBILITY_API_KEY', baseUrl: 'SEO_VISIBILITY_BASE_URL' };
 
 /** Thrown for a problem the user fixes on the command line (exit code 2). @internal */
 export class UsageError extends Error {
@@ -31,11 +45,25 @@ export async function connect(options: { simulator?: boolean | undefined; keywor
     const sim = createSimulator({ seed: 1, keywordsPerProject: options.keywords ?? 500, speedup: SIMULATOR_SPEEDUP });
     const windows = sim.rateWindows;
     const server = await sim.listen({ host: '127.0.0.1', port: 0 });
-    const client = new SeoVisibilityClient({ apiKey: sim.keys.readOnly, baseUrl: server.url, rateLimit: { windows } });
+    let client: SeoVisibilityClient;
+    try {
+      client = new SeoVisibilityClient({ apiKey: sim.keys.readOnly, baseUrl: server.url, rateLimit: { windows }, ...logTo(env) });
+    } catch (error) {
+      await server.close(); // else its open socket keeps the process alive after the error
+      throw error;
+    }
     return { client, windows, source: `the built-in simulator at ${server.url} (rate windows ${SIMULATOR_SPEEDUP}× faster)`, close: () => server.close() };
   }
   if (!env['SEO_VISIBILITY_API_KEY']) throw new UsageError('No API key: set SEO_VISIBILITY_API_KEY (and SEO_VISIBILITY_BASE_URL), or pass --simulator to try it on the built-in simulator.');
   if (!env['SEO_VISIBILITY_BASE_URL']) throw new UsageError('No API address: set SEO_VISIBILITY_BASE_URL to the base URL ending in /api/v1, or pass --simulator.');
-  const client = new SeoVisibilityClient({ apiKey: env['SEO_VISIBILITY_API_KEY'], baseUrl: env['SEO_VISIBILITY_BASE_URL'] });
+  let client: SeoVisibilityClient;
+  try {
+    client = new SeoVisibilityClient({ apiKey: env['SEO_VISIBILITY_API_KEY'], baseUrl: env['SEO_VISIBILITY_BASE_URL'], ...logTo(env) });
+  } catch (error) {
+    // The user typed a variable, not a client option: name the variable.
+    const variable = isInvalidArgumentError(error) ? ENV_OF[error.argument] : undefined;
+    if (variable) throw new UsageError(`${variable}: ${(error as Error).message.replace(/^Invalid \w+: /, '')}`);
+    throw error;
+  }
   return { client, windows: [...DOCUMENTED_WINDOWS], source: env['SEO_VISIBILITY_BASE_URL'], close: async () => {} };
 }

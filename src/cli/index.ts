@@ -8,7 +8,8 @@
  * @module
  */
 import { CommanderError } from 'commander';
-import { EXIT, buildProgram } from './program.js';
+import { EXIT } from './exit-codes.js';
+import { buildProgram } from './program.js';
 
 /**
  * Node 22 flags `node:sqlite` as experimental and prints a warning on first use; the CLI's output
@@ -40,6 +41,15 @@ export async function main(argv: readonly string[]): Promise<number> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // A reader that has gone (`seo-visibility sync … | head -1`) is no error: stop as Ctrl-C does,
+  // with progress saved, and say nothing (there is no one to say it to). Later writes to the closed
+  // pipe fail the same way and are dropped. The listener stays: the last lines may fail after main().
+  const onClosedOutput = (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
+    controller.abort();
+  };
+  process.stdout.on('error', onClosedOutput);
+  process.stderr.on('error', onClosedOutput); // `… 2>&1 | head -1`
   let code: number = EXIT.done;
   try {
     await buildProgram({ out: process.stdout, err: process.stderr, signal: controller.signal, setExit: (c) => (code = c) }).parseAsync([...argv]);

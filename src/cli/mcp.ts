@@ -5,8 +5,9 @@ import { serveMcp } from '../insights/mcp-server.js';
 import { storeTools } from '../insights/mcp-tools.js';
 import { openSource } from '../insights/open-source.js';
 import { type Connection, connect } from './connect.js';
-import { EXIT } from './exit-codes.js';
-import { type CommandIO, integer, storeOptions, withStoreErrors } from './store-options.js';
+import { EXIT, exitHelp } from './exit-codes.js';
+import { wholeNumber } from './flags.js';
+import { type CommandIO, storeOptions, withStoreErrors } from './store-options.js';
 
 /** `seo-visibility mcp`: the synced store as tools for AI agents, over stdio. @internal */
 export function registerMcp(program: Command, io: CommandIO): void {
@@ -14,9 +15,9 @@ export function registerMcp(program: Command, io: CommandIO): void {
     .description('Serve the synced store to AI agents over MCP (stdio): schema, read-only sql, rank_changes, ai_visibility, backlink_changes, audit_changes; api with --live.')
     .option('--live', 'add the api tool: live calls through the SDK (SEO_VISIBILITY_API_KEY, SEO_VISIBILITY_BASE_URL)')
     .option('--allow-writes', 'let the api tool send POST, PATCH and DELETE (GET only by default)')
-    .option('--reserve <n>', "requests of the day's budget the api tool leaves free", integer('--reserve'), 1000)
-    .option('--max-rows <n>', 'rows one query returns at most', integer('--max-rows', 1), 500)
-    .option('--timeout <ms>', 'statement time limit in milliseconds', integer('--timeout', 1), 5000)
+    .option('--reserve <n>', "requests of the day's budget the api tool leaves free", wholeNumber('--reserve', 0), 1000)
+    .option('--max-rows <n>', 'rows one query returns at most', wholeNumber('--max-rows', 1), 500)
+    .option('--timeout <ms>', 'statement time limit in milliseconds', wholeNumber('--timeout', 1), 5000)
     .addHelpText(
       'after',
       `
@@ -25,7 +26,8 @@ Examples:
   $ seo-visibility mcp --postgres postgres://reader@db.internal/seo --live
 
 An MCP client's configuration (Claude Desktop, Cursor, …):
-  { "mcpServers": { "seo": { "command": "npx", "args": ["seo-visibility", "mcp", "--db", "/path/to/seo.db"] } } }`,
+  { "mcpServers": { "seo": { "command": "npx", "args": ["seo-visibility", "mcp", "--db", "/path/to/seo.db"] } } }
+${exitHelp('mcp')}`,
     )
     .action(async (opts) => io.setExit(await mcpCommand(opts, io)));
 }

@@ -5,16 +5,17 @@ import { InsightError } from '../insights/errors.js';
 import { type Alert, parseAlert } from '../insights/report-alerts.js';
 import { writeReport } from '../insights/report.js';
 import { openSource } from '../insights/open-source.js';
-import { EXIT } from './exit-codes.js';
-import { type CommandIO, integer, storeOptions, withStoreErrors } from './store-options.js';
+import { EXIT, exitHelp } from './exit-codes.js';
+import { nonEmpty, wholeNumber } from './flags.js';
+import { type CommandIO, storeOptions, withStoreErrors } from './store-options.js';
 
 /** `seo-visibility report`: what changed, as one HTML file with charts; `--alert` for cron jobs. @internal */
 export function registerReport(program: Command, io: CommandIO): void {
   storeOptions(program.command('report'))
     .description('Write what changed (rank movers, top-10 entries and exits, AI visibility by model, referring domains, new audit issues) as one self-contained HTML file with charts.')
-    .requiredOption('--out <file>', 'the HTML file to write')
-    .option('-p, --project <id>', 'one project (all by default)')
-    .option('--days <n>', 'period length in days, ending at the latest synced data', integer('--days', 1), 28)
+    .requiredOption('--out <file>', 'the HTML file to write', nonEmpty('--out'))
+    .option('-p, --project <id>', 'one project (all by default)', nonEmpty('--project'))
+    .option('--days <n>', 'period length in days, ending at the latest synced data', wholeNumber('--days', 1), 28)
     .option('--alert <threshold...>', "exit 3 and print the rows when a threshold is crossed: rank_drop>=N, visibility_drop>=N, domains_lost>=N, new_critical>=N (repeatable)", (value: string, previous: string[] = []) => [...previous, value])
     .addHelpText(
       'after',
@@ -24,8 +25,8 @@ Examples:
   $ seo-visibility report --postgres postgres://reader@db/seo --project 3f6c… --days 7 --out weekly.html
   $ seo-visibility report --db seo.db --out report.html --alert 'rank_drop>=5' --alert 'new_critical>=1'
 
-Exit codes: 0 written, 3 written and an --alert threshold crossed (the rows are printed), 1 failed, 2 bad usage.
-Charts need the optional package echarts (npm install echarts).`,
+Charts need the optional package echarts (npm install echarts).
+${exitHelp('report')}`,
     )
     .action(async (opts) => io.setExit(await reportCommand(opts, io)));
 }

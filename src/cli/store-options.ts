@@ -4,8 +4,7 @@ import type { SourceOptions } from '../insights/open-source.js';
 import type { InsightSource } from '../insights/source.js';
 import { DEFAULT_PG_SCHEMA } from '../sync/postgres-store.js';
 import { EXIT } from './exit-codes.js';
-
-export { integer } from './option-parsers.js';
+import { nonEmpty } from './flags.js';
 
 /** What a command writes to and how it ends. @internal */
 export interface CommandIO {
@@ -18,7 +17,7 @@ export interface CommandIO {
 /** `--db FILE` and `--postgres URL`: the store a reading command opens (exactly one). @internal */
 export function storeOptions(command: Command): Command {
   return command
-    .option('--db <file>', 'the SQLite store a sync wrote')
+    .option('--db <file>', 'the SQLite store a sync wrote', nonEmpty('--db'))
     .addOption(new Option('--postgres <url>', 'the PostgreSQL store a sync wrote (a password in it is never printed)').env('SEO_VISIBILITY_POSTGRES_URL'))
     .option('--schema <name>', "the Postgres store's schema", DEFAULT_PG_SCHEMA)
     .addOption(new Option('--simulator', 'with --live: call the built-in simulator instead of the API').hideHelp());

@@ -21,7 +21,7 @@ export interface RateWindow {
   limit: number;
   /**
    * Window length in milliseconds, from 1 to 86,400,000 (a day). The simulator's windows use the
-   * same name; `windowMs`, another tools' spelling, is refused with this one suggested.
+   * same name; `windowMs`, another tool's spelling, is refused with this one suggested.
    * @default none (required)
    * @example
    * ```ts

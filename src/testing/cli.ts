@@ -6,6 +6,7 @@
  * ```sh
  * seo-visibility-simulator --port 4010 --seed 1
  * seo-visibility-simulator --keywords 100000 --tick 1000 --host 127.0.0.1
+ * seo-visibility-simulator --speedup 60      # rate windows 60× faster: the minute lasts a second
  * ```
  *
  * `--tick <ms>` (default 1000, 0 to disable) runs due transitions on the real clock every `ms`, so
@@ -21,7 +22,7 @@
 import { parseArgs } from 'node:util';
 import { createSimulator } from './simulator.js';
 
-const USAGE = `Usage: seo-visibility-simulator [--port 4010] [--host 127.0.0.1] [--seed 1] [--keywords 2500] [--tick 1000] [--no-rate-limit]`;
+const USAGE = `Usage: seo-visibility-simulator [--port 4010] [--host 127.0.0.1] [--seed 1] [--keywords 2500] [--tick 1000] [--speedup 1] [--no-rate-limit]`;
 
 /**
  * Parses arguments, starts the server, and returns a function that stops it.
@@ -36,6 +37,7 @@ export async function main(argv: readonly string[], print: (line: string) => voi
       seed: { type: 'string', default: '1' },
       keywords: { type: 'string', default: '2500' },
       tick: { type: 'string', default: '1000' },
+      speedup: { type: 'string', default: '1' },
       'no-rate-limit': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -52,6 +54,7 @@ export async function main(argv: readonly string[], print: (line: string) => voi
   const sim = createSimulator({
     seed: number('seed', values.seed),
     keywordsPerProject: number('keywords', values.keywords),
+    speedup: Number(values.speedup), // checked by createSimulator, which names the option
     ...(values['no-rate-limit'] ? { rateLimit: false as const } : {}),
   });
   const server = await sim.listen({ port: number('port', values.port), host: values.host });
@@ -62,6 +65,7 @@ export async function main(argv: readonly string[], print: (line: string) => voi
   print(`SEO_VISIBILITY_BASE_URL=${server.url}`);
   print(`Read + Write key: ${sim.keys.readWrite}`);
   print(`Read Only key:    ${sim.keys.readOnly}`);
+  if (sim.rateWindows.length > 0) print(`Rate windows per key: ${sim.rateWindows.map((w) => `${w.limit}/${w.intervalMs} ms`).join(', ')}`);
   return async () => {
     if (timer) clearInterval(timer);
     await server.close();

@@ -23,7 +23,7 @@ describe('seo-visibility --help', () => {
     const run = await runCli(cli, [...command, '--help']);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/Examples:\n {2}\$ /);
-    expect(run.stdout).toContain('75  stopped');
+    expect(run.stdout).toContain('Exit codes:');
     expect(run.stdout).toContain('SEO_VISIBILITY_API_KEY');
   });
 });

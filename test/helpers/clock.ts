@@ -7,7 +7,7 @@
  * the test the whole window; it stays ahead of the real clock by less than one window, so the
  * client still sees every `reset` in the future.
  */
-export function windowStartClock(windowMs: number): () => number {
-  const offset = windowMs - (Date.now() % windowMs) + 1;
+export function windowStartClock(intervalMs: number): () => number {
+  const offset = intervalMs - (Date.now() % intervalMs) + 1;
   return () => Date.now() + offset;
 }

@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
@@ -19,6 +20,21 @@ describe('the packed tarball', () => {
     // instead of failing the build. An `imports`/`exports` condition cannot remap a built-in.
     const problems = messages.filter((m) => m.code !== 'USE_EXPORTS_OR_IMPORTS_BROWSER');
     expect(problems.map((m) => `${m.type}: ${formatMessage(m, pkg) ?? m.code}`)).toEqual([]);
+  });
+
+  it('installs into a fresh project without a warning about this package (no install or prepare script)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'seo-visibility-fresh-'));
+    try {
+      await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'fresh', version: '1.0.0', private: true }, null, 2));
+      const { stderr } = expectOk(await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], { cwd: dir }), 'npm install (fresh project)');
+      // npm's own warnings about the machine's configuration are not this package's.
+      const ours = stderr.split('\n').filter((line) => /\bwarn\b/i.test(line) && /seo-visibility|install-scripts/.test(line));
+      expect(ours).toEqual([]);
+      const pkg = JSON.parse(await readFile(join(dir, 'node_modules', 'seo-visibility', 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+      for (const hook of ['preinstall', 'install', 'postinstall', 'prepare']) expect(pkg.scripts?.[hook]).toBeUndefined();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('passes Are The Types Wrong on every entry point, node10 included', async () => {

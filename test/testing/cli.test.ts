@@ -18,6 +18,17 @@ describe('seo-visibility-simulator CLI', () => {
     }
   });
 
+  it('--speedup runs the rate windows faster and prints them, for a client in another language to pace on', async () => {
+    const lines: string[] = [];
+    const stop = await main(['--port', '0', '--tick', '0', '--speedup', '60'], (line) => lines.push(line));
+    try {
+      expect(lines).toContain('Rate windows per key: 200/1000 ms, 5000/60000 ms, 50000/1440000 ms');
+    } finally {
+      await stop();
+    }
+    await expect(main(['--port', '0', '--speedup', 'fast'], () => {})).rejects.toThrow(/Invalid speedup: expected a number from 1 to 3,600/);
+  });
+
   it('rejects a bad number with the usage text', async () => {
     await expect(main(['--port', 'abc'], () => {})).rejects.toThrow(/--port must be a non-negative integer/);
   });

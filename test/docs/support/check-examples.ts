@@ -5,6 +5,7 @@
  * fixtures.ts in scope. Generated files go to artifacts/<label>/run-<pid>/ (gitignored).
  */
 import { execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,10 +46,12 @@ async function typeCheck(out: string, generated: Generated[], checked: Checked):
 }
 
 /**
- * Checks `snippets` into artifacts/`label`/: one folder per run, since two runs at once (a full
- * suite beside a single file) must not share files. `timeoutMs` bounds each example's run.
+ * Checks `all` but the `no-check` ones into artifacts/`label`/: one folder per run, since two runs
+ * at once (a full suite beside a single file) must not share files. `timeoutMs` bounds each
+ * example's run.
  */
-export async function checkExamples(snippets: Snippet[], label: string, timeoutMs: number): Promise<Checked> {
+export async function checkExamples(all: Snippet[], label: string, timeoutMs: number): Promise<Checked> {
+  const snippets = all.filter((s) => !s.noCheck);
   const parent = join(root, 'artifacts', label);
   const out = join(parent, `run-${process.pid}`);
   mkdirSync(out, { recursive: true });
@@ -79,4 +82,21 @@ export async function checkExamples(snippets: Snippet[], label: string, timeoutM
   ]);
   for (const r of JSON.parse(readFileSync(resultsFile, 'utf8')) as RunResult[]) checked.results.set(r.id, r);
   return checked;
+}
+
+/**
+ * The packages a `no-check` example imports that the repository does not install: the one reason
+ * the tag is allowed, so an example cannot hide behind it.
+ */
+export function uninstalledImports(snippet: Snippet): string[] {
+  const require = createRequire(join(root, 'package.json'));
+  const specifiers = snippet.code.flatMap((line) => [...line.matchAll(/^\s*import\s[^'"]*['"]([^'"]+)['"]/g)].map((m) => m[1]!));
+  return specifiers.filter((specifier) => {
+    try {
+      require.resolve(specifier);
+      return false;
+    } catch {
+      return true;
+    }
+  });
 }

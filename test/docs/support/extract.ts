@@ -6,6 +6,8 @@
  * A fence may carry one tag after the language:
  * - ```ts no-run — type-checked with the others but not run, for an example that needs what no
  *   test may reach (a real host, a third-party server). The test counts and lists them.
+ * - ```ts no-check — neither type-checked nor run, for an example built on a package the
+ *   repository does not install (pino, the OpenTelemetry SDK); the test checks that it imports one.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -22,6 +24,8 @@ export interface Snippet {
   code: string[];
   /** Whether the fence says `no-run`. */
   noRun: boolean;
+  /** Whether the fence says `no-check`. */
+  noCheck: boolean;
 }
 
 const SKIPPED_DIRS = new Set(['cli']);
@@ -52,7 +56,7 @@ export function snippetsOf(file: string, text: string): Snippet[] {
       const end = lines.findIndex((line, j) => j > i && line.trim().startsWith('```'));
       const close = end === -1 ? lines.length : end;
       const line = firstLine + i;
-      found.push({ id: `${file}:${line}`, file, line, code: lines.slice(i + 1, close).map((line) => line.replaceAll('*\\/', '*/')), noRun: /\bno-run\b/.test(open[2] ?? '') });
+      found.push({ id: `${file}:${line}`, file, line, code: lines.slice(i + 1, close).map((line) => line.replaceAll('*\\/', '*/')), noRun: /\bno-run\b/.test(open[2] ?? ''), noCheck: /\bno-check\b/.test(open[2] ?? '') });
       i = close;
     }
   }
@@ -78,7 +82,7 @@ export function markdownSnippets(file: string, text: string): Snippet[] {
     const end = lines.findIndex((line, j) => j > i && line.trim().startsWith('```'));
     const close = end === -1 ? lines.length : end;
     const code = lines.slice(i + 1, close).map((line) => (line.startsWith(indent) ? line.slice(indent.length) : line.trimStart()));
-    found.push({ id: `${file}:${i + 1}`, file, line: i + 1, code, noRun: /\bno-run\b/.test(open[2] ?? '') });
+    found.push({ id: `${file}:${i + 1}`, file, line: i + 1, code, noRun: /\bno-run\b/.test(open[2] ?? ''), noCheck: /\bno-check\b/.test(open[2] ?? '') });
     i = close;
   }
   return found;

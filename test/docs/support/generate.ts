@@ -60,7 +60,8 @@ export interface Generated {
   importLines: number;
 }
 
-const IMPORT = /^\s*import\s[\s\S]*?from\s+['"][^'"]+['"];?\s*$|^\s*import\s+['"][^'"]+['"];?\s*$/;
+// An import line, a trailing `// comment` allowed (`import { redisRateLimit } from 'seo-visibility/redis'; // Node only`).
+const IMPORT = /^\s*import\s[\s\S]*?from\s+['"][^'"]+['"];?\s*(?:\/\/.*)?$|^\s*import\s+['"][^'"]+['"];?\s*(?:\/\/.*)?$/;
 
 /** The module of one example. `fixturesModule` is the import path of fixtures.ts from the output folder. */
 export function generate(snippet: Snippet, index: number, names: Map<string, ExportedName>, fixturesModule: string): Generated {

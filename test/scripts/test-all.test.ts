@@ -1,0 +1,63 @@
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+
+// `npm test`'s last pass, run on a throwaway git checkout holding scripts/test-all.ts: the tree
+// must be the committed tree, whoever changed it (a pass, or `npm install` before `npm test`).
+const root = join(import.meta.dirname, '..', '..');
+const tsx = join(root, 'node_modules', '.bin', 'tsx');
+let checkout: string | undefined;
+
+function git(cwd: string, ...args: string[]): void {
+  const run = spawnSync('git', ['-c', 'user.name=test', '-c', 'user.email=test@example.test', ...args], { cwd, encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`git ${args.join(' ')}: ${run.stderr}`);
+}
+
+/** A committed checkout with the script, a lockfile and a .gitignore'd folder. */
+function committedCheckout(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'sv-tree-'));
+  mkdirSync(join(dir, 'scripts'));
+  for (const file of ['test-all.ts', 'tree-state.ts']) copyFileSync(join(root, 'scripts', file), join(dir, 'scripts', file));
+  writeFileSync(join(dir, 'package-lock.json'), '{ "lockfileVersion": 3 }\n');
+  writeFileSync(join(dir, '.gitignore'), 'artifacts/\n');
+  git(dir, 'init', '-q');
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-qm', 'committed tree');
+  return dir;
+}
+
+const treePass = (dir: string) => spawnSync(tsx, [join(dir, 'scripts', 'test-all.ts'), '--only', 'tree unchanged'], { cwd: dir, encoding: 'utf8' });
+
+afterEach(() => {
+  if (checkout) rmSync(checkout, { recursive: true, force: true });
+  checkout = undefined;
+});
+
+describe("npm test's 'tree unchanged' pass", () => {
+  it('passes on the committed tree, gitignored output aside', () => {
+    checkout = committedCheckout();
+    mkdirSync(join(checkout, 'artifacts'));
+    writeFileSync(join(checkout, 'artifacts', 'report.json'), '{}');
+    const run = treePass(checkout);
+    expect(run.stdout).toContain('1 passes, all passed');
+    expect(run.status).toBe(0);
+  });
+
+  it('fails on a tracked file changed before npm test began (a lockfile npm install rewrote), naming it', () => {
+    checkout = committedCheckout();
+    writeFileSync(join(checkout, 'package-lock.json'), '{ "lockfileVersion": 3, "packages": {} }\n');
+    const run = treePass(checkout);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(' M package-lock.json (already so before npm test began');
+  });
+
+  it('fails on an untracked file, naming it', () => {
+    checkout = committedCheckout();
+    writeFileSync(join(checkout, 'demo.db'), 'x');
+    const run = treePass(checkout);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('?? demo.db');
+  });
+});
