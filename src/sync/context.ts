@@ -1,8 +1,8 @@
 import type { SeoVisibilityClient } from '../index.js';
 import type { BudgetTracker, StopReason } from './budget.js';
-import type { DatasetName, TableSchema } from './datasets.js';
+import { type DatasetName, type TableSchema, endpointOf, fetchPage } from './datasets.js';
 import { SyncError } from './errors.js';
-import { type Fetched, type Target, endpointOf, fetchPage } from './requests.js';
+import type { Fetched, Target } from './requests.js';
 import type { DeleteMark, Row, SyncStore } from './store.js';
 
 /** A mark as a stream asks for it; the commit dates it. @internal */

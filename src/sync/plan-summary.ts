@@ -1,5 +1,5 @@
 import { durationWords, n } from './budget.js';
-import type { DatasetName } from './datasets.js';
+import { type DatasetName, datasetDef } from './datasets.js';
 import type { SyncPlan } from './plan-result.js';
 
 /**
@@ -39,21 +39,8 @@ export function explainPlan(plan: SyncPlan, facts: { backfill: number; extend: n
 function noteFor(name: DatasetName, requests: number, facts: { backfill: number; extend: number; implied: DatasetName[] }): string {
   const implied = facts.implied.includes(name) ? ' (read for the datasets that depend on it, not stored)' : '';
   if (requests === 0) return `nothing to read: up to date${implied}`;
-  switch (name) {
-    case 'rankings.history':
-      return `back-fill ${n(facts.backfill)} keywords, one request each`;
-    case 'prompts.history':
-      return 'history pages since the last stored answer, 200 per request';
-    case 'audits.issues':
-      return 'finished audits not read yet, one page each';
-    case 'backlinks.list':
-    case 'backlinks.summary':
-    case 'backlinks.history':
-    case 'backlinks.domains':
-      return 'one request per project';
-    default:
-      return `pages at the largest page size${implied}`;
-  }
+  if (name === 'rankings.history') return `back-fill ${n(facts.backfill)} keywords, one request each`;
+  return `${datasetDef(name).note}${implied}`;
 }
 
 function per(ms: number): string {

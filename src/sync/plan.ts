@@ -1,14 +1,14 @@
 import type { SeoVisibilityClient } from '../index.js';
 import { AbortedError, InvalidArgumentError } from '../index.js';
 import { type SyncBudget, type SyncWindow, checkBudget, dayWindow, leastTimeMs, ledgerKey } from './budget.js';
-import { DATASET_NAMES, type DatasetName } from './datasets.js';
+import { DATASET_NAMES, type DatasetName, fetchPage } from './datasets.js';
 import { SyncError } from './errors.js';
 import { jobChangedMessage, jobKey, normalizeJob, type SyncJob } from './job.js';
 import type { RunRecord } from './context.js';
 import { countProject } from './plan-count.js';
 import type { DatasetPlan, SyncPlan } from './plan-result.js';
 import { explainPlan } from './plan-summary.js';
-import { type ReportedBudget, fetchPage, PAGE_SIZE } from './requests.js';
+import type { ReportedBudget } from './requests.js';
 import type { SyncStore } from './store.js';
 
 /**
@@ -106,12 +106,11 @@ export async function planSync(client: SeoVisibilityClient, job: SyncJob, option
     // The project list: the sync reads it too, so its pages count.
     const ids: string[] = [];
     let listPages = 0;
-    for (let offset = 0; ; ) {
-      const fetched = await send(client, 'projects.list', { projectId: '', offset, limit: PAGE_SIZE['projects.list'] });
+    for (let offset: number | undefined = 0; offset !== undefined; ) {
+      const fetched = await send(client, 'projects.list', { projectId: '', offset });
       listPages++;
       ids.push(...fetched.records.map((r) => String(r['id'])));
-      offset += fetched.records.length;
-      if (fetched.records.length === 0 || (fetched.total !== undefined && offset >= fetched.total)) break;
+      offset = fetched.next;
     }
     const projects = normalized.projects === 'all' ? ids : normalized.projects;
     const unknown = projects.filter((id) => !ids.includes(id));

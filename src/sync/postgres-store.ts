@@ -32,7 +32,10 @@ export interface PostgresStoreOptions {
    * are kept per account. A schema is either scoped or not: the first store to open it decides.
    * @example
    * ```ts no-run
-   * for (const account of ['acme', 'globex']) await runSync(clients[account], job, { store: postgresStore(pool, { accountId: account }) });
+   * import pg from 'pg';
+   * const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL });
+   * const keys: Record<string, string> = { acme: process.env.ACME_KEY ?? '', globex: process.env.GLOBEX_KEY ?? '' };
+   * for (const [account, apiKey] of Object.entries(keys)) await runSync(new SeoVisibilityClient({ apiKey }), job, { store: postgresStore(pool, { accountId: account }) });
    * ```
    */
   accountId?: string | undefined;
@@ -236,7 +239,6 @@ class PostgresStore implements SyncStore {
 
   /** The one place schema objects are made: tables, progress, columns added since, and the insight views. */
   async #createSchema(client: PoolClient): Promise<void> {
-    const s = quoteId(this.#schema);
     await client.query('BEGIN');
     try {
       // Stores of other accounts may create the same tables at the same moment.

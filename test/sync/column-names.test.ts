@@ -25,6 +25,7 @@ beforeAll(async () => {
   proxy = await startEditingProxy(account.sim);
   proxy.edit((hit, body) => {
     if (/\/rankings\/keywords$/.test(hit.path) && Array.isArray(body.data)) for (const k of body.data as Array<Record<string, unknown>>) Object.assign(k, HOSTILE);
+    return undefined;
   });
   client = new SeoVisibilityClient({ apiKey: account.sim.keys.readOnly, baseUrl: proxy.url, retryBackoff: { initialDelay: 1, maxDelay: 5 }, rateLimit: { windows: false } });
   pool = testPool(server.url);

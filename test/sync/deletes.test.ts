@@ -82,6 +82,7 @@ describe.each(KINDS)('deletes at the source ($name)', (kind) => {
     const gone = account.sim.data.content(project)[0]?.id as string;
     const anchor = account.sim.data.backlinks(project).anchors[0]?.anchor_text as string;
     const keyword = account.sim.data.keywords(project).row(0).keyword;
+    const hidden = account.sim.data.listedProjects.at(-1)?.id as string;
     proxy.edit(undefined);
     expect((await runSync(client, job, { store: kind.store(id), now: on(0) })).status).toBe('completed');
     expect([...(await kind.deleted(id, 'content.list')).values()].every((d) => d === null)).toBe(true);
@@ -90,6 +91,8 @@ describe.each(KINDS)('deletes at the source ($name)', (kind) => {
       dropItems(/\/content$/, (c) => c['id'] === gone)(hit, body);
       dropItems(/\/backlinks\/anchors$/, (a) => a['anchor_text'] === anchor)(hit, body);
       dropItems(/\/rankings\/keywords$/, (k) => k['keyword'] === keyword)(hit, body);
+      dropItems(/^\/projects$/, (p) => p['id'] === hidden)(hit, body);
+      return undefined;
     });
     // Interrupted after the project list: nothing was re-read, so nothing is marked.
     const stopped = await runSync(client, job, { store: kind.store(id), now: on(1), budget: { maxRequests: 1 } });
@@ -101,6 +104,9 @@ describe.each(KINDS)('deletes at the source ($name)', (kind) => {
     expect(content.get(`${project}|${gone}`)).toEqual(expect.stringMatching(/^2026-06-11T/));
     expect([...content].filter(([, d]) => d !== null).map(([k]) => k)).toEqual([`${project}|${gone}`]);
     expect((await kind.deleted(id, 'backlinks.anchors')).get(`${project}|${anchor}`)).toEqual(expect.stringMatching(/^2026-06-11T/));
+    // The project list read whole: a project it no longer holds is marked.
+    expect((await kind.deleted(id, 'projects.list')).get(hidden)).toEqual(expect.stringMatching(/^2026-06-11T/));
+    expect((await kind.deleted(id, 'projects.list')).get(project)).toBeNull();
     // A snapshot: the keyword is absent from the new day's snapshot, and yesterday's row stays as it was.
     const rankings = await kind.deleted(id, 'rankings.list');
     const kwId = [...rankings.keys()].find((k) => k.startsWith(`${project}|2026-06-10|`) && rankings.get(k) === null);
@@ -111,6 +117,7 @@ describe.each(KINDS)('deletes at the source ($name)', (kind) => {
     expect((await runSync(client, job, { store: kind.store(id), now: on(2) })).status).toBe('completed');
     expect((await kind.deleted(id, 'content.list')).get(`${project}|${gone}`)).toBeNull();
     expect((await kind.deleted(id, 'backlinks.anchors')).get(`${project}|${anchor}`)).toBeNull();
+    expect((await kind.deleted(id, 'projects.list')).get(hidden)).toBeNull();
   }, 60_000);
 
   it('a project deleted while a run is stopped: marked deleted, and the run goes on with the others', async () => {
@@ -121,7 +128,7 @@ describe.each(KINDS)('deletes at the source ($name)', (kind) => {
     expect(stopped.status).toBe('stopped');
     proxy.edit((hit, body) => {
       if (hit.path.startsWith(`/projects/${victim}`)) return 404;
-      dropItems(/^\/projects$/, (p) => p['id'] === victim)(hit, body);
+      return dropItems(/^\/projects$/, (p) => p['id'] === victim)(hit, body);
     });
     const resumed = await runSync(client, job, { store: kind.store(id), now: on(0) });
     expect(resumed).toMatchObject({ status: 'completed', run: stopped.run });
