@@ -29,6 +29,7 @@ export type {
   ResponseInfo,
   RetryInfo,
 } from './options/client-options.js';
+export { DOCUMENTED_WINDOWS } from './options/client-options.js';
 export type { RateGate, Permit, AcquireOptions } from './core/rate-gate.js';
 export { ApiPromise } from './core/api-promise.js';
 export { PagePromise } from './core/page-promise.js';

@@ -86,17 +86,48 @@ describe('construction', () => {
 describe('throttle with default options', () => {
   test('a server reporting a budget of 1,000,000,000 is never waited on: 300 calls in a row, none held', async () => {
     const { sent, options } = simulated({ rateLimit: false }); // reports limit 1,000,000,000
-    // maxRetryDelay 0: any wait the throttle wanted would reject at once with RateLimitedError.
-    const client = new SeoVisibilityClient({ ...options, maxRetryDelay: 0 });
+    // maxQueueWait 0: any wait the throttle wanted would reject at once with RateLimitedError.
+    const client = new SeoVisibilityClient({ ...options, maxQueueWait: 0 });
     for (let i = 0; i < 300; i++) await client.projects.list({ limit: 1 });
     expect(sent).toHaveLength(300);
   });
 
   test('a key with 1,000 a minute (more than the documented 200) is followed past 200', async () => {
     const { sent, options } = simulated({ rateLimit: { windows: [{ limit: 1_000, intervalMs: 60_000 }] } });
-    const client = new SeoVisibilityClient({ ...options, maxRetryDelay: 0, maxRetries: 0 });
+    const client = new SeoVisibilityClient({ ...options, maxQueueWait: 0, maxRetries: 0 });
     for (let i = 0; i < 300; i++) await client.projects.list({ limit: 1 });
     expect(sent).toHaveLength(300);
+  });
+
+  test('a burst of 600 against the documented 200 a minute queues and completes, with zero 429s (issue 16)', async () => {
+    vi.useFakeTimers({ now: new Date('2026-11-21T12:00:59.500Z'), toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      // The documented windows, on the faked clock. The server's clock is 0.5 s ahead and its minute
+      // starts with the burst, so its `reset` is 60.5 s away: longer than maxRetryDelay's 60 s.
+      const { sim, options } = simulated({ now: () => Date.now() + 500 });
+      const client = new SeoVisibilityClient(options);
+      let done = 0;
+      const failures: unknown[] = [];
+      for (let i = 0; i < 600; i++) void client.projects.list({ limit: 1 }).then(() => done++, (error: unknown) => failures.push(error));
+      // Three minutes of the documented budget; every step is bounded.
+      for (let step = 0; step < 400 && done + failures.length < 600; step++) await vi.advanceTimersByTimeAsync(1_000);
+      expect(failures.map(String)).toEqual([]);
+      expect(done).toBe(600);
+      expect(sim.requests.filter((r) => r.status === 429)).toHaveLength(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  test('maxQueueWait 0: a call the spent budget would hold rejects at once with RateLimitedError, unsent', async () => {
+    const { sent, options } = simulated({ rateLimit: { windows: [{ limit: 2, intervalMs: 60_000 }] } });
+    const client = new SeoVisibilityClient({ ...options, maxQueueWait: 0, rateLimit: { windows: false } });
+    await client.projects.list({ limit: 1 });
+    await client.projects.list({ limit: 1 });
+    const error = await client.projects.list({ limit: 1 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitedError);
+    expect((error as Error).message).toMatch(/longer than maxQueueWait \(0 ms\)\. Nothing was sent/);
+    expect(sent).toHaveLength(2);
   });
 });
 
@@ -114,7 +145,7 @@ describe('hooks', () => {
     const boom = () => {
       throw new TypeError('hook bug');
     };
-    const client = new SeoVisibilityClient({ ...options, maxRetryDelay: 0, rateLimit: { windows: false }, hooks: { onRequest: boom, onResponse: boom, onError: boom, onRetry: boom } });
+    const client = new SeoVisibilityClient({ ...options, maxQueueWait: 0, rateLimit: { windows: false }, hooks: { onRequest: boom, onResponse: boom, onError: boom, onRetry: boom } });
     for (let i = 0; i < 20; i++) await client.projects.list({ limit: 1 });
     // A leaked permit would count as in flight forever and shrink the budget below what the server reports.
     await Promise.all(Array.from({ length: 20 }, () => client.projects.list({ limit: 1 })));
@@ -180,7 +211,7 @@ describe('withOptions', () => {
 
   test('shares the rate budget: the two clients together never overdraw the key', async () => {
     const { sent, options } = simulated({ rateLimit: { windows: [{ limit: 3, intervalMs: 60_000 }] } });
-    const client = new SeoVisibilityClient({ ...options, maxRetryDelay: 1_000, rateLimit: { windows: false } });
+    const client = new SeoVisibilityClient({ ...options, maxQueueWait: 1_000, rateLimit: { windows: false } });
     const derived = client.withOptions({ maxRetries: 0 });
     await client.projects.list();
     await derived.projects.list();

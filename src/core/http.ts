@@ -1,4 +1,6 @@
 import ky, { type KyInstance } from 'ky';
+import { InvalidArgumentError } from '../errors/client-errors.js';
+import { describe } from '../internal/validate.js';
 
 /** What the ky instance of a client is built from. @internal */
 export interface HttpConfig {
@@ -35,7 +37,7 @@ export function createHttp(config: HttpConfig): KyInstance {
     throwHttpErrors: false,
     // Resolved per request: a fetch mock installed after the client was created is still used. Raced
     // against the request's signal, so a custom fetch that ignores its signal cannot hang a call.
-    fetch: (input, init) => untilAborted((custom ?? globalThis.fetch)(input as Request, init), (input as Request).signal),
+    fetch: (input, init) => untilAborted((custom ?? globalThis.fetch)(input as Request, init), (input as Request).signal).then(responseOf),
     ...(onSend ? { hooks: { beforeRequest: [({ request, options }) => onSend(request, options.context)] } } : {}),
   });
 }
@@ -69,4 +71,13 @@ export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undef
       },
     );
   });
+}
+
+/**
+ * What fetch resolved, if it is a Response. A custom `fetch` that resolves something else (a
+ * forgotten `return`) is the caller's bug, not a network failure: said as such, and not retried.
+ */
+function responseOf(value: unknown): Response {
+  if (typeof value === 'object' && value !== null && typeof (value as Response).status === 'number' && typeof (value as Response).text === 'function') return value as Response;
+  throw new InvalidArgumentError('fetch', `returned no Response (got ${describe(value)})`);
 }

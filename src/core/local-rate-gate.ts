@@ -3,36 +3,52 @@ import { AbortedError } from '../errors/client-errors.js';
 import type { RateWindow } from '../options/client-options.js';
 import type { RateLimit } from './schemas.js';
 import { type AcquireOptions, type Permit, type RateGate, isUsableRateLimit } from './rate-gate.js';
+import { WaiterQueue } from './waiter-queue.js';
 import { WindowPacer } from './window-pacer.js';
+
+/** Requests sent at most to learn an unknown budget before one of them answers. */
+const MAX_PROBES = 4;
+/** How long an unanswered probe is given before another one goes (a slow request must not hold everyone). */
+const PROBE_PATIENCE_MS = 1_000;
 
 /**
  * The client's throttle: follows `meta.rate_limit` from every response and paces on local windows.
  *
- * - Budget unknown (a fresh client, or a window that has reset): one request goes first and the
- *   rest wait for what it reports, so a burst never overdraws a small budget.
- * - Budget known: `remaining` from the server, less the requests sent since, never below what the
- *   server says; when it reaches 0, requests wait until `reset`.
+ * - The API has several windows (minute, hour, day) and a response reports one of them, named by
+ *   its `limit`. Each reported window is tracked on its own: `remaining` from the server, less the
+ *   requests sent since, never below what the server says; when one reaches 0, requests wait
+ *   until its `reset`. A report of `remaining: 0` (a 429) always holds requests until its reset,
+ *   even when another window the client knows resets later.
+ * - Budget unknown (a fresh client, or a reported window that has reset): a probe goes first and
+ *   the rest wait for what it reports, so a burst never overdraws a small budget. Only probes are
+ *   waited for, not requests of the previous window still in flight; a probe unanswered after
+ *   1 s lets another go, up to 4 at once.
  * - Local windows pace on top. Windows the user gives always apply. The documented windows, used
  *   when none are given, are only a prior for a standard key: once a response reports a budget
  *   larger than the documented per-minute one (`limit` > 200), the key has more room than the
  *   documentation says, and the client follows what the server reports alone.
  * - When nothing binds, admission is synchronous: no timer, no queue hop. Waiting requests queue in
- *   FIFO order with retries first, and the head alone waits for its turn.
+ *   FIFO order with retries first (the {@link WaiterQueue}), and the head alone waits for its turn.
  *
  * The queue used to be bottleneck/light (maxConcurrent 1, priorities). Its local datastore yields
  * to the event loop with a timer on every operation (about 4.5 ms per job measured), and it was
- * 7 KiB of the 25 KiB gzipped budget of the browser bundle, for what is two arrays and a loop
+ * 7 KiB of the 25 KiB gzipped budget of the browser bundle, for what is an array and a loop
  * here (docs/benchmarks.md, "Admission").
  *
  * @internal
  */
 export class LocalRateGate implements RateGate {
-  #budget: number | undefined;
-  #resetAt = 0;
+  /** What the server reported, per window (keyed by its `limit`): budget left and when it resets. */
+  readonly #reported = new Map<number, { budget: number; resetAt: number }>();
+  /** A report of `remaining: 0` holds every request until then, whichever window it named. */
+  #spentUntil = 0;
+  /** No response has reported the budget since the client started or a reported window rolled over. */
+  #unknown = true;
   #inFlight = 0;
-  #waiting = 0;
-  readonly #retries: Waiter[] = [];
-  readonly #fresh: Waiter[] = [];
+  /** Requests sent while the budget was unknown, not yet answered; and when the last one went. */
+  #probes = 0;
+  #lastProbeAt = Number.NEGATIVE_INFINITY;
+  readonly #queue = new WaiterQueue((reason) => new AbortedError(reason));
   #pumping = false;
   readonly #wakers = new Set<() => void>();
   #pacer: WindowPacer | undefined;
@@ -52,29 +68,9 @@ export class LocalRateGate implements RateGate {
   }
 
   acquire(options: AcquireOptions): Permit | Promise<Permit> {
-    if (this.#waiting === 0 && this.#waitMs(this.#now()) === 0) return this.#take();
-    return this.#enqueue(options);
-  }
-
-  #enqueue(options: AcquireOptions): Promise<Permit> {
+    if (this.#queue.length === 0 && !this.#pumping && this.#waitMs(this.#now()) === 0) return this.#take();
     return new Promise<Permit>((resolve, reject) => {
-      const line = options.retry ? this.#retries : this.#fresh; // a retry goes first (octokit's rule)
-      const waiter: Waiter = { options, resolve, reject, leave: undefined };
-      const signal = options.signal;
-      if (signal) {
-        // Aborted while still in line: leave at once rather than when its turn comes.
-        const onAbort = () => {
-          const at = line.indexOf(waiter);
-          if (at === -1) return;
-          line.splice(at, 1);
-          this.#waiting--;
-          reject(new AbortedError(signal.reason));
-        };
-        signal.addEventListener('abort', onAbort, { once: true });
-        waiter.leave = () => signal.removeEventListener('abort', onAbort);
-      }
-      line.push(waiter);
-      this.#waiting++;
+      this.#queue.add(options, resolve, reject);
       void this.#pump();
     });
   }
@@ -84,14 +80,12 @@ export class LocalRateGate implements RateGate {
     if (this.#pumping) return;
     this.#pumping = true;
     try {
-      for (let waiter = this.#retries.shift() ?? this.#fresh.shift(); waiter; waiter = this.#retries.shift() ?? this.#fresh.shift()) {
-        waiter.leave?.();
+      // Shifted off the queue, the head is detached from its signal: #waitTurn watches it instead.
+      for (let waiter = this.#queue.shift(); waiter; waiter = this.#queue.shift()) {
         try {
           waiter.resolve(await this.#waitTurn(waiter.options));
         } catch (error) {
           waiter.reject(error);
-        } finally {
-          this.#waiting--;
         }
       }
     } finally {
@@ -108,7 +102,7 @@ export class LocalRateGate implements RateGate {
       if (Number.isFinite(wait) && wait > maxWaitMs) {
         // Nothing is sent: the client already knows the budget is spent for longer than allowed.
         throw rateLimitedError(
-          { status: 429, code: 'RATE_LIMITED', message: `Rate budget spent; it frees up in ${Math.ceil(wait / 1000)} s, longer than maxRetryDelay (${maxWaitMs} ms). Nothing was sent.` },
+          { status: 429, code: 'RATE_LIMITED', message: `Rate budget spent; it frees up in ${Math.ceil(wait / 1000)} s, longer than maxQueueWait (${maxWaitMs} ms). Nothing was sent.` },
           { limit: 0, remaining: 0, reset: (now + wait) / 1000 },
           now,
         );
@@ -117,24 +111,36 @@ export class LocalRateGate implements RateGate {
     }
   }
 
-  /** 0 when a request may go now; else ms to wait (Infinity: until an in-flight response). */
+  /** 0 when a request may go now; else ms to wait (Infinity: until a probe answers). */
   #waitMs(now: number): number {
-    if (this.#budget !== undefined && now >= this.#resetAt) this.#budget = undefined; // window rolled over
-    const paced = this.#pacer?.waitMs(now) ?? 0;
-    if (this.#budget === undefined) return this.#inFlight === 0 ? paced : Infinity;
-    return this.#budget > 0 ? paced : Math.max(paced, this.#resetAt - now);
+    for (const [limit, window] of this.#reported) {
+      if (now < window.resetAt) continue;
+      this.#reported.delete(limit); // rolled over: its new budget is unknown until a response says
+      this.#unknown = true;
+    }
+    let wait = Math.max(this.#pacer?.waitMs(now) ?? 0, this.#spentUntil - now);
+    for (const window of this.#reported.values()) if (window.budget <= 0) wait = Math.max(wait, window.resetAt - now);
+    if (wait > 0 || !this.#unknown || this.#probes === 0) return Math.max(0, wait);
+    return this.#probes >= MAX_PROBES ? Number.POSITIVE_INFINITY : Math.max(0, this.#lastProbeAt + PROBE_PATIENCE_MS - now);
   }
 
   #take(): Permit {
+    const now = this.#now();
+    const probe = this.#unknown;
     this.#inFlight++;
-    if (this.#budget !== undefined) this.#budget--;
-    this.#pacer?.record(this.#now());
+    if (probe) {
+      this.#probes++;
+      this.#lastProbeAt = now;
+    }
+    for (const window of this.#reported.values()) window.budget--;
+    this.#pacer?.record(now);
     let settled = false;
     return {
       settle: (rateLimit?: RateLimit) => {
         if (settled) return;
         settled = true;
         this.#inFlight--;
+        if (probe) this.#probes--;
         if (isUsableRateLimit(rateLimit)) this.#observe(rateLimit);
         this.#wakeAll();
       },
@@ -144,15 +150,15 @@ export class LocalRateGate implements RateGate {
   #observe(rateLimit: RateLimit): void {
     if (this.#priorLimit !== undefined && rateLimit.limit > this.#priorLimit) this.#pacer = undefined; // the server knows better
     const resetAt = rateLimit.reset * 1000;
-    if (resetAt < this.#resetAt) return; // a late answer from an older window
+    if (resetAt <= this.#now()) return; // a late answer from a window that has ended
+    if (rateLimit.remaining === 0) this.#spentUntil = Math.max(this.#spentUntil, resetAt); // a 429 always counts
     // Requests still in flight may not be counted in `remaining` yet: count them as spent.
     const fromServer = Math.max(0, rateLimit.remaining - this.#inFlight);
-    if (this.#budget === undefined || resetAt > this.#resetAt) {
-      this.#budget = fromServer;
-      this.#resetAt = resetAt;
-    } else {
-      this.#budget = Math.min(this.#budget, fromServer);
-    }
+    const known = this.#reported.get(rateLimit.limit);
+    if (!known || resetAt > known.resetAt) this.#reported.set(rateLimit.limit, { budget: fromServer, resetAt });
+    else if (resetAt === known.resetAt) known.budget = Math.min(known.budget, fromServer);
+    else return; // a late answer from an older window of the same limit
+    this.#unknown = false;
   }
 
   #sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
@@ -188,12 +194,4 @@ export interface LocalRateGateOptions {
   prior?: boolean;
   /** The clock, in ms since the epoch. */
   now?: () => number;
-}
-
-interface Waiter {
-  options: AcquireOptions;
-  resolve: (permit: Permit) => void;
-  reject: (error: unknown) => void;
-  /** Stops listening for an abort once the waiter is at the head (it then checks the signal itself). */
-  leave: (() => void) | undefined;
 }

@@ -53,7 +53,8 @@ export interface IterateOptions {
   /**
    * Page requests in flight at once. Above 1, once the first page reports
    * `meta.pagination.total`, the remaining offsets are requested in parallel and yielded in order.
-   * Endpoints without `meta.pagination` are always paged one after another.
+   * Endpoints without `meta.pagination` are always paged one after another, and so is the rest of
+   * a list whose server sends a page longer than `limit` (no item is ever yielded twice).
    * @default 1
    */
   concurrency?: number;
@@ -100,6 +101,10 @@ type Slot<Item, Data> = Promise<Page<Item, Data> | undefined>;
  * given, is the page already fetched at `start.offset` (an awaited list): it is handed out first
  * and not requested again; the pages after it use `start.limit`.
  *
+ * Whether a page follows, and where, is `Page.followingParams()` (the one next-page rule): a page
+ * the server contradicts itself on (empty while more was promised, served twice, placed at another
+ * offset) ends the loop with `ResponseValidationError` before it is handed out, never silently.
+ *
  * @internal
  */
 export async function* iteratePages<Item, Data>(
@@ -113,13 +118,16 @@ export async function* iteratePages<Item, Data>(
   const limit = start.limit as number;
   const controller = new AbortController();
   const progress: IterationProgress = { pages: 0, items: 0, total: undefined };
-  const load = (params: PageParams): Promise<Page<Item, Data>> => {
-    const page = source.fetch(params, controller.signal).then((result) => new Page(source, params, result));
-    page.catch(noop); // read-ahead may fail or be aborted before anyone awaits it
-    return page;
+  const request = (params: PageParams) => {
+    const result = source.fetch(params, controller.signal);
+    result.catch(noop); // read-ahead may fail or be aborted before anyone awaits it
+    return result;
   };
+  const load = (params: PageParams, previous?: Page<Item, Data>): Promise<Page<Item, Data>> => request(params).then((result) => new Page(source, params, result, previous));
+  /** Checks the page against the next-page rule (a contradiction throws), then counts it. */
   const handOver = (page: Page<Item, Data>) => {
     throwIfAborted(signal);
+    page.followingParams();
     progress.pages++;
     progress.items += page.items.length;
     progress.total = page.pagination?.total ?? progress.total;
@@ -131,17 +139,18 @@ export async function* iteratePages<Item, Data>(
     let current: Page<Item, Data> | undefined = (await first) ?? (await load(start));
     const total = current.pagination?.total;
     if (concurrency > 1 && typeof total === 'number' && current.hasNextPage()) {
-      // Offsets are known up front: request them in parallel, hand them over in order.
+      // Offsets are known up front: request them in parallel, hand them over in order. A page is
+      // built when its turn comes, after the one before it, so a page served twice is caught.
       let cursor = (start.offset ?? 0) + current.items.length;
       let next = cursor;
-      const queue: Array<{ offset: number; slot: Slot<Item, Data> }> = [];
+      const queue: Array<{ offset: number; slot: ReturnType<typeof request> }> = [];
       const running: Array<Promise<unknown>> = [];
       const topUp = () => {
         while (queue.length < ahead && next < total) {
           const params = { limit, offset: next };
           // At most `concurrency` requests at once: each waits for the one `concurrency` places back.
           const before = running.length >= concurrency ? running.shift() : undefined;
-          const slot: Slot<Item, Data> = before ? before.then(() => load(params), () => load(params)) : load(params);
+          const slot = before ? before.then(() => request(params), () => request(params)) : request(params);
           slot.catch(noop);
           running.push(slot);
           queue.push({ offset: next, slot });
@@ -155,21 +164,25 @@ export async function* iteratePages<Item, Data>(
         topUp();
         // A short page (the list changed, or the server capped it) left a gap: fill it first.
         while (cursor < entry.offset) {
-          const gap = await load({ limit: entry.offset - cursor, offset: cursor });
+          const gap: Page<Item, Data> = await load({ limit: entry.offset - cursor, offset: cursor }, current);
+          handOver(gap);
+          current = gap;
           if (gap.items.length === 0) break;
           cursor += gap.items.length;
-          handOver(gap);
           yield gap;
         }
-        const page = await entry.slot;
-        if (!page || page.items.length === 0) return; // the list ended before `total` said
+        const page: Page<Item, Data> = new Page(source, { limit, offset: entry.offset }, await entry.slot, current);
+        handOver(page);
         cursor = entry.offset + page.items.length;
         current = page;
-        handOver(page);
         yield page;
+        // A page longer than asked overlaps the pages requested after it: go on one at a time from
+        // what arrived, so no item is handed out twice. The end of the list ends the loop.
+        if (page.items.length > limit || !page.hasNextPage()) break;
       }
-      // The list grew while we read: go on one page at a time from where we are.
-      current = current.hasNextPage() ? await load({ limit, offset: cursor }) : undefined;
+      // The list grew while we read, or pages overran: go on one page at a time from where we are.
+      const params = current.followingParams();
+      current = params ? await load({ ...params, limit }, current) : undefined;
     }
 
     // One page after another: the next request needs the previous answer (has_more, or a full page).
@@ -177,10 +190,10 @@ export async function* iteratePages<Item, Data>(
     let tail: Slot<Item, Data> = Promise.resolve(current);
     const follow = () => {
       tail = tail.then((page) => {
-        const params = page?.nextPageParams();
+        const params = page?.followingParams();
         // `limit` rather than the page's own: after an awaited default-size first page, the rest
         // are read at the iteration's page size.
-        return params ? load({ ...params, limit }) : undefined;
+        return params ? load({ ...params, limit }, page) : undefined;
       });
       tail.catch(noop);
       queue.push(tail);

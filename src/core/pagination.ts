@@ -1,5 +1,7 @@
+import { ResponseValidationError } from '../errors/client-errors.js';
 import type { Pagination, ResponseMeta } from './schemas.js';
 import type { ApiResult } from './read-response.js';
+import { type NextPage, nextPage, pageFingerprint } from './next-page.js';
 
 /**
  * Where a page starts and how long it may be. `limit` undefined: the server's default (50).
@@ -22,9 +24,6 @@ export interface PageParams {
  * longer needs; the call's own `signal` option applies too. @internal
  */
 export type PageFetcher<Data> = (params: PageParams, signal?: AbortSignal) => Promise<ApiResult<Data>>;
-
-/** The documented default page size (api-reference "Limits" 4). */
-const SERVER_DEFAULT_LIMIT = 50;
 
 /** Internals a page needs to find its successor. @internal */
 export interface PageSource<Item, Data> {
@@ -57,14 +56,21 @@ export class Page<Item, Data = Item[]> {
   readonly meta: ResponseMeta;
   readonly #source: PageSource<Item, Data>;
   readonly #params: PageParams;
+  readonly #status: number;
+  /** The fingerprint of the page this one was fetched after, to catch a page served twice. */
+  readonly #previous: string | undefined;
+  #fingerprint: string | undefined;
+  #next: NextPage | undefined;
 
-  /** @internal */
-  constructor(source: PageSource<Item, Data>, params: PageParams, result: ApiResult<Data>) {
+  /** @internal `previous`: the page this one was fetched after, if any (to catch a page served twice). */
+  constructor(source: PageSource<Item, Data>, params: PageParams, result: ApiResult<Data>, previous?: Page<Item, Data>) {
     this.#source = source;
     this.#params = params;
     this.data = result.data;
     this.items = source.items(result.data);
     this.meta = result.meta;
+    this.#status = result.response.status;
+    this.#previous = previous ? previous.#fingerprintOf() : undefined;
   }
 
   /** `meta.pagination`, when the endpoint sends it (the content list does not). */
@@ -75,28 +81,61 @@ export class Page<Item, Data = Item[]> {
   /**
    * Whether another page follows: `pagination.has_more` where the server sends it. Where it does
    * not (the content list documents no `meta.pagination`), a full page means more may follow and
-   * the first short (or empty) page is the last.
+   * the first short (or empty) page is the last. Also `true` when the server contradicted itself
+   * (an empty page while it promised more, say): `getNextPage()` then rejects with a
+   * `ResponseValidationError` that says what is wrong, rather than the list ending silently.
    */
   hasNextPage(): boolean {
-    if (this.items.length === 0) return false;
-    const pagination = this.meta.pagination;
-    if (pagination) return pagination.has_more;
-    return this.items.length >= (this.#params.limit ?? SERVER_DEFAULT_LIMIT);
+    return this.#step().kind !== 'end';
   }
 
-  /** The parameters of the next page, or `undefined` on the last one. */
+  /** The parameters of the next page, or `undefined` on the last one (or when the pages contradict each other). */
   nextPageParams(): PageParams | undefined {
-    if (!this.hasNextPage()) return undefined;
+    const step = this.#step();
     // Continue after what actually arrived, so a short page can never make us skip records.
-    return { limit: this.#params.limit, offset: (this.#params.offset ?? 0) + this.items.length };
+    return step.kind === 'next' ? { limit: this.#params.limit, offset: step.offset } : undefined;
   }
 
   /**
-   * Fetches the next page. Rejects with `RangeError` on the last page: check `hasNextPage()` first.
+   * The next page's parameters for iteration: `undefined` at the end, and a
+   * `ResponseValidationError` when the server contradicted itself, so no item is lost or repeated
+   * silently. @internal
+   */
+  followingParams(): PageParams | undefined {
+    const step = this.#step();
+    if (step.kind === 'broken') {
+      throw new ResponseValidationError({
+        status: this.#status,
+        requestId: this.meta.request_id,
+        issues: [{ path: ['meta', 'pagination'], message: step.problem }],
+        detail: 'Inconsistent pages',
+      });
+    }
+    return this.nextPageParams();
+  }
+
+  /**
+   * Fetches the next page. Rejects with `RangeError` on the last page: check `hasNextPage()` first;
+   * with `ResponseValidationError` when the server contradicted itself (see `hasNextPage()`).
    */
   async getNextPage(): Promise<Page<Item, Data>> {
-    const next = this.nextPageParams();
+    const next = this.followingParams();
     if (!next) throw new RangeError('No next page: check hasNextPage() before getNextPage()');
-    return new Page(this.#source, next, await this.#source.fetch(next));
+    return new Page(this.#source, next, await this.#source.fetch(next), this);
+  }
+
+  #step(): NextPage {
+    return (this.#next ??= nextPage({
+      offset: this.#params.offset ?? 0,
+      limit: this.#params.limit,
+      received: this.items.length,
+      pagination: this.meta.pagination,
+      repeatsPrevious: this.#previous !== undefined && this.items.length > 0 && this.#previous === this.#fingerprintOf(),
+    }));
+  }
+
+  /** The page's items in one string, computed once (see `pageFingerprint`). */
+  #fingerprintOf(): string {
+    return (this.#fingerprint ??= pageFingerprint(this.items));
   }
 }

@@ -27,7 +27,7 @@ export interface AcquireOptions {
   signal?: AbortSignal | undefined;
   /** A retry jumps the queue (octokit's rule: retries go first). */
   retry: boolean;
-  /** Reject with `RateLimitedError` instead of waiting longer than this (ms). */
+  /** Reject with `RateLimitedError` instead of waiting longer than this (ms): the call's `maxQueueWait`. */
   maxWaitMs: number;
 }
 

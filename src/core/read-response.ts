@@ -70,7 +70,7 @@ export function readResponse<T>(response: Response, text: string, schema: Respon
   // Valid data is accepted as parsed, without zod's copy; anything else gets zod's own result and issues.
   const result = validate(schema, envelope.data);
   if (!result.success) {
-    const issues = result.error.issues.map((issue) => ({ path: issue.path, message: issue.message }));
+    const issues = result.error.issues.map((issue) => ({ path: issue.path, message: issueMessage(issue, envelope.data) }));
     throw new ResponseValidationError({ status, requestId: meta.request_id, issues, detail: 'Response data does not match the documented shape' });
   }
   return { data: result.data, meta, response };
@@ -81,6 +81,8 @@ export interface FailureContext {
   signal: AbortSignal | undefined;
   timeoutMs: number;
   host: string;
+  /** Redacted from every message: a custom fetch or a server may echo the Authorization header. */
+  apiKey: string;
 }
 
 /**
@@ -97,9 +99,37 @@ export interface FailureContext {
  */
 export function failure(error: unknown, context: FailureContext): SeoVisibilityError {
   if (context.signal?.aborted) return new AbortedError(context.signal.reason);
-  if (error instanceof SeoVisibilityError) return error;
+  // ky wraps what fetch threw (a custom fetch's own SDK error among it) in its NetworkError.
+  const own = error instanceof SeoVisibilityError ? error : error instanceof Error && error.cause instanceof SeoVisibilityError ? error.cause : undefined;
+  if (own) return withoutKey(own, context.apiKey);
   if (isTimeoutError(error)) return new TimeoutError(context.timeoutMs);
-  return new ConnectionError({ host: context.host, code: systemCode(error), detail: rootMessage(error) });
+  const code = systemCode(error);
+  return withoutKey(new ConnectionError({ host: context.host, code, detail: code ? rootMessage(error) : withReason(error) }), context.apiKey);
+}
+
+/**
+ * The key, wherever a text the SDK did not write (a server's message, a custom fetch's error)
+ * carries it, becomes `***`: `Bearer <key>` reads `Bearer ***`, as in hooks and logs.
+ */
+function withoutKey<E extends Error>(error: E, apiKey: string): E {
+  if (apiKey !== '' && error.message.includes(apiKey)) {
+    error.message = error.message.replaceAll(apiKey, '***');
+    // The stack's first line copies the message wherever the runtime formatted it already.
+    if (typeof error.stack === 'string') error.stack = error.stack.replaceAll(apiKey, '***');
+  }
+  return error;
+}
+
+/**
+ * What a `zod/mini` issue says (it loads no locale: "Invalid input"), as zod's English messages
+ * and the docs put it: "Invalid input: expected number, received string".
+ */
+function issueMessage(issue: { code: string; path: PropertyKey[]; message: string; expected?: unknown }, data: unknown): string {
+  if (issue.code !== 'invalid_type' || issue.message !== 'Invalid input') return issue.message;
+  let value = data;
+  for (const key of issue.path) value = typeof value === 'object' && value !== null ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+  const received = value === null ? 'null' : Array.isArray(value) ? 'array' : Number.isNaN(value) ? 'NaN' : typeof value;
+  return `Invalid input: expected ${String(issue.expected)}, received ${received}`;
 }
 
 /** The first system error code (e.g. ECONNREFUSED) down the cause chain, AggregateErrors included. */
@@ -112,6 +142,18 @@ function systemCode(error: unknown): string | undefined {
     cause = Array.isArray(inner) && inner.length > 0 && (cause as { cause?: unknown }).cause === undefined ? inner[0] : (cause as { cause?: unknown }).cause;
   }
   return undefined;
+}
+
+/**
+ * The failure's message with the innermost reason below it, where there is no system code to say
+ * it: undici's "fetch failed" alone hides why ("bad port", "invalid method", …).
+ */
+function withReason(error: unknown): string {
+  const outer = rootMessage(error);
+  let inner: unknown = error;
+  for (let depth = 0; depth < 6 && inner instanceof Error && inner.cause instanceof Error; depth++) inner = inner.cause;
+  const reason = inner instanceof Error ? inner.message.split('\n')[0] : undefined;
+  return reason && reason !== outer && !outer.includes(reason) ? `${outer} (${reason})` : outer;
 }
 
 /**

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import * as check from '../internal/validate.js';
 import { type Route, route } from '../internal/path.js';
+import { nativeSignal } from '../internal/signal.js';
 import type { RequestOptions } from '../options/client-options.js';
 import { ApiPromise } from './api-promise.js';
 import type { CallSpec, Transport } from './transport.js';
@@ -130,7 +131,7 @@ export abstract class ApiResource {
       }
       const { path, filters } = call;
       // `stop` aborts iteration read-ahead the loop no longer needs, on top of the call's own signal.
-      const signal = options?.signal;
+      const signal = nativeSignal(options?.signal);
       const merged = stop ? { ...options, signal: signal ? AbortSignal.any([signal, stop]) : stop } : options;
       return this.transport.request({
         method: 'GET',

@@ -42,19 +42,23 @@ export async function collect<Item, Data>(
   const pageSize = start.limit as number;
   const out: Item[] = [];
   let page = await first;
+  let previous: Page<Item, Data> | undefined;
   let next: PageParams | undefined = { offset: start.offset };
   for (;;) {
     throwIfAborted(source.signal);
     if (page === undefined) {
       if (next === undefined) break;
       const params: PageParams = { limit: Math.min(pageSize, cap - out.length), offset: next.offset };
-      page = new Page(source, params, await source.fetch(params));
+      page = new Page(source, params, await source.fetch(params), previous);
     }
+    // The next-page rule first: a page the server contradicts itself on is not collected.
+    const following = page.followingParams();
     for (const item of page.items) {
       if (out.length === cap) break;
       out.push(item);
     }
-    next = out.length < cap ? page.nextPageParams() : undefined;
+    next = out.length < cap ? following : undefined;
+    previous = page;
     page = undefined;
   }
   return out;

@@ -5,6 +5,7 @@ import { AbortedError } from '../errors/client-errors.js';
 import { type TransportConfig, resolveRequestOptions } from '../options/resolve-options.js';
 import * as check from '../internal/validate.js';
 import { userAgent as detectUserAgent } from '../internal/runtime.js';
+import { nativeSignal } from '../internal/signal.js';
 import type { RequestOptions } from '../options/client-options.js';
 import { type ApiResult, failure, readResponse } from './read-response.js';
 import type { ResponseSchema } from './schemas.js';
@@ -87,14 +88,14 @@ export class Transport {
   /** Sends a call with throttling and retries, resolving to validated data, meta and the response. */
   async request<T>(spec: CallSpec<T>): Promise<ApiResult<T>> {
     const options = spec.options === undefined ? {} : resolveRequestOptions(spec.options);
-    const signal = options.signal;
+    const signal = nativeSignal(options.signal);
     if (signal?.aborted) throw new AbortedError(signal.reason);
     const timeout = options.timeout ?? this.#config.timeout;
     const maxRetries = options.maxRetries ?? this.#config.maxRetries;
     // A body JSON cannot write (a BigInt, a cycle) is the caller's error, not a network one: refuse it unsent.
     if (spec.body !== undefined) check.jsonBody('body', spec.body);
     const extra = options.headers ? lowerCase(options.headers) : undefined;
-    const call: Call<T> = { spec, id: ++calls, signal, timeout: Math.min(timeout, MAX_TIMER), extra };
+    const call: Call<T> = { spec, id: ++calls, signal, timeout: Math.min(timeout, MAX_TIMER), maxQueueWait: options.maxQueueWait ?? this.#config.maxQueueWait, extra };
     const { backoff } = this.#config;
     try {
       return await pRetry((attempt) => this.#attempt(call, attempt), {
@@ -122,7 +123,8 @@ export class Transport {
   async #attempt<T>(call: Call<T>, attempt: number): Promise<ApiResult<T>> {
     const { spec, signal } = call;
     const gate = this.#config.gate;
-    const permit = gate ? await gate.acquire({ signal, retry: attempt > 1, maxWaitMs: this.#config.maxRetryDelay }) : undefined;
+    // Queueing for the budget is not a retry: `maxQueueWait` bounds it, not `maxRetryDelay`.
+    const permit = gate ? await gate.acquire({ signal, retry: attempt > 1, maxWaitMs: call.maxQueueWait }) : undefined;
     let settled = false;
     const settle = (rateLimit?: Parameters<NonNullable<typeof permit>['settle']>[0]) => {
       if (settled) return;
@@ -152,7 +154,7 @@ export class Transport {
       return result;
     } catch (error) {
       settle();
-      const typed = failure(error, { signal, timeoutMs: call.timeout, host: this.#host });
+      const typed = failure(error, { signal, timeoutMs: call.timeout, host: this.#host, apiKey: this.#config.apiKey });
       if (watch) {
         if (response) watch.responded(response, (typed as { requestId?: string }).requestId, typed);
         else watch.failed(typed);
@@ -183,6 +185,7 @@ interface Call<T> {
   id: number;
   signal: AbortSignal | undefined;
   timeout: number;
+  maxQueueWait: number;
   extra: Record<string, string> | undefined;
 }
 

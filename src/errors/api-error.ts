@@ -131,7 +131,8 @@ export interface RateLimitedInit extends ApiErrorInit {
  * 429 `RATE_LIMITED`: the key's budget is spent. Thrown once retries are used up, or at once when the
  * wait the server asks for (the later of `meta.rate_limit.reset` and a `Retry-After` header) is
  * longer than `maxRetryDelay` allows, so you can schedule your own retry. Also thrown before sending
- * when the client already knows the budget is spent for longer than that.
+ * when the client already knows the budget is spent for longer than `maxQueueWait` (two days by
+ * default, so a queued call normally waits instead).
  *
  * @example
  * ```ts

@@ -78,15 +78,19 @@ export function rateLimitedError(init: ApiErrorInit, rateLimit: RateLimit | unde
 
 /**
  * Reads a `Retry-After` header: delay-seconds (`120`) or an HTTP date (`Wed, 21 Oct 2026 07:28:00
- * GMT`). Returns the wait in ms from `now` (0 for a date in the past), or `undefined` when absent
- * or unreadable.
+ * GMT`). Returns the wait in ms from `now` (0 for a date in the past), or `undefined` when absent,
+ * unreadable, or further than a `Date` can hold (`99999999999999999999`).
  *
  * @internal
  */
 export function retryAfterMs(value: string | undefined, now: number): number | undefined {
   if (value === undefined) return undefined;
   const text = value.trim();
-  if (/^\d+(?:\.\d+)?$/.test(text)) return Number(text) * 1000;
-  const date = Date.parse(text);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+  const ms = /^\d+(?:\.\d+)?$/.test(text) ? Number(text) * 1000 : Date.parse(text) - now;
+  if (Number.isNaN(ms)) return undefined;
+  // Beyond what a Date holds (or any rate window): nonsense, ignored rather than an Invalid Date.
+  return Math.abs(now + ms) <= MAX_DATE_MS ? Math.max(0, ms) : undefined;
 }
+
+/** The largest time a `Date` can hold (ms since the epoch). */
+const MAX_DATE_MS = 8.64e15;

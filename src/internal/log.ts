@@ -13,6 +13,8 @@ export const LEVELS = Object.keys(RANK) as LogLevel[];
  * - no level, a logger: every line reaches it (its own level decides what it keeps);
  * - a level, no logger: the console, filtered at that level.
  *
+ * A logger that throws is ignored: logging never fails a call.
+ *
  * @internal
  */
 export function resolveLogger(option: LoggerOption | undefined, level: LogLevel | undefined, env: string | undefined): Logger | undefined {
@@ -23,7 +25,15 @@ export function resolveLogger(option: LoggerOption | undefined, level: LogLevel 
   // A logger without info or error (the 0.1 interface had debug and warn) gets those lines at warn.
   const write = (name: keyof Logger): Logger[keyof Logger] => {
     const method = typeof target[name] === 'function' ? target[name]! : target.warn;
-    return RANK[name] >= min ? (message, details) => (details === undefined ? method.call(target, message) : method.call(target, message, details)) : () => {};
+    if (RANK[name] < min) return () => {};
+    return (message, details) => {
+      try {
+        if (details === undefined) method.call(target, message);
+        else method.call(target, message, details);
+      } catch {
+        // A logger that throws must not fail the call it describes (hooks that throw are ignored too).
+      }
+    };
   };
   return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
 }

@@ -123,9 +123,10 @@ const ELSEWHERE: Record<string, string> = {
 };
 
 function unknownKey(key: string, at: string, known: readonly string[]): string {
-  const elsewhere = ELSEWHERE[key];
+  // Own keys only: a key such as `constructor` must not find Object.prototype's members.
+  const elsewhere = Object.hasOwn(ELSEWHERE, key) ? ELSEWHERE[key] : undefined;
   if (elsewhere !== undefined) return `not an option here; ${elsewhere}`;
-  const alias = ALIASES[key];
+  const alias = Object.hasOwn(ALIASES, key) ? ALIASES[key] : undefined;
   const closest = alias !== undefined && known.includes(alias) ? alias : closestKey(key, known);
   if (closest !== undefined) return `not an option; did you mean ${sub(at, closest)}?`;
   return `not an option; ${at === '' ? 'the options are' : `${at} takes`} ${known.join(', ')}`;

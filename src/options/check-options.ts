@@ -17,6 +17,8 @@ import type { RateGateFactory, RateLimitOptions, RateWindow } from './rate-limit
 
 /** Every duration option is at most a day: the longest documented rate window. */
 export const MAX_MS = 86_400_000;
+/** Waiting for the rate budget may outlast a day: the daily window's reset is rounded up to whole seconds. */
+export const MAX_QUEUE_WAIT_MS = 2 * MAX_MS;
 /** Retries beyond this turn a dead server into a call that never ends in practice. */
 export const MAX_RETRIES = 100;
 
@@ -52,6 +54,7 @@ export const hooksShape = {
 };
 const requestShared = {
   timeout: c.optional(ms(1)),
+  maxQueueWait: c.optional(c.numberIn(0, MAX_QUEUE_WAIT_MS, ' ms')),
   maxRetries: c.optional(c.integerIn(0, MAX_RETRIES)),
   headers: c.optional(headers),
 };

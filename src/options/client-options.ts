@@ -98,9 +98,10 @@ export interface ClientOptions {
    */
   maxRetries?: number;
   /**
-   * The longest (ms, 0 to 86,400,000) a rate limit may make one call wait. When the budget resets
-   * later than this, the call rejects at once with `RateLimitedError` (carrying `resetAt`) instead
-   * of waiting.
+   * The longest (ms, 0 to 86,400,000) a retry may wait after the server answered 429 (or 503 with
+   * `Retry-After`). When the server asks for a longer wait, the call rejects at once with
+   * `RateLimitedError` (carrying `resetAt`) instead of retrying. Waiting in the client's own queue
+   * for the rate budget, before a request is sent, is not a retry: `maxQueueWait` bounds that.
    *
    * @default 60000
    * @example
@@ -109,6 +110,23 @@ export interface ClientOptions {
    * ```
    */
   maxRetryDelay?: number;
+  /**
+   * The longest (ms, 0 to 172,800,000) a call may wait in the client's queue for the rate budget
+   * before it is sent. A burst larger than the budget queues: each call goes as soon as the budget
+   * (the documented 200/minute, 5,000/hour and 50,000/day, or what the server reports) has room,
+   * with no 429. When the client already knows the budget frees up later than this, the call
+   * rejects at once with `RateLimitedError` (carrying `resetAt`), and nothing is sent. The default,
+   * two days, waits out any documented window, the daily one included; to bound a call's whole
+   * time instead, pass a `signal` (e.g. `AbortSignal.timeout(ms)`), which ends the wait with
+   * `AbortedError`. `timeout` bounds each attempt once sent, not the wait before it.
+   *
+   * @default 172800000 (two days)
+   * @example
+   * ```ts
+   * new SeoVisibilityClient({ maxQueueWait: 0 }); // never queue: a spent budget rejects at once
+   * ```
+   */
+  maxQueueWait?: number;
   /**
    * Backoff between retries of server and network failures.
    *
@@ -225,6 +243,16 @@ export interface RequestOptions {
    * ```
    */
   timeout?: number | undefined;
+  /**
+   * Overrides the client's `maxQueueWait` for this call: the longest (ms, 0 to 172,800,000) it may
+   * wait for the rate budget before it is sent.
+   * @default the client's maxQueueWait
+   * @example
+   * ```ts
+   * await client.projects.list({}, { maxQueueWait: 0 }); // reject at once if the budget is spent
+   * ```
+   */
+  maxQueueWait?: number | undefined;
   /**
    * Extra headers for this call, on top of the client's.
    * @default {}

@@ -102,7 +102,7 @@ export interface RateGateContext {
 
 /**
  * The documented per-key limits (200/minute, 5,000/hour, 50,000/day): the throttle's prior for a
- * standard key.
+ * standard key, and the sync's default budget (`seo-visibility/sync` exports this same array).
  *
  * @example
  * ```ts

@@ -5,7 +5,7 @@ import type { ClientHooks, Logger, ResolvedHooks } from './hooks.js';
 import * as check from '../internal/validate.js';
 import { resolveLogger } from '../internal/log.js';
 import { isBrowser, readEnv, userAgent } from '../internal/runtime.js';
-import { checkClientOptions, checkRequestOptions } from './check-options.js';
+import { MAX_QUEUE_WAIT_MS, checkClientOptions, checkRequestOptions } from './check-options.js';
 import { type ClientOptions, DOCUMENTED_WINDOWS, type RequestOptions, type RetryBackoffOptions } from './client-options.js';
 
 /**
@@ -25,6 +25,8 @@ export interface TransportConfig {
   timeout: number;
   maxRetries: number;
   maxRetryDelay: number;
+  /** The longest a call waits for the rate budget before it is sent (ms). */
+  maxQueueWait: number;
   backoff: Required<RetryBackoffOptions>;
   gate: RateGate | undefined;
   fetch: typeof globalThis.fetch | undefined;
@@ -40,6 +42,8 @@ const DEFAULTS = {
   timeout: 30_000,
   maxRetries: 2,
   maxRetryDelay: 60_000,
+  // Any documented window, the daily one included, can be waited out (see ClientOptions.maxQueueWait).
+  maxQueueWait: MAX_QUEUE_WAIT_MS,
   backoff: { initialDelay: 500, maxDelay: 8_000 },
 } as const;
 
@@ -76,6 +80,7 @@ export function resolveConfig(options: ClientOptions | undefined, sharedGate?: R
     timeout: given.timeout ?? DEFAULTS.timeout,
     maxRetries: given.maxRetries ?? DEFAULTS.maxRetries,
     maxRetryDelay: given.maxRetryDelay ?? DEFAULTS.maxRetryDelay,
+    maxQueueWait: given.maxQueueWait ?? DEFAULTS.maxQueueWait,
     backoff,
     gate: sharedGate ?? createGate(given.rateLimit, apiKey, logger),
     fetch: given.fetch,

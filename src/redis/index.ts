@@ -13,6 +13,7 @@
  * ```
  * @packageDocumentation
  */
-export { redisRateLimit, type RedisErrorChoice, type RedisRateLimit, type RedisRateLimitOptions } from './redis-rate-limit.js';
+export { redisRateLimit, type RedisRateLimit, type RedisRateLimitOptions } from './redis-rate-limit.js';
+export type { RedisErrorChoice } from './error-choice.js';
 export { RedisRateLimitError } from './store-error.js';
 export { limiterId } from './limiter-id.js';

@@ -1,21 +1,12 @@
-import type Bottleneck from 'bottleneck';
 import type { Redis } from 'ioredis';
 import { type AcquireOptions, InvalidArgumentError, type Permit, type RateGate, type RateGateContext, type RateGateFactory, type RateLimitOptions } from '../index.js';
+import type { RedisErrorChoice } from './error-choice.js';
 import { limiterId } from './limiter-id.js';
 import { type Peers, loadPeers } from './peers.js';
 import { RedisStore } from './redis-store.js';
+import { RenewableLimiter } from './renewable-limiter.js';
 import { SharedRateGate } from './shared-rate-gate.js';
 
-/**
- * What to do when Redis cannot be used: reject the call, or throttle in this process only.
- *
- * @example
- * ```ts
- * const choice: RedisErrorChoice = process.env.NODE_ENV === 'production' ? 'fail' : 'local';
- * redisRateLimit({ redis: 'redis://127.0.0.1:6379', onRedisError: choice });
- * ```
- */
-export type RedisErrorChoice = 'fail' | 'local';
 
 /**
  * Options of {@link redisRateLimit}. Checked when it is called: an unknown key or a bad value is an
@@ -132,7 +123,7 @@ export interface RedisRateLimit extends RateLimitOptions {
 export function redisRateLimit(options: RedisRateLimitOptions): RedisRateLimit {
   const { redis, id, onRedisError, connectTimeoutMs } = checkOptions(options);
   let started: Promise<{ peers: Peers; store: RedisStore }> | undefined;
-  const limiters = new Map<string, Bottleneck>();
+  const limiters = new Map<string, RenewableLimiter>();
   const gates = new Set<SharedRateGate>();
   const start = () => {
     if (!started) {
@@ -147,15 +138,19 @@ export function redisRateLimit(options: RedisRateLimitOptions): RedisRateLimit {
     const limiterKey = id ?? limiterId(context.apiKey);
     let limiter = limiters.get(limiterKey);
     if (!limiter) {
-      limiter = new peers.Bottleneck({
-        id: limiterKey,
-        datastore: 'ioredis',
-        connection: store.connection,
-        clearDatastore: false,
-        reservoir: 0, // nothing goes before a window is opened (see SharedRateGate)
-        timeout: 86_400_000, // forget an idle budget after a day, the longest documented window
-      });
-      limiter.on('error', () => {}); // the store's health reports Redis errors
+      const make = () => {
+        const made = new peers.Bottleneck({
+          id: limiterKey,
+          datastore: 'ioredis',
+          connection: store.connection,
+          clearDatastore: false,
+          reservoir: 0, // nothing goes before a window is opened (see SharedRateGate)
+          timeout: 86_400_000, // forget an idle budget after a day, the longest documented window
+        });
+        made.on('error', () => {}); // the store's health reports Redis errors
+        return made;
+      };
+      limiter = new RenewableLimiter(make, (made) => store.whenReady(made));
       limiters.set(limiterKey, limiter);
     }
     const gate = new SharedRateGate(limiter, store, limiterKey, context, onRedisError);
@@ -170,7 +165,7 @@ export function redisRateLimit(options: RedisRateLimitOptions): RedisRateLimit {
       const { store } = await started.catch(() => ({ store: undefined }));
       await Promise.all([...gates].map((gate) => gate.close()));
       gates.clear();
-      await store?.close(limiters.values());
+      await store?.close([...limiters.values()].map((limiter) => limiter.current));
       limiters.clear();
       started = undefined;
     },

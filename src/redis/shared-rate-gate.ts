@@ -1,14 +1,14 @@
-import type Bottleneck from 'bottleneck';
 // Values from the main entry, which the build leaves external (`from 'seo-visibility'`): one class
-// hierarchy for every entry. `isUsableRateLimit` is a small pure check, bundled as is.
+// hierarchy for every entry. `isUsableRateLimit` and `WaiterQueue` import no error class: bundled as is.
 import { AbortedError, type AcquireOptions, type Permit, type RateGate, type RateGateContext, type RateLimit } from '../index.js';
 import { isUsableRateLimit } from '../core/rate-gate.js';
+import { type Waiter, WaiterQueue } from '../core/waiter-queue.js';
 import { LocalFallback } from './local-fallback.js';
-import type { RedisErrorChoice } from './redis-rate-limit.js';
+import type { RedisErrorChoice } from './error-choice.js';
 import type { RedisStore } from './redis-store.js';
+import { RenewableLimiter } from './renewable-limiter.js';
 import { withRedisLock } from './reservoir-lock.js';
 import { budgetSpentError } from './store-error.js';
-import { type Waiter, WaiterQueue } from './waiter-queue.js';
 import { MARKER_TTL_MS, WindowLedger } from './window-ledger.js';
 
 const JOB_EXPIRATION_MS = 10 * 60_000; // a job is freed this long after admission even if its process died
@@ -16,6 +16,8 @@ const JOB_EXPIRATION_MS = 10 * 60_000; // a job is freed this long after admissi
 const OPEN_DELAY_MS = 25;
 /** How long waiting calls give a window's probe before another one is let through. */
 const WATCHDOG_MS = 5_000;
+/** Times one call rebuilds a budget Redis lost before it gives up with the error. */
+const MAX_RENEWALS = 3;
 
 /**
  * A throttle whose budget lives in Redis, shared by every process that uses the same key. Admission
@@ -34,18 +36,20 @@ const WATCHDOG_MS = 5_000;
  * @internal
  */
 export class SharedRateGate implements RateGate {
-  readonly #limiter: Bottleneck;
+  readonly #limiters: RenewableLimiter;
   readonly #store: RedisStore;
   readonly #id: string;
   readonly #onError: RedisErrorChoice;
   readonly #fallback: LocalFallback;
   readonly #logger: RateGateContext['logger'];
   readonly #ledger: WindowLedger;
-  readonly #waiters = new WaiterQueue();
+  readonly #waiters = new WaiterQueue((reason) => new AbortedError(reason));
   readonly #ready: Promise<void>;
   /** The newest window (`reset`, ms) this process has seen or loaded. */
   #window = 0;
   #openTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Reopenings scheduled at the end of spent windows shorter than the loaded one, by their end (ms). */
+  readonly #reopens = new Map<number, ReturnType<typeof setTimeout>>();
   #openAt = 0;
   readonly #pending = new Set<Promise<unknown>>();
   #closed = false;
@@ -54,8 +58,8 @@ export class SharedRateGate implements RateGate {
   /** When the budget was last seen spent, until when (ms). */
   #spentUntil = 0;
 
-  constructor(limiter: Bottleneck, store: RedisStore, id: string, context: RateGateContext, onError: RedisErrorChoice) {
-    this.#limiter = limiter;
+  constructor(limiters: RenewableLimiter, store: RedisStore, id: string, context: RateGateContext, onError: RedisErrorChoice) {
+    this.#limiters = limiters;
     this.#store = store;
     this.#id = id;
     this.#onError = onError;
@@ -66,7 +70,7 @@ export class SharedRateGate implements RateGate {
       if (down) this.#failWaiters(down);
       else this.#fallback.recovered();
     });
-    this.#ready = this.#track(store.whenReady(limiter).then(() => this.#boot()));
+    this.#ready = this.#track(store.whenReady(limiters.current).then(() => this.#boot()));
     this.#ready.catch(() => {}); // reported to callers by acquire()
   }
 
@@ -95,6 +99,7 @@ export class SharedRateGate implements RateGate {
   async close(): Promise<void> {
     this.#closed = true;
     clearTimeout(this.#openTimer);
+    for (const timer of this.#reopens.values()) clearTimeout(timer);
     await Promise.allSettled([...this.#pending]);
   }
 
@@ -132,9 +137,10 @@ export class SharedRateGate implements RateGate {
     return work;
   }
 
-  #schedule(retry: boolean): void {
+  #schedule(retry: boolean, renewals = 0): void {
     let started = false;
-    const job: Promise<void> = this.#limiter.schedule({ priority: retry ? 0 : 5, expiration: JOB_EXPIRATION_MS }, () => {
+    const limiter = this.#limiters.current;
+    const job: Promise<void> = limiter.schedule({ priority: retry ? 0 : 5, expiration: JOB_EXPIRATION_MS }, () => {
       started = true;
       this.#track(job); // close() waits for bottleneck to free it in Redis
       return this.#runSlot();
@@ -142,9 +148,39 @@ export class SharedRateGate implements RateGate {
     job.catch((error: unknown) => {
       // A job that ran (even one bottleneck expired) had its waiter served already.
       if (started) return;
-      const waiter = this.#waiters.shift();
-      if (waiter) this.#handOff(waiter, this.#store.down ?? this.#store.error(error));
+      // Redis lost the budget (FLUSHALL, a restart without persistence): rebuild it, then ask again.
+      // A job of a limiter another call already replaced fails as it stops: ask the new one.
+      const renewed = limiter !== this.#limiters.current;
+      if ((renewed || RenewableLimiter.lostKeys(error)) && renewals < MAX_RENEWALS && !this.#closed) {
+        this.#track(this.#recover(limiter)).then(
+          () => this.#schedule(retry, renewals + 1),
+          (failure: unknown) => this.#failFirst(failure),
+        );
+        return;
+      }
+      this.#failFirst(error);
     });
+  }
+
+  /** A job failed before it ran: the first waiter gets the failure (or the fallback). */
+  #failFirst(error: unknown): void {
+    const waiter = this.#waiters.shift();
+    if (waiter) this.#handOff(waiter, this.#store.down ?? this.#store.error(error));
+  }
+
+  /**
+   * Redis no longer holds this budget's keys: a new limiter re-creates them, and what this process
+   * knew of the windows (their ledger is gone too) is forgotten, so the budget starts again as on
+   * a first start: one probe, then the window it reports.
+   */
+  async #recover(failed: RenewableLimiter['current']): Promise<void> {
+    await this.#limiters.renew(failed);
+    this.#window = 0;
+    this.#openAt = 0;
+    this.#spentUntil = 0;
+    clearTimeout(this.#openTimer);
+    this.#openTimer = undefined;
+    await this.#boot();
   }
 
   /** One admission from Redis: serve the first live waiter; the job runs until its permit settles. */
@@ -158,9 +194,13 @@ export class SharedRateGate implements RateGate {
         settle: (rateLimit?: RateLimit) => {
           if (settled) return;
           settled = true;
+          const limiter = this.#limiters.current;
           this.#track(this.#observe(rateLimit))
             .finally(() => this.#inFlight--)
-            .catch((error: unknown) => this.#logger?.warn('seo-visibility: could not update the shared rate budget', { error: String(error) }))
+            .catch((error: unknown) => {
+              if (RenewableLimiter.lostKeys(error) && !this.#closed) return this.#track(this.#recover(limiter)).catch(() => {});
+              this.#logger?.warn('seo-visibility: could not update the shared rate budget', { error: String(error) });
+            })
             .finally(release);
         },
       });
@@ -181,7 +221,38 @@ export class SharedRateGate implements RateGate {
     }
     // A window already known: lower first, so a 429 holds the other processes back as soon as it can.
     await this.#lower(resetMs, rateLimit.remaining);
-    await this.#ledger.record(resetMs, rateLimit.remaining, false);
+    // The newest window is claimed again once a shorter window spent before it has ended (#reopen).
+    const reclaim = resetMs === this.#window;
+    if ((await this.#ledger.record(resetMs, rateLimit.remaining, reclaim)) && reclaim) await this.#lockedReservoir(() => this.#load(resetMs));
+  }
+
+  /**
+   * A window that ends before the loaded one was spent (a 429 on the minute window while the hour
+   * window was loaded, say): the API has several windows and a response reports one of them. When
+   * it ends, once across the cluster, one request probes, and the window loaded before is released
+   * so that the probe's answer loads the budget again (a known window can otherwise only go down).
+   */
+  #reopenAt(untilMs: number): void {
+    if (this.#closed || untilMs >= this.#window || this.#reopens.has(untilMs)) return;
+    const timer = setTimeout(() => {
+      this.#reopens.delete(untilMs);
+      if (this.#closed) return;
+      this.#track(this.#reopen(untilMs))
+        .catch(() => {}) // Redis errors surface through the store's health
+        .finally(() => this.#watch(this.#window, 1));
+    }, Math.max(0, untilMs - Date.now()) + OPEN_DELAY_MS);
+    timer.unref?.();
+    this.#reopens.set(untilMs, timer);
+  }
+
+  async #reopen(untilMs: number): Promise<void> {
+    const claimed = await this.#store.client.set(`${this.#id}:reopen:${untilMs}`, '1', 'PX', MARKER_TTL_MS, 'NX');
+    if (claimed !== 'OK') return;
+    await this.#lockedReservoir(async () => {
+      await this.#ledger.release(await this.#ledger.newestWindow());
+      const current = (await this.#limiters.current.currentReservoir()) ?? 0;
+      if (current <= 0) await this.#limiters.current.incrementReservoir(1 - current);
+    });
   }
 
   /**
@@ -192,12 +263,12 @@ export class SharedRateGate implements RateGate {
     const target = Math.max(0, remaining - Math.max(0, this.#inFlight - 1));
     if (target === 0) {
       // Spent (a 429, say): one write, sent at once; setting 0 can never raise it, so no read first.
-      await this.#limiter.updateSettings({ reservoir: 0 });
+      await this.#limiters.current.updateSettings({ reservoir: 0 });
       return this.#spent(resetMs);
     }
-    const current = (await this.#limiter.currentReservoir()) ?? 0;
+    const current = (await this.#limiters.current.currentReservoir()) ?? 0;
     const delta = Math.min(0, target - current);
-    if (delta !== 0) await this.#limiter.incrementReservoir(delta);
+    if (delta !== 0) await this.#limiters.current.incrementReservoir(delta);
     if (current + delta <= 0) this.#spent(resetMs);
   }
 
@@ -214,11 +285,11 @@ export class SharedRateGate implements RateGate {
   async #load(resetMs: number): Promise<void> {
     // A window that ended or was replaced has nothing left to load: its successor owns the reservoir.
     if (Date.now() >= resetMs || (await this.#ledger.newestWindow()) > resetMs) return;
-    const current = (await this.#limiter.currentReservoir()) ?? 0;
-    const running = await this.#limiter.running();
+    const current = (await this.#limiters.current.currentReservoir()) ?? 0;
+    const running = await this.#limiters.current.running();
     const lowest = await this.#ledger.lowestRemaining(resetMs);
     const target = Math.max(0, lowest - Math.max(0, running - 1));
-    if (target !== current) await this.#limiter.incrementReservoir(target - current);
+    if (target !== current) await this.#limiters.current.incrementReservoir(target - current);
     if (target <= 0) this.#spent(resetMs);
   }
 
@@ -240,8 +311,8 @@ export class SharedRateGate implements RateGate {
         this.#window = Math.max(this.#window, newest);
         return this.#scheduleOpen(newest);
       }
-      const current = (await this.#limiter.currentReservoir()) ?? 0;
-      if (current <= 0 && (await this.#limiter.running()) <= 1) await this.#limiter.incrementReservoir(1 - current);
+      const current = (await this.#limiters.current.currentReservoir()) ?? 0;
+      if (current <= 0 && (await this.#limiters.current.running()) <= 1) await this.#limiters.current.incrementReservoir(1 - current);
     });
   }
 
@@ -297,16 +368,17 @@ export class SharedRateGate implements RateGate {
     await this.#lockedReservoir(async () => {
       const latest = await this.#ledger.newestWindow();
       if (latest > Number.parseInt(window, 10)) return; // a newer window is loaded already ('boot' parses as NaN)
-      const current = (await this.#limiter.currentReservoir()) ?? 0;
-      await this.#limiter.incrementReservoir(1 - current);
+      const current = (await this.#limiters.current.currentReservoir()) ?? 0;
+      await this.#limiters.current.incrementReservoir(1 - current);
     });
   }
 
   #spent(untilMs: number): void {
     this.#spentUntil = Math.max(this.#spentUntil, untilMs);
+    this.#reopenAt(untilMs);
     const now = Date.now();
     for (const waiter of this.#waiters.list()) {
-      if (untilMs - now > waiter.maxWaitMs) {
+      if (untilMs - now > waiter.options.maxWaitMs) {
         this.#waiters.remove(waiter);
         waiter.reject(budgetSpentError(untilMs, now));
       }
@@ -314,12 +386,12 @@ export class SharedRateGate implements RateGate {
   }
 
   #failWaiters(down: Error): void {
-    for (const waiter of this.#waiters.drain()) this.#handOff(waiter, down);
+    for (let waiter = this.#waiters.shift(); waiter; waiter = this.#waiters.shift()) this.#handOff(waiter, down);
   }
 
   #handOff(waiter: Waiter, down: Error): void {
     if (this.#onError === 'fail') return waiter.reject(down);
-    waiter.resolve(this.#fallback.gate().acquire({ retry: waiter.retry, maxWaitMs: waiter.maxWaitMs, signal: waiter.signal }));
+    waiter.resolve(this.#fallback.gate().acquire(waiter.options));
   }
 
   #storeFailed(options: AcquireOptions, down: Error): Permit | Promise<Permit> {

@@ -29,7 +29,7 @@ export class RedisRateLimitError extends SeoVisibilityError {
 
 /**
  * What a shared gate throws before sending when the budget frees up later than the caller waits
- * (`maxRetryDelay`): the same {@link RateLimitedError} the local throttle throws.
+ * (`maxQueueWait`): the same {@link RateLimitedError} the local throttle throws.
  *
  * @internal
  */
@@ -38,7 +38,7 @@ export function budgetSpentError(resetAtMs: number, now: number): RateLimitedErr
   return new RateLimitedError({
     status: 429,
     code: 'RATE_LIMITED',
-    message: `Shared rate budget spent; it frees up in ${Math.ceil(waitMs / 1000)} s, longer than maxRetryDelay. Nothing was sent.`,
+    message: `Shared rate budget spent; it frees up in ${Math.ceil(waitMs / 1000)} s, longer than maxQueueWait. Nothing was sent.`,
     rateLimit: { limit: 0, remaining: 0, reset: resetAtMs / 1000 },
     resetAt: new Date(resetAtMs),
     retryAfterMs: waitMs,

@@ -56,6 +56,11 @@ export class WindowLedger {
     return claimed === 1;
   }
 
+  /** Lets the window ending at `resetMs` be claimed again, so that the next response loads its budget anew. */
+  async release(resetMs: number): Promise<void> {
+    await this.#client.del(`${this.#id}:window:${resetMs}`);
+  }
+
   /** The lowest `remaining` recorded for the window ending at `resetMs` (0 if its record expired). */
   async lowestRemaining(resetMs: number): Promise<number> {
     return Number(await this.#client.get(`${this.#id}:remaining:${resetMs}`));

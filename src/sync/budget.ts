@@ -1,4 +1,4 @@
-import { InvalidArgumentError, type RateWindow } from '../index.js';
+import { DOCUMENTED_WINDOWS, InvalidArgumentError, type RateWindow } from '../index.js';
 import type { ReportedBudget } from './requests.js';
 
 /**
@@ -11,19 +11,8 @@ import type { ReportedBudget } from './requests.js';
  */
 export type SyncWindow = RateWindow;
 
-/**
- * The documented per-key limits: 200 a minute, 5,000 an hour, 50,000 a day.
- *
- * @example
- * ```ts
- * DOCUMENTED_WINDOWS[2]; // { limit: 50_000, intervalMs: 86_400_000 }
- * ```
- */
-export const DOCUMENTED_WINDOWS: readonly SyncWindow[] = [
-  { limit: 200, intervalMs: 60_000 },
-  { limit: 5_000, intervalMs: 3_600_000 },
-  { limit: 50_000, intervalMs: 86_400_000 },
-];
+// The documented per-key limits: one copy, the client's (rate-limit-options.ts), re-exported here.
+export { DOCUMENTED_WINDOWS };
 
 /**
  * Limits on what one `runSync` call may spend.

@@ -237,3 +237,77 @@ describe('the documented windows are a prior, retired by a larger server budget'
     expect(Date.now()).toBeGreaterThanOrEqual(new Date('2026-11-22T00:00:00Z').getTime()); // the daily wall was waited out
   }, 60_000);
 });
+
+describe('each reported window on its own (issue 16)', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ now: new Date('2026-11-21T12:00:00Z') });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  const report = (limit: number, remaining: number, resetInMs: number) => ({ limit, remaining, reset: (Date.now() + resetInMs) / 1000 });
+
+  test('a 429 whose reset comes before a window already known holds the next request until that reset', async () => {
+    const gate = new LocalRateGate(false);
+    (await acquire(gate)).settle(report(5_000, 4_000, 3_000_000)); // the hour window: plenty left
+    (await acquire(gate)).settle(report(200, 0, 8_000)); // then a 429 on the minute window
+    let admittedAt: number | undefined;
+    const start = Date.now();
+    void acquire(gate).then((permit) => {
+      admittedAt = Date.now() - start;
+      permit.settle(report(200, 199, 60_000));
+    });
+    await vi.advanceTimersByTimeAsync(7_900);
+    expect(admittedAt).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(200);
+    expect(admittedAt).toBeGreaterThanOrEqual(8_000);
+  });
+
+  test('the minute window spent holds requests while the hour window still has room, and vice versa', async () => {
+    const gate = new LocalRateGate(false);
+    (await acquire(gate)).settle(report(200, 1, 10_000));
+    (await acquire(gate)).settle(report(5_000, 4_000, 3_000_000)); // the hour's report does not lift the minute's
+    const { admitted } = race(gate, 3);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(admitted).toHaveLength(0); // the minute window's 1 was spent by the second request
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(admitted).toEqual([0]); // the minute rolled over: one probe learns its new budget
+  });
+});
+
+describe('a new window is probed with a bounded number of requests (issue 16)', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ now: new Date('2026-11-21T12:00:00Z') });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  test('a slow request of the previous window does not hold the first request of the next one', async () => {
+    const gate = new LocalRateGate(false);
+    (await acquire(gate)).settle(budget(10, 1_000));
+    const slow = await acquire(gate); // sent in the old window, answered 8 s later
+    await vi.advanceTimersByTimeAsync(1_100); // the window rolled over
+    let admittedAt: number | undefined;
+    const start = Date.now();
+    void acquire(gate).then(() => (admittedAt = Date.now() - start));
+    await vi.advanceTimersByTimeAsync(50);
+    expect(admittedAt).toBeDefined();
+    expect(admittedAt).toBeLessThan(50);
+    slow.settle(budget(5, 0));
+  });
+
+  test('an unanswered probe lets another go after 1 s, never more than 4 at once', async () => {
+    const gate = new LocalRateGate(false);
+    const { admitted, permits } = race(gate, 10);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(admitted).toEqual([0]);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(admitted).toEqual([0, 1]);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(admitted).toEqual([0, 1, 2, 3]); // bounded: the rest wait for an answer
+    permits[2]!.settle(budget(3, 60_000));
+    await vi.advanceTimersByTimeAsync(10);
+    expect(admitted).toEqual([0, 1, 2, 3]); // 3 left, and 3 other probes in flight count as spent
+  });
+});

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { PagePromise } from '../../src/core/page-promise.js';
-import { AbortedError, InvalidArgumentError } from '../../src/errors/client-errors.js';
+import { AbortedError, InvalidArgumentError, ResponseValidationError } from '../../src/errors/client-errors.js';
 import type { PageParams } from '../../src/core/pagination.js';
 
 /** A list of `total` numbers served by limit/offset, optionally without meta.pagination. */
@@ -70,9 +70,83 @@ describe('PagePromise', () => {
     expect(sizes).toEqual([10, 10, 5]);
   });
 
-  test('an empty page ends iteration even if has_more claims otherwise', async () => {
-    const fetch = async () => ({ data: [] as number[], meta: { pagination: { total: 10, limit: 5, offset: 0, has_more: true } }, response: new Response() });
-    expect(await collect(new PagePromise({ fetch, items: (d: number[]) => d }, {}, 1000))).toEqual([]);
+});
+
+describe('pages that lie (issue 16): never a silent loss, an endless loop or an item twice', () => {
+  /** A list of `total` numbers whose server misbehaves as `serve` says. */
+  function lying(serve: (offset: number, limit: number) => { data: number[]; pagination?: Record<string, unknown> }) {
+    const requests: PageParams[] = [];
+    const fetch = async (params: PageParams) => {
+      requests.push(params);
+      const { data, pagination } = serve(params.offset ?? 0, params.limit ?? 50);
+      return { data, meta: { request_id: `req_${params.offset ?? 0}`, pagination: pagination as never }, response: new Response() };
+    };
+    return { requests, fetch, items: (data: number[]) => data };
+  }
+  const range = (from: number, to: number) => Array.from({ length: Math.max(0, to - from) }, (_, i) => from + i);
+  const honest = (total: number) => (offset: number, limit: number) => ({ data: range(offset, Math.min(total, offset + limit)), pagination: { total, limit, offset, has_more: offset + limit < total } });
+
+  async function drain(iterable: AsyncIterable<number>, max = 10_000) {
+    const items: number[] = [];
+    try {
+      for await (const item of iterable) if (items.push(item) >= max) break;
+    } catch (error) {
+      return { items, error };
+    }
+    return { items, error: undefined };
+  }
+
+  test('an empty page while has_more and total promise more is a ResponseValidationError naming the page and the total', async () => {
+    const s = lying((offset, limit) => (offset === 1_000 ? { data: [], pagination: { total: 2_345, limit, offset, has_more: true } } : honest(2_345)(offset, limit)));
+    const { items, error } = await drain(new PagePromise(s, {}, 1000));
+    expect(items).toEqual(range(0, 1_000));
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect((error as ResponseValidationError).message).toMatch(/offset 1000 came back empty; total was 2345, has_more true/);
+    expect((error as ResponseValidationError).requestId).toBe('req_1000');
+  });
+
+  test.each([1, 4])('a server that ignores offset ends the loop with an error, not forever (concurrency %i)', async (concurrency) => {
+    // It echoes the offset asked for, so only the repeated content gives it away.
+    const s = lying((offset, limit) => ({ data: range(0, 100), pagination: { total: 5_000, limit, offset, has_more: true } }));
+    const { items, error } = await drain(new PagePromise(s, { limit: 100 }, 1000).iterate({ concurrency }));
+    expect(items).toEqual(range(0, 100));
+    expect((error as Error).message).toMatch(/offset 100 repeats the page before it/);
+  });
+
+  test('a page placed at another offset than asked is refused', async () => {
+    const s = lying((_offset, limit) => ({ data: range(0, 100), pagination: { total: 500, limit, offset: 0, has_more: true } }));
+    const { items, error } = await drain(new PagePromise(s, { limit: 100 }, 1000));
+    expect(items).toHaveLength(100);
+    expect((error as Error).message).toMatch(/page at offset 100 came back at offset 0/);
+  });
+
+  test('has_more with the next offset past total is refused', async () => {
+    const s = lying((offset, limit) => ({ data: range(offset, offset + limit), pagination: { total: 150, limit, offset, has_more: true } }));
+    const { error } = await drain(new PagePromise(s, { limit: 100 }, 1000));
+    expect((error as Error).message).toMatch(/next offset 200 is past total 150/);
+  });
+
+  test.each([1, 4])('pages longer than limit never yield an item twice (concurrency %i)', async (concurrency) => {
+    const s = lying((offset, limit) => {
+      const end = Math.min(2_345, offset + limit + 45); // 45 more than asked
+      return { data: range(offset, end), pagination: { total: 2_345, limit, offset, has_more: end < 2_345 } };
+    });
+    const { items, error } = await drain(new PagePromise(s, { limit: 100 }, 1000).iterate({ concurrency }));
+    expect(error).toBeUndefined();
+    expect(items).toEqual(range(0, 2_345));
+  });
+
+  test('toArray refuses the same lies', async () => {
+    const s = lying((offset, limit) => ({ data: range(0, 100), pagination: { total: 5_000, limit, offset, has_more: true } }));
+    await expect(new PagePromise(s, { limit: 100 }, 1000).toArray({ limit: 1_000 })).rejects.toBeInstanceOf(ResponseValidationError);
+  });
+
+  test('walking pages by hand: hasNextPage() stays true and getNextPage() says what is wrong', async () => {
+    const s = lying((offset, limit) => (offset === 100 ? { data: [], pagination: { total: 2_345, limit, offset, has_more: true } } : honest(2_345)(offset, limit)));
+    const second = await (await new PagePromise(s, { limit: 100 }, 1000)).getNextPage();
+    expect(second.hasNextPage()).toBe(true);
+    expect(second.nextPageParams()).toBeUndefined();
+    await expect(second.getNextPage()).rejects.toThrow(/offset 100 came back empty/);
   });
 });
 

@@ -258,3 +258,91 @@ test('rate_limit from every response is reachable through withMeta()', async () 
   const { meta } = await testClient().backlinks.summary(PROJECT_ID).withMeta();
   expect(meta).toMatchObject({ request_id: 'req_meta', rate_limit: { remaining: 42 } });
 });
+
+describe('errors that mislead (issue 16)', () => {
+  test('a logger that throws is ignored: the call is sent and resolves', async () => {
+    const calls = sequence('get', SUMMARY, () => ok(summary));
+    const boom = () => {
+      throw new Error('logger down');
+    };
+    await expect(testClient({ logger: { debug: boom, warn: boom, info: boom, error: boom } }).backlinks.summary(PROJECT_ID)).resolves.toBeDefined();
+    expect(calls.count).toBe(1);
+  });
+
+  test('a custom fetch that resolves undefined: an InvalidArgumentError naming fetch, not retried', async () => {
+    let calls = 0;
+    const fetch = (async () => {
+      calls++;
+      return undefined;
+    }) as unknown as typeof globalThis.fetch;
+    const error = await testClient({ fetch, maxRetries: 2 }).backlinks.summary(PROJECT_ID).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'InvalidArgumentError', argument: 'fetch' });
+    expect((error as Error).message).toMatch(/returned no Response \(got undefined\)/);
+    expect(calls).toBe(1);
+  });
+
+  test('a custom fetch error that echoes the Authorization header never shows the key', async () => {
+    const fetch = (async (input: Request) => {
+      throw new TypeError(`upstream refused ${input.headers.get('authorization')}`);
+    }) as unknown as typeof globalThis.fetch;
+    const error = (await testClient({ fetch, maxRetries: 0 }).backlinks.summary(PROJECT_ID).catch((e: unknown) => e)) as ConnectionError;
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error.message).toContain('upstream refused Bearer ***');
+    for (const text of [inspect(error, { depth: Infinity, showHidden: true }), String(error.stack), JSON.stringify(error)]) expect(text).not.toContain(API_KEY);
+  });
+
+  test('a server error message that echoes the key never shows it', async () => {
+    sequence('get', SUMMARY, () => fail(400, 'VALIDATION_ERROR', `bad header Bearer ${API_KEY}`));
+    const error = (await testClient({ maxRetries: 0 }).backlinks.summary(PROJECT_ID).catch((e: unknown) => e)) as ValidationError;
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error.message).toBe('bad header Bearer ***');
+    for (const text of [inspect(error, { depth: Infinity, showHidden: true }), String(error.stack), JSON.stringify(error)]) expect(text).not.toContain(API_KEY);
+  });
+
+  /** An AbortSignal look-alike, as a polyfill (abort-controller, or an older runtime's) makes. */
+  function polyfilledSignal() {
+    const listeners = new Set<() => void>();
+    const signal = {
+      aborted: false,
+      reason: undefined as unknown,
+      onabort: null,
+      addEventListener: (_type: string, listener: () => void) => void listeners.add(listener),
+      removeEventListener: (_type: string, listener: () => void) => void listeners.delete(listener),
+      dispatchEvent: () => true,
+      throwIfAborted() {},
+    };
+    const abort = (reason: unknown) => {
+      Object.assign(signal, { aborted: true, reason });
+      for (const listener of [...listeners]) listener();
+    };
+    return { signal: signal as unknown as AbortSignal, abort };
+  }
+
+  test('a polyfilled AbortSignal works like a native one: the call resolves, and aborting it aborts the call', async () => {
+    sequence('get', SUMMARY, () => ok(summary), async () => {
+      await delay(200);
+      return ok(summary);
+    });
+    const client = testClient({ maxRetries: 2 });
+    await expect(client.backlinks.summary(PROJECT_ID, { signal: polyfilledSignal().signal })).resolves.toBeDefined();
+    const { signal, abort } = polyfilledSignal();
+    const pending = client.backlinks.summary(PROJECT_ID, { signal }).catch((e: unknown) => e);
+    setTimeout(() => abort(new Error('stop')), 20);
+    expect(await pending).toBeInstanceOf(AbortedError);
+  });
+
+  test('a polyfilled AbortSignal on a list iterates, and never surfaces a raw TypeError', async () => {
+    server.use(http.get(`${BASE_URL}/projects`, () => ok([], { pagination: { total: 0, limit: 500, offset: 0, has_more: false } })));
+    const items: unknown[] = [];
+    for await (const project of testClient().projects.list({}, { signal: polyfilledSignal().signal })) items.push(project);
+    expect(items).toEqual([]);
+  });
+
+  test('a response that does not match says what was expected and what came', async () => {
+    sequence('get', SUMMARY, () => ok({ ...summary, total_backlinks: 'many' }));
+    const error = (await testClient().backlinks.summary(PROJECT_ID).catch((e: unknown) => e)) as ResponseValidationError;
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect(error.issues[0]?.message).toBe('Invalid input: expected number, received string');
+    expect(error.message).toContain('total_backlinks: Invalid input: expected number, received string');
+  });
+});

@@ -34,3 +34,11 @@ test('a refused 127.0.0.1 port is a ConnectionError with the host and ECONNREFUS
   }
   expect(error.cause).toBeUndefined();
 });
+
+test('a port fetch refuses to use (9) keeps undici\'s reason, "bad port", in the ConnectionError', async () => {
+  const client = new SeoVisibilityClient({ apiKey: KEY, baseUrl: 'http://127.0.0.1:9/api/v1', maxRetries: 0, rateLimit: false });
+  const error = (await client.backlinks.summary(PROJECT_ID).catch((e: unknown) => e)) as ConnectionError;
+  expect(error).toBeInstanceOf(ConnectionError);
+  expect(error.message).toMatch(/bad port/);
+  expect(error.message).not.toContain(KEY);
+});

@@ -154,11 +154,11 @@ describe('SDK over HTTP against the simulator', () => {
     expect(last.meta.rate_limit!.remaining).toBeGreaterThan(1_000_000);
   });
 
-  test('an enforced window: RateLimitedError when the reset is further than maxRetryDelay', async () => {
+  test('an enforced window: RateLimitedError when the reset is further than maxQueueWait', async () => {
     const limited = createSimulator({ seed: 7, now: windowStartClock(60_000), rateLimit: { windows: [{ limit: 2, intervalMs: 60_000 }] } });
     const http = await limited.listen({ port: 0 });
     try {
-      const impatient = new SeoVisibilityClient({ apiKey: limited.keys.readWrite, baseUrl: http.url, maxRetryDelay: 1_000, rateLimit: { windows: false } });
+      const impatient = new SeoVisibilityClient({ apiKey: limited.keys.readWrite, baseUrl: http.url, maxQueueWait: 1_000, rateLimit: { windows: false } });
       const project = limited.data.listedProjects[0]!.id;
       await impatient.backlinks.summary(project);
       await impatient.backlinks.summary(project);

@@ -84,3 +84,11 @@ describe('the client reads SEO_VISIBILITY_LOG', () => {
     expect(() => new SeoVisibilityClient({ apiKey: 'sv_live_x', baseUrl: 'https://a.example.com/api/v1' })).toThrow(/SEO_VISIBILITY_LOG/);
   });
 });
+
+test('a logger that throws is ignored, at every level (issue 16)', () => {
+  const boom = () => {
+    throw new Error('logger down');
+  };
+  const logger = resolveLogger({ debug: boom, warn: boom, info: boom, error: boom }, 'debug', undefined)!;
+  for (const level of ['debug', 'info', 'warn', 'error'] as const) expect(() => logger[level]('line', { a: 1 })).not.toThrow();
+});

@@ -53,3 +53,11 @@ describe('option checker', () => {
     expect(refusal({ timeout: 0 }, 'options').argument).toBe('options.timeout');
   });
 });
+
+test.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])('an unknown key named like an Object.prototype member (%s) gets the usual refusal (issue 16)', (key) => {
+  const value = JSON.parse(`{"${key}": 1}`) as Record<string, unknown>;
+  const error = refusal(value);
+  expect(error.argument).toBe(key);
+  expect(error.message).not.toMatch(/native code|function/);
+  expect(error.message).toMatch(/not an option/);
+});

@@ -157,3 +157,37 @@ describe('redisRateLimit', () => {
     }
   });
 });
+
+describe('each reported window on its own, shared through Redis (issue 16)', () => {
+  test('a 429 whose reset comes before the window the gate loaded is waited for, then retried: the call settles', async () => {
+    const { createServer: createHttpServer } = await import('node:http');
+    const inSeconds = (s: number) => Math.ceil(Date.now() / 1000) + s;
+    const statuses: number[] = [];
+    const server = createHttpServer((_req, res) => {
+      const limited = statuses.length === 1;
+      statuses.push(limited ? 429 : 200);
+      const meta = { request_id: `req_${statuses.length}`, rate_limit: limited ? { limit: 200, remaining: 0, reset: inSeconds(2) } : { limit: 5_000, remaining: 4_000, reset: inSeconds(3_000) } };
+      const body = limited ? { success: false, error: { code: 'RATE_LIMITED', message: 'slow down' }, meta } : { success: true, data: [], meta: { ...meta, pagination: { total: 0, limit: 50, offset: 0, has_more: false } } };
+      res.writeHead(limited ? 429 : 200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const shared = redisRateLimit({ redis: redis.url, id: uniqueId('sooner-429') });
+    try {
+      const client = new SeoVisibilityClient({ apiKey: 'sv_live_sooner', baseUrl: `http://127.0.0.1:${port}/api/v1`, rateLimit: shared, retryBackoff: { initialDelay: 1, maxDelay: 5 } });
+      await client.projects.list();
+      const outcome = await client.projects.list(undefined, { signal: AbortSignal.timeout(15_000) }).then(
+        () => 'ok',
+        (e: unknown) => (e as Error).name,
+      );
+      expect(outcome).toBe('ok');
+      expect(statuses).toEqual([200, 429, 200]);
+      // The budget the hour window reports is loaded again: 20 calls at once go, none waits for the hour.
+      const more = await Promise.all(Array.from({ length: 20 }, () => client.projects.list(undefined, { signal: AbortSignal.timeout(10_000) }).then(() => 'ok', (e: unknown) => (e as Error).name)));
+      expect(more.filter((o) => o !== 'ok')).toEqual([]);
+    } finally {
+      await shared.close();
+      server.close();
+    }
+  }, 30_000);
+});

@@ -86,7 +86,7 @@ describe('fuzzed responses', { timeout: timeoutFor(30_000) }, () => {
   });
   afterAll(() => server.close());
 
-  const client = () => new SeoVisibilityClient({ apiKey: sim.keys.readWrite, baseUrl: server.url, maxRetries: 0, maxRetryDelay: 0, timeout: 20_000 });
+  const client = () => new SeoVisibilityClient({ apiKey: sim.keys.readWrite, baseUrl: server.url, maxRetries: 0, maxRetryDelay: 0, maxQueueWait: 0, timeout: 20_000 });
 
   test('sanity: every endpoint answers valid data unchanged', async () => {
     respond = (status, body) => ({ status, text: JSON.stringify(body) });

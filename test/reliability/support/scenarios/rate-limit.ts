@@ -63,13 +63,13 @@ async function farReset(): Promise<Row[]> {
   const key = sim.keys.readWrite;
   const rows: Row[] = [];
   try {
-    const client = fastClient(server.url, { apiKey: key, maxRetryDelay: 1000 });
+    const client = fastClient(server.url, { apiKey: key, maxRetryDelay: 1000, maxQueueWait: 1000 });
     sim.inject({ match: { method: 'GET' }, fault: { type: 'status', status: 429 } });
     let observed = await outcomeOf(client.projects.list(), key);
     rows.push(row(AREA, '429 whose reset is 10+ min away, maxRetryDelay 1 s (GET)', 1, `RateLimitedError 429 RATE_LIMITED ${nthId(1)}`, observed, '1 request: GET /projects ×1', describeHits(sim.requests)));
 
     observed = await outcomeOf(client.projects.list(), key);
-    rows.push(row(AREA, 'next call on the same client while that budget is known spent', 1, 'RateLimitedError 429 RATE_LIMITED', observed, '1 request: GET /projects ×1', describeHits(sim.requests)));
+    rows.push(row(AREA, 'next call on the same client while that budget is known spent, maxQueueWait 1 s', 1, 'RateLimitedError 429 RATE_LIMITED', observed, '1 request: GET /projects ×1', describeHits(sim.requests)));
 
     const fresh = fastClient(server.url, { apiKey: key, maxRetryDelay: 1000 });
     const before = sim.data.projects.length;

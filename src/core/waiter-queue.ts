@@ -1,10 +1,8 @@
-import { AbortedError, type AcquireOptions, type Permit } from '../index.js';
+import type { AcquireOptions, Permit } from './rate-gate.js';
 
-/** A call waiting for an admission from Redis. @internal */
+/** A call waiting for admission by a throttle. @internal */
 export interface Waiter {
-  retry: boolean;
-  maxWaitMs: number;
-  signal: AbortSignal | undefined;
+  options: AcquireOptions;
   resolve(permit: Permit | Promise<Permit>): void;
   reject(error: unknown): void;
   /** Stops listening to the caller's signal (the waiter was served or dropped). */
@@ -12,13 +10,17 @@ export interface Waiter {
 }
 
 /**
- * The calls of one process waiting for the shared budget. Retries go first, behind earlier retries
- * (octokit's rule). An aborted call leaves the queue at once and rejects with `AbortedError`, so an
- * admission from Redis always goes to a caller still waiting.
+ * The calls waiting for a throttle, in the order they are served: retries first, behind earlier
+ * retries (octokit's rule), then the rest in arrival order. An aborted call leaves the queue at
+ * once and rejects with the error `aborted(reason)` builds, so an admission always goes to a
+ * caller still waiting. Both the local and the shared (Redis) gate queue here.
+ *
+ * The error is built by the caller rather than imported: the Redis entry uses the main entry's
+ * error classes (one class hierarchy across entries), and this file is bundled into both.
  *
  * @example
  * ```ts
- * const queue = new WaiterQueue();
+ * const queue = new WaiterQueue((reason) => new AbortedError(reason));
  * const permit = new Promise<Permit>((resolve, reject) => queue.add({ retry: false, maxWaitMs: 60_000 }, resolve, reject));
  * queue.shift()?.resolve({ settle() {} });
  * ```
@@ -26,6 +28,11 @@ export interface Waiter {
  */
 export class WaiterQueue {
   readonly #waiters: Waiter[] = [];
+  readonly #aborted: (reason: unknown) => Error;
+
+  constructor(aborted: (reason: unknown) => Error) {
+    this.#aborted = aborted;
+  }
 
   get length(): number {
     return this.#waiters.length;
@@ -36,18 +43,11 @@ export class WaiterQueue {
     const { signal } = options;
     const onAbort = () => {
       this.remove(waiter);
-      reject(new AbortedError(signal?.reason));
+      reject(this.#aborted(signal?.reason));
     };
-    const waiter: Waiter = {
-      retry: options.retry,
-      maxWaitMs: options.maxWaitMs,
-      signal,
-      resolve,
-      reject,
-      detach: () => signal?.removeEventListener('abort', onAbort),
-    };
+    const waiter: Waiter = { options, resolve, reject, detach: () => signal?.removeEventListener('abort', onAbort) };
     signal?.addEventListener('abort', onAbort, { once: true });
-    const at = options.retry ? this.#waiters.findIndex((w) => !w.retry) : -1;
+    const at = options.retry ? this.#waiters.findIndex((w) => !w.options.retry) : -1;
     if (at === -1) this.#waiters.push(waiter);
     else this.#waiters.splice(at, 0, waiter);
   }
@@ -64,13 +64,6 @@ export class WaiterQueue {
     const at = this.#waiters.indexOf(waiter);
     if (at !== -1) this.#waiters.splice(at, 1);
     waiter.detach();
-  }
-
-  /** Every waiting call, taken off the queue and detached. */
-  drain(): Waiter[] {
-    const all = this.#waiters.splice(0);
-    for (const waiter of all) waiter.detach();
-    return all;
   }
 
   /** A copy of the waiting calls, first first. */

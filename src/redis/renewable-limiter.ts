@@ -1,0 +1,66 @@
+import type Bottleneck from 'bottleneck';
+
+/** The replies of bottleneck's scripts when Redis no longer holds the limiter's keys. */
+const LOST_KEYS = /\b(?:SETTINGS_KEY_NOT_FOUND|UNKNOWN_CLIENT)\b/;
+
+/**
+ * The clustered bottleneck limiter of one shared budget, re-created when Redis loses its keys
+ * (`FLUSHALL`, a restart without persistence, an eviction).
+ *
+ * bottleneck 2.19.5 (its last release, 2019) re-creates its settings itself when a script replies
+ * `SETTINGS_KEY_NOT_FOUND`, but compares the whole message, and Redis 7 replies
+ * `ERR SETTINGS_KEY_NOT_FOUND`: the check never matches, and every later call fails. A new
+ * limiter with the same id (public API: `new Bottleneck`, `ready()`, `disconnect()`) runs
+ * bottleneck's `init`, which writes the settings only where they are missing, so any number of
+ * processes may renew at once.
+ *
+ * @example
+ * ```ts
+ * const limiters = new RenewableLimiter(() => new Bottleneck({ id, datastore: 'ioredis', connection }), (l) => l.ready());
+ * limiters.current.schedule(job).catch((error) => RenewableLimiter.lostKeys(error) && limiters.renew(limiters.current));
+ * ```
+ * @internal
+ */
+export class RenewableLimiter {
+  readonly #make: () => Bottleneck;
+  readonly #ready: (limiter: Bottleneck) => Promise<void>;
+  #current: Bottleneck;
+  #renewal: Promise<void> | undefined;
+
+  /** `ready` waits for a new limiter to be usable (the store bounds it with its connect time-out). */
+  constructor(make: () => Bottleneck, ready: (limiter: Bottleneck) => Promise<void>) {
+    this.#make = make;
+    this.#ready = ready;
+    this.#current = make();
+  }
+
+  /** The limiter to schedule on now. */
+  get current(): Bottleneck {
+    return this.#current;
+  }
+
+  /** Whether `error` says Redis lost the limiter's keys. */
+  static lostKeys(error: unknown): boolean {
+    return error instanceof Error && LOST_KEYS.test(error.message);
+  }
+
+  /**
+   * Replaces `failed` with a new limiter and waits until it is ready. Callers that saw the same
+   * limiter fail share one renewal; a limiter already replaced is not renewed again.
+   */
+  renew(failed: Bottleneck): Promise<void> {
+    if (this.#renewal) return this.#renewal;
+    if (failed !== this.#current) return this.#ready(this.#current);
+    const old = this.#current;
+    this.#current = this.#make();
+    this.#renewal = (async () => {
+      try {
+        await old.disconnect(false); // its keys are gone: nothing to flush (on a shared connection it returns nothing)
+      } catch {
+        // Stopping the old limiter's heartbeat cannot fail in a way that matters to the new one.
+      }
+      await this.#ready(this.#current);
+    })().finally(() => (this.#renewal = undefined));
+    return this.#renewal;
+  }
+}
