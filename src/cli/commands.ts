@@ -1,7 +1,8 @@
-import { type DatasetName, type SyncJob, type SyncResult, type SyncStore, type SyncWindow, SyncError, ndjsonStore, planSync, runSync, sqliteStore } from '../sync/index.js';
+import { type DatasetName, type SyncJob, type SyncResult, type SyncWindow, SyncError, planSync, runSync } from '../sync/index.js';
 import { type Connection, UsageError, connect } from './connect.js';
 import { EXIT } from './exit-codes.js';
 import { BarsReporter, LinesReporter, type Reporter, shortDuration } from './progress.js';
+import { type StoreFlags, storeFactory } from './store-choice.js';
 
 interface CommonOptions {
   project?: string[];
@@ -9,7 +10,6 @@ interface CommonOptions {
   reserve: number;
   simulator?: boolean;
   simulatorKeywords?: number;
-  db?: string;
 }
 
 interface IO {
@@ -47,10 +47,22 @@ async function withConnection(opts: CommonOptions, io: IO, fn: (c: Connection) =
   }
 }
 
+/** The store the flags name, or a usage error written to stderr (exit 2). */
+function chooseStore(flags: StoreFlags, io: IO, options: { required: boolean; allowNdjson: boolean }): ReturnType<typeof storeFactory> | number {
+  try {
+    return storeFactory(flags, process.env, options);
+  } catch (error) {
+    io.err.write(`seo-visibility: ${error instanceof Error ? error.message : String(error)}\n`);
+    return EXIT.usage;
+  }
+}
+
 /** `seo-visibility plan`. @internal */
-export function planCommand(opts: CommonOptions & { json?: boolean }, io: IO): Promise<number> {
+export function planCommand(opts: CommonOptions & StoreFlags & { json?: boolean }, io: IO): Promise<number> {
+  const store = chooseStore(opts, io, { required: false, allowNdjson: false });
+  if (typeof store === 'number') return Promise.resolve(store);
   return withConnection(opts, io, async ({ client, windows, source }) => {
-    const plan = await planSync(client, jobOf(opts), { store: opts.db ? sqliteStore(opts.db) : undefined, budget: { reserve: opts.reserve }, windows });
+    const plan = await planSync(client, jobOf(opts), { store: store?.(), budget: { reserve: opts.reserve }, windows, signal: io.signal });
     if (opts.json) io.out.write(`${JSON.stringify({ ...plan, summary: undefined, summaryText: plan.summary }, null, 2)}\n`);
     else io.out.write(`Plan for ${source}\n${plan.summary}\n`);
     return EXIT.done;
@@ -59,23 +71,29 @@ export function planCommand(opts: CommonOptions & { json?: boolean }, io: IO): P
 
 /** `seo-visibility sync`. @internal */
 export function syncCommand(
-  opts: CommonOptions & { ndjson?: string; maxRequests?: number; concurrency: number; fresh?: boolean; progress?: string },
+  opts: CommonOptions & StoreFlags & { maxRequests?: number; concurrency: number; fresh?: boolean; progress?: string },
   io: IO,
 ): Promise<number> {
-  if (!opts.db === !opts.ndjson) {
-    io.err.write('seo-visibility: sync needs exactly one of --db <file> or --ndjson <dir>\n');
-    return Promise.resolve(EXIT.usage);
-  }
+  const chosen = chooseStore(opts, io, { required: true, allowNdjson: true });
+  if (typeof chosen === 'number') return Promise.resolve(chosen);
+  const store = chosen as NonNullable<typeof chosen>;
   // --progress is one of bars, lines or none: commander checked it while parsing.
   const mode = opts.progress ?? (io.out.isTTY ? 'bars' : 'lines');
   return withConnection(opts, io, async ({ client, windows, source }) => {
-    const store = (): SyncStore => (opts.db ? sqliteStore(opts.db) : ndjsonStore(opts.ndjson ?? ''));
     const job = jobOf(opts);
     const say = (line: string) => io.out.write(`${line}\n`);
-    say(`Syncing ${job.projects === 'all' ? 'all projects' : `${job.projects.length} project(s)`} from ${source} into ${opts.db ?? opts.ndjson}`);
+    say(`Syncing ${job.projects === 'all' ? 'all projects' : `${job.projects.length} project(s)`} from ${source} into ${store().location}`);
     let reporter: Reporter | undefined;
     if (mode !== 'none') {
-      const plan = await planSync(client, job, { store: store(), budget: { reserve: opts.reserve }, windows });
+      const plan = await planSync(client, job, { store: store(), budget: { reserve: opts.reserve }, windows, signal: io.signal }).catch((error: unknown) => {
+        // The first Ctrl-C while planning: nothing is running yet, so stop here with nothing lost.
+        if (io.signal.aborted) return undefined;
+        throw error;
+      });
+      if (!plan) {
+        say('Stopped: interrupted while planning. Nothing was written; run the same command again to start.');
+        return EXIT.stopped;
+      }
       say(`Plan: ${plan.requests.toLocaleString('en-US')} requests, ${shortDuration(plan.leastTimeMs)} at the least; ${plan.fitsToday ? "fits in today's budget" : `spans ${plan.days} days of budget`}; rankings.history: ${plan.historyPath}`);
       reporter = mode === 'bars' ? new BarsReporter(plan, windows, io.out) : new LinesReporter(plan, windows, say);
     }

@@ -4,6 +4,8 @@ import { DATASET_NAMES } from '../sync/index.js';
 import { planCommand, syncCommand } from './commands.js';
 import { exitHelp } from './exit-codes.js';
 import { datasetNames, nonEmpty, projectIds, wholeNumber } from './flags.js';
+import { registerMcp } from './mcp.js';
+import { registerReport } from './report.js';
 
 /** Options both commands take. */
 function common(command: Command): Command {
@@ -40,6 +42,7 @@ ${exitHelp()}`,
   common(program.command('plan'))
     .description('Print what a sync would cost: requests per dataset, the time under the rate windows, and whether it fits in today\'s budget.')
     .option('--db <file>', 'the SQLite file a later sync writes to (what it holds is not counted again)', nonEmpty('--db'))
+    .option('--postgres <url>', 'the PostgreSQL database a later sync writes to (schema seo_visibility)')
     .option('--json', 'print the plan as JSON')
     .addHelpText(
       'after',
@@ -57,6 +60,7 @@ ${exitHelp('plan')}`,
     .description('Copy the data into a SQLite file (or NDJSON files), resumably: Ctrl-C or a spent budget stops it with progress saved; the same command resumes.')
     .option('--db <file>', 'the SQLite file to write (created if missing)', nonEmpty('--db'))
     .option('--ndjson <dir>', 'write newline-delimited JSON files into this folder instead of SQLite', nonEmpty('--ndjson'))
+    .option('--postgres <url>', 'write into PostgreSQL (schema seo_visibility) instead of SQLite; the password is never printed')
     .option('--max-requests <n>', 'stop (resumably) after this many requests', wholeNumber('--max-requests', 1))
     .option('--concurrency <n>', 'requests in flight at once (at most one per dataset and project)', wholeNumber('--concurrency', 1), 4)
     .option('--fresh', 'drop the progress of a stopped run of another job instead of failing')
@@ -69,9 +73,12 @@ Examples:
   $ seo-visibility sync --db seo.db
   $ seo-visibility sync --db seo.db --datasets rankings.list,rankings.history --max-requests 10000
   $ seo-visibility sync --ndjson ./export --reserve 2000 --progress lines
+  $ seo-visibility sync --postgres postgres://sync@db.internal:5432/warehouse
 ${exitHelp('sync')}`,
     )
     .action(async (opts) => io.setExit(await syncCommand(opts, io)));
 
+  registerReport(program, io);
+  registerMcp(program, io);
   return program;
 }

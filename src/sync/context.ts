@@ -1,8 +1,12 @@
 import type { SeoVisibilityClient } from '../index.js';
 import type { BudgetTracker, StopReason } from './budget.js';
-import type { DatasetName, TableSchema } from './datasets.js';
-import { type Fetched, type Target, fetchPage } from './requests.js';
-import type { Row, SyncStore } from './store.js';
+import { type DatasetName, type TableSchema, endpointOf, fetchPage } from './datasets.js';
+import { SyncError } from './errors.js';
+import type { Fetched, Target } from './requests.js';
+import type { DeleteMark, Row, SyncStore } from './store.js';
+
+/** A mark as a stream asks for it; the commit dates it. @internal */
+export type MarkRequest = Omit<DeleteMark, 'at'>;
 
 /** The run a store is working on, saved under the `run` key. @internal */
 export interface RunRecord {
@@ -32,6 +36,8 @@ export interface DatasetCounters {
 /** What every stream step shares: the client, the store, the budget and the run. @internal */
 export class SyncContext {
   readonly counters = new Map<DatasetName, DatasetCounters>();
+  /** The commit under way: commits are chained so the ledger's read-add-write never interleaves. */
+  #commits: Promise<void> = Promise.resolve();
 
   constructor(
     readonly client: SeoVisibilityClient,
@@ -42,7 +48,23 @@ export class SyncContext {
     readonly signal: AbortSignal | undefined,
     /** The spend ledger's key for now (one entry per day-budget period). */
     readonly ledgerKey: () => string,
-  ) {}
+    /** The sync's clock (epoch ms). */
+    readonly now: () => number,
+  ) {
+    this.#clock = (store.get('clock') as number | undefined) ?? 0;
+  }
+
+  /** Last `_synced_at` handed out, kept in the store so it only grows, run after run. */
+  #clock: number;
+
+  /**
+   * A `_synced_at` time: the clock, but always later than the last one given (a frozen or
+   * stepped-back clock still orders reads), so "read before this re-read started" is a `<`.
+   */
+  stamp(): string {
+    this.#clock = Math.max(this.now(), this.#clock + 1);
+    return new Date(this.#clock).toISOString();
+  }
 
   /** Task period: `r<run>` for data re-read every run, `d<day>` for daily snapshots, `once`. */
   period(freshness: TableSchema['refresh']): string {
@@ -68,20 +90,37 @@ export class SyncContext {
     } catch (error) {
       if (this.signal?.aborted) throw new StopRun('aborted');
       if (isError(error, 'RateLimitedError')) throw new StopRun('rate_limited');
-      throw error;
+      throw requestFailed(dataset, target, error);
     } finally {
       this.budget.end(fetched?.budget);
       this.#count(dataset).requests++;
     }
   }
 
-  /** Writes one request's rows and progress in one transaction, with the day's spend ledger. */
-  commit(dataset: DatasetName, writes: Array<{ table: TableSchema; rows: Row[] }>, state: Record<string, unknown>): void {
-    const ledger = this.ledgerKey();
-    const spent = (this.store.get(ledger) as number | undefined) ?? 0;
-    this.store.commit({ writes, state: { ...state, [ledger]: spent + 1 } });
-    for (const w of writes) this.#count(w.table.dataset).rows += w.rows.length;
-    this.#count(dataset);
+  /**
+   * Writes one request's rows (stamped `_synced_at`, `_deleted_at` cleared), its marks and its
+   * progress in one transaction, with the day's spend ledger.
+   */
+  commit(dataset: DatasetName, writes: Array<{ table: TableSchema; rows: Row[] }>, state: Record<string, unknown>, marks: readonly MarkRequest[] = []): Promise<void> {
+    return this.#serial(async () => {
+      const ledger = this.ledgerKey();
+      const spent = (this.store.get(ledger) as number | undefined) ?? 0;
+      const at = this.stamp();
+      await this.store.commit({
+        writes: writes.map((w) => ({ table: w.table, rows: w.rows.map((r) => ({ ...r, _synced_at: at, _deleted_at: null })) })),
+        deletes: marks.map((m) => ({ ...m, at })),
+        state: { ...state, [ledger]: spent + 1, clock: this.#clock },
+      });
+      for (const w of writes) this.#count(w.table.dataset).rows += w.rows.length;
+      this.#count(dataset);
+    });
+  }
+
+  /** Runs `write` after every commit already queued (a store sees one commit at a time). */
+  #serial(write: () => Promise<void>): Promise<void> {
+    const next = this.#commits.then(write);
+    this.#commits = next.catch(() => undefined);
+    return next;
   }
 
   #count(dataset: DatasetName): DatasetCounters {
@@ -89,6 +128,20 @@ export class SyncContext {
     if (!c) this.counters.set(dataset, (c = { requests: 0, rows: 0 }));
     return c;
   }
+}
+
+/**
+ * A request that failed for good, as a `SyncError` (`request_failed`) naming the dataset, the
+ * project, the item and the endpoint; the client's typed error is its `cause`.
+ */
+function requestFailed(dataset: DatasetName, target: Target, error: unknown): SyncError {
+  const where = `${dataset} of project ${target.projectId || '(all)'}${target.itemId ? `, item ${target.itemId}` : ''} (GET ${endpointOf(dataset, target)})`;
+  return new SyncError('request_failed', `Reading ${where} failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`, { cause: error });
+}
+
+/** Whether a failure is a 404, directly or as the cause of `request_failed`. @internal */
+export function isNotFound(error: unknown): boolean {
+  return isError(error, 'NotFoundError') || isError((error as { cause?: unknown } | undefined)?.cause, 'NotFoundError');
 }
 
 /** Cross-realm error check by name (the client's errors may come from another copy of the package). @internal */

@@ -1,39 +1,6 @@
-import { InvalidArgumentError } from '../index.js';
-
-/**
- * The thirteen datasets a sync copies, named after the SDK method that reads them.
- *
- * @example
- * ```ts
- * const everything = { projects: 'all' as const, datasets: [...DATASET_NAMES] };
- * const plan = await planSync(client, { projects: [projectId], datasets: everything.datasets.filter((d) => d.startsWith('backlinks.')) });
- * ```
- */
-export const DATASET_NAMES = [
-  'projects.list',
-  'rankings.list',
-  'rankings.history',
-  'prompts.list',
-  'prompts.history',
-  'audits.list',
-  'audits.issues',
-  'backlinks.list',
-  'backlinks.summary',
-  'backlinks.history',
-  'backlinks.anchors',
-  'backlinks.domains',
-  'content.list',
-] as const;
-
-/**
- * One dataset name, e.g. `'rankings.history'`.
- *
- * @example
- * ```ts
- * const name: DatasetName = 'backlinks.summary';
- * ```
- */
-export type DatasetName = (typeof DATASET_NAMES)[number];
+import { InvalidArgumentError, type SeoVisibilityClient } from '../index.js';
+import { type Fetched, type Target, readHistory, readPage, readSingle } from './requests.js';
+import { type RowContext, keywordId } from './rows.js';
 
 /**
  * How often a dataset can change, which decides what a second run re-reads: `run` every run, `day` once
@@ -45,6 +12,42 @@ export type DatasetName = (typeof DATASET_NAMES)[number];
  * ```
  */
 export type Freshness = 'run' | 'day' | 'once';
+
+/**
+ * What a table's rows are: `snapshot` (dated by `snapshot_date`: one copy per day, never marked
+ * deleted), `current` (the state the API serves now: a row a complete re-read no longer returns
+ * gets `_deleted_at`), `history` (dated facts that do not change, never marked).
+ *
+ * @example
+ * ```ts
+ * const marked = Object.values(TABLE_SCHEMAS).filter((t) => t.kind === 'current').map((t) => t.table);
+ * ```
+ */
+export type TableKind = 'snapshot' | 'current' | 'history';
+
+/**
+ * The two columns every table has besides the wire's fields: `_synced_at` (ISO time a run last
+ * read the row) and `_deleted_at` (null while the API serves the row; set on a `current` table's
+ * row that a complete re-read no longer returned, cleared when it comes back).
+ *
+ * @example
+ * ```ts
+ * SYNC_COLUMNS; // ['_synced_at', '_deleted_at']
+ * ```
+ */
+export const SYNC_COLUMNS = ['_synced_at', '_deleted_at'] as const;
+
+/**
+ * The type of a column in a typed store (Postgres): `text`, `number` (double precision), `boolean`,
+ * `timestamp` (timestamptz), `date`, `json` (jsonb, for objects and arrays). SQLite and NDJSON keep
+ * values as the wire has them.
+ *
+ * @example
+ * ```ts
+ * const type: ColumnType = TABLE_SCHEMAS['rankings.list'].types['desktop_position'] ?? 'text'; // 'number'
+ * ```
+ */
+export type ColumnType = 'text' | 'number' | 'boolean' | 'timestamp' | 'date' | 'json';
 
 /**
  * A table of the store, as documented: its dataset, name, columns (the wire's field names) and
@@ -67,6 +70,10 @@ export interface TableSchema {
   primaryKey: readonly string[];
   /** `run`: re-read by every run; `day`: once per UTC day (a snapshot); `once`: once per item. */
   refresh: Freshness;
+  /** `snapshot`, `current` (deletes are marked) or `history`. */
+  kind: TableKind;
+  /** The type of each known column that is not `text`. */
+  types: Readonly<Record<string, ColumnType>>;
 }
 
 /**
@@ -79,8 +86,261 @@ export interface TableSchema {
  */
 export type TableDef = TableSchema;
 
+/**
+ * The schema of every table, by dataset. Column names are the wire's field names; `project_id`
+ * ties a row to its project, and `snapshot_date` (UTC `YYYY-MM-DD`) dates a snapshot.
+ *
+ * @example
+ * ```ts
+ * for (const [dataset, t] of Object.entries(TABLE_SCHEMAS)) console.log(dataset, t.table, t.primaryKey.join(', '));
+ * ```
+ */
+/**
+ * One dataset, declared once: its table (columns, key, types, freshness, kind), the endpoint and
+ * SDK call that read it (through the SDK's own pager: its page size and next-page rule), how its
+ * rows are built, the list it depends on, and the plan's words. The run, the plan, the rows and
+ * docs/sync-tables.md all read these entries.
+ * @internal
+ */
+export interface DatasetDef<N extends string = string> {
+  name: N;
+  columns: readonly string[];
+  primaryKey: readonly string[];
+  refresh: Freshness;
+  kind: TableKind;
+  types: Partial<Record<ColumnType, readonly string[]>>;
+  /** The path it reads, as the API reference writes it (`{projectId}`, `{itemId}`). */
+  endpoint: string;
+  /** A per-item dataset: the list whose items it reads (read first, even when not stored). */
+  parent?: string;
+  /** Whether it is a paged list (read page by page) or one response per project. */
+  paged: boolean;
+  /** The request at `t` (one page at `t.offset`, or the whole response). */
+  read(client: SeoVisibilityClient, t: Target): Promise<Fetched>;
+  /** The rows of one response: the wire's fields plus the keys that tie them to project, item and day. */
+  rows(records: ReadonlyArray<Record<string, unknown>>, ctx: RowContext): Array<Record<string, unknown>>;
+  /** How the plan counts its requests, in words. */
+  note: string;
+}
+
+const dataset = <const N extends string>(d: DatasetDef<N>): DatasetDef<N> => d;
+
+/** Rows of a per-project dataset: the wire's fields plus `project_id`. */
+const projectRows = (records: ReadonlyArray<Record<string, unknown>>, ctx: RowContext) => records.map((r) => ({ ...r, project_id: ctx.projectId }));
+
 const P = 'project_id';
 const S = 'snapshot_date';
+
+/** The registry, in the order a run reads the datasets (each per-item dataset after its list). @internal */
+export const DATASETS = [
+  dataset({
+    name: 'projects.list',
+    columns: ['id', 'name', 'status', 'serviceType', 'productMode', 'websiteUrl', 'createdAt'],
+    primaryKey: ['id'],
+    refresh: 'run',
+    kind: 'current',
+    types: { timestamp: ['createdAt'] },
+    endpoint: '/projects',
+    paged: true,
+    read: (c, t) => readPage(c.projects.list({ offset: t.offset }, { signal: t.signal })),
+    rows: (records) => records.map((r) => ({ ...r })),
+    note: 'pages at the largest page size',
+  }),
+  dataset({
+    name: 'rankings.list',
+    columns: [P, S, 'id', 'keyword', 'desktop_position', 'mobile_position', 'ai_mode_position', 'maps_position', 'net_change', 'location'],
+    primaryKey: [P, S, 'id'],
+    refresh: 'day',
+    kind: 'snapshot',
+    types: { date: ['snapshot_date'], number: ['desktop_position', 'mobile_position', 'ai_mode_position', 'maps_position', 'net_change'] },
+    endpoint: '/projects/{projectId}/rankings/keywords',
+    paged: true,
+    read: (c, t) => readPage(c.rankings.list(t.projectId, { offset: t.offset }, { signal: t.signal })),
+    rows: (records, ctx) => records.map((r) => ({ ...r, project_id: ctx.projectId, snapshot_date: ctx.snapshotDay, id: keywordId(r) })),
+    note: 'pages at the largest page size',
+  }),
+  dataset({
+    name: 'rankings.history',
+    columns: [P, 'keyword_id', 'check_date', 'keyword', 'desktop_position', 'mobile_position', 'ai_mode_position', 'maps_position', 'featured_snippet', 'local_pack_position', 'source'],
+    primaryKey: [P, 'keyword_id', 'check_date'],
+    refresh: 'day',
+    kind: 'history',
+    types: { date: ['check_date'], number: ['desktop_position', 'mobile_position', 'ai_mode_position', 'maps_position', 'local_pack_position'], boolean: ['featured_snippet'] },
+    endpoint: '/projects/{projectId}/rankings/keywords/{itemId}/history',
+    parent: 'rankings.list',
+    paged: false,
+    read: (c, t) => readHistory(c.rankings.history(t.projectId, t.itemId ?? '', { ...(t.dateFrom ? { date_from: t.dateFrom } : {}), ...(t.dateTo ? { date_to: t.dateTo } : {}) }, { signal: t.signal })),
+    rows: (records, ctx) => {
+      const keyword = ctx.data?.['keyword'];
+      const keywordId = (ctx.data?.['keyword_id'] as string | undefined) ?? ctx.itemId;
+      return records.map((r) => ({ ...r, project_id: ctx.projectId, keyword_id: keywordId, keyword, source: 'history' }));
+    },
+    note: 'back-fill, one request per keyword',
+  }),
+  dataset({
+    name: 'prompts.list',
+    columns: [P, S, 'id', 'prompt', 'target_location', 'brand_name', 'visibility_percentage', 'average_position', 'best_model', 'ai_search_volume', 'total_citations', 'latest_responses', 'last_checked', 'created_at'],
+    primaryKey: [P, S, 'id'],
+    refresh: 'day',
+    kind: 'snapshot',
+    types: { date: ['snapshot_date'], number: ['visibility_percentage', 'average_position', 'ai_search_volume', 'total_citations'], json: ['latest_responses'], timestamp: ['last_checked', 'created_at'] },
+    endpoint: '/projects/{projectId}/prompts',
+    paged: true,
+    read: (c, t) => readPage(c.prompts.list(t.projectId, { offset: t.offset }, { signal: t.signal })),
+    rows: (records, ctx) => records.map((r) => ({ ...r, project_id: ctx.projectId, snapshot_date: ctx.snapshotDay })),
+    note: 'pages at the largest page size',
+  }),
+  dataset({
+    name: 'prompts.history',
+    columns: [P, 'prompt_id', 'model', 'checked_at', 'prompt', 'is_visible', 'position', 'citations_count', 'citations', 'response_excerpt'],
+    primaryKey: [P, 'prompt_id', 'model', 'checked_at'],
+    refresh: 'day',
+    kind: 'history',
+    types: { timestamp: ['checked_at'], boolean: ['is_visible'], number: ['position', 'citations_count'], json: ['citations'] },
+    endpoint: '/projects/{projectId}/prompts/{itemId}/history',
+    parent: 'prompts.list',
+    paged: true,
+    read: (c, t) => readPage(c.prompts.history(t.projectId, t.itemId ?? '', { offset: t.offset, ...(t.dateFrom ? { date_from: t.dateFrom } : {}), ...(t.dateTo ? { date_to: t.dateTo } : {}) }, { signal: t.signal })),
+    rows: (records, ctx) => {
+      const promptId = (ctx.data?.['prompt_id'] as string | undefined) ?? ctx.itemId;
+      return records.map((r) => ({ ...r, project_id: ctx.projectId, prompt_id: promptId, prompt: ctx.data?.['prompt'] }));
+    },
+    note: 'history pages since the last stored answer',
+  }),
+  dataset({
+    name: 'audits.list',
+    columns: [P, 'id', 'target_url', 'status', 'crawl_progress', 'pages_crawled', 'total_issues', 'critical_issues', 'warning_issues', 'notice_issues', 'started_at', 'completed_at', 'created_at'],
+    primaryKey: [P, 'id'],
+    refresh: 'run',
+    kind: 'current',
+    types: { number: ['crawl_progress', 'pages_crawled', 'total_issues', 'critical_issues', 'warning_issues', 'notice_issues'], timestamp: ['started_at', 'completed_at', 'created_at'] },
+    endpoint: '/projects/{projectId}/audits',
+    paged: true,
+    read: (c, t) => readPage(c.audits.list(t.projectId, { offset: t.offset }, { signal: t.signal })),
+    rows: projectRows,
+    note: 'pages at the largest page size',
+  }),
+  dataset({
+    name: 'audits.issues',
+    columns: [P, 'audit_id', 'id', 'type', 'severity', 'title', 'description', 'affected_count', 'status', 'created_at'],
+    primaryKey: [P, 'audit_id', 'id'],
+    refresh: 'once',
+    kind: 'history',
+    types: { number: ['affected_count'], timestamp: ['created_at'] },
+    endpoint: '/projects/{projectId}/audits/{itemId}/issues',
+    parent: 'audits.list',
+    paged: true,
+    read: (c, t) => readPage(c.audits.issues(t.projectId, t.itemId ?? '', { offset: t.offset }, { signal: t.signal })),
+    rows: (records, ctx) => records.map((r) => ({ ...r, project_id: ctx.projectId, audit_id: ctx.itemId })),
+    note: 'finished audits not read yet, one page each',
+  }),
+  dataset({
+    name: 'backlinks.list',
+    columns: [P, 'id', 'target_domain', 'total_backlinks', 'total_referring_domains', 'rank', 'last_summary_update'],
+    primaryKey: [P, 'id'],
+    refresh: 'day',
+    kind: 'current',
+    types: { number: ['total_backlinks', 'total_referring_domains', 'rank'], date: ['last_summary_update'] },
+    endpoint: '/projects/{projectId}/backlinks',
+    paged: false,
+    read: (c, t) => readSingle(c.backlinks.list(t.projectId, { signal: t.signal })),
+    rows: projectRows,
+    note: 'one request per project',
+  }),
+  dataset({
+    name: 'backlinks.summary',
+    columns: [P, S, 'total_backlinks', 'total_referring_domains', 'average_domain_rank', 'dofollow_backlinks', 'nofollow_backlinks', 'broken_backlinks', 'tracked_domains_count', 'last_updated'],
+    primaryKey: [P, S],
+    refresh: 'day',
+    kind: 'snapshot',
+    types: { date: ['snapshot_date', 'last_updated'], number: ['total_backlinks', 'total_referring_domains', 'average_domain_rank', 'dofollow_backlinks', 'nofollow_backlinks', 'broken_backlinks', 'tracked_domains_count'] },
+    endpoint: '/projects/{projectId}/backlinks/summary',
+    paged: false,
+    read: (c, t) => readSingle(c.backlinks.summary(t.projectId, { signal: t.signal })),
+    rows: (records, ctx) => records.map((r) => ({ ...r, project_id: ctx.projectId, snapshot_date: ctx.snapshotDay })),
+    note: 'one request per project',
+  }),
+  dataset({
+    name: 'backlinks.history',
+    columns: [P, 'check_date', 'new_backlinks', 'lost_backlinks', 'new_referring_domains', 'lost_referring_domains', 'net_backlinks_change', 'net_domains_change'],
+    primaryKey: [P, 'check_date'],
+    refresh: 'day',
+    kind: 'history',
+    types: { date: ['check_date'], number: ['new_backlinks', 'lost_backlinks', 'new_referring_domains', 'lost_referring_domains', 'net_backlinks_change', 'net_domains_change'] },
+    endpoint: '/projects/{projectId}/backlinks/history',
+    paged: false,
+    read: (c, t) => readHistory(c.backlinks.history(t.projectId, { signal: t.signal })),
+    rows: projectRows,
+    note: 'one request per project',
+  }),
+  dataset({
+    name: 'backlinks.anchors',
+    columns: [P, 'anchor_text', 'count', 'percentage', 'is_dofollow'],
+    primaryKey: [P, 'anchor_text'],
+    refresh: 'day',
+    kind: 'current',
+    types: { number: ['count', 'percentage'], boolean: ['is_dofollow'] },
+    endpoint: '/projects/{projectId}/backlinks/anchors',
+    paged: true,
+    read: (c, t) => readPage(c.backlinks.anchors(t.projectId, { offset: t.offset }, { signal: t.signal })),
+    rows: projectRows,
+    note: 'pages at the largest page size',
+  }),
+  dataset({
+    name: 'backlinks.domains',
+    columns: [P, 'domain'],
+    primaryKey: [P, 'domain'],
+    refresh: 'day',
+    kind: 'current',
+    types: {},
+    endpoint: '/projects/{projectId}/backlinks/domains',
+    paged: false,
+    read: (c, t) => readSingle(c.backlinks.domains(t.projectId, { signal: t.signal })),
+    rows: // The referring-domain record is not documented: `domain` is its natural key when present;
+    // otherwise the record itself (as JSON) is, so rows still never repeat.
+    (records, ctx) => records.map((r) => ({ ...r, project_id: ctx.projectId, domain: typeof r['domain'] === 'string' ? r['domain'] : JSON.stringify(r) })),
+    note: 'one request per project',
+  }),
+  dataset({
+    name: 'content.list',
+    columns: [P, 'id', 'title', 'description', 'scheduled_date', 'due_date', 'status', 'status_color', 'content_type', 'content_type_color', 'priority', 'document_url', 'source_url', 'featured_image_url', 'created_at', 'updated_at'],
+    primaryKey: [P, 'id'],
+    refresh: 'run',
+    kind: 'current',
+    types: { timestamp: ['scheduled_date', 'due_date', 'created_at', 'updated_at'], number: ['priority'] },
+    endpoint: '/projects/{projectId}/content',
+    paged: true,
+    read: (c, t) => readPage(c.content.list(t.projectId, { offset: t.offset }, { signal: t.signal })),
+    rows: projectRows,
+    note: 'pages at the largest page size',
+  }),
+] as const;
+
+/**
+ * One dataset name, e.g. `'rankings.history'`.
+ *
+ * @example
+ * ```ts
+ * const name: DatasetName = 'backlinks.summary';
+ * ```
+ */
+export type DatasetName = (typeof DATASETS)[number]['name'];
+
+/**
+ * The datasets a sync copies, named after the SDK method that reads them, in the order a run reads them.
+ *
+ * @example
+ * ```ts
+ * const everything = { projects: 'all' as const, datasets: [...DATASET_NAMES] };
+ * const plan = await planSync(client, { projects: [projectId], datasets: everything.datasets.filter((d) => d.startsWith('backlinks.')) });
+ * ```
+ */
+export const DATASET_NAMES: readonly DatasetName[] = DATASETS.map((d) => d.name);
+
+/** A dataset's registry entry. @internal */
+export function datasetDef(name: DatasetName): DatasetDef<DatasetName> {
+  return DATASETS.find((d) => d.name === name) as DatasetDef<DatasetName>;
+}
 
 /**
  * The schema of every table, by dataset. Column names are the wire's field names; `project_id`
@@ -91,59 +351,28 @@ const S = 'snapshot_date';
  * for (const [dataset, t] of Object.entries(TABLE_SCHEMAS)) console.log(dataset, t.table, t.primaryKey.join(', '));
  * ```
  */
-export const TABLE_SCHEMAS: Readonly<Record<DatasetName, TableSchema>> = {
-  'projects.list': def('projects.list', ['id', 'name', 'status', 'serviceType', 'productMode', 'websiteUrl', 'createdAt'], ['id'], 'run'),
-  'rankings.list': def('rankings.list', [P, S, 'id', 'keyword', 'desktop_position', 'mobile_position', 'ai_mode_position', 'maps_position', 'net_change', 'location'], [P, S, 'id'], 'day'),
-  'rankings.history': def(
-    'rankings.history',
-    [P, 'keyword_id', 'check_date', 'keyword', 'desktop_position', 'mobile_position', 'ai_mode_position', 'maps_position', 'featured_snippet', 'local_pack_position', 'source'],
-    [P, 'keyword_id', 'check_date'],
-    'day',
-  ),
-  'prompts.list': def(
-    'prompts.list',
-    [P, S, 'id', 'prompt', 'target_location', 'brand_name', 'visibility_percentage', 'average_position', 'best_model', 'ai_search_volume', 'total_citations', 'latest_responses', 'last_checked', 'created_at'],
-    [P, S, 'id'],
-    'day',
-  ),
-  'prompts.history': def(
-    'prompts.history',
-    [P, 'prompt_id', 'model', 'checked_at', 'prompt', 'is_visible', 'position', 'citations_count', 'citations', 'response_excerpt'],
-    [P, 'prompt_id', 'model', 'checked_at'],
-    'day',
-  ),
-  'audits.list': def(
-    'audits.list',
-    [P, 'id', 'target_url', 'status', 'crawl_progress', 'pages_crawled', 'total_issues', 'critical_issues', 'warning_issues', 'notice_issues', 'started_at', 'completed_at', 'created_at'],
-    [P, 'id'],
-    'run',
-  ),
-  'audits.issues': def('audits.issues', [P, 'audit_id', 'id', 'type', 'severity', 'title', 'description', 'affected_count', 'status', 'created_at'], [P, 'audit_id', 'id'], 'once'),
-  'backlinks.list': def('backlinks.list', [P, 'id', 'target_domain', 'total_backlinks', 'total_referring_domains', 'rank', 'last_summary_update'], [P, 'id'], 'day'),
-  'backlinks.summary': def(
-    'backlinks.summary',
-    [P, S, 'total_backlinks', 'total_referring_domains', 'average_domain_rank', 'dofollow_backlinks', 'nofollow_backlinks', 'broken_backlinks', 'tracked_domains_count', 'last_updated'],
-    [P, S],
-    'day',
-  ),
-  'backlinks.history': def(
-    'backlinks.history',
-    [P, 'check_date', 'new_backlinks', 'lost_backlinks', 'new_referring_domains', 'lost_referring_domains', 'net_backlinks_change', 'net_domains_change'],
-    [P, 'check_date'],
-    'day',
-  ),
-  'backlinks.anchors': def('backlinks.anchors', [P, 'anchor_text', 'count', 'percentage', 'is_dofollow'], [P, 'anchor_text'], 'day'),
-  'backlinks.domains': def('backlinks.domains', [P, 'domain'], [P, 'domain'], 'day'),
-  'content.list': def(
-    'content.list',
-    [P, 'id', 'title', 'description', 'scheduled_date', 'due_date', 'status', 'status_color', 'content_type', 'content_type_color', 'priority', 'document_url', 'source_url', 'featured_image_url', 'created_at', 'updated_at'],
-    [P, 'id'],
-    'run',
-  ),
-};
+export const TABLE_SCHEMAS: Readonly<Record<DatasetName, TableSchema>> = Object.fromEntries(DATASETS.map((d) => [d.name, tableOf(d)])) as Record<DatasetName, TableSchema>;
 
-function def(dataset: DatasetName, columns: string[], primaryKey: string[], refresh: Freshness): TableSchema {
-  return { dataset, table: dataset.replace('.', '_'), columns, primaryKey, refresh };
+function tableOf(d: DatasetDef<DatasetName>): TableSchema {
+  const types: Record<string, ColumnType> = { _synced_at: 'timestamp', _deleted_at: 'timestamp' };
+  for (const [type, names] of Object.entries(d.types) as Array<[ColumnType, string[]]>) for (const name of names) types[name] = type;
+  return { dataset: d.name, table: d.name.replace('.', '_'), columns: [...d.columns, ...SYNC_COLUMNS], primaryKey: d.primaryKey, refresh: d.refresh, kind: d.kind, types };
+}
+
+/** The request at `t` of `dataset`, through the public client (its throttle, retries and validation). @internal */
+export function fetchPage(client: SeoVisibilityClient, dataset: DatasetName, t: Target): Promise<Fetched> {
+  return datasetDef(dataset).read(client, t);
+}
+
+/** The rows of one response of `dataset`. @internal */
+export function toRows(dataset: DatasetName, records: ReadonlyArray<Record<string, unknown>>, ctx: RowContext): Array<Record<string, unknown>> {
+  return datasetDef(dataset).rows(records, ctx);
+}
+
+/** The endpoint of one request, with its ids and offset, for messages. @internal */
+export function endpointOf(dataset: DatasetName, t: Target): string {
+  const path = datasetDef(dataset).endpoint.replace('{projectId}', t.projectId).replace('{itemId}', t.itemId ?? '');
+  return t.offset !== undefined ? `${path}?offset=${t.offset}` : path;
 }
 
 /**

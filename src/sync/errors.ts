@@ -1,8 +1,10 @@
 import { SeoVisibilityError } from '../index.js';
 
 /**
- * Why a sync could not start or go on: `store` (the store cannot be opened or written),
- * `unknown_project` (a project id the key cannot see), `job_changed` (a stopped run is waiting to be
+ * Why a sync could not start or go on: `store` (the store cannot be opened or written), `in_use`
+ * (another process holds the store's run lock: the message names its pid and host),
+ * `request_failed` (a request failed for good: the message names the dataset, project and
+ * endpoint, `cause` is the client's typed error), `unknown_project` (a project id the key cannot see), `job_changed` (a stopped run is waiting to be
  * resumed with a different job), `no_history_source` (an unusable keyword record).
  *
  * @example
@@ -24,7 +26,7 @@ export class SyncError extends SeoVisibilityError {
    * if (failure instanceof SyncError) console.log(failure.code); // 'unknown_project'
    * ```
    */
-  readonly code: 'store' | 'unknown_project' | 'job_changed' | 'no_history_source';
+  readonly code: 'store' | 'in_use' | 'request_failed' | 'unknown_project' | 'job_changed' | 'no_history_source';
 
   constructor(code: SyncError['code'], message: string, options?: { cause?: unknown }) {
     super(message, options);

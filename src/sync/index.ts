@@ -1,6 +1,7 @@
 /**
- * `seo-visibility/sync`: a resumable, budget-planned copy of an account's data into SQLite (or
- * NDJSON files). Node only (SQLite through the built-in `node:sqlite`, Node ≥ 22.13).
+ * `seo-visibility/sync`: a resumable, budget-planned copy of an account's data into SQLite, NDJSON
+ * files or PostgreSQL. Node only (SQLite through the built-in `node:sqlite`, Node ≥ 22.13; Postgres
+ * through the optional peer `pg`).
  *
  * @example
  * ```ts
@@ -16,13 +17,15 @@
  *
  * @packageDocumentation
  */
-export { planSync, type PlanSyncOptions, type SyncPlan, type DatasetPlan } from './plan.js';
+export { planSync, type PlanSyncOptions } from './plan.js';
+export type { SyncPlan, DatasetPlan } from './plan-result.js';
 export { runSync, type RunSyncOptions, type SyncResult, type SyncProgress } from './run.js';
 export { sqliteStore } from './sqlite-store.js';
 export { ndjsonStore } from './ndjson-store.js';
-export type { SyncStore, StoreCommit, Row } from './store.js';
+export { postgresStore, type PostgresStoreOptions } from './postgres-store.js';
+export type { SyncStore, StoreCommit, DeleteMark, Row } from './store.js';
 export type { SyncJob } from './job.js';
-export { DATASET_NAMES, TABLE_SCHEMAS, type DatasetName, type TableSchema, type TableDef, type Freshness } from './datasets.js';
+export { DATASET_NAMES, SYNC_COLUMNS, TABLE_SCHEMAS, type ColumnType, type DatasetName, type TableKind, type TableSchema, type TableDef, type Freshness } from './datasets.js';
 export type { ReportedBudget } from './requests.js';
 export { DOCUMENTED_WINDOWS, type SyncBudget, type SyncWindow, type StopReason } from './budget.js';
 export { SyncError } from './errors.js';

@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from '../index.js';
 import { isUuid } from '../internal/uuid.js';
-import { checkDatasets, type DatasetName } from './datasets.js';
+import { checkDatasets, type DatasetName, datasetDef } from './datasets.js';
 
 /**
  * What to copy: `projects` is `'all'` or a list of project ids; `datasets` (default: all thirteen)
@@ -56,15 +56,13 @@ export function normalizeJob(job: unknown): NormalizedJob {
     ids = [...new Set((projects as string[]).map((id) => id.toLowerCase()))].sort();
   } else throw new InvalidArgumentError('projects', "expected 'all' or a non-empty array of project ids");
   const names = checkDatasets(datasets);
-  // A history needs its list: keyword ids and the daily extension come from rankings.list, prompt
-  // ids from prompts.list, audit ids from audits.list.
+  // A per-item dataset needs its list (keyword, prompt and audit ids, and the daily extension of the
+  // keyword history): the list is read, not stored, when only the dataset is asked for.
   const implied: DatasetName[] = [];
-  const need = (child: DatasetName, parent: DatasetName) => {
-    if (names.includes(child) && !names.includes(parent)) implied.push(parent);
-  };
-  need('rankings.history', 'rankings.list');
-  need('prompts.history', 'prompts.list');
-  need('audits.issues', 'audits.list');
+  for (const name of names) {
+    const parent = datasetDef(name).parent as DatasetName | undefined;
+    if (parent && !names.includes(parent) && !implied.includes(parent)) implied.push(parent);
+  }
   return { projects: ids, datasets: names, implied };
 }
 
@@ -77,4 +75,22 @@ export function jobKey(job: NormalizedJob): string {
 export function describeJob(job: NormalizedJob): string {
   const projects = job.projects === 'all' ? 'all projects' : `${job.projects.length} project(s)`;
   return `${projects}; datasets ${job.datasets.join(', ')}`;
+}
+
+/**
+ * Why a stopped run of another job blocks this one, and the two ways on: the words `runSync`
+ * throws (`job_changed`) and `planSync` shows.
+ * @internal
+ */
+export function jobChangedMessage(location: string, stoppedJobKey: string, job: NormalizedJob): string {
+  return `The store at ${location} holds a stopped run of another job (${describeJobKey(stoppedJobKey)}); this job is ${describeJob(job)}. Sync refuses to start it (job_changed): run the previous job again to finish it, or pass fresh: true (--fresh) to drop its progress.`;
+}
+
+function describeJobKey(key: string): string {
+  try {
+    const job = JSON.parse(key) as NormalizedJob;
+    return describeJob({ ...job, implied: [] });
+  } catch {
+    return key;
+  }
 }

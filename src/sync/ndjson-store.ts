@@ -1,20 +1,37 @@
-import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, truncateSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { TABLE_SCHEMAS } from './datasets.js';
+import { TABLE_SCHEMAS, type TableSchema } from './datasets.js';
 import { SyncError } from './errors.js';
-import { StateMap, type StoreCommit, type SyncStore } from './store.js';
+import { type DeleteMark, StateMap, type StoreCommit, type SyncStore } from './store.js';
+import { type LockHolder, inUse, mayBeRunning, newHolder } from './store-lock.js';
 
 const COMMIT_FILE = '_commit.json';
-const STATE_FILE = '_state.ndjson';
+const LOCK_FILE = '_lock.json';
+/** Progress files are `_state.ndjson`, then `_state.<n>.ndjson` after each compaction. */
+const STATE_FILE = /^_state(\.\d+)?\.ndjson$/;
+/** Compact the progress file when it holds this many lines more than live entries (and twice as many). */
+const COMPACT_SLACK = 1_000;
+
+interface CommitRecord {
+  /** Committed byte length of every file: what survives a crash. */
+  files: Record<string, number>;
+  /** The progress file in use. */
+  state?: string;
+}
 
 /**
  * Newline-delimited JSON files in a folder, for pipelines that load files into a warehouse: one
- * `<table>.ndjson` per dataset (the same rows and columns as the SQLite tables), `_schema.json` with
- * each table's primary key, and the sync's progress in `_state.ndjson` + `_commit.json`.
+ * `<table>.ndjson` per dataset (the same rows as the SQLite tables, field names as the server sends
+ * them), `_schema.json` with each table's primary key, and the sync's progress in `_state*.ndjson` +
+ * `_commit.json` (`_lock.json` while a run holds the folder).
  *
  * Files are append-only: a later run appends rows again when they can have changed, so load with
- * a MERGE on the primary key (the last line of a key wins). After a crash, bytes written past the
- * last commit are cut off on the next open, so no page is ever half there or there twice.
+ * a MERGE on the primary key (the last line of a key wins). A row of a table of current state that a
+ * complete re-read no longer returns gets a tombstone line: the row again, with `_deleted_at` set.
+ * After a crash, bytes written past the last commit are cut off on the next open, so no page is ever
+ * half there or there twice; a commit is fsynced before it counts. A folder holding `.ndjson` files
+ * this store cannot account for (no `_commit.json`, or a file shorter than its commit says) is
+ * refused, never cut or padded.
  *
  * @example
  * ```ts
@@ -30,40 +47,60 @@ export function ndjsonStore(dir: string): SyncStore {
 class NdjsonStore implements SyncStore {
   readonly location: string;
   readonly #state = new StateMap();
-  /** Committed byte length of every file: what survives a crash. */
-  #lengths: Record<string, number> = {};
-  #open = false;
+  #record: CommitRecord = { files: {} };
+  #holder: LockHolder | undefined;
+  /** Lines in the progress file, to know when compacting pays. */
+  #stateLines = 0;
+  /** Per table of current state, once a mark needs it: the last line of every key. */
+  readonly #latest = new Map<string, Map<string, Record<string, unknown>>>();
 
   constructor(dir: string) {
     this.location = dir;
   }
 
-  open(): void {
-    if (this.#open) return;
+  async open(): Promise<void> {
+    if (this.#holder) return;
+    let holder: LockHolder | undefined;
     try {
       mkdirSync(this.location, { recursive: true });
-      const commitPath = join(this.location, COMMIT_FILE);
-      this.#lengths = existsSync(commitPath) ? (JSON.parse(readFileSync(commitPath, 'utf8')) as { files: Record<string, number> }).files : {};
-      for (const file of [STATE_FILE, ...Object.values(TABLE_SCHEMAS).map((t) => `${t.table}.ndjson`)]) {
+      holder = this.#lock();
+      this.#record = this.#readCommit();
+      const stateFile = this.#record.state ?? '_state.ndjson';
+      this.#sweepStateFiles(stateFile);
+      for (const file of [stateFile, ...Object.values(TABLE_SCHEMAS).map((t) => `${t.table}.ndjson`)]) {
         const path = join(this.location, file);
-        const committed = this.#lengths[file] ?? 0;
-        if (!existsSync(path)) closeSync(openSync(path, 'a'));
+        const committed = this.#record.files[file] ?? 0;
+        if (!existsSync(path)) {
+          if (committed > 0) throw new Error(`${file} is missing, but ${COMMIT_FILE} says it holds ${committed} bytes: restore it, or move the folder away and start a new one`);
+          closeSync(openSync(path, 'a'));
+        }
+        const size = statSync(path).size;
+        // Never pad: a file shorter than its commit was cut by something else, and the rows are gone.
+        if (size < committed) throw new Error(`${file} holds ${size} bytes, fewer than the ${committed} its last commit wrote: it was cut or replaced outside the sync; restore it, or move the folder away and start a new one`);
         // Cut off what a killed process appended after its last commit.
-        if (statSync(path).size > committed) truncateSync(path, committed);
-        this.#lengths[file] = committed;
+        if (size > committed) truncateSync(path, committed);
+        this.#record.files[file] = committed;
       }
-      const schema = Object.fromEntries(Object.values(TABLE_SCHEMAS).map((t) => [t.table, { dataset: t.dataset, primaryKey: t.primaryKey, columns: t.columns }]));
-      writeFileSync(join(this.location, '_schema.json'), `${JSON.stringify(schema, null, 2)}\n`);
-      for (const line of readFileSync(join(this.location, STATE_FILE), 'utf8').split('\n')) {
+      this.#record.state = stateFile;
+      const schema = Object.fromEntries(Object.values(TABLE_SCHEMAS).map((t) => [t.table, { dataset: t.dataset, kind: t.kind, primaryKey: t.primaryKey, columns: t.columns }]));
+      writeFile(join(this.location, '_schema.json'), `${JSON.stringify(schema, null, 2)}\n`);
+      this.#state.clear();
+      this.#stateLines = 0;
+      const stateText = readFileSync(join(this.location, stateFile), 'utf8');
+      for (const line of stateText.split('\n')) {
         if (!line) continue;
-        const [key, value] = JSON.parse(line) as [string, unknown];
+        const [key, value] = parseLine(line, stateFile) as [string, unknown];
         this.#state.set(key, value);
+        this.#stateLines++;
       }
+      this.#compactState();
     } catch (error) {
       this.#state.clear();
+      if (holder) this.#unlock(holder);
+      if (error instanceof SyncError) throw error;
       throw new SyncError('store', `Cannot open the NDJSON store at ${this.location}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
-    this.#open = true;
+    this.#holder = holder;
   }
 
   get(key: string): unknown {
@@ -74,37 +111,225 @@ class NdjsonStore implements SyncStore {
     return this.#state.entries(prefix);
   }
 
-  commit(write: StoreCommit): void {
-    if (!this.#open) throw new SyncError('store', `The NDJSON store at ${this.location} is not open`);
-    const lengths = { ...this.#lengths };
+  async commit(write: StoreCommit): Promise<void> {
+    if (!this.#holder) throw new SyncError('store', `The NDJSON store at ${this.location} is not open`);
+    const files = { ...this.#record.files };
+    const appended: Array<{ table: TableSchema; rows: readonly Record<string, unknown>[] }> = [];
     try {
       for (const { table, rows } of write.writes ?? []) {
-        if (rows.length) lengths[`${table.table}.ndjson`] = this.#append(`${table.table}.ndjson`, lengths, rows.map((r) => JSON.stringify(r)));
+        if (!rows.length) continue;
+        files[`${table.table}.ndjson`] = this.#append(`${table.table}.ndjson`, files, rows.map((r) => JSON.stringify(r)));
+        appended.push({ table, rows });
       }
+      for (const mark of write.deletes ?? []) {
+        const tombstones = this.#tombstones(mark, appended);
+        if (!tombstones.length) continue;
+        files[`${mark.table.table}.ndjson`] = this.#append(`${mark.table.table}.ndjson`, files, tombstones.map((r) => JSON.stringify(r)));
+        appended.push({ table: mark.table, rows: tombstones });
+      }
+      const stateFile = this.#record.state as string;
       const state = Object.entries(write.state ?? {});
-      if (state.length) lengths[STATE_FILE] = this.#append(STATE_FILE, lengths, state.map(([k, v]) => JSON.stringify([k, v ?? null])));
-      // The commit point: one small file replaced atomically names the bytes that count.
-      const tmp = join(this.location, `${COMMIT_FILE}.tmp`);
-      writeFileSync(tmp, JSON.stringify({ files: lengths }));
-      renameSync(tmp, join(this.location, COMMIT_FILE));
+      if (state.length) files[stateFile] = this.#append(stateFile, files, state.map(([k, v]) => JSON.stringify([k, v ?? null])));
+      this.#writeCommit({ files, state: stateFile });
     } catch (error) {
+      if (error instanceof SyncError) throw error;
       throw new SyncError('store', `Cannot write to the NDJSON store at ${this.location}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
-    this.#lengths = lengths;
+    this.#record = { files, state: this.#record.state as string };
+    this.#stateLines += Object.keys(write.state ?? {}).length;
     for (const [key, value] of Object.entries(write.state ?? {})) this.#state.set(key, value);
+    for (const { table, rows } of appended) this.#remember(table, rows);
   }
 
-  close(): void {
-    this.#open = false;
+  async close(): Promise<void> {
+    const holder = this.#holder;
+    this.#holder = undefined;
+    this.#latest.clear();
+    if (holder) this.#unlock(holder);
   }
 
-  #append(file: string, lengths: Record<string, number>, lines: string[]): number {
+  /** Takes `_lock.json` (created exclusively), taking over one whose process is gone. */
+  #lock(): LockHolder {
+    const path = join(this.location, LOCK_FILE);
+    const holder = newHolder();
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        const fd = openSync(path, 'wx');
+        try {
+          writeSync(fd, JSON.stringify(holder));
+          fsyncSync(fd);
+        } finally {
+          closeSync(fd);
+        }
+        return holder;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+      let current: LockHolder | undefined;
+      try {
+        current = JSON.parse(readFileSync(path, 'utf8')) as LockHolder;
+      } catch {
+        // unreadable: written by a process killed mid-write, so it is gone
+      }
+      if (current && mayBeRunning(current)) throw inUse(this.location, current, `, or, if pid ${current.pid} is gone, delete ${path}`);
+      // Only one taker wins the exclusive create that follows.
+      try {
+        unlinkSync(path);
+      } catch {
+        // another process took it over first: the retry reports it
+      }
+    }
+    const current = JSON.parse(readFileSync(path, 'utf8')) as LockHolder;
+    throw inUse(this.location, current, '');
+  }
+
+  #unlock(holder: LockHolder): void {
+    const path = join(this.location, LOCK_FILE);
+    try {
+      const current = JSON.parse(readFileSync(path, 'utf8')) as LockHolder;
+      if (current.token === holder.token) unlinkSync(path);
+    } catch {
+      // gone already
+    }
+  }
+
+  /** The commit record; a folder with data files but no record is not ours to cut. */
+  #readCommit(): CommitRecord {
+    const path = join(this.location, COMMIT_FILE);
+    if (!existsSync(path)) {
+      const data = readdirSync(this.location).filter((f) => f.endsWith('.ndjson') && statSync(join(this.location, f)).size > 0);
+      if (data.length) {
+        throw new Error(
+          `it holds ${data.length} .ndjson file(s) (${data.slice(0, 3).join(', ')}${data.length > 3 ? ', …' : ''}) but no ${COMMIT_FILE}, so it is not a folder this store wrote (or it was copied without its progress); nothing was changed. Point the sync at an empty or new folder`,
+        );
+      }
+      return { files: {} };
+    }
+    const text = readFileSync(path, 'utf8');
+    try {
+      const record = JSON.parse(text) as CommitRecord;
+      if (typeof record?.files !== 'object' || record.files === null) throw new Error('no "files" entry');
+      return record;
+    } catch (error) {
+      throw new Error(`${path} is not a commit record this store wrote (${error instanceof Error ? error.message : String(error)})`);
+    }
+  }
+
+  /** The commit point: one small file, fsynced, replaced atomically, names the bytes that count. */
+  #writeCommit(record: CommitRecord): void {
+    const tmp = join(this.location, `${COMMIT_FILE}.${process.pid}.tmp`);
+    writeFile(tmp, JSON.stringify(record));
+    renameSync(tmp, join(this.location, COMMIT_FILE));
+    syncFolder(this.location);
+  }
+
+  /** Deletes progress files a compaction killed midway left behind (the commit names the live one). */
+  #sweepStateFiles(live: string): void {
+    for (const file of readdirSync(this.location)) if (STATE_FILE.test(file) && file !== live) unlinkSync(join(this.location, file));
+  }
+
+  /** Rewrites the progress file with its live entries only, when it has grown well past them. */
+  #compactState(): void {
+    const live = this.#state.entries('');
+    if (this.#stateLines <= COMPACT_SLACK + 2 * live.length) return;
+    const old = this.#record.state as string;
+    const generation = Number(/^_state\.(\d+)\.ndjson$/.exec(old)?.[1] ?? 0) + 1;
+    const next = `_state.${generation}.ndjson`;
+    const text = live.length ? `${live.map(([k, v]) => JSON.stringify([k, v])).join('\n')}\n` : '';
+    writeFile(join(this.location, next), text);
+    const files = { ...this.#record.files, [next]: Buffer.byteLength(text) };
+    delete files[old];
+    this.#writeCommit({ files, state: next });
+    this.#record = { files, state: next };
+    this.#stateLines = live.length;
+    unlinkSync(join(this.location, old));
+  }
+
+  #append(file: string, files: Record<string, number>, lines: string[]): number {
     const path = join(this.location, file);
-    const committed = lengths[file] ?? 0;
+    const committed = files[file] ?? 0;
     // A failed earlier commit may have left bytes past the committed length: drop them first.
-    if (statSync(path).size !== committed) truncateSync(path, committed);
+    if (statSync(path).size > committed) truncateSync(path, committed);
     const text = `${lines.join('\n')}\n`;
-    appendFileSync(path, text);
+    const fd = openSync(path, 'a');
+    try {
+      writeSync(fd, text);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
     return committed + Buffer.byteLength(text);
+  }
+
+  /** Tombstones for a mark: the last line of each matching key not re-read since `before`, with `_deleted_at`. */
+  #tombstones(mark: DeleteMark, pending: ReadonlyArray<{ table: TableSchema; rows: readonly Record<string, unknown>[] }>): Record<string, unknown>[] {
+    const latest = this.#latestOf(mark.table);
+    const pendingKeys = new Set(pending.filter((p) => p.table.table === mark.table.table).flatMap((p) => p.rows.map((r) => keyOf(mark.table, r))));
+    const out: Record<string, unknown>[] = [];
+    for (const [key, row] of latest) {
+      if (pendingKeys.has(key) || row['_deleted_at'] != null) continue;
+      if (!Object.entries(mark.match).every(([c, v]) => row[c] === v)) continue;
+      const synced = row['_synced_at'];
+      if (typeof synced === 'string' && synced >= mark.before) continue;
+      out.push({ ...row, _deleted_at: mark.at });
+    }
+    return out;
+  }
+
+  #latestOf(table: TableSchema): Map<string, Record<string, unknown>> {
+    let latest = this.#latest.get(table.table);
+    if (latest) return latest;
+    latest = new Map();
+    const file = `${table.table}.ndjson`;
+    const text = readFileSync(join(this.location, file), 'utf8').slice(0, this.#record.files[file] ?? 0);
+    for (const line of text.split('\n')) {
+      if (!line) continue;
+      const row = parseLine(line, file) as Record<string, unknown>;
+      latest.set(keyOf(table, row), row);
+    }
+    this.#latest.set(table.table, latest);
+    return latest;
+  }
+
+  /** Keeps the per-key index of a table that has one in step with what was committed. */
+  #remember(table: TableSchema, rows: readonly Record<string, unknown>[]): void {
+    const latest = this.#latest.get(table.table);
+    if (latest) for (const row of rows) latest.set(keyOf(table, row), row);
+  }
+}
+
+function keyOf(table: TableSchema, row: Record<string, unknown>): string {
+  return JSON.stringify(table.primaryKey.map((c) => row[c] ?? null));
+}
+
+function parseLine(line: string, file: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch (error) {
+    throw new Error(`${file} holds a line that is not JSON (${error instanceof Error ? error.message : String(error)}): ${line.slice(0, 80)}`);
+  }
+}
+
+/** Writes a whole file and fsyncs it. */
+function writeFile(path: string, text: string): void {
+  const fd = openSync(path, 'w');
+  try {
+    writeSync(fd, text);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Makes a rename durable (a folder's entries are data too). */
+function syncFolder(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, 'r');
+    fsyncSync(fd);
+  } catch {
+    // Some platforms (Windows) cannot open a folder: the rename is atomic there all the same.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }

@@ -1,71 +1,15 @@
 import type { SeoVisibilityClient } from '../index.js';
-import { InvalidArgumentError } from '../index.js';
+import { AbortedError, InvalidArgumentError } from '../index.js';
 import { type SyncBudget, type SyncWindow, checkBudget, dayWindow, leastTimeMs, ledgerKey } from './budget.js';
-import { DATASET_NAMES, type DatasetName } from './datasets.js';
+import { DATASET_NAMES, type DatasetName, fetchPage } from './datasets.js';
 import { SyncError } from './errors.js';
-import { normalizeJob, type SyncJob } from './job.js';
+import { jobChangedMessage, jobKey, normalizeJob, type SyncJob } from './job.js';
 import type { RunRecord } from './context.js';
 import { countProject } from './plan-count.js';
-import { explainPlan } from './plan-words.js';
-import { type ReportedBudget, fetchPage, PAGE_SIZE } from './requests.js';
+import type { DatasetPlan, SyncPlan } from './plan-result.js';
+import { explainPlan } from './plan-summary.js';
+import type { ReportedBudget } from './requests.js';
 import type { SyncStore } from './store.js';
-
-/**
- * One dataset's share of a plan.
- *
- * @example
- * ```ts
- * const plan = await planSync(client, job);
- * console.log(plan.byDataset['rankings.list']); // { requests: 3, note: 'pages at the largest page size' }
- * ```
- */
-export interface DatasetPlan {
-  /** Requests the sync will spend on it. */
-  requests: number;
-  /** How they are counted, in words. */
-  note: string;
-}
-
-/**
- * What a sync will cost and how long it will take, before it runs.
- *
- * @example
- * ```ts
- * const plan = await planSync(client, { projects: 'all' });
- * console.log(plan.requests, plan.historyPath, plan.fitsToday, plan.leastTimeMs);
- * console.log(plan.summary); // the same, in words
- * ```
- */
-export interface SyncPlan {
-  /** Requests the sync will spend in all. */
-  requests: number;
-  /** The same, per dataset. */
-  byDataset: Partial<Record<DatasetName, DatasetPlan>>;
-  /** Projects the job covers. */
-  projects: number;
-  /** Which path `rankings.history` takes: `backfill` (a request per keyword), `extend` (free, from the day's list), `mixed`, or `none`. */
-  historyPath: 'backfill' | 'extend' | 'mixed' | 'none';
-  /** Keywords whose history needs a request (back-fill, or a gap since the last run). */
-  backfillKeywords: number;
-  /** The least time (ms) the sync can take under the rate windows and the server-reported budget. */
-  leastTimeMs: number;
-  /** Requests of today's budget still free, as far as is known (day limit, this store's ledger, the server's report). */
-  remainingToday: number;
-  /** Kept free for interactive use. */
-  reserve: number;
-  /** Whether `requests` fit in `remainingToday - reserve`. */
-  fitsToday: boolean;
-  /** Days of budget the sync spans (1 when it fits today). */
-  days: number;
-  /** The windows planned with. */
-  windows: SyncWindow[];
-  /** The budget the last planning response reported (`meta.rate_limit`). */
-  reported: ReportedBudget | undefined;
-  /** Requests spent making this plan (list totals). */
-  planRequests: number;
-  /** The plan in words. */
-  summary: string;
-}
 
 /**
  * Options of {@link planSync}.
@@ -112,9 +56,20 @@ export interface PlanSyncOptions {
    * ```
    */
   now?: (() => number) | undefined;
+  /**
+   * Stops planning: the requests in flight are dropped and `planSync` rejects with `AbortedError`
+   * (nothing is written to the store).
+   * @example
+   * ```ts
+   * const stop = new AbortController();
+   * setTimeout(() => stop.abort(), 30_000);
+   * const plan = await planSync(client, job, { signal: stop.signal });
+   * ```
+   */
+  signal?: AbortSignal | undefined;
 }
 
-const OPTION_KEYS = ['store', 'budget', 'windows', 'now'];
+const OPTION_KEYS = ['store', 'budget', 'windows', 'now', 'signal'];
 
 /**
  * Counts the requests a sync of `job` will spend, from list totals at the largest page size (a few
@@ -136,25 +91,26 @@ export async function planSync(client: SeoVisibilityClient, job: SyncJob, option
   const now = options.now ?? Date.now;
   const today = new Date(now()).toISOString().slice(0, 10);
   const store = options.store;
-  store?.open();
+  await store?.open();
   try {
     let planRequests = 0;
     let reported: ReportedBudget | undefined;
+    const signal = options.signal;
     const send: typeof fetchPage = async (c, d, t) => {
+      if (signal?.aborted) throw new AbortedError(signal.reason);
       planRequests++;
-      const fetched = await fetchPage(c, d, t);
+      const fetched = await fetchPage(c, d, { ...t, signal });
       reported = fetched.budget ?? reported;
       return fetched;
     };
     // The project list: the sync reads it too, so its pages count.
     const ids: string[] = [];
     let listPages = 0;
-    for (let offset = 0; ; ) {
-      const fetched = await send(client, 'projects.list', { projectId: '', offset, limit: PAGE_SIZE['projects.list'] });
+    for (let offset: number | undefined = 0; offset !== undefined; ) {
+      const fetched = await send(client, 'projects.list', { projectId: '', offset });
       listPages++;
       ids.push(...fetched.records.map((r) => String(r['id'])));
-      offset += fetched.records.length;
-      if (fetched.records.length === 0 || (fetched.total !== undefined && offset >= fetched.total)) break;
+      offset = fetched.next;
     }
     const projects = normalized.projects === 'all' ? ids : normalized.projects;
     const unknown = projects.filter((id) => !ids.includes(id));
@@ -170,9 +126,12 @@ export async function planSync(client: SeoVisibilityClient, job: SyncJob, option
     add('projects.list', listPages);
     let backfill = 0;
     let extend = 0;
-    // A stopped run is resumed: its snapshot day and its run-scoped progress still count.
+    // A stopped run of this job is resumed: its snapshot day and its run-scoped progress still
+    // count. One of another job blocks runSync (job_changed): the plan says so, and counts a fresh run.
     const pending = store?.get('run') as RunRecord | undefined;
-    const open = pending && pending.status !== 'completed' ? pending : undefined;
+    const stopped = pending && pending.status !== 'completed' ? pending : undefined;
+    const open = stopped?.job === jobKey(normalized) ? stopped : undefined;
+    const blocked = stopped && !open && store ? jobChangedMessage(store.location, stopped.job, normalized) : undefined;
     const periods = { day: open?.snapshotDay ?? today, run: open ? `r${open.id}` : 'r-new' };
     if (open?.projects.length && open.job) byDataset['projects.list'] = { requests: 0, note: '' };
     for (const projectId of projects) {
@@ -202,13 +161,14 @@ export async function planSync(client: SeoVisibilityClient, job: SyncJob, option
       windows,
       reported,
       planRequests,
+      blocked,
       summary: '',
     };
     plan.summary = explainPlan(plan, { backfill, extend, datasets: normalized.datasets, implied: normalized.implied });
     // The plan's own requests come out of today's budget too: the store's ledger counts them.
-    store?.commit({ state: { [ledger]: ((store.get(ledger) as number | undefined) ?? 0) + planRequests } });
+    await store?.commit({ state: { [ledger]: ((store.get(ledger) as number | undefined) ?? 0) + planRequests } });
     return plan;
   } finally {
-    store?.close();
+    await store?.close();
   }
 }

@@ -1,9 +1,7 @@
-import { TABLE_SCHEMAS } from './datasets.js';
+import { TABLE_SCHEMAS, toRows } from './datasets.js';
 import type { SyncContext } from './context.js';
 import { SyncError } from './errors.js';
 import type { NormalizedJob } from './job.js';
-import { PAGE_SIZE } from './requests.js';
-import { toRows } from './rows.js';
 import { taskKey } from './streams.js';
 
 /**
@@ -14,16 +12,18 @@ import { taskKey } from './streams.js';
  */
 export async function resolveProjects(ctx: SyncContext, job: NormalizedJob): Promise<string[]> {
   const key = taskKey('projects.list', '-', `r${ctx.run.id}`);
-  let state = (ctx.store.get(key) as { offset: number; ids: string[]; done?: boolean } | undefined) ?? { offset: 0, ids: [] };
+  let state = (ctx.store.get(key) as { offset: number; ids: string[]; done?: boolean; since?: string } | undefined) ?? { offset: 0, ids: [] };
+  const since = state.since ?? ctx.stamp();
   while (!state.done) {
-    const limit = PAGE_SIZE['projects.list'] ?? 500;
-    const fetched = await ctx.fetch('projects.list', { projectId: '', offset: state.offset, limit });
+    const fetched = await ctx.fetch('projects.list', { projectId: '', offset: state.offset });
     const ids = [...state.ids, ...fetched.records.map((r) => String(r['id']))];
-    const next = state.offset + fetched.records.length;
-    const done = fetched.records.length === 0 || (fetched.total !== undefined ? next >= fetched.total : fetched.records.length < limit);
+    const next = fetched.next ?? state.offset + fetched.records.length;
+    const done = fetched.next === undefined;
     const writes = ctx.datasets.has('projects.list') ? [{ table: TABLE_SCHEMAS['projects.list'], rows: toRows('projects.list', fetched.records, { projectId: '', snapshotDay: ctx.run.snapshotDay }) }] : [];
-    state = { offset: next, ids, ...(done ? { done } : {}) };
-    ctx.commit('projects.list', writes, { [key]: state });
+    state = { offset: next, ids, ...(done ? { done } : { since }) };
+    // The whole list read: a project it no longer holds is gone.
+    const marks = done && writes.length ? [{ table: TABLE_SCHEMAS['projects.list'], match: {}, before: since }] : [];
+    await ctx.commit('projects.list', writes, { [key]: state }, marks);
   }
   if (job.projects === 'all') return state.ids;
   const known = new Set(state.ids.map((id) => id.toLowerCase()));

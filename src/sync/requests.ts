@@ -1,5 +1,4 @@
-import type { RateLimit, SeoVisibilityClient } from '../index.js';
-import type { DatasetName } from './datasets.js';
+import type { RateLimit } from '../index.js';
 
 /**
  * The budget one response reported (`meta.rate_limit`, the main entry's `RateLimit`), as a plan shows it:
@@ -18,22 +17,14 @@ export interface Fetched {
   records: Array<Record<string, unknown>>;
   /** `meta.pagination.total`, when the endpoint reports it. */
   total: number | undefined;
+  /** Offset of the next page, as the SDK's pager says (`has_more`, or a full page); undefined on the last page and for single responses. */
+  next?: number | undefined;
+  /** The page size the endpoint served (its largest), when it says (`meta.pagination.limit`). */
+  pageSize?: number | undefined;
   budget: ReportedBudget | undefined;
   /** The whole `data` of a paged object (prompt history: `{ prompt_id, prompt, responses }`). */
   data?: Record<string, unknown>;
 }
-
-/** The largest page size each paged dataset allows: the fewest requests. @internal */
-export const PAGE_SIZE: Partial<Record<DatasetName, number>> = {
-  'projects.list': 500,
-  'rankings.list': 1000,
-  'prompts.list': 200,
-  'prompts.history': 200,
-  'audits.list': 1000,
-  'audits.issues': 1000,
-  'backlinks.anchors': 1000,
-  'content.list': 1000,
-};
 
 /** Where a request points: the project, and the parent item for per-item datasets. @internal */
 export interface Target {
@@ -41,68 +32,55 @@ export interface Target {
   /** Keyword, prompt or audit id. */
   itemId?: string | undefined;
   offset?: number | undefined;
-  limit?: number | undefined;
   dateFrom?: string | undefined;
   dateTo?: string | undefined;
   signal?: AbortSignal | undefined;
 }
 
-type Page = { items: unknown[]; data: unknown; meta: { rate_limit?: ReportedBudget; pagination?: { total: number } } };
-type Single = { data: unknown; meta: { rate_limit?: ReportedBudget } };
+/** A page as the SDK's pager hands it out (the public `Page`). */
+interface SdkPage {
+  items: unknown[];
+  data: unknown;
+  meta: { rate_limit?: ReportedBudget; pagination?: { total?: number; limit?: number } };
+  nextPageParams(): { offset?: number | undefined } | undefined;
+}
 
 /**
- * Sends the one request that reads a page (or the whole response) of `dataset`, through the
- * public client: its throttle, retries and validation apply.
+ * The one page a list call starts at, read through the SDK's own pager (`pages()`): the endpoint's
+ * largest page size (each resource declares it), and the SDK's next-page rule (`has_more`, or a
+ * full page where the endpoint sends no pagination), so sync keeps no copy of either.
  * @internal
  */
-export async function fetchPage(client: SeoVisibilityClient, dataset: DatasetName, t: Target): Promise<Fetched> {
-  const options = { signal: t.signal };
-  const paging = { limit: t.limit ?? PAGE_SIZE[dataset] ?? 1000, offset: t.offset ?? 0 };
-  const p = t.projectId;
-  const item = t.itemId ?? '';
-  const range = { ...(t.dateFrom ? { date_from: t.dateFrom } : {}), ...(t.dateTo ? { date_to: t.dateTo } : {}) };
-  switch (dataset) {
-    case 'projects.list':
-      return page((await client.projects.list(paging, options)) as Page);
-    case 'rankings.list':
-      return page((await client.rankings.list(p, paging, options)) as Page);
-    case 'rankings.history': {
-      const r = (await client.rankings.history(p, item, range, options).withMeta()) as Single;
-      const data = r.data as { history?: unknown[] } & Record<string, unknown>;
-      return { records: (data.history ?? []) as Array<Record<string, unknown>>, total: undefined, budget: r.meta.rate_limit, data };
-    }
-    case 'prompts.list':
-      return page((await client.prompts.list(p, paging, options)) as Page);
-    case 'prompts.history':
-      return page((await client.prompts.history(p, item, { ...paging, ...range }, options)) as Page);
-    case 'audits.list':
-      return page((await client.audits.list(p, paging, options)) as Page);
-    case 'audits.issues':
-      return page((await client.audits.issues(p, item, paging, options)) as Page);
-    case 'backlinks.anchors':
-      return page((await client.backlinks.anchors(p, paging, options)) as Page);
-    case 'content.list':
-      return page((await client.content.list(p, paging, options)) as Page);
-    case 'backlinks.list':
-      return single(await client.backlinks.list(p, options).withMeta());
-    case 'backlinks.summary':
-      return single(await client.backlinks.summary(p, options).withMeta());
-    case 'backlinks.history': {
-      const r = (await client.backlinks.history(p, options).withMeta()) as Single;
-      const data = r.data as { history?: unknown[] } & Record<string, unknown>;
-      return { records: (data.history ?? []) as Array<Record<string, unknown>>, total: undefined, budget: r.meta.rate_limit, data };
-    }
-    case 'backlinks.domains':
-      return single(await client.backlinks.domains(p, options).withMeta());
+export async function readPage(list: { pages(options: { prefetch: number }): AsyncGenerator<unknown, void, undefined> }): Promise<Fetched> {
+  const pages = list.pages({ prefetch: 0 });
+  try {
+    const first = await pages.next();
+    if (first.done) return { records: [], total: undefined, budget: undefined };
+    const page = first.value as SdkPage;
+    const data = Array.isArray(page.data) ? undefined : (page.data as Record<string, unknown>);
+    return {
+      records: page.items as Array<Record<string, unknown>>,
+      total: page.meta.pagination?.total,
+      budget: page.meta.rate_limit,
+      next: page.items.length ? page.nextPageParams()?.offset : undefined,
+      pageSize: page.meta.pagination?.limit,
+      ...(data ? { data } : {}),
+    };
+  } finally {
+    await pages.return(undefined);
   }
 }
 
-function page(r: Page): Fetched {
-  const data = (Array.isArray(r.data) ? undefined : (r.data as Record<string, unknown>)) ?? undefined;
-  return { records: r.items as Array<Record<string, unknown>>, total: r.meta.pagination?.total, budget: r.meta.rate_limit, ...(data ? { data } : {}) };
-}
-
-function single(r: Single): Fetched {
+/** A single response (an object, or an array of records). @internal */
+export async function readSingle(call: { withMeta(): PromiseLike<{ data: unknown; meta: { rate_limit?: ReportedBudget } }> }): Promise<Fetched> {
+  const r = await call.withMeta();
   const records = Array.isArray(r.data) ? (r.data as Array<Record<string, unknown>>) : [r.data as Record<string, unknown>];
   return { records, total: undefined, budget: r.meta.rate_limit };
+}
+
+/** A single response whose records are its `history` array; the whole `data` comes along. @internal */
+export async function readHistory(call: { withMeta(): PromiseLike<{ data: unknown; meta: { rate_limit?: ReportedBudget } }> }): Promise<Fetched> {
+  const r = await call.withMeta();
+  const data = r.data as { history?: unknown[] } & Record<string, unknown>;
+  return { records: (data.history ?? []) as Array<Record<string, unknown>>, total: undefined, budget: r.meta.rate_limit, data };
 }

@@ -1,7 +1,8 @@
 import { type KeywordRanking, keywordIdOf } from '../index.js';
-import type { DatasetName } from './datasets.js';
 import { SyncError } from './errors.js';
-import type { Row } from './store.js';
+
+/** A row (as `store.ts` names it), kept structural here so the registry can use these helpers without importing the store. */
+type Row = Record<string, unknown>;
 
 /** Where a page's records came from, to key its rows. @internal */
 export interface RowContext {
@@ -11,41 +12,6 @@ export interface RowContext {
   itemId?: string | undefined;
   /** The whole response `data` when the records are one of its arrays. */
   data?: Record<string, unknown> | undefined;
-}
-
-/**
- * Turns the records of one response into rows: the wire's fields as they are, plus the keys that
- * tie them to their project, parent item and snapshot date.
- * @internal
- */
-export function toRows(dataset: DatasetName, records: ReadonlyArray<Record<string, unknown>>, ctx: RowContext): Row[] {
-  const p = ctx.projectId;
-  switch (dataset) {
-    case 'projects.list':
-      return records.map((r) => ({ ...r }));
-    case 'rankings.list':
-      return records.map((r) => ({ ...r, project_id: p, snapshot_date: ctx.snapshotDay, id: keywordId(r) }));
-    case 'rankings.history': {
-      const keyword = ctx.data?.['keyword'];
-      const keywordIdValue = (ctx.data?.['keyword_id'] as string | undefined) ?? ctx.itemId;
-      return records.map((r) => ({ ...r, project_id: p, keyword_id: keywordIdValue, keyword, source: 'history' }));
-    }
-    case 'prompts.list':
-    case 'backlinks.summary':
-      return records.map((r) => ({ ...r, project_id: p, snapshot_date: ctx.snapshotDay }));
-    case 'prompts.history': {
-      const promptId = (ctx.data?.['prompt_id'] as string | undefined) ?? ctx.itemId;
-      return records.map((r) => ({ ...r, project_id: p, prompt_id: promptId, prompt: ctx.data?.['prompt'] }));
-    }
-    case 'audits.issues':
-      return records.map((r) => ({ ...r, project_id: p, audit_id: ctx.itemId }));
-    case 'backlinks.domains':
-      // The referring-domain record is not documented: `domain` is its natural key when present;
-      // otherwise the record itself (as JSON) is, so rows still never repeat.
-      return records.map((r) => ({ ...r, project_id: p, domain: typeof r['domain'] === 'string' ? r['domain'] : JSON.stringify(r) }));
-    default:
-      return records.map((r) => ({ ...r, project_id: p }));
-  }
 }
 
 /**

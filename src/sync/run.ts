@@ -4,7 +4,7 @@ import { BudgetTracker, type StopReason, type SyncBudget, type SyncWindow, check
 import { DATASET_NAMES, type DatasetName } from './datasets.js';
 import { type RunRecord, StopRun, SyncContext } from './context.js';
 import { SyncError } from './errors.js';
-import { type NormalizedJob, type SyncJob, describeJob, jobKey, normalizeJob } from './job.js';
+import { type SyncJob, jobChangedMessage, jobKey, normalizeJob } from './job.js';
 import { resolveProjects } from './projects.js';
 import { Scheduler } from './scheduler.js';
 import type { SyncStore } from './store.js';
@@ -167,17 +167,14 @@ export async function runSync(client: SeoVisibilityClient, job: SyncJob, options
   const now = opts.now ?? Date.now;
   const today = () => new Date(now()).toISOString().slice(0, 10);
   const store = opts.store;
-  store.open();
+  await store.open();
   try {
     const previous = store.get('run') as RunRecord | undefined;
     const key = jobKey(normalized);
     let run: RunRecord;
     let resumed = false;
     if (previous && previous.status !== 'completed' && previous.job !== key && !opts.fresh) {
-      throw new SyncError(
-        'job_changed',
-        `The store at ${store.location} holds a stopped run of another job (${describeJobKey(previous.job)}); this job is ${describeJob(normalized)}. Run the previous job again to finish it, or pass fresh: true (--fresh) to drop its progress.`,
-      );
+      throw new SyncError('job_changed', jobChangedMessage(store.location, previous.job, normalized));
     }
     if (previous && previous.status !== 'completed' && previous.job === key) {
       run = { ...previous, status: 'running' };
@@ -185,7 +182,7 @@ export async function runSync(client: SeoVisibilityClient, job: SyncJob, options
     } else run = { id: (previous?.id ?? 0) + 1, job: key, snapshotDay: today(), status: 'running', projects: [] };
     const datasets = new Set<DatasetName>(normalized.datasets);
     const budget = new BudgetTracker({ maxRequests, reserve, windows, spentToday: (store.get(ledgerKey(now(), windows)) as number | undefined) ?? 0 });
-    const ctx = new SyncContext(client, store, budget, run, datasets, opts.signal, () => ledgerKey(now(), windows));
+    const ctx = new SyncContext(client, store, budget, run, datasets, opts.signal, () => ledgerKey(now(), windows), now);
     const result = (status: SyncResult['status'], reason?: StopReason): SyncResult => ({
       status,
       ...(reason ? { reason } : {}),
@@ -197,7 +194,7 @@ export async function runSync(client: SeoVisibilityClient, job: SyncJob, options
     });
     try {
       if (!resumed) run.projects = await resolveProjects(ctx, normalized);
-      store.commit({ state: { run, ...(resumed ? {} : staleTasks(store, run)) } });
+      await store.commit({ state: { run, ...(resumed ? {} : staleTasks(store, run)) } });
     } catch (error) {
       if (error instanceof StopRun) return result('stopped', error.reason);
       throw error;
@@ -210,13 +207,13 @@ export async function runSync(client: SeoVisibilityClient, job: SyncJob, options
     try {
       stop = await scheduler.run(report);
     } catch (error) {
-      store.commit({ state: { run: { ...run, status: 'stopped' } } });
+      await store.commit({ state: { run: { ...run, status: 'stopped' } } });
       throw error;
     }
-    store.commit({ state: { run: { ...run, status: stop ? 'stopped' : 'completed' } } });
+    await store.commit({ state: { run: { ...run, status: stop ? 'stopped' : 'completed' } } });
     return result(stop ? 'stopped' : 'completed', stop);
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -238,15 +235,6 @@ function staleTasks(store: SyncStore, run: RunRecord): Record<string, null> {
     if (period !== 'once' && period !== `r${run.id}` && period !== `d${run.snapshotDay}`) out[key] = null;
   }
   return out;
-}
-
-function describeJobKey(key: string): string {
-  try {
-    const job = JSON.parse(key) as NormalizedJob;
-    return describeJob({ ...job, implied: [] });
-  } catch {
-    return key;
-  }
 }
 
 function checkRunOptions(options: unknown): RunSyncOptions {

@@ -1,15 +1,21 @@
+import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { createInsightViews } from '../insights/create-views.js';
+import { ColumnNames, quoteId } from './column-names.js';
 import { TABLE_SCHEMAS, type TableSchema } from './datasets.js';
 import { SyncError } from './errors.js';
-import { StateMap, type StoreCommit, type SyncStore, columnName } from './store.js';
+import { type DeleteMark, StateMap, type StoreCommit, type SyncStore } from './store.js';
+import { type LockHolder, inUse, mayBeRunning, newHolder } from './store-lock.js';
 
 type SqliteModule = typeof import('node:sqlite');
 
 /**
  * A SQLite database file through Node's built-in `node:sqlite` (Node ≥ 22.13): one table per
- * dataset (see the README's schema), plus `_sync_state`, where the sync keeps its progress. Each
- * page's rows and the progress that covers them are written in one transaction, so a process killed
- * at any moment leaves either the whole page or none of it.
+ * dataset (see docs/sync-tables.md), plus `_sync_state`, where the sync keeps its progress, and
+ * `_sync_lock`, who holds the store. Each page's rows and the progress that covers them are written
+ * in one transaction, so a process killed at any moment leaves either the whole page or none of it.
+ * Field names become columns by the rule of docs/sync-tables.md (quoted, collisions kept apart).
  *
  * @example
  * ```ts
@@ -22,14 +28,20 @@ export function sqliteStore(path: string): SyncStore {
   return new SqliteStore(path);
 }
 
+/** Whether this runtime has `node:sqlite` (the CLI words its own advice when not). @internal */
+export function hasSqlite(): boolean {
+  return typeof process !== 'undefined' && process.getBuiltinModule?.('node:sqlite') !== undefined;
+}
+
 class SqliteStore implements SyncStore {
   readonly location: string;
   readonly #state = new StateMap();
   #db: DatabaseSync | undefined;
+  #holder: LockHolder | undefined;
+  /** Columns each table has, read at open (a reopened file may be another file). */
   readonly #columns = new Map<string, Set<string>>();
   readonly #upserts = new Map<string, StatementSync>();
-  /** Wire field → column name, per table (names are cleaned once). */
-  readonly #fields = new Map<string, Map<string, string>>();
+  readonly #names = new Map<string, ColumnNames>();
   #setState: StatementSync | undefined;
   #deleteState: StatementSync | undefined;
 
@@ -37,23 +49,39 @@ class SqliteStore implements SyncStore {
     this.location = path;
   }
 
-  open(): void {
+  async open(): Promise<void> {
     if (this.#db) return;
     const sqlite = loadSqlite();
     let db: DatabaseSync | undefined;
+    const holder = newHolder();
     try {
+      const folder = dirname(this.location);
+      if (this.location !== ':memory:' && !existsSync(folder)) throw new Error(`the folder ${folder} does not exist (create it first)`);
       db = new sqlite.DatabaseSync(this.location);
       // WAL keeps a crash from ever tearing a transaction; NORMAL is durable against a killed process.
       db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;');
-      db.exec('CREATE TABLE IF NOT EXISTS _sync_state (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID');
-      for (const table of Object.values(TABLE_SCHEMAS)) this.#createTable(db, table);
+      db.exec('BEGIN IMMEDIATE');
+      try {
+        this.#lock(db, holder);
+        db.exec('CREATE TABLE IF NOT EXISTS _sync_state (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID');
+        for (const table of Object.values(TABLE_SCHEMAS)) this.#createTable(db, table);
+        createInsightViews(db);
+        db.exec('COMMIT');
+      } catch (error) {
+        rollback(db);
+        throw error;
+      }
+      this.#state.clear();
       for (const row of db.prepare('SELECT key, value FROM _sync_state').all()) this.#state.set(String(row['key']), JSON.parse(String(row['value'])));
     } catch (error) {
-      db?.close();
+      closeQuietly(db);
       this.#state.clear();
+      this.#columns.clear();
+      if (error instanceof SyncError) throw error;
       throw new SyncError('store', `Cannot open the SQLite store at ${this.location}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
     this.#db = db;
+    this.#holder = holder;
     this.#setState = db.prepare('INSERT INTO _sync_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
     this.#deleteState = db.prepare('DELETE FROM _sync_state WHERE key = ?');
   }
@@ -66,62 +94,94 @@ class SqliteStore implements SyncStore {
     return this.#state.entries(prefix);
   }
 
-  commit(write: StoreCommit): void {
+  async commit(write: StoreCommit): Promise<void> {
     const db = this.#db;
     if (!db) throw new SyncError('store', `The SQLite store at ${this.location} is not open`);
-    db.exec('BEGIN IMMEDIATE');
     try {
+      db.exec('BEGIN IMMEDIATE');
       for (const { table, rows } of write.writes ?? []) if (rows.length) this.#writeRows(db, table, rows);
+      for (const mark of write.deletes ?? []) this.#mark(db, mark);
       for (const [key, value] of Object.entries(write.state ?? {})) {
         if (value === null || value === undefined) this.#deleteState?.run(key);
         else this.#setState?.run(key, JSON.stringify(value));
       }
       db.exec('COMMIT');
     } catch (error) {
-      db.exec('ROLLBACK');
-      throw new SyncError('store', `Cannot write to the SQLite store at ${this.location}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      // SQLite may have rolled back already (a full disk does): a second rollback must not hide the cause.
+      rollback(db);
+      const full = (error as { errcode?: number }).errcode === SQLITE_FULL;
+      const message = error instanceof Error ? error.message : String(error);
+      throw new SyncError('store', `Cannot write to the SQLite store at ${this.location}: ${full ? `SQLITE_FULL, the disk (or the file's size limit) is full: ${message}. Nothing of this page was written; free space and run again to resume` : message}`, { cause: error });
     }
     // Memory follows the database only once the transaction is in.
     for (const [key, value] of Object.entries(write.state ?? {})) this.#state.set(key, value);
   }
 
-  close(): void {
-    this.#db?.close();
+  async close(): Promise<void> {
+    const db = this.#db;
     this.#db = undefined;
     this.#upserts.clear();
     this.#columns.clear();
+    if (!db) return;
+    try {
+      if (this.#holder) db.prepare("DELETE FROM _sync_lock WHERE json_extract(holder, '$.token') = ?").run(this.#holder.token);
+    } catch {
+      // A lock left behind names a process that is gone: the next open takes it over.
+    } finally {
+      this.#holder = undefined;
+      db.close();
+    }
+  }
+
+  /** Takes the run lock inside the open's transaction, or throws `in_use` naming its holder. */
+  #lock(db: DatabaseSync, holder: LockHolder): void {
+    db.exec('CREATE TABLE IF NOT EXISTS _sync_lock (id INTEGER PRIMARY KEY CHECK (id = 1), holder TEXT NOT NULL)');
+    const row = db.prepare('SELECT holder FROM _sync_lock WHERE id = 1').get();
+    if (row) {
+      const current = JSON.parse(String(row['holder'])) as LockHolder;
+      if (mayBeRunning(current)) throw inUse(this.location, current, `, or, if pid ${current.pid} is gone, delete the row of _sync_lock`);
+    }
+    db.prepare('INSERT INTO _sync_lock (id, holder) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET holder = excluded.holder').run(JSON.stringify(holder));
   }
 
   #createTable(db: DatabaseSync, table: TableSchema): void {
-    const cols = table.columns.map((c) => (table.primaryKey.includes(c) ? `${c} NOT NULL` : c));
-    db.exec(`CREATE TABLE IF NOT EXISTS ${table.table} (${cols.join(', ')}, PRIMARY KEY (${table.primaryKey.join(', ')}))`);
-    const existing = db.prepare(`PRAGMA table_info(${table.table})`).all().map((r) => String(r['name']));
-    this.#columns.set(table.table, new Set(existing));
+    const t = quoteId(table.table);
+    const cols = table.columns.map((c) => `${quoteId(c)}${table.primaryKey.includes(c) ? ' NOT NULL' : ''}`);
+    db.exec(`CREATE TABLE IF NOT EXISTS ${t} (${cols.join(', ')}, PRIMARY KEY (${table.primaryKey.map(quoteId).join(', ')}))`);
+    const existing = new Set(db.prepare(`PRAGMA table_info(${t})`).all().map((r) => String(r['name'])));
+    // A file made by an older version lacks the columns added since (_synced_at, _deleted_at).
+    for (const c of table.columns) if (!existing.has(c)) db.exec(`ALTER TABLE ${t} ADD COLUMN ${quoteId(c)}`);
+    for (const c of table.columns) existing.add(c);
+    this.#columns.set(table.table, existing);
+  }
+
+  #namesOf(table: TableSchema): ColumnNames {
+    let names = this.#names.get(table.table);
+    if (!names) this.#names.set(table.table, (names = new ColumnNames(table.columns)));
+    return names;
   }
 
   #writeRows(db: DatabaseSync, table: TableSchema, rows: readonly Record<string, unknown>[]): void {
     const known = this.#columns.get(table.table) ?? new Set<string>();
-    let fields = this.#fields.get(table.table);
-    if (!fields) this.#fields.set(table.table, (fields = new Map()));
+    const names = this.#namesOf(table);
     // Fields the server added since the table was made become columns (forward compatible).
     for (const row of rows) {
       for (const field in row) {
-        if (fields.has(field)) continue;
-        const col = columnName(field);
-        fields.set(field, col);
-        if (!known.has(col)) {
-          db.exec(`ALTER TABLE ${table.table} ADD COLUMN ${col}`);
-          known.add(col);
-          this.#upserts.delete(table.table);
-        }
+        const col = names.of(field);
+        if (known.has(col)) continue;
+        db.exec(`ALTER TABLE ${quoteId(table.table)} ADD COLUMN ${quoteId(col)}`);
+        known.add(col);
+        this.#upserts.delete(table.table);
+        // The views read columns by name: a new one (first_seen…) is used from this commit on.
+        createInsightViews(db);
       }
     }
     let upsert = this.#upserts.get(table.table);
     const cols = [...known];
     if (!upsert) {
-      const updates = cols.filter((c) => !table.primaryKey.includes(c)).map((c) => `${c} = excluded.${c}`);
+      const updates = cols.filter((c) => !table.primaryKey.includes(c)).map((c) => `${quoteId(c)} = excluded.${quoteId(c)}`);
       upsert = db.prepare(
-        `INSERT INTO ${table.table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')}) ON CONFLICT (${table.primaryKey.join(', ')}) DO ${updates.length ? `UPDATE SET ${updates.join(', ')}` : 'NOTHING'}`,
+        `INSERT INTO ${quoteId(table.table)} (${cols.map(quoteId).join(', ')}) VALUES (${cols.map(() => '?').join(', ')}) ON CONFLICT (${table.primaryKey.map(quoteId).join(', ')}) DO ${updates.length ? `UPDATE SET ${updates.join(', ')}` : 'NOTHING'}`,
       );
       this.#upserts.set(table.table, upsert);
     }
@@ -129,9 +189,34 @@ class SqliteStore implements SyncStore {
     const values: Array<string | number | bigint | null> = new Array(cols.length);
     for (const row of rows) {
       values.fill(null);
-      for (const field in row) values[index.get(fields.get(field) as string) as number] = sqlValue(row[field]);
+      for (const field in row) values[index.get(names.of(field)) as number] = sqlValue(row[field]);
       upsert.run(...values);
     }
+  }
+
+  #mark(db: DatabaseSync, mark: DeleteMark): void {
+    const match = Object.keys(mark.match);
+    db.prepare(
+      `UPDATE ${quoteId(mark.table.table)} SET "_deleted_at" = ? WHERE ${match.map((c) => `${quoteId(c)} = ?`).join(' AND ')}${match.length ? ' AND ' : ''}("_synced_at" IS NULL OR "_synced_at" < ?) AND "_deleted_at" IS NULL`,
+    ).run(mark.at, ...match.map((c) => mark.match[c] as string), mark.before);
+  }
+}
+
+const SQLITE_FULL = 13;
+
+function closeQuietly(db: DatabaseSync | undefined): void {
+  try {
+    db?.close();
+  } catch {
+    // never opened, or closed already
+  }
+}
+
+function rollback(db: DatabaseSync): void {
+  try {
+    db.exec('ROLLBACK');
+  } catch {
+    // no transaction is active: SQLite rolled it back itself
   }
 }
 

@@ -19,10 +19,10 @@ export type Row = Record<string, unknown>;
  * ```ts
  * // What runSync does for each page; a custom store receives the same.
  * const write: StoreCommit = { state: { 'note/last-export': '2026-06-10' } };
- * store.open();
- * store.commit(write);
+ * await store.open();
+ * await store.commit(write);
  * console.log(store.get('note/last-export'));
- * store.close();
+ * await store.close();
  * ```
  */
 export interface StoreCommit {
@@ -30,11 +30,41 @@ export interface StoreCommit {
   writes?: ReadonlyArray<{ table: TableSchema; rows: readonly Row[] }> | undefined;
   /** Progress entries to set (`null` removes one). */
   state?: Readonly<Record<string, unknown>> | undefined;
+  /**
+   * Rows a complete re-read no longer returned: in `table`, those matching every `match` column
+   * whose `_synced_at` is before `before` and that are not marked yet get `_deleted_at = at`.
+   * Only tables of current state receive marks (never snapshots or histories).
+   */
+  deletes?: ReadonlyArray<DeleteMark> | undefined;
 }
 
 /**
- * Where a sync writes: rows, and its own progress, in one transaction per page. `sqliteStore()` and
- * `ndjsonStore()` are the two shipped; a store is opened by `runSync`/`planSync` and closed by them.
+ * One mark of {@link StoreCommit.deletes}: the rows of `table` a complete re-read started at
+ * `before` did not return (matched by `match`, e.g. one project) are marked deleted at `at`.
+ *
+ * @example
+ * ```ts
+ * const mark: DeleteMark = { table: TABLE_SCHEMAS['content.list'], match: { project_id: projectId }, before: '2026-06-10T12:00:00.000Z', at: '2026-06-10T12:00:05.000Z' };
+ * ```
+ */
+export interface DeleteMark {
+  /** A table of current state. */
+  table: TableSchema;
+  /** Column values every marked row has (the project it belongs to). */
+  match: Readonly<Record<string, string>>;
+  /** ISO time the re-read started: rows it read have `_synced_at` at or after it. */
+  before: string;
+  /** ISO time to write into `_deleted_at`. */
+  at: string;
+}
+
+/**
+ * Where a sync writes: rows, and its own progress, in one transaction per page. `sqliteStore()`,
+ * `ndjsonStore()` and `postgresStore()` are the three shipped; a store is opened by
+ * `runSync`/`planSync` and closed by them. `open`, `commit` and `close` return promises (a network
+ * database is async); progress is preloaded at `open`, so reading it stays synchronous. An open
+ * store holds an exclusive lock on its data: a second process (or object) opening the same data
+ * fails with `SyncError` (`in_use`) naming the pid and host that hold it.
  *
  * @example
  * ```ts
@@ -46,24 +76,25 @@ export interface SyncStore {
   /** Where the data lives (a file or a folder), for messages. */
   readonly location: string;
   /**
-   * Opens (creating if needed) and loads the saved progress. Throws `SyncError` (`store`) when it
-   * cannot. `runSync` and `planSync` open and close the store themselves.
+   * Opens (creating what is missing: the one place schema objects are made), takes the run's
+   * lock and loads the saved progress. Rejects with `SyncError` (`store`, or `in_use` when another
+   * process holds the lock). `runSync` and `planSync` open and close the store themselves.
    * @example
    * ```ts
    * const target = sqliteStore('seo.db');
-   * target.open();
-   * target.close();
+   * await target.open();
+   * await target.close();
    * ```
    */
-  open(): void;
+  open(): Promise<void>;
   /**
    * Reads a progress entry (`run` holds the last run: its number, snapshot day and status).
    * @example
    * ```ts
    * await runSync(client, job, { store });
-   * store.open();
+   * await store.open();
    * console.log(store.get('run')); // { id: 1, snapshotDay: '…', status: 'completed', … }
-   * store.close();
+   * await store.close();
    * ```
    */
   get(key: string): unknown;
@@ -72,31 +103,32 @@ export interface SyncStore {
    * @example
    * ```ts
    * await runSync(client, job, { store });
-   * store.open();
+   * await store.open();
    * console.log(store.entries('task/').length, 'tasks recorded');
-   * store.close();
+   * await store.close();
    * ```
    */
   entries(prefix: string): Array<[string, unknown]>;
   /**
-   * Writes rows and progress atomically: after a crash, either all of it is there or none.
+   * Writes rows, marks and progress atomically: after a crash, either all of it is there or none.
+   * `runSync` never has two commits of one store under way at once.
    * @example
    * ```ts
-   * store.open();
-   * store.commit({ state: { 'note/exported-by': 'nightly job' } });
-   * store.close();
+   * await store.open();
+   * await store.commit({ state: { 'note/exported-by': 'nightly job' } });
+   * await store.close();
    * ```
    */
-  commit(write: StoreCommit): void;
+  commit(write: StoreCommit): Promise<void>;
   /**
-   * Flushes and closes.
+   * Flushes, releases the lock and closes.
    * @example
    * ```ts
-   * store.open();
-   * store.close();
+   * await store.open();
+   * await store.close();
    * ```
    */
-  close(): void;
+  close(): Promise<void>;
 }
 
 /**

@@ -1,8 +1,7 @@
-import { type DatasetName, TABLE_SCHEMAS, type TableSchema } from './datasets.js';
-import type { SyncContext } from './context.js';
-import { isError } from './context.js';
-import { PAGE_SIZE } from './requests.js';
-import { addDays, dayOf, historyRowFromList, keywordId, toRows } from './rows.js';
+import { type DatasetName, TABLE_SCHEMAS, type TableSchema, datasetDef, toRows } from './datasets.js';
+import { type MarkRequest, type SyncContext, isNotFound } from './context.js';
+import type { Fetched } from './requests.js';
+import { addDays, dayOf, historyRowFromList, keywordId } from './rows.js';
 import type { Row } from './store.js';
 
 /** A sequence of requests for one dataset of one project; at most one of its requests is in flight. @internal */
@@ -22,7 +21,16 @@ export const taskKey = (dataset: string, projectId: string, period: string, item
 interface PageState {
   offset: number;
   done?: boolean;
+  /** `_synced_at` before the first page of this read: rows not read since are gone when it completes. */
+  since?: string;
+  /** `meta.pagination.total` the last page reported, to notice a list that shrank under the iteration. */
+  total?: number;
+  /** Times this read started over because the list shrank between two pages. */
+  rereads?: number;
 }
+
+/** How often a read starts over for a list that keeps shrinking under it, before it goes on regardless. */
+const MAX_REREADS = 3;
 interface KeywordEntry {
   /** Position in the day's list, to back-fill in list order. */
   i: number;
@@ -68,19 +76,50 @@ export class PageStream implements Stream {
 
   async step(): Promise<void> {
     const { ctx, dataset, projectId } = this;
-    const limit = PAGE_SIZE[dataset];
     const offset = this.#state.offset;
-    const fetched = await ctx.fetch(dataset, { projectId, offset, limit });
+    const since = this.#state.since ?? ctx.stamp();
+    let fetched: Fetched;
+    try {
+      fetched = await ctx.fetch(dataset, { projectId, offset });
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+      await this.#projectGone(since);
+      return;
+    }
     const records = fetched.records;
-    const next = offset + records.length;
-    const done = limit === undefined || records.length === 0 || (fetched.total !== undefined ? next >= fetched.total : records.length < limit);
+    const { total } = fetched;
+    const rereads = this.#state.rereads ?? 0;
+    // Items deleted before this page moved later items onto pages already read: the next offset
+    // would skip them. A total lower than the last page's says so: read the list again from the
+    // start (the rows already written are upserted again, never doubled).
+    const shrank = offset > 0 && total !== undefined && this.#state.total !== undefined && total < this.#state.total && rereads < MAX_REREADS;
+    const done = !shrank && fetched.next === undefined;
+    const next = shrank ? 0 : (fetched.next ?? offset + records.length);
     const rowCtx = { projectId, snapshotDay: ctx.run.snapshotDay, data: fetched.data };
-    const writes = ctx.datasets.has(dataset) ? [{ table: TABLE_SCHEMAS[dataset], rows: toRows(dataset, records, rowCtx) }] : [];
+    const table = TABLE_SCHEMAS[dataset];
+    const writes = ctx.datasets.has(dataset) ? [{ table, rows: toRows(dataset, records, rowCtx) }] : [];
     const children = this.#children(records, offset);
-    const state: PageState = done ? { offset: next, done } : { offset: next };
-    ctx.commit(dataset, [...writes, ...children.writes], { [this.#key]: state, ...children.state });
+    const state: PageState = done ? { offset: next, done } : { offset: next, since, ...(total !== undefined ? { total } : {}), ...(rereads + (shrank ? 1 : 0) ? { rereads: rereads + (shrank ? 1 : 0) } : {}) };
+    // A complete re-read of current state: what it did not return is gone at the source.
+    const marks: MarkRequest[] = done && writes.length && table.kind === 'current' ? [{ table, match: { project_id: projectId }, before: since }] : [];
+    await ctx.commit(dataset, [...writes, ...children.writes], { [this.#key]: state, ...children.state }, marks);
     this.#state = state;
     this.done = done;
+  }
+
+  /**
+   * The project was deleted since the run read the project list (a stopped run resumed later): its
+   * row and this dataset's rows of it are marked deleted, and the run goes on with the others.
+   */
+  async #projectGone(since: string): Promise<void> {
+    const { ctx, dataset, projectId } = this;
+    const table = TABLE_SCHEMAS[dataset];
+    const marks: MarkRequest[] = [{ table: TABLE_SCHEMAS['projects.list'], match: { id: projectId }, before: since }];
+    if (table.kind === 'current' && ctx.datasets.has(dataset)) marks.push({ table, match: { project_id: projectId }, before: since });
+    const state: PageState = { offset: this.#state.offset, done: true };
+    await ctx.commit(dataset, [], { [this.#key]: state }, marks);
+    this.#state = state;
+    this.done = true;
   }
 
   /** What a list page tells the dataset that depends on it: keyword, prompt and audit facts. */
@@ -196,23 +235,22 @@ export class ItemStream implements Stream {
       const through = e.c;
       const fetched = await this.#gone(() => ctx.fetch(dataset, { projectId, itemId, dateFrom: e.t ? addDays(e.t, 1) : undefined, dateTo: target }));
       const rows = fetched ? toRows(dataset, fetched.records, { projectId, snapshotDay: e.s, itemId, data: fetched.data }) : [];
-      ctx.commit(dataset, [{ table, rows }], { [key]: { ...e, t: through } });
+      await ctx.commit(dataset, [{ table, rows }], { [key]: { ...e, t: through } });
       return true;
     }
     const pageKey = taskKey(dataset, projectId, dataset === 'audits.issues' ? 'once' : `d${ctx.run.snapshotDay}`, itemId);
     const page = (ctx.store.get(pageKey) as { offset: number; from?: string; max?: string } | undefined) ?? { offset: 0, ...(dataset === 'prompts.history' && (entry as PromptEntry).t ? { from: (entry as PromptEntry).t } : {}) };
-    const limit = PAGE_SIZE[dataset] ?? 1000;
-    const fetched = await this.#gone(() => ctx.fetch(dataset, { projectId, itemId, offset: page.offset, limit, dateFrom: page.from }));
+    const fetched = await this.#gone(() => ctx.fetch(dataset, { projectId, itemId, offset: page.offset, dateFrom: page.from }));
     const records = fetched?.records ?? [];
-    const next = page.offset + records.length;
-    const done = !fetched || records.length === 0 || (fetched.total !== undefined ? next >= fetched.total : records.length < limit);
+    const next = fetched?.next ?? page.offset + records.length;
+    const done = fetched?.next === undefined;
     const rows = toRows(dataset, records, { projectId, snapshotDay: ctx.run.snapshotDay, itemId, data: fetched?.data });
     let max = page.max;
     for (const r of records) if (typeof r['checked_at'] === 'string' && (max === undefined || r['checked_at'] > max)) max = r['checked_at'];
     const state: Record<string, unknown> = { [pageKey]: done ? null : { ...page, offset: next, ...(max ? { max } : {}) } };
     if (done && dataset === 'prompts.history') state[key] = { ...(entry as PromptEntry), t: max ?? (entry as PromptEntry).c };
     if (done && dataset === 'audits.issues') state[key] = { ...(entry as AuditEntry), i: true };
-    ctx.commit(dataset, [{ table, rows }], state);
+    await ctx.commit(dataset, [{ table, rows }], state);
     return done;
   }
 
@@ -221,7 +259,7 @@ export class ItemStream implements Stream {
     try {
       return await send();
     } catch (error) {
-      if (isError(error, 'NotFoundError')) return undefined;
+      if (isNotFound(error)) return undefined;
       throw error;
     }
   }
@@ -234,11 +272,11 @@ export function projectStreams(ctx: SyncContext, projectId: string, datasets: re
   for (const dataset of datasets) {
     if (dataset === 'projects.list') continue;
     let stream: Stream;
-    if (dataset === 'rankings.history' || dataset === 'prompts.history' || dataset === 'audits.issues') {
-      const parentName: DatasetName = dataset === 'rankings.history' ? 'rankings.list' : dataset === 'prompts.history' ? 'prompts.list' : 'audits.list';
+    const parentName = datasetDef(dataset).parent as DatasetName | undefined;
+    if (parentName) {
       const parent = byName.get(parentName);
       if (!parent) continue;
-      stream = new ItemStream(ctx, dataset, projectId, parent);
+      stream = new ItemStream(ctx, dataset as ItemStream['dataset'], projectId, parent);
     } else stream = new PageStream(ctx, dataset, projectId);
     byName.set(dataset, stream);
     streams.push(stream);

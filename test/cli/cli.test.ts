@@ -87,7 +87,7 @@ describe('seo-visibility sync', () => {
     expect(bad.stderr).toContain('unknown dataset rankings.lisst');
     const noStore = await runCli(cli, ['sync', '--simulator']);
     expect(noStore.code).toBe(2);
-    expect(noStore.stderr).toContain('sync needs exactly one of --db <file> or --ndjson <dir>');
+    expect(noStore.stderr).toContain('sync needs one of --db <file>, --ndjson <dir> or --postgres <url> (or SEO_VISIBILITY_POSTGRES_URL)');
   }, 60_000);
 
   it('exit code 1 when the sync fails: a store that cannot be opened', async () => {

@@ -2,9 +2,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATASET_NAMES, TABLE_SCHEMAS } from '../../src/sync/index.js';
-import { type Account, T0, dumpTables, served, startAccount } from './support/account.js';
+import { type Account, T0, dumpTables, served, startAccount, withoutSyncColumns } from './support/account.js';
 import { prng } from '../reliability/support/flaky-server.js';
 import { bundleChild, runChild } from './support/child-process.js';
+import { type TestPostgres, startPostgres } from '../helpers/postgres-server.js';
+import { dumpPostgres, testPool } from './support/postgres-rows.js';
 
 const CONCURRENCY = 4;
 let account: Account;
@@ -12,11 +14,13 @@ let script: string;
 let clean: { tables: ReturnType<typeof dumpTables>; requests: number };
 let cleanNdjson: Record<string, string[]>;
 
-const argsFor = (store: { db?: string; ndjson?: string }) => ({ baseUrl: account.server.url, apiKey: account.sim.keys.readOnly, now: T0, concurrency: CONCURRENCY, ...store });
-const ndjsonLines = (dir: string) => Object.fromEntries(DATASET_NAMES.map((d) => [d, readFileSync(join(dir, `${TABLE_SCHEMAS[d].table}.ndjson`), 'utf8').split('\n').filter(Boolean).sort()]));
+let postgres: TestPostgres;
+
+const argsFor = (store: { db?: string; ndjson?: string; postgres?: string; schema?: string }) => ({ baseUrl: account.server.url, apiKey: account.sim.keys.readOnly, now: T0, concurrency: CONCURRENCY, ...store });
+const ndjsonLines = (dir: string) => Object.fromEntries(DATASET_NAMES.map((d) => [d, readFileSync(join(dir, `${TABLE_SCHEMAS[d].table}.ndjson`), 'utf8').split('\n').filter(Boolean).map((l) => JSON.stringify(withoutSyncColumns(JSON.parse(l) as Record<string, unknown>))).sort()]));
 
 beforeAll(async () => {
-  account = await startAccount();
+  [account, postgres] = await Promise.all([startAccount(), startPostgres()]);
   script = await bundleChild(account.dir);
   const before = account.sim.requests.length;
   const db = join(account.dir, 'clean.db');
@@ -26,13 +30,16 @@ beforeAll(async () => {
   await runChild(script, argsFor({ ndjson: join(account.dir, 'clean-ndjson') }));
   cleanNdjson = ndjsonLines(join(account.dir, 'clean-ndjson'));
 }, 120_000);
-afterAll(() => account.close());
+afterAll(async () => {
+  await account?.close();
+  await postgres?.stop();
+});
 
 /**
  * Kills a sync `kills` times at random request counts, then lets it finish; returns what the
  * server served in all and how many kills landed.
  */
-async function killChain(seed: number, kills: number, store: { db?: string; ndjson?: string }): Promise<{ total: number; landed: number }> {
+async function killChain(seed: number, kills: number, store: { db?: string; ndjson?: string; postgres?: string; schema?: string }): Promise<{ total: number; landed: number }> {
   const random = prng(seed);
   const before = account.sim.requests.length;
   let landed = 0;
@@ -67,6 +74,18 @@ describe('a sync killed with SIGKILL at random points, then resumed', () => {
     const { total, landed } = await killChain(44, 6, { ndjson: dir });
     expect(landed).toBe(6);
     expect(ndjsonLines(dir)).toEqual(cleanNdjson);
+    expect(total - clean.requests).toBeLessThanOrEqual(landed * CONCURRENCY);
+  }, 180_000);
+
+  it('Postgres (6 kills): the transaction per page holds, so the rows are exactly those of a clean run', async () => {
+    const { total, landed } = await killChain(55, 6, { postgres: postgres.url, schema: 'chain' });
+    expect(landed).toBe(6);
+    const pool = testPool(postgres.url);
+    try {
+      expect(await dumpPostgres(pool, 'chain', clean.tables)).toEqual(clean.tables);
+    } finally {
+      await pool.end();
+    }
     expect(total - clean.requests).toBeLessThanOrEqual(landed * CONCURRENCY);
   }, 180_000);
 });

@@ -61,13 +61,18 @@ export async function startAccount(options: { keywords?: number; windows?: Array
   };
 }
 
-/** Every row of every table, sorted by primary key: two stores compare equal when this does. */
-export function dumpTables(path: string): Record<string, Array<Record<string, unknown>>> {
+/**
+ * Every row of every table, sorted by primary key, without `_synced_at` (when a run read a row
+ * differs between two runs of the same data) and, unless `deletes` is set, `_deleted_at`: two
+ * stores compare equal when this does.
+ */
+export function dumpTables(path: string, options: { deletes?: boolean } = {}): Record<string, Array<Record<string, unknown>>> {
   const db = new DatabaseSync(path, { readOnly: true });
   try {
     const out: Record<string, Array<Record<string, unknown>>> = {};
     for (const [, t] of Object.entries(TABLE_SCHEMAS)) {
-      out[t.table] = db.prepare(`SELECT * FROM ${t.table} ORDER BY ${t.primaryKey.join(', ')}`).all() as Array<Record<string, unknown>>;
+      const rows = db.prepare(`SELECT * FROM ${t.table} ORDER BY ${t.primaryKey.join(', ')}`).all() as Array<Record<string, unknown>>;
+      out[t.table] = rows.map((r) => withoutSyncColumns(r, options.deletes));
     }
     return out;
   } finally {
@@ -78,6 +83,12 @@ export function dumpTables(path: string): Record<string, Array<Record<string, un
 /** Rows of one dataset's table. */
 export function rowsOf(path: string, dataset: DatasetName): Array<Record<string, unknown>> {
   return dumpTables(path)[TABLE_SCHEMAS[dataset].table] ?? [];
+}
+
+/** A row without the columns that say when it was read (and, unless `keepDeleted`, whether it is gone). */
+export function withoutSyncColumns(row: Record<string, unknown>, keepDeleted = false): Record<string, unknown> {
+  const { _synced_at: _read, _deleted_at: deleted, ...rest } = row;
+  return keepDeleted ? { ...rest, _deleted_at: deleted } : rest;
 }
 
 /** A wire record as SQLite gives it back: booleans as 0/1, objects and arrays as JSON text. */

@@ -3,13 +3,16 @@
  * JSON in argv[2], prints `req <n>` after every request and `result <json>` at the end.
  */
 import { SeoVisibilityClient } from '../../../src/index.js';
-import { ndjsonStore, runSync, sqliteStore } from '../../../src/sync/index.js';
+import { ndjsonStore, postgresStore, runSync, sqliteStore } from '../../../src/sync/index.js';
 
 interface ChildArgs {
   baseUrl: string;
   apiKey: string;
   db?: string;
   ndjson?: string;
+  /** A Postgres URL; the schema is `schema`. */
+  postgres?: string;
+  schema?: string;
   now: number;
   concurrency?: number;
   maxRequests?: number;
@@ -18,7 +21,7 @@ interface ChildArgs {
 
 const args = JSON.parse(process.argv[2] ?? '{}') as ChildArgs;
 const client = new SeoVisibilityClient({ apiKey: args.apiKey, baseUrl: args.baseUrl, rateLimit: { windows: false }, retryBackoff: { initialDelay: 1, maxDelay: 5 } });
-const store = args.db ? sqliteStore(args.db) : ndjsonStore(args.ndjson ?? '');
+const store = args.db ? sqliteStore(args.db) : args.postgres ? postgresStore(args.postgres, { schema: args.schema }) : ndjsonStore(args.ndjson ?? '');
 const result = await runSync(client, { projects: 'all', ...(args.datasets ? { datasets: args.datasets as never } : {}) }, {
   store,
   now: () => args.now,

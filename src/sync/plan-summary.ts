@@ -1,6 +1,6 @@
 import { durationWords, n } from './budget.js';
-import type { DatasetName } from './datasets.js';
-import type { SyncPlan } from './plan.js';
+import { type DatasetName, datasetDef } from './datasets.js';
+import type { SyncPlan } from './plan-result.js';
 
 /**
  * The plan in plain words: what it costs, which path the keyword history takes, how long it takes
@@ -8,7 +8,7 @@ import type { SyncPlan } from './plan.js';
  * @internal
  */
 export function explainPlan(plan: SyncPlan, facts: { backfill: number; extend: number; datasets: DatasetName[]; implied: DatasetName[] }): string {
-  const lines: string[] = [];
+  const lines: string[] = plan.blocked ? [`Blocked: ${plan.blocked}`] : [];
   lines.push(`${n(plan.requests)} requests for ${plan.projects} project${plan.projects === 1 ? '' : 's'} (${n(plan.planRequests)} more were spent reading list totals for this plan).`);
   for (const [name, d] of Object.entries(plan.byDataset)) {
     if (!d) continue;
@@ -39,21 +39,8 @@ export function explainPlan(plan: SyncPlan, facts: { backfill: number; extend: n
 function noteFor(name: DatasetName, requests: number, facts: { backfill: number; extend: number; implied: DatasetName[] }): string {
   const implied = facts.implied.includes(name) ? ' (read for the datasets that depend on it, not stored)' : '';
   if (requests === 0) return `nothing to read: up to date${implied}`;
-  switch (name) {
-    case 'rankings.history':
-      return `back-fill ${n(facts.backfill)} keywords, one request each`;
-    case 'prompts.history':
-      return 'history pages since the last stored answer, 200 per request';
-    case 'audits.issues':
-      return 'finished audits not read yet, one page each';
-    case 'backlinks.list':
-    case 'backlinks.summary':
-    case 'backlinks.history':
-    case 'backlinks.domains':
-      return 'one request per project';
-    default:
-      return `pages at the largest page size${implied}`;
-  }
+  if (name === 'rankings.history') return `back-fill ${n(facts.backfill)} keywords, one request each`;
+  return `${datasetDef(name).note}${implied}`;
 }
 
 function per(ms: number): string {
