@@ -13,6 +13,7 @@ import { overhead } from './overhead.js';
 import { memory, prefetch, requestCount } from './paging.js';
 import { rateBudget } from './rate-budget.js';
 import { size } from './size.js';
+import { insightsBench } from './insights.js';
 import { syncBench } from './sync.js';
 import { fleetBench } from './fleet.js';
 
@@ -25,6 +26,7 @@ const sections: Array<[string, () => Promise<Row[]>]> = [
   ['rate budget', rateBudget],
   ['size and start', size],
   ['copy your data out (sync)', syncBench],
+  ['what changed (insights)', insightsBench],
   ['many accounts (fleet)', fleetBench],
 ];
 

@@ -2,9 +2,11 @@ import { Command, Option } from 'commander';
 import { VERSION } from '../index.js';
 import { DATASET_NAMES } from '../sync/index.js';
 import { planCommand, syncCommand } from './commands.js';
-import { registerFleet } from './fleet.js';
 import { exitHelp } from './exit-codes.js';
+import { registerFleet } from './fleet.js';
 import { datasetNames, nonEmpty, projectIds, wholeNumber } from './flags.js';
+import { registerMcp } from './mcp.js';
+import { registerReport } from './report.js';
 
 /** Options both commands take. */
 function common(command: Command): Command {
@@ -77,6 +79,8 @@ ${exitHelp('sync')}`,
     )
     .action(async (opts) => io.setExit(await syncCommand(opts, io)));
 
+  registerReport(program, io);
+  registerMcp(program, io);
   registerFleet(program, io);
   return program;
 }
