@@ -4,7 +4,7 @@ import type { Plugin } from 'esbuild';
 // The optional entries import the main entry (`../index.js` in src/) for its error classes and
 // VERSION; built, that import must stay `import … from 'seo-visibility'`, so that an error thrown in
 // one entry is `instanceof` the class the app imported, and no entry carries a second copy.
-const importsMainEntry = /\/src\/(otel|sync|cli|redis)\//;
+const importsMainEntry = /\/src\/(otel|sync|cli|redis|insights)\//;
 const mainEntryExternal: Plugin = {
   name: 'main-entry-external',
   setup(build) {

@@ -13,6 +13,7 @@ import { overhead } from './overhead.js';
 import { memory, prefetch, requestCount } from './paging.js';
 import { rateBudget } from './rate-budget.js';
 import { size } from './size.js';
+import { insightsBench } from './insights.js';
 import { syncBench } from './sync.js';
 
 const sections: Array<[string, () => Promise<Row[]>]> = [
@@ -24,6 +25,7 @@ const sections: Array<[string, () => Promise<Row[]>]> = [
   ['rate budget', rateBudget],
   ['size and start', size],
   ['copy your data out (sync)', syncBench],
+  ['what changed (insights)', insightsBench],
 ];
 
 /** Whether a row fails the run: every target in a full run; in quick mode only counts, bounds and size. */

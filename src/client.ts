@@ -4,6 +4,7 @@ import type { RateGate } from './core/rate-gate.js';
 import { Transport } from './core/transport.js';
 import { type AnySchema, type CustomRequest, type CustomResult, customCall } from './options/custom-request.js';
 import { InvalidArgumentError } from './errors/client-errors.js';
+import { isObject } from './internal/option-check.js';
 import type { ClientOptions, RequestOptions } from './options/client-options.js';
 import { Audits } from './resources/audits.js';
 import { Backlinks } from './resources/backlinks.js';
@@ -30,9 +31,8 @@ const inheritedGates = new WeakMap<ClientOptions, RateGate | undefined>();
 
 /** One level of `withOptions` merging; anything but two plain objects is left for the schema to judge. */
 function merge<T>(base: T | undefined, given: T | undefined): T | undefined {
-  const plain = (v: unknown): v is object => typeof v === 'object' && v !== null && !Array.isArray(v);
   if (given === undefined) return base;
-  return plain(base) && plain(given) ? ({ ...base, ...given } as T) : given;
+  return isObject(base) && isObject(given) ? ({ ...base, ...given } as T) : given;
 }
 
 /**
@@ -111,7 +111,7 @@ export class SeoVisibilityClient {
    * ```
    */
   withOptions(overrides: ClientOverrides): this {
-    if (typeof overrides !== 'object' || overrides === null || Array.isArray(overrides)) {
+    if (!isObject(overrides)) {
       throw new InvalidArgumentError('withOptions', 'expected an object of options such as { timeout: 5_000 }');
     }
     const fixed = FIXED.find((key) => key in overrides);

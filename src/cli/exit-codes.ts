@@ -1,17 +1,19 @@
 /**
- * Exit codes: 0 done; 1 failed; 2 bad usage (unknown option, bad value, no API key); 75 stopped
- * before the end (budget spent, `--max-requests` reached, Ctrl-C) with progress saved: run the same
- * command again to resume (75 is EX_TEMPFAIL: "try again later"). Only `sync` can stop before the
- * end, so only `sync` returns 75.
+ * Exit codes: 0 done; 1 failed; 2 bad usage (unknown option, bad value, no API key); 3 an `--alert`
+ * threshold of `report` was crossed (the report is written); 75 stopped before the end (budget
+ * spent, `--max-requests` reached, Ctrl-C) with progress saved: run the same command again to
+ * resume (75 is EX_TEMPFAIL: "try again later"). Only `sync` can stop before the end, so only `sync`
+ * returns 75; only `report` returns 3.
  * @internal
  */
-export const EXIT = { done: 0, failed: 1, usage: 2, stopped: 75 } as const;
+export const EXIT = { done: 0, failed: 1, usage: 2, alert: 3, stopped: 75 } as const;
 
-type Command = 'plan' | 'sync';
+type Command = 'plan' | 'sync' | 'report' | 'mcp';
 
 /** What each code means, per command where that differs; `only`: the one command that returns it. */
 const MEANINGS: ReadonlyArray<{ code: number; text: string | Record<Command, string>; only?: Command }> = [
-  { code: EXIT.done, text: { plan: 'done: the plan is printed', sync: 'done: every dataset is up to date' } },
+  { code: EXIT.done, text: { plan: 'done: the plan is printed', sync: 'done: every dataset is up to date', report: 'done: the report is written', mcp: 'done: the client disconnected' } },
+  { code: EXIT.alert, text: 'an --alert threshold was crossed: the report is written and the offending rows printed', only: 'report' },
   { code: EXIT.stopped, text: 'stopped (budget spent, --max-requests reached, Ctrl-C); progress is saved, run the same command to resume', only: 'sync' },
   { code: EXIT.failed, text: 'failed (the error is printed)' },
   { code: EXIT.usage, text: 'bad usage (an unknown or empty option, a bad value, an unknown dataset, no API key)' },
@@ -35,6 +37,6 @@ ${lines.join('\n')}
 Environment:
   SEO_VISIBILITY_API_KEY    the API key (not needed with --simulator)
   SEO_VISIBILITY_BASE_URL   the API's base URL, ending in /api/v1
-  SEO_VISIBILITY_LOG        debug | info | warn | error: log each request to stderr
-  SEO_VISIBILITY_POSTGRES_URL  the PostgreSQL URL when no --db, --ndjson or --postgres is given`;
+  SEO_VISIBILITY_POSTGRES_URL  the PostgreSQL URL when no --db, --ndjson or --postgres is given
+  SEO_VISIBILITY_LOG        debug | info | warn | error: log each request to stderr`;
 }

@@ -4,6 +4,8 @@ import { DATASET_NAMES } from '../sync/index.js';
 import { planCommand, syncCommand } from './commands.js';
 import { exitHelp } from './exit-codes.js';
 import { datasetNames, nonEmpty, projectIds, wholeNumber } from './flags.js';
+import { registerMcp } from './mcp.js';
+import { registerReport } from './report.js';
 
 /** Options both commands take. */
 function common(command: Command): Command {
@@ -76,5 +78,7 @@ ${exitHelp('sync')}`,
     )
     .action(async (opts) => io.setExit(await syncCommand(opts, io)));
 
+  registerReport(program, io);
+  registerMcp(program, io);
   return program;
 }

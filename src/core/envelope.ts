@@ -1,3 +1,4 @@
+import { isObject } from '../internal/option-check.js';
 import type { RateLimit, Pagination, ResponseMeta } from './schemas.js';
 
 /** The API's envelope, read leniently: anything may be missing or of the wrong type. @internal */
@@ -10,7 +11,7 @@ export interface RawEnvelope {
 
 /** Returns the body as an envelope if it looks like one (an object with a boolean `success`). @internal */
 export function asEnvelope(body: unknown): RawEnvelope | undefined {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  if (!isObject(body)) return undefined;
   return typeof (body as RawEnvelope).success === 'boolean' ? (body as RawEnvelope) : undefined;
 }
 

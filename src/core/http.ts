@@ -60,16 +60,7 @@ export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undef
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
+    promise.finally(() => signal.removeEventListener('abort', onAbort)).then(resolve, reject);
   });
 }
 

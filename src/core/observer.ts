@@ -48,7 +48,7 @@ export interface Observer {
  * @internal
  */
 export function createObserver(hooks: ResolvedHooks, logger: Logger | undefined): Observer | undefined {
-  if (!logger && hooks.onRequest.length + hooks.onResponse.length + hooks.onError.length + hooks.onRetry.length === 0) return undefined;
+  if (!logger && Object.values(hooks).every((list) => list.length === 0)) return undefined;
   const emit = <K extends keyof ResolvedHooks>(name: K, info: Parameters<ResolvedHooks[K][number]>[0], line?: string, details?: Record<string, unknown>): void => {
     if (line) logger?.debug(line, details);
     for (const hook of hooks[name] as Array<Hook<typeof info>>) {

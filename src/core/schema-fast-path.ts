@@ -1,4 +1,4 @@
-import type { ResponseSchema } from './schemas.js';
+import { type ResponseSchema, recordValueOf, safeInteger } from './schemas.js';
 
 /**
  * A fast acceptance check of a response, read from the schema's public `def` (zod 4 types it on
@@ -50,15 +50,23 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 export function compile(schema: unknown): Check | null {
   const def = (schema as { def?: Def } | null)?.def;
   // A check (min length, refine, a string format …) is a rule this module does not replicate; an
-  // integer is the one check it knows.
-  if (!def || (def.checks as unknown[] | undefined)?.length || ('check' in def && def.format !== 'safeint')) return null;
+  // integer (z.int(), or the SDK's own safeInteger check) and the SDK's record check are the ones it knows.
+  const checks = def?.checks as unknown[] | undefined;
+  const only = checks?.length === 1 ? checks[0] : undefined;
+  const integer = only === safeInteger;
+  const recordValue = recordValueOf(only);
+  if (!def || (checks?.length && !integer && !recordValue) || ('check' in def && def.format !== 'safeint')) return null;
+  if (recordValue) {
+    const check = compile(recordValue);
+    return check && ((v) => isRecord(v) && Object.values(v).every(check));
+  }
   const inner = (key: string) => compile(def[key]);
   switch (def.type) {
     case 'string':
     case 'boolean':
       return (v) => typeof v === def.type;
     case 'number':
-      return def.format ? Number.isSafeInteger : Number.isFinite;
+      return def.format || integer ? Number.isSafeInteger : Number.isFinite;
     case 'unknown':
       return () => true;
     case 'literal':

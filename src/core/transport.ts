@@ -169,7 +169,7 @@ export class Transport {
 
   /** The URL for hooks and logs when ky has not built one (before sending, or for a retry line). */
   #url(spec: CallSpec<unknown>): string {
-    const query = spec.query ? new URLSearchParams(Object.entries(spec.query).filter((e): e is [string, string] => e[1] !== undefined).map(([k, v]) => [k, String(v)])).toString() : '';
+    const query = spec.query ? new URLSearchParams(Object.entries(spec.query).filter((e) => e[1] !== undefined) as string[][]).toString() : ''; // URLSearchParams writes numbers and booleans as String() does
     return `${this.#config.baseUrl}${spec.path}${query ? `?${query}` : ''}`;
   }
 

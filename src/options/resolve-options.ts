@@ -5,7 +5,7 @@ import type { ClientHooks, Logger, ResolvedHooks } from './hooks.js';
 import * as check from '../internal/validate.js';
 import { resolveLogger } from '../internal/log.js';
 import { isBrowser, readEnv, userAgent } from '../internal/runtime.js';
-import { MAX_QUEUE_WAIT_MS, checkClientOptions, checkRequestOptions } from './check-options.js';
+import { MAX_QUEUE_WAIT_MS, checkClientOptions, checkRequestOptions, hooksShape } from './check-options.js';
 import { type ClientOptions, DOCUMENTED_WINDOWS, type RequestOptions, type RetryBackoffOptions } from './client-options.js';
 
 /**
@@ -124,8 +124,9 @@ function createGate(rateLimit: ClientOptions['rateLimit'], apiKey: string, logge
 }
 
 function resolveHooks(hooks: ClientHooks | undefined): ResolvedHooks {
-  const list = <T>(hook: T | T[] | undefined): T[] => (hook === undefined ? [] : Array.isArray(hook) ? hook : [hook]);
-  return { onRequest: list(hooks?.onRequest), onResponse: list(hooks?.onResponse), onError: list(hooks?.onError), onRetry: list(hooks?.onRetry) };
+  // Every hook name, from the one table of them: a single function stands for a list of one.
+  const list = (hook: unknown) => (hook === undefined ? [] : Array.isArray(hook) ? hook : [hook]);
+  return Object.fromEntries(Object.keys(hooksShape).map((name) => [name, list(hooks?.[name as keyof ClientHooks])])) as unknown as ResolvedHooks;
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import type { ApiPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/page-promise.js';
 import { ApiResource, type PageOf, pageOf } from '../core/resource.js';
-import { extendLoose, int, isoString, num, pendingTimestamp } from '../core/schemas.js';
+import { extendLoose, int, isoString, num, pendingTimestamp, record } from '../core/schemas.js';
 import * as check from '../internal/validate.js';
 import type { RequestOptions } from '../options/client-options.js';
 import type { DateParam } from './rankings.js';
@@ -63,7 +63,7 @@ export const PromptSchema = z.looseObject({
   total_citations: int(),
   // Keys are model identifiers of the form `<vendor>/<model>`.
   /** Latest response summary of each model, keyed by model identifier (`<vendor>/<model>`). */
-  latest_responses: z.record(z.string(), ModelResponseSchema),
+  latest_responses: record(ModelResponseSchema),
   // Null until it happens (a prompt never checked).
   /** When the prompt was last checked (ISO 8601); `null` if it never was. */
   last_checked: pendingTimestamp(),

@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
+import { createPostgresInsightViews } from '../insights/create-views.js';
 import * as c from '../internal/option-check.js';
 import { ColumnNames, fnv1a32, quoteId } from './column-names.js';
 import { type ColumnType, TABLE_SCHEMAS, type TableSchema } from './datasets.js';
@@ -49,6 +50,9 @@ export interface PostgresStoreOptions {
    */
   lockWaitMs?: number | undefined;
 }
+
+/** The schema a Postgres store uses unless told otherwise. @internal */
+export const DEFAULT_PG_SCHEMA = 'seo_visibility';
 
 const checkOptions = c.object(
   {
@@ -109,7 +113,7 @@ class PostgresStore implements SyncStore {
 
   constructor(source: Source, options: PostgresStoreOptions) {
     this.#source = source;
-    this.#schema = options.schema ?? 'seo_visibility';
+    this.#schema = options.schema ?? DEFAULT_PG_SCHEMA;
     this.#scope = options.accountId;
     this.#lockWaitMs = options.lockWaitMs ?? 0;
     this.location = `postgres ${source.t.label} (schema ${this.#schema}${this.#scope !== undefined ? `, account ${this.#scope}` : ''})`;
@@ -162,6 +166,12 @@ class PostgresStore implements SyncStore {
       for (const { table, rows } of write.writes ?? []) if (rows.length) await this.#writeRows(client, table, rows, added);
       for (const mark of write.deletes ?? []) await this.#mark(client, mark);
       await this.#writeState(client, write.state ?? {});
+      if (added.length) {
+        // The views read columns by name: a new one (first_seen…) is used from this commit on.
+        // Under the schema's DDL lock, as at open: stores of other accounts may do the same.
+        await client.query('SELECT pg_advisory_xact_lock($1)', [hash32(`seo-visibility/ddl/${this.#schema}`)]);
+        await createPostgresInsightViews(client, this.#schema);
+      }
       await client.query('COMMIT');
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
@@ -227,7 +237,7 @@ class PostgresStore implements SyncStore {
     await client.query(`INSERT INTO ${this.#id('_sync_lock')} (scope, holder) VALUES ($1, $2) ON CONFLICT (scope) DO UPDATE SET holder = EXCLUDED.holder`, [this.#scopeKey, JSON.stringify(holder)]);
   }
 
-  /** The one place schema objects are made: tables, progress, and columns added since. */
+  /** The one place schema objects are made: tables, progress, columns added since, and the insight views. */
   async #createSchema(client: PoolClient): Promise<void> {
     await client.query('BEGIN');
     try {
@@ -267,6 +277,7 @@ class PostgresStore implements SyncStore {
         }
         this.#columns.set(table.table, cols);
       }
+      await createPostgresInsightViews(client, this.#schema);
       await client.query('COMMIT');
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { createInsightViews } from '../insights/create-views.js';
 import { ColumnNames, quoteId } from './column-names.js';
 import { TABLE_SCHEMAS, type TableSchema } from './datasets.js';
 import { SyncError } from './errors.js';
@@ -64,6 +65,7 @@ class SqliteStore implements SyncStore {
         this.#lock(db, holder);
         db.exec('CREATE TABLE IF NOT EXISTS _sync_state (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID');
         for (const table of Object.values(TABLE_SCHEMAS)) this.#createTable(db, table);
+        createInsightViews(db);
         db.exec('COMMIT');
       } catch (error) {
         rollback(db);
@@ -170,6 +172,8 @@ class SqliteStore implements SyncStore {
         db.exec(`ALTER TABLE ${quoteId(table.table)} ADD COLUMN ${quoteId(col)}`);
         known.add(col);
         this.#upserts.delete(table.table);
+        // The views read columns by name: a new one (first_seen…) is used from this commit on.
+        createInsightViews(db);
       }
     }
     let upsert = this.#upserts.get(table.table);

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { int, isoString, num } from '../../core/schemas.js';
+import { int, isoString, num, record } from '../../core/schemas.js';
 import { ContentStatusSchema } from '../content.js';
 
 /**
@@ -35,6 +35,19 @@ export const KNOWN_EVENT_NAMES = [
 export type KnownWebhookEventName = (typeof KNOWN_EVENT_NAMES)[number];
 
 /**
+ * Exactly `name`, raising the issue `z.literal(name)` raises (`invalid_value` with `values`, for any
+ * other value, a missing one included): z.literal brings zod's literal-schema code into the browser
+ * bundle, a check on `z.unknown()` does not. Only the declared type says which string it is.
+ */
+function literal<const N extends string>(name: N): z.ZodMiniType<N, N> {
+  return z.unknown().check(
+    z.check((ctx) => {
+      if (ctx.value !== name) ctx.issues.push({ code: 'invalid_value', values: [name], input: ctx.value });
+    }),
+  ) as z.ZodMiniType as z.ZodMiniType<N, N>;
+}
+
+/**
  * Builds an event payload schema `{ event, timestamp, project_id, data }` for one event name.
  * @internal
  */
@@ -45,7 +58,7 @@ function eventSchema<const N extends KnownWebhookEventName, S extends z.core.$Zo
 ) {
   return z.looseObject({
     /** The event name. */
-    event: z.literal(name),
+    event: literal(name),
     /** When the event happened (ISO 8601). */
     timestamp: isoString(),
     /** UUID of the project the event is about. */
@@ -207,12 +220,14 @@ const knownNames: ReadonlySet<string> = new Set(KNOWN_EVENT_NAMES);
 // An event name added after this SDK parses as a generic event rather than failing the delivery.
 export const UnknownWebhookEventSchema = z.looseObject({
   /** The event name: one this SDK does not know (not one of the six documented names). */
+  // A plain check raising the issue z.refine(…, { message, abort: true }) would raise (code, path,
+  // message): z.refine brings zod's custom-schema code into the browser bundle, z.check does not.
   event: z.string().check(
-    z.refine((name) => !knownNames.has(name), {
-      message: "a documented event name: the payload must match that event's documented shape",
-      // Aborting makes zod report both branches of WebhookEventSchema's union (the documented
-      // event's real problem included) instead of only this name check.
-      abort: true,
+    z.check((ctx) => {
+      if (!knownNames.has(ctx.value)) return;
+      // Aborting (continue: false) makes zod report both branches of WebhookEventSchema's union
+      // (the documented event's real problem included) instead of only this name check.
+      ctx.issues.push({ code: 'custom', input: ctx.value, path: [], message: "a documented event name: the payload must match that event's documented shape", continue: false });
     }),
   ),
   /** When the event happened (ISO 8601). */
@@ -220,7 +235,7 @@ export const UnknownWebhookEventSchema = z.looseObject({
   /** UUID of the project the event is about. */
   project_id: z.string(),
   /** The event's own fields, untyped. */
-  data: z.record(z.string(), z.unknown()),
+  data: record(z.unknown()),
 });
 
 /**

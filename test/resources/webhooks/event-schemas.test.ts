@@ -1,11 +1,12 @@
 import { describe, expect, expectTypeOf, test } from 'vitest';
-import type * as z from 'zod/mini';
+import * as z from 'zod/mini';
 import {
   type AuditCompletedEvent,
   type AuditStartedEvent,
   type ContentStatusChangedEvent,
   isKnownWebhookEvent,
   KNOWN_EVENT_NAMES,
+  KnownWebhookEventSchema,
   type KnownWebhookEvent,
   type KnownWebhookEventName,
   type PromptsUpdatedEvent,
@@ -117,6 +118,32 @@ describe('WebhookEventSchema', () => {
       // The generic branch refuses documented names, so the failure is not swallowed there.
       expect(UnknownWebhookEventSchema.safeParse(payload).success).toBe(false);
     });
+
+    test('the name check raises the issue z.refine would (its stand-in, kept out of the bundle)', () => {
+      const known = new Set<string>(KNOWN_EVENT_NAMES);
+      const refined = z.looseObject({
+        ...UnknownWebhookEventSchema.shape,
+        event: z.string().check(z.refine((name) => !known.has(name), { message: "a documented event name: the payload must match that event's documented shape", abort: true })),
+      });
+      const payload = { ...auditCompletedEventFixture, data: missingPages, timestamp: 7 };
+      expect(UnknownWebhookEventSchema.safeParse(payload).error?.issues).toEqual(refined.safeParse(payload).error?.issues);
+      expect(UnknownWebhookEventSchema.safeParse(payload).error?.issues[0]).toStrictEqual({
+        code: 'custom',
+        path: ['event'],
+        message: "a documented event name: the payload must match that event's documented shape",
+      });
+    });
+  });
+
+  test('each event name is checked as z.literal would: the same issues for any other value', () => {
+    for (const fixture of eventFixtures) {
+      const schema = KnownWebhookEventSchema.def.options[KNOWN_EVENT_NAMES.indexOf(fixture.event)]!;
+      const literal = z.looseObject({ ...schema.shape, event: z.literal(fixture.event) });
+      const { event: _e, ...noEvent } = fixture;
+      for (const payload of [fixture, { ...fixture, event: 'other' }, { ...fixture, event: 7 }, noEvent, { ...fixture, event: null, data: 1 }]) {
+        expect(schema.safeParse(payload), JSON.stringify(payload)).toEqual(literal.safeParse(payload));
+      }
+    }
   });
 
   test('names the first problem of the documented event in the error message', () => {

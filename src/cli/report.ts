@@ -1,0 +1,57 @@
+import type { Command } from 'commander';
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { InsightError } from '../insights/errors.js';
+import { type Alert, parseAlert } from '../insights/report-alerts.js';
+import { writeReport } from '../insights/report.js';
+import { openSource } from '../insights/open-source.js';
+import { EXIT, exitHelp } from './exit-codes.js';
+import { nonEmpty, wholeNumber } from './flags.js';
+import { type CommandIO, storeOptions, withStoreErrors } from './store-options.js';
+
+/** `seo-visibility report`: what changed, as one HTML file with charts; `--alert` for cron jobs. @internal */
+export function registerReport(program: Command, io: CommandIO): void {
+  storeOptions(program.command('report'))
+    .description('Write what changed (rank movers, top-10 entries and exits, AI visibility by model, referring domains, new audit issues) as one self-contained HTML file with charts.')
+    .requiredOption('--out <file>', 'the HTML file to write', nonEmpty('--out'))
+    .option('-p, --project <id>', 'one project (all by default)', nonEmpty('--project'))
+    .option('--days <n>', 'period length in days, ending at the latest synced data', wholeNumber('--days', 1), 28)
+    .option('--alert <threshold...>', "exit 3 and print the rows when a threshold is crossed: rank_drop>=N, visibility_drop>=N, domains_lost>=N, new_critical>=N (repeatable)", (value: string, previous: string[] = []) => [...previous, value])
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ seo-visibility report --db seo.db --out report.html
+  $ seo-visibility report --postgres postgres://reader@db/seo --project 3f6c… --days 7 --out weekly.html
+  $ seo-visibility report --db seo.db --out report.html --alert 'rank_drop>=5' --alert 'new_critical>=1'
+
+Charts need the optional package echarts (npm install echarts).
+${exitHelp('report')}`,
+    )
+    .action(async (opts) => io.setExit(await reportCommand(opts, io)));
+}
+
+async function reportCommand(opts: { db?: string; postgres?: string; schema: string; out: string; project?: string; days: number; alert?: string[] }, io: CommandIO): Promise<number> {
+  let alerts: Alert[] = [];
+  // Checked before the store is opened: a bad threshold or folder is a usage error, nothing is read.
+  const usage = await withStoreErrors(io, async () => {
+    alerts = (opts.alert ?? []).map(parseAlert);
+    const folder = dirname(resolve(opts.out));
+    if (!existsSync(folder)) throw new InsightError('usage', `--out ${opts.out}: the folder ${folder} does not exist`);
+    return EXIT.done;
+  });
+  if (usage !== 0) return usage;
+  return withStoreErrors(
+    io,
+    async (source) => {
+      const result = await writeReport(source, { out: opts.out, project: opts.project, days: opts.days, alerts });
+      io.out.write(`Report of ${result.projects} project(s) over ${opts.days} days written to ${resolve(opts.out)}\n`);
+      for (const { alert, lines } of result.alerts) {
+        io.out.write(`ALERT ${alert.text}: ${lines.length} row(s)\n${lines.map((l) => `  ${l}\n`).join('')}`);
+      }
+      return result.alerts.length ? EXIT.alert : EXIT.done;
+    },
+    opts,
+    openSource,
+  );
+}

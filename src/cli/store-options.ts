@@ -1,0 +1,46 @@
+import { type Command, Option } from 'commander';
+import { InsightError } from '../insights/errors.js';
+import type { SourceOptions } from '../insights/open-source.js';
+import type { InsightSource } from '../insights/source.js';
+import { DEFAULT_PG_SCHEMA } from '../sync/postgres-store.js';
+import { EXIT } from './exit-codes.js';
+import { nonEmpty } from './flags.js';
+
+/** What a command writes to and how it ends. @internal */
+export interface CommandIO {
+  out: NodeJS.WriteStream;
+  err: NodeJS.WriteStream;
+  signal: AbortSignal;
+  setExit: (code: number) => void;
+}
+
+/** `--db FILE` and `--postgres URL`: the store a reading command opens (exactly one). @internal */
+export function storeOptions(command: Command): Command {
+  return command
+    .option('--db <file>', 'the SQLite store a sync wrote', nonEmpty('--db'))
+    .addOption(new Option('--postgres <url>', 'the PostgreSQL store a sync wrote (a password in it is never printed)').env('SEO_VISIBILITY_POSTGRES_URL'))
+    .option('--schema <name>', "the Postgres store's schema", DEFAULT_PG_SCHEMA)
+    .addOption(new Option('--simulator', 'with --live: call the built-in simulator instead of the API').hideHelp());
+}
+
+/**
+ * Opens the store the options name, runs `fn` with it, closes it, and turns a failure into a
+ * message on stderr and an exit code (2 for usage, 1 otherwise).
+ * @internal
+ */
+export async function withStoreErrors(io: CommandIO, fn: (source: InsightSource) => Promise<number>, opts?: SourceOptions, open?: (o: SourceOptions) => Promise<InsightSource>): Promise<number> {
+  let source: InsightSource | undefined;
+  try {
+    if (opts && open) {
+      if (!opts.db === !opts.postgres) throw new InsightError('usage', 'give exactly one of --db <file> or --postgres <url>');
+      source = await open(opts);
+    }
+    return await fn(source as InsightSource);
+  } catch (error) {
+    io.err.write(`seo-visibility: ${error instanceof Error ? error.message : String(error)}\n`);
+    const usage = error instanceof InsightError && (error.code === 'usage' || error.code === 'missing_peer');
+    return usage ? EXIT.usage : EXIT.failed;
+  } finally {
+    await source?.close();
+  }
+}

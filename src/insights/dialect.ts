@@ -1,0 +1,104 @@
+/**
+ * The two SQL dialects the insight views are written for. A view is defined once (views.ts) against
+ * this small vocabulary; everything that differs between SQLite and PostgreSQL lives here.
+ * @internal
+ */
+export type DialectName = 'sqlite' | 'postgres';
+
+/** A table's columns as the database has them: lower-cased name → real name and declared type. @internal */
+export type TableColumns = ReadonlyMap<string, ReadonlyMap<string, { name: string; type: string }>>;
+
+/**
+ * Builds SQL for one dialect over the columns that exist. Columns are looked up case-insensitively
+ * and quoted as the database spells them; a column the store has not created yet (a field the
+ * server never sent, or `_deleted_at` before a store that marks deletes) reads as NULL, so a view
+ * never fails on an older or smaller store.
+ * @internal
+ */
+export class Sql {
+  constructor(
+    readonly dialect: DialectName,
+    private readonly columns: TableColumns,
+  ) {}
+
+  /** Whether `table` has `column`. */
+  has(table: string, column: string): boolean {
+    return this.columns.get(table)?.has(column.toLowerCase()) ?? false;
+  }
+
+  /** `alias."Column"`, or NULL when the table lacks it. */
+  col(alias: string, table: string, column: string): string {
+    const found = this.columns.get(table)?.get(column.toLowerCase());
+    return found ? `${alias}.${quote(found.name)}` : 'NULL';
+  }
+
+  /** The column as text (ids compare as text in both dialects, whatever type the store chose). */
+  text(alias: string, table: string, column: string): string {
+    const c = this.col(alias, table, column);
+    return this.dialect === 'sqlite' || c === 'NULL' ? c : `(${c})::text`;
+  }
+
+  /**
+   * The UTC day of a date or timestamp column: a `YYYY-MM-DD` text in SQLite, a `date` in
+   * PostgreSQL (a timestamptz is read at UTC, whatever the session's time zone).
+   */
+  day(alias: string, table: string, column: string): string {
+    const found = this.columns.get(table)?.get(column.toLowerCase());
+    if (!found) return this.dialect === 'sqlite' ? 'NULL' : 'NULL::date';
+    const c = `${alias}.${quote(found.name)}`;
+    if (this.dialect === 'sqlite') return `date(${c})`;
+    if (/^timestamp/.test(found.type)) return `((${c}) AT TIME ZONE 'UTC')::date`;
+    if (found.type === 'date') return c;
+    return `(CASE WHEN (${c})::text ~ '^\\d{4}-\\d{2}-\\d{2}' THEN left((${c})::text, 10)::date END)`;
+  }
+
+  /** A day minus `n` days (n an integer expression). */
+  minusDays(day: string, n: string): string {
+    return this.dialect === 'sqlite' ? `date(${day}, '-' || (${n}) || ' days')` : `(${day} - (${n})::int)`;
+  }
+
+  /** A day as `YYYY-MM-DD` text, for output. */
+  dayText(day: string): string {
+    return this.dialect === 'sqlite' ? day : `to_char(${day}, 'YYYY-MM-DD')`;
+  }
+
+  /** A number from a column of any type (integers, reals, numeric text, jsonb numbers). */
+  num(expr: string): string {
+    return this.dialect === 'sqlite' ? `CAST(${expr} AS REAL)` : `(${expr})::text::float8`;
+  }
+
+  /** 1 when a boolean-ish column is true (true, 1, 't', 'true'), else 0. */
+  flag(expr: string): string {
+    return this.dialect === 'sqlite' ? `(CASE WHEN ${expr} IN (1, '1', 'true') THEN 1 ELSE 0 END)` : `(CASE WHEN lower((${expr})::text) IN ('1', 't', 'true') THEN 1 ELSE 0 END)`;
+  }
+
+  /** An integer for output (PostgreSQL's bigint and numeric reach JavaScript as strings). */
+  int(expr: string): string {
+    return this.dialect === 'sqlite' ? `CAST(${expr} AS INTEGER)` : `(${expr})::int`;
+  }
+
+  /** `expr` rounded to `digits` decimals, as a plain number. */
+  round(expr: string, digits: number): string {
+    return this.dialect === 'sqlite' ? `ROUND(${expr}, ${digits})` : `ROUND((${expr})::numeric, ${digits})::float8`;
+  }
+
+  /** Whether the text of `haystack` contains `needle` (both lower-cased). */
+  contains(haystack: string, needle: string): string {
+    return this.dialect === 'sqlite' ? `(instr(lower(${haystack}), ${needle}) > 0)` : `(strpos(lower((${haystack})::text), ${needle}) > 0)`;
+  }
+
+  /** `alias._deleted_at IS NULL` where the table marks deletes; rows of older stores all count. */
+  current(alias: string, table: string): string {
+    return this.has(table, '_deleted_at') ? `${this.col(alias, table, '_deleted_at')} IS NULL` : '1 = 1';
+  }
+
+  /** `WITH periods(period_days) AS (VALUES (7), (28))` for the given lengths. */
+  periods(days: readonly number[]): string {
+    return `periods(period_days) AS (VALUES ${days.map((d) => `(${Math.trunc(d)})`).join(', ')})`;
+  }
+}
+
+/** Quotes an identifier (both dialects use double quotes). */
+export function quote(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}

@@ -1,0 +1,41 @@
+import { SeoVisibilityError } from '../index.js';
+
+/**
+ * Why an insight query, the report or the MCP server could not do what was asked: `read_only` (a
+ * statement that would write), `timeout` (the statement time limit), `query` (any other SQL error),
+ * `connect` (the store cannot be opened or reached), `missing_peer` (an optional package is not
+ * installed), `usage` (a bad option).
+ * @internal
+ */
+export class InsightError extends SeoVisibilityError {
+  override name = 'InsightError' as const;
+  readonly code: 'read_only' | 'timeout' | 'query' | 'connect' | 'missing_peer' | 'usage';
+
+  constructor(code: InsightError['code'], message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
+/** A connection string with its password replaced by `***`, for messages. @internal */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return url.replace(/\/\/([^:/@]*):[^@]*@/, '//$1:***@');
+  }
+}
+
+/** Loads an optional peer dependency, or says how to install it. @internal */
+export async function loadPeer<T>(name: string, purpose: string): Promise<T> {
+  try {
+    return (await import(name)) as T;
+  } catch (error) {
+    if ((error as { code?: string })?.code === 'ERR_MODULE_NOT_FOUND' || /Cannot find (module|package)/.test(String((error as Error)?.message))) {
+      throw new InsightError('missing_peer', `${purpose} needs the optional package "${name}": npm install ${name}`, { cause: error });
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,54 @@
+import * as z from 'zod';
+import type { SeoVisibilityClient } from '../index.js';
+import { BudgetTracker } from '../sync/budget.js';
+import type { SyncWindow } from '../sync/index.js';
+import { InsightError } from './errors.js';
+import type { ToolDef } from './mcp-tools.js';
+
+/** What the `api` tool calls through, and how much of the day's budget it leaves alone. @internal */
+export interface LiveApi {
+  client: SeoVisibilityClient;
+  windows: readonly SyncWindow[];
+  /** Requests of the day's budget kept free for others (the sync, people). */
+  reserve: number;
+  /** Whether POST, PATCH and DELETE are allowed (`--allow-writes`). */
+  allowWrites: boolean;
+}
+
+/**
+ * The `api` tool: one live call through the SDK (its retries, rate pacing and typed errors), GET
+ * only unless writes are allowed, refused once the day's remaining budget (as the server reports
+ * it, else as counted here) is down to the reserve.
+ * @internal
+ */
+export function apiTool(live: LiveApi): ToolDef {
+  const budget = new BudgetTracker({ maxRequests: Number.POSITIVE_INFINITY, reserve: live.reserve, windows: live.windows, spentToday: 0 });
+  const methods = live.allowWrites ? (['GET', 'POST', 'PATCH', 'DELETE'] as const) : (['GET'] as const);
+  return {
+    name: 'api',
+    description: `One live call to the SEO and AI Visibility API (costs one request of the budget; the synced store answers for free). ${live.allowWrites ? 'GET, POST, PATCH or DELETE.' : 'GET only (the server was started without --allow-writes).'} Paths are below /api/v1, e.g. /projects or /projects/{id}/rankings.`,
+    input: z.strictObject({
+      method: z.enum(methods).optional().describe('GET by default'),
+      path: z.string().min(1).describe("the path below the base URL, starting with '/'"),
+      query: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional().describe('query parameters'),
+      body: z.unknown().optional().describe('a JSON body (not for GET)'),
+    }),
+    run: async (args) => {
+      if (budget.check() === 'daily_budget') {
+        throw new InsightError('usage', `The api tool stops at the reserve of ${live.reserve} requests left in today's budget; the synced store (sql and the insight tools) still answers`);
+      }
+      budget.begin();
+      let report: Parameters<BudgetTracker['end']>[0];
+      try {
+        const method = (args['method'] as 'GET' | undefined) ?? 'GET';
+        const { data, meta } = await live.client
+          .request({ method, path: String(args['path']), query: args['query'] as Record<string, string>, ...(args['body'] === undefined ? {} : { body: args['body'] }) })
+          .withMeta();
+        report = meta.rate_limit;
+        return { data, request_id: meta.request_id, rate_limit: meta.rate_limit };
+      } finally {
+        budget.end(report);
+      }
+    },
+  };
+}

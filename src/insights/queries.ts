@@ -1,0 +1,84 @@
+import { addDays } from '../sync/rows.js';
+import { Sql } from './dialect.js';
+import type { InsightSource, QueryLimits, ResultRow } from './source.js';
+import { insightView } from './views.js';
+
+/** Filters every insight query takes. @internal */
+export interface InsightFilter {
+  /** One project's rows; all projects when absent. */
+  project?: string | undefined;
+  /** Period length in days (ends at each project's latest data). Default 28. */
+  days?: number | undefined;
+  /** Rows returned at most. */
+  limit?: number | undefined;
+}
+
+/** The default period length, in days. @internal */
+export const DEFAULT_DAYS = 28;
+
+/**
+ * Rows of one insight view for a period of `days` (any length: the view's SELECT is built for it,
+ * so a period the stored view does not hold gives the same figures it would), with `where`
+ * conditions (`?` parameters) and an order.
+ * @internal
+ */
+export async function viewRows(
+  source: InsightSource,
+  name: string,
+  filter: InsightFilter,
+  options: { where?: Array<[string, unknown]>; orderBy: string; limits?: QueryLimits },
+): Promise<ResultRow[]> {
+  const view = insightView(name);
+  if (!view) throw new Error(`viewRows: no view ${name}`);
+  const sql = new Sql(source.dialect, source.columns);
+  const conditions: Array<[string, unknown]> = [...(filter.project ? [['v.project_id = ?', filter.project] as [string, unknown]] : []), ...(options.where ?? [])];
+  const where = conditions.length ? `WHERE ${conditions.map(([c]) => c).join(' AND ')}` : '';
+  const limit = filter.limit === undefined ? '' : `LIMIT ${Math.trunc(filter.limit)}`;
+  const text = `SELECT v.* FROM (${view.select(sql, [filter.days ?? DEFAULT_DAYS])}) v ${where} ORDER BY ${options.orderBy} ${limit}`;
+  return (await source.query(text, conditions.map(([, p]) => p), options.limits)).rows;
+}
+
+/** A condition and its parameter when the value is given. */
+function when(condition: string, value: unknown): Array<[string, unknown]> {
+  return value === undefined ? [] : [[condition, value]];
+}
+
+/** Keywords by how far they moved (the biggest first), optionally one device or one movement. @internal */
+export function rankChanges(source: InsightSource, filter: InsightFilter & { device?: string | undefined; movement?: string | undefined; moved?: boolean | undefined }, limits?: QueryLimits) {
+  return viewRows(source, 'rank_changes', filter, {
+    where: [...when('v.device = ?', filter.device), ...when('v.movement = ?', filter.movement), ...(filter.moved ? ([['v.change <> ?', 0]] as Array<[string, unknown]>) : [])],
+    orderBy: '(v.change IS NULL), ABS(v.change) DESC, v.keyword, v.device',
+    limits,
+  });
+}
+
+/** Per-model visibility against the previous period, and the daily rows of the period. @internal */
+export async function aiVisibility(source: InsightSource, filter: InsightFilter & { model?: string | undefined }, limits?: QueryLimits) {
+  const models = await viewRows(source, 'ai_visibility_models', { ...filter, limit: undefined }, { where: when('v.model = ?', filter.model), orderBy: 'v.project_id, v.visibility_pct DESC, v.model', limits });
+  const from = models.map((m) => String(m['start_date'])).sort()[0];
+  const daily = from
+    ? await viewRows(source, 'ai_visibility', filter, { where: [...when('v.model = ?', filter.model), ['v.day >= ?', from]], orderBy: 'v.day DESC, v.model, v.prompt', limits })
+    : [];
+  return { models, daily };
+}
+
+/** Referring domains gained and lost in the period, and the daily trend over it. @internal */
+export async function backlinkChanges(source: InsightSource, filter: InsightFilter & { change?: 'gained' | 'lost' | undefined }, limits?: QueryLimits) {
+  const domains = await viewRows(source, 'backlink_changes', filter, { where: when('v.change = ?', filter.change), orderBy: 'v.changed_on DESC, v.domain', limits });
+  // The trend is a few rows per project and day: the period is cut here, per project, by date.
+  const all = await viewRows(source, 'backlink_trend', { ...filter, limit: undefined }, { orderBy: 'v.project_id, v.day', limits });
+  const last = new Map<string, string>();
+  for (const row of all) last.set(String(row['project_id']), String(row['day']));
+  const days = filter.days ?? DEFAULT_DAYS;
+  const trend = all.filter((row) => String(row['day']) > addDays(last.get(String(row['project_id'])) as string, -days));
+  return { domains, trend };
+}
+
+/** Audit issues new, fixed and still open between the last two completed audits. @internal */
+export function auditChanges(source: InsightSource, filter: InsightFilter & { change?: 'new' | 'fixed' | 'open' | undefined; severity?: string | undefined }, limits?: QueryLimits) {
+  return viewRows(source, 'audit_changes', filter, {
+    where: [...when('v.change = ?', filter.change), ...when('v.severity = ?', filter.severity)],
+    orderBy: "v.project_id, CASE v.change WHEN 'new' THEN 0 WHEN 'open' THEN 1 ELSE 2 END, CASE v.severity WHEN 'critical' THEN 0 WHEN 'warning' THEN 1 ELSE 2 END, v.issue_type",
+    limits,
+  });
+}

@@ -1,0 +1,57 @@
+/**
+ * The program of the child process that reads a SQLite store for the insight commands, as source
+ * text run with `node -e`. SQLite statements cannot be interrupted from JavaScript (node:sqlite has
+ * no interrupt, and terminating a worker thread does not stop a running step), so a statement over
+ * its time limit is stopped by killing this process, which holds nothing but a read-only handle.
+ *
+ * The database is opened `readOnly`; a statement that returns no columns is refused before it runs;
+ * and (where node:sqlite has setAuthorizer) an authorizer lets statements read only: SELECT, reads of
+ * tables and views, functions, recursive CTEs and PRAGMA reads (a PRAGMA with no argument, or one that
+ * describes a table or index: table_info, index_list…). The
+ * temporary insight views are created before the authorizer is set.
+ * @internal
+ */
+export const SQLITE_READER_PROGRAM = `
+const { DatabaseSync, constants } = require('node:sqlite');
+let db;
+const reply = (message) => process.send(message);
+const failure = (id, error) => reply({ id, error: String(error && error.message || error), errcode: error && error.errcode });
+process.on('message', (m) => {
+  try {
+    if (m.open) {
+      db = new DatabaseSync(m.open, { readOnly: true });
+      return reply({ id: m.id, rows: [], truncated: false });
+    }
+    if (m.exec) {
+      for (const statement of m.exec) db.exec(statement);
+      return reply({ id: m.id, rows: [], truncated: false });
+    }
+    if (m.lock) {
+      if (typeof db.setAuthorizer === 'function') {
+        const c = constants;
+        const allowed = new Set([c.SQLITE_SELECT, c.SQLITE_READ, c.SQLITE_FUNCTION, c.SQLITE_RECURSIVE]);
+        const describes = new Set(['table_info', 'table_xinfo', 'table_list', 'index_list', 'index_info', 'index_xinfo', 'foreign_key_list']);
+        const pragmaRead = (name, argument) => argument == null || describes.has(String(name).toLowerCase());
+        db.setAuthorizer((action, arg1, arg2) => (allowed.has(action) || (action === c.SQLITE_PRAGMA && pragmaRead(arg1, arg2)) ? c.SQLITE_OK : c.SQLITE_DENY));
+      }
+      return reply({ id: m.id, rows: [], truncated: false });
+    }
+    const statement = db.prepare(m.sql);
+    // A statement that returns no columns is no query (DELETE, CREATE, ATTACH, PRAGMA x = y): refused
+    // before it runs, where the authorizer is missing (older Node) as where it is there.
+    if (typeof statement.columns === 'function' && statement.columns().length === 0) {
+      return reply({ id: m.id, error: 'not a query: only statements that return rows run here', errcode: 23 });
+    }
+    const rows = [];
+    let truncated = false;
+    for (const row of statement.iterate(...m.params)) {
+      if (rows.length >= m.maxRows) { truncated = true; break; }
+      rows.push({ ...row });
+    }
+    reply({ id: m.id, rows, truncated });
+  } catch (error) {
+    failure(m.id, error);
+  }
+});
+process.on('disconnect', () => process.exit(0));
+`;

@@ -1,0 +1,337 @@
+import type { Sql } from './dialect.js';
+
+/**
+ * The lengths, in days, of the periods the stored views hold (a view has no parameters, so each
+ * length is a `period_days` value). A query for another length builds the same SELECT for it.
+ * @internal
+ */
+export const VIEW_PERIODS: readonly number[] = [7, 28, 90];
+
+/** One insight view: its name, what it answers, its columns and its SELECT. @internal */
+export interface InsightView {
+  name: string;
+  description: string;
+  /** Column → what it holds; the order is the SELECT's. */
+  columns: Readonly<Record<string, string>>;
+  /** Whether rows carry `period_days` (and so can be filtered by a period length). */
+  periodic: boolean;
+  /** The SELECT for these period lengths, over the columns the store has. */
+  select(q: Sql, periods: readonly number[]): string;
+}
+
+const POSITION = 'position on the date, 1 = first; null when not ranking (or not checked)';
+
+/** The four devices a keyword is ranked on (the `<device>_position` columns). @internal */
+export const DEVICES = ['desktop', 'mobile', 'ai_mode', 'maps'] as const;
+
+/**
+ * Two CTEs: `checks` (every ranking row of rankings_history and of the daily rankings_list
+ * snapshots) and `daily` (one row per keyword and day, history preferred, with the four positions
+ * side by side and `next_day`, the keyword's next check). A position of 0 or less reads as null
+ * (not ranking).
+ * @internal
+ */
+export function rankingDays(q: Sql): string {
+  const H = 'rankings_history';
+  const L = 'rankings_list';
+  const listDay = q.has(L, 'last_checked') ? `COALESCE(${q.day('l', L, 'last_checked')}, ${q.day('l', L, 'snapshot_date')})` : q.day('l', L, 'snapshot_date');
+  const position = (alias: string, table: string, device: string) => {
+    const n = q.num(q.col(alias, table, `${device}_position`));
+    return `CASE WHEN ${n} > 0 THEN ${n} END`;
+  };
+  return `checks AS (
+  SELECT ${q.text('h', H, 'project_id')} AS project_id, ${q.text('h', H, 'keyword_id')} AS keyword_id, ${q.text('h', H, 'keyword')} AS keyword, ${q.day('h', H, 'check_date')} AS day, 0 AS preference,
+    ${DEVICES.map((d) => `${position('h', H, d)} AS ${d}`).join(', ')}
+  FROM ${H} h
+  UNION ALL
+  SELECT ${q.text('l', L, 'project_id')}, ${q.text('l', L, 'id')}, ${q.text('l', L, 'keyword')}, ${listDay}, 1, ${DEVICES.map((d) => position('l', L, d)).join(', ')}
+  FROM ${L} l
+),
+daily AS (
+  SELECT project_id, keyword_id, keyword, day, ${DEVICES.join(', ')}, LEAD(day) OVER (PARTITION BY project_id, keyword_id ORDER BY day) AS next_day FROM (
+    SELECT c.*, ROW_NUMBER() OVER (PARTITION BY project_id, keyword_id, day ORDER BY preference) AS pick FROM checks c WHERE day IS NOT NULL
+  ) x WHERE pick = 1
+)`;
+}
+
+const rankChanges: InsightView = {
+  name: 'rank_changes',
+  description:
+    "Per keyword, project, device and period length: the position at the period's start and end, the change, and whether the keyword entered or left the top 3 and top 10. A period ends at the project's latest ranking date; positions come from rankings_history and the daily rankings_list snapshots (history wins on the same day).",
+  columns: {
+    project_id: 'project id',
+    keyword_id: 'keyword id',
+    keyword: 'the keyword text (at its latest check)',
+    device: 'desktop, mobile, ai_mode or maps',
+    period_days: 'period length in days (7, 28 or 90 in the view)',
+    start_date: 'the period start (YYYY-MM-DD): end_date minus period_days',
+    end_date: "the period end: the project's latest ranking date",
+    start_position: `the position at the keyword's last check on or before start_date (${POSITION})`,
+    end_position: `the position at the keyword's latest check, if after start_date (${POSITION})`,
+    change: 'end_position - start_position: negative is better (12 → 4 is -8); null unless both are known',
+    entered_top3: '1 when end_position ≤ 3 and start_position was not (or null), else 0',
+    left_top3: '1 when start_position ≤ 3 and end_position is not (or null), else 0',
+    entered_top10: '1 when end_position ≤ 10 and start_position was not (or null), else 0',
+    left_top10: '1 when start_position ≤ 10 and end_position is not (or null), else 0',
+    movement: "the notable move in words: 'entered top 3', 'entered top 10', 'left top 3', 'left top 10', else null",
+  },
+  periodic: true,
+  select(q, periods) {
+    const pick = (prefix: string) => `CASE d.device ${DEVICES.map((d) => `WHEN '${d}' THEN p.${prefix}${d}`).join(' ')} END`;
+    const start = 'r.start_position';
+    const end = 'r.end_position';
+    const inTop = (x: string, n: number) => `(${x} IS NOT NULL AND ${x} <= ${n})`;
+    const entered = (n: number) => `(CASE WHEN ${inTop(end, n)} AND NOT ${inTop(start, n)} THEN 1 ELSE 0 END)`;
+    const left = (n: number) => `(CASE WHEN ${inTop(start, n)} AND NOT ${inTop(end, n)} THEN 1 ELSE 0 END)`;
+    // Work on one row per keyword and day (the four devices side by side), then pick, per period,
+    // the check in force at its start (the last one on or before start_day: its next check is
+    // later) and the keyword's latest check; only those few rows are split by device.
+    return `WITH ${q.periods(periods)},
+devices(device) AS (VALUES ${DEVICES.map((d) => `('${d}')`).join(', ')}),
+${rankingDays(q)},
+ends AS (SELECT project_id, MAX(day) AS end_day FROM daily GROUP BY project_id),
+bounds AS (SELECT e.project_id, p.period_days, e.end_day, ${q.minusDays('e.end_day', 'p.period_days')} AS start_day FROM ends e CROSS JOIN periods p),
+starts AS (
+  SELECT b.period_days, k.* FROM bounds b JOIN daily k ON k.project_id = b.project_id AND k.day <= b.start_day AND (k.next_day IS NULL OR k.next_day > b.start_day)
+),
+pairs AS (
+  SELECT b.project_id, b.period_days, b.start_day, b.end_day, k.keyword_id, k.keyword,
+    ${DEVICES.map((d) => `s.${d} AS s_${d}, CASE WHEN k.day > b.start_day THEN k.${d} END AS e_${d}`).join(', ')}
+  FROM bounds b JOIN daily k ON k.project_id = b.project_id AND k.next_day IS NULL
+  LEFT JOIN starts s ON s.project_id = b.project_id AND s.period_days = b.period_days AND s.keyword_id = k.keyword_id
+),
+r AS (
+  SELECT p.project_id, p.keyword_id, p.keyword, d.device, p.period_days, p.start_day, p.end_day, ${pick('s_')} AS start_position, ${pick('e_')} AS end_position
+  FROM pairs p CROSS JOIN devices d
+)
+SELECT r.project_id AS project_id, r.keyword_id AS keyword_id, r.keyword AS keyword, r.device AS device, ${q.int('r.period_days')} AS period_days,
+  ${q.dayText('r.start_day')} AS start_date, ${q.dayText('r.end_day')} AS end_date, ${q.int(start)} AS start_position, ${q.int(end)} AS end_position,
+  ${q.int(`${end} - ${start}`)} AS change,
+  ${entered(3)} AS entered_top3, ${left(3)} AS left_top3, ${entered(10)} AS entered_top10, ${left(10)} AS left_top10,
+  CASE WHEN ${entered(3)} = 1 THEN 'entered top 3' WHEN ${entered(10)} = 1 THEN 'entered top 10' WHEN ${left(10)} = 1 THEN 'left top 10' WHEN ${left(3)} = 1 THEN 'left top 3' END AS movement
+FROM r`;
+  },
+};
+
+/** The AI-model responses of prompts_history, one per prompt, model and check, with the brand's site. */
+function responses(q: Sql): string {
+  const H = 'prompts_history';
+  const P = 'projects_list';
+  const url = q.col('p', P, 'websiteUrl');
+  const host = `lower(rtrim(replace(replace(replace(${q.dialect === 'sqlite' ? url : `(${url})::text`}, 'https://', ''), 'http://', ''), 'www.', ''), '/'))`;
+  return `responses AS (
+  SELECT ${q.text('h', H, 'project_id')} AS project_id, ${q.text('h', H, 'prompt_id')} AS prompt_id, ${q.text('h', H, 'prompt')} AS prompt, ${q.text('h', H, 'model')} AS model,
+    ${q.day('h', H, 'checked_at')} AS day, ${q.flag(q.col('h', H, 'is_visible'))} AS visible,
+    CASE WHEN ${q.flag(q.col('h', H, 'is_visible'))} = 1 AND ${q.num(q.col('h', H, 'position'))} > 0 THEN ${q.num(q.col('h', H, 'position'))} END AS position,
+    CASE WHEN ${host} <> '' AND ${q.contains(q.col('h', H, 'citations'), host)} THEN 1 ELSE 0 END AS cited
+  FROM ${H} h LEFT JOIN ${P} p ON ${q.text('p', P, 'id')} = ${q.text('h', H, 'project_id')}
+  WHERE ${q.day('h', H, 'checked_at')} IS NOT NULL
+)`;
+}
+
+const aiVisibility: InsightView = {
+  name: 'ai_visibility',
+  description:
+    "Per prompt, AI model and day (from prompts_history): the share of the model's responses in which the brand is visible, its average position when visible, and the share of responses that cite the project's own site.",
+  columns: {
+    project_id: 'project id',
+    prompt_id: 'prompt id',
+    prompt: 'the prompt text',
+    model: "the AI model, e.g. 'openai/gpt-5'",
+    day: 'the UTC day of the checks (YYYY-MM-DD)',
+    responses: 'responses checked that day',
+    visibility_pct: 'percentage of those responses in which the brand is visible (0–100)',
+    average_position: 'average position of the brand where visible (1 = first); null when never visible',
+    citation_share_pct: "percentage of responses whose citations include the project's site (websiteUrl's host)",
+  },
+  periodic: false,
+  select(q) {
+    return `WITH ${responses(q)}
+SELECT project_id, prompt_id, MAX(prompt) AS prompt, model, ${q.dayText('day')} AS day, ${q.int('COUNT(*)')} AS responses,
+  ${q.round('100.0 * AVG(visible)', 1)} AS visibility_pct, ${q.round('AVG(position)', 2)} AS average_position, ${q.round('100.0 * AVG(cited)', 1)} AS citation_share_pct
+FROM responses GROUP BY project_id, prompt_id, model, day`;
+  },
+};
+
+const aiVisibilityModels: InsightView = {
+  name: 'ai_visibility_models',
+  description:
+    "Per project, AI model and period length: visibility, average position and citation share over the period, against the previous period of the same length. A period ends at the project's latest check day and includes it.",
+  columns: {
+    project_id: 'project id',
+    model: 'the AI model',
+    period_days: 'period length in days (7, 28 or 90 in the view)',
+    start_date: 'first day of the period (YYYY-MM-DD)',
+    end_date: "last day of the period: the project's latest check day",
+    responses: 'responses checked in the period',
+    visibility_pct: 'percentage of responses in which the brand is visible',
+    previous_visibility_pct: 'the same over the previous period (the period_days days before start_date); null when it has no responses',
+    visibility_change: 'visibility_pct - previous_visibility_pct, in percentage points',
+    average_position: 'average position where visible',
+    previous_average_position: 'the same over the previous period',
+    citation_share_pct: "percentage of responses citing the project's site",
+    previous_citation_share_pct: 'the same over the previous period',
+  },
+  periodic: true,
+  select(q, periods) {
+    const cur = (x: string) => `CASE WHEN day > b.prev_end THEN ${x} END`;
+    const prev = (x: string) => `CASE WHEN day <= b.prev_end THEN ${x} END`;
+    return `WITH ${q.periods(periods)},
+${responses(q)},
+ends AS (SELECT project_id, MAX(day) AS end_day FROM responses GROUP BY project_id),
+b AS (SELECT e.project_id, p.period_days, e.end_day, ${q.minusDays('e.end_day', 'p.period_days')} AS prev_end, ${q.minusDays('e.end_day', '2 * p.period_days')} AS prev_start FROM ends e CROSS JOIN periods p),
+m AS (
+  SELECT r.project_id, r.model, b.period_days, b.prev_end, b.end_day,
+    COUNT(${cur('1')}) AS responses, 100.0 * AVG(${cur('visible')}) AS vis, 100.0 * AVG(${prev('visible')}) AS prev_vis,
+    AVG(${cur('position')}) AS pos, AVG(${prev('position')}) AS prev_pos, 100.0 * AVG(${cur('cited')}) AS cit, 100.0 * AVG(${prev('cited')}) AS prev_cit
+  FROM responses r JOIN b ON b.project_id = r.project_id AND r.day > b.prev_start AND r.day <= b.end_day
+  GROUP BY r.project_id, r.model, b.period_days, b.prev_end, b.end_day
+)
+SELECT project_id, model, ${q.int('period_days')} AS period_days, ${q.dayText(q.minusDays('end_day', 'period_days - 1'))} AS start_date, ${q.dayText('end_day')} AS end_date,
+  ${q.int('responses')} AS responses, ${q.round('vis', 1)} AS visibility_pct, ${q.round('prev_vis', 1)} AS previous_visibility_pct, ${q.round('vis - prev_vis', 1)} AS visibility_change,
+  ${q.round('pos', 2)} AS average_position, ${q.round('prev_pos', 2)} AS previous_average_position, ${q.round('cit', 1)} AS citation_share_pct, ${q.round('prev_cit', 1)} AS previous_citation_share_pct
+FROM m WHERE responses > 0`;
+  },
+};
+
+const backlinkChanges: InsightView = {
+  name: 'backlink_changes',
+  description:
+    "Referring domains gained and lost per project and period length, from backlinks_domains: gained when first seen in the period (the API's first_seen), lost when the store marked the domain _deleted_at in the period. A period ends at the project's latest backlink date.",
+  columns: {
+    project_id: 'project id',
+    domain: 'the referring domain',
+    period_days: 'period length in days (7, 28 or 90 in the view)',
+    start_date: 'the period start (exclusive): end_date minus period_days',
+    end_date: "the period end: the project's latest backlinks_history or backlinks_summary date",
+    change: "'gained' or 'lost'",
+    changed_on: 'the day it was first seen (gained) or marked deleted (lost)',
+    domain_rank: 'the domain rank, where the API sends it',
+    backlinks: 'backlinks from that domain, where the API sends it',
+  },
+  periodic: true,
+  select(q, periods) {
+    const D = 'backlinks_domains';
+    const H = 'backlinks_history';
+    const S = 'backlinks_summary';
+    const firstSeen = q.day('d', D, 'first_seen');
+    const deleted = q.day('d', D, '_deleted_at');
+    return `WITH ${q.periods(periods)},
+dates AS (
+  SELECT ${q.text('h', H, 'project_id')} AS project_id, ${q.day('h', H, 'check_date')} AS day FROM ${H} h
+  UNION ALL SELECT ${q.text('s', S, 'project_id')}, ${q.day('s', S, 'snapshot_date')} FROM ${S} s
+),
+b AS (SELECT e.project_id, p.period_days, e.end_day, ${q.minusDays('e.end_day', 'p.period_days')} AS start_day FROM (SELECT project_id, MAX(day) AS end_day FROM dates GROUP BY project_id) e CROSS JOIN periods p),
+events AS (
+  SELECT ${q.text('d', D, 'project_id')} AS project_id, ${q.text('d', D, 'domain')} AS domain, 'gained' AS change, ${firstSeen} AS day,
+    ${q.num(q.col('d', D, 'domain_rank'))} AS domain_rank, ${q.num(q.col('d', D, 'backlinks'))} AS backlinks
+  FROM ${D} d WHERE ${q.current('d', D)} AND ${firstSeen} IS NOT NULL
+  UNION ALL
+  SELECT ${q.text('d', D, 'project_id')}, ${q.text('d', D, 'domain')}, 'lost', ${deleted}, ${q.num(q.col('d', D, 'domain_rank'))}, ${q.num(q.col('d', D, 'backlinks'))}
+  FROM ${D} d WHERE ${deleted} IS NOT NULL
+)
+SELECT e.project_id AS project_id, e.domain AS domain, ${q.int('b.period_days')} AS period_days, ${q.dayText('b.start_day')} AS start_date, ${q.dayText('b.end_day')} AS end_date,
+  e.change AS change, ${q.dayText('e.day')} AS changed_on, ${q.int('e.domain_rank')} AS domain_rank, ${q.int('e.backlinks')} AS backlinks
+FROM events e JOIN b ON b.project_id = e.project_id AND e.day > b.start_day AND e.day <= b.end_day`;
+  },
+};
+
+const backlinkTrend: InsightView = {
+  name: 'backlink_trend',
+  description:
+    "Per project and day of backlinks_history: backlinks and referring domains won and lost, and the referring-domain count that day, walked back from the latest backlinks_summary total through each day's net change.",
+  columns: {
+    project_id: 'project id',
+    day: 'the check day (YYYY-MM-DD)',
+    new_referring_domains: 'referring domains won that day',
+    lost_referring_domains: 'referring domains lost that day',
+    net_domains_change: 'won minus lost',
+    new_backlinks: 'backlinks won that day',
+    lost_backlinks: 'backlinks lost that day',
+    referring_domains: "referring domains at the end of that day (latest summary's total minus the net changes after it); null without a summary",
+  },
+  periodic: false,
+  select(q) {
+    const H = 'backlinks_history';
+    const S = 'backlinks_summary';
+    const n = (c: string) => q.num(q.col('h', H, c));
+    return `WITH latest AS (
+  SELECT project_id, total FROM (
+    SELECT ${q.text('s', S, 'project_id')} AS project_id, ${q.num(q.col('s', S, 'total_referring_domains'))} AS total,
+      ROW_NUMBER() OVER (PARTITION BY ${q.text('s', S, 'project_id')} ORDER BY ${q.day('s', S, 'snapshot_date')} DESC) AS pick
+    FROM ${S} s
+  ) x WHERE pick = 1
+),
+days AS (
+  SELECT ${q.text('h', H, 'project_id')} AS project_id, ${q.day('h', H, 'check_date')} AS day, ${n('new_referring_domains')} AS won, ${n('lost_referring_domains')} AS lost,
+    COALESCE(${n('net_domains_change')}, ${n('new_referring_domains')} - ${n('lost_referring_domains')}) AS net, ${n('new_backlinks')} AS new_backlinks, ${n('lost_backlinks')} AS lost_backlinks
+  FROM ${H} h WHERE ${q.day('h', H, 'check_date')} IS NOT NULL
+)
+SELECT d.project_id AS project_id, ${q.dayText('d.day')} AS day, ${q.int('d.won')} AS new_referring_domains, ${q.int('d.lost')} AS lost_referring_domains, ${q.int('d.net')} AS net_domains_change,
+  ${q.int('d.new_backlinks')} AS new_backlinks, ${q.int('d.lost_backlinks')} AS lost_backlinks,
+  ${q.int('l.total - COALESCE(SUM(d.net) OVER (PARTITION BY d.project_id ORDER BY d.day DESC ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)')} AS referring_domains
+FROM days d LEFT JOIN latest l ON l.project_id = d.project_id`;
+  },
+};
+
+const auditChanges: InsightView = {
+  name: 'audit_changes',
+  description:
+    "Per project: the audit issues that are new, fixed or still open between the project's last two completed audits (by completed_at). Issues are matched by type; an issue is open where its status is 'failed'. Audits and issues marked _deleted_at do not count.",
+  columns: {
+    project_id: 'project id',
+    audit_id: 'the latest completed audit',
+    completed_at: 'when it completed',
+    previous_audit_id: 'the completed audit before it; null when there is none (every open issue is then new)',
+    previous_completed_at: 'when that one completed',
+    issue_type: "the issue's type, e.g. 'broken_internal_links'",
+    title: 'its title',
+    severity: 'critical, warning or notice',
+    change: "'new' (open now, not before), 'fixed' (open before, not now) or 'open' (open in both)",
+    affected_count: 'pages affected in the latest audit (null when fixed and not reported)',
+    previous_affected_count: 'pages affected in the previous audit',
+  },
+  periodic: false,
+  select(q) {
+    const A = 'audits_list';
+    const I = 'audits_issues';
+    const open = `lower(${q.text('i', I, 'status')}) = 'failed'`;
+    return `WITH done AS (
+  SELECT project_id, audit_id, completed_at, ROW_NUMBER() OVER (PARTITION BY project_id ORDER BY completed_at DESC) AS recency FROM (
+    SELECT ${q.text('a', A, 'project_id')} AS project_id, ${q.text('a', A, 'id')} AS audit_id, ${q.text('a', A, 'completed_at')} AS completed_at
+    FROM ${A} a WHERE lower(${q.text('a', A, 'status')}) = 'completed' AND ${q.col('a', A, 'completed_at')} IS NOT NULL AND ${q.current('a', A)}
+  ) x
+),
+pair AS (
+  SELECT c.project_id, c.audit_id, c.completed_at, p.audit_id AS previous_audit_id, p.completed_at AS previous_completed_at
+  FROM done c LEFT JOIN done p ON p.project_id = c.project_id AND p.recency = 2 WHERE c.recency = 1
+),
+issues AS (
+  SELECT ${q.text('i', I, 'audit_id')} AS audit_id, ${q.text('i', I, 'type')} AS issue_type, MAX(${q.text('i', I, 'title')}) AS title, MAX(${q.text('i', I, 'severity')}) AS severity,
+    ${q.int(`SUM(${q.num(q.col('i', I, 'affected_count'))})`)} AS affected_count
+  FROM ${I} i WHERE ${open} AND ${q.current('i', I)}
+  GROUP BY ${q.text('i', I, 'audit_id')}, ${q.text('i', I, 'type')}
+),
+now_open AS (SELECT p.*, i.issue_type, i.title, i.severity, i.affected_count FROM pair p JOIN issues i ON i.audit_id = p.audit_id),
+was_open AS (SELECT p.*, i.issue_type, i.title, i.severity, i.affected_count FROM pair p JOIN issues i ON i.audit_id = p.previous_audit_id)
+SELECT n.project_id AS project_id, n.audit_id AS audit_id, n.completed_at AS completed_at, n.previous_audit_id AS previous_audit_id, n.previous_completed_at AS previous_completed_at,
+  n.issue_type AS issue_type, n.title AS title, n.severity AS severity, CASE WHEN w.issue_type IS NULL THEN 'new' ELSE 'open' END AS change,
+  n.affected_count AS affected_count, w.affected_count AS previous_affected_count
+FROM now_open n LEFT JOIN was_open w ON w.project_id = n.project_id AND w.issue_type = n.issue_type
+UNION ALL
+SELECT w.project_id, w.audit_id, w.completed_at, w.previous_audit_id, w.previous_completed_at, w.issue_type, w.title, w.severity, 'fixed', NULL, w.affected_count
+FROM was_open w WHERE NOT EXISTS (SELECT 1 FROM now_open n WHERE n.project_id = w.project_id AND n.issue_type = w.issue_type)`;
+  },
+};
+
+/**
+ * Every insight view, in the order the schema lists them. The four the issue names, plus the
+ * per-model summary of AI visibility and the referring-domain trend the report charts.
+ * @internal
+ */
+export const INSIGHT_VIEWS: readonly InsightView[] = [rankChanges, aiVisibility, aiVisibilityModels, backlinkChanges, backlinkTrend, auditChanges];
+
+/** The view named `name`, or undefined. @internal */
+export function insightView(name: string): InsightView | undefined {
+  return INSIGHT_VIEWS.find((v) => v.name === name);
+}
