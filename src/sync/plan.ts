@@ -99,7 +99,7 @@ export async function planSync(client: SeoVisibilityClient, job: SyncJob, option
     const send: typeof fetchPage = async (c, d, t) => {
       if (signal?.aborted) throw new AbortedError(signal.reason);
       planRequests++;
-      const fetched = await fetchPage(c, d, { ...t, signal });
+      const fetched = await fetchPage(c, d, { ...t, options: { signal } });
       reported = fetched.budget ?? reported;
       return fetched;
     };
