@@ -196,10 +196,13 @@ export async function runSync(client: SeoVisibilityClient, job: SyncJob, options
       if (!resumed) run.projects = await resolveProjects(ctx, normalized);
       await ctx.save({ run, ...(resumed ? {} : staleTasks(store, run)) });
     } catch (error) {
+      // The project list's attempts are spent either way: the ledger records them.
       if (error instanceof StopRun) {
         await ctx.save({});
         return result('stopped', error.reason);
       }
+      // A store that failed may fail again: its first error is the one to report.
+      await ctx.save({}).catch(() => undefined);
       throw error;
     }
     const order = DATASET_NAMES.filter((d) => datasets.has(d) || normalized.implied.includes(d));

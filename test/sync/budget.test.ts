@@ -159,6 +159,17 @@ describe('the spend counts are what reached the server', () => {
     expect(ledgerOf(db)).toBe(2);
   }, 30_000);
 
+  it('a run whose first call fails for good still records in the ledger the attempts it sent', async () => {
+    account = await startAccount();
+    const { client, sim, now } = account;
+    const db = join(account.dir, 'seo.db');
+    sim.inject({ fault: { type: 'status', status: 503 }, times: Infinity });
+    const before = sim.requests.length;
+    await expect(runSync(client, { projects: 'all' }, { store: sqliteStore(db), now })).rejects.toMatchObject({ name: 'SyncError', code: 'request_failed' });
+    expect(served(sim, before).total).toBe(3); // the first attempt and the client's two retries
+    expect(ledgerOf(db)).toBe(3);
+  });
+
   it('a run aborted with calls queued in the throttle counts only the requests sent', async () => {
     // The client may send 3 a minute: the 4th call onwards waits in its throttle.
     const windows = [
