@@ -323,6 +323,7 @@ export const DATASETS = [
  * ```ts
  * const name: DatasetName = 'backlinks.summary';
  * ```
+ * @useDeclaredType
  */
 export type DatasetName = (typeof DATASETS)[number]['name'];
 

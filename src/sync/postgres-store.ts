@@ -70,7 +70,9 @@ const checkOptions = c.object(
  * primary keys as SQLite; fields the server adds later become columns. Each page's rows, marks and
  * progress are one transaction; progress (`_sync_state`) lives in the same schema. A run holds a
  * session advisory lock on the schema (and account): a second process fails with `in_use` naming
- * the pid and host of the first, or waits `lockWaitMs` for it. Pass a connection string (the store
+ * the pid and host of the first, or waits `lockWaitMs` for it. Stores of many accounts on one schema
+ * change its tables and views one at a time, under a transaction advisory lock on the schema that
+ * pages of rows share, so they never deadlock. Pass a connection string (the store
  * makes and ends its own pool) or your `pg.Pool` (left open). No password ever appears in a message.
  *
  * @example
@@ -131,11 +133,12 @@ class PostgresStore implements SyncStore {
       // A connection lost while the store holds it must not crash the process: the next query fails instead.
       client.on('error', ignore);
       const holder = newHolder();
-      await this.#lock(client, holder);
+      await this.#lock(client);
       this.#client = client;
       this.#pool = pool;
       this.#holder = holder;
       await this.#createSchema(client);
+      await this.#recordHolder(client, holder);
       await this.#loadState(client);
     } catch (error) {
       this.#client = undefined;
@@ -160,18 +163,18 @@ class PostgresStore implements SyncStore {
     const client = this.#client;
     if (!client) throw new SyncError('store', `The Postgres store at ${this.location} is not open`);
     // Columns added inside the transaction count only once it is in.
-    const added: Array<[string, string, ColumnType]> = [];
+    const { added, columns } = this.#widen(write.writes ?? []);
     try {
-      await client.query('BEGIN');
-      for (const { table, rows } of write.writes ?? []) if (rows.length) await this.#writeRows(client, table, rows, added);
+      // The schema lock comes first, before any table lock: exclusive when this page changes the
+      // schema, shared when it only writes rows (so no ALTER can wait behind a writer holding one table
+      // while it holds another).
+      await client.query(`BEGIN; SELECT ${added.length ? 'pg_advisory_xact_lock' : 'pg_advisory_xact_lock_shared'}(${this.#ddlKey})`);
+      for (const [table, column, type] of added) await client.query(`ALTER TABLE ${this.#id(table)} ADD COLUMN IF NOT EXISTS ${quoteId(column)} ${SQL_TYPES[type]}`);
+      for (const { table, rows } of write.writes ?? []) if (rows.length) await this.#writeRows(client, table, rows, columns.get(table.table) ?? new Map());
       for (const mark of write.deletes ?? []) await this.#mark(client, mark);
       await this.#writeState(client, write.state ?? {});
-      if (added.length) {
-        // The views read columns by name: a new one (first_seen…) is used from this commit on.
-        // Under the schema's DDL lock, as at open: stores of other accounts may do the same.
-        await client.query('SELECT pg_advisory_xact_lock($1)', [hash32(`seo-visibility/ddl/${this.#schema}`)]);
-        await createPostgresInsightViews(client, this.#schema);
-      }
+      // The views read columns by name: a new one (first_seen…) is used from this commit on.
+      if (added.length) await createPostgresInsightViews(client, this.#schema);
       await client.query('COMMIT');
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
@@ -211,6 +214,17 @@ class PostgresStore implements SyncStore {
     return `${quoteId(this.#schema)}.${quoteId(table)}`;
   }
 
+  /**
+   * The schema's DDL lock, one bigint key (a space apart from the run lock's two int4 keys): every
+   * statement that makes or changes a table or view of the schema runs in a transaction holding it
+   * exclusively, taken before any table lock; a commit that only writes rows holds it shared. So
+   * accounts sharing the schema change it one at a time, never while another writes, and all take
+   * locks in one order: run lock (try only, never waited on inside Postgres), DDL lock, tables.
+   */
+  get #ddlKey(): number {
+    return hash32(`seo-visibility/ddl/${this.#schema}`);
+  }
+
   /** The advisory lock of this schema and account: two int4 keys. */
   #lockKey(): [number, number] {
     return [hash32('seo-visibility/sync'), hash32(`${this.#schema}\u0000${this.#scopeKey}`)];
@@ -218,9 +232,9 @@ class PostgresStore implements SyncStore {
 
   /**
    * A session advisory lock: held while this client's session lives, so a killed process frees it
-   * with its connection. Who holds it is written beside it, for the `in_use` message.
+   * with its connection. Who holds it is written beside it ({@link #recordHolder}), for the `in_use` message.
    */
-  async #lock(client: PoolClient, holder: LockHolder): Promise<void> {
+  async #lock(client: PoolClient): Promise<void> {
     const deadline = Date.now() + this.#lockWaitMs;
     for (;;) {
       const got = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS ok', this.#lockKey());
@@ -232,17 +246,20 @@ class PostgresStore implements SyncStore {
       }
       await new Promise((resolve) => setTimeout(resolve, Math.min(250, Math.max(1, deadline - Date.now()))));
     }
-    await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteId(this.#schema)}`).catch(ignoreRace);
-    await client.query(`CREATE TABLE IF NOT EXISTS ${this.#id('_sync_lock')} (scope text PRIMARY KEY, holder jsonb NOT NULL)`).catch(ignoreRace);
+  }
+
+  /** Writes who holds the run lock, for another process's `in_use` message. */
+  async #recordHolder(client: PoolClient, holder: LockHolder): Promise<void> {
     await client.query(`INSERT INTO ${this.#id('_sync_lock')} (scope, holder) VALUES ($1, $2) ON CONFLICT (scope) DO UPDATE SET holder = EXCLUDED.holder`, [this.#scopeKey, JSON.stringify(holder)]);
   }
 
-  /** The one place schema objects are made: tables, progress, columns added since, and the insight views. */
+  /** The one place schema objects are made at open: the schema, lock and progress tables, data tables, columns added since, and the insight views. */
   async #createSchema(client: PoolClient): Promise<void> {
-    await client.query('BEGIN');
     try {
-      // Stores of other accounts may create the same tables at the same moment.
-      await client.query('SELECT pg_advisory_xact_lock($1)', [hash32(`seo-visibility/ddl/${this.#schema}`)]);
+      // Stores of other accounts may create the same tables at the same moment: one at a time.
+      await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${this.#ddlKey})`);
+      await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteId(this.#schema)}`);
+      await client.query(`CREATE TABLE IF NOT EXISTS ${this.#id('_sync_lock')} (scope text PRIMARY KEY, holder jsonb NOT NULL)`);
       await client.query(`CREATE TABLE IF NOT EXISTS ${this.#id('_sync_state')} (scope text NOT NULL, key text NOT NULL, value jsonb NOT NULL, PRIMARY KEY (scope, key))`);
       const scoped = this.#scope !== undefined;
       for (const table of Object.values(TABLE_SCHEMAS)) {
@@ -297,20 +314,33 @@ class PostgresStore implements SyncStore {
     return names;
   }
 
-  async #writeRows(client: PoolClient, table: TableSchema, rows: readonly Record<string, unknown>[], added: Array<[string, string, ColumnType]>): Promise<void> {
-    const known = new Map(this.#columns.get(table.table) ?? []);
-    const names = this.#namesOf(table);
-    // Fields the server added since the table was made become columns, typed by their first value.
-    for (const row of rows) {
-      for (const field in row) {
-        const col = names.of(field);
-        if (known.has(col)) continue;
-        const type = inferType(rows, field);
-        await client.query(`ALTER TABLE ${this.#id(table.table)} ADD COLUMN IF NOT EXISTS ${quoteId(col)} ${SQL_TYPES[type]}`);
-        known.set(col, type);
-        added.push([table.table, col, type]);
+  /**
+   * The columns each written table has once this page is in: fields the server added since the table
+   * was made become columns (`added`), typed by their first value. Worked out before the transaction,
+   * so it knows which schema lock to take.
+   */
+  #widen(writes: StoreCommit['writes'] & {}): { added: Array<[string, string, ColumnType]>; columns: Map<string, Map<string, ColumnType>> } {
+    const added: Array<[string, string, ColumnType]> = [];
+    const columns = new Map<string, Map<string, ColumnType>>();
+    for (const { table, rows } of writes) {
+      let known = columns.get(table.table);
+      if (!known) columns.set(table.table, (known = new Map(this.#columns.get(table.table) ?? [])));
+      const names = this.#namesOf(table);
+      for (const row of rows) {
+        for (const field in row) {
+          const col = names.of(field);
+          if (known.has(col)) continue;
+          const type = inferType(rows, field);
+          known.set(col, type);
+          added.push([table.table, col, type]);
+        }
       }
     }
+    return { added, columns };
+  }
+
+  async #writeRows(client: PoolClient, table: TableSchema, rows: readonly Record<string, unknown>[], known: ReadonlyMap<string, ColumnType>): Promise<void> {
+    const names = this.#namesOf(table);
     const scoped = this.#scope !== undefined;
     const cols = [...known.keys()].filter((col) => col !== 'account_id' || !scoped);
     const key = [...(scoped ? ['account_id'] : []), ...table.primaryKey];
@@ -415,12 +445,6 @@ function typeOfSql(dataType: string): ColumnType {
     default:
       return 'text';
   }
-}
-
-/** Two stores creating the schema or lock table at one moment: the loser's "already exists" is fine. */
-function ignoreRace(error: unknown): void {
-  const code = (error as { code?: unknown }).code;
-  if (code !== '23505' && code !== '42P06' && code !== '42P07') throw error;
 }
 
 /** An advisory lock key: Postgres takes signed int4. */

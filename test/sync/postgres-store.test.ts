@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import type pg from 'pg';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SyncError, TABLE_SCHEMAS, postgresStore, runSync, sqliteStore } from '../../src/sync/index.js';
+import { type ColumnType, type DatasetName, SyncError, TABLE_SCHEMAS, type TableSchema, postgresStore, runSync, sqliteStore } from '../../src/sync/index.js';
 import { type TestPostgres, startPostgres } from '../helpers/postgres-server.js';
 import { freePort } from '../redis/redis-server.js';
 import { type Account, dumpTables, startAccount } from './support/account.js';
@@ -80,6 +80,49 @@ describe('postgresStore', () => {
     await third.close();
   }, 60_000);
 
+  it('many accounts opening one schema and adding columns at once: no deadlock (40P01), every page written', async () => {
+    // Tables the insight views read: a commit that adds a column re-creates the views, which reads them all.
+    const tables = (['rankings.list', 'rankings.history', 'prompts.history', 'backlinks.summary', 'backlinks.history', 'audits.list'] as DatasetName[]).map((d) => TABLE_SCHEMAS[d]);
+    const accounts = Array.from({ length: 8 }, (_, i) => `account${i}`);
+    const rounds = 3;
+    const shared = new pg.Pool({ connectionString: server.url, max: accounts.length });
+    try {
+      // Every store opens (tables, views) and commits pages that each add a column to one table and
+      // write another, all at the same moment, in opposite table orders for odd and even accounts.
+      const outcomes = await Promise.allSettled(
+        accounts.map(async (accountId, i) => {
+          const store = postgresStore(shared, { schema: 'crowd', accountId });
+          await store.open();
+          try {
+            for (let round = 0; round < rounds; round++) {
+              const widened = tables[(i + round) % tables.length]!;
+              const other = tables[(i + round + 1) % tables.length]!;
+              const writes = [
+                { table: widened, rows: [{ ...keyRow(widened, round), [`field_${i}_${round}`]: round }] },
+                { table: other, rows: [keyRow(other, round)] },
+              ];
+              await store.commit({ writes: i % 2 ? writes.reverse() : writes, state: { [`task/${round}`]: { done: true } } });
+            }
+          } finally {
+            await store.close();
+          }
+        }),
+      );
+      expect(outcomes.flatMap((o) => (o.status === 'rejected' ? [String(o.reason)] : []))).toEqual([]);
+      for (const [i, accountId] of accounts.entries()) {
+        const { rows } = await pool.query(`SELECT count(*)::int AS n FROM crowd._sync_state WHERE scope = $1`, [accountId]);
+        expect(rows[0].n, accountId).toBe(rounds);
+        for (let round = 0; round < rounds; round++) {
+          const widened = tables[(i + round) % tables.length]!;
+          const got = await pool.query(`SELECT "field_${i}_${round}" AS v FROM crowd.${widened.table} WHERE account_id = $1 AND "field_${i}_${round}" IS NOT NULL`, [accountId]);
+          expect(got.rows, `${accountId} round ${round}`).toEqual([{ v: round }]);
+        }
+      }
+    } finally {
+      await shared.end();
+    }
+  }, 60_000);
+
   it('a server-side failure mid-commit rolls back the whole page: rows and progress', async () => {
     const store = postgresStore(pool, { schema: 'faulty' });
     await store.open();
@@ -110,3 +153,9 @@ describe('postgresStore', () => {
     expect(() => postgresStore(server.url, { shema: 'x' } as never)).toThrow(/Invalid shema: not an option; did you mean schema\?/);
   });
 });
+
+/** A row of `table` holding only its key: a value of each key column's type, the same for one `round`. */
+function keyRow(table: TableSchema, round: number): Record<string, unknown> {
+  const of: Record<ColumnType, unknown> = { text: `k${round}`, number: round, boolean: round % 2 === 0, date: `2026-11-${10 + round}`, timestamp: `2026-11-${10 + round}T00:00:00.000Z`, json: [round] };
+  return Object.fromEntries(table.primaryKey.map((col) => [col, of[table.types[col] ?? 'text']]));
+}
