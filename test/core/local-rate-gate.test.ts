@@ -236,6 +236,36 @@ describe('the documented windows are a prior, retired by a larger server budget'
     expect(admitted).toBe(50_050);
     expect(Date.now()).toBeGreaterThanOrEqual(new Date('2026-11-22T00:00:00Z').getTime()); // the daily wall was waited out
   }, 60_000);
+
+  test('a server that reports its hourly window (limit 5,000) keeps the minute prior: a burst of 1,000 meets no 429', async () => {
+    // Enforces 200/min and 5,000/h, but each success reports the hourly window, reset up to an hour away.
+    const server = new RateLimiter(DEFAULT_RATE_WINDOWS.slice(0, 2));
+    const hourly = new RateLimiter(DEFAULT_RATE_WINDOWS.slice(1, 2)); // counts the same admitted requests
+    const gate = new LocalRateGate(DOCUMENTED_WINDOWS, { prior: true });
+    let rejected = 0;
+    for (let i = 0; i < 1_000; i++) {
+      let permit = gate.acquire({ retry: false, maxWaitMs: 86_400_000 });
+      if (permit instanceof Promise) {
+        const pending = permit;
+        let done = false;
+        void pending.then(() => (done = true));
+        for (let hops = 0; !done && hops < 10; hops++) await vi.advanceTimersToNextTimerAsync();
+        permit = await pending;
+      }
+      const { allowed, meta } = server.take('key', Date.now());
+      if (!allowed) rejected++;
+      permit.settle(allowed ? hourly.take('key', Date.now()).meta : meta);
+    }
+    expect(rejected).toBe(0);
+  });
+
+  test('a report of limit 1,000 resetting within a minute retires the minute prior alone', async () => {
+    const gate = new LocalRateGate(DOCUMENTED_WINDOWS, { prior: true });
+    let remaining = 1_000;
+    // 1,000 a minute for a minute: the minute prior is gone, the hourly one (5,000) does not bind yet.
+    const waited = await sendInARow(gate, 900, () => ({ limit: 1_000, remaining: --remaining, reset: Date.now() / 1000 + 60 }));
+    expect(waited).toBe(0);
+  });
 });
 
 describe('each reported window on its own (issue 16)', () => {
