@@ -16,7 +16,7 @@ import type { RateWindow } from '../options/client-options.js';
  * @internal
  */
 export class WindowPacer {
-  readonly #windows: Array<{ limit: number; intervalMs: number; log: number[]; head: number }>;
+  readonly #windows: Array<{ limit: number; intervalMs: number; log: number[]; head: number; off?: boolean }>;
 
   constructor(windows: readonly RateWindow[]) {
     this.#windows = windows.map((w) => ({ limit: w.limit, intervalMs: w.intervalMs, log: [], head: 0 }));
@@ -28,7 +28,7 @@ export class WindowPacer {
     for (const w of this.#windows) {
       prune(w, now);
       // Admission never lets more than `limit` sends into one window, so the oldest one left is the one to wait out.
-      if (w.log.length - w.head >= w.limit) wait = Math.max(wait, w.log[w.head]! + w.intervalMs - now);
+      if (!w.off && w.log.length - w.head >= w.limit) wait = Math.max(wait, w.log[w.head]! + w.intervalMs - now);
     }
     return wait;
   }
@@ -38,10 +38,20 @@ export class WindowPacer {
     return this.#windows.reduce((sum, w) => sum + w.log.length, 0);
   }
 
+  /**
+   * Suspends pacing on the windows `off` picks, resumes it on the others. A suspended window still
+   * counts sends, so it paces right again if it resumes.
+   */
+  suspend(off: (window: RateWindow) => boolean): void {
+    for (const w of this.#windows) w.off = off(w);
+  }
+
   /** Counts one request sent at `now`. */
   record(now: number): void {
     for (const w of this.#windows) {
       prune(w, now);
+      // Only the last `limit` sends can make one wait: a suspended window keeps no more than that.
+      if (w.log.length - w.head >= w.limit) w.head++;
       w.log.push(now);
     }
   }
