@@ -24,9 +24,11 @@ const PROBE_PATIENCE_MS = 1_000;
  *   waited for, not requests of the previous window still in flight; a probe unanswered after
  *   1 s lets another go, up to 4 at once.
  * - Local windows pace on top. Windows the user gives always apply. The documented windows, used
- *   when none are given, are only a prior for a standard key: once a response reports a budget
- *   larger than the documented per-minute one (`limit` > 200), the key has more room than the
- *   documentation says, and the client follows what the server reports alone.
+ *   when none are given, are only a prior for a standard key, each set aside while a reported
+ *   window proves the key has more room there: a larger `limit` in a window that can be that long,
+ *   judged by how far its reset was when first seen (1,000 resetting within a minute sets the
+ *   minute prior aside; the hourly 5,000 resetting in 50 minutes cannot be the minute window, so
+ *   the minute prior stays). The other priors stay, and one comes back when no report proves it wrong.
  * - When nothing binds, admission is synchronous: no timer, no queue hop. Waiting requests queue in
  *   FIFO order with retries first (the {@link WaiterQueue}), and the head alone waits for its turn.
  *
@@ -39,7 +41,7 @@ const PROBE_PATIENCE_MS = 1_000;
  */
 export class LocalRateGate implements RateGate {
   /** What the server reported, per window (keyed by its `limit`): budget left and when it resets. */
-  readonly #reported = new Map<number, { budget: number; resetAt: number }>();
+  readonly #reported = new Map<number, { budget: number; resetAt: number; span: number }>();
   /** A report of `remaining: 0` holds every request until then, whichever window it named. */
   #spentUntil = 0;
   /** No response has reported the budget since the client started or a reported window rolled over. */
@@ -52,18 +54,18 @@ export class LocalRateGate implements RateGate {
   #pumping = false;
   readonly #wakers = new Set<() => void>();
   #pacer: WindowPacer | undefined;
-  /** The largest per-window limit the prior allows; a reported `limit` above it retires the prior. */
-  readonly #priorLimit: number | undefined;
+  /** The windows are the documented prior: each is set aside while a report proves it too small. */
+  readonly #prior: boolean | undefined;
   readonly #now: () => number;
 
   /**
    * @param windows local pacing windows (`false` or `[]`: none)
-   * @param options `prior`: the windows are the documented defaults, dropped once the server
-   *   reports a larger budget; `now`: the clock (tests)
+   * @param options `prior`: the windows are the documented defaults, each set aside while the
+   *   server reports a larger budget for a window that long; `now`: the clock (tests)
    */
   constructor(windows: readonly RateWindow[] | false, options: LocalRateGateOptions = {}) {
     this.#pacer = windows && windows.length > 0 ? new WindowPacer(windows) : undefined;
-    this.#priorLimit = options.prior && windows ? Math.min(...windows.map((w) => w.limit)) : undefined;
+    this.#prior = options.prior;
     this.#now = options.now ?? Date.now;
   }
 
@@ -148,17 +150,21 @@ export class LocalRateGate implements RateGate {
   }
 
   #observe(rateLimit: RateLimit): void {
-    if (this.#priorLimit !== undefined && rateLimit.limit > this.#priorLimit) this.#pacer = undefined; // the server knows better
     const resetAt = rateLimit.reset * 1000;
-    if (resetAt <= this.#now()) return; // a late answer from a window that has ended
+    const span = resetAt - this.#now();
+    if (span <= 0) return; // a late answer from a window that has ended
     if (rateLimit.remaining === 0) this.#spentUntil = Math.max(this.#spentUntil, resetAt); // a 429 always counts
     // Requests still in flight may not be counted in `remaining` yet: count them as spent.
     const fromServer = Math.max(0, rateLimit.remaining - this.#inFlight);
     const known = this.#reported.get(rateLimit.limit);
-    if (!known || resetAt > known.resetAt) this.#reported.set(rateLimit.limit, { budget: fromServer, resetAt });
+    if (!known || resetAt > known.resetAt) this.#reported.set(rateLimit.limit, { budget: fromServer, resetAt, span });
     else if (resetAt === known.resetAt) known.budget = Math.min(known.budget, fromServer);
     else return; // a late answer from an older window of the same limit
     this.#unknown = false;
+    // Which window a response reports is not documented. A reported window is at least as long as
+    // its reset was away when first seen (`span`); one no longer than a documented window can be
+    // that window, and a larger `limit` then proves the key has more room there. The others stay.
+    if (this.#prior) this.#pacer?.suspend((w) => [...this.#reported].some(([limit, r]) => limit > w.limit && r.span <= w.intervalMs));
   }
 
   #sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
@@ -190,7 +196,7 @@ export class LocalRateGate implements RateGate {
  * @internal
  */
 export interface LocalRateGateOptions {
-  /** The windows are the documented defaults: retire them once a response reports a larger `limit`. */
+  /** The windows are the documented defaults: each is set aside while a reported window no longer than it has a larger `limit`. */
   prior?: boolean;
   /** The clock, in ms since the epoch. */
   now?: () => number;

@@ -43,11 +43,13 @@ export interface RateWindow {
 export interface RateLimitOptions {
   /**
    * Local pacing windows. Left out, the documented per-key limits (200/minute, 5,000/hour,
-   * 50,000/day) pace the client until a response reports a budget larger than 200 requests; from
-   * then on the client follows the server alone. Windows given here always apply. `false` (or `[]`)
-   * turns local pacing off; server-reported budgets are still followed.
+   * 50,000/day) pace the client as a prior: each is set aside while the server reports a larger
+   * `limit` for a window that can be that long (its reset no further away than the window's
+   * length), so a report of 1,000 resetting within a minute sets the minute prior aside, while the
+   * hourly 5,000 resetting in 50 minutes leaves it in place. Windows given here always apply.
+   * `false` (or `[]`) turns local pacing off; server-reported budgets are still followed.
    *
-   * @default the documented limits, until the server reports a larger budget
+   * @default the documented limits, each until the server reports a larger budget for that window
    * @example
    * ```ts
    * new SeoVisibilityClient({ rateLimit: { windows: [{ limit: 100, intervalMs: 60_000 }] } });

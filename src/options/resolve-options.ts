@@ -107,8 +107,8 @@ export function resolveRequestOptions(options: RequestOptions | undefined | null
 }
 
 /**
- * The throttle. Left out, the documented windows pace the client as a prior, until the server
- * reports a larger budget; windows the user gives always apply.
+ * The throttle. Left out, the documented windows pace the client as a prior, each until the
+ * server reports a larger budget for that window; windows the user gives always apply.
  */
 function createGate(rateLimit: ClientOptions['rateLimit'], apiKey: string, logger: TransportConfig['logger']): RateGate | undefined {
   if (rateLimit === false) return undefined;

@@ -3,6 +3,7 @@ import { LocalRateGate } from '../../src/core/local-rate-gate.js';
 import type { Permit } from '../../src/core/rate-gate.js';
 import { AbortedError, RateLimitedError } from '../../src/index.js';
 import { DOCUMENTED_WINDOWS } from '../../src/options/client-options.js';
+import type { RateLimitMeta } from '../../src/testing/envelope.js';
 import { DEFAULT_RATE_WINDOWS, RateLimiter } from '../../src/testing/rate-limiter.js';
 
 const acquire = (gate: LocalRateGate, maxWaitMs = 60_000, signal?: AbortSignal) => Promise.resolve(gate.acquire({ retry: false, maxWaitMs, signal }));
@@ -174,7 +175,7 @@ test('a reset far beyond the daily window (milliseconds sent as seconds) is igno
   vi.useRealTimers();
 });
 
-describe('the documented windows are a prior, retired by a larger server budget', () => {
+describe('the documented windows are a prior, each set aside by a larger server budget for that window', () => {
   /** Sends `n` requests one after another, each settled with what `report` says; counts those that had to wait. */
   async function sendInARow(gate: LocalRateGate, n: number, report: () => { limit: number; remaining: number; reset: number }) {
     let waited = 0;
@@ -212,59 +213,64 @@ describe('the documented windows are a prior, retired by a larger server budget'
     expect(waited).toBe(1);
   });
 
+  /**
+   * Sends `n` requests one after another against `server`, each waiting (bounded hops) for the
+   * gate, and settles each with what `report` makes of the server's answer; returns when 429s came.
+   */
+  async function sendAgainst(gate: LocalRateGate, n: number, server: RateLimiter, report = (meta: RateLimitMeta, _allowed: boolean) => meta) {
+    const rejectedAt: string[] = [];
+    for (let i = 0; i < n; i++) {
+      let permit = gate.acquire({ retry: false, maxWaitMs: 86_400_000 });
+      if (permit instanceof Promise) {
+        const pending = permit;
+        let done = false;
+        void pending.then(() => (done = true));
+        for (let hops = 0; !done && hops < 10; hops++) await vi.advanceTimersToNextTimerAsync();
+        permit = await pending;
+      }
+      const { allowed, meta } = server.take('key', Date.now());
+      if (!allowed) rejectedAt.push(new Date().toISOString());
+      permit.settle({ ...report(meta, allowed) });
+    }
+    return rejectedAt;
+  }
+
   test('a server that reports 200 and enforces the hourly and daily walls gets zero 429s', async () => {
     const server = new RateLimiter(DEFAULT_RATE_WINDOWS); // 200/min, 5,000/h, 50,000/day, fixed windows
     const gate = new LocalRateGate(DOCUMENTED_WINDOWS, { prior: true });
-    let rejected = 0;
-    let admitted = 0;
     // Past the daily wall: from noon, ten hours of 5,000 fill the day's 50,000, then a few more after midnight.
-    for (let i = 0; i < 50_050; i++) {
-      let permit = gate.acquire({ retry: false, maxWaitMs: 86_400_000 });
-      if (permit instanceof Promise) {
-        const pending = permit;
-        let done = false;
-        void pending.then(() => (done = true));
-        for (let hops = 0; !done && hops < 10; hops++) await vi.advanceTimersToNextTimerAsync();
-        permit = await pending;
-      }
-      const { allowed, meta } = server.take('key', Date.now());
-      if (allowed) admitted++;
-      else rejected++;
-      permit.settle({ ...meta });
-    }
-    expect(rejected).toBe(0);
-    expect(admitted).toBe(50_050);
+    expect(await sendAgainst(gate, 50_050, server)).toEqual([]);
     expect(Date.now()).toBeGreaterThanOrEqual(new Date('2026-11-22T00:00:00Z').getTime()); // the daily wall was waited out
   }, 60_000);
 
-  test('a server that reports its hourly window (limit 5,000) keeps the minute prior: a burst of 1,000 meets no 429', async () => {
-    // Enforces 200/min and 5,000/h, but each success reports the hourly window, reset up to an hour away.
+  /** A standard key's server (200/min, 5,000/h) whose successes report the hourly window, reset up to an hour away. */
+  function reportingHourly() {
     const server = new RateLimiter(DEFAULT_RATE_WINDOWS.slice(0, 2));
     const hourly = new RateLimiter(DEFAULT_RATE_WINDOWS.slice(1, 2)); // counts the same admitted requests
+    return { server, report: (meta: RateLimitMeta, allowed: boolean) => (allowed ? hourly.take('key', Date.now()).meta : meta) };
+  }
+
+  test('a server that reports its hourly window (limit 5,000) keeps the minute prior: a burst of 1,000 meets no 429', async () => {
+    const { server, report } = reportingHourly();
     const gate = new LocalRateGate(DOCUMENTED_WINDOWS, { prior: true });
-    let rejected = 0;
-    for (let i = 0; i < 1_000; i++) {
-      let permit = gate.acquire({ retry: false, maxWaitMs: 86_400_000 });
-      if (permit instanceof Promise) {
-        const pending = permit;
-        let done = false;
-        void pending.then(() => (done = true));
-        for (let hops = 0; !done && hops < 10; hops++) await vi.advanceTimersToNextTimerAsync();
-        permit = await pending;
-      }
-      const { allowed, meta } = server.take('key', Date.now());
-      if (!allowed) rejected++;
-      permit.settle(allowed ? hourly.take('key', Date.now()).meta : meta);
-    }
-    expect(rejected).toBe(0);
+    expect(await sendAgainst(gate, 1_000, server, report)).toEqual([]);
   });
 
-  test('a report of limit 1,000 resetting within a minute retires the minute prior alone', async () => {
+  test('a client started in the last minute of the hour is misled by the hourly report only until the hour rolls over', async () => {
+    vi.setSystemTime(new Date('2026-11-21T12:59:30Z')); // the hourly window's reset is 30 s away: it can be the minute one
+    const { server, report } = reportingHourly();
     const gate = new LocalRateGate(DOCUMENTED_WINDOWS, { prior: true });
-    let remaining = 1_000;
-    // 1,000 a minute for a minute: the minute prior is gone, the hourly one (5,000) does not bind yet.
-    const waited = await sendInARow(gate, 900, () => ({ limit: 1_000, remaining: --remaining, reset: Date.now() / 1000 + 60 }));
-    expect(waited).toBe(0);
+    // One 429 in that last half minute; from 13:00 the report's reset is an hour away and the minute prior paces again.
+    expect(await sendAgainst(gate, 1_000, server, report)).toEqual(['2026-11-21T12:59:30.000Z']);
+  });
+
+  test('a report of limit 1,000 resetting within a minute sets the minute prior aside, and the hourly one still paces', async () => {
+    const gate = new LocalRateGate(DOCUMENTED_WINDOWS, { prior: true });
+    const server = new RateLimiter([{ limit: 1_000, intervalMs: 60_000 }]); // a bigger key: 1,000 a minute
+    expect(await sendAgainst(gate, 5_000, server)).toEqual([]);
+    expect(new Date().toISOString()).toBe('2026-11-21T12:04:00.000Z'); // 1,000 a minute, not 200
+    expect(await sendAgainst(gate, 1, server)).toEqual([]);
+    expect(new Date().toISOString()).toBe('2026-11-21T13:00:00.000Z'); // the 5,001st waited for the hourly prior
   });
 });
 
