@@ -164,7 +164,8 @@ export class LocalRateGate implements RateGate {
     // Which window a response reports is not documented. A reported window is at least as long as
     // its reset was away when first seen (`span`); one no longer than a documented window can be
     // that window, and a larger `limit` then proves the key has more room there. The others stay.
-    if (this.#prior) this.#pacer?.suspend((w) => [...this.#reported].some(([limit, r]) => limit > w.limit && r.span <= w.intervalMs));
+    // `reset` is read on this machine's clock, which may be off the server's: up to one window length is allowed.
+    if (this.#prior) this.#pacer?.suspend((w) => [...this.#reported].some(([limit, r]) => limit > w.limit && r.span <= 2 * w.intervalMs));
   }
 
   #sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {

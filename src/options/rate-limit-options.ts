@@ -44,8 +44,8 @@ export interface RateLimitOptions {
   /**
    * Local pacing windows. Left out, the documented per-key limits (200/minute, 5,000/hour,
    * 50,000/day) pace the client as a prior: each is set aside while the server reports a larger
-   * `limit` for a window that can be that long (its reset no further away than the window's
-   * length), so a report of 1,000 resetting within a minute sets the minute prior aside, while the
+   * `limit` for a window that can be that long (its reset no further away than twice the window's
+   * length: the server's clock may differ), so a report of 1,000 resetting within a minute sets the minute prior aside, while the
    * hourly 5,000 resetting in 50 minutes leaves it in place. Windows given here always apply.
    * `false` (or `[]`) turns local pacing off; server-reported budgets are still followed.
    *

@@ -264,6 +264,13 @@ describe('the documented windows are a prior, each set aside by a larger server 
     expect(await sendAgainst(gate, 1_000, server, report)).toEqual(['2026-11-21T12:59:30.000Z']);
   });
 
+  test('a server clock up to a minute ahead still reads as a minute window: 1,000 resetting 100 s away sets the minute prior aside', async () => {
+    const gate = new LocalRateGate(DOCUMENTED_WINDOWS, { prior: true });
+    let remaining = 1_000;
+    const waited = await sendInARow(gate, 900, () => ({ limit: 1_000, remaining: --remaining, reset: Date.now() / 1000 + 100 }));
+    expect(waited).toBe(0);
+  });
+
   test('a report of limit 1,000 resetting within a minute sets the minute prior aside, and the hourly one still paces', async () => {
     const gate = new LocalRateGate(DOCUMENTED_WINDOWS, { prior: true });
     const server = new RateLimiter([{ limit: 1_000, intervalMs: 60_000 }]); // a bigger key: 1,000 a minute
