@@ -11,7 +11,7 @@ export interface HttpConfig {
   /** The client's `fetch` option; `undefined` means `globalThis.fetch`, looked up at call time. */
   fetch: typeof globalThis.fetch | undefined;
   /** Called by ky's `beforeRequest` hook with each request as it is about to be sent. */
-  onSend: ((request: Request, context: Record<string, unknown>) => void) | undefined;
+  onSend: (request: Request, context: Record<string, unknown>) => void;
 }
 
 /**
@@ -22,7 +22,7 @@ export interface HttpConfig {
  *
  * @example
  * ```ts
- * const http = createHttp({ baseUrl: 'https://api.example.com/api/v1', headers: { accept: 'application/json' }, fetch: undefined, onSend: undefined });
+ * const http = createHttp({ baseUrl: 'https://api.example.com/api/v1', headers: { accept: 'application/json' }, fetch: undefined, onSend: () => {} });
  * const response = await http('/projects', { searchParams: { limit: 10 } });
  * ```
  * @internal
@@ -38,7 +38,7 @@ export function createHttp(config: HttpConfig): KyInstance {
     // Resolved per request: a fetch mock installed after the client was created is still used. Raced
     // against the request's signal, so a custom fetch that ignores its signal cannot hang a call.
     fetch: (input, init) => untilAborted((custom ?? globalThis.fetch)(input as Request, init), (input as Request).signal).then(responseOf),
-    ...(onSend ? { hooks: { beforeRequest: [({ request, options }) => onSend(request, options.context)] } } : {}),
+    hooks: { beforeRequest: [({ request, options }) => onSend(request, options.context)] },
   });
 }
 

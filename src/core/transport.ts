@@ -2,7 +2,7 @@ import type { KyInstance } from 'ky';
 import pRetry from 'p-retry';
 import { RateLimitedError } from '../errors/api-error.js';
 import { AbortedError } from '../errors/client-errors.js';
-import { type TransportConfig, resolveRequestOptions } from '../options/resolve-options.js';
+import { type TransportConfig, resolveHooks, resolveRequestOptions } from '../options/resolve-options.js';
 import * as check from '../internal/validate.js';
 import { userAgent as detectUserAgent } from '../internal/runtime.js';
 import { nativeSignal } from '../internal/signal.js';
@@ -75,7 +75,8 @@ export class Transport {
       baseUrl: config.baseUrl,
       headers: { ...base, authorization: `Bearer ${config.apiKey}` },
       fetch: config.fetch,
-      onSend: this.#observer ? (request, context) => (context.watch as AttemptWatch | undefined)?.sent(request) : undefined,
+      // Always: a call's own hooks may watch its attempts when the client has none.
+      onSend: (request, context) => (context.watch as AttemptWatch | undefined)?.sent(request),
     });
     this.#host = new URL(config.baseUrl).host;
   }
@@ -95,7 +96,9 @@ export class Transport {
     // A body JSON cannot write (a BigInt, a cycle) is the caller's error, not a network one: refuse it unsent.
     if (spec.body !== undefined) check.jsonBody('body', spec.body);
     const extra = options.headers ? lowerCase(options.headers) : undefined;
-    const call: Call<T> = { spec, id: ++calls, signal, timeout: Math.min(timeout, MAX_TIMER), maxQueueWait: options.maxQueueWait ?? this.#config.maxQueueWait, extra };
+    // A call's own hooks join the client's, for this call only.
+    const observer = options.hooks ? createObserver(resolveHooks(this.#config.hooks, options.hooks), this.#config.logger) : this.#observer;
+    const call: Call<T> = { spec, id: ++calls, signal, timeout: Math.min(timeout, MAX_TIMER), maxQueueWait: options.maxQueueWait ?? this.#config.maxQueueWait, extra, observer };
     const { backoff } = this.#config;
     try {
       return await pRetry((attempt) => this.#attempt(call, attempt), {
@@ -108,7 +111,7 @@ export class Transport {
         shouldRetry: async ({ error, retryDelay, attemptNumber }) => {
           const wait = retryWait({ method: spec.method, error, maxRetryDelay: this.#config.maxRetryDelay, throttled: this.#config.gate !== undefined });
           if (wait === undefined) return false;
-          this.#observer?.retry({ ...this.#identity(call, attemptNumber), url: this.#url(spec), headers: this.#headersOf(call), error, delayMs: Math.max(wait, retryDelay, throttledWait(error)) });
+          call.observer?.retry({ ...this.#identity(call, attemptNumber), url: this.#url(spec), headers: this.#headersOf(call), error, delayMs: Math.max(wait, retryDelay, throttledWait(error)) });
           // p-retry's backoff follows; hold only for the part of the server's wait it does not cover.
           if (wait > retryDelay) await hold(wait - retryDelay, signal);
           return true;
@@ -131,7 +134,7 @@ export class Transport {
       settled = true;
       permit?.settle(rateLimit);
     };
-    const watch = this.#observer?.attempt(this.#identity(call, attempt), () => [this.#url(spec), this.#headersOf(call)]);
+    const watch = call.observer?.attempt(this.#identity(call, attempt), () => [this.#url(spec), this.#headersOf(call)]);
     let response: Response | undefined;
     try {
       const pending = this.#http(spec.path, {
@@ -187,6 +190,7 @@ interface Call<T> {
   timeout: number;
   maxQueueWait: number;
   extra: Record<string, string> | undefined;
+  observer: Observer | undefined;
 }
 
 /** A 429's wait that a throttle holds for the retry (it is not in the SDK's own hold), for `delayMs`. */

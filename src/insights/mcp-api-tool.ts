@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { SeoVisibilityClient } from '../index.js';
+import type { RateLimit as ReportedBudget, SeoVisibilityClient } from '../index.js';
 import { BudgetTracker } from '../sync/budget.js';
 import type { SyncWindow } from '../sync/index.js';
 import { InsightError } from './errors.js';
@@ -37,17 +37,21 @@ export function apiTool(live: LiveApi): ToolDef {
       if (budget.check() === 'daily_budget') {
         throw new InsightError('usage', `The api tool stops at the reserve of ${live.reserve} requests left in today's budget; the synced store (sql and the insight tools) still answers`);
       }
-      budget.begin();
-      let report: Parameters<BudgetTracker['end']>[0];
+      // Every attempt counts, retries included; a retry past the reserve is refused.
+      const call = budget.begin();
+      let report: ReportedBudget | undefined;
       try {
         const method = (args['method'] as 'GET' | undefined) ?? 'GET';
         const { data, meta } = await live.client
-          .request({ method, path: String(args['path']), query: args['query'] as Record<string, string>, ...(args['body'] === undefined ? {} : { body: args['body'] }) })
+          .request({ method, path: String(args['path']), query: args['query'] as Record<string, string>, ...(args['body'] === undefined ? {} : { body: args['body'] }) }, { signal: call.signal, hooks: call.hooks })
           .withMeta();
         report = meta.rate_limit;
         return { data, request_id: meta.request_id, rate_limit: meta.rate_limit };
+      } catch (error) {
+        if (call.refused) throw new InsightError('usage', `The api tool stopped retrying at the reserve of ${live.reserve} requests left in today's budget; the synced store (sql and the insight tools) still answers`);
+        throw error;
       } finally {
-        budget.end(report);
+        call.end(report);
       }
     },
   };

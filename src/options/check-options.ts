@@ -57,6 +57,7 @@ const requestShared = {
   maxQueueWait: c.optional(c.numberIn(0, MAX_QUEUE_WAIT_MS, ' ms')),
   maxRetries: c.optional(c.integerIn(0, MAX_RETRIES)),
   headers: c.optional(headers),
+  hooks: c.optional(c.object(hooksShape, 'expected an object { onRequest?, onResponse?, onError?, onRetry? }')),
 };
 export const clientShape = {
   apiKey: c.optional(c.string('expected the API key as a string')),
@@ -66,7 +67,6 @@ export const clientShape = {
   retryBackoff: c.optional(c.object(retryBackoffShape, 'expected an object { initialDelay?, maxDelay? }')),
   rateLimit: c.optional(c.union(isFalse, c.object(rateLimitShape, ''), 'expected false or an object { windows?, gate? }')),
   fetch: c.optional(c.fn<typeof globalThis.fetch>('a fetch function')),
-  hooks: c.optional(c.object(hooksShape, 'expected an object { onRequest?, onResponse?, onError?, onRetry? }')),
   logger: c.optional(c.withMethods<LoggerOption>(['debug', 'warn'], 'a logger with debug and warn methods (console, pino and winston fit)')),
   logLevel: c.optional(c.oneOf(LEVELS)),
   dangerouslyAllowBrowser: c.optional(c.is<boolean>((v) => typeof v === 'boolean', 'expected true or false')),

@@ -271,4 +271,15 @@ export interface RequestOptions {
    * ```
    */
   maxRetries?: number | undefined;
+  /**
+   * Hooks on this call's attempts only, run after the client's own hooks (which stay): one
+   * `onRequest` per attempt sent, retries included, so a caller can count what reached the server.
+   * @default {}
+   * @example
+   * ```ts
+   * let sent = 0;
+   * await client.projects.list({}, { hooks: { onRequest: () => void sent++ } }); // 1, or more after retries
+   * ```
+   */
+  hooks?: ClientHooks | undefined;
 }

@@ -123,10 +123,18 @@ function createGate(rateLimit: ClientOptions['rateLimit'], apiKey: string, logge
   return gate as RateGate;
 }
 
-function resolveHooks(hooks: ClientHooks | undefined): ResolvedHooks {
-  // Every hook name, from the one table of them: a single function stands for a list of one.
-  const list = (hook: unknown) => (hook === undefined ? [] : Array.isArray(hook) ? hook : [hook]);
-  return Object.fromEntries(Object.keys(hooksShape).map((name) => [name, list(hooks?.[name as keyof ClientHooks])])) as unknown as ResolvedHooks;
+/**
+ * The hooks as lists, every name from the one table of them (a single function stands for a list of
+ * one); with several sources, each name's lists are joined in order: the client's, then a call's.
+ *
+ * @example
+ * ```ts
+ * const hooks = resolveHooks(config.hooks, options.hooks); // the client's hooks run first
+ * ```
+ * @internal
+ */
+export function resolveHooks(...sources: Array<ClientHooks | undefined>): ResolvedHooks {
+  return Object.fromEntries(Object.keys(hooksShape).map((name) => [name, sources.flatMap((hooks) => hooks?.[name as keyof ClientHooks] ?? [])])) as unknown as ResolvedHooks;
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {

@@ -1,4 +1,4 @@
-import { DOCUMENTED_WINDOWS, InvalidArgumentError, type RateWindow } from '../index.js';
+import { type ClientHooks, DOCUMENTED_WINDOWS, InvalidArgumentError, type RateWindow } from '../index.js';
 import type { ReportedBudget } from './requests.js';
 
 /**
@@ -76,9 +76,29 @@ export function checkBudget(budget: unknown, windows: unknown): { maxRequests: n
 }
 
 /**
+ * One call as the budget follows it: the per-call hooks that count each attempt the client sends,
+ * retries included, and refuse a retry the budget has no room for. @internal
+ */
+export interface BudgetCall {
+  /** The call's own hooks (`RequestOptions.hooks`): the client's hooks still run. */
+  readonly hooks: ClientHooks;
+  /** Aborted when a retry is refused; the call's signal must follow it. */
+  readonly signal: AbortSignal;
+  /** Why a retry was refused, once one was. */
+  refused: StopReason | undefined;
+  /** The call is over: what it reserved and never sent is freed, and the server's report is taken. */
+  end(report: ReportedBudget | undefined): void;
+}
+
+/**
  * What one run may still spend: `maxRequests`, and the day's budget less `reserve`. The day's
  * remainder is what this store's ledger says was spent today, lowered by the server's report
  * whenever a response describes the daily window (other users of the key spend too).
+ *
+ * It counts HTTP attempts, not calls: `spent` grows when the client sends an attempt (its
+ * `onRequest` hook), a retry included, and a call aborted while it waits in the client's throttle
+ * spends nothing. Each attempt is reserved before it may go, so a retry that would pass
+ * `maxRequests` (or the day's budget less the reserve) is refused and its call aborted.
  * @internal
  */
 export class BudgetTracker {
@@ -86,10 +106,14 @@ export class BudgetTracker {
   readonly #reserve: number;
   readonly #dayLimit: number;
   readonly #spentToday: number;
+  /** Attempts sent (they reached the wire): what the server counts. */
   spent = 0;
-  inflight = 0;
+  /** Attempts reserved and not sent yet (queued in the client's throttle, or about to be). */
+  #queued = 0;
+  /** Attempts sent and not answered yet. */
+  #sending = 0;
   #reported: number | undefined;
-  /** Requests the last daily report may not include: sent after it arrived, or in flight then. */
+  /** Attempts the last daily report may not include: reserved or sent after it arrived, or in flight then. */
   #sinceReport = 0;
   #settled: Array<() => void> = [];
 
@@ -100,43 +124,81 @@ export class BudgetTracker {
     this.#spentToday = options.spentToday;
   }
 
-  /** Requests of today's budget still free, as far as is known (requests in flight counted as spent). */
+  /** Attempts reserved or sent and not answered yet. */
+  get inflight(): number {
+    return this.#queued + this.#sending;
+  }
+
+  /** Requests of today's budget still free, as far as is known (attempts in flight counted as spent). */
   get dailyRemaining(): number {
-    const local = this.#dayLimit - this.#spentToday - this.spent - this.inflight;
+    const local = this.#dayLimit - this.#spentToday - this.spent - this.#queued;
     return Math.max(0, this.#reported === undefined ? local : Math.min(local, this.#reported - this.#sinceReport));
   }
 
   /**
-   * Whether the next request may go: `undefined` yes, `wait` once the requests in flight are back
+   * Whether the next attempt may go: `undefined` yes, `wait` once the requests in flight are back
    * (near the end of the day's budget their reports make the count exact), or why the run stops.
    */
   check(): StopReason | 'wait' | undefined {
-    if (this.spent + this.inflight >= this.#max) return 'max_requests';
+    if (this.spent + this.#queued >= this.#max) return 'max_requests';
     if (this.dailyRemaining <= this.#reserve) return this.inflight > 0 ? 'wait' : 'daily_budget';
     return undefined;
   }
 
-  /** Resolves when a request in flight comes back. */
+  /** Resolves when a call in flight ends. */
   settled(): Promise<void> {
     return new Promise((resolve) => this.#settled.push(resolve));
   }
 
-  begin(): void {
-    this.inflight++;
-    this.#sinceReport++;
-  }
-
-  /** One request came back (or failed): it counts, whatever happened. */
-  end(report: ReportedBudget | undefined): void {
-    this.inflight--;
-    this.spent++;
-    if (report && report.limit === this.#dayLimit) {
-      this.#reported = report.remaining;
-      this.#sinceReport = this.inflight;
-    }
-    const waiting = this.#settled;
-    this.#settled = [];
-    for (const wake of waiting) wake();
+  /**
+   * Starts a call whose first attempt `check()` allowed: reserves it, and returns the hooks that
+   * follow its attempts. `onSent` runs for each attempt sent (the run's ledger counts it).
+   */
+  begin(onSent?: () => void): BudgetCall {
+    const controller = new AbortController();
+    let unsent = 0;
+    const reserve = () => {
+      unsent++;
+      this.#queued++;
+      this.#sinceReport++;
+    };
+    const answered = () => void this.#sending--;
+    reserve();
+    const call: BudgetCall = {
+      signal: controller.signal,
+      refused: undefined,
+      hooks: {
+        onRequest: () => {
+          unsent--;
+          this.#queued--;
+          this.#sending++;
+          this.spent++;
+          onSent?.();
+        },
+        onResponse: answered,
+        onError: answered,
+        // The retry is one more attempt: it goes only if the budget has room for it, like a first one.
+        onRetry: () => {
+          const verdict = this.check();
+          if (verdict === undefined) return reserve();
+          call.refused = verdict === 'wait' ? 'daily_budget' : verdict;
+          controller.abort();
+        },
+      },
+      end: (report) => {
+        this.#queued -= unsent;
+        this.#sinceReport = Math.max(0, this.#sinceReport - unsent);
+        unsent = 0;
+        if (report && report.limit === this.#dayLimit) {
+          this.#reported = report.remaining;
+          this.#sinceReport = this.inflight;
+        }
+        const waiting = this.#settled;
+        this.#settled = [];
+        for (const wake of waiting) wake();
+      },
+    };
+    return call;
   }
 }
 

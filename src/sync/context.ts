@@ -3,7 +3,7 @@ import type { BudgetTracker, StopReason } from './budget.js';
 import { type DatasetName, type TableSchema, endpointOf, fetchPage } from './datasets.js';
 import { SyncError } from './errors.js';
 import type { Fetched, Target } from './requests.js';
-import type { DeleteMark, Row, SyncStore } from './store.js';
+import type { DeleteMark, Row, StoreCommit, SyncStore } from './store.js';
 
 /** A mark as a stream asks for it; the commit dates it. @internal */
 export type MarkRequest = Omit<DeleteMark, 'at'>;
@@ -54,6 +54,9 @@ export class SyncContext {
     this.#clock = (store.get('clock') as number | undefined) ?? 0;
   }
 
+  /** Attempts sent and not yet in the store's spend ledger. */
+  #unrecorded = 0;
+
   /** Last `_synced_at` handed out, kept in the store so it only grows, run after run. */
   #clock: number;
 
@@ -71,29 +74,39 @@ export class SyncContext {
     return freshness === 'run' ? `r${this.run.id}` : freshness === 'day' ? `d${this.run.snapshotDay}` : 'once';
   }
 
-  /** Sends one request when the budget allows it, counting it whatever its outcome. */
+  /**
+   * Sends one call when the budget allows it. Every attempt the client sends counts (in the
+   * budget, the dataset's requests and the day's ledger), its retries included; a call aborted
+   * while it waits in the client's throttle sends nothing and counts nothing. A retry the budget
+   * has no room for is refused: the run stops (`max_requests` or `daily_budget`).
+   */
   async fetch(dataset: DatasetName, target: Target): Promise<Fetched> {
     if (this.signal?.aborted) throw new StopRun('aborted');
     let verdict = this.budget.check();
-    // Bounded: a wait ends when one of the (finitely many) requests in flight comes back.
+    // Bounded: a wait ends when one of the (finitely many) calls in flight comes back.
     while (verdict === 'wait') {
       await this.budget.settled();
       if (this.signal?.aborted) throw new StopRun('aborted');
       verdict = this.budget.check();
     }
     if (verdict) throw new StopRun(verdict);
-    this.budget.begin();
+    const counters = this.#count(dataset);
+    const call = this.budget.begin(() => {
+      counters.requests++;
+      this.#unrecorded++;
+    });
     let fetched: Fetched | undefined;
     try {
-      fetched = await fetchPage(this.client, dataset, { ...target, signal: this.signal });
+      const signal = this.signal ? AbortSignal.any([this.signal, call.signal]) : call.signal;
+      fetched = await fetchPage(this.client, dataset, { ...target, options: { signal, hooks: call.hooks } });
       return fetched;
     } catch (error) {
+      if (call.refused) throw new StopRun(call.refused);
       if (this.signal?.aborted) throw new StopRun('aborted');
       if (isError(error, 'RateLimitedError')) throw new StopRun('rate_limited');
       throw requestFailed(dataset, target, error);
     } finally {
-      this.budget.end(fetched?.budget);
-      this.#count(dataset).requests++;
+      call.end(fetched?.budget);
     }
   }
 
@@ -102,17 +115,39 @@ export class SyncContext {
    * progress in one transaction, with the day's spend ledger.
    */
   commit(dataset: DatasetName, writes: Array<{ table: TableSchema; rows: Row[] }>, state: Record<string, unknown>, marks: readonly MarkRequest[] = []): Promise<void> {
-    return this.#serial(async () => {
-      const ledger = this.ledgerKey();
-      const spent = (this.store.get(ledger) as number | undefined) ?? 0;
+    this.#count(dataset);
+    return this.#write(() => {
       const at = this.stamp();
-      await this.store.commit({
+      return {
         writes: writes.map((w) => ({ table: w.table, rows: w.rows.map((r) => ({ ...r, _synced_at: at, _deleted_at: null })) })),
         deletes: marks.map((m) => ({ ...m, at })),
-        state: { ...state, [ledger]: spent + 1, clock: this.#clock },
-      });
-      for (const w of writes) this.#count(w.table.dataset).rows += w.rows.length;
-      this.#count(dataset);
+        state,
+        after: () => {
+          for (const w of writes) this.#count(w.table.dataset).rows += w.rows.length;
+        },
+      };
+    });
+  }
+
+  /** Writes run state (no rows) with the day's spend ledger: how a run records its end. */
+  save(state: Record<string, unknown>): Promise<void> {
+    return this.#write(() => ({ state }));
+  }
+
+  /**
+   * One commit, with the ledger: the attempts sent since the last commit are added to the day's
+   * spend in the same transaction (attempts that brought no rows, failed ones and retries too).
+   */
+  #write(build: () => Omit<StoreCommit, 'state'> & { state: Record<string, unknown>; after?: () => void }): Promise<void> {
+    return this.#serial(async () => {
+      const { after, ...commit } = build();
+      const ledger = this.ledgerKey();
+      const spent = (this.store.get(ledger) as number | undefined) ?? 0;
+      const sent = this.#unrecorded;
+      await this.store.commit({ ...commit, state: { ...commit.state, [ledger]: spent + sent, clock: this.#clock } });
+      // Attempts sent while the commit was under way go into the next one.
+      this.#unrecorded -= sent;
+      after?.();
     });
   }
 

@@ -53,7 +53,7 @@ export interface SyncPlan {
   windows: SyncWindow[];
   /** The budget the last planning response reported (`meta.rate_limit`). */
   reported: ReportedBudget | undefined;
-  /** Requests spent making this plan (list totals). */
+  /** Requests spent making this plan (list totals): every attempt sent, retries included. */
   planRequests: number;
   /**
    * Set when the store holds a stopped run of another job: `runSync` with this job refuses to

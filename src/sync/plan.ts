@@ -96,10 +96,11 @@ export async function planSync(client: SeoVisibilityClient, job: SyncJob, option
     let planRequests = 0;
     let reported: ReportedBudget | undefined;
     const signal = options.signal;
+    // Every attempt sent counts, retries included, as runSync counts them.
+    const hooks = { onRequest: () => void planRequests++ };
     const send: typeof fetchPage = async (c, d, t) => {
       if (signal?.aborted) throw new AbortedError(signal.reason);
-      planRequests++;
-      const fetched = await fetchPage(c, d, { ...t, signal });
+      const fetched = await fetchPage(c, d, { ...t, options: { signal, hooks } });
       reported = fetched.budget ?? reported;
       return fetched;
     };

@@ -1,4 +1,4 @@
-import type { RateLimit } from '../index.js';
+import type { RateLimit, RequestOptions } from '../index.js';
 
 /**
  * The budget one response reported (`meta.rate_limit`, the main entry's `RateLimit`), as a plan shows it:
@@ -34,7 +34,8 @@ export interface Target {
   offset?: number | undefined;
   dateFrom?: string | undefined;
   dateTo?: string | undefined;
-  signal?: AbortSignal | undefined;
+  /** The call's options: the run's signal, and the hooks that count its attempts. */
+  options?: RequestOptions | undefined;
 }
 
 /** A page as the SDK's pager hands it out (the public `Page`). */

@@ -194,9 +194,15 @@ export async function runSync(client: SeoVisibilityClient, job: SyncJob, options
     });
     try {
       if (!resumed) run.projects = await resolveProjects(ctx, normalized);
-      await store.commit({ state: { run, ...(resumed ? {} : staleTasks(store, run)) } });
+      await ctx.save({ run, ...(resumed ? {} : staleTasks(store, run)) });
     } catch (error) {
-      if (error instanceof StopRun) return result('stopped', error.reason);
+      // The project list's attempts are spent either way: the ledger records them.
+      if (error instanceof StopRun) {
+        await ctx.save({});
+        return result('stopped', error.reason);
+      }
+      // A store that failed may fail again: its first error is the one to report.
+      await ctx.save({}).catch(() => undefined);
       throw error;
     }
     const order = DATASET_NAMES.filter((d) => datasets.has(d) || normalized.implied.includes(d));
@@ -207,10 +213,11 @@ export async function runSync(client: SeoVisibilityClient, job: SyncJob, options
     try {
       stop = await scheduler.run(report);
     } catch (error) {
-      await store.commit({ state: { run: { ...run, status: 'stopped' } } });
+      await ctx.save({ run: { ...run, status: 'stopped' } });
       throw error;
     }
-    await store.commit({ state: { run: { ...run, status: stop ? 'stopped' : 'completed' } } });
+    // With the attempts no page's commit recorded (failed, aborted, refused): the ledger ends exact.
+    await ctx.save({ run: { ...run, status: stop ? 'stopped' : 'completed' } });
     return result(stop ? 'stopped' : 'completed', stop);
   } finally {
     await store.close();

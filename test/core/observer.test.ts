@@ -62,3 +62,45 @@ describe('hooks and log lines', () => {
     expect(everything).not.toContain('total_backlinks');
   });
 });
+
+describe('a call’s own hooks (RequestOptions.hooks)', () => {
+  test('run after the client’s, for that call’s attempts only, retries included; the client’s hooks stay', async () => {
+    let n = 0;
+    const flaky: typeof fetch = async () => (++n === 1 ? fail(503, 'INTERNAL_ERROR', 'Busy') : ok(summary));
+    const order: string[] = [];
+    const client = testClient({ fetch: flaky, hooks: { onRequest: (i) => order.push(`client ${i.attempt}`) } });
+    const sentAtSend: number[] = [];
+    await client.backlinks.summary(PROJECT_ID, {
+      hooks: {
+        // Called as each attempt goes out, before its fetch: the count is known before any answer.
+        onRequest: [(i) => order.push(`call ${i.attempt}`), () => sentAtSend.push(n)],
+        onRetry: () => order.push('call retry'),
+      },
+    });
+    expect(order).toStrictEqual(['client 1', 'call 1', 'call retry', 'client 2', 'call 2']);
+    expect(sentAtSend).toStrictEqual([0, 1]);
+    // Another call of the same client: only the client's hook.
+    await client.backlinks.summary(PROJECT_ID);
+    expect(order.slice(5)).toStrictEqual(['client 1']);
+  });
+
+  test('watch attempts on a client without hooks or logger; a call aborted before sending calls none', async () => {
+    const seen: string[] = [];
+    const hooks = { onRequest: () => seen.push('request'), onResponse: () => seen.push('response'), onError: () => seen.push('error') };
+    const client = testClient({ fetch: async () => ok(summary) });
+    await client.backlinks.summary(PROJECT_ID, { hooks });
+    expect(seen).toStrictEqual(['request', 'response']);
+    const aborted = new AbortController();
+    aborted.abort();
+    await expect(client.backlinks.summary(PROJECT_ID, { hooks, signal: aborted.signal })).rejects.toMatchObject({ name: 'AbortedError' });
+    expect(seen).toHaveLength(2);
+  });
+
+  test('are checked like the client’s: a bad hook is refused, naming it, before anything is sent', async () => {
+    const fetch = vi.fn(async () => ok(summary));
+    const client = testClient({ fetch });
+    await expect(client.backlinks.summary(PROJECT_ID, { hooks: { onRequest: 'log' as never } })).rejects.toThrow(/options\.hooks\.onRequest/);
+    await expect(client.backlinks.summary(PROJECT_ID, { hooks: { onSend: () => {} } as never })).rejects.toThrow(/options\.hooks\.onSend.*onRe/);
+    expect(fetch).not.toHaveBeenCalled();
+  });
+});

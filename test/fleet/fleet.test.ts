@@ -74,10 +74,14 @@ describe('a fleet of 3 worker processes and 6 accounts', () => {
       const workers: Array<WorkerProcess & { killedAt?: number }> = ['w1', 'w2', 'w3'].map((name) => startWorker(env, name, args));
       // Kill the first worker once one of its accounts is well under way (30 requests served).
       const victim = workers[0]!;
-      await waitFor(() => victim.events.some((e) => e.type === 'start' && served(e.account!) >= 30), 60_000, 'w1 to be mid-run');
-      const held = victim.events.filter((e) => e.type === 'start' && !victim.events.some((x) => x.type === 'end' && x.jobId === e.jobId)).map((e) => e.account!);
+      // Held: started by the victim and not ended. Read again once it is dead, since an account can end
+      // between the poll that saw it under way and the kill landing.
+      const heldBy = (w: WorkerProcess) => w.events.filter((e) => e.type === 'start' && !w.events.some((x) => x.type === 'end' && x.jobId === e.jobId)).map((e) => e.account!);
+      await waitFor(() => heldBy(victim).some((account) => served(account) >= 30), 60_000, 'w1 to be mid-run');
       victim.child.kill('SIGKILL');
       victim.killedAt = Date.now();
+      await victim.done;
+      const held = heldBy(victim);
       const outcomes = await Promise.all(workers.slice(1).map((w) => w.done));
       for (const o of outcomes) expect(o.code, o.stderr).toBe(0);
 

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TABLE_SCHEMAS, planSync, runSync, sqliteStore } from '../../src/sync/index.js';
 import { type Account, dumpTables, served, startAccount } from './support/account.js';
@@ -92,5 +93,102 @@ describe('runSync under an enforced rate budget', () => {
     const result = await runSync(client, { projects: 'all' }, { store: sqliteStore(join(account.dir, 'seo.db')), now, windows });
     expect(result).toMatchObject({ status: 'stopped', reason: 'daily_budget', requests: 100 });
     expect(served(sim, before)).toEqual({ total: 100, rateLimited: 0 });
+  }, 60_000);
+});
+
+/** The day's spend ledger as the store holds it (`spend/<day>`), summed over every period key. */
+function ledgerOf(db: string): number {
+  const check = new DatabaseSync(db, { readOnly: true });
+  try {
+    const rows = check.prepare("SELECT value FROM _sync_state WHERE key LIKE 'spend/%'").all() as Array<{ value: string }>;
+    return rows.reduce((sum, r) => sum + Number(JSON.parse(r.value)), 0);
+  } finally {
+    check.close();
+  }
+}
+
+describe('the spend counts are what reached the server', () => {
+  it('retries count, and maxRequests is never exceeded by them: the server sees exactly 50, the ledger says 50', async () => {
+    account = await startAccount();
+    const { client, sim, now } = account;
+    const db = join(account.dir, 'seo.db');
+    // One failed attempt on each of several endpoints, each retried by the client: 503s and dropped connections.
+    for (const [path, fault] of [
+      [/\/rankings\/keywords$/, { type: 'status', status: 503 }],
+      [/\/prompts$/, { type: 'drop' }],
+      [/\/audits$/, { type: 'status', status: 503 }],
+      [/\/content$/, { type: 'drop' }],
+      [/\/backlinks\/summary$/, { type: 'status', status: 500 }],
+      [/\/backlinks\/domains$/, { type: 'delay', ms: 2_000 }],
+    ] as const) {
+      sim.inject({ match: { path }, times: 2, fault });
+    }
+    // The first call, the project list: a 503, then an answer too slow for the client (a time-out), then served.
+    sim.inject({ match: { path: /\/projects$/ }, fault: { type: 'status', status: 503 } });
+    sim.inject({ match: { path: /\/projects$/ }, fault: { type: 'delay', ms: 2_000 } });
+    const before = sim.requests.length;
+    // A slow answer (the injected delay) times out and is retried like a 503.
+    const impatient = client.withOptions({ timeout: 500 });
+    const result = await runSync(impatient, { projects: 'all' }, { store: sqliteStore(db), now, budget: { maxRequests: 50 } });
+    const seen = served(sim, before).total;
+    expect(sim.requests.slice(before, before + 3).map((r) => r.path)).toStrictEqual(Array(3).fill('/projects'));
+    expect(sim.requests.slice(before).filter((r) => r.status !== 200).length).toBeGreaterThan(4);
+    expect(seen).toBe(50);
+    expect(result).toMatchObject({ status: 'stopped', reason: 'max_requests', requests: seen });
+    expect(ledgerOf(db)).toBe(seen);
+
+    // The resume goes on counting what the server sees.
+    const mid = sim.requests.length;
+    const second = await runSync(client, { projects: 'all' }, { store: sqliteStore(db), now, budget: { maxRequests: 50 } });
+    expect(second.requests).toBe(served(sim, mid).total);
+    expect(ledgerOf(db)).toBe(served(sim, before).total);
+  }, 60_000);
+
+  it('a retry the cap has no room for is not sent: the run stops at max_requests, with exactly the cap spent', async () => {
+    account = await startAccount();
+    const { client, sim, now } = account;
+    const db = join(account.dir, 'seo.db');
+    // Every attempt fails: the first call would take 3 (two retries); the cap allows 2. A slow
+    // answer past the client's time-out counts like a 503.
+    sim.inject({ fault: { type: 'status', status: 503 }, times: 1 });
+    sim.inject({ fault: { type: 'delay', ms: 2_000 }, times: Infinity });
+    const before = sim.requests.length;
+    const result = await runSync(client.withOptions({ timeout: 100 }), { projects: 'all' }, { store: sqliteStore(db), now, budget: { maxRequests: 2 } });
+    expect(served(sim, before).total).toBe(2);
+    expect(result).toMatchObject({ status: 'stopped', reason: 'max_requests', requests: 2 });
+    expect(ledgerOf(db)).toBe(2);
+  }, 30_000);
+
+  it('a run whose first call fails for good still records in the ledger the attempts it sent', async () => {
+    account = await startAccount();
+    const { client, sim, now } = account;
+    const db = join(account.dir, 'seo.db');
+    sim.inject({ fault: { type: 'status', status: 503 }, times: Infinity });
+    const before = sim.requests.length;
+    await expect(runSync(client, { projects: 'all' }, { store: sqliteStore(db), now })).rejects.toMatchObject({ name: 'SyncError', code: 'request_failed' });
+    expect(served(sim, before).total).toBe(3); // the first attempt and the client's two retries
+    expect(ledgerOf(db)).toBe(3);
+  });
+
+  it('a run aborted with calls queued in the throttle counts only the requests sent', async () => {
+    // The client may send 3 a minute: the 4th call onwards waits in its throttle.
+    const windows = [
+      { limit: 3, intervalMs: 60_000 },
+      { limit: 50_000, intervalMs: DAY_MS },
+    ];
+    account = await startAccount({ windows });
+    const { client, sim, now } = account;
+    const db = join(account.dir, 'seo.db');
+    const stop = new AbortController();
+    const before = sim.requests.length;
+    const onProgress = () => {
+      // Every request the minute allows is back; let the next calls reach the throttle's queue, then abort.
+      if (sim.requests.length - before >= 3) setTimeout(() => stop.abort(), 100);
+    };
+    const result = await runSync(client, { projects: 'all' }, { store: sqliteStore(db), now, windows, concurrency: 4, signal: stop.signal, onProgress });
+    const seen = served(sim, before).total;
+    expect(seen).toBe(3);
+    expect(result).toMatchObject({ status: 'stopped', reason: 'aborted', requests: seen });
+    expect(ledgerOf(db)).toBe(seen);
   }, 60_000);
 });

@@ -88,3 +88,16 @@ describe('planSync: the estimate against what runSync spends', () => {
     expect(big.summary).toMatch(/takes about \d+ (minutes|hours)/);
   });
 });
+
+describe("planSync's own requests", () => {
+  it('count every attempt that reached the server, retries included, in planRequests and the ledger', async () => {
+    const path = join(account.dir, 'plan-retries.db');
+    account.sim.inject({ fault: { type: 'status', status: 503 }, times: 2 });
+    const before = account.sim.requests.length;
+    const plan = await planSync(account.client, { projects: 'all', datasets: ['rankings.list'] }, { store: sqliteStore(path), now: account.now });
+    const seen = served(account.sim, before).total;
+    expect(plan.planRequests).toBe(seen);
+    // The store's ledger holds them: a run planned on it counts them as spent today.
+    expect(plan.remainingToday).toBe(50_000 - seen);
+  });
+});

@@ -125,7 +125,8 @@ export function startWorker(env: FleetEnv, name: string, args: WorkerArgs, timeo
   });
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
   const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; result?: unknown; stderr: string }>((resolve) =>
-    child.on('exit', (code, signal) => {
+    // 'close', not 'exit': every line the worker wrote has been read by then.
+    child.on('close', (code, signal) => {
       clearTimeout(timer);
       resolve({ code, signal, result, stderr });
     }),
