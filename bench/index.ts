@@ -67,7 +67,7 @@ ${table}
 ## How to reproduce
 
 \`\`\`sh
-npm run bench        # every section, about two minutes; rewrites this file
+npm run bench        # every section, about fifteen minutes on 2 cores; rewrites this file
 npm run bench:quick  # a short run for CI: request counts, read-ahead bounds, 429s and size are binding
 npm run size         # the bundle size alone; exits 1 over the 32.5 KiB budget
 \`\`\`

@@ -1,5 +1,6 @@
 import type BottleneckClass from 'bottleneck';
 import type { Redis as RedisClass } from 'ioredis';
+import { importPeer, loadOnce } from '../internal/optional-peers.js';
 import { RedisRateLimitError } from './store-error.js';
 
 /** The two optional peer dependencies this entry runs on. @internal */
@@ -8,7 +9,11 @@ export interface Peers {
   Redis: typeof RedisClass;
 }
 
-let loading: Promise<Peers> | undefined;
+const missing = (name: string, cause: unknown) =>
+  new RedisRateLimitError(
+    `seo-visibility/redis needs the optional peer dependencies bottleneck and ioredis, and '${name}' could not be loaded. Install both: npm install bottleneck ioredis`,
+    cause,
+  );
 
 /**
  * Loads `bottleneck` and `ioredis`, once. They are optional peer dependencies, so a plain
@@ -22,24 +27,10 @@ let loading: Promise<Peers> | undefined;
  * ```
  * @internal
  */
-export function loadPeers(): Promise<Peers> {
-  loading ??= Promise.all([load('bottleneck', () => import('bottleneck')), load('ioredis', () => import('ioredis'))]).then(([bottleneck, ioredis]) => ({
+export const loadPeers: () => Promise<Peers> = loadOnce(() =>
+  Promise.all([importPeer('bottleneck', () => import('bottleneck'), missing), importPeer('ioredis', () => import('ioredis'), missing)]).then(([bottleneck, ioredis]) => ({
     // Both are CommonJS: the class is the module itself (`default`), or its `Redis` export.
     Bottleneck: ((bottleneck as { default?: unknown }).default ?? bottleneck) as typeof BottleneckClass,
     Redis: ((ioredis as { Redis?: unknown }).Redis ?? (ioredis as { default?: { Redis?: unknown } }).default?.Redis) as typeof RedisClass,
-  }));
-  loading.catch(() => (loading = undefined)); // installed later in a long-lived process: try again
-  return loading;
-}
-
-async function load<T>(name: string, importer: () => Promise<T>): Promise<T> {
-  try {
-    return await importer();
-  } catch (error) {
-    throw new RedisRateLimitError(
-      `seo-visibility/redis needs the optional peer dependencies bottleneck and ioredis, and '${name}' could not be loaded. ` +
-        'Install both: npm install bottleneck ioredis',
-      error,
-    );
-  }
-}
+  })),
+);

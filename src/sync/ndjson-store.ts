@@ -82,6 +82,9 @@ class NdjsonStore implements SyncStore {
         this.#record.files[file] = committed;
       }
       this.#record.state = stateFile;
+      // A new folder gets its record now, before any commit appends: a kill inside the first commit
+      // then leaves bytes this store can account for (and cut), not a folder it must refuse.
+      if (!existsSync(join(this.location, COMMIT_FILE))) this.#writeCommit(this.#record);
       const schema = Object.fromEntries(Object.values(TABLE_SCHEMAS).map((t) => [t.table, { dataset: t.dataset, kind: t.kind, primaryKey: t.primaryKey, columns: t.columns }]));
       writeFile(join(this.location, '_schema.json'), `${JSON.stringify(schema, null, 2)}\n`);
       this.#state.clear();

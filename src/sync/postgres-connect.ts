@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
+import { importPeer, loadOnce } from '../internal/optional-peers.js';
 import { SyncError } from './errors.js';
 
 type PgModule = typeof import('pg');
@@ -53,19 +54,13 @@ export function pgMessage(error: unknown, t: PgTarget): string {
   return scrub(`${message}${typeof e?.code === 'string' ? ` (${e.code})` : ''}`, t);
 }
 
-let loading: Promise<PgModule> | undefined;
+const missingPg = (_name: string, cause: unknown) =>
+  new SyncError('store', "postgresStore needs the optional peer dependency pg (node-postgres), which could not be loaded. Install it: npm install pg", { cause });
 
 /** `pg`, an optional peer dependency, loaded on first use with an error that says what to install. @internal */
-export function loadPg(): Promise<PgModule> {
-  loading ??= import('pg').then(
-    (mod) => ((mod as unknown as { default?: PgModule }).default ?? mod) as PgModule,
-    (error: unknown) => {
-      loading = undefined;
-      throw new SyncError('store', "postgresStore needs the optional peer dependency pg (node-postgres), which could not be loaded. Install it: npm install pg", { cause: error });
-    },
-  );
-  return loading;
-}
+export const loadPg: () => Promise<PgModule> = loadOnce(() =>
+  importPeer('pg', () => import('pg'), missingPg).then((mod) => ((mod as unknown as { default?: PgModule }).default ?? mod) as PgModule),
+);
 
 /**
  * A client of the pool, or a clear error naming host, port and database (never the password):

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { type Checked, checkExamples, root } from './support/check-examples.js';
 import { extractSnippets } from './support/extract.js';
+import { testCheckedExamples } from './support/example-tests.js';
 
 // Every ```ts example in the JSDoc of src/ (what the API reference shows) is type-checked against
 // the SDK's own types and run against the simulator, with the fixtures of test/docs/support
@@ -28,19 +29,7 @@ describe('JSDoc examples', () => {
     expect(unrun).toEqual([]);
   });
 
-  test('their fixtures and imports type-check', () => {
-    expect(checked.otherTypeErrors).toEqual([]);
-  });
-
-  test.each(runnable.map((s) => [s.id]))('%s type-checks and runs against the simulator', (id) => {
-    expect(checked.typeErrors.get(id) ?? []).toEqual([]);
-    const result = checked.results.get(id);
-    expect(result?.error ?? (result ? 'ok' : 'not run')).toBe('ok');
-  });
-
-  test.each(noRun.map((s) => [s.id]))('%s (no-run) type-checks', (id) => {
-    expect(checked.typeErrors.get(id) ?? []).toEqual([]);
-  });
+  testCheckedExamples(() => checked, runnable, noRun);
 
   test(`reports ${noRun.length} example(s) tagged no-run (type-checked, not run)`, () => {
     if (noRun.length > 0) console.info(`JSDoc examples tagged no-run (${noRun.length} of ${snippets.length}):\n${noRun.map((s) => `  ${s.id}`).join('\n')}`);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { type Checked, checkExamples, root, uninstalledImports } from './support/check-examples.js';
 import { markdownSnippets } from './support/extract.js';
+import { testCheckedExamples } from './support/example-tests.js';
 
 // Every ```ts example of the README and of docs/*.md is type-checked under the repository's strict
 // settings and run against the simulator, like the JSDoc examples (same fixtures: `client`,
@@ -28,19 +29,7 @@ describe('README and docs/ examples', () => {
     expect(snippets.filter((s) => s.file === 'README.md' && (s.noRun || s.noCheck))).toEqual([]);
   });
 
-  test('their fixtures and imports type-check', () => {
-    expect(checked.otherTypeErrors).toEqual([]);
-  });
-
-  test.each(runnable.map((s) => [s.id]))('%s type-checks and runs against the simulator', (id) => {
-    expect(checked.typeErrors.get(id) ?? []).toEqual([]);
-    const result = checked.results.get(id);
-    expect(result?.error ?? (result ? 'ok' : 'not run')).toBe('ok');
-  });
-
-  test.each(noRun.map((s) => [s.id]))('%s (no-run) type-checks', (id) => {
-    expect(checked.typeErrors.get(id) ?? []).toEqual([]);
-  });
+  testCheckedExamples(() => checked, runnable, noRun);
 
   test.each(noCheck.map((s) => [s.id, s]))('%s (no-check) imports a package the repository does not install', (_id, snippet) => {
     expect(uninstalledImports(snippet)).not.toEqual([]);

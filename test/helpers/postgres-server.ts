@@ -3,7 +3,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { freePort } from '../redis/redis-server.js';
+import { freePort, onPath } from './local-server.js';
 
 /** A PostgreSQL server for the tests: `POSTGRES_URL` when set, else a throwaway cluster. */
 export interface TestPostgres {
@@ -60,17 +60,14 @@ export async function startPostgres(): Promise<TestPostgres> {
 }
 
 function findPostgresBin(): string | undefined {
-  try {
-    const onPath = execFileSync('sh', ['-c', 'command -v pg_ctl'], { encoding: 'utf8' }).trim();
-    if (onPath) {
-      // Debian links pg_ctl into /usr/local/bin or /usr/bin through a wrapper; initdb sits beside the real one.
-      const real = execFileSync('readlink', ['-f', onPath], { encoding: 'utf8' }).trim();
-      const folder = real.slice(0, real.lastIndexOf('/'));
-      if (existsSync(join(folder, 'initdb'))) return folder;
-    }
-  } catch {
-    // not on the PATH: look where Debian installs it
+  const pgCtl = onPath('pg_ctl');
+  if (pgCtl) {
+    // Debian links pg_ctl into /usr/local/bin or /usr/bin through a wrapper; initdb sits beside the real one.
+    const real = execFileSync('readlink', ['-f', pgCtl], { encoding: 'utf8' }).trim();
+    const folder = real.slice(0, real.lastIndexOf('/'));
+    if (existsSync(join(folder, 'initdb'))) return folder;
   }
+  // Not on the PATH (or no initdb beside it): look where Debian installs it.
   const root = '/usr/lib/postgresql';
   if (!existsSync(root)) return undefined;
   const versions = readdirSync(root).sort((a, b) => Number(b) - Number(a));

@@ -1,9 +1,12 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
+import { freePort, onPath } from '../helpers/local-server.js';
+
+// Re-exported: the Redis, CLI, insights and sync tests take their free port from here.
+export { freePort };
 
 /** A Redis for the tests: `REDIS_URL` when set (CI starts one), else a throwaway `redis-server`. */
 export interface TestRedis {
@@ -42,7 +45,7 @@ export async function startRedis(options: StartRedisOptions & { own: true }): Pr
 export async function startRedis(options: StartRedisOptions = {}): Promise<TestRedis | OwnRedis> {
   const fromEnv = process.env.REDIS_URL;
   if (fromEnv && !options.own) return { url: fromEnv, stop: async () => {} };
-  const binary = findRedisServer();
+  const binary = onPath('redis-server');
   if (!binary) throw new Error(`redis-server was not found on the PATH and REDIS_URL is not set. ${INSTALL_HINT}`);
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'seo-visibility-redis-'));
@@ -85,26 +88,6 @@ function stopProcess(child: ChildProcess): Promise<void> {
       resolve();
     });
     child.kill('SIGTERM');
-  });
-}
-
-function findRedisServer(): string | undefined {
-  try {
-    return execFileSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' }).trim() || undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** A port the OS just handed out on 127.0.0.1 (free a moment ago). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
   });
 }
 

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATASET_NAMES, TABLE_SCHEMAS } from '../../src/sync/index.js';
+import { DATASET_NAMES, type SyncStore, TABLE_SCHEMAS, ndjsonStore } from '../../src/sync/index.js';
 import { type Account, T0, dumpTables, served, startAccount, withoutSyncColumns } from './support/account.js';
 import { prng } from '../reliability/support/flaky-server.js';
 import { bundleChild, runChild } from './support/child-process.js';
@@ -9,6 +9,10 @@ import { type TestPostgres, startPostgres } from '../helpers/postgres-server.js'
 import { dumpPostgres, testPool } from './support/postgres-rows.js';
 
 const CONCURRENCY = 4;
+/** Requests after which an open-time child is killed if its timer has not fired: the run stays one run. */
+const OPEN_KILL_REQUESTS = 20;
+/** File-changing steps the step-by-step chain kills at: opening a store (new, then taken over) and its first commits. */
+const NDJSON_STEPS = 60;
 let account: Account;
 let script: string;
 let clean: { tables: ReturnType<typeof dumpTables>; requests: number };
@@ -94,8 +98,12 @@ describe('a sync killed with SIGKILL at random points, then resumed', () => {
     const random = prng(77);
     let landed = 0;
     for (let k = 0; k < 8; k++) {
-      // Bounded: each child is killed within 40-400 ms of its start, before or during its first commits.
-      const outcome = await runChild(script, argsFor(store), undefined, 30_000, 40 + Math.floor(random() * 360));
+      // Bounded: each child is killed within 40-400 ms of its start, before or during its first
+      // commits, and by its OPEN_KILL_REQUESTS-th request at the latest: on a fast machine a child
+      // could otherwise finish the run, and the last one would start a second run, which appends
+      // the tables re-read every run again (NDJSON is append-only: that is a second run, not a fault).
+      const outcome = await runChild(script, argsFor(store), OPEN_KILL_REQUESTS, 30_000, 40 + Math.floor(random() * 360));
+      expect(outcome.result).toBeUndefined();
       if (outcome.killed) landed++;
     }
     expect(landed).toBeGreaterThan(0);
@@ -112,4 +120,43 @@ describe('a sync killed with SIGKILL at random points, then resumed', () => {
       }
     }
   }, 180_000);
+
+  it(`NDJSON: a SIGKILL before each of the first ${NDJSON_STEPS} file-changing steps (the lock, creating the files, the commit record, the first commits), one child per step, then a resume: exactly the clean rows`, async () => {
+    const dir = join(account.dir, 'steps-ndjson');
+    // Child n dies just before its n-th create, write, fsync, rename, truncate or unlink, so the
+    // chain lands a kill at every step of opening a new folder, taking over a dead run's lock,
+    // cutting uncommitted bytes and committing the first pages, whatever the machine's speed.
+    for (let step = 1; step <= NDJSON_STEPS; step++) {
+      const outcome = await runChild(script, { ...argsFor({ ndjson: dir }), crashAtStep: step });
+      expect({ step, killed: outcome.killed }).toEqual({ step, killed: true });
+    }
+    const last = await runChild(script, argsFor({ ndjson: dir }));
+    expect(last.result?.status).toBe('completed');
+    expect(ndjsonLines(dir)).toEqual(cleanNdjson);
+  }, 180_000);
+  it('NDJSON: a SIGKILL before each step of compacting the progress file at open (new file, commit record, unlink of the old one) leaves exactly the same progress', async () => {
+    const grown = join(account.dir, 'compact-grown');
+    const store = ndjsonStore(grown);
+    await store.open();
+    // 3,000 progress lines for 751 live entries: the next open compacts.
+    for (let i = 0; i < 1_500; i++) await store.commit({ state: { 'note/counter': i, [`note/gone-${i}`]: i % 2 ? null : i } });
+    await store.close();
+    const progress = (s: SyncStore) => Object.fromEntries(s.entries(''));
+    // Built by hand: opening `grown` here would compact it.
+    const expected: Record<string, number> = { 'note/counter': 1_499 };
+    for (let i = 0; i < 1_500; i += 2) expected[`note/gone-${i}`] = i;
+    // Steps 1-7 take the lock and write _schema.json; 8-17 compact; later ones are the run's own.
+    for (let step = 1; step <= 18; step++) {
+      const dir = join(account.dir, `compact-${step}`);
+      cpSync(grown, dir, { recursive: true });
+      const outcome = await runChild(script, { ...argsFor({ ndjson: dir }), crashAtStep: step });
+      expect({ step, killed: outcome.killed }).toEqual({ step, killed: true });
+      const reopened = ndjsonStore(dir);
+      await reopened.open();
+      const got = progress(reopened);
+      await reopened.close();
+      // The run record and its first entries may be there too; everything else is as it was.
+      expect({ step, notes: Object.fromEntries(Object.entries(got).filter(([k]) => k.startsWith('note/'))) }).toEqual({ step, notes: expected });
+    }
+  }, 120_000);
 });

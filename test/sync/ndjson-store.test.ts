@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SyncError, TABLE_SCHEMAS, ndjsonStore, runSync } from '../../src/sync/index.js';
@@ -46,6 +46,36 @@ describe('ndjsonStore refuses data it cannot account for, and never pads', () =>
     await runSync(account.client, job, { store: ndjsonStore(dir), now: account.now });
     writeFileSync(join(dir, '_commit.json'), '{files: oops');
     await expect(runSync(account.client, job, { store: ndjsonStore(dir), now: account.now })).rejects.toThrow(/_commit\.json is not a commit record this store wrote/);
+  });
+});
+
+describe('a SIGKILL at any step of open or commit leaves a folder that opens', () => {
+  it('killed in its first commit (rows appended, _commit.json not yet written): the next open cuts the rows off instead of refusing the folder', async () => {
+    const dir = folder('first-commit-killed');
+    const store = ndjsonStore(dir);
+    await store.open();
+    await store.close();
+    // What a kill between the append and the commit record of the very first page leaves.
+    const file = join(dir, `${TABLE_SCHEMAS['content.list'].table}.ndjson`);
+    appendFileSync(file, `${JSON.stringify({ project_id: 'p', id: 'half-committed' })}\n`);
+    await store.open();
+    await store.close();
+    expect(statSync(file).size).toBe(0);
+    await runSync(account.client, job, { store: ndjsonStore(dir), now: account.now });
+    expect(readFileSync(file, 'utf8')).not.toContain('half-committed');
+  });
+
+  it('killed while compacting, before the commit record names the new progress file: the half-written file is swept, the progress kept', async () => {
+    const dir = folder('compaction-killed');
+    const store = ndjsonStore(dir);
+    await store.open();
+    await store.commit({ state: { 'note/kept': 1 } });
+    await store.close();
+    writeFileSync(join(dir, '_state.1.ndjson'), '["note/kept",');
+    await store.open();
+    expect(store.get('note/kept')).toBe(1);
+    await store.close();
+    expect(readdirSync(dir).filter((f) => f.startsWith('_state'))).toEqual(['_state.ndjson']);
   });
 });
 

@@ -1,38 +1,9 @@
 import * as z from 'zod/mini';
 import { int, isoString, num, record } from '../../core/schemas.js';
 import { ContentStatusSchema } from '../content.js';
+import { KNOWN_EVENT_NAMES, type KnownWebhookEventName } from './event-names.js';
 
-/**
- * The six documented webhook event names, in the reference's order. An event whose name is not in
- * this list parses as an {@link UnknownWebhookEvent}.
- *
- * @example
- * ```ts
- * await client.webhooks.create({ url, project_id: projectId, events: [...KNOWN_EVENT_NAMES] });
- * ```
- */
-export const KNOWN_EVENT_NAMES = [
-  'content.created',
-  'content.status_changed',
-  'audit.started',
-  'audit.completed',
-  'keywords.updated',
-  'prompts.updated',
-] as const;
-
-/**
- * A documented event name (closed: the names {@link KnownWebhookEvent} tells apart). Unlike
- * `WebhookEventName`, a name the server adds later is not one.
- *
- * @example
- * ```ts
- * const handled: Record<KnownWebhookEventName, boolean> = {
- *   'content.created': false, 'content.status_changed': false, 'audit.started': false,
- *   'audit.completed': true, 'keywords.updated': true, 'prompts.updated': false,
- * };
- * ```
- */
-export type KnownWebhookEventName = (typeof KNOWN_EVENT_NAMES)[number];
+export { KNOWN_EVENT_NAMES, type KnownWebhookEventName } from './event-names.js';
 
 /**
  * Exactly `name`, raising the issue `z.literal(name)` raises (`invalid_value` with `values`, for any

@@ -4,6 +4,7 @@
  */
 import { SeoVisibilityClient } from '../../../src/index.js';
 import { ndjsonStore, postgresStore, runSync, sqliteStore } from '../../../src/sync/index.js';
+import { crashAtStep } from './crash-at.js';
 
 interface ChildArgs {
   baseUrl: string;
@@ -17,9 +18,12 @@ interface ChildArgs {
   concurrency?: number;
   maxRequests?: number;
   datasets?: string[];
+  /** SIGKILL this process just before its n-th call that changes a file (see crash-at.ts). */
+  crashAtStep?: number;
 }
 
 const args = JSON.parse(process.argv[2] ?? '{}') as ChildArgs;
+if (args.crashAtStep !== undefined) crashAtStep(args.crashAtStep);
 const client = new SeoVisibilityClient({ apiKey: args.apiKey, baseUrl: args.baseUrl, rateLimit: { windows: false }, retryBackoff: { initialDelay: 1, maxDelay: 5 } });
 const store = args.db ? sqliteStore(args.db) : args.postgres ? postgresStore(args.postgres, { schema: args.schema }) : ndjsonStore(args.ndjson ?? '');
 const result = await runSync(client, { projects: 'all', ...(args.datasets ? { datasets: args.datasets as never } : {}) }, {
