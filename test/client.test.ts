@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, expectTypeOf, test, vi } from 'vitest';
 import * as zm from 'zod/mini';
 import * as z from 'zod';
-import { InvalidArgumentError, NotFoundError, RateLimitedError, ResponseValidationError, SeoVisibilityClient } from '../src/index.js';
+import { DOCUMENTED_WINDOWS, InvalidArgumentError, NotFoundError, RateLimitedError, ResponseValidationError, SeoVisibilityClient } from '../src/index.js';
 import { createSimulator } from '../src/testing/index.js';
+import { RateLimiter } from '../src/testing/rate-limiter.js';
 import { VERSION } from '../src/core/version.js';
 import { windowStartClock } from './helpers/clock.js';
 
@@ -97,6 +98,32 @@ describe('throttle with default options', () => {
     const client = new SeoVisibilityClient({ ...options, maxQueueWait: 0, maxRetries: 0 });
     for (let i = 0; i < 300; i++) await client.projects.list({ limit: 1 });
     expect(sent).toHaveLength(300);
+  });
+
+  test('a burst of 600 against a server that reports its hourly window (5,000) keeps to 200 a minute: zero 429s', async () => {
+    vi.useFakeTimers({ now: new Date('2026-11-21T12:00:00Z'), toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      // The documented windows are enforced, but every success reports the hourly one, its reset up to an hour away.
+      const sim = createSimulator({ seed: 5, now: () => Date.now() });
+      const hourly = new RateLimiter(DOCUMENTED_WINDOWS.slice(1, 2)); // counts the same admitted requests
+      const fetch = async (input: string | URL | Request, init?: RequestInit) => {
+        const response = await sim.fetch(new Request(input, init));
+        if (response.status !== 200) return response;
+        const body = (await response.json()) as { meta: { rate_limit: unknown } };
+        body.meta.rate_limit = hourly.take('key', Date.now()).meta;
+        return new Response(JSON.stringify(body), { status: 200, headers: response.headers });
+      };
+      const client = new SeoVisibilityClient({ apiKey: sim.keys.readWrite, baseUrl: sim.baseUrl, fetch: fetch as typeof globalThis.fetch });
+      let done = 0;
+      const failures: unknown[] = [];
+      for (let i = 0; i < 600; i++) void client.projects.list({ limit: 1 }).then(() => done++, (error: unknown) => failures.push(error));
+      for (let step = 0; step < 400 && done + failures.length < 600; step++) await vi.advanceTimersByTimeAsync(1_000);
+      expect(failures.map(String)).toEqual([]);
+      expect(done).toBe(600);
+      expect(sim.requests.filter((r) => r.status === 429)).toHaveLength(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   test('a burst of 600 against the documented 200 a minute queues and completes, with zero 429s (issue 16)', async () => {
