@@ -3,39 +3,31 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SeoVisibilityClient } from '../../src/index.js';
+import type { SeoVisibilityClient } from '../../src/index.js';
 import { TABLE_SCHEMAS, ndjsonStore, postgresStore, runSync, sqliteStore } from '../../src/sync/index.js';
 import { columnFor } from '../../src/sync/column-names.js';
-import { type TestPostgres, startPostgres } from '../helpers/postgres-server.js';
-import { type Account, startAccount } from './support/account.js';
-import { type EditingProxy, startEditingProxy } from './support/editing-proxy.js';
-import { testPool } from './support/postgres-rows.js';
+import type { Account } from './support/account.js';
+import type { EditingProxy } from './support/editing-proxy.js';
+import { type ProxiedAccount, startProxiedAccount } from './support/proxied-account.js';
 
+let env: ProxiedAccount;
 let account: Account;
 let proxy: EditingProxy;
 let client: SeoVisibilityClient;
-let server: TestPostgres;
 let pool: pg.Pool;
 
 /** A server release that adds fields with hostile names to every keyword record. */
 const HOSTILE = { group: 'g1', order: 3, Keyword: 'UPPER', 'net-change': 99, 'select': true, 'a"b': 'quote' };
 
 beforeAll(async () => {
-  [account, server] = await Promise.all([startAccount({ keywords: 8 }), startPostgres()]);
-  proxy = await startEditingProxy(account.sim);
+  env = await startProxiedAccount({ keywords: 8 });
+  ({ account, proxy, client, pool } = env);
   proxy.edit((hit, body) => {
     if (/\/rankings\/keywords$/.test(hit.path) && Array.isArray(body.data)) for (const k of body.data as Array<Record<string, unknown>>) Object.assign(k, HOSTILE);
     return undefined;
   });
-  client = new SeoVisibilityClient({ apiKey: account.sim.keys.readOnly, baseUrl: proxy.url, retryBackoff: { initialDelay: 1, maxDelay: 5 }, rateLimit: { windows: false } });
-  pool = testPool(server.url);
 }, 60_000);
-afterAll(async () => {
-  await pool?.end();
-  await proxy?.close();
-  await account?.close();
-  await server?.stop();
-});
+afterAll(() => env?.close());
 
 const job = { projects: 'all' as const, datasets: ['rankings.list' as const] };
 

@@ -3,32 +3,24 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SeoVisibilityClient } from '../../src/index.js';
+import type { SeoVisibilityClient } from '../../src/index.js';
 import { type SyncJob, type SyncStore, TABLE_SCHEMAS, ndjsonStore, postgresStore, runSync, sqliteStore } from '../../src/sync/index.js';
-import { type TestPostgres, startPostgres } from '../helpers/postgres-server.js';
-import { type Account, T0, startAccount } from './support/account.js';
-import { type EditingProxy, dropItems, startEditingProxy } from './support/editing-proxy.js';
-import { testPool } from './support/postgres-rows.js';
+import { type Account, T0 } from './support/account.js';
+import { type EditingProxy, dropItems } from './support/editing-proxy.js';
+import { type ProxiedAccount, startProxiedAccount } from './support/proxied-account.js';
 
 const DAY = 86_400_000;
+let env: ProxiedAccount;
 let account: Account;
 let proxy: EditingProxy;
 let client: SeoVisibilityClient;
-let server: TestPostgres;
 let pool: pg.Pool;
 
 beforeAll(async () => {
-  [account, server] = await Promise.all([startAccount({ keywords: 12 }), startPostgres()]);
-  proxy = await startEditingProxy(account.sim);
-  client = new SeoVisibilityClient({ apiKey: account.sim.keys.readOnly, baseUrl: proxy.url, retryBackoff: { initialDelay: 1, maxDelay: 5 }, rateLimit: { windows: false } });
-  pool = testPool(server.url);
+  env = await startProxiedAccount({ keywords: 12 });
+  ({ account, proxy, client, pool } = env);
 }, 60_000);
-afterAll(async () => {
-  await pool?.end();
-  await proxy?.close();
-  await account?.close();
-  await server?.stop();
-});
+afterAll(() => env?.close());
 
 /** How to open a store and read one table's `_deleted_at` by key, for each store kind. */
 interface Kind {
