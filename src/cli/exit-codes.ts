@@ -2,19 +2,19 @@
  * Exit codes: 0 done; 1 failed; 2 bad usage (unknown option, bad value, no API key); 3 an `--alert`
  * threshold of `report` was crossed (the report is written); 75 stopped before the end (budget
  * spent, `--max-requests` reached, Ctrl-C) with progress saved: run the same command again to
- * resume (75 is EX_TEMPFAIL: "try again later"). Only `sync` can stop before the end, so only `sync`
- * returns 75; only `report` returns 3.
+ * resume (75 is EX_TEMPFAIL: "try again later"). Only `sync` and `fleet work` can stop before the
+ * end, so only they return 75; only `report` returns 3.
  * @internal
  */
 export const EXIT = { done: 0, failed: 1, usage: 2, alert: 3, stopped: 75 } as const;
 
 type Command = 'plan' | 'sync' | 'report' | 'mcp';
 
-/** What each code means, per command where that differs; `only`: the one command that returns it. */
-const MEANINGS: ReadonlyArray<{ code: number; text: string | Record<Command, string>; only?: Command }> = [
+/** What each code means, per command where that differs; `only`: the commands that return it (`fleet` has its own help). */
+const MEANINGS: ReadonlyArray<{ code: number; text: string | Record<Command, string>; only?: ReadonlyArray<Command | 'fleet work'> }> = [
   { code: EXIT.done, text: { plan: 'done: the plan is printed', sync: 'done: every dataset is up to date', report: 'done: the report is written', mcp: 'done: the client disconnected' } },
-  { code: EXIT.alert, text: 'an --alert threshold was crossed: the report is written and the offending rows printed', only: 'report' },
-  { code: EXIT.stopped, text: 'stopped (budget spent, --max-requests reached, Ctrl-C); progress is saved, run the same command to resume', only: 'sync' },
+  { code: EXIT.alert, text: 'an --alert threshold was crossed: the report is written and the offending rows printed', only: ['report'] },
+  { code: EXIT.stopped, text: 'stopped (budget spent, --max-requests reached, Ctrl-C); progress is saved, run the same command to resume', only: ['sync', 'fleet work'] },
   { code: EXIT.failed, text: 'failed (the error is printed)' },
   { code: EXIT.usage, text: 'bad usage (an unknown or empty option, a bad value, an unknown dataset, no API key)' },
 ];
@@ -26,9 +26,9 @@ const MEANINGS: ReadonlyArray<{ code: number; text: string | Record<Command, str
  * @internal
  */
 export function exitHelp(command?: Command): string {
-  const lines = MEANINGS.filter((m) => command === undefined || m.only === undefined || m.only === command).map((m) => {
+  const lines = MEANINGS.filter((m) => command === undefined || m.only === undefined || m.only.includes(command)).map((m) => {
     const text = typeof m.text === 'string' ? m.text : command ? m.text[command] : 'done';
-    return `  ${String(m.code).padEnd(3)} ${command === undefined && m.only ? `${m.only} only: ` : ''}${text}`;
+    return `  ${String(m.code).padEnd(3)} ${command === undefined && m.only ? `${m.only.join(' and ')} only: ` : ''}${text}`;
   });
   return `
 Exit codes:

@@ -49,6 +49,11 @@ describe('--help and exit codes', () => {
     const sync = await runCli(cli, ['sync', '--help']);
     expect(sync.stdout).toMatch(/^\s*75\s+stopped/m);
   });
+
+  it('the top-level --help names every command that returns 75: sync and fleet work', async () => {
+    const top = await runCli(cli, ['--help']);
+    expect(top.stdout).toMatch(/^\s*75\s+sync and fleet work only: stopped/m);
+  });
 });
 
 describe('every flag is checked before the first request, naming the flag', () => {
