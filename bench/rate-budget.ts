@@ -21,20 +21,26 @@ function idealSends(windows: Window[], n: number): number[] {
   return times;
 }
 
+/** The simulator's fetch, recording when each request was sent and counting the 429s it answered. */
+function countingFetch(sim: ReturnType<typeof createSimulator>) {
+  const sends: number[] = [];
+  const limited = { count: 0 };
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    sends.push(Date.now());
+    const response = await sim.fetch(input as string, init);
+    if (response.status === 429) limited.count++;
+    return response;
+  };
+  return { fetch, sends, limited };
+}
+
 /**
  * Runs `total` calls from `callers` concurrent loops. `pace`: the client's local windows mirror the
  * server's; otherwise it follows only the `remaining`/`reset` each response reports.
  */
 async function run(windows: Window[], total: number, callers: number, pace: boolean) {
   const sim = createSimulator({ seed: 13, rateLimit: { windows }, latencyMs: 2 });
-  let limited = 0;
-  const sends: number[] = [];
-  const fetch: typeof globalThis.fetch = async (input, init) => {
-    sends.push(Date.now());
-    const response = await sim.fetch(input as string, init);
-    if (response.status === 429) limited++;
-    return response;
-  };
+  const { fetch, sends, limited } = countingFetch(sim);
   const client = new SeoVisibilityClient({
     apiKey: sim.keys.readOnly,
     baseUrl: sim.baseUrl,
@@ -54,7 +60,7 @@ async function run(windows: Window[], total: number, callers: number, pace: bool
   const ideal = idealSends(windows, sends.length);
   const actualSpan = (sends.at(-1) as number) - start;
   const idealSpan = ideal.at(-1) as number;
-  return { limited, requests: sends.length, actualSpan, idealSpan, efficiency: idealSpan / Math.max(actualSpan, idealSpan, 1) };
+  return { limited: limited.count, requests: sends.length, actualSpan, idealSpan, efficiency: idealSpan / Math.max(actualSpan, idealSpan, 1) };
 }
 
 /**
@@ -64,14 +70,7 @@ async function run(windows: Window[], total: number, callers: number, pace: bool
  */
 async function burst(n: number, speedup: number) {
   const sim = createSimulator({ seed: 17, speedup, latencyMs: 2 });
-  let limited = 0;
-  const sends: number[] = [];
-  const fetch: typeof globalThis.fetch = async (input, init) => {
-    sends.push(Date.now());
-    const response = await sim.fetch(input as string, init);
-    if (response.status === 429) limited++;
-    return response;
-  };
+  const { fetch, sends, limited } = countingFetch(sim);
   const client = new SeoVisibilityClient({ apiKey: sim.keys.readOnly, baseUrl: sim.baseUrl, fetch, rateLimit: { windows: sim.rateWindows } });
   const projectId = sim.data.listedProjects[0]!.id;
   const minute = sim.rateWindows[0]!.intervalMs;
@@ -80,7 +79,7 @@ async function burst(n: number, speedup: number) {
   const outcomes = await Promise.allSettled(Array.from({ length: n }, () => client.backlinks.summary(projectId)));
   const span = Date.now() - start;
   const idealSpan = idealSends(sim.rateWindows, n).at(-1) as number;
-  return { failures: outcomes.filter((o) => o.status === 'rejected').length, limited, requests: sends.length, span, idealSpan };
+  return { failures: outcomes.filter((o) => o.status === 'rejected').length, limited: limited.count, requests: sends.length, span, idealSpan };
 }
 
 const describe = (windows: Window[]) => windows.map((w) => `${w.limit}/${w.intervalMs / 1000} s`).join(' + ');
