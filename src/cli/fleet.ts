@@ -137,8 +137,9 @@ async function run(io: IO, flags: FleetFlags, needsKeys: boolean, fn: (fleet: Fl
   let fleet: Fleet | undefined;
   try {
     if (!postgres) throw new UsageError('No Postgres: pass --postgres <url> or set SEO_VISIBILITY_POSTGRES_URL.');
-    const { accounts, missingKeys } = readAccountsFile(flags.accounts);
+    const { accounts, missingKeys, malformedKeys } = readAccountsFile(flags.accounts);
     if (needsKeys && missingKeys.length) throw new UsageError(`These key variables are not set: ${missingKeys.join(', ')}. Every worker needs every account's key.`);
+    if (needsKeys && malformedKeys.length) throw new UsageError(`These keys cannot be sent: ${malformedKeys.join('; ')}. Set each variable to the key alone.`);
     fleet = createFleet({ postgres, accounts, ...(flags.schema ? { schema: flags.schema } : {}), ...(flags.queue ? { queue: { name: flags.queue } } : {}) });
     io.setExit(await fn(fleet));
   } catch (error) {
