@@ -1,4 +1,4 @@
-import { SeoVisibilityClient } from '../index.js';
+import { type ClientOptions, InvalidArgumentError, SeoVisibilityClient } from '../index.js';
 import { DOCUMENTED_WINDOWS, type SyncBudget, type SyncJob, type SyncWindow } from '../sync/index.js';
 import { FleetError } from './errors.js';
 import { type FleetAccount, type FleetAccounts, type FleetClientOptions, checkAccountId } from './options.js';
@@ -55,10 +55,25 @@ export class Accounts {
     const pacing = options.rateLimit === false ? undefined : options.rateLimit?.windows;
     return {
       id,
-      client: new SeoVisibilityClient({ ...options, apiKey: account.apiKey }),
+      client: clientOf(id, { ...options, apiKey: account.apiKey }),
       job: account.job,
       budget: account.budget,
       windows: pacing ? [...pacing] : [...DOCUMENTED_WINDOWS],
     };
+  }
+}
+
+/**
+ * The account's client. A refused option (a key with a trailing CR/LF, say) names the account as
+ * well as the option: a fleet's status and log lines are read account by account. The client's
+ * messages never hold the key, and neither does this one.
+ */
+function clientOf(id: string, options: ClientOptions): SeoVisibilityClient {
+  try {
+    return new SeoVisibilityClient(options);
+  } catch (error) {
+    const e = error as { name?: unknown; argument?: unknown; message?: unknown };
+    if (e?.name !== 'InvalidArgumentError' || typeof e.argument !== 'string' || typeof e.message !== 'string') throw error;
+    throw new InvalidArgumentError(`accounts.${id}.${e.argument}`, e.message.slice(`Invalid ${e.argument}: `.length));
   }
 }

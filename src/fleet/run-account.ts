@@ -1,5 +1,5 @@
 import type { JobResult, JobWithMetadata } from 'pg-boss';
-import { type StopReason, type SyncStore, type SyncWindow, runSync } from '../sync/index.js';
+import { DOCUMENTED_WINDOWS, type StopReason, type SyncStore, type SyncWindow, runSync } from '../sync/index.js';
 import type { Accounts } from './accounts.js';
 import type { FleetQueue, SyncJobData } from './queue.js';
 
@@ -57,6 +57,9 @@ export interface FleetEvent {
   message?: string | undefined;
 }
 
+/** The documented day: the budget day of a run whose account could not be resolved. */
+const DOCUMENTED_DAY_MS = Math.max(...DOCUMENTED_WINDOWS.map((w) => w.intervalMs));
+
 /** What a worker's job handler needs. @internal */
 export interface RunContext {
   accounts: Accounts;
@@ -79,29 +82,30 @@ export async function runAccountJob(ctx: RunContext, job: JobWithMetadata<SyncJo
   const started = Date.now();
   ctx.emit({ type: 'start', account: id, jobId: job.id, at: started });
   let run: AccountRun | undefined;
+  // Until the account is resolved its key's windows are unknown: the documented day stands in.
+  let base = { startedAt: new Date(started).toISOString(), dayWindowMs: DOCUMENTED_DAY_MS };
   try {
+    // Resolving builds the account's client, which refuses a malformed key: inside the run's error
+    // handling, so that failure is recorded and judged like any other, not left to pg-boss bare.
     const account = await ctx.accounts.resolve(id);
-    const dayWindowMs = Math.max(...account.windows.map((w) => w.intervalMs));
-    const base = { startedAt: new Date(started).toISOString(), dayWindowMs };
-    try {
-      const result = await runSync(account.client, account.job, { store: ctx.store(id), signal: AbortSignal.any([job.signal, ctx.stopping]), windows: account.windows, budget: account.budget });
-      const counts = { requests: result.requests, rows: Object.values(result.datasets).reduce((s, d) => s + (d?.rows ?? 0), 0) };
-      if (result.status === 'completed') run = { ...base, ...counts, status: 'completed', endedAt: new Date().toISOString() };
-      else {
-        if (result.reason === 'aborted' && !ctx.stopping.aborted) throw new Error(`The claim on account '${id}' was lost (its heartbeat lapsed or the job expired); another worker resumes it`);
-        const resumesAt = resumeTime(result.reason, account.windows, Date.now());
-        if (resumesAt) await ctx.queue.send(id, resumesAt);
-        run = { ...base, ...counts, status: 'stopped', reason: result.reason, endedAt: new Date().toISOString(), ...(resumesAt ? { resumesAt: resumesAt.toISOString() } : {}) };
-      }
-      return { id: job.id, status: 'completed', output: run };
-    } catch (error) {
-      run = { ...base, status: 'failed', requests: 0, rows: 0, endedAt: new Date().toISOString(), error: describeError(error) };
-      // A refused key will be refused again: fail this account now, and only it.
-      if (run.error?.status === 401 || run.error?.status === 403) return { id: job.id, status: 'deadletter', output: { ...run, reason: 'key_refused' } };
-      // So will a job the configuration got wrong: no retry can mend it.
-      if (isConfigurationError(error)) return { id: job.id, status: 'deadletter', output: run };
-      throw Object.assign(new Error(run.error?.message ?? 'run failed'), { name: run.error?.name ?? 'Error', run });
+    base = { ...base, dayWindowMs: Math.max(...account.windows.map((w) => w.intervalMs)) };
+    const result = await runSync(account.client, account.job, { store: ctx.store(id), signal: AbortSignal.any([job.signal, ctx.stopping]), windows: account.windows, budget: account.budget });
+    const counts = { requests: result.requests, rows: Object.values(result.datasets).reduce((s, d) => s + (d?.rows ?? 0), 0) };
+    if (result.status === 'completed') run = { ...base, ...counts, status: 'completed', endedAt: new Date().toISOString() };
+    else {
+      if (result.reason === 'aborted' && !ctx.stopping.aborted) throw new Error(`The claim on account '${id}' was lost (its heartbeat lapsed or the job expired); another worker resumes it`);
+      const resumesAt = resumeTime(result.reason, account.windows, Date.now());
+      if (resumesAt) await ctx.queue.send(id, resumesAt);
+      run = { ...base, ...counts, status: 'stopped', reason: result.reason, endedAt: new Date().toISOString(), ...(resumesAt ? { resumesAt: resumesAt.toISOString() } : {}) };
     }
+    return { id: job.id, status: 'completed', output: run };
+  } catch (error) {
+    run = { ...base, status: 'failed', requests: 0, rows: 0, endedAt: new Date().toISOString(), error: describeError(error) };
+    // A refused key will be refused again: fail this account now, and only it.
+    if (run.error?.status === 401 || run.error?.status === 403) return { id: job.id, status: 'deadletter', output: { ...run, reason: 'key_refused' } };
+    // So will a job or a key the configuration got wrong: no retry can mend it.
+    if (isConfigurationError(error)) return { id: job.id, status: 'deadletter', output: run };
+    throw Object.assign(new Error(run.error?.message ?? 'run failed'), { name: run.error?.name ?? 'Error', run });
   } finally {
     ctx.emit({ type: 'end', account: id, jobId: job.id, at: Date.now(), run });
   }
@@ -124,8 +128,9 @@ export function resumeTime(reason: StopReason | undefined, windows: readonly Syn
 }
 
 /**
- * An error no retry can mend: a job with a bad argument, a project the key cannot see, a stopped
- * run of another job waiting in the store. Store and server faults, and a store in use, are retried.
+ * An error no retry can mend: a job or a key with a bad argument (a key with a trailing CR/LF), a
+ * project the key cannot see, a stopped run of another job waiting in the store. Store and server
+ * faults, a store in use, and an account this worker does not hold (another may) are retried.
  */
 function isConfigurationError(error: unknown): boolean {
   const e = error as { name?: unknown; code?: unknown };

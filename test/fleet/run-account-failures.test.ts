@@ -1,0 +1,49 @@
+import type { JobWithMetadata } from 'pg-boss';
+import { describe, expect, it } from 'vitest';
+import { Accounts } from '../../src/fleet/accounts.js';
+import type { FleetQueue, SyncJobData } from '../../src/fleet/queue.js';
+import { type FleetEvent, type RunContext, runAccountJob } from '../../src/fleet/run-account.js';
+import type { SyncStore } from '../../src/sync/index.js';
+
+// runAccountJob on its own, with no queue and no store behind it: the failures below happen
+// before either is touched, so a test that reached one would fail on the stand-in, not hang.
+const KEY = 'sv_live_0123456789abcdefABCDEF';
+const untouched = new Proxy({}, { get: (_, name) => { throw new Error(`not expected to be used: ${String(name)}`); } });
+
+function context(accounts: Accounts): { ctx: RunContext; events: FleetEvent[] } {
+  const events: FleetEvent[] = [];
+  const ctx: RunContext = { accounts, queue: untouched as FleetQueue, store: () => untouched as SyncStore, stopping: new AbortController().signal, emit: (e) => events.push(e) };
+  return { ctx, events };
+}
+const job = (account: string) => ({ id: 'job-1', data: { account }, signal: new AbortController().signal }) as unknown as JobWithMetadata<SyncJobData>;
+
+describe('runAccountJob: a key the client cannot send (a trailing CR/LF from a .env file)', () => {
+  it('fails the account at once, not retried, with a reason naming the account and the problem, never the key', async () => {
+    const { ctx, events } = context(new Accounts({ acme: { apiKey: `${KEY}\r\n`, job: { projects: 'all' } } }, undefined));
+    const result = await runAccountJob(ctx, job('acme'));
+    // 'deadletter': pg-boss fails the job without a retry.
+    expect(result).toMatchObject({ id: 'job-1', status: 'deadletter', output: { status: 'failed', error: { name: 'InvalidArgumentError' } } });
+    const message = (result.output as { error: { message: string } }).error.message;
+    expect(message).toContain('accounts.acme.apiKey');
+    expect(message).toContain('whitespace, non-ASCII or control characters');
+    // The run is recorded for status and the worker's events alike.
+    expect(events.map((e) => [e.type, e.account, e.run?.status])).toEqual([
+      ['start', 'acme', undefined],
+      ['end', 'acme', 'failed'],
+    ]);
+    expect(JSON.stringify({ result, events })).not.toContain(KEY);
+  });
+});
+
+describe('runAccountJob: an account this worker does not hold', () => {
+  it('is retried (another worker may hold it), with the reason recorded in the run', async () => {
+    const { ctx, events } = context(new Accounts({ acme: { apiKey: KEY, job: { projects: 'all' } } }, undefined));
+    const thrown = await runAccountJob(ctx, job('removed')).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(thrown).toMatchObject({ name: 'FleetError', run: { status: 'failed', error: { name: 'FleetError' } } });
+    expect((thrown as Error).message).toContain("No account 'removed'");
+    expect(events.at(-1)?.run?.error?.message).toContain("No account 'removed'");
+  });
+});
