@@ -50,7 +50,7 @@ export class Accounts {
   /** The account `id`, with a client built on its key. */
   async resolve(id: string): Promise<ResolvedAccount> {
     const account: FleetAccount | undefined = typeof this.#source === 'function' ? await this.#source(id) : Object.hasOwn(this.#source, id) ? this.#source[id] : undefined;
-    if (!account) throw new FleetError('unknown_account', `No account '${id}' in this worker's configuration: every worker needs every account it may be handed`);
+    if (!account) throw new FleetError('unknown_account', `No account '${id}' in this worker's configuration (removed from it?): its job is failed, not retried. Every worker needs every account it may be handed; enqueue it again once they hold it`);
     const options = { ...this.#shared, ...account.client };
     const pacing = options.rateLimit === false ? undefined : options.rateLimit?.windows;
     return {

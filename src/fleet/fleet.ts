@@ -128,8 +128,8 @@ export class Fleet {
   /**
    * Where every account stands: its state, its last run (requests, rows, how it ended) and when
    * its key's budget next resets. Reads the queue's history (a week), not the API. Every configured
-   * account is listed (`never run` if it has no job); with accounts given as a function, those the
-   * queue has seen.
+   * account is listed (`never run` if it has no job), and only those: an account removed from the
+   * configuration is not; with accounts given as a function, those the queue has seen.
    * @example
    * ```ts
    * for (const s of await fleet.status()) console.log(s.account, s.state, s.lastRun?.rows ?? 0);
@@ -137,7 +137,7 @@ export class Fleet {
    */
   async status(): Promise<AccountStatus[]> {
     const queue = await this.#open();
-    return statusOf(this.#accounts.listable ? this.#accounts.ids('all', 'status') : [], await queue.jobs(), Date.now());
+    return statusOf(this.#accounts.listable ? this.#accounts.ids('all', 'status') : undefined, await queue.jobs(), Date.now());
   }
 
   /**

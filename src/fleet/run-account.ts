@@ -129,12 +129,13 @@ export function resumeTime(reason: StopReason | undefined, windows: readonly Syn
 
 /**
  * An error no retry can mend: a job or a key with a bad argument (a key with a trailing CR/LF), a
- * project the key cannot see, a stopped run of another job waiting in the store. Store and server
- * faults, a store in use, and an account this worker does not hold (another may) are retried.
+ * project the key cannot see, a stopped run of another job waiting in the store, an account this
+ * worker's configuration does not hold (removed from it: retried, it would keep `--exit-when-idle`
+ * waiting for minutes of backoff). Store and server faults, and a store in use, are retried.
  */
 function isConfigurationError(error: unknown): boolean {
   const e = error as { name?: unknown; code?: unknown };
-  return e?.name === 'InvalidArgumentError' || (e?.name === 'SyncError' && (e.code === 'unknown_project' || e.code === 'job_changed'));
+  return e?.name === 'InvalidArgumentError' || (e?.name === 'FleetError' && e.code === 'unknown_account') || (e?.name === 'SyncError' && (e.code === 'unknown_project' || e.code === 'job_changed'));
 }
 
 /**

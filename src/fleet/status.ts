@@ -29,16 +29,20 @@ export interface AccountStatus {
 
 /**
  * The state of each account, from its jobs (oldest first): the latest job says where it stands,
- * the latest ended one how its last run went. Accounts with no job are `never run`.
+ * the latest ended one how its last run went. Accounts with no job are `never run`. Only this
+ * fleet's accounts are listed: the queue keeps a week of history, and an account removed from the
+ * configuration must not be reported (nor fail `fleet work`) for a week after. `accounts`
+ * undefined (given as a function, which cannot be listed): every account the queue has seen.
  * @internal
  */
-export function statusOf(accounts: readonly string[], jobs: ReadonlyArray<JobWithMetadata<SyncJobData>>, now: number): AccountStatus[] {
+export function statusOf(accounts: readonly string[] | undefined, jobs: ReadonlyArray<JobWithMetadata<SyncJobData>>, now: number): AccountStatus[] {
   const byAccount = new Map<string, Array<JobWithMetadata<SyncJobData>>>();
-  for (const id of accounts) byAccount.set(id, []);
+  for (const id of accounts ?? []) byAccount.set(id, []);
   for (const job of jobs) {
     const id = job.data?.account;
     if (typeof id !== 'string') continue;
-    const list = byAccount.get(id) ?? [];
+    const list = byAccount.get(id) ?? (accounts ? undefined : []);
+    if (!list) continue;
     byAccount.set(id, list);
     list.push(job);
   }
@@ -64,13 +68,27 @@ export function statusOf(accounts: readonly string[], jobs: ReadonlyArray<JobWit
 
 /**
  * The run a settled job records: its output (a run's own record, or a thrown error pg-boss kept,
- * which carries the run under `run`).
+ * which carries the run under `run`). A failed job with an error but no run (it expired, or an older
+ * worker failed it before recording one) still says why, with the times pg-boss kept.
  */
 function runOf(job: JobWithMetadata<SyncJobData>): AccountRun | undefined {
-  const output = job.output as (Partial<AccountRun> & { run?: AccountRun; message?: string; name?: string }) | null | undefined;
+  const output = job.output as (Partial<AccountRun> & { run?: AccountRun; message?: unknown; name?: unknown }) | null | undefined;
   if (!output || typeof output !== 'object') return undefined;
   if (output.run && typeof output.run === 'object') return output.run;
   if (typeof output.status === 'string' && typeof output.startedAt === 'string') return output as AccountRun;
+  if ((job.state === 'failed' || job.state === 'retry') && typeof output.message === 'string') {
+    const iso = (d: Date | null | undefined, fallback: string) => (d ? new Date(d).toISOString() : fallback);
+    const endedAt = iso(job.completedOn, iso(job.startedOn, new Date(job.startAfter).toISOString()));
+    return {
+      status: 'failed',
+      requests: 0,
+      rows: 0,
+      startedAt: iso(job.startedOn, endedAt),
+      endedAt,
+      dayWindowMs: 86_400_000,
+      error: { name: typeof output.name === 'string' ? output.name : 'Error', message: output.message },
+    };
+  }
   return undefined;
 }
 

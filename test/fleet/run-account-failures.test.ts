@@ -35,15 +35,11 @@ describe('runAccountJob: a key the client cannot send (a trailing CR/LF from a .
   });
 });
 
-describe('runAccountJob: an account this worker does not hold', () => {
-  it('is retried (another worker may hold it), with the reason recorded in the run', async () => {
+describe('runAccountJob: an account this worker does not hold (removed from its accounts file)', () => {
+  it('fails at once, not retried for minutes (no retry adds it to the configuration), with the reason recorded', async () => {
     const { ctx, events } = context(new Accounts({ acme: { apiKey: KEY, job: { projects: 'all' } } }, undefined));
-    const thrown = await runAccountJob(ctx, job('removed')).then(
-      () => undefined,
-      (error: unknown) => error,
-    );
-    expect(thrown).toMatchObject({ name: 'FleetError', run: { status: 'failed', error: { name: 'FleetError' } } });
-    expect((thrown as Error).message).toContain("No account 'removed'");
+    const result = await runAccountJob(ctx, job('removed'));
+    expect(result).toMatchObject({ status: 'deadletter', output: { status: 'failed', error: { name: 'FleetError' } } });
     expect(events.at(-1)?.run?.error?.message).toContain("No account 'removed'");
   });
 });

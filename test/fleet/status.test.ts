@@ -38,7 +38,7 @@ describe('statusOf', () => {
     expect(by['hooli']).toMatchObject({ state: 'retrying', lastRun: { status: 'failed', error: { status: 500 } } });
     expect(by['stark']).toEqual({ account: 'stark', state: 'queued' });
     expect(by['never']).toEqual({ account: 'never', state: 'never run' });
-    // An account the queue knows but the configuration does not is still shown.
-    expect(by['someone-else']?.state).toBe('completed');
+    // An account the queue knows but the configuration does not is not this fleet's: not shown.
+    expect(by['someone-else']).toBeUndefined();
   });
 });
