@@ -61,7 +61,7 @@ export function registerFleet(program: Command, io: IO): void {
       .option('--postgres <url>', 'the Postgres that holds the queue and the warehouse (or SEO_VISIBILITY_POSTGRES_URL)')
       .requiredOption('--accounts <file>', 'the accounts file (JSON): each account and the environment variable holding its key')
       .option('--schema <name>', 'the warehouse schema (default seo_visibility_fleet)')
-      .option('--queue <name>', 'the pg-boss queue (default seo-visibility-sync)');
+      .option('--queue <name>', 'the pg-boss queue (default seo-visibility-sync; each --schema gets its own: <name>/<schema>)');
 
   common(fleet.command('enqueue'))
     .description('Queue one sync per account (all, or those given with --account); an account already queued is left as it is.')

@@ -3,7 +3,8 @@ import { SeoVisibilityError } from '../index.js';
 /**
  * A fleet could not do what was asked: `missing_peer` (pg-boss or pg is not installed; the message
  * says `npm install pg-boss pg`), `unknown_account` (an account id the configuration does not
- * hold), `closed` (the fleet was closed). It is a `SeoVisibilityError`, like every error of the SDK,
+ * hold), `other_fleet` (a job another fleet queued, which this fleet's worker never runs), `closed`
+ * (the fleet was closed). It is a `SeoVisibilityError`, like every error of the SDK,
  * and never carries an API key.
  *
  * @example
@@ -24,7 +25,7 @@ export class FleetError extends SeoVisibilityError {
    * if (failure instanceof FleetError) console.log(failure.code); // 'unknown_account'
    * ```
    */
-  readonly code: 'missing_peer' | 'unknown_account' | 'closed';
+  readonly code: 'missing_peer' | 'unknown_account' | 'other_fleet' | 'closed';
 
   constructor(code: FleetError['code'], message: string, options?: { cause?: unknown }) {
     super(message, options);

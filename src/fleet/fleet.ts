@@ -29,6 +29,8 @@ import { DEFAULT_SCHEMA, Warehouse } from './warehouse.js';
 export class Fleet {
   readonly #options: FleetOptions;
   readonly #accounts: Accounts;
+  /** The warehouse schema: what tells this fleet from another on the same database. */
+  readonly #schema: string;
   readonly #settings: ReturnType<typeof queueSettings>;
   readonly #warehouse: Warehouse;
   readonly #listeners = new Set<(event: FleetEvent) => void>();
@@ -40,8 +42,9 @@ export class Fleet {
     runCheck(checkFleetOptions, options);
     this.#options = options;
     this.#accounts = new Accounts(options.accounts, options.client);
-    this.#settings = queueSettings(options.queue);
-    this.#warehouse = new Warehouse(options.postgres, options.schema ?? DEFAULT_SCHEMA);
+    this.#schema = options.schema ?? DEFAULT_SCHEMA;
+    this.#settings = queueSettings(options.queue, this.#schema);
+    this.#warehouse = new Warehouse(options.postgres, this.#schema);
   }
 
   /**
@@ -58,7 +61,7 @@ export class Fleet {
     const queue = await this.#open();
     const queued: string[] = [];
     const alreadyQueued: string[] = [];
-    for (const id of ids) ((await queue.send(id)) ? queued : alreadyQueued).push(id);
+    for (const id of ids) ((await queue.send(id, this.#schema)) ? queued : alreadyQueued).push(id);
     return { queued, alreadyQueued };
   }
 
@@ -95,7 +98,7 @@ export class Fleet {
     this.#listeners.add(emit);
     const onAbort = () => stopping.abort();
     signal?.addEventListener('abort', onAbort, { once: true });
-    const ctx = { accounts: this.#accounts, queue, store: (id: string) => this.#storeFor(id), stopping: stopping.signal, emit };
+    const ctx = { schema: this.#schema, accounts: this.#accounts, queue, store: (id: string) => this.#storeFor(id), stopping: stopping.signal, emit };
     const stops = [await queue.work(concurrency, (job) => runAccountJob(ctx, job)), await queue.workSchedule((data) => this.enqueue(data.accounts).then(() => undefined))];
     try {
       if (!signal?.aborted) await this.#until(stopping.signal, exitWhenIdle ? async () => inHand === 0 && !(await queue.busy()) : undefined);

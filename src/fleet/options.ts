@@ -84,7 +84,9 @@ export type FleetAccounts = Readonly<Record<string, FleetAccount>> | ((accountId
  */
 export interface FleetQueueOptions {
   /**
-   * The pg-boss queue's name. Fleets with different names share a database without meeting.
+   * The pg-boss queue's name. Fleets with different names share a database without meeting, and so
+   * do fleets with different warehouse `schema`s: a schema other than the default one is part of
+   * the queue's name in pg-boss (`<name>/<schema>`), so each fleet has its own queue.
    * @default 'seo-visibility-sync'
    * @example
    * ```ts

@@ -2,10 +2,13 @@ import type { JobResult, JobWithMetadata, PgBoss } from 'pg-boss';
 import type { Pool } from 'pg';
 import type { FleetQueueOptions } from './options.js';
 import { loadFleetPeers } from './peers.js';
+import { DEFAULT_SCHEMA } from './warehouse.js';
 
-/** What a sync job carries: the account's id, never its key. @internal */
+/** What a sync job carries: the account's id, never its key, and its fleet's warehouse schema. @internal */
 export interface SyncJobData {
   account: string;
+  /** The warehouse schema of the fleet that queued it (absent on jobs queued before it was carried). */
+  schema?: string | undefined;
 }
 
 /** What a scheduled job carries: the accounts to enqueue when it fires. @internal */
@@ -16,10 +19,19 @@ export interface ScheduleJobData {
 /** Queue settings with defaults applied. @internal */
 export type QueueSettings = Required<{ [K in keyof FleetQueueOptions]: NonNullable<FleetQueueOptions[K]> }>;
 
-/** @internal */
-export function queueSettings(options: FleetQueueOptions | undefined): QueueSettings {
+/**
+ * The queue settings of the fleet whose warehouse is `warehouseSchema`. A queue belongs to one
+ * fleet: two fleets on one database with different schemas (and one queue name, the default say)
+ * shared a queue, and each worker ran the other's jobs into its own schema, or failed them as
+ * unknown accounts. A schema other than the default one is part of the queue's name, after a `/`
+ * (which the `name` option cannot hold, so no name given can reach another fleet's queue); the
+ * default schema keeps the name as given, so jobs queued before this rule are still found.
+ * @internal
+ */
+export function queueSettings(options: FleetQueueOptions | undefined, warehouseSchema: string): QueueSettings {
+  const name = options?.name ?? 'seo-visibility-sync';
   return {
-    name: options?.name ?? 'seo-visibility-sync',
+    name: warehouseSchema === DEFAULT_SCHEMA ? name : `${name}/${warehouseSchema}`,
     schema: options?.schema ?? 'pgboss',
     heartbeatSeconds: options?.heartbeatSeconds ?? 20,
     checkIntervalSeconds: options?.checkIntervalSeconds ?? 20,
@@ -96,9 +108,9 @@ export class FleetQueue {
     await this.#boss.createQueue(this.scheduleQueue, { policy: 'stately', retryLimit: 2 });
   }
 
-  /** Queues one run of `account` (at `startAfter`); false when one is already queued. */
-  async send(account: string, startAfter?: Date): Promise<boolean> {
-    const data: SyncJobData = { account };
+  /** Queues one run of `account` of the fleet of `schema` (at `startAfter`); false when one is already queued. */
+  async send(account: string, schema: string, startAfter?: Date): Promise<boolean> {
+    const data: SyncJobData = { account, schema };
     const id = await this.#boss.send(this.settings.name, data, { singletonKey: account, ...(startAfter ? { startAfter } : {}) });
     return id !== null;
   }

@@ -1,6 +1,7 @@
 import type { JobResult, JobWithMetadata } from 'pg-boss';
 import { DOCUMENTED_WINDOWS, type StopReason, type SyncStore, type SyncWindow, runSync } from '../sync/index.js';
 import type { Accounts } from './accounts.js';
+import { FleetError } from './errors.js';
 import type { FleetQueue, SyncJobData } from './queue.js';
 
 /**
@@ -62,6 +63,8 @@ const DOCUMENTED_DAY_MS = Math.max(...DOCUMENTED_WINDOWS.map((w) => w.intervalMs
 
 /** What a worker's job handler needs. @internal */
 export interface RunContext {
+  /** The fleet's warehouse schema: a job queued by another fleet is never run. */
+  schema: string;
   accounts: Accounts;
   queue: FleetQueue;
   store: (accountId: string) => SyncStore;
@@ -85,6 +88,10 @@ export async function runAccountJob(ctx: RunContext, job: JobWithMetadata<SyncJo
   // Until the account is resolved its key's windows are unknown: the documented day stands in.
   let base = { startedAt: new Date(started).toISOString(), dayWindowMs: DOCUMENTED_DAY_MS };
   try {
+    // Each fleet has its own queue, so this is a guard: run into this schema, another fleet's
+    // account would be copied into the wrong warehouse, and its own fleet would never see the run.
+    if (job.data.schema !== undefined && job.data.schema !== ctx.schema)
+      throw new FleetError('other_fleet', `The job of account '${id}' belongs to the fleet whose warehouse schema is '${job.data.schema}', not this one ('${ctx.schema}'): not run. Give each fleet its own schema and queue`);
     // Resolving builds the account's client, which refuses a malformed key: inside the run's error
     // handling, so that failure is recorded and judged like any other, not left to pg-boss bare.
     const account = await ctx.accounts.resolve(id);
@@ -95,7 +102,7 @@ export async function runAccountJob(ctx: RunContext, job: JobWithMetadata<SyncJo
     else {
       if (result.reason === 'aborted' && !ctx.stopping.aborted) throw new Error(`The claim on account '${id}' was lost (its heartbeat lapsed or the job expired); another worker resumes it`);
       const resumesAt = resumeTime(result.reason, account.windows, Date.now());
-      if (resumesAt) await ctx.queue.send(id, resumesAt);
+      if (resumesAt) await ctx.queue.send(id, ctx.schema, resumesAt);
       run = { ...base, ...counts, status: 'stopped', reason: result.reason, endedAt: new Date().toISOString(), ...(resumesAt ? { resumesAt: resumesAt.toISOString() } : {}) };
     }
     return { id: job.id, status: 'completed', output: run };
@@ -135,7 +142,7 @@ export function resumeTime(reason: StopReason | undefined, windows: readonly Syn
  */
 function isConfigurationError(error: unknown): boolean {
   const e = error as { name?: unknown; code?: unknown };
-  return e?.name === 'InvalidArgumentError' || (e?.name === 'FleetError' && e.code === 'unknown_account') || (e?.name === 'SyncError' && (e.code === 'unknown_project' || e.code === 'job_changed'));
+  return e?.name === 'InvalidArgumentError' || (e?.name === 'FleetError' && (e.code === 'unknown_account' || e.code === 'other_fleet')) || (e?.name === 'SyncError' && (e.code === 'unknown_project' || e.code === 'job_changed'));
 }
 
 /**
