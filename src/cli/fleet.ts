@@ -1,8 +1,8 @@
 import { type Command, InvalidArgumentError as CommanderArgumentError } from 'commander';
-import { type AccountStatus, type Fleet, createFleet } from '../fleet/index.js';
-import { stateWords } from '../fleet/status.js';
+import { type Fleet, createFleet } from '../fleet/index.js';
 import { UsageError } from './connect.js';
 import { readAccountsFile } from './fleet-accounts.js';
+import { statusTable, table } from './fleet-table.js';
 import { EXIT } from './exit-codes.js';
 import { shortDuration } from './progress.js';
 
@@ -106,7 +106,7 @@ export function registerFleet(program: Command, io: IO): void {
     .action((flags: FleetFlags & { json?: boolean }) =>
       run(io, flags, false, async (f) => {
         const status = await f.status();
-        io.out.write(flags.json ? `${JSON.stringify(status, null, 2)}\n` : statusTable(status));
+        io.out.write(flags.json ? `${JSON.stringify(status, null, 2)}\n` : statusTable(status, terminalWidth(io.out)));
         return EXIT.done;
       }),
     );
@@ -162,19 +162,9 @@ function withoutPassword(message: string, url: string | undefined): string {
   return password ? message.split(password).join('***') : message;
 }
 
-function statusTable(status: readonly AccountStatus[]): string {
-  const rows = status.map((s) => [
-    s.account,
-    stateWords(s),
-    s.lastRun ? s.lastRun.endedAt.slice(0, 19).replace('T', ' ') : '-',
-    s.lastRun ? s.lastRun.requests.toLocaleString('en-US') : '-',
-    s.lastRun ? s.lastRun.rows.toLocaleString('en-US') : '-',
-  ]);
-  return table(['account', 'state', 'last run (UTC)', 'requests', 'rows'], rows);
-}
-
-function table(head: string[], rows: string[][]): string {
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
-  return `${[line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n')}\n`;
+/** The columns to fit: the terminal's, or COLUMNS when set; none on a pipe (nothing is cut there). */
+function terminalWidth(out: NodeJS.WriteStream): number | undefined {
+  if (out.isTTY && out.columns > 0) return out.columns;
+  const columns = Number(process.env['COLUMNS']);
+  return Number.isInteger(columns) && columns > 0 ? columns : undefined;
 }

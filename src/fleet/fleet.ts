@@ -22,7 +22,7 @@ import { DEFAULT_SCHEMA, Warehouse } from './warehouse.js';
  * const fleet = createFleet({ postgres: process.env.DATABASE_URL!, accounts });
  * await fleet.enqueue();
  * await fleet.work({ concurrency: 4, exitWhenIdle: true });
- * console.table(await fleet.status());
+ * console.table(statusRows(await fleet.status())); // flat rows: status() itself nests each last run
  * await fleet.close();
  * ```
  */

@@ -5,7 +5,7 @@
  *
  * @example
  * ```ts
- * import { createFleet } from 'seo-visibility/fleet';
+ * import { createFleet, statusRows } from 'seo-visibility/fleet';
  *
  * const fleet = createFleet({
  *   postgres: process.env.DATABASE_URL!,
@@ -16,7 +16,7 @@
  * });
  * await fleet.enqueue();
  * await fleet.work({ concurrency: 4, exitWhenIdle: true });
- * console.table(await fleet.status());
+ * console.table(statusRows(await fleet.status()));
  * await fleet.close();
  * ```
  *
@@ -27,5 +27,6 @@ export type { FleetWorkOptions, FleetWorkResult, FleetScheduleOptions } from './
 export type { FleetOptions, FleetAccount, FleetAccounts, FleetClientOptions, FleetQueueOptions } from './options.js';
 export type { AccountRun, FleetEvent } from './run-account.js';
 export type { AccountStatus } from './status.js';
+export { statusRows, type AccountStatusRow } from './status-rows.js';
 export type { AccountPlan, FleetPlan } from './plan.js';
 export { FleetError } from './errors.js';
