@@ -2,6 +2,8 @@ import { type Command, InvalidArgumentError as CommanderArgumentError } from 'co
 import { type Fleet, createFleet } from '../fleet/index.js';
 import { UsageError } from './connect.js';
 import { readAccountsFile } from './fleet-accounts.js';
+import { fleetHelp } from './fleet-help.js';
+import { type SimulatedAccounts, simulatedAccounts } from './fleet-simulator.js';
 import { statusTable, table } from './fleet-table.js';
 import { EXIT } from './exit-codes.js';
 import { shortDuration } from './progress.js';
@@ -15,6 +17,8 @@ interface IO {
 
 interface FleetFlags {
   postgres?: string;
+  simulator?: boolean;
+  json?: boolean;
   accounts: string;
   schema?: string;
   queue?: string;
@@ -33,6 +37,7 @@ Examples:
   $ seo-visibility fleet work --accounts accounts.json --exit-when-idle           # from cron
   $ seo-visibility fleet status --accounts accounts.json
   $ seo-visibility fleet plan --accounts accounts.json --json
+  $ seo-visibility fleet work --accounts accounts.json --simulator --exit-when-idle   # try it: no keys
 
 Exit codes: 0 done; 1 failed (an account ended failed, or an error is printed); 2 bad usage; 75 work
 stopped by Ctrl-C or SIGTERM (runs in hand are queued again, progress saved).
@@ -40,6 +45,8 @@ stopped by Ctrl-C or SIGTERM (runs in hand are queued again, progress saved).
 Environment:
   SEO_VISIBILITY_POSTGRES_URL   the Postgres URL when --postgres is not given
   SEO_VISIBILITY_BASE_URL       the API's base URL when the accounts file gives none`;
+
+const SIMULATOR_HELP = "serve every account of the file from the built-in simulator (no keys needed; rate windows 60× faster): try a fleet on a local Postgres";
 
 /** Parses a whole number option, naming it. */
 function whole(name: string, min: number) {
@@ -64,6 +71,7 @@ export function registerFleet(program: Command, io: IO): void {
       .option('--queue <name>', 'the pg-boss queue (default seo-visibility-sync; each --schema gets its own: <name>/<schema>)');
 
   common(fleet.command('enqueue'))
+    .addHelpText('after', fleetHelp('enqueue'))
     .description('Queue one sync per account (all, or those given with --account); an account already queued is left as it is.')
     .option('--account <id...>', 'only these accounts (repeatable)')
     .action((flags: FleetFlags & { account?: string[] }) =>
@@ -75,7 +83,9 @@ export function registerFleet(program: Command, io: IO): void {
     );
 
   common(fleet.command('work'))
+    .addHelpText('after', fleetHelp('work'))
     .description('Work the queue in this process until Ctrl-C/SIGTERM (or, with --exit-when-idle, until nothing is left to do).')
+    .option('--simulator', SIMULATOR_HELP)
     .option('--concurrency <n>', 'accounts synced at once by this process', whole('--concurrency', 1), 4)
     .option('--exit-when-idle', 'exit once no account is queued, running or being retried anywhere in the fleet')
     .action((flags: FleetFlags & { concurrency: number; exitWhenIdle?: boolean }) =>
@@ -101,6 +111,7 @@ export function registerFleet(program: Command, io: IO): void {
     );
 
   common(fleet.command('status'))
+    .addHelpText('after', fleetHelp('status'))
     .description('Print every account: state, last run, requests, rows.')
     .option('--json', 'print the status as JSON')
     .action((flags: FleetFlags & { json?: boolean }) =>
@@ -112,7 +123,9 @@ export function registerFleet(program: Command, io: IO): void {
     );
 
   common(fleet.command('plan'))
+    .addHelpText('after', fleetHelp('plan'))
     .description("Print each account's requests and least time under its own key's budget, and whether it fits today.")
+    .option('--simulator', SIMULATOR_HELP)
     .option('--json', 'print the plan as JSON')
     .action((flags: FleetFlags & { json?: boolean }) =>
       run(io, flags, true, async (f) => {
@@ -135,11 +148,20 @@ export function registerFleet(program: Command, io: IO): void {
 async function run(io: IO, flags: FleetFlags, needsKeys: boolean, fn: (fleet: Fleet) => Promise<number>): Promise<void> {
   const postgres = flags.postgres ?? process.env['SEO_VISIBILITY_POSTGRES_URL'];
   let fleet: Fleet | undefined;
+  let simulated: SimulatedAccounts | undefined;
   try {
     if (!postgres) throw new UsageError('No Postgres: pass --postgres <url> or set SEO_VISIBILITY_POSTGRES_URL.');
-    const { accounts, missingKeys, malformedKeys } = readAccountsFile(flags.accounts);
-    if (needsKeys && missingKeys.length) throw new UsageError(`These key variables are not set: ${missingKeys.join(', ')}. Every worker needs every account's key.`);
-    if (needsKeys && malformedKeys.length) throw new UsageError(`These keys cannot be sent: ${malformedKeys.join('; ')}. Set each variable to the key alone.`);
+    const file = readAccountsFile(flags.accounts);
+    let { accounts } = file;
+    if (flags.simulator) {
+      // No key is read: each account is served by the built-in simulator, with its own key.
+      simulated = await simulatedAccounts(accounts);
+      accounts = simulated.accounts;
+      (flags.json ? io.err : io.out).write(`Accounts served by ${simulated.source}.\n`);
+    } else if (needsKeys) {
+      if (file.missingKeys.length) throw new UsageError(`These key variables are not set: ${file.missingKeys.join(', ')}. Every worker needs every account's key (or try it with --simulator).`);
+      if (file.malformedKeys.length) throw new UsageError(`These keys cannot be sent: ${file.malformedKeys.join('; ')}. Set each variable to the key alone.`);
+    }
     fleet = createFleet({ postgres, accounts, ...(flags.schema ? { schema: flags.schema } : {}), ...(flags.queue ? { queue: { name: flags.queue } } : {}) });
     io.setExit(await fn(fleet));
   } catch (error) {
@@ -148,6 +170,7 @@ async function run(io: IO, flags: FleetFlags, needsKeys: boolean, fn: (fleet: Fl
     io.setExit(error instanceof UsageError || (error as { name?: string })?.name === 'InvalidArgumentError' ? EXIT.usage : EXIT.failed);
   } finally {
     await fleet?.close();
+    await simulated?.close();
   }
 }
 

@@ -70,3 +70,18 @@ describe('fleet status: a duplicated account id', () => {
     expect(run.err).toContain('account "acme" is given twice: line 3, column 5 and line 4, column 5');
   });
 });
+
+describe('fleet subcommands: --help', () => {
+  for (const command of ['enqueue', 'work', 'status', 'plan']) {
+    it(`fleet ${command} --help shows examples of ${command} and its exit codes`, async () => {
+      const run = await fleet([command, '--help']);
+      expect(run.code).toBe(0);
+      expect(run.out).toMatch(new RegExp(`^Examples:\\n(  \\$ seo-visibility fleet ${command} .*\\n)+`, 'm'));
+      expect(run.out).toMatch(/^Exit codes:\n {2}0 /m);
+      expect(run.out).toMatch(/^ {2}2 +bad usage/m);
+      // 75 is work's alone: only it can be stopped part-way.
+      if (command === 'work') expect(run.out).toMatch(/^ {2}75 /m);
+      else expect(run.out).not.toMatch(/^ {2}75 /m);
+    });
+  }
+});
