@@ -38,7 +38,7 @@ export function fleetHelp(command: FleetCommand): string {
   const codes = [
     `  0   ${DONE[command]}`,
     `  1   ${FAILED[command]}`,
-    '  2   bad usage: an unknown option, no Postgres, a bad accounts file' + (command === 'work' || command === 'plan' ? ', a key variable unset or malformed' : ''),
+    `  2   bad usage: an unknown option, no Postgres, a bad accounts file${command === 'work' || command === 'plan' ? ', a key variable unset or malformed' : ''}`,
     ...(command === 'work' ? ['  75  stopped by Ctrl-C or SIGTERM: the runs in hand are queued again, progress saved'] : []),
   ];
   return `

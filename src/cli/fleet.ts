@@ -98,6 +98,7 @@ export function registerFleet(program: Command, io: IO): void {
           onEvent: (e) => {
             if (e.type === 'start') say(`${e.account}: started`);
             else if (e.type === 'error') say(`queue: ${e.message}`);
+            else if (e.type === 'waiting') say(e.account ? `${e.account}: ${e.message}` : `${e.message}`);
             else if (e.run) say(`${e.account}: ${e.run.status}${e.run.reason ? ` (${e.run.reason})` : ''}, ${e.run.requests} requests, ${e.run.rows} rows${e.run.resumesAt ? `; resumes at ${e.run.resumesAt}` : ''}${e.run.error ? `: ${e.run.error.message}` : ''}`);
           },
         });

@@ -8,6 +8,7 @@ import { FleetQueue, queueSettings } from './queue.js';
 import { type FleetEvent, runAccountJob } from './run-account.js';
 import { type FleetScheduleOptions, type FleetWorkOptions, type FleetWorkResult, checkScheduleOptions, checkWorkOptions } from './work-options.js';
 import { type AccountStatus, statusOf } from './status.js';
+import { WaitingWatch } from './waiting-watch.js';
 import { DEFAULT_SCHEMA, Warehouse } from './warehouse.js';
 
 /**
@@ -82,26 +83,28 @@ export class Fleet {
     if (!this.#options.store) await this.#warehouse.open(concurrency);
     const result: FleetWorkResult = { runs: 0, completed: 0, stopped: 0, failed: 0 };
     const stopping = new AbortController();
-    let inHand = 0;
+    const inHand = new Set<string>();
     const emit = (event: FleetEvent) => {
       if (event.type === 'start') {
-        inHand++;
+        inHand.add(event.jobId ?? '');
         result.runs++;
       }
       if (event.type === 'end') {
-        inHand--;
+        inHand.delete(event.jobId ?? '');
         const status = event.run?.status ?? 'failed';
         result[status]++;
       }
       onEvent?.(event);
     };
+    const waiting = new WaitingWatch(queue, this.#settings, concurrency, inHand, emit);
     this.#listeners.add(emit);
     const onAbort = () => stopping.abort();
     signal?.addEventListener('abort', onAbort, { once: true });
     const ctx = { schema: this.#schema, accounts: this.#accounts, queue, store: (id: string) => this.#storeFor(id), stopping: stopping.signal, emit };
     const stops = [await queue.work(concurrency, (job) => runAccountJob(ctx, job)), await queue.workSchedule((data) => this.enqueue(data.accounts).then(() => undefined))];
     try {
-      if (!signal?.aborted) await this.#until(stopping.signal, exitWhenIdle ? async () => inHand === 0 && !(await queue.busy()) : undefined);
+      await waiting.look();
+      if (!signal?.aborted) await this.#until(stopping.signal, async () => (await waiting.look(), exitWhenIdle && inHand.size === 0 && !(await queue.busy())));
       stopping.abort();
       await Promise.all(stops.map((stop) => stop()));
     } finally {
@@ -112,7 +115,7 @@ export class Fleet {
   }
 
   /** Resolves when `signal` aborts, or when `idle()` says so (asked every polling interval). */
-  async #until(signal: AbortSignal, idle: (() => Promise<boolean>) | undefined): Promise<void> {
+  async #until(signal: AbortSignal, idle: () => Promise<boolean>): Promise<void> {
     const everyMs = this.#settings.pollingIntervalSeconds * 1_000;
     while (!signal.aborted) {
       await new Promise<void>((resolve) => {
@@ -124,7 +127,7 @@ export class Fleet {
         }
         signal.addEventListener('abort', done, { once: true });
       });
-      if (idle && !signal.aborted && (await idle())) return;
+      if (!signal.aborted && (await idle())) return;
     }
   }
 

@@ -37,16 +37,18 @@ export interface AccountRun {
 
 /**
  * What a worker tells `work({ onEvent })`: a run of an account starts or ends (`run` says how),
- * or the queue reports trouble (`error`, a message without secrets).
+ * the worker is waiting for an account it cannot take yet (`waiting`: another worker holds it, as
+ * after a `kill -9` until that worker's heartbeat lapses; a retry; a budget's reset, with when), or
+ * the queue reports trouble (`error`, a message without secrets).
  *
  * @example
  * ```ts
- * await fleet.work({ exitWhenIdle: true, onEvent: (e: FleetEvent) => console.log(new Date(e.at).toISOString(), e.type, e.account ?? '', e.run?.status ?? '') });
+ * await fleet.work({ exitWhenIdle: true, onEvent: (e: FleetEvent) => console.log(new Date(e.at).toISOString(), e.type, e.account ?? '', e.run?.status ?? e.message ?? '') });
  * ```
  */
 export interface FleetEvent {
-  type: 'start' | 'end' | 'error';
-  /** The account (for `start` and `end`). */
+  type: 'start' | 'end' | 'waiting' | 'error';
+  /** The account (for `start`, `end` and `waiting`, but for a `waiting` summary of several). */
   account?: string | undefined;
   /** The pg-boss job id (for `start` and `end`). */
   jobId?: string | undefined;
@@ -54,7 +56,7 @@ export interface FleetEvent {
   at: number;
   /** How the run ended (for `end`). */
   run?: AccountRun | undefined;
-  /** What went wrong (for `error`). */
+  /** What is awaited (for `waiting`), or what went wrong (for `error`). */
   message?: string | undefined;
 }
 
