@@ -84,7 +84,7 @@ describe('seo-visibility fleet', () => {
   it('refuses to work while a key variable is unset, naming it and no value (exit 2)', async () => {
     const run = await fleet('work', [], { ACME_SEO_KEY: keys['ACME_SEO_KEY']! });
     expect(run.code).toBe(2);
-    expect(run.stderr).toBe("seo-visibility: These key variables are not set: globex: GLOBEX_SEO_KEY. Every worker needs every account's key.\n");
+    expect(run.stderr).toBe("seo-visibility: These key variables are not set: globex: GLOBEX_SEO_KEY. Every worker needs every account's key (or try it with --simulator).\n");
     expect(run.stderr).not.toContain(keys['ACME_SEO_KEY']!);
   });
 
