@@ -42,7 +42,8 @@ export interface FleetWorkOptions {
    */
   exitWhenIdle?: boolean | undefined;
   /**
-   * Told when a run starts and ends, and of queue trouble.
+   * Told when a run starts and ends, what the worker waits for (an account another worker holds,
+   * a retry, a budget's reset: `waiting`, once per account and state), and of queue trouble.
    * @example
    * ```ts
    * await fleet.work({ exitWhenIdle: true, onEvent: (e) => e.type === 'end' && console.log(e.account, e.run?.status, e.run?.requests) });
