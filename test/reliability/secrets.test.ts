@@ -1,0 +1,139 @@
+/**
+ * Issue 22 §3 and §5, the secrets slice: the key may come back from the server (echoed in a header,
+ * in `meta.request_id`, in an error message, in a record), and must still reach no object the SDK
+ * hands out. Each property plants a random key in one place the server controls and scans every
+ * output: the error (cause chain, `inspect`, JSON), hook payloads, log lines, OpenTelemetry spans,
+ * `withResponse()` (data, meta, the Response's headers and status text) and page objects.
+ */
+import { inspect } from 'node:util';
+import fc from 'fast-check';
+import { afterAll, describe, expect, test } from 'vitest';
+import { SeoVisibilityClient } from '../../src/index.js';
+import { otelHooks } from '../../src/otel/index.js';
+import { tracing } from '../otel/support.js';
+import { renderings } from './support/kit.js';
+import { describeError, settle } from './support/outcome.js';
+import { useReport } from './support/report.js';
+import { failureOf, runs, timeoutFor } from './support/runs.js';
+
+const report = useReport('secrets');
+const BASE = 'https://api.example.test/api/v1';
+
+/** Every place of a response a server (or a gateway in front of it) writes. */
+const SITES = [
+  'header value',
+  'header name',
+  'status text',
+  'meta.request_id',
+  'meta.request_id, \\u-escaped',
+  'error.code',
+  'error.message',
+  'record value',
+  'record field name',
+  'record value, \\u-escaped',
+  'a non-JSON body',
+  "a custom fetch's error and its cause",
+] as const;
+type Site = (typeof SITES)[number];
+const STATUSES = [200, 404, 429, 500] as const;
+
+const escaped = (text: string) => [...text].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+const far = () => Math.ceil(Date.now() / 1000) + 3600;
+
+/** The body and headers a server that echoes `key` at `site` answers with. */
+function answer(site: Site, status: number, key: string): Response {
+  if (site === "a custom fetch's error and its cause") {
+    const cause = { request: { headers: { authorization: `Bearer ${key}` } }, message: `sent Bearer ${key}` };
+    throw new Error(`fetch to ${BASE} with Bearer ${key} failed`, { cause });
+  }
+  const requestId = site === 'meta.request_id' ? key : 'req_1';
+  const meta = `{"request_id":${site === 'meta.request_id, \\u-escaped' ? `"${escaped(key)}"` : JSON.stringify(requestId)},"rate_limit":{"limit":100,"remaining":${status === 429 ? 0 : 99},"reset":${far()}}}`;
+  const record = {
+    id: '3f2b9c4e-8a1d-4c6e-9b7a-2d5e1f0a6c3b',
+    name: site === 'record value' ? `echo ${key}` : 'Acme',
+    ...(site === 'record field name' ? { [key]: 1 } : {}),
+  };
+  let recordText = JSON.stringify(record);
+  if (site === 'record value, \\u-escaped') recordText = recordText.replace('"Acme"', `"${escaped(key)}"`);
+  const error = JSON.stringify({ code: site === 'error.code' ? key : status === 429 ? 'RATE_LIMITED' : 'SOME_ERROR', message: site === 'error.message' ? `bad key Bearer ${key}` : 'nope' });
+  const body =
+    site === 'a non-JSON body' ? `<html>Bearer ${key}</html>` : status < 400 ? `{"success":true,"data":[${recordText}],"meta":${meta}}` : `{"success":false,"error":${error},"meta":${meta}}`;
+  const headers = new Headers({ 'content-type': 'application/json' });
+  if (site === 'header value') headers.set('x-echo', `Bearer ${key}`);
+  if (site === 'header name') headers.set(key, '1');
+  return new Response(body, { status, statusText: site === 'status text' ? `Denied ${key}` : '', headers });
+}
+
+describe('secrets: the key the server echoes reaches no output', { timeout: timeoutFor(60_000) }, () => {
+  const otel = tracing();
+  afterAll(() => otel.shutdown());
+
+  test('random keys × every server-controlled field × status: no error, hook, log, span, result or page holds the key', async () => {
+    const perSite = new Map<Site, { cases: number; leaks: Set<string> }>();
+    const keyArb = fc.stringMatching(/^[A-Za-z0-9_]{20,40}$/).map((random) => `sv_live_${random}`);
+    const failure = await failureOf(
+      fc.assert(
+        // Every site with every status, each with its own random keys.
+        fc.asyncProperty(fc.constantFrom(...SITES.flatMap((site) => STATUSES.map((status) => [site, status] as const))), keyArb, async ([site, status], key) => {
+          otel.reset();
+          const observed: unknown[] = [];
+          const log = (...args: unknown[]) => observed.push(args);
+          const tracingHooks = otelHooks({ tracerProvider: otel.provider });
+          const client = new SeoVisibilityClient({
+            apiKey: key,
+            baseUrl: BASE,
+            fetch: async () => answer(site, status, key),
+            maxRetries: 1,
+            maxRetryDelay: 1,
+            rateLimit: false,
+            retryBackoff: { initialDelay: 1, maxDelay: 1 },
+            logger: { debug: log, info: log, warn: log, error: log },
+            hooks: {
+              onRequest: [...tracingHooks.onRequest, (info) => observed.push(info)],
+              onResponse: [...tracingHooks.onResponse, (info) => observed.push(info)],
+              onError: [...tracingHooks.onError, (info) => observed.push(info)],
+              onRetry: [...tracingHooks.onRetry, (info) => observed.push(info)],
+            },
+          });
+          const withResponse = await settle(client.projects.list().withResponse());
+          const page = await settle(client.projects.list());
+          const items = await settle(client.projects.list().toArray({ limit: 10 }));
+          const result = withResponse.value as { response?: Response } | undefined;
+          const places: Array<[string, unknown]> = [
+            ['error', withResponse.error],
+            ['error.cause', (withResponse.error as { cause?: unknown } | undefined)?.cause],
+            ['hook payloads and log lines', observed],
+            ['spans', otel.finished().map((span) => ({ name: span.name, attributes: span.attributes, events: span.events, status: span.status }))],
+            ['withResponse()', result],
+            ['withResponse().response headers', result?.response ? [...result.response.headers] : undefined],
+            ['withResponse().response status text', result?.response?.statusText],
+            ['page', page.value ?? page.error],
+            ['toArray()', items.value ?? items.error],
+          ];
+          const leaks = places.filter(([, value]) => renderings(value).some((text) => text.includes(key))).map(([where]) => where);
+          const entry = perSite.get(site) ?? { cases: 0, leaks: new Set<string>() };
+          entry.cases++;
+          for (const where of leaks) entry.leaks.add(`${where} (${status}, ${describeError(withResponse.error)})`);
+          perSite.set(site, entry);
+          expect(leaks, `${site}, HTTP ${status}: ${inspect(places.filter(([where]) => leaks.includes(where)), { depth: 6 })}`).toEqual([]);
+        }),
+        { ...runs(150), examples: SITES.flatMap((site) => STATUSES.map((status) => [[site, status] as const, `sv_live_${site.length}x${status}abcdefghijklmnop`] as [readonly [Site, number], string])) },
+      ),
+    );
+    const clean = 'key in no error, cause, hook payload, log line, span, withResponse() result or page';
+    report.checkAll(
+      SITES.filter((site) => perSite.has(site)).map((site) => {
+        const e = perSite.get(site)!;
+        return {
+          area: 'Secrecy: a key the server echoes',
+          input: `key echoed in the ${site} (random keys; HTTP ${STATUSES.join(', ')})`,
+          cases: e.cases,
+          expected: clean,
+          observed: e.leaks.size === 0 ? clean : `leaked in ${[...e.leaks].slice(0, 3).join('; ')}`,
+          serverSaw: 'the key on the wire only',
+        };
+      }),
+      failure,
+    );
+  });
+});
