@@ -236,9 +236,35 @@ function describeEventFailure(issue: z.core.$ZodRawIssue): string | undefined {
   const first = known && branch?.code === 'invalid_union' ? branch.errors[KNOWN_EVENT_NAMES.indexOf(name as KnownWebhookEventName)]?.[0] : branch;
   if (!first) return undefined;
   const where = first.path.length > 0 ? first.path.join('.') : '(root)';
-  const expected = 'expected' in first ? ` (expected ${String(first.expected)})` : '';
   const label = known ? `"${name}" event` : 'webhook event';
+  if (first.code === 'invalid_type' && first.path.length > 0) {
+    // zod says "Invalid input (expected number)" alike for an absent field and a wrong one: tell them apart.
+    const at = fieldAt(input, first.path);
+    const expected = article(String(first.expected));
+    if (!at.present) return `the ${label} has no ${where} (expected ${expected})`;
+    return `Invalid ${label} at ${where}: expected ${expected}, received ${kindOf(at.value)}`;
+  }
+  const expected = 'expected' in first ? ` (expected ${String(first.expected)})` : '';
   return `Invalid ${label} at ${where}: ${first.message}${expected}`;
+}
+
+/** The value at `path` in the payload, and whether its last key is there at all (JSON has no `undefined`). */
+function fieldAt(input: unknown, path: readonly PropertyKey[]): { present: boolean; value?: unknown } {
+  let parent = input;
+  for (const key of path.slice(0, -1)) parent = typeof parent === 'object' && parent !== null ? (parent as Record<PropertyKey, unknown>)[key] : undefined;
+  const last = path[path.length - 1]!;
+  if (typeof parent !== 'object' || parent === null || !Object.hasOwn(parent, last)) return { present: false };
+  return { present: true, value: (parent as Record<PropertyKey, unknown>)[last] };
+}
+
+/** "a number", "an object": zod's type name as a phrase (its `record` is a JSON object). */
+function article(zodType: string): string {
+  const type = zodType === 'record' ? 'object' : zodType;
+  return `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
+}
+
+function kindOf(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
 }
 
 /**
