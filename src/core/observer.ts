@@ -61,7 +61,8 @@ export function createObserver(hooks: ResolvedHooks, logger: Logger | undefined,
     }
   };
   return {
-    retry(info) {
+    retry(given) {
+      const info = redact ? { ...given, url: redact.text(given.url), headers: redact.json(given.headers) } : given;
       logger?.info(`seo-visibility: retrying ${info.method} ${info.url} in ${info.delayMs} ms after ${info.error.name} (attempt ${info.attempt} failed)`, {
         id: info.id, attempt: info.attempt, error: info.error.name, delayMs: info.delayMs,
       });

@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, test } from 'vitest';
 import { SeoVisibilityClient } from '../../src/index.js';
 import { otelHooks } from '../../src/otel/index.js';
+import { projectFixture } from '../fixtures/records.js';
 import { tracing } from '../otel/support.js';
 import { renderings } from './support/kit.js';
 import { describeError, settle } from './support/outcome.js';
@@ -63,6 +64,49 @@ function answer(site: Site, status: number, key: string): Response {
   if (site === 'header name') headers.set(key, '1');
   return new Response(body, { status, statusText: site === 'status text' ? `Denied ${key}` : '', headers });
 }
+
+describe('secrets: the key the caller copies into its own header', () => {
+  test('an x-api-key header of the caller shows as *** in every request, retry, log line and span', async () => {
+    const key = 'sv_live_copied_into_a_header_0123';
+    const otel = tracing();
+    const observed: unknown[] = [];
+    const log = (...args: unknown[]) => observed.push(args);
+    const tracingHooks = otelHooks({ tracerProvider: otel.provider });
+    let calls = 0;
+    const client = new SeoVisibilityClient({
+      apiKey: key,
+      baseUrl: BASE,
+      headers: { 'x-api-key': key },
+      fetch: async () =>
+        ++calls === 1
+          ? answer('meta.request_id', 500, 'not-the-key-000000000000')
+          : new Response(JSON.stringify({ success: true, data: [projectFixture], meta: { request_id: 'req_2' } }), { headers: { 'content-type': 'application/json' } }),
+      rateLimit: false,
+      retryBackoff: { initialDelay: 1, maxDelay: 1 },
+      logger: { debug: log, info: log, warn: log, error: log },
+      hooks: {
+        onRequest: [...tracingHooks.onRequest, (info) => observed.push(info)],
+        onResponse: [...tracingHooks.onResponse, (info) => observed.push(info)],
+        onError: [...tracingHooks.onError, (info) => observed.push(info)],
+        onRetry: [...tracingHooks.onRetry, (info) => observed.push(info)],
+      },
+    });
+    await client.projects.list();
+    const spans = otel.finished().map((span) => ({ attributes: span.attributes, events: span.events }));
+    await otel.shutdown();
+    const leaked = [['hook payloads and log lines', observed], ['spans', spans]].filter(([, value]) => renderings(value).some((text) => text.includes(key))).map(([where]) => where as string);
+    const clean = 'the key in no request, retry, log line or span';
+    report.check({
+      area: 'Secrecy: a key the caller copies',
+      input: "the key in the caller's own x-api-key header; one 500, retried",
+      cases: 1,
+      expected: clean,
+      observed: leaked.length === 0 ? clean : `leaked in ${leaked.join(', ')}`,
+      serverSaw: `${calls} requests`,
+      expectedServer: '2 requests',
+    });
+  });
+});
 
 describe('secrets: the key the server echoes reaches no output', { timeout: timeoutFor(60_000) }, () => {
   const otel = tracing();
