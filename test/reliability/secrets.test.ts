@@ -5,14 +5,20 @@
  * output: the error (cause chain, `inspect`, JSON), hook payloads, log lines, OpenTelemetry spans,
  * `withResponse()` (data, meta, the Response's headers and status text) and page objects.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { inspect } from 'node:util';
 import fc from 'fast-check';
-import { afterAll, describe, expect, test } from 'vitest';
-import { SeoVisibilityClient } from '../../src/index.js';
+import { afterAll, describe, expect, test, vi } from 'vitest';
+import { buildProgram } from '../../src/cli/program.js';
+import { SeoVisibilityClient, parseWebhookEvent } from '../../src/index.js';
+import { ndjsonStore } from '../../src/sync/index.js';
 import { otelHooks } from '../../src/otel/index.js';
 import { projectFixture } from '../fixtures/records.js';
 import { tracing } from '../otel/support.js';
 import { renderings } from './support/kit.js';
+import { sendJson, startLoopback } from './support/loopback.js';
 import { describeError, settle } from './support/outcome.js';
 import { useReport } from './support/report.js';
 import { failureOf, runs, timeoutFor } from './support/runs.js';
@@ -170,7 +176,7 @@ describe('secrets: the key the server echoes reaches no output', { timeout: time
         const e = perSite.get(site)!;
         return {
           area: 'Secrecy: a key the server echoes',
-          input: `key echoed in the ${site} (random keys; HTTP ${STATUSES.join(', ')})`,
+          input: `the key echoed: ${site} (random keys; HTTP ${STATUSES.join(", ")})`,
           cases: e.cases,
           expected: clean,
           observed: e.leaks.size === 0 ? clean : `leaked in ${[...e.leaks].slice(0, 3).join('; ')}`,
@@ -179,5 +185,91 @@ describe('secrets: the key the server echoes reaches no output', { timeout: time
       }),
       failure,
     );
+  });
+});
+
+describe('secrets: the browser guard', () => {
+  test('in a page, a client given window.fetch (or any fetch) is refused unless dangerouslyAllowBrowser is set', () => {
+    vi.stubGlobal('window', { fetch: globalThis.fetch });
+    vi.stubGlobal('document', {});
+    vi.stubGlobal('process', { env: {}, versions: {} });
+    const outcome = (options: object) => {
+      try {
+        new SeoVisibilityClient({ apiKey: 'sv_live_in_a_page_0123456789', baseUrl: BASE, ...options });
+        return 'started';
+      } catch (error) {
+        return `refused (${(error as { argument?: string }).argument})`;
+      }
+    };
+    const seen = [outcome({}), outcome({ fetch: globalThis.fetch }), outcome({ fetch: (i: RequestInfo | URL, o?: RequestInit) => fetch(i, o) }), outcome({ fetch: globalThis.fetch, dangerouslyAllowBrowser: true })];
+    vi.unstubAllGlobals();
+    report.check({
+      area: 'Secrecy: browser guard',
+      input: 'a browser page: no fetch; window.fetch; a wrapper of fetch; window.fetch with dangerouslyAllowBrowser: true',
+      cases: 4,
+      expected: 'refused (dangerouslyAllowBrowser) ×3, then started',
+      observed: `${seen.slice(0, 3).every((s) => s === 'refused (dangerouslyAllowBrowser)') ? 'refused (dangerouslyAllowBrowser) ×3' : seen.slice(0, 3).join(', ')}, then ${seen[3]}`,
+      serverSaw: 'nothing: refused before any request',
+    });
+  });
+});
+
+describe('misleading text', () => {
+  test('server text printed by the CLI: escape sequences, C0/C1 and bidi controls are removed', async () => {
+    const hostile = 'Key not allowed\x1b]0;pwned\x07\x1b[2J\x1b[H \u202eexe.txt\u202c\x9b31m\rDONE';
+    const server = await startLoopback(({ res }) => sendJson(res, 403, { success: false, error: { code: 'FORBIDDEN', message: hostile }, meta: { request_id: 'req_1' } }));
+    vi.stubEnv('SEO_VISIBILITY_API_KEY', 'sv_live_terminal_text_0123');
+    vi.stubEnv('SEO_VISIBILITY_BASE_URL', server.url);
+    let printed = '';
+    const stream = { write: (s: string) => ((printed += s), true), isTTY: false } as unknown as NodeJS.WriteStream;
+    let code = -1;
+    try {
+      await buildProgram({ out: stream, err: stream, signal: new AbortController().signal, setExit: (c) => (code = c) }).parseAsync(['node', 'seo-visibility', 'plan']);
+    } finally {
+      vi.unstubAllEnvs();
+      await server.close();
+    }
+    const unsafe = printed.match(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g) ?? [];
+    report.check({
+      area: 'Terminal: server text',
+      input: 'seo-visibility plan; a 403 whose message holds OSC set-title, clear-screen, CSI 8-bit, CR and a right-to-left override',
+      cases: 1,
+      expected: 'exit 1; the message readable, 0 control characters printed',
+      observed: `exit ${code}; the message ${printed.includes('Key not allowed') && printed.includes('exe.txt') ? 'readable' : 'missing'}, ${unsafe.length} control characters printed`,
+      serverSaw: `${server.hits.length} request(s)`,
+    });
+  });
+
+  test('a webhook event missing a field names it and what it should be', () => {
+    const event = { event: 'audit.completed', timestamp: '2026-01-01T00:00:00Z', project_id: 'p1', data: { audit_id: 'a1', target_url: 'https://example.com' } };
+    let message = 'parsed';
+    try {
+      parseWebhookEvent(JSON.stringify(event));
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    report.check({
+      area: 'Errors: say what happened',
+      input: 'a webhook event without data.pages_crawled',
+      cases: 1,
+      expected: 'Invalid payload: not a valid webhook event: the "audit.completed" event has no data.pages_crawled (expected a number)',
+      observed: message,
+      serverSaw: 'no request (parsing only)',
+    });
+  });
+
+  test('in_use while the holder is still starting: no "pid 0 on host an unknown host"', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sv-secrets-lock-'));
+    writeFileSync(join(dir, '_lock.json'), ''); // created, not yet written: a process in its open
+    const error = await ndjsonStore(dir).open().then(() => undefined, (e: unknown) => e as Error);
+    rmSync(dir, { recursive: true, force: true });
+    report.check({
+      area: 'Errors: say what happened',
+      input: 'an NDJSON store whose lock file another process has just created and not yet written',
+      cases: 1,
+      expected: 'in_use: another process that is still starting',
+      observed: error ? `${(error as { code?: string }).code}: ${/another process that is still starting/.test(error.message) ? 'another process that is still starting' : error.message}` : 'opened (the live lock was taken over)',
+      serverSaw: 'no request',
+    });
   });
 });
