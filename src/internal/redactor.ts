@@ -22,7 +22,7 @@ export interface Redactor {
   mayHold(jsonText: string): boolean;
   /** A parsed JSON value with the key replaced in every string, object keys included (a copy where it changed). */
   json<T>(value: T): T;
-  /** The response itself when neither its headers nor its status text hold the key, else a bodiless copy without it. */
+  /** The response itself when neither its headers, status text nor URL hold the key, else a bodiless copy without it. */
   response(response: Response): Response;
   /** The error with the key replaced in its message, stack and string fields, down its `cause` chain. */
   error<E>(error: E): E;
@@ -47,14 +47,16 @@ export function createRedactor(key: string): Redactor {
   const holds = (text: string) => key !== '' && text.includes(key);
   const text = (value: string) => (holds(value) ? value.replaceAll(key, MASK) : value);
   const json = <T>(value: T): T => deepText(value, text, holds) as T;
+  // A JSON string may spell any character as \uXXXX, and " \ / as \" \\ \/. The key is printable
+  // ASCII, so only those escapes can hide it: a body with none of them (non-ASCII escapes such as
+  // \u00e9 are common, ASCII ones are not) is settled by one `includes`.
+  const hiding = /[\\"/]/.test(key) ? /\\(?:u00[2-7][0-9a-fA-F]|["\\/])/ : /\\u00[2-7][0-9a-fA-F]/;
   return {
     text,
-    // A JSON string may spell any character as \uXXXX (and some as \" \\ \/): decoding those is
-    // cheaper than parsing twice, and finds the key however the server escaped it.
-    mayHold: (jsonText) => holds(jsonText) || (jsonText.includes('\\') && holds(unescapeJson(jsonText))),
+    mayHold: (jsonText) => holds(jsonText) || (hiding.test(jsonText) && holds(unescapeJson(jsonText))),
     json,
     response(response) {
-      let dirty = holds(response.statusText);
+      let dirty = holds(response.statusText) || holds(response.url);
       for (const [name, value] of response.headers) dirty ||= holds(name) || holds(value);
       if (!dirty) return response;
       return bodilessCopy(response, text);
@@ -124,9 +126,9 @@ function bodilessCopy(response: Response, text: (s: string) => string): Response
     headers.append(cleanName, text(value));
   }
   const copy = new Response(null, { status: response.status, statusText: text(response.statusText), headers });
-  // What a Response reports of its origin, kept: the constructor cannot set these.
+  // What a Response reports of its origin, kept (the URL a redirect led to, redacted too): the constructor cannot set these.
   Object.defineProperties(copy, {
-    url: { value: response.url, enumerable: true },
+    url: { value: text(response.url), enumerable: true },
     redirected: { value: response.redirected, enumerable: true },
     type: { value: response.type, enumerable: true },
   });

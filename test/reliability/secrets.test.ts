@@ -188,6 +188,37 @@ describe('secrets: the key the server echoes reaches no output', { timeout: time
   });
 });
 
+describe('secrets: the URL a redirect led to', () => {
+  test("a redirect to a URL holding the key: withResponse()'s response.url and the hooks show ***", async () => {
+    const key = 'sv_live_redirected_0123456789';
+    const server = await startLoopback(({ hit, req, res }) => {
+      if (!req.url?.includes('landing')) {
+        res.writeHead(302, { location: `/api/v1/landing?k=${key}` }).end();
+        return;
+      }
+      sendJson(res, 200, { success: true, data: [projectFixture], meta: { request_id: `req_${hit.n}` } });
+    });
+    const observed: unknown[] = [];
+    try {
+      const client = new SeoVisibilityClient({ apiKey: key, baseUrl: server.url, rateLimit: false, hooks: { onResponse: (info) => observed.push(info) } });
+      const { response } = await client.projects.list().withResponse();
+      const leaked = [['response.url', response.url], ['inspect(response)', inspect(response)], ['onResponse', observed]].filter(([, v]) => renderings(v).some((t) => t.includes(key))).map(([w]) => w as string);
+      const clean = 'the key in no response URL or hook payload';
+      report.check({
+        area: 'Secrecy: a key the server echoes',
+        input: 'a 302 to a URL holding the key, followed',
+        cases: 1,
+        expected: clean,
+        observed: leaked.length === 0 ? clean : `leaked in ${leaked.join(', ')}`,
+        serverSaw: `${server.hits.length} requests`,
+        expectedServer: '2 requests',
+      });
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('secrets: the browser guard', () => {
   test('in a page, a client given window.fetch (or any fetch) is refused unless dangerouslyAllowBrowser is set', () => {
     vi.stubGlobal('window', { fetch: globalThis.fetch });
