@@ -122,8 +122,9 @@ export class Transport {
         },
       });
     } catch (error) {
-      // p-retry rejects with the signal's bare reason when the caller aborts between attempts.
-      throw signal?.aborted ? new AbortedError(signal.reason) : error;
+      // p-retry rejects with the signal's bare reason when the caller aborts between attempts. The
+      // redactor once more: a failure outside an attempt's own (a custom gate's) may quote the key too.
+      throw this.#redact.error(signal?.aborted ? new AbortedError(signal.reason) : error);
     }
   }
 

@@ -219,6 +219,38 @@ describe('secrets: the URL a redirect led to', () => {
   });
 });
 
+describe('secrets: a rate gate that quotes the key', () => {
+  test("a custom gate's error naming the key reaches the caller as ***", async () => {
+    const key = 'sv_live_quoted_by_a_gate_0123';
+    let sent = 0;
+    const client = new SeoVisibilityClient({
+      apiKey: key,
+      baseUrl: BASE,
+      fetch: async () => (sent++, new Response('{}')),
+      rateLimit: {
+        gate: {
+          createGate: ({ apiKey }) => ({
+            acquire: async () => {
+              throw new Error(`no budget left for ${apiKey}`, { cause: { key: apiKey } });
+            },
+          }),
+        },
+      },
+    });
+    const { error } = await settle(client.projects.list());
+    const clean = 'the key in no error or cause';
+    report.check({
+      area: 'Secrecy: a key the caller copies',
+      input: "a custom rateLimit.gate whose acquire() throws an error (and cause) quoting the key it was given",
+      cases: 1,
+      expected: clean,
+      observed: renderings(error).some((t) => t.includes(key)) || renderings((error as { cause?: unknown }).cause).some((t) => t.includes(key)) ? 'the key in the error' : clean,
+      serverSaw: `${sent} requests`,
+      expectedServer: '0 requests',
+    });
+  });
+});
+
 describe('secrets: the browser guard', () => {
   test('in a page, a client given window.fetch (or any fetch) is refused unless dangerouslyAllowBrowser is set', () => {
     vi.stubGlobal('window', { fetch: globalThis.fetch });
