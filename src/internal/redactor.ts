@@ -46,25 +46,38 @@ const MAX_CAUSES = 8;
 export function createRedactor(key: string): Redactor {
   const holds = (text: string) => key !== '' && text.includes(key);
   const text = (value: string) => (holds(value) ? value.replaceAll(key, MASK) : value);
-  const json = <T>(value: T): T => deepText(value, text, holds) as T;
+  const json = <T>(value: T): T => deepText(value, text) as T;
   // A JSON string may spell any character as \uXXXX, and " \ / as \" \\ \/. The key is printable
   // ASCII, so only those escapes can hide it: a body with none of them (non-ASCII escapes such as
-  // \u00e9 are common, ASCII ones are not) is settled by one `includes`.
-  const hiding = /[\\"/]/.test(key) ? /\\(?:u00[2-7][0-9a-fA-F]|["\\/])/ : /\\u00[2-7][0-9a-fA-F]/;
+  // \u00e9 are common, ASCII ones are not) is settled by one `includes` and one test; one with them
+  // is walked once parsed, which finds the key however it was spelled.
+  const hiding = /[\\"/]/.test(key) ? /\\(?:u00[2-7]|["\\/])/ : /\\u00[2-7]/;
   return {
     text,
-    mayHold: (jsonText) => holds(jsonText) || (hiding.test(jsonText) && holds(unescapeJson(jsonText))),
+    mayHold: (jsonText) => holds(jsonText) || hiding.test(jsonText),
     json,
     response(response) {
       let dirty = holds(response.statusText) || holds(response.url);
       for (const [name, value] of response.headers) dirty ||= holds(name) || holds(value);
       if (!dirty) return response;
-      return bodilessCopy(response, text);
+      // A bodiless copy (the body is read already); a header name that held the key becomes `***`, still a valid name.
+      const headers = new Headers();
+      for (const [name, value] of response.headers) headers.append(text(name), text(value));
+      const copy = new Response(null, { status: response.status, statusText: text(response.statusText), headers });
+      // The URL a redirect led to, which the constructor cannot set.
+      Object.defineProperty(copy, 'url', { value: text(response.url) });
+      return copy;
     },
     error(error) {
       let current: unknown = error;
       for (let depth = 0; depth < MAX_CAUSES && typeof current === 'object' && current !== null; depth++) {
-        scrubOwnStrings(current as Record<string, unknown>, text, holds);
+        // In place: errors are thrown objects, and a copy would lose its class and stack. Readonly
+        // fields (ApiError's) are still configurable own properties; `cause` is the next round.
+        for (const name of Object.getOwnPropertyNames(current)) {
+          const value = (current as Record<string, unknown>)[name];
+          const clean = name === 'cause' || value instanceof Error ? value : deepText(value, text);
+          if (clean !== value) Object.defineProperty(current, name, { value: clean });
+        }
         current = (current as { cause?: unknown }).cause;
       }
       return error;
@@ -72,65 +85,17 @@ export function createRedactor(key: string): Redactor {
   };
 }
 
-/** Every JSON escape of a string decoded, the structure left as it is (only a search runs on it). */
-function unescapeJson(jsonText: string): string {
-  return jsonText.replace(/\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))/g, (_, hex: string | undefined, simple: string | undefined) =>
-    hex !== undefined ? String.fromCharCode(Number.parseInt(hex, 16)) : (SIMPLE_ESCAPES[simple!] ?? simple!),
-  );
-}
-const SIMPLE_ESCAPES: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
-
-/** `value` with `text` applied to every string in it, keys included; unchanged parts are shared. */
-function deepText(value: unknown, text: (s: string) => string, holds: (s: string) => boolean): unknown {
+/** `value` with `text` applied to every string in it, keys included: the value itself when nothing changed. */
+function deepText(value: unknown, text: (s: string) => string): unknown {
   if (typeof value === 'string') return text(value);
-  if (Array.isArray(value)) {
-    let out: unknown[] | undefined;
-    value.forEach((item, i) => {
-      const clean = deepText(item, text, holds);
-      if (clean !== item) (out ??= value.slice())[i] = clean;
-    });
-    return out ?? value;
-  }
   if (typeof value !== 'object' || value === null) return value;
-  const entries = Object.entries(value);
-  if (!entries.some(([name, item]) => holds(name) || deepText(item, text, holds) !== item)) return value;
-  // defineProperty, not assignment: a `__proto__` key stays an own key rather than a prototype.
-  const out = {};
-  for (const [name, item] of entries) Object.defineProperty(out, text(name), { value: deepText(item, text, holds), enumerable: true, writable: true, configurable: true });
-  return out;
-}
-
-/**
- * The error's own string fields (message, stack, code, …) and plain-object fields (e.g. `headers`)
- * without the key, in place: errors are thrown objects, and copying one would lose its class and stack.
- */
-function scrubOwnStrings(target: Record<string, unknown>, text: (s: string) => string, holds: (s: string) => boolean): void {
-  for (const name of Object.getOwnPropertyNames(target)) {
-    if (name === 'cause') continue;
-    const descriptor = Object.getOwnPropertyDescriptor(target, name);
-    if (!descriptor || !('value' in descriptor)) continue;
-    const value = descriptor.value as unknown;
-    const clean = typeof value === 'string' || (typeof value === 'object' && value !== null && !(value instanceof Error)) ? deepText(value, text, holds) : value;
-    if (clean === value) continue;
-    // Readonly fields (ApiError's are) are still configurable own properties.
-    if (descriptor.writable || descriptor.configurable) Object.defineProperty(target, name, { ...descriptor, value: clean });
+  const out: object = Array.isArray(value) ? [] : {};
+  let changed = false;
+  for (const [name, item] of Object.entries(value)) {
+    const clean = deepText(item, text);
+    changed ||= clean !== item || text(name) !== name;
+    // defineProperty, not assignment: a `__proto__` key stays an own key rather than a prototype.
+    Object.defineProperty(out, text(name), { value: clean, enumerable: true, writable: true, configurable: true });
   }
-}
-
-/** A copy of a response (its body already read) with `text` applied to its headers and status text. */
-function bodilessCopy(response: Response, text: (s: string) => string): Response {
-  const headers = new Headers();
-  for (const [name, value] of response.headers) {
-    const cleanName = text(name);
-    // A name that held the key becomes `***`, still a valid header name.
-    headers.append(cleanName, text(value));
-  }
-  const copy = new Response(null, { status: response.status, statusText: text(response.statusText), headers });
-  // What a Response reports of its origin, kept (the URL a redirect led to, redacted too): the constructor cannot set these.
-  Object.defineProperties(copy, {
-    url: { value: text(response.url), enumerable: true },
-    redirected: { value: response.redirected, enumerable: true },
-    type: { value: response.type, enumerable: true },
-  });
-  return copy;
+  return changed ? out : value;
 }

@@ -315,7 +315,7 @@ describe('misleading text', () => {
       area: 'Errors: say what happened',
       input: 'a webhook event without data.pages_crawled',
       cases: 1,
-      expected: 'Invalid payload: not a valid webhook event: the "audit.completed" event has no data.pages_crawled (expected a number)',
+      expected: 'Invalid payload: not a valid webhook event: the "audit.completed" event has no data.pages_crawled (expected number)',
       observed: message,
       serverSaw: 'no request (parsing only)',
     });

@@ -238,33 +238,17 @@ function describeEventFailure(issue: z.core.$ZodRawIssue): string | undefined {
   const where = first.path.length > 0 ? first.path.join('.') : '(root)';
   const label = known ? `"${name}" event` : 'webhook event';
   if (first.code === 'invalid_type' && first.path.length > 0) {
-    // zod says "Invalid input (expected number)" alike for an absent field and a wrong one: tell them apart.
-    const at = fieldAt(input, first.path);
-    const expected = article(String(first.expected));
-    if (!at.present) return `the ${label} has no ${where} (expected ${expected})`;
-    return `Invalid ${label} at ${where}: expected ${expected}, received ${kindOf(at.value)}`;
+    // zod says "Invalid input (expected number)" alike for an absent field and a wrong one: tell them
+    // apart (JSON has no `undefined`: a field is there or not). zod's `record` is a JSON object.
+    const parent = first.path.slice(0, -1).reduce<unknown>((v, key) => (v as Record<PropertyKey, unknown> | undefined)?.[key], input);
+    const last = first.path[first.path.length - 1]!;
+    const expected = String(first.expected).replace('record', 'object');
+    if (typeof parent !== 'object' || parent === null || !Object.hasOwn(parent, last)) return `the ${label} has no ${where} (expected ${expected})`;
+    const value = (parent as Record<PropertyKey, unknown>)[last];
+    return `Invalid ${label} at ${where}: expected ${expected}, received ${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value}`;
   }
   const expected = 'expected' in first ? ` (expected ${String(first.expected)})` : '';
   return `Invalid ${label} at ${where}: ${first.message}${expected}`;
-}
-
-/** The value at `path` in the payload, and whether its last key is there at all (JSON has no `undefined`). */
-function fieldAt(input: unknown, path: readonly PropertyKey[]): { present: boolean; value?: unknown } {
-  let parent = input;
-  for (const key of path.slice(0, -1)) parent = typeof parent === 'object' && parent !== null ? (parent as Record<PropertyKey, unknown>)[key] : undefined;
-  const last = path[path.length - 1]!;
-  if (typeof parent !== 'object' || parent === null || !Object.hasOwn(parent, last)) return { present: false };
-  return { present: true, value: (parent as Record<PropertyKey, unknown>)[last] };
-}
-
-/** "a number", "an object": zod's type name as a phrase (its `record` is a JSON object). */
-function article(zodType: string): string {
-  const type = zodType === 'record' ? 'object' : zodType;
-  return `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
-}
-
-function kindOf(value: unknown): string {
-  return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
 }
 
 /**

@@ -21,20 +21,20 @@ function messageOf(mutate: (event: Record<string, any>) => void): string {
 
 describe('a webhook event missing a field says which one, and what it should be', () => {
   test.each([
-    ['data.pages_crawled', (e: Record<string, any>) => delete e.data.pages_crawled, 'a number'],
-    ['timestamp', (e: Record<string, any>) => delete e.timestamp, 'a string'],
-    ['data', (e: Record<string, any>) => delete e.data, 'an object'],
+    ['data.pages_crawled', (e: Record<string, any>) => delete e.data.pages_crawled, 'number'],
+    ['timestamp', (e: Record<string, any>) => delete e.timestamp, 'string'],
+    ['data', (e: Record<string, any>) => delete e.data, 'object'],
   ])('%s missing', (field, mutate, expected) => {
     expect(messageOf(mutate)).toBe(`Invalid payload: not a valid webhook event: the "audit.completed" event has no ${field} (expected ${expected})`);
   });
 
   test('a field of the wrong type says what it got', () => {
     expect(messageOf((e) => (e.data.pages_crawled = 'many'))).toBe(
-      'Invalid payload: not a valid webhook event: Invalid "audit.completed" event at data.pages_crawled: expected a number, received string',
+      'Invalid payload: not a valid webhook event: Invalid "audit.completed" event at data.pages_crawled: expected number, received string',
     );
   });
 
   test('an event this SDK does not know, missing a common field, says so too', () => {
-    expect(messageOf((e) => { e.event = 'site.moved'; delete e.project_id; })).toBe('Invalid payload: not a valid webhook event: the webhook event has no project_id (expected a string)');
+    expect(messageOf((e) => { e.event = 'site.moved'; delete e.project_id; })).toBe('Invalid payload: not a valid webhook event: the webhook event has no project_id (expected string)');
   });
 });
