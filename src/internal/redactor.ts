@@ -74,9 +74,13 @@ export function createRedactor(key: string): Redactor {
         // In place: errors are thrown objects, and a copy would lose its class and stack. Readonly
         // fields (ApiError's) are still configurable own properties; `cause` is the next round.
         for (const name of Object.getOwnPropertyNames(current)) {
-          const value = (current as Record<string, unknown>)[name];
-          const clean = name === 'cause' || value instanceof Error ? value : deepText(value, text);
-          if (clean !== value) Object.defineProperty(current, name, { value: clean });
+          try {
+            const value = (current as Record<string, unknown>)[name];
+            const clean = name === 'cause' || value instanceof Error ? value : deepText(value, text);
+            if (clean !== value) Object.defineProperty(current, name, { value: clean });
+          } catch {
+            // A getter that throws, or a frozen error: left as it is rather than failing the call with a TypeError.
+          }
         }
         current = (current as { cause?: unknown }).cause;
       }

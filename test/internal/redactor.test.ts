@@ -57,6 +57,17 @@ describe('createRedactor', () => {
     expect(cause.detail).toBe('key ***');
   });
 
+  test('a frozen error, or one with a throwing getter, is returned as it is rather than throwing', () => {
+    const frozen = Object.freeze(new Error(`sent ${KEY}`));
+    expect(redact.error(frozen)).toBe(frozen);
+    const getter = Object.defineProperty(new Error('x'), 'detail', {
+      get() {
+        throw new Error('no');
+      },
+    });
+    expect(redact.error(getter)).toBe(getter);
+  });
+
   test('an error whose cause chain is a cycle is still redacted, and returns', () => {
     const a = new Error(KEY) as Error & { cause?: unknown };
     a.cause = a;
