@@ -206,9 +206,9 @@ describe('browser key guard', () => {
     expect(inBrowser(() => new SeoVisibilityClient({ ...base, dangerouslyAllowBrowser: true })).baseUrl).toBe(base.baseUrl);
   });
 
-  test("a custom fetch (the simulator's, or one to your own backend proxy) is not affected, and sends no User-Agent", async () => {
+  test('with the opt-in, a custom fetch in a browser sends no User-Agent', async () => {
     const { sent, options } = simulated();
-    const client = inBrowser(() => new SeoVisibilityClient(options));
+    const client = inBrowser(() => new SeoVisibilityClient({ ...options, dangerouslyAllowBrowser: true }));
     await client.projects.list();
     expect(sent[0]!.headers.get('user-agent')).toBeNull();
   });

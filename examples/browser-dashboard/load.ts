@@ -59,7 +59,7 @@ export async function loadVisibility(client: SeoVisibilityClient, projectId: str
  */
 export async function rateLimitNotice(): Promise<string> {
   const sim = createSimulator({ seed: 2, rateLimit: { windows: [{ limit: 1, intervalMs: 60_000 }] } });
-  const client = new SeoVisibilityClient({ apiKey: sim.keys.readOnly, baseUrl: sim.baseUrl, fetch: sim.fetch, rateLimit: false, maxRetryDelay: 1_000 });
+  const client = new SeoVisibilityClient({ apiKey: sim.keys.readOnly, baseUrl: sim.baseUrl, fetch: sim.fetch, rateLimit: false, maxRetryDelay: 1_000, dangerouslyAllowBrowser: true });
   await client.projects.list();
   try {
     await client.projects.list();

@@ -22,7 +22,8 @@ async function main(): Promise<void> {
       return new Response(null, { status: 204 });
     },
   });
-  const client = new SeoVisibilityClient({ apiKey: sim.keys.readWrite, baseUrl: sim.baseUrl, fetch: sim.fetch });
+  // In the page: the simulator's keys are no secret, so the browser guard may let this client start.
+  const client = new SeoVisibilityClient({ apiKey: sim.keys.readWrite, baseUrl: sim.baseUrl, fetch: sim.fetch, dangerouslyAllowBrowser: true });
 
   const { project, history } = await loadPositions(client, sim.now());
   byId('project').textContent = `${project.name} · ${project.websiteUrl}`;

@@ -2,6 +2,7 @@ import { type DatasetName, type SyncJob, type SyncResult, type SyncWindow, SyncE
 import { type Connection, UsageError, connect } from './connect.js';
 import { EXIT } from './exit-codes.js';
 import { BarsReporter, LinesReporter, type Reporter, shortDuration } from './progress.js';
+import { terminalJson, terminalText } from './terminal-text.js';
 import { type StoreFlags, storeFactory } from './store-choice.js';
 
 interface CommonOptions {
@@ -39,7 +40,7 @@ async function withConnection(opts: CommonOptions, io: IO, fn: (c: Connection) =
     checkReserve(opts.reserve, connection.windows);
     return await fn(connection);
   } catch (error) {
-    io.err.write(`seo-visibility: ${error instanceof Error ? error.message : String(error)}\n`);
+    io.err.write(`seo-visibility: ${terminalText(error instanceof Error ? error.message : String(error))}\n`);
     const usage = error instanceof UsageError || (error as { name?: string })?.name === 'InvalidArgumentError' || (error instanceof SyncError && (error.code === 'unknown_project' || error.code === 'job_changed'));
     return usage ? EXIT.usage : EXIT.failed;
   } finally {
@@ -52,7 +53,7 @@ function chooseStore(flags: StoreFlags, io: IO, options: { required: boolean; al
   try {
     return storeFactory(flags, process.env, options);
   } catch (error) {
-    io.err.write(`seo-visibility: ${error instanceof Error ? error.message : String(error)}\n`);
+    io.err.write(`seo-visibility: ${terminalText(error instanceof Error ? error.message : String(error))}\n`);
     return EXIT.usage;
   }
 }
@@ -63,8 +64,8 @@ export function planCommand(opts: CommonOptions & StoreFlags & { json?: boolean 
   if (typeof store === 'number') return Promise.resolve(store);
   return withConnection(opts, io, async ({ client, windows, source }) => {
     const plan = await planSync(client, jobOf(opts), { store: store?.(), budget: { reserve: opts.reserve }, windows, signal: io.signal });
-    if (opts.json) io.out.write(`${JSON.stringify({ ...plan, summary: undefined, summaryText: plan.summary }, null, 2)}\n`);
-    else io.out.write(`Plan for ${source}\n${plan.summary}\n`);
+    if (opts.json) io.out.write(`${terminalJson({ ...plan, summary: undefined, summaryText: plan.summary })}\n`);
+    else io.out.write(`Plan for ${source}\n${terminalText(plan.summary)}\n`);
     return EXIT.done;
   });
 }
@@ -81,7 +82,8 @@ export function syncCommand(
   const mode = opts.progress ?? (io.out.isTTY ? 'bars' : 'lines');
   return withConnection(opts, io, async ({ client, windows, source }) => {
     const job = jobOf(opts);
-    const say = (line: string) => io.out.write(`${line}\n`);
+    // Lines may quote the server (a project's name, a reason): printed through terminalText.
+    const say = (line: string) => io.out.write(`${terminalText(line)}\n`);
     say(`Syncing ${job.projects === 'all' ? 'all projects' : `${job.projects.length} project(s)`} from ${source} into ${store().location}`);
     let reporter: Reporter | undefined;
     if (mode !== 'none') {

@@ -38,5 +38,6 @@ Environment:
   SEO_VISIBILITY_API_KEY    the API key (not needed with --simulator)
   SEO_VISIBILITY_BASE_URL   the API's base URL, ending in /api/v1
   SEO_VISIBILITY_POSTGRES_URL  the PostgreSQL URL when no --db, --ndjson or --postgres is given
-  SEO_VISIBILITY_LOG        debug | info | warn | error: log each request to stderr`;
+  SEO_VISIBILITY_LOG        debug | info | warn | error: log each request to stderr
+  HTTPS_PROXY, NO_PROXY     a proxy to the API (HTTP_PROXY for http://), and hosts reached without it`;
 }

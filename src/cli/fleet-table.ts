@@ -1,5 +1,6 @@
 import { type AccountStatus, statusRows } from '../fleet/index.js';
 import { stateWords } from '../fleet/status.js';
+import { terminalText } from './terminal-text.js';
 
 /** The narrowest the state column is cut to: its words stay readable on a narrow terminal. */
 const MIN_STATE_WIDTH = 24;
@@ -16,7 +17,8 @@ export function statusTable(status: readonly AccountStatus[], width: number | un
   const rows = status.map((s, i) => {
     const r = flat[i]!;
     const count = (n: number | '') => (n === '' ? '-' : n.toLocaleString('en-US'));
-    return [s.account, stateWords(s), r.lastRunEnded || '-', count(r.requests), count(r.rows)];
+    // Cells quote the server (a failure's message): no escape sequence or bidi control reaches the terminal.
+    return [s.account, stateWords(s), r.lastRunEnded || '-', count(r.requests), count(r.rows)].map((cell) => terminalText(cell, { oneLine: true }));
   });
   const head = ['account', 'state', 'last run (UTC)', 'requests', 'rows'];
   const STATE = 1;
@@ -39,7 +41,8 @@ export function statusTable(status: readonly AccountStatus[], width: number | un
  * @example `table(['account', 'requests'], [['acme', '1,154']])`
  * @internal
  */
-export function table(head: string[], rows: string[][]): string {
+export function table(head: string[], given: string[][]): string {
+  const rows = given.map((r) => r.map((cell) => terminalText(cell, { oneLine: true }))); // cells may quote the server
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
   return `${[line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n')}\n`;

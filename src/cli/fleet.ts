@@ -7,6 +7,7 @@ import { type SimulatedAccounts, simulatedAccounts } from './fleet-simulator.js'
 import { statusTable, table } from './fleet-table.js';
 import { EXIT } from './exit-codes.js';
 import { shortDuration } from './progress.js';
+import { terminalJson, terminalText } from './terminal-text.js';
 
 interface IO {
   out: NodeJS.WriteStream;
@@ -90,7 +91,7 @@ export function registerFleet(program: Command, io: IO): void {
     .option('--exit-when-idle', 'exit once no account is queued, running or being retried anywhere in the fleet')
     .action((flags: FleetFlags & { concurrency: number; exitWhenIdle?: boolean }) =>
       run(io, flags, true, async (f) => {
-        const say = (line: string) => io.out.write(`[${new Date().toISOString().slice(11, 19)}] ${line}\n`);
+        const say = (line: string) => io.out.write(`[${new Date().toISOString().slice(11, 19)}] ${terminalText(line, { oneLine: true })}\n`);
         const result = await f.work({
           concurrency: flags.concurrency,
           exitWhenIdle: flags.exitWhenIdle ?? false,
@@ -118,7 +119,7 @@ export function registerFleet(program: Command, io: IO): void {
     .action((flags: FleetFlags & { json?: boolean }) =>
       run(io, flags, false, async (f) => {
         const status = await f.status();
-        io.out.write(flags.json ? `${JSON.stringify(status, null, 2)}\n` : statusTable(status, terminalWidth(io.out)));
+        io.out.write(flags.json ? `${terminalJson(status)}\n` : statusTable(status, terminalWidth(io.out)));
         return EXIT.done;
       }),
     );
@@ -131,7 +132,7 @@ export function registerFleet(program: Command, io: IO): void {
     .action((flags: FleetFlags & { json?: boolean }) =>
       run(io, flags, true, async (f) => {
         const plan = await f.plan();
-        if (flags.json) io.out.write(`${JSON.stringify(plan, null, 2)}\n`);
+        if (flags.json) io.out.write(`${terminalJson(plan)}\n`);
         else {
           const rows = plan.accounts.map((p) => [p.account, p.error ? `error: ${p.error}` : p.requests.toLocaleString('en-US'), p.error ? '' : shortDuration(p.leastTimeMs), p.error ? '' : p.fitsToday ? 'yes' : `no (${p.days} days)`]);
           io.out.write(table(['account', 'requests', 'least time', 'fits today'], rows));
@@ -167,7 +168,7 @@ async function run(io: IO, flags: FleetFlags, needsKeys: boolean, fn: (fleet: Fl
     io.setExit(await fn(fleet));
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    io.err.write(`seo-visibility: ${withoutPassword(message, postgres)}\n`);
+    io.err.write(`seo-visibility: ${terminalText(withoutPassword(message, postgres))}\n`);
     io.setExit(error instanceof UsageError || (error as { name?: string })?.name === 'InvalidArgumentError' ? EXIT.usage : EXIT.failed);
   } finally {
     await fleet?.close();

@@ -9,6 +9,7 @@
  */
 import { CommanderError } from 'commander';
 import { EXIT } from './exit-codes.js';
+import { terminalText } from './terminal-text.js';
 import { buildProgram } from './program.js';
 
 /**
@@ -55,7 +56,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     await buildProgram({ out: process.stdout, err: process.stderr, signal: controller.signal, setExit: (c) => (code = c) }).parseAsync([...argv]);
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.done : EXIT.usage;
-    process.stderr.write(`seo-visibility: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`seo-visibility: ${terminalText(error instanceof Error ? error.message : String(error))}\n`);
     return EXIT.failed;
   } finally {
     process.off('SIGINT', onSignal);

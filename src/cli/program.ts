@@ -2,6 +2,7 @@ import { Command, Option } from 'commander';
 import { VERSION } from '../index.js';
 import { DATASET_NAMES } from '../sync/index.js';
 import { planCommand, syncCommand } from './commands.js';
+import { useEnvProxy } from './env-proxy.js';
 import { exitHelp } from './exit-codes.js';
 import { registerFleet } from './fleet.js';
 import { datasetNames, nonEmpty, projectIds, wholeNumber } from './flags.js';
@@ -29,6 +30,15 @@ export function buildProgram(io: { out: NodeJS.WriteStream; err: NodeJS.WriteStr
     .showHelpAfterError('(add --help for usage and examples)')
     .configureOutput({ writeOut: (s) => io.out.write(s), writeErr: (s) => io.err.write(s) })
     .exitOverride()
+    // HTTP(S)_PROXY and NO_PROXY, for every command that calls out (the simulator is on loopback).
+    .hook('preAction', async (_program, action) => {
+      if (action.opts()['simulator']) return;
+      try {
+        await useEnvProxy(process.env);
+      } catch (error) {
+        action.error(`seo-visibility: ${(error as Error).message}`, { exitCode: 2, code: 'seo-visibility.proxy' });
+      }
+    })
     .version(VERSION, '-V, --version', 'print the version of seo-visibility')
     .addHelpText(
       'after',

@@ -5,6 +5,7 @@ import type { InsightSource } from '../insights/source.js';
 import { DEFAULT_PG_SCHEMA } from '../sync/postgres-store.js';
 import { EXIT } from './exit-codes.js';
 import { nonEmpty } from './flags.js';
+import { terminalText } from './terminal-text.js';
 
 /** What a command writes to and how it ends. @internal */
 export interface CommandIO {
@@ -37,7 +38,7 @@ export async function withStoreErrors(io: CommandIO, fn: (source: InsightSource)
     }
     return await fn(source as InsightSource);
   } catch (error) {
-    io.err.write(`seo-visibility: ${error instanceof Error ? error.message : String(error)}\n`);
+    io.err.write(`seo-visibility: ${terminalText(error instanceof Error ? error.message : String(error))}\n`);
     const usage = error instanceof InsightError && (error.code === 'usage' || error.code === 'missing_peer');
     return usage ? EXIT.usage : EXIT.failed;
   } finally {

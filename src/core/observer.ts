@@ -1,3 +1,4 @@
+import type { Redactor } from '../internal/redactor.js';
 import type { ErrorInfo, Hook, Logger, RequestInfo, ResolvedHooks, ResponseInfo, RetryInfo } from '../options/hooks.js';
 
 /** How the Authorization header appears in hooks and logs. @internal */
@@ -47,7 +48,7 @@ export interface Observer {
  * ```
  * @internal
  */
-export function createObserver(hooks: ResolvedHooks, logger: Logger | undefined): Observer | undefined {
+export function createObserver(hooks: ResolvedHooks, logger: Logger | undefined, redact?: Redactor): Observer | undefined {
   if (!logger && Object.values(hooks).every((list) => list.length === 0)) return undefined;
   const emit = <K extends keyof ResolvedHooks>(name: K, info: Parameters<ResolvedHooks[K][number]>[0], line?: string, details?: Record<string, unknown>): void => {
     if (line) logger?.debug(line, details);
@@ -60,7 +61,8 @@ export function createObserver(hooks: ResolvedHooks, logger: Logger | undefined)
     }
   };
   return {
-    retry(info) {
+    retry(given) {
+      const info = redact ? { ...given, url: redact.text(given.url), headers: redact.json(given.headers) } : given;
       logger?.info(`seo-visibility: retrying ${info.method} ${info.url} in ${info.delayMs} ms after ${info.error.name} (attempt ${info.attempt} failed)`, {
         id: info.id, attempt: info.attempt, error: info.error.name, delayMs: info.delayMs,
       });
@@ -70,9 +72,10 @@ export function createObserver(hooks: ResolvedHooks, logger: Logger | undefined)
       let request: RequestInfo | undefined;
       let started = 0;
       const announce = (url: string, headers: Record<string, string>): RequestInfo => {
-        request = { id, method, url, template, headers, attempt };
+        // The caller's own headers or URL may quote the key too (an `x-api-key` header): never shown.
+        request = redact ? { id, method, url: redact.text(url), template, headers: redact.json(headers), attempt } : { id, method, url, template, headers, attempt };
         started = Date.now();
-        emit('onRequest', request, `seo-visibility: → ${method} ${url} (attempt ${attempt})`, { id, method, url, template, attempt });
+        emit('onRequest', request, `seo-visibility: → ${method} ${request.url} (attempt ${attempt})`, { id, method, url: request.url, template, attempt });
         return request;
       };
       // ky calls `sent` before sending; a failure before that point (nothing left the process) still pairs up.

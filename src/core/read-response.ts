@@ -5,6 +5,7 @@ import { AbortedError, ConnectionError, ResponseValidationError, TimeoutError } 
 import type { ResponseMeta, ResponseSchema } from './schemas.js';
 import { asEnvelope, readError, readMeta } from './envelope.js';
 import { validate } from './schema-fast-path.js';
+import type { Redactor } from '../internal/redactor.js';
 
 /**
  * A call's result, as `.withMeta()` and `.withResponse()` resolve: the validated `data`, the
@@ -29,7 +30,9 @@ export interface ApiResult<T> {
  * Turns a response and its body text into the validated result, or throws the typed error: an
  * `ApiError` subclass for an error status or `success: false`, `ResponseValidationError` for a body
  * that is not the envelope or data that does not match the schema. `onMeta` gets `meta` as soon as
- * it is read, even when this throws (the throttle needs `rate_limit` either way).
+ * it is read, even when this throws (the throttle needs `rate_limit` either way). With `redact`, a
+ * body that holds the API key (echoed in `meta.request_id`, an error message, a record) is read as
+ * if the server had written `***` there, so nothing built from it can show the key.
  *
  * @example
  * ```ts
@@ -37,7 +40,7 @@ export interface ApiResult<T> {
  * ```
  * @internal
  */
-export function readResponse<T>(response: Response, text: string, schema: ResponseSchema<T>, onMeta: (meta: ResponseMeta) => void): ApiResult<T> {
+export function readResponse<T>(response: Response, text: string, schema: ResponseSchema<T>, onMeta: (meta: ResponseMeta) => void, redact?: Redactor): ApiResult<T> {
   const status = response.status;
   if (status < 400 && text === '') {
     // A bodiless success (e.g. 204 on DELETE, whose body is not shown) is fine where the schema allows it.
@@ -51,6 +54,7 @@ export function readResponse<T>(response: Response, text: string, schema: Respon
   let parsed = true;
   try {
     body = text === '' ? undefined : JSON.parse(text);
+    if (redact?.mayHold(text)) body = redact.json(body);
   } catch {
     parsed = false;
   }
@@ -81,15 +85,14 @@ export interface FailureContext {
   signal: AbortSignal | undefined;
   timeoutMs: number;
   host: string;
-  /** Redacted from every message: a custom fetch or a server may echo the Authorization header. */
-  apiKey: string;
 }
 
 /**
  * Maps whatever an attempt threw to the SDK's error: `AbortedError` when the caller's signal fired,
  * `TimeoutError` when ky's time-out ran out (before the response or while its body was read), the
  * SDK error itself, else `ConnectionError` with the host and the system error code. ky's errors are
- * never attached as `cause`: they hold the `Request`, whose headers carry the key.
+ * never attached as `cause`: they hold the `Request`, whose headers carry the key. A message that
+ * quotes the key (a custom fetch may echo the Authorization header) is the client's redactor's job.
  *
  * @example
  * ```ts
@@ -101,23 +104,10 @@ export function failure(error: unknown, context: FailureContext): SeoVisibilityE
   if (context.signal?.aborted) return new AbortedError(context.signal.reason);
   // ky wraps what fetch threw (a custom fetch's own SDK error among it) in its NetworkError.
   const own = error instanceof SeoVisibilityError ? error : error instanceof Error && error.cause instanceof SeoVisibilityError ? error.cause : undefined;
-  if (own) return withoutKey(own, context.apiKey);
+  if (own) return own;
   if (isTimeoutError(error)) return new TimeoutError(context.timeoutMs);
   const code = systemCode(error);
-  return withoutKey(new ConnectionError({ host: context.host, code, detail: code ? rootMessage(error) : withReason(error) }), context.apiKey);
-}
-
-/**
- * The key, wherever a text the SDK did not write (a server's message, a custom fetch's error)
- * carries it, becomes `***`: `Bearer <key>` reads `Bearer ***`, as in hooks and logs.
- */
-function withoutKey<E extends Error>(error: E, apiKey: string): E {
-  if (apiKey !== '' && error.message.includes(apiKey)) {
-    error.message = error.message.replaceAll(apiKey, '***');
-    // The stack's first line copies the message wherever the runtime formatted it already.
-    if (typeof error.stack === 'string') error.stack = error.stack.replaceAll(apiKey, '***');
-  }
-  return error;
+  return new ConnectionError({ host: context.host, code, detail: code ? rootMessage(error) : withReason(error) });
 }
 
 /**

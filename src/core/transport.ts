@@ -6,6 +6,7 @@ import { type TransportConfig, resolveHooks, resolveRequestOptions } from '../op
 import * as check from '../internal/validate.js';
 import { userAgent as detectUserAgent } from '../internal/runtime.js';
 import { nativeSignal } from '../internal/signal.js';
+import { type Redactor, createRedactor } from '../internal/redactor.js';
 import type { RequestOptions } from '../options/client-options.js';
 import { type ApiResult, failure, readResponse } from './read-response.js';
 import type { ResponseSchema } from './schemas.js';
@@ -64,13 +65,16 @@ export class Transport {
   readonly #observer: Observer | undefined;
   readonly #visibleHeaders: Record<string, string>;
   readonly #host: string;
+  /** Keeps the key out of every response, error and hook payload this client hands out. */
+  readonly #redact: Redactor;
 
   constructor(config: TransportConfig) {
     this.#config = config;
+    this.#redact = createRedactor(config.apiKey);
     const userAgent = 'userAgent' in config ? config.userAgent : detectUserAgent();
     const base = { accept: 'application/json', ...(userAgent ? { 'user-agent': userAgent } : {}), ...lowerCase(config.headers) };
     this.#visibleHeaders = { ...base, authorization: REDACTED };
-    this.#observer = createObserver(config.hooks, config.logger);
+    this.#observer = createObserver(config.hooks, config.logger, this.#redact);
     this.#http = createHttp({
       baseUrl: config.baseUrl,
       headers: { ...base, authorization: `Bearer ${config.apiKey}` },
@@ -97,7 +101,7 @@ export class Transport {
     if (spec.body !== undefined) check.jsonBody('body', spec.body);
     const extra = options.headers ? lowerCase(options.headers) : undefined;
     // A call's own hooks join the client's, for this call only.
-    const observer = options.hooks ? createObserver(resolveHooks(this.#config.hooks, options.hooks), this.#config.logger) : this.#observer;
+    const observer = options.hooks ? createObserver(resolveHooks(this.#config.hooks, options.hooks), this.#config.logger, this.#redact) : this.#observer;
     const call: Call<T> = { spec, id: ++calls, signal, timeout: Math.min(timeout, MAX_TIMER), maxQueueWait: options.maxQueueWait ?? this.#config.maxQueueWait, extra, observer };
     const { backoff } = this.#config;
     try {
@@ -118,8 +122,9 @@ export class Transport {
         },
       });
     } catch (error) {
-      // p-retry rejects with the signal's bare reason when the caller aborts between attempts.
-      throw signal?.aborted ? new AbortedError(signal.reason) : error;
+      // p-retry rejects with the signal's bare reason when the caller aborts between attempts. The
+      // redactor once more: a failure outside an attempt's own (a custom gate's) may quote the key too.
+      throw this.#redact.error(signal?.aborted ? new AbortedError(signal.reason) : error);
     }
   }
 
@@ -150,14 +155,16 @@ export class Transport {
       });
       response = await pending;
       if (typeof response?.status !== 'number') throw new TypeError('fetch resolved without a Response');
+      // Before anything is built from it (error headers, hook payloads, `withResponse()`): a server may echo the key.
+      response = this.#redact.response(response);
       // ky's text() is bounded by the time-out; the caller's signal is raced too, for bodies that ignore it.
       const text = await untilAborted(pending.text(), signal);
-      const result = readResponse(response, text, spec.schema, (meta) => settle(meta.rate_limit));
+      const result = readResponse(response, text, spec.schema, (meta) => settle(meta.rate_limit), this.#redact);
       watch?.responded(response, result.meta.request_id);
       return result;
     } catch (error) {
       settle();
-      const typed = failure(error, { signal, timeoutMs: call.timeout, host: this.#host, apiKey: this.#config.apiKey });
+      const typed = this.#redact.error(failure(error, { signal, timeoutMs: call.timeout, host: this.#host }));
       if (watch) {
         if (response) watch.responded(response, (typed as { requestId?: string }).requestId, typed);
         else watch.failed(typed);

@@ -202,9 +202,11 @@ export interface ClientOptions {
    */
   logLevel?: LogLevel;
   /**
-   * Lets the client start in a browser with a real API key. Off by default, because the key
-   * would be visible to every visitor of the page. Not needed with a custom `fetch` (the
-   * simulator, or a fetch that talks to your own backend proxy, which holds the key).
+   * Lets the client start in a browser (a page or a web worker). Off by default, because the key
+   * would be visible to every visitor of the page. Needed with a custom `fetch` too: passing one
+   * proves nothing about where the key goes (`window.fetch` sends it from the page). Set it for the
+   * simulator's keys, an internal tool, or a placeholder key with a `fetch` to your own backend
+   * that adds the real one. Servers (Node, Deno, Bun, Workers) never need it.
    *
    * @default false
    * @example

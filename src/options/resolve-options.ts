@@ -61,12 +61,15 @@ export function resolveConfig(options: ClientOptions | undefined, sharedGate?: R
   const env = readEnv();
   const apiKey = check.apiKey(given.apiKey ?? env.SEO_VISIBILITY_API_KEY);
   const baseUrl = resolveBaseUrl(given.baseUrl ?? env.SEO_VISIBILITY_BASE_URL);
-  if (isBrowser() && given.fetch === undefined && given.dangerouslyAllowBrowser !== true) {
+  // The runtime and the explicit opt-in decide, not whether a `fetch` was passed: `window.fetch` or
+  // any wrapper of it sends the key from the page just the same, and the SDK cannot tell a fetch to
+  // your own backend from one to the API.
+  if (isBrowser() && given.dangerouslyAllowBrowser !== true) {
     throw new InvalidArgumentError(
       'dangerouslyAllowBrowser',
       'this looks like a browser, where the API key would be visible to every visitor of the page. ' +
-        'Call the API from your server (or pass a `fetch` that goes through your own backend proxy, which holds the key); ' +
-        'set `dangerouslyAllowBrowser: true` only if every visitor may see this key.',
+        'Call the API from your server; set `dangerouslyAllowBrowser: true` only if every visitor may see this key ' +
+        "(an internal tool, the simulator's keys, or a placeholder key with a `fetch` to your own backend, which holds the real one).",
     );
   }
   const logger = resolveLogger(given.logger, given.logLevel, env.SEO_VISIBILITY_LOG);

@@ -168,12 +168,9 @@ class NdjsonStore implements SyncStore {
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       }
-      let current: LockHolder | undefined;
-      try {
-        current = JSON.parse(readFileSync(path, 'utf8')) as LockHolder;
-      } catch {
-        // unreadable: written by a process killed mid-write, so it is gone
-      }
+      const current = readHolder(path);
+      // Created but not yet written: a process in the middle of taking it, unless it has been so for long.
+      if (current === 'being written') throw inUse(this.location, undefined, '', 'its lock file is being written');
       if (current && mayBeRunning(current)) throw inUse(this.location, current, `, or, if pid ${current.pid} is gone, delete ${path}`);
       // Only one taker wins the exclusive create that follows.
       try {
@@ -182,8 +179,8 @@ class NdjsonStore implements SyncStore {
         // another process took it over first: the retry reports it
       }
     }
-    const current = JSON.parse(readFileSync(path, 'utf8')) as LockHolder;
-    throw inUse(this.location, current, '');
+    const current = readHolder(path);
+    throw inUse(this.location, typeof current === 'object' ? current : undefined, '');
   }
 
   #unlock(holder: LockHolder): void {
@@ -334,5 +331,25 @@ function syncFolder(dir: string): void {
     // Some platforms (Windows) cannot open a folder: the rename is atomic there all the same.
   } finally {
     if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** How long a lock file may stay unwritten before it counts as a killed process's (its write takes microseconds). */
+const LOCK_WRITE_GRACE_MS = 10_000;
+
+/**
+ * The holder a lock file names; `'being written'` for one just created and still empty or partial
+ * (another process between its exclusive create and its write); `undefined` for one unreadable for
+ * longer than that (a process killed mid-write: it is gone) or already removed.
+ */
+function readHolder(path: string): LockHolder | 'being written' | undefined {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as LockHolder;
+  } catch {
+    try {
+      return Date.now() - statSync(path).mtimeMs < LOCK_WRITE_GRACE_MS ? 'being written' : undefined;
+    } catch {
+      return undefined; // removed meanwhile
+    }
   }
 }

@@ -132,11 +132,15 @@ class PostgresStore implements SyncStore {
       client = await connectTo(pool, t);
       // A connection lost while the store holds it must not crash the process: the next query fails instead.
       client.on('error', ignore);
-      const holder = newHolder();
-      await this.#lock(client);
+      const holder: LockHolder = { ...newHolder(), backend: await this.#lock(client) };
       this.#client = client;
       this.#pool = pool;
       this.#holder = holder;
+      // Named at once where the lock table exists (every open but a schema's first): another
+      // process's `in_use` then names this one even while it waits below for the schema's DDL lock.
+      await this.#recordHolder(client, holder).catch((error: unknown) => {
+        if ((error as { code?: string }).code !== UNDEFINED_TABLE) throw error;
+      });
       await this.#createSchema(client);
       await this.#recordHolder(client, holder);
       await this.#loadState(client);
@@ -232,20 +236,38 @@ class PostgresStore implements SyncStore {
 
   /**
    * A session advisory lock: held while this client's session lives, so a killed process frees it
-   * with its connection. Who holds it is written beside it ({@link #recordHolder}), for the `in_use` message.
+   * with its connection. Who holds it is written beside it ({@link #recordHolder}), for the `in_use`
+   * message. Resolves to this session's backend pid, which the holder row records.
    */
-  async #lock(client: PoolClient): Promise<void> {
+  async #lock(client: PoolClient): Promise<number> {
     const deadline = Date.now() + this.#lockWaitMs;
     for (;;) {
-      const got = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS ok', this.#lockKey());
-      if (got.rows[0]?.ok) break;
-      if (Date.now() >= deadline) {
-        const current = await client.query<{ holder: LockHolder }>(`SELECT holder FROM ${this.#id('_sync_lock')} WHERE scope = $1`, [this.#scopeKey]).catch(() => undefined);
-        const who = current?.rows[0]?.holder ?? { pid: 0, host: 'an unknown host', token: '', since: 'unknown' };
-        throw inUse(this.location, who, this.#lockWaitMs ? ` (waited ${this.#lockWaitMs} ms)` : ', or pass lockWaitMs to wait for it');
-      }
+      const got = await client.query<{ ok: boolean; backend: number }>('SELECT pg_try_advisory_lock($1, $2) AS ok, pg_backend_pid() AS backend', this.#lockKey());
+      if (got.rows[0]?.ok) return got.rows[0].backend;
+      if (Date.now() >= deadline) throw await this.#inUse(client);
       await new Promise((resolve) => setTimeout(resolve, Math.min(250, Math.max(1, deadline - Date.now()))));
     }
+  }
+
+  /**
+   * The `in_use` error naming the holder: its row, when the row is the live holder's (the session
+   * that holds the advisory lock wrote it); else, early in that process's open (no row yet, or one
+   * a killed process left), "another process that is still starting" with its PostgreSQL session.
+   */
+  async #inUse(client: PoolClient): Promise<Error> {
+    const remedy = this.#lockWaitMs ? ` (waited ${this.#lockWaitMs} ms)` : ', or pass lockWaitMs to wait for it';
+    const [classid, objid] = this.#lockKey().map((key) => String(key >>> 0)); // pg_locks shows the int4 keys as unsigned oids
+    const live = await client
+      .query<{ pid: number; since: Date | null }>(
+        "SELECT l.pid, a.backend_start AS since FROM pg_locks l LEFT JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.granted AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) AND l.classid = $1::oid AND l.objid = $2::oid AND l.objsubid = 2",
+        [classid, objid],
+      )
+      .then((r) => r.rows[0], () => undefined);
+    const row = await client.query<{ holder: LockHolder }>(`SELECT holder FROM ${this.#id('_sync_lock')} WHERE scope = $1`, [this.#scopeKey]).then((r) => r.rows[0]?.holder, () => undefined);
+    // A row without `backend` was written by an older version: it names its holder as it always did.
+    const named = row && (live === undefined || row.backend === undefined || row.backend === live.pid) ? row : undefined;
+    const session = live ? `PostgreSQL session pid ${live.pid}${live.since ? `, connected since ${live.since.toISOString()}` : ''}` : '';
+    return inUse(this.location, named, remedy, session);
   }
 
   /** Writes who holds the run lock, for another process's `in_use` message. */
@@ -446,6 +468,9 @@ function typeOfSql(dataType: string): ColumnType {
       return 'text';
   }
 }
+
+/** SQLSTATE of a table that does not exist (yet). */
+const UNDEFINED_TABLE = '42P01';
 
 /** An advisory lock key: Postgres takes signed int4. */
 function hash32(text: string): number {

@@ -10,6 +10,8 @@ export interface LockHolder {
   token: string;
   /** ISO time the lock was taken. */
   since: string;
+  /** PostgreSQL only: the session (`pg_backend_pid()`) that holds the advisory lock, to tell a live row from a stale one. */
+  backend?: number;
 }
 
 /** A new holder for this process. @internal */
@@ -33,10 +35,15 @@ export function mayBeRunning(holder: LockHolder): boolean {
   }
 }
 
-/** The `in_use` error: who holds the store, and what to do. @internal */
-export function inUse(location: string, holder: LockHolder, remedy: string): SyncError {
-  return new SyncError(
-    'in_use',
-    `The store at ${location} is in use by pid ${holder.pid} on host ${holder.host} (since ${holder.since}): a sync or plan is running there. Wait for it to finish${remedy}.`,
-  );
+/**
+ * The `in_use` error: who holds the store, and what to do. `holder` is `undefined` when the lock is
+ * taken but its holder has not recorded itself yet (a process early in its open): then `starting`
+ * says what is known of it instead of a made-up "pid 0".
+ * @internal
+ */
+export function inUse(location: string, holder: LockHolder | undefined, remedy: string, starting = ''): SyncError {
+  const who = holder
+    ? `pid ${holder.pid} on host ${holder.host} (since ${holder.since})`
+    : `another process that is still starting${starting ? ` (${starting})` : ''}: it holds the lock and has not recorded its pid and host yet`;
+  return new SyncError('in_use', `The store at ${location} is in use by ${who}: a sync or plan is running there. Wait for it to finish${remedy}.`);
 }

@@ -236,8 +236,18 @@ function describeEventFailure(issue: z.core.$ZodRawIssue): string | undefined {
   const first = known && branch?.code === 'invalid_union' ? branch.errors[KNOWN_EVENT_NAMES.indexOf(name as KnownWebhookEventName)]?.[0] : branch;
   if (!first) return undefined;
   const where = first.path.length > 0 ? first.path.join('.') : '(root)';
-  const expected = 'expected' in first ? ` (expected ${String(first.expected)})` : '';
   const label = known ? `"${name}" event` : 'webhook event';
+  if (first.code === 'invalid_type' && first.path.length > 0) {
+    // zod says "Invalid input (expected number)" alike for an absent field and a wrong one: tell them
+    // apart (JSON has no `undefined`: a field is there or not). zod's `record` is a JSON object.
+    const parent = first.path.slice(0, -1).reduce<unknown>((v, key) => (v as Record<PropertyKey, unknown> | undefined)?.[key], input);
+    const last = first.path[first.path.length - 1]!;
+    const expected = String(first.expected).replace('record', 'object');
+    if (typeof parent !== 'object' || parent === null || !Object.hasOwn(parent, last)) return `the ${label} has no ${where} (expected ${expected})`;
+    const value = (parent as Record<PropertyKey, unknown>)[last];
+    return `Invalid ${label} at ${where}: expected ${expected}, received ${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value}`;
+  }
+  const expected = 'expected' in first ? ` (expected ${String(first.expected)})` : '';
   return `Invalid ${label} at ${where}: ${first.message}${expected}`;
 }
 

@@ -152,7 +152,7 @@ describe('WebhookEventSchema', () => {
       data: { keywords_updated: '250', job_id: ids.job },
     });
     expect(result.error?.issues[0]?.message).toBe(
-      'Invalid "keywords.updated" event at data.keywords_updated: Invalid input (expected number)',
+      'Invalid "keywords.updated" event at data.keywords_updated: expected number, received string',
     );
     const unknown = WebhookEventSchema.safeParse({
       event: 'x.y',
@@ -161,7 +161,7 @@ describe('WebhookEventSchema', () => {
       data: 1,
     });
     expect(unknown.error?.issues[0]?.message).toBe(
-      'Invalid webhook event at data: Invalid input (expected record)',
+      'Invalid webhook event at data: expected object, received number',
     );
   });
 
