@@ -34,9 +34,15 @@ const sections: Array<[string, () => Promise<Row[]>]> = [
 const fails = (row: Row) => (QUICK ? row.binding === true && (row.holds ?? row.pass) === false : row.pass === false);
 const verdict = (row: Row) => (row.pass === undefined ? '' : row.pass ? 'PASS' : fails(row) ? 'FAIL' : 'miss (timing; not binding in quick mode)');
 
+// `npm run bench -- --only overhead` (or any section name's start) runs those sections alone and
+// writes no report: a full report must come from one run of every section.
+const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
+const chosen = only ? sections.filter(([name]) => name.startsWith(only)) : sections;
+if (chosen.length === 0) throw new Error(`--only ${only}: no section starts so; the sections are ${sections.map(([name]) => name).join(', ')}`);
+
 const rows: Row[] = [];
 const started = Date.now();
-for (const [name, run] of sections) {
+for (const [name, run] of chosen) {
   process.stdout.write(`bench: ${name}…\n`);
   for (const row of await run()) {
     rows.push(row);
@@ -49,7 +55,7 @@ const machine = `${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}, ${(to
 process.stdout.write(`\n${machine}; Node ${process.version}; ${((Date.now() - started) / 1000).toFixed(0)} s${QUICK ? ' (quick mode)' : ''}\n`);
 process.stdout.write(failed.length ? `${failed.length} target(s) missed\n` : 'every target holds\n');
 
-if (!QUICK) {
+if (!QUICK && !only) {
   const table = rows.map((r) => `| ${r.section} | ${r.figure.trim()} | ${r.value} | ${r.peer} | ${r.target} | ${verdict(r)} |`).join('\n');
   const doc = `# Benchmarks
 
