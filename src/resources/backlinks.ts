@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import type { ApiPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/page-promise.js';
 import { ApiResource, pageOf } from '../core/resource.js';
-import { int, isoString, num, pendingTimestamp } from '../core/schemas.js';
+import { isoString, num, pendingTimestamp } from '../core/schemas.js';
 import type { RequestOptions } from '../options/client-options.js';
 
 /**
@@ -20,9 +20,9 @@ export const BacklinkTargetSchema = z.looseObject({
   /** The tracked domain. */
   target_domain: z.string(),
   /** Number of backlinks to the target. */
-  total_backlinks: int(),
+  total_backlinks: z.int(),
   /** Number of referring domains linking to the target. */
-  total_referring_domains: int(),
+  total_referring_domains: z.int(),
   /** Rank of the target (a number). */
   rank: num(),
   // Null until it happens (a target whose summary was never computed).
@@ -82,17 +82,17 @@ export const BacklinkHistoryEntrySchema = z.looseObject({
   /** Day of the entry (ISO 8601 date). */
   check_date: isoString(),
   /** Backlinks gained that day. */
-  new_backlinks: int(),
+  new_backlinks: z.int(),
   /** Backlinks lost that day. */
-  lost_backlinks: int(),
+  lost_backlinks: z.int(),
   /** Referring domains gained that day. */
-  new_referring_domains: int(),
+  new_referring_domains: z.int(),
   /** Referring domains lost that day. */
-  lost_referring_domains: int(),
+  lost_referring_domains: z.int(),
   /** Net change in backlinks that day. */
-  net_backlinks_change: int(),
+  net_backlinks_change: z.int(),
   /** Net change in referring domains that day. */
-  net_domains_change: int(),
+  net_domains_change: z.int(),
 });
 
 /**
@@ -108,11 +108,11 @@ export type BacklinkHistoryEntry = z.infer<typeof BacklinkHistoryEntrySchema>;
 /** `summary` of the backlink history. @internal */
 export const BacklinkHistorySummarySchema = z.looseObject({
   /** Backlinks gained over the whole history. */
-  total_new: int(),
+  total_new: z.int(),
   /** Backlinks lost over the whole history. */
-  total_lost: int(),
+  total_lost: z.int(),
   /** Net change in backlinks over the whole history. */
-  net_change: int(),
+  net_change: z.int(),
 });
 
 /** Backlink history (`GET /projects/{projectId}/backlinks/history`). @internal */
@@ -139,7 +139,7 @@ export const AnchorTextSchema = z.looseObject({
   /** The link text. */
   anchor_text: z.string(),
   /** Number of backlinks with this anchor text. */
-  count: int(),
+  count: z.int(),
   /** Share of backlinks with this anchor text, in percent. */
   percentage: num(),
   /** Whether the links are dofollow. */

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import type { ApiPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/page-promise.js';
 import { ApiResource, pageOf, paramsOf } from '../core/resource.js';
-import { extendLoose, int, isoString, num, openEnum } from '../core/schemas.js';
+import { extendLoose, isoString, num, openEnum } from '../core/schemas.js';
 import * as check from '../internal/validate.js';
 import type { RequestOptions } from '../options/client-options.js';
 import type { DateParam } from './rankings.js';
@@ -60,7 +60,7 @@ export const ContentItemSchema = z.looseObject({
   /** Color of the content type (its values are not documented). */
   content_type_color: z.string(),
   /** Priority (an integer; its scale is not documented). */
-  priority: int(),
+  priority: z.int(),
   /** Link to the content document, or `null`. */
   document_url: z.nullable(z.string()),
   /** Source URL, or `null`. */

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import type { ApiPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/page-promise.js';
 import { ApiResource, type PageOf, pageOf } from '../core/resource.js';
-import { extendLoose, int, isoString, num, pendingTimestamp, record } from '../core/schemas.js';
+import { extendLoose, isoString, num, pendingTimestamp } from '../core/schemas.js';
 import * as check from '../internal/validate.js';
 import type { RequestOptions } from '../options/client-options.js';
 import type { DateParam } from './rankings.js';
@@ -21,9 +21,9 @@ export const ModelResponseSchema = z.looseObject({
   /** Whether the brand is visible in this model's latest response. */
   is_visible: z.boolean(),
   /** Position in that response. */
-  position: int(),
+  position: z.int(),
   /** Number of citations in that response. */
-  citations_count: int(),
+  citations_count: z.int(),
   /** Excerpt of that response. */
   response_excerpt: z.string(),
 });
@@ -60,10 +60,10 @@ export const PromptSchema = z.looseObject({
   /** AI search volume of the prompt. */
   ai_search_volume: num(),
   /** Total number of citations. */
-  total_citations: int(),
+  total_citations: z.int(),
   // Keys are model identifiers of the form `<vendor>/<model>`.
   /** Latest response summary of each model, keyed by model identifier (`<vendor>/<model>`). */
-  latest_responses: record(ModelResponseSchema),
+  latest_responses: z.record(z.string(), ModelResponseSchema),
   // Null until it happens (a prompt never checked).
   /** When the prompt was last checked (ISO 8601); `null` if it never was. */
   last_checked: pendingTimestamp(),
@@ -135,9 +135,9 @@ export const PromptResponseSchema = z.looseObject({
   /** Whether the brand is visible in the response. */
   is_visible: z.boolean(),
   /** Position in the response. */
-  position: int(),
+  position: z.int(),
   /** Number of citations in the response. */
-  citations_count: int(),
+  citations_count: z.int(),
   /** Sources cited in the response (`url`, `title`, `domain`). */
   citations: z.array(CitationSchema),
   /** Excerpt of the response. */

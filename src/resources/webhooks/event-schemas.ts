@@ -1,22 +1,9 @@
 import * as z from 'zod/mini';
-import { int, isoString, num, record } from '../../core/schemas.js';
+import { isoString, num } from '../../core/schemas.js';
 import { ContentStatusSchema } from '../content.js';
 import { KNOWN_EVENT_NAMES, type KnownWebhookEventName } from './event-names.js';
 
 export { KNOWN_EVENT_NAMES, type KnownWebhookEventName } from './event-names.js';
-
-/**
- * Exactly `name`, raising the issue `z.literal(name)` raises (`invalid_value` with `values`, for any
- * other value, a missing one included): z.literal brings zod's literal-schema code into the browser
- * bundle, a check on `z.unknown()` does not. Only the declared type says which string it is.
- */
-function literal<const N extends string>(name: N): z.ZodMiniType<N, N> {
-  return z.unknown().check(
-    z.check((ctx) => {
-      if (ctx.value !== name) ctx.issues.push({ code: 'invalid_value', values: [name], input: ctx.value });
-    }),
-  ) as z.ZodMiniType as z.ZodMiniType<N, N>;
-}
 
 /**
  * Builds an event payload schema `{ event, timestamp, project_id, data }` for one event name.
@@ -29,7 +16,7 @@ function eventSchema<const N extends KnownWebhookEventName, S extends z.core.$Zo
 ) {
   return z.looseObject({
     /** The event name. */
-    event: literal(name),
+    event: z.literal(name),
     /** When the event happened (ISO 8601). */
     timestamp: isoString(),
     /** UUID of the project the event is about. */
@@ -69,7 +56,7 @@ export const AuditStartedEventSchema = eventSchema('audit.started', {
   /** URL the audit crawls. */
   target_url: z.string(),
   /** Maximum number of pages the crawl visits. */
-  max_crawl_pages: int(),
+  max_crawl_pages: z.int(),
 });
 
 /** `audit.completed` payload. @internal */
@@ -79,13 +66,13 @@ export const AuditCompletedEventSchema = eventSchema('audit.completed', {
   /** URL the audit crawled. */
   target_url: z.string(),
   /** Number of pages crawled. */
-  pages_crawled: int(),
+  pages_crawled: z.int(),
 });
 
 /** `keywords.updated` payload. @internal */
 export const KeywordsUpdatedEventSchema = eventSchema('keywords.updated', {
   /** Number of keywords the daily scan updated. */
-  keywords_updated: int(),
+  keywords_updated: z.int(),
   /** Id of the scan job. */
   job_id: z.string(),
 });
@@ -101,7 +88,7 @@ export const PromptsUpdatedEventSchema = eventSchema('prompts.updated', {
   /** Identifier of the best model, of the form `<vendor>/<model>`. */
   best_model: z.string(),
   /** Number of models checked. */
-  models_checked: int(),
+  models_checked: z.int(),
 });
 
 /**
@@ -191,22 +178,15 @@ const knownNames: ReadonlySet<string> = new Set(KNOWN_EVENT_NAMES);
 // An event name added after this SDK parses as a generic event rather than failing the delivery.
 export const UnknownWebhookEventSchema = z.looseObject({
   /** The event name: one this SDK does not know (not one of the six documented names). */
-  // A plain check raising the issue z.refine(…, { message, abort: true }) would raise (code, path,
-  // message): z.refine brings zod's custom-schema code into the browser bundle, z.check does not.
-  event: z.string().check(
-    z.check((ctx) => {
-      if (!knownNames.has(ctx.value)) return;
-      // Aborting (continue: false) makes zod report both branches of WebhookEventSchema's union
-      // (the documented event's real problem included) instead of only this name check.
-      ctx.issues.push({ code: 'custom', input: ctx.value, path: [], message: "a documented event name: the payload must match that event's documented shape", continue: false });
-    }),
-  ),
+  // Aborting makes zod report both branches of WebhookEventSchema's union (the documented event's
+  // real problem included) instead of only this name check.
+  event: z.string().check(z.refine((name) => !knownNames.has(name), { message: "a documented event name: the payload must match that event's documented shape", abort: true })),
   /** When the event happened (ISO 8601). */
   timestamp: isoString(),
   /** UUID of the project the event is about. */
   project_id: z.string(),
   /** The event's own fields, untyped. */
-  data: record(z.unknown()),
+  data: z.record(z.string(), z.unknown()),
 });
 
 /**
