@@ -4,6 +4,7 @@ import { errorFromResponse } from '../errors/from-response.js';
 import { AbortedError, ConnectionError, ResponseValidationError, TimeoutError } from '../errors/client-errors.js';
 import type { ResponseMeta, ResponseSchema } from './schemas.js';
 import { asEnvelope, readError, readMeta } from './envelope.js';
+import { parseJson } from './parse-json.js';
 
 /**
  * A call's result, as `.withMeta()` and `.withResponse()` resolve: the validated `data`, the
@@ -49,7 +50,7 @@ export function readResponse<T>(response: Response, text: string, schema: Respon
   let body: unknown;
   let parsed = true;
   try {
-    body = text === '' ? undefined : JSON.parse(text);
+    body = text === '' ? undefined : parseJson(text);
   } catch {
     parsed = false;
   }

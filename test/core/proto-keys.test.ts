@@ -5,8 +5,9 @@
  * at any depth, single record or list, typed field or untyped one, data or meta, may carry one.
  */
 import { describe, expect, test } from 'vitest';
-import { BASE_URL, HttpResponse, PROJECT_ID, http, rateLimit, testClient, useApiServer } from '../helpers/api-server.js';
-import { backlinkSummaryFixture, keywordFixture, keywordHistoryFixture, promptDetailFixture, promptFixture } from '../fixtures/records.js';
+import { parseWebhookEvent } from '../../src/index.js';
+import { BASE_URL, HttpResponse, OTHER_ID, PROJECT_ID, http, rateLimit, testClient, useApiServer } from '../helpers/api-server.js';
+import { backlinkSummaryFixture, contentDetailFixture, keywordFixture, keywordHistoryFixture, promptDetailFixture } from '../fixtures/records.js';
 
 const server = useApiServer();
 const EVIL = '"__proto__": {"isAdmin": true}';
@@ -47,9 +48,9 @@ describe('no "__proto__" own key reaches the caller', () => {
     expect(ranked.history.map(copied)).toEqual([undefined, undefined]);
 
     const prompt = { ...promptDetailFixture, latest_responses: 'RESPONSES' };
-    const responses = `{${EVIL}, "openai/gpt-4o": ${withEvil(promptFixture.latest_responses['openai/gpt-4o'])}}`;
-    answer(`${BASE_URL}/projects/${PROJECT_ID}/prompts/${promptFixture.id}`, JSON.stringify(prompt).replace('"RESPONSES"', responses));
-    const detail = await testClient().prompts.get(PROJECT_ID, promptFixture.id);
+    const responses = `{${EVIL}, "openai/gpt-4o": ${withEvil(promptDetailFixture.latest_responses['openai/gpt-4o'])}}`;
+    answer(`${BASE_URL}/projects/${PROJECT_ID}/prompts/${promptDetailFixture.id}`, JSON.stringify(prompt).replace('"RESPONSES"', responses));
+    const detail = await testClient().prompts.get(PROJECT_ID, promptDetailFixture.id);
     expect(protoPaths(detail)).toEqual([]);
     expect(copied(detail.latest_responses)).toBeUndefined();
     expect(copied(detail.latest_responses['openai/gpt-4o'])).toBeUndefined();
@@ -62,5 +63,46 @@ describe('no "__proto__" own key reaches the caller', () => {
     expect(page.items).toHaveLength(2);
     expect(protoPaths(page.items)).toEqual([]);
     expect(page.items.map(copied)).toEqual([undefined, undefined]);
+  });
+
+  test('untyped values (a field the schema leaves unknown, a body it does not describe)', async () => {
+    const detail = { ...contentDetailFixture, meta_data: { ...contentDetailFixture.meta_data, revision_notes: 'NOTES' } };
+    answer(`${BASE_URL}/projects/${PROJECT_ID}/content/${contentDetailFixture.id}`, JSON.stringify(detail).replace('"NOTES"', `[{${EVIL}}]`));
+    const content = await testClient().content.get(PROJECT_ID, contentDetailFixture.id);
+    expect(protoPaths(content)).toEqual([]);
+
+    answer(`${BASE_URL}/webhooks/${OTHER_ID}/test`, `{"delivered": true, "echo": {${EVIL}}}`);
+    const tested = await testClient().webhooks.test(OTHER_ID);
+    expect(protoPaths(tested)).toEqual([]);
+    expect(copied((tested as { echo: unknown }).echo)).toBeUndefined();
+
+    answer(`${BASE_URL}/custom`, `{${EVIL}}`);
+    const custom = await testClient().request({ method: 'GET', path: '/custom' });
+    expect(protoPaths(custom)).toEqual([]);
+  });
+
+  test('the key spelled with \\u escapes, which JSON.parse decodes to "__proto__"', async () => {
+    const escaped = JSON.stringify(backlinkSummaryFixture).replace('{', '{"\\u005f_pr\\u006fto__": {"isAdmin": true}, ');
+    answer(`${BASE_URL}/projects/${PROJECT_ID}/backlinks/summary`, escaped);
+    const summary = await testClient().request({ method: 'GET', path: `/projects/${PROJECT_ID}/backlinks/summary` });
+    expect(protoPaths(summary)).toEqual([]);
+    expect(copied(summary)).toBeUndefined();
+  });
+
+  test('meta: rate_limit and pagination', async () => {
+    const budget = JSON.stringify(rateLimit());
+    answer(`${BASE_URL}/projects/${PROJECT_ID}/rankings/keywords`, `[]`, `"rate_limit": {${EVIL}, ${budget.slice(1)}, "pagination": {${EVIL}, "total": 0, "limit": 50, "offset": 0, "has_more": false}`);
+    const { meta } = await testClient().rankings.list(PROJECT_ID).withResponse();
+    expect(protoPaths(meta)).toEqual([]);
+    expect(copied(meta.rate_limit)).toBeUndefined();
+    expect(copied(meta.pagination)).toBeUndefined();
+  });
+
+  test('a webhook delivery given as text, top level and in its untyped data', () => {
+    const body = `{${EVIL}, "event": "brand.new_event", "timestamp": "2026-06-02T08:00:00Z", "project_id": "p", "data": {${EVIL}, "inner": {${EVIL}}}}`;
+    const event = parseWebhookEvent(body);
+    expect(protoPaths(event)).toEqual([]);
+    expect(copied(event)).toBeUndefined();
+    expect(copied(event.data)).toBeUndefined();
   });
 });

@@ -1,3 +1,4 @@
+import { parseJson } from '../../core/parse-json.js';
 import { InvalidArgumentError } from '../../errors/client-errors.js';
 import { type WebhookEvent, WebhookEventSchema } from './event-schemas.js';
 
@@ -31,7 +32,7 @@ export function parseWebhookEvent(payload: unknown): WebhookEvent {
   if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) value = new TextDecoder().decode(value);
   if (typeof value === 'string') {
     try {
-      value = JSON.parse(value);
+      value = parseJson(value);
     } catch {
       throw new InvalidArgumentError('payload', 'expected a webhook event as JSON, but the text is not valid JSON');
     }
