@@ -7,7 +7,7 @@ import { asEnvelope, readError, readMeta } from './envelope.js';
 import { parseJson } from './parse-json.js';
 
 /**
- * A call's result, as `.withMeta()` and `.withResponse()` resolve: the validated `data`, the
+ * A call's result, as `.withResponse()` resolve: the validated `data`, the
  * response's `meta`, and the `Response` of the final attempt (its body already read).
  *
  * @example

@@ -88,7 +88,7 @@ export const MetaSchema = /* @__PURE__ */ z.looseObject({
  *
  * @example
  * ```ts
- * const { meta } = await client.projects.list().withMeta();
+ * const { meta } = await client.projects.list().withResponse();
  * console.log(meta.rate_limit?.remaining, 'calls left until', new Date((meta.rate_limit?.reset ?? 0) * 1000));
  * ```
  */
@@ -110,7 +110,7 @@ export type Pagination = z.infer<typeof PaginationSchema>;
  *
  * @example
  * ```ts
- * const { meta } = await client.backlinks.summary(projectId).withMeta();
+ * const { meta } = await client.backlinks.summary(projectId).withResponse();
  * console.log(meta.request_id); // quote it in a support ticket
  * ```
  */

@@ -13,7 +13,7 @@ import type { RequestOptions } from '../options/client-options.js';
  */
 const MAX_LIMIT = 1000;
 
-/** `status` of an audit (open enum). @internal */
+/** `status` of an audit (open enum). */
 // The three enums below are open: a value the server adds later parses and types as string.
 export const AuditStatusSchema = openEnum(
   [
@@ -25,10 +25,10 @@ export const AuditStatusSchema = openEnum(
   ] as const,
 );
 
-/** `severity` of an audit issue (open enum). @internal */
+/** `severity` of an audit issue (open enum). */
 export const IssueSeveritySchema = openEnum(['critical', 'warning', 'notice'] as const);
 
-/** `status` of an audit issue (open enum). @internal */
+/** `status` of an audit issue (open enum). */
 export const IssueStatusSchema = openEnum(['passed', 'failed'] as const);
 
 /**
@@ -62,7 +62,7 @@ export type IssueSeverity = z.infer<typeof IssueSeveritySchema>;
  */
 export type IssueStatus = z.infer<typeof IssueStatusSchema>;
 
-/** An audit list item (`GET /projects/{projectId}/audits`). @internal */
+/** An audit list item (`GET /projects/{projectId}/audits`). */
 // Every object below is loose (z.looseObject): fields the server adds later are kept, never stripped.
 export const AuditSchema = z.looseObject({
   /** Audit UUID. */
@@ -106,7 +106,7 @@ export const AuditSchema = z.looseObject({
  */
 export type Audit = z.infer<typeof AuditSchema>;
 
-/** `issues_summary` of the latest audit. @internal */
+/** `issues_summary` of the latest audit. */
 export const IssuesSummarySchema = z.looseObject({
   /** Number of passed issues. */
   passed: z.int(),
@@ -116,7 +116,7 @@ export const IssuesSummarySchema = z.looseObject({
   total: z.int(),
 });
 
-/** The latest completed audit (`GET /projects/{projectId}/audits/latest`). @internal */
+/** The latest completed audit (`GET /projects/{projectId}/audits/latest`). */
 export const LatestAuditSchema = extendLoose(AuditSchema, {
   /** Number of pages in the crawl queue. */
   pages_in_queue: z.int(),
@@ -136,7 +136,7 @@ export const LatestAuditSchema = extendLoose(AuditSchema, {
  */
 export type LatestAudit = z.infer<typeof LatestAuditSchema>;
 
-/** An audit issue (`GET /projects/{projectId}/audits/{auditId}/issues`). @internal */
+/** An audit issue (`GET /projects/{projectId}/audits/{auditId}/issues`). */
 export const AuditIssueSchema = z.looseObject({
   /** Issue UUID. */
   id: z.string(),

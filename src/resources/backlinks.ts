@@ -12,7 +12,7 @@ import type { RequestOptions } from '../options/client-options.js';
  */
 const MAX_LIMIT = 1000;
 
-/** A backlink target list item (`GET /projects/{projectId}/backlinks`). @internal */
+/** A backlink target list item (`GET /projects/{projectId}/backlinks`). */
 // Every object below is loose (z.looseObject): fields the server adds later are kept, never stripped.
 export const BacklinkTargetSchema = z.looseObject({
   /** Id of the backlink target. */
@@ -41,7 +41,7 @@ export const BacklinkTargetSchema = z.looseObject({
  */
 export type BacklinkTarget = z.infer<typeof BacklinkTargetSchema>;
 
-/** Backlink summary (`GET /projects/{projectId}/backlinks/summary`). @internal */
+/** Backlink summary (`GET /projects/{projectId}/backlinks/summary`). */
 export const BacklinkSummarySchema = z.looseObject({
   /** Project UUID. */
   project_id: z.string(),
@@ -77,7 +77,7 @@ export const BacklinkSummarySchema = z.looseObject({
  */
 export type BacklinkSummary = z.infer<typeof BacklinkSummarySchema>;
 
-/** One day of backlink history. @internal */
+/** One day of backlink history. */
 export const BacklinkHistoryEntrySchema = z.looseObject({
   /** Day of the entry (ISO 8601 date). */
   check_date: isoString(),
@@ -105,7 +105,7 @@ export const BacklinkHistoryEntrySchema = z.looseObject({
  */
 export type BacklinkHistoryEntry = z.infer<typeof BacklinkHistoryEntrySchema>;
 
-/** `summary` of the backlink history. @internal */
+/** `summary` of the backlink history. */
 export const BacklinkHistorySummarySchema = z.looseObject({
   /** Backlinks gained over the whole history. */
   total_new: z.int(),
@@ -115,7 +115,7 @@ export const BacklinkHistorySummarySchema = z.looseObject({
   net_change: z.int(),
 });
 
-/** Backlink history (`GET /projects/{projectId}/backlinks/history`). @internal */
+/** Backlink history (`GET /projects/{projectId}/backlinks/history`). */
 export const BacklinkHistorySchema = z.looseObject({
   /** One entry per day: new and lost backlinks and referring domains. */
   history: z.array(BacklinkHistoryEntrySchema),
@@ -134,7 +134,7 @@ export const BacklinkHistorySchema = z.looseObject({
  */
 export type BacklinkHistory = z.infer<typeof BacklinkHistorySchema>;
 
-/** An anchor text entry (`GET /projects/{projectId}/backlinks/anchors`). @internal */
+/** An anchor text entry (`GET /projects/{projectId}/backlinks/anchors`). */
 export const AnchorTextSchema = z.looseObject({
   /** The link text. */
   anchor_text: z.string(),
@@ -161,7 +161,6 @@ export type AnchorText = z.infer<typeof AnchorTextSchema>;
 /**
  * A referring domain (`GET /projects/{projectId}/backlinks/domains`). The record's fields are not
  * shown; the reference only says each carries a domain rank.
- * @internal
  */
 // The reference leaves the referring domain record open: the fields it names are typed, the guessed ones
 // optional, and every other field the server sends is kept.

@@ -15,7 +15,7 @@ import type { DateParam } from './rankings.js';
  */
 const MAX_LIMIT = 200;
 
-/** One model's latest answer summary, a value of `latest_responses`. @internal */
+/** One model's latest answer summary, a value of `latest_responses`. */
 // Every object below is loose (z.looseObject): fields the server adds later are kept, never stripped.
 export const ModelResponseSchema = z.looseObject({
   /** Whether the brand is visible in this model's latest response. */
@@ -41,7 +41,7 @@ export const ModelResponseSchema = z.looseObject({
  */
 export type ModelResponse = z.infer<typeof ModelResponseSchema>;
 
-/** A prompt list item (`GET /projects/{projectId}/prompts`). @internal */
+/** A prompt list item (`GET /projects/{projectId}/prompts`). */
 export const PromptSchema = z.looseObject({
   /** Prompt UUID. */
   id: z.string(),
@@ -85,7 +85,7 @@ export const PromptSchema = z.looseObject({
  */
 export type Prompt = z.infer<typeof PromptSchema>;
 
-/** Prompt detail (`GET /projects/{projectId}/prompts/{promptId}`). @internal */
+/** Prompt detail (`GET /projects/{projectId}/prompts/{promptId}`). */
 export const PromptDetailSchema = extendLoose(PromptSchema, {
   /** Identifiers of the models checked for the prompt (`<vendor>/<model>`). */
   ai_models: z.array(z.string()),
@@ -108,7 +108,7 @@ export const PromptDetailSchema = extendLoose(PromptSchema, {
  */
 export type PromptDetail = z.infer<typeof PromptDetailSchema>;
 
-/** A source cited in a model response. @internal */
+/** A source cited in a model response. */
 export const CitationSchema = z.looseObject({
   /** Address of the cited source. */
   url: z.string(),
@@ -128,7 +128,7 @@ export const CitationSchema = z.looseObject({
  */
 export type Citation = z.infer<typeof CitationSchema>;
 
-/** One entry of `responses[]` in a prompt history. @internal */
+/** One entry of `responses[]` in a prompt history. */
 export const PromptResponseSchema = z.looseObject({
   /** Identifier of the model that answered, of the form `<vendor>/<model>`. */
   model: z.string(),
@@ -160,7 +160,7 @@ export const PromptResponseSchema = z.looseObject({
  */
 export type PromptResponse = z.infer<typeof PromptResponseSchema>;
 
-/** Prompt history (`GET /projects/{projectId}/prompts/{promptId}/history`). @internal */
+/** Prompt history (`GET /projects/{projectId}/prompts/{promptId}/history`). */
 // Paginated over `responses`: a page of history holds a page of responses, and iteration yields them.
 export const PromptHistorySchema = z.looseObject({
   /** Prompt UUID. */

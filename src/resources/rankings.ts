@@ -15,7 +15,6 @@ const MAX_LIMIT = 1000;
 
 /**
  * A keyword ranking list item (`GET /projects/{projectId}/rankings/keywords`).
- * @internal
  */
 // Loose: fields the server adds later are kept, never stripped.
 export const KeywordRankingSchema = z.looseObject({
@@ -77,7 +76,7 @@ export function keywordIdOf(record: KeywordRanking): string | undefined {
   return undefined;
 }
 
-/** One day of a keyword's position history. @internal */
+/** One day of a keyword's position history. */
 export const KeywordHistoryEntrySchema = z.looseObject({
   /** Day of the check (ISO 8601 date). */
   check_date: isoString(),
@@ -106,7 +105,7 @@ export const KeywordHistoryEntrySchema = z.looseObject({
  */
 export type KeywordHistoryEntry = z.infer<typeof KeywordHistoryEntrySchema>;
 
-/** `summary` of a keyword history. @internal */
+/** `summary` of a keyword history. */
 export const KeywordHistorySummarySchema = z.looseObject({
   /** Best position in the history. */
   best_position: z.int(),
@@ -116,7 +115,7 @@ export const KeywordHistorySummarySchema = z.looseObject({
   data_points: z.int(),
 });
 
-/** Daily position history of one keyword. @internal */
+/** Daily position history of one keyword. */
 export const KeywordHistorySchema = z.looseObject({
   /** Keyword UUID. */
   keyword_id: z.string(),

@@ -26,7 +26,7 @@ function eventSchema<const N extends KnownWebhookEventName, S extends z.core.$Zo
   });
 }
 
-/** `content.created` payload. @internal */
+/** `content.created` payload. */
 export const ContentCreatedEventSchema = eventSchema('content.created', {
   /** Id of the new content item. */
   content_id: z.string(),
@@ -38,7 +38,7 @@ export const ContentCreatedEventSchema = eventSchema('content.created', {
   scheduled_date: isoString(),
 });
 
-/** `content.status_changed` payload. @internal */
+/** `content.status_changed` payload. */
 export const ContentStatusChangedEventSchema = eventSchema('content.status_changed', {
   /** Id of the content item. */
   content_id: z.string(),
@@ -49,7 +49,7 @@ export const ContentStatusChangedEventSchema = eventSchema('content.status_chang
   new_status: ContentStatusSchema,
 });
 
-/** `audit.started` payload. @internal */
+/** `audit.started` payload. */
 export const AuditStartedEventSchema = eventSchema('audit.started', {
   /** Id of the audit. */
   audit_id: z.string(),
@@ -59,7 +59,7 @@ export const AuditStartedEventSchema = eventSchema('audit.started', {
   max_crawl_pages: z.int(),
 });
 
-/** `audit.completed` payload. @internal */
+/** `audit.completed` payload. */
 export const AuditCompletedEventSchema = eventSchema('audit.completed', {
   /** Id of the audit; read its result with `client.audits.latest(projectId)`. */
   audit_id: z.string(),
@@ -69,7 +69,7 @@ export const AuditCompletedEventSchema = eventSchema('audit.completed', {
   pages_crawled: z.int(),
 });
 
-/** `keywords.updated` payload. @internal */
+/** `keywords.updated` payload. */
 export const KeywordsUpdatedEventSchema = eventSchema('keywords.updated', {
   /** Number of keywords the daily scan updated. */
   keywords_updated: z.int(),
@@ -77,7 +77,7 @@ export const KeywordsUpdatedEventSchema = eventSchema('keywords.updated', {
   job_id: z.string(),
 });
 
-/** `prompts.updated` payload. @internal */
+/** `prompts.updated` payload. */
 export const PromptsUpdatedEventSchema = eventSchema('prompts.updated', {
   /** Id of the analyzed prompt. */
   prompt_id: z.string(),
@@ -146,7 +146,7 @@ export type KeywordsUpdatedEvent = z.infer<typeof KeywordsUpdatedEventSchema>;
  */
 export type PromptsUpdatedEvent = z.infer<typeof PromptsUpdatedEventSchema>;
 
-/** The six documented events, told apart by `event`. @internal */
+/** The six documented events, told apart by `event`. */
 export const KnownWebhookEventSchema = z.union([
   ContentCreatedEventSchema,
   ContentStatusChangedEventSchema,
@@ -173,7 +173,7 @@ const knownNames: ReadonlySet<string> = new Set(KNOWN_EVENT_NAMES);
 
 /**
  * An event whose name is not one of the six. The name check makes a *known* name with a malformed
- * `data` fail instead of slipping through here. @internal
+ * `data` fail instead of slipping through here.
  */
 // An event name added after this SDK parses as a generic event rather than failing the delivery.
 export const UnknownWebhookEventSchema = z.looseObject({
@@ -223,7 +223,7 @@ function describeEventFailure(issue: z.core.$ZodRawIssue): string | undefined {
 
 /**
  * A webhook event payload: `{ event, timestamp, project_id, data }`. A documented name with a
- * malformed `data` fails; an unknown name parses as the generic event. @internal
+ * malformed `data` fails; an unknown name parses as the generic event.
  */
 export const WebhookEventSchema = z.union([KnownWebhookEventSchema, UnknownWebhookEventSchema], {
   error: describeEventFailure,
