@@ -140,8 +140,8 @@ alternating runs of \`npm run bench -- --only overhead\` and \`npm run size\`:
 
 | Step | 1,000-row page vs raw fetch, CPU time | the same, wall time | Main entry, gzipped |
 | --- | --- | --- | --- |
-| fast path on the public \`def\`, rebuilt builders (before) | 1.29x, 1.33x, 1.36x, 1.32x | 1.20x to 2.35x | 32.4 KiB (95.9 KiB minified) |
-| zod/mini parses every response (after) | 1.90x, 1.89x, 1.93x, 1.82x, 1.87x, 1.93x | 1.83x to 3.56x | 32.4 KiB (97.2 KiB minified) |
+| fast path on the public \`def\`, rebuilt builders (before) | 1.29x, 1.33x, 1.36x, 1.32x (median 1.33x) | 1.20x to 2.35x | 32.4 KiB (95.9 KiB minified) |
+| zod/mini parses every response (after) | 1.90x, 1.89x, 1.93x, 1.82x, 1.87x, 1.93x, 1.98x (median 1.90x) | 1.83x to 3.56x | 32.4 KiB (97.2 KiB minified) |
 | classic \`zod\` instead of zod/mini (measured, not chosen) | 1.56x, 1.56x, 1.52x | 2.28x to 4.39x | 52.7 KiB |
 | zod/mini with zod's own \`z.compile\` (measured, not chosen) | | 1.89x (one run) | 42.3 KiB |
 
