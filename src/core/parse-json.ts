@@ -21,3 +21,34 @@ export function parseJson(text: string): unknown {
 function withoutProtoKey(key: string, value: unknown): unknown {
   return key === '__proto__' ? undefined : value;
 }
+
+/**
+ * `value`, JSON data an application parsed itself (a framework's body parser keeps an own
+ * `"__proto__"` key as `JSON.parse` does), without any own `"__proto__"` key at any depth: the value
+ * itself when it has none, the usual case, else a copy made through its JSON text and
+ * {@link parseJson}. The caller's object is never changed. Throws what `JSON.stringify` throws
+ * (a cycle, a BigInt) only for a value that has the key.
+ *
+ * @example
+ * ```ts
+ * const body = withoutProtoKeys(JSON.parse('{"data": {"__proto__": {"isAdmin": true}}}'));
+ * ```
+ * @internal
+ */
+export function withoutProtoKeys(value: unknown): unknown {
+  return hasProtoKey(value) ? parseJson(JSON.stringify(value)) : value;
+}
+
+/** Whether an object inside `value` has an own `__proto__` key. A loop over a stack, not recursion, so no depth overflows it. */
+function hasProtoKey(value: unknown): boolean {
+  const stack = [value];
+  const seen = new Set<object>();
+  while (stack.length > 0) {
+    const next = stack.pop();
+    if (typeof next !== 'object' || next === null || seen.has(next)) continue;
+    seen.add(next);
+    if (Object.hasOwn(next, '__proto__')) return true;
+    stack.push(...Object.values(next));
+  }
+  return false;
+}

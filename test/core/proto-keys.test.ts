@@ -105,4 +105,24 @@ describe('no "__proto__" own key reaches the caller', () => {
     expect(copied(event)).toBeUndefined();
     expect(copied(event.data)).toBeUndefined();
   });
+
+  test('a webhook delivery given as an object (from a JSON body parser), in typed and untyped data', () => {
+    const known = JSON.parse(`{"event": "keywords.updated", "timestamp": "2026-06-02T08:00:00Z", "project_id": "p", "data": {"keywords_updated": 3, "job_id": "j", "extra": {${EVIL}}}}`);
+    const unknown = JSON.parse(`{"event": "brand.new_event", "timestamp": "2026-06-02T08:00:00Z", "project_id": "p", "data": {"inner": [{${EVIL}}]}}`);
+    expect(protoPaths(parseWebhookEvent(known))).toEqual([]);
+    expect(protoPaths(parseWebhookEvent(unknown))).toEqual([]);
+    // The caller's own object is left as it was.
+    expect(Object.hasOwn(known.data.extra, '__proto__')).toBe(true);
+  });
+
+  test('a delivery object too deep to recurse into is still looked through; one with the key and a cycle is refused by name', () => {
+    let deep: unknown = [];
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    const event = parseWebhookEvent({ event: 'brand.new_event', timestamp: '2026-06-02T08:00:00Z', project_id: 'p', data: { deep } });
+    expect(event.data.deep).toBe(deep);
+
+    const cyclic = JSON.parse(`{"event": "brand.new_event", "timestamp": "2026-06-02T08:00:00Z", "project_id": "p", "data": {${EVIL}}}`);
+    cyclic.data.self = cyclic;
+    expect(() => parseWebhookEvent(cyclic)).toThrow(expect.objectContaining({ name: 'InvalidArgumentError', message: expect.stringMatching(/payload.*"__proto__" key/) }));
+  });
 });
