@@ -19,6 +19,8 @@ const mainEntryExternal: Plugin = {
 export default defineConfig({
   entry: {
     index: 'src/index.ts',
+    // seo-visibility/schemas: the response schemas, public in one place (the main entry has their types).
+    schemas: 'src/schemas.ts',
     'testing/index': 'src/testing/index.ts',
     // msw handlers apart, so the testing entry never imports msw (an optional peer).
     'testing/msw': 'src/testing/msw.ts',

@@ -56,6 +56,32 @@ export async function versus(a: () => Promise<unknown>, b: () => Promise<unknown
 }
 
 /**
+ * As {@link versus}, but each call's CPU time (user + system, `process.cpuUsage`) instead of its
+ * wall time: on a machine shared with other work, waiting for a core inflates the wall time of the
+ * longer call more, while CPU time counts only the work itself. Both sides run in this process
+ * (server included), so the ratio is of everything each side costs.
+ */
+export async function versusCpu(a: () => Promise<unknown>, b: () => Promise<unknown>, runs: number, warmup = Math.ceil(runs / 5)) {
+  for (let i = 0; i < warmup; i++) {
+    await a();
+    await b();
+  }
+  const ta: number[] = [];
+  const tb: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    for (const side of i % 2 === 0 ? [0, 1] : [1, 0]) {
+      const start = process.cpuUsage();
+      await (side === 0 ? a() : b());
+      const used = process.cpuUsage(start);
+      (side === 0 ? ta : tb).push((used.user + used.system) / 1000);
+    }
+  }
+  const ma = median(ta);
+  const mb = median(tb);
+  return { a: ma, b: mb, ratio: ma / mb };
+}
+
+/**
  * A loopback HTTP server answering each path with a fixed body, so both sides of a comparison read
  * byte-identical responses and server time is the same small constant for both.
  */

@@ -1,17 +1,18 @@
 /**
- * 1. Overhead: the SDK call (throttle on, ky, p-retry, response validated: a check read from the
- * schema's public `def` accepts valid data, anything else goes through zod's `safeParse`)
+ * 1. Overhead: the SDK call (throttle on, ky, p-retry, every response parsed by zod's `safeParse`)
  * against a raw `fetch` + `JSON.parse` of the same bytes from the same loopback server, alternated,
- * median of many runs.
+ * median of many runs, in wall time and in CPU time.
  *
- * Targets: a validated 1,000-row page costs at most 1.5x the raw fetch in-process (network time
- * dominates every real call). A small call is judged by its absolute overhead: at most 0.5 ms over
+ * Targets: a validated 1,000-row page costs at most 2.0x the raw fetch in-process (issue 24; network
+ * time dominates every real call), judged on CPU time: on a machine shared with other work, waiting
+ * for a core inflates the longer call's wall time more (the unchanged code's wall-time ratio swung
+ * from 1.2x to 2.4x between runs here), while CPU time counts only the work. Wall time is printed too. A small call is judged by its absolute overhead: at most 0.5 ms over
  * the raw fetch, which is 1% of the fastest real round trip (50 to 300 ms; the API allows one
  * request per 300 ms). On loopback its ratio looks large only because the round trip is ~0.2 ms.
  */
 import { SeoVisibilityClient } from '../src/index.js';
 import { createSimulator } from '../src/testing/index.js';
-import { QUICK, type Row, cannedServer, ms, versus } from './lib.js';
+import { QUICK, type Row, cannedServer, ms, versus, versusCpu } from './lib.js';
 
 /** Records real simulator responses, with a budget that never binds (this measures overhead, not pacing). */
 async function recordBodies() {
@@ -43,14 +44,19 @@ export async function overhead(): Promise<Row[]> {
 
   const rows: Row[] = [];
   try {
-    const list = await versus(() => client.rankings.list(projectId, { limit: 1000 }).then((p) => p.items.length), raw(paths.list, '?limit=1000&offset=0'), QUICK ? 20 : 300);
+    const sdkPage = () => client.rankings.list(projectId, { limit: 1000 }).then((p) => p.items.length);
+    const rawPage = raw(paths.list, '?limit=1000&offset=0');
+    const list = await versus(sdkPage, rawPage, QUICK ? 20 : 300);
+    const cpu = await versusCpu(sdkPage, rawPage, QUICK ? 20 : 300);
     rows.push({
       section: '1. Overhead',
-      figure: 'rankings.list(id, { limit: 1000 }), validated',
-      value: `${ms(list.a)} (${list.ratio.toFixed(2)}x)`,
-      peer: `raw fetch + JSON.parse ${ms(list.b)}`,
-      target: '≤ 1.5x',
-      pass: list.ratio <= 1.5,
+      figure: 'rankings.list(id, { limit: 1000 }), validated by zod',
+      value: `${ms(list.a)} (${list.ratio.toFixed(2)}x); CPU ${ms(cpu.a)} (${cpu.ratio.toFixed(2)}x)`,
+      peer: `raw fetch + JSON.parse ${ms(list.b)}; CPU ${ms(cpu.b)}`,
+      target: '≤ 2.0x (CPU time; wall time beside it)',
+      // CPU time: on this shared 2-core machine the wall-time ratio of the same unchanged code swung
+      // from 1.2x to 2.4x between runs (waits for a core, GC helper threads), so it cannot judge 2.0x.
+      pass: cpu.ratio <= 2.0,
     });
     const small = await versus(() => client.backlinks.summary(projectId), raw(paths.summary), QUICK ? 50 : 2_000);
     rows.push({

@@ -10,11 +10,12 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 /**
- * The main entry's budget, gzipped, dependencies included (issue 15's decision): 32.5 KiB. Measured
- * at 32.1 KiB when it was set; openai's SDK is 37.3. `npm run size`, and so `npm test`, fails above
- * it, so that any growth is a decision rather than drift.
+ * The main entry's budget, gzipped, dependencies included (issue 24's decision): 36 KiB, so that zod
+ * validates every response with its own builders instead of a hand-made second validator kept to fit
+ * the old 32.5 KiB (issue 15). openai's SDK is 37.3 KiB and validates nothing. `npm run size`, and
+ * so `npm test`, fails above it, so that any growth is a decision rather than drift.
  */
-export const LIMIT_BYTES = 32.5 * 1024;
+export const LIMIT_BYTES = 36 * 1024;
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 

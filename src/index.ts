@@ -43,14 +43,79 @@ export type { ApiErrorInit, RateLimitedInit } from './errors/api-error.js';
 export type { ConnectionErrorInit, ResponseValidationInit } from './errors/client-errors.js';
 export { parseWebhookEvent } from './resources/webhooks/parse-event.js';
 export { VERSION } from './core/version.js';
-// One line per resource: each file holds its schemas, types, parameters and namespace class, so a
-// new endpoint is added in its resource file alone. Schemas are exported `@internal` (kept out of
-// the reference, usable by SDK code and tests).
-export * from './resources/audits.js';
-export * from './resources/backlinks.js';
-export * from './resources/content.js';
-export * from './resources/projects.js';
-export * from './resources/prompts.js';
-export * from './resources/rankings.js';
-export * from './resources/reports.js';
-export * from './resources/webhooks/index.js';
+// The resources: each class is a type only (the client builds them), with its records, parameters
+// and helpers. The zod schemas are public in one place of their own, `seo-visibility/schemas`
+// (src/schemas.ts), not here. test/index.test.ts lists every public name: a new one is a decision.
+export type {
+  Audits,
+  Audit,
+  AuditIssue,
+  AuditIssueListParams,
+  AuditListParams,
+  AuditStatus,
+  IssueSeverity,
+  IssueStatus,
+  LatestAudit,
+} from './resources/audits.js';
+export type {
+  Backlinks,
+  AnchorListParams,
+  AnchorText,
+  BacklinkHistory,
+  BacklinkHistoryEntry,
+  BacklinkSummary,
+  BacklinkTarget,
+  ReferringDomain,
+} from './resources/backlinks.js';
+export type {
+  Content,
+  ContentDetail,
+  ContentItem,
+  ContentListParams,
+  ContentPreferences,
+  ContentPreferencesUpdateParams,
+  ContentStatus,
+} from './resources/content.js';
+export type { Projects, CreatedProject, ProductMode, Project, ProjectCreateParams, ProjectListParams, ProjectStatus } from './resources/projects.js';
+export type {
+  Prompts,
+  Citation,
+  ModelResponse,
+  Prompt,
+  PromptDetail,
+  PromptHistory,
+  PromptHistoryParams,
+  PromptListParams,
+  PromptResponse,
+} from './resources/prompts.js';
+export {
+  type Rankings,
+  keywordIdOf,
+  type DateParam,
+  type KeywordHistory,
+  type KeywordHistoryEntry,
+  type KeywordRanking,
+  type RankingHistoryParams,
+  type RankingListParams,
+} from './resources/rankings.js';
+export type { Reports, Deleted, Report, ReportCreateParams } from './resources/reports.js';
+export {
+  type Webhooks,
+  KNOWN_EVENT_NAMES,
+  isKnownWebhookEvent,
+  type AuditCompletedEvent,
+  type AuditStartedEvent,
+  type ContentCreatedEvent,
+  type ContentStatusChangedEvent,
+  type KeywordsUpdatedEvent,
+  type KnownWebhookEvent,
+  type KnownWebhookEventName,
+  type PromptsUpdatedEvent,
+  type UnknownWebhookEvent,
+  type WebhookCreateParams,
+  type WebhookEvent,
+  type WebhookEventName,
+  type WebhookSubscription,
+  type WebhookTestResult,
+  type WebhookUpdateParams,
+} from './resources/webhooks/index.js';

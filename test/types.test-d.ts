@@ -77,7 +77,7 @@ describe('client namespaces and method return types', () => {
     expectTypeOf(client.webhooks.test(id)).toEqualTypeOf<ApiPromise<WebhookTestResult>>();
   });
 
-  test('awaiting gives the data; a page gives typed items; withMeta gives { data, meta }', async () => {
+  test('awaiting gives the data; a page gives typed items; withResponse gives { data, meta, response }', async () => {
     expectTypeOf(await client.audits.latest(id)).toEqualTypeOf<LatestAudit>();
     const page = await client.rankings.list(id);
     expectTypeOf(page).toEqualTypeOf<Page<KeywordRanking>>();
@@ -87,8 +87,8 @@ describe('client namespaces and method return types', () => {
     const history = await client.prompts.history(id, id);
     expectTypeOf(history.items).toEqualTypeOf<PromptResponse[]>();
     expectTypeOf(history.data).toEqualTypeOf<PromptHistory>();
-    expectTypeOf(client.audits.latest(id).withMeta()).resolves.toEqualTypeOf<ApiResult<LatestAudit>>();
-    expectTypeOf(client.projects.list().withMeta()).resolves.toEqualTypeOf<ApiResult<Page<Project>>>();
+    expectTypeOf(client.audits.latest(id).withResponse()).resolves.toEqualTypeOf<ApiResult<LatestAudit>>();
+    expectTypeOf(client.projects.list().withResponse()).resolves.toEqualTypeOf<ApiResult<Page<Project>>>();
     expectTypeOf<ApiResult<LatestAudit>['meta']>().toEqualTypeOf<ResponseMeta>();
     expectTypeOf<ResponseMeta['request_id']>().toEqualTypeOf<string | undefined>();
     for await (const keyword of client.rankings.list(id)) expectTypeOf(keyword).toEqualTypeOf<KeywordRanking>();

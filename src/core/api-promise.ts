@@ -1,18 +1,18 @@
 import type { ApiResult } from './read-response.js';
 
 /**
- * The promise every non-list method returns: await it for the data, `.withMeta()` for
+ * The promise every non-list method returns: await it for the data, `.withResponse()` for
  * `{ data, meta }` (the request id and rate-limit budget of the response), or `.withResponse()`
  * for `{ data, meta, response }` (the HTTP status and headers too).
  *
  * **Lazy, like every promise this SDK returns:** nothing is checked or sent until the first
- * `await`/`.then()`, `.withMeta()` or `.withResponse()`. Creating a promise and dropping it costs
+ * `await`/`.then()`, `.withResponse()`. Creating a promise and dropping it costs
  * no request; using it twice sends once.
  *
  * @example
  * ```ts
  * const summary = await client.backlinks.summary(projectId);
- * const { data, meta } = await client.backlinks.summary(projectId).withMeta();
+ * const { data, meta } = await client.backlinks.summary(projectId).withResponse();
  * console.log(meta.request_id, meta.rate_limit?.remaining);
  * const { response } = await client.backlinks.summary(projectId).withResponse();
  * console.log(response.status, response.headers.get('content-type'));
@@ -38,19 +38,6 @@ export class ApiPromise<T> implements PromiseLike<T> {
       }
     }
     return this.#result;
-  }
-
-  /**
-   * Resolves to `{ data, meta }` instead of the data alone.
-   *
-   * @example
-   * ```ts
-   * const { meta } = await client.projects.create({ websiteUrl: 'https://example.com' }).withMeta();
-   * console.log(meta.request_id);
-   * ```
-   */
-  withMeta(): Promise<ApiResult<T>> {
-    return this.#start();
   }
 
   /**

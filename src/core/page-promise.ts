@@ -10,7 +10,7 @@ import { collect, type ToArrayOptions } from './to-array.js';
  * a capped array.
  *
  * **Lazy, like every promise this SDK returns:** nothing is checked or sent until the first
- * `await`/`.then()`, `.withMeta()`, `.withResponse()`, iteration or `.toArray()`.
+ * `await`/`.then()`, `.withResponse()`, iteration or `.toArray()`.
  *
  * **No request is spent twice.** Awaiting a list and then iterating the same promise continues
  * after the awaited page: its items come first, then the following pages.

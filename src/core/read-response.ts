@@ -4,11 +4,11 @@ import { errorFromResponse } from '../errors/from-response.js';
 import { AbortedError, ConnectionError, ResponseValidationError, TimeoutError } from '../errors/client-errors.js';
 import type { ResponseMeta, ResponseSchema } from './schemas.js';
 import { asEnvelope, readError, readMeta } from './envelope.js';
-import { validate } from './schema-fast-path.js';
 import type { Redactor } from '../internal/redactor.js';
+import { parseJson } from './parse-json.js';
 
 /**
- * A call's result, as `.withMeta()` and `.withResponse()` resolve: the validated `data`, the
+ * A call's result, as `.withResponse()` resolves: the validated `data`, the
  * response's `meta`, and the `Response` of the final attempt (its body already read).
  *
  * @example
@@ -44,7 +44,7 @@ export function readResponse<T>(response: Response, text: string, schema: Respon
   const status = response.status;
   if (status < 400 && text === '') {
     // A bodiless success (e.g. 204 on DELETE, whose body is not shown) is fine where the schema allows it.
-    const empty = validate(schema, undefined);
+    const empty = schema.safeParse(undefined);
     if (empty.success) {
       onMeta({});
       return { data: empty.data, meta: {}, response };
@@ -53,7 +53,7 @@ export function readResponse<T>(response: Response, text: string, schema: Respon
   let body: unknown;
   let parsed = true;
   try {
-    body = text === '' ? undefined : JSON.parse(text);
+    body = text === '' ? undefined : parseJson(text);
     if (redact?.mayHold(text)) body = redact.json(body);
   } catch {
     parsed = false;
@@ -71,8 +71,9 @@ export function readResponse<T>(response: Response, text: string, schema: Respon
     const detail = parsed ? 'Response body is not the API envelope { success, data, meta }' : 'Response body is not valid JSON';
     throw new ResponseValidationError({ status, requestId: meta.request_id, issues: [], detail });
   }
-  // Valid data is accepted as parsed, without zod's copy; anything else gets zod's own result and issues.
-  const result = validate(schema, envelope.data);
+  // zod parses every response into its own copy: loose objects keep unknown fields but never an own
+  // `__proto__` key, which a caller's Object.assign would take as the copy's prototype.
+  const result = schema.safeParse(envelope.data);
   if (!result.success) {
     const issues = result.error.issues.map((issue) => ({ path: issue.path, message: issueMessage(issue, envelope.data) }));
     throw new ResponseValidationError({ status, requestId: meta.request_id, issues, detail: 'Response data does not match the documented shape' });

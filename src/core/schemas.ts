@@ -1,6 +1,5 @@
 import type * as zc from 'zod';
 import * as z from 'zod/mini';
-import { isObject } from '../internal/option-check.js';
 
 /**
  * Building blocks of every response schema, so the SDK's forward-compatibility rules hold
@@ -36,60 +35,6 @@ export function extendLoose<A extends z.core.$ZodLooseShape, B extends z.core.$Z
 export function optionalShape<A extends z.core.$ZodLooseShape>(shape: A): { [K in keyof A]: z.ZodMiniOptional<A[K]> } {
   return Object.fromEntries(Object.entries(shape).map(([key, field]) => [key, z.optional(field)])) as { [K in keyof A]: z.ZodMiniOptional<A[K]> };
 }
-
-/**
- * A safe integer, raising exactly the issues `z.int()` raises (the same codes, fields and note, so
- * the same messages under any zod locale). `z.int()` itself brings zod's number-format machinery,
- * about 0.4 KiB of the gzipped browser bundle; a check on `z.number()` brings none.
- * `schema-fast-path.ts` knows this check as it knows `z.int()`. @internal
- */
-export const safeInteger = z.check<number>((ctx) => {
-  const input = ctx.value;
-  const big = input > 0;
-  if (!Number.isInteger(input)) ctx.issues.push({ expected: 'int', format: 'safeint', code: 'invalid_type', continue: false, input });
-  else if (!Number.isSafeInteger(input)) {
-    ctx.issues.push({ input, code: big ? 'too_big' : 'too_small', [big ? 'maximum' : 'minimum']: big ? Number.MAX_SAFE_INTEGER : Number.MIN_SAFE_INTEGER, note: 'Integers must be within the safe integer range.', origin: 'int', inclusive: true, continue: true } as unknown as z.core.$ZodRawIssue);
-  }
-});
-
-/** zod's test for a record (its `isPlainObject`): an object whose constructor, if any, has a prototype of its own. */
-const isPlainObject = (v: unknown): v is Record<PropertyKey, unknown> => {
-  const ctor = isObject(v) ? v.constructor : [];
-  return typeof ctor !== 'function' ? isObject(v) : isObject(ctor.prototype) && Object.hasOwn(ctor.prototype as object, 'isPrototypeOf');
-};
-const recordValues = new WeakMap<object, unknown>();
-/** The value schema of a check made by {@link record}, for the fast path. @internal */
-export const recordValueOf = (check: unknown): unknown => recordValues.get(check as object);
-
-/**
- * `z.record(z.string(), value)`, parsed as zod parses it (a plain object, each enumerable own key
- * but `__proto__` parsed by `value` into a new object; the same issues, paths and messages), as a
- * check on `z.unknown()`: zod's record schema is the largest part of zod in the browser bundle
- * (about 0.6 KiB gzipped), and a check costs a third of that. `schema-fast-path.ts` knows it. @internal
- */
-export function record<V extends z.ZodMiniType>(value: V): z.ZodMiniType<Record<string, z.output<V>>, Record<string, z.input<V>>> {
-  const check = z.check((ctx) => {
-    const input = ctx.value;
-    if (!isPlainObject(input)) return void ctx.issues.push({ expected: 'record', code: 'invalid_type', input });
-    const out: Record<string, unknown> = {};
-    for (const key of Reflect.ownKeys(input)) {
-      if (key === '__proto__' || !Object.prototype.propertyIsEnumerable.call(input, key)) continue;
-      if (typeof key === 'symbol') {
-        ctx.issues.push({ code: 'invalid_key', origin: 'record', issues: z.string().safeParse(key).error!.issues, input: key, path: [key] });
-        continue;
-      }
-      const result = value.safeParse(input[key]);
-      if (result.error) for (const issue of result.error.issues) ctx.issues.push({ ...issue, path: [key, ...issue.path] } as z.core.$ZodRawIssue);
-      out[key] = result.data;
-    }
-    ctx.value = out;
-  });
-  recordValues.set(check, value);
-  return z.unknown().check(check) as z.ZodMiniType as z.ZodMiniType<Record<string, z.output<V>>, Record<string, z.input<V>>>;
-}
-
-/** An integer field. @internal */
-export const int = () => z.number().check(safeInteger);
 
 /** A number field (may carry a fraction). @internal */
 export const num = () => z.number();
@@ -143,7 +88,7 @@ export const MetaSchema = /* @__PURE__ */ z.looseObject({
  *
  * @example
  * ```ts
- * const { meta } = await client.projects.list().withMeta();
+ * const { meta } = await client.projects.list().withResponse();
  * console.log(meta.rate_limit?.remaining, 'calls left until', new Date((meta.rate_limit?.reset ?? 0) * 1000));
  * ```
  */
@@ -165,7 +110,7 @@ export type Pagination = z.infer<typeof PaginationSchema>;
  *
  * @example
  * ```ts
- * const { meta } = await client.backlinks.summary(projectId).withMeta();
+ * const { meta } = await client.backlinks.summary(projectId).withResponse();
  * console.log(meta.request_id); // quote it in a support ticket
  * ```
  */

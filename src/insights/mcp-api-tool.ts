@@ -44,7 +44,7 @@ export function apiTool(live: LiveApi): ToolDef {
         const method = (args['method'] as 'GET' | undefined) ?? 'GET';
         const { data, meta } = await live.client
           .request({ method, path: String(args['path']), query: args['query'] as Record<string, string>, ...(args['body'] === undefined ? {} : { body: args['body'] }) }, { signal: call.signal, hooks: call.hooks })
-          .withMeta();
+          .withResponse();
         report = meta.rate_limit;
         return { data, request_id: meta.request_id, rate_limit: meta.rate_limit };
       } catch (error) {

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import type { ApiPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/page-promise.js';
 import { ApiResource, pageOf } from '../core/resource.js';
-import { extendLoose, int, isoString, num, openEnum, pendingTimestamp } from '../core/schemas.js';
+import { extendLoose, isoString, num, openEnum, pendingTimestamp } from '../core/schemas.js';
 import * as check from '../internal/validate.js';
 import type { RequestOptions } from '../options/client-options.js';
 
@@ -13,7 +13,7 @@ import type { RequestOptions } from '../options/client-options.js';
  */
 const MAX_LIMIT = 1000;
 
-/** `status` of an audit (open enum). @internal */
+/** `status` of an audit (open enum). */
 // The three enums below are open: a value the server adds later parses and types as string.
 export const AuditStatusSchema = openEnum(
   [
@@ -25,10 +25,10 @@ export const AuditStatusSchema = openEnum(
   ] as const,
 );
 
-/** `severity` of an audit issue (open enum). @internal */
+/** `severity` of an audit issue (open enum). */
 export const IssueSeveritySchema = openEnum(['critical', 'warning', 'notice'] as const);
 
-/** `status` of an audit issue (open enum). @internal */
+/** `status` of an audit issue (open enum). */
 export const IssueStatusSchema = openEnum(['passed', 'failed'] as const);
 
 /**
@@ -62,7 +62,7 @@ export type IssueSeverity = z.infer<typeof IssueSeveritySchema>;
  */
 export type IssueStatus = z.infer<typeof IssueStatusSchema>;
 
-/** An audit list item (`GET /projects/{projectId}/audits`). @internal */
+/** An audit list item (`GET /projects/{projectId}/audits`). */
 // Every object below is loose (z.looseObject): fields the server adds later are kept, never stripped.
 export const AuditSchema = z.looseObject({
   /** Audit UUID. */
@@ -74,15 +74,15 @@ export const AuditSchema = z.looseObject({
   /** Crawl progress in percent; 100 when done. */
   crawl_progress: num(),
   /** Number of pages crawled. */
-  pages_crawled: int(),
+  pages_crawled: z.int(),
   /** Number of issues found; dismissed issues are not counted. */
-  total_issues: int(),
+  total_issues: z.int(),
   /** Number of `critical` issues; dismissed issues are not counted. */
-  critical_issues: int(),
+  critical_issues: z.int(),
   /** Number of `warning` issues; dismissed issues are not counted. */
-  warning_issues: int(),
+  warning_issues: z.int(),
   /** Number of `notice` issues; dismissed issues are not counted. */
-  notice_issues: int(),
+  notice_issues: z.int(),
   // Null until it happens: `completed_at` of a running audit, and `started_at` of a pending one.
   /** When the audit started (ISO 8601); `null` while it is pending. */
   started_at: pendingTimestamp(),
@@ -106,20 +106,20 @@ export const AuditSchema = z.looseObject({
  */
 export type Audit = z.infer<typeof AuditSchema>;
 
-/** `issues_summary` of the latest audit. @internal */
+/** `issues_summary` of the latest audit. */
 export const IssuesSummarySchema = z.looseObject({
   /** Number of passed issues. */
-  passed: int(),
+  passed: z.int(),
   /** Number of failed issues. */
-  failed: int(),
+  failed: z.int(),
   /** Total number of issues. */
-  total: int(),
+  total: z.int(),
 });
 
-/** The latest completed audit (`GET /projects/{projectId}/audits/latest`). @internal */
+/** The latest completed audit (`GET /projects/{projectId}/audits/latest`). */
 export const LatestAuditSchema = extendLoose(AuditSchema, {
   /** Number of pages in the crawl queue. */
-  pages_in_queue: int(),
+  pages_in_queue: z.int(),
   /** Issue counts: `passed`, `failed`, `total`. */
   issues_summary: IssuesSummarySchema,
 });
@@ -136,7 +136,7 @@ export const LatestAuditSchema = extendLoose(AuditSchema, {
  */
 export type LatestAudit = z.infer<typeof LatestAuditSchema>;
 
-/** An audit issue (`GET /projects/{projectId}/audits/{auditId}/issues`). @internal */
+/** An audit issue (`GET /projects/{projectId}/audits/{auditId}/issues`). */
 export const AuditIssueSchema = z.looseObject({
   /** Issue UUID. */
   id: z.string(),
@@ -149,7 +149,7 @@ export const AuditIssueSchema = z.looseObject({
   /** Description of the issue. */
   description: z.string(),
   /** Affected count (what is counted is not documented); within a severity, the issue list is ordered by it. */
-  affected_count: int(),
+  affected_count: z.int(),
   /** `passed` or `failed`; a dismissed issue is returned as `passed`. A value the server adds later types as `string`. */
   status: IssueStatusSchema,
   /** When the issue was created (ISO 8601). */

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import type { ApiPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/page-promise.js';
 import { ApiResource, pageOf } from '../core/resource.js';
-import { int, isoString, num, pendingTimestamp } from '../core/schemas.js';
+import { isoString, num, pendingTimestamp } from '../core/schemas.js';
 import type { RequestOptions } from '../options/client-options.js';
 
 /**
@@ -12,7 +12,7 @@ import type { RequestOptions } from '../options/client-options.js';
  */
 const MAX_LIMIT = 1000;
 
-/** A backlink target list item (`GET /projects/{projectId}/backlinks`). @internal */
+/** A backlink target list item (`GET /projects/{projectId}/backlinks`). */
 // Every object below is loose (z.looseObject): fields the server adds later are kept, never stripped.
 export const BacklinkTargetSchema = z.looseObject({
   /** Id of the backlink target. */
@@ -20,9 +20,9 @@ export const BacklinkTargetSchema = z.looseObject({
   /** The tracked domain. */
   target_domain: z.string(),
   /** Number of backlinks to the target. */
-  total_backlinks: int(),
+  total_backlinks: z.int(),
   /** Number of referring domains linking to the target. */
-  total_referring_domains: int(),
+  total_referring_domains: z.int(),
   /** Rank of the target (a number). */
   rank: num(),
   // Null until it happens (a target whose summary was never computed).
@@ -41,7 +41,7 @@ export const BacklinkTargetSchema = z.looseObject({
  */
 export type BacklinkTarget = z.infer<typeof BacklinkTargetSchema>;
 
-/** Backlink summary (`GET /projects/{projectId}/backlinks/summary`). @internal */
+/** Backlink summary (`GET /projects/{projectId}/backlinks/summary`). */
 export const BacklinkSummarySchema = z.looseObject({
   /** Project UUID. */
   project_id: z.string(),
@@ -77,22 +77,22 @@ export const BacklinkSummarySchema = z.looseObject({
  */
 export type BacklinkSummary = z.infer<typeof BacklinkSummarySchema>;
 
-/** One day of backlink history. @internal */
+/** One day of backlink history. */
 export const BacklinkHistoryEntrySchema = z.looseObject({
   /** Day of the entry (ISO 8601 date). */
   check_date: isoString(),
   /** Backlinks gained that day. */
-  new_backlinks: int(),
+  new_backlinks: z.int(),
   /** Backlinks lost that day. */
-  lost_backlinks: int(),
+  lost_backlinks: z.int(),
   /** Referring domains gained that day. */
-  new_referring_domains: int(),
+  new_referring_domains: z.int(),
   /** Referring domains lost that day. */
-  lost_referring_domains: int(),
+  lost_referring_domains: z.int(),
   /** Net change in backlinks that day. */
-  net_backlinks_change: int(),
+  net_backlinks_change: z.int(),
   /** Net change in referring domains that day. */
-  net_domains_change: int(),
+  net_domains_change: z.int(),
 });
 
 /**
@@ -105,17 +105,17 @@ export const BacklinkHistoryEntrySchema = z.looseObject({
  */
 export type BacklinkHistoryEntry = z.infer<typeof BacklinkHistoryEntrySchema>;
 
-/** `summary` of the backlink history. @internal */
+/** `summary` of the backlink history. */
 export const BacklinkHistorySummarySchema = z.looseObject({
   /** Backlinks gained over the whole history. */
-  total_new: int(),
+  total_new: z.int(),
   /** Backlinks lost over the whole history. */
-  total_lost: int(),
+  total_lost: z.int(),
   /** Net change in backlinks over the whole history. */
-  net_change: int(),
+  net_change: z.int(),
 });
 
-/** Backlink history (`GET /projects/{projectId}/backlinks/history`). @internal */
+/** Backlink history (`GET /projects/{projectId}/backlinks/history`). */
 export const BacklinkHistorySchema = z.looseObject({
   /** One entry per day: new and lost backlinks and referring domains. */
   history: z.array(BacklinkHistoryEntrySchema),
@@ -134,12 +134,12 @@ export const BacklinkHistorySchema = z.looseObject({
  */
 export type BacklinkHistory = z.infer<typeof BacklinkHistorySchema>;
 
-/** An anchor text entry (`GET /projects/{projectId}/backlinks/anchors`). @internal */
+/** An anchor text entry (`GET /projects/{projectId}/backlinks/anchors`). */
 export const AnchorTextSchema = z.looseObject({
   /** The link text. */
   anchor_text: z.string(),
   /** Number of backlinks with this anchor text. */
-  count: int(),
+  count: z.int(),
   /** Share of backlinks with this anchor text, in percent. */
   percentage: num(),
   /** Whether the links are dofollow. */
@@ -161,7 +161,6 @@ export type AnchorText = z.infer<typeof AnchorTextSchema>;
 /**
  * A referring domain (`GET /projects/{projectId}/backlinks/domains`). The record's fields are not
  * shown; the reference only says each carries a domain rank.
- * @internal
  */
 // The reference leaves the referring domain record open: the fields it names are typed, the guessed ones
 // optional, and every other field the server sends is kept.

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import type { ApiPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/page-promise.js';
 import { ApiResource, pageOf, paramsOf } from '../core/resource.js';
-import { extendLoose, int, isoString, num, openEnum } from '../core/schemas.js';
+import { extendLoose, isoString, num, openEnum } from '../core/schemas.js';
 import * as check from '../internal/validate.js';
 import type { RequestOptions } from '../options/client-options.js';
 import type { DateParam } from './rankings.js';
@@ -14,7 +14,7 @@ import type { DateParam } from './rankings.js';
  */
 const MAX_LIMIT = 1000;
 
-/** `status` of a content item (open enum). @internal */
+/** `status` of a content item (open enum). */
 // Open: the reference does not give the complete list of content statuses.
 export const ContentStatusSchema = openEnum(
   [
@@ -36,7 +36,7 @@ export const ContentStatusSchema = openEnum(
  */
 export type ContentStatus = z.infer<typeof ContentStatusSchema>;
 
-/** A content calendar item (`GET /projects/{projectId}/content`). @internal */
+/** A content calendar item (`GET /projects/{projectId}/content`). */
 // Every object below is loose (z.looseObject): fields the server adds later are kept, never stripped.
 export const ContentItemSchema = z.looseObject({
   /** Content item UUID. */
@@ -60,7 +60,7 @@ export const ContentItemSchema = z.looseObject({
   /** Color of the content type (its values are not documented). */
   content_type_color: z.string(),
   /** Priority (an integer; its scale is not documented). */
-  priority: int(),
+  priority: z.int(),
   /** Link to the content document, or `null`. */
   document_url: z.nullable(z.string()),
   /** Source URL, or `null`. */
@@ -88,7 +88,7 @@ export type ContentItem = z.infer<typeof ContentItemSchema>;
 
 /**
  * `meta_data` of a content detail. The reference says it holds "word count, reading time, revision
- * notes" without field names or types. @internal
+ * notes" without field names or types.
  */
 // An open record: guessed names are all optional, types kept permissive (a number or a string for
 // reading time, a string or a list for notes) so a wrong guess never fails the response.
@@ -101,7 +101,7 @@ export const ContentMetaDataSchema = z.looseObject({
   revision_notes: z.optional(z.nullable(z.union([z.string(), z.array(z.unknown())]))),
 });
 
-/** Content detail (`GET /projects/{projectId}/content/{contentId}`). @internal */
+/** Content detail (`GET /projects/{projectId}/content/{contentId}`). */
 export const ContentDetailSchema = extendLoose(ContentItemSchema, {
   // Documented "string or null": the full HTML of the article.
   /** Full HTML of the article, or `null`. */
@@ -124,7 +124,7 @@ export const ContentDetailSchema = extendLoose(ContentItemSchema, {
  */
 export type ContentDetail = z.infer<typeof ContentDetailSchema>;
 
-/** Content preferences record (GET/PATCH `/projects/{projectId}/content/preferences`). @internal */
+/** Content preferences record (GET/PATCH `/projects/{projectId}/content/preferences`). */
 // The reference leaves the content preferences record open: the fields it names are typed, the guessed ones
 // optional, and every other field the server sends is kept.
 export const ContentPreferencesSchema = z.looseObject({

@@ -18,11 +18,11 @@ const PROJECT_STATUSES = ['trial', 'active', 'past_due'] as const;
 /** Product modes the reference documents. @internal */
 const PRODUCT_MODES = ['managed', 'software'] as const;
 
-/** `status` of a project (open enum). @internal */
+/** `status` of a project (open enum). */
 // Open: a status the server adds later parses and types as string.
 export const ProjectStatusSchema = openEnum(PROJECT_STATUSES);
 
-/** `productMode` of a project (open enum). @internal */
+/** `productMode` of a project (open enum). */
 // Open: a mode the server adds later parses and types as string.
 export const ProductModeSchema = openEnum(PRODUCT_MODES);
 
@@ -50,7 +50,6 @@ export type ProductMode = z.infer<typeof ProductModeSchema>;
 
 /**
  * A project as returned by `GET /projects`. Field names are the wire's camelCase.
- * @internal
  */
 // Field names stay as the wire spells them (camelCase here): no remapping, so types and reference read the same.
 // Every object below is loose (z.looseObject): fields the server adds later are kept, never stripped.
@@ -84,7 +83,7 @@ export const ProjectSchema = z.looseObject({
  */
 export type Project = z.infer<typeof ProjectSchema>;
 
-/** `plan` block of a created project. @internal */
+/** `plan` block of a created project. */
 export const CreatedProjectPlanSchema = z.looseObject({
   /** Whether the account has a live SEO software plan (needed to add keywords or prompts and to run scans). */
   active: z.boolean(),
@@ -95,7 +94,6 @@ export const CreatedProjectPlanSchema = z.looseObject({
 /**
  * Response of `POST /projects`. Only `plan` is documented; the other fields are "not shown", so the
  * project fields are typed optional and anything else is kept.
- * @internal
  */
 // The reference leaves the created-project extras open: the fields it names are typed, the guessed ones
 // optional, and every other field the server sends is kept.

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import type { ApiPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/page-promise.js';
 import { ApiResource, type PageOf, pageOf } from '../core/resource.js';
-import { extendLoose, int, isoString, num, pendingTimestamp, record } from '../core/schemas.js';
+import { extendLoose, isoString, num, pendingTimestamp } from '../core/schemas.js';
 import * as check from '../internal/validate.js';
 import type { RequestOptions } from '../options/client-options.js';
 import type { DateParam } from './rankings.js';
@@ -15,15 +15,15 @@ import type { DateParam } from './rankings.js';
  */
 const MAX_LIMIT = 200;
 
-/** One model's latest answer summary, a value of `latest_responses`. @internal */
+/** One model's latest answer summary, a value of `latest_responses`. */
 // Every object below is loose (z.looseObject): fields the server adds later are kept, never stripped.
 export const ModelResponseSchema = z.looseObject({
   /** Whether the brand is visible in this model's latest response. */
   is_visible: z.boolean(),
   /** Position in that response. */
-  position: int(),
+  position: z.int(),
   /** Number of citations in that response. */
-  citations_count: int(),
+  citations_count: z.int(),
   /** Excerpt of that response. */
   response_excerpt: z.string(),
 });
@@ -41,7 +41,7 @@ export const ModelResponseSchema = z.looseObject({
  */
 export type ModelResponse = z.infer<typeof ModelResponseSchema>;
 
-/** A prompt list item (`GET /projects/{projectId}/prompts`). @internal */
+/** A prompt list item (`GET /projects/{projectId}/prompts`). */
 export const PromptSchema = z.looseObject({
   /** Prompt UUID. */
   id: z.string(),
@@ -60,10 +60,10 @@ export const PromptSchema = z.looseObject({
   /** AI search volume of the prompt. */
   ai_search_volume: num(),
   /** Total number of citations. */
-  total_citations: int(),
+  total_citations: z.int(),
   // Keys are model identifiers of the form `<vendor>/<model>`.
   /** Latest response summary of each model, keyed by model identifier (`<vendor>/<model>`). */
-  latest_responses: record(ModelResponseSchema),
+  latest_responses: z.record(z.string(), ModelResponseSchema),
   // Null until it happens (a prompt never checked).
   /** When the prompt was last checked (ISO 8601); `null` if it never was. */
   last_checked: pendingTimestamp(),
@@ -85,7 +85,7 @@ export const PromptSchema = z.looseObject({
  */
 export type Prompt = z.infer<typeof PromptSchema>;
 
-/** Prompt detail (`GET /projects/{projectId}/prompts/{promptId}`). @internal */
+/** Prompt detail (`GET /projects/{projectId}/prompts/{promptId}`). */
 export const PromptDetailSchema = extendLoose(PromptSchema, {
   /** Identifiers of the models checked for the prompt (`<vendor>/<model>`). */
   ai_models: z.array(z.string()),
@@ -108,7 +108,7 @@ export const PromptDetailSchema = extendLoose(PromptSchema, {
  */
 export type PromptDetail = z.infer<typeof PromptDetailSchema>;
 
-/** A source cited in a model response. @internal */
+/** A source cited in a model response. */
 export const CitationSchema = z.looseObject({
   /** Address of the cited source. */
   url: z.string(),
@@ -128,16 +128,16 @@ export const CitationSchema = z.looseObject({
  */
 export type Citation = z.infer<typeof CitationSchema>;
 
-/** One entry of `responses[]` in a prompt history. @internal */
+/** One entry of `responses[]` in a prompt history. */
 export const PromptResponseSchema = z.looseObject({
   /** Identifier of the model that answered, of the form `<vendor>/<model>`. */
   model: z.string(),
   /** Whether the brand is visible in the response. */
   is_visible: z.boolean(),
   /** Position in the response. */
-  position: int(),
+  position: z.int(),
   /** Number of citations in the response. */
-  citations_count: int(),
+  citations_count: z.int(),
   /** Sources cited in the response (`url`, `title`, `domain`). */
   citations: z.array(CitationSchema),
   /** Excerpt of the response. */
@@ -160,7 +160,7 @@ export const PromptResponseSchema = z.looseObject({
  */
 export type PromptResponse = z.infer<typeof PromptResponseSchema>;
 
-/** Prompt history (`GET /projects/{projectId}/prompts/{promptId}/history`). @internal */
+/** Prompt history (`GET /projects/{projectId}/prompts/{promptId}/history`). */
 // Paginated over `responses`: a page of history holds a page of responses, and iteration yields them.
 export const PromptHistorySchema = z.looseObject({
   /** Prompt UUID. */

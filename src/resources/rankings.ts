@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import type { ApiPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/page-promise.js';
 import { ApiResource, pageOf, paramsOf } from '../core/resource.js';
-import { int, isoString } from '../core/schemas.js';
+import { isoString } from '../core/schemas.js';
 import * as check from '../internal/validate.js';
 import type { RequestOptions } from '../options/client-options.js';
 
@@ -15,22 +15,21 @@ const MAX_LIMIT = 1000;
 
 /**
  * A keyword ranking list item (`GET /projects/{projectId}/rankings/keywords`).
- * @internal
  */
 // Loose: fields the server adds later are kept, never stripped.
 export const KeywordRankingSchema = z.looseObject({
   /** The search term. */
   keyword: z.string(),
   /** Current position in desktop search results. */
-  desktop_position: int(),
+  desktop_position: z.int(),
   /** Current position in mobile search results. */
-  mobile_position: int(),
+  mobile_position: z.int(),
   /** Current position in AI mode results. */
-  ai_mode_position: int(),
+  ai_mode_position: z.int(),
   /** Current position in maps results. */
-  maps_position: int(),
+  maps_position: z.int(),
   /** Total position improvement over the four channels (desktop + mobile + AI mode + maps); positive means the keyword moved up. */
-  net_change: int(),
+  net_change: z.int(),
   /** Location of the ranking (a string; its format is not documented). */
   location: z.string(),
   // The field carrying the keyword UUID is not named by the reference: `id` and `keyword_id` are
@@ -77,23 +76,23 @@ export function keywordIdOf(record: KeywordRanking): string | undefined {
   return undefined;
 }
 
-/** One day of a keyword's position history. @internal */
+/** One day of a keyword's position history. */
 export const KeywordHistoryEntrySchema = z.looseObject({
   /** Day of the check (ISO 8601 date). */
   check_date: isoString(),
   /** Position in desktop search results that day. */
-  desktop_position: int(),
+  desktop_position: z.int(),
   /** Position in mobile search results that day. */
-  mobile_position: int(),
+  mobile_position: z.int(),
   /** Position in AI mode results that day. */
-  ai_mode_position: int(),
+  ai_mode_position: z.int(),
   /** Position in maps results that day. */
-  maps_position: int(),
+  maps_position: z.int(),
   /** Whether the keyword had a featured snippet that day. */
   featured_snippet: z.boolean(),
   // Documented "integer or null".
   /** Position in the local pack that day, or `null`. */
-  local_pack_position: z.nullable(int()),
+  local_pack_position: z.nullable(z.int()),
 });
 
 /**
@@ -106,17 +105,17 @@ export const KeywordHistoryEntrySchema = z.looseObject({
  */
 export type KeywordHistoryEntry = z.infer<typeof KeywordHistoryEntrySchema>;
 
-/** `summary` of a keyword history. @internal */
+/** `summary` of a keyword history. */
 export const KeywordHistorySummarySchema = z.looseObject({
   /** Best position in the history. */
-  best_position: int(),
+  best_position: z.int(),
   /** Worst position in the history. */
-  worst_position: int(),
+  worst_position: z.int(),
   /** Number of history entries. */
-  data_points: int(),
+  data_points: z.int(),
 });
 
-/** Daily position history of one keyword. @internal */
+/** Daily position history of one keyword. */
 export const KeywordHistorySchema = z.looseObject({
   /** Keyword UUID. */
   keyword_id: z.string(),

@@ -7,7 +7,6 @@ import type { RequestOptions } from '../options/client-options.js';
 /**
  * A report link (GET/POST `/projects/{projectId}/reports`, GET `.../reports/{reportId}`). The
  * record's fields are not shown.
- * @internal
  */
 // The reference leaves the report record open: the fields it names are typed, the guessed ones
 // optional, and every other field the server sends is kept.
@@ -47,7 +46,6 @@ export type Report = z.infer<typeof ReportSchema>;
  * is accepted — `null`, `{}`, `{ deleted: true }`, the deleted record — and handed back untouched.
  * Deliberately `z.unknown()` rather than an object: a guessed shape could only turn a successful
  * delete into a validation error.
- * @internal
  */
 // The delete body is not shown: accept anything rather than invent a shape that could break.
 export const DeletedSchema = z.unknown();

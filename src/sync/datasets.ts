@@ -77,16 +77,6 @@ export interface TableSchema {
 }
 
 /**
- * The same as {@link TableSchema}: the name `StoreCommit` used first.
- *
- * @example
- * ```ts
- * const table: TableDef = TABLE_SCHEMAS['content.list'];
- * ```
- */
-export type TableDef = TableSchema;
-
-/**
  * The schema of every table, by dataset. Column names are the wire's field names; `project_id`
  * ties a row to its project, and `snapshot_date` (UTC `YYYY-MM-DD`) dates a snapshot.
  *

@@ -25,7 +25,7 @@ export { ndjsonStore } from './ndjson-store.js';
 export { postgresStore, type PostgresStoreOptions } from './postgres-store.js';
 export type { SyncStore, StoreCommit, DeleteMark, Row } from './store.js';
 export type { SyncJob } from './job.js';
-export { DATASET_NAMES, SYNC_COLUMNS, TABLE_SCHEMAS, type ColumnType, type DatasetName, type TableKind, type TableSchema, type TableDef, type Freshness } from './datasets.js';
+export { DATASET_NAMES, SYNC_COLUMNS, TABLE_SCHEMAS, type ColumnType, type DatasetName, type TableKind, type TableSchema, type Freshness } from './datasets.js';
 export type { ReportedBudget } from './requests.js';
 export { DOCUMENTED_WINDOWS, type SyncBudget, type SyncWindow, type StopReason } from './budget.js';
 export { SyncError } from './errors.js';

@@ -73,15 +73,15 @@ export async function readPage(list: { pages(options: { prefetch: number }): Asy
 }
 
 /** A single response (an object, or an array of records). @internal */
-export async function readSingle(call: { withMeta(): PromiseLike<{ data: unknown; meta: { rate_limit?: ReportedBudget } }> }): Promise<Fetched> {
-  const r = await call.withMeta();
+export async function readSingle(call: { withResponse(): PromiseLike<{ data: unknown; meta: { rate_limit?: ReportedBudget } }> }): Promise<Fetched> {
+  const r = await call.withResponse();
   const records = Array.isArray(r.data) ? (r.data as Array<Record<string, unknown>>) : [r.data as Record<string, unknown>];
   return { records, total: undefined, budget: r.meta.rate_limit };
 }
 
 /** A single response whose records are its `history` array; the whole `data` comes along. @internal */
-export async function readHistory(call: { withMeta(): PromiseLike<{ data: unknown; meta: { rate_limit?: ReportedBudget } }> }): Promise<Fetched> {
-  const r = await call.withMeta();
+export async function readHistory(call: { withResponse(): PromiseLike<{ data: unknown; meta: { rate_limit?: ReportedBudget } }> }): Promise<Fetched> {
+  const r = await call.withResponse();
   const data = r.data as { history?: unknown[] } & Record<string, unknown>;
   return { records: (data.history ?? []) as Array<Record<string, unknown>>, total: undefined, budget: r.meta.rate_limit, data };
 }

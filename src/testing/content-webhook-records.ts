@@ -8,7 +8,7 @@
  * const writes = sim.requests.filter((r: RequestLogEntry) => r.method !== 'GET');
  * ```
  */
-import { KNOWN_EVENT_NAMES, type KnownWebhookEventName } from '../resources/webhooks/event-names.js';
+import type { KnownWebhookEventName } from '../resources/webhooks/event-names.js';
 
 /** Content statuses the simulator uses (the list is open on the wire). @example `'Needs Approval'` */
 export type SimContentStatus = 'Approved' | 'Published' | 'Needs Approval' | 'Revising';
@@ -60,8 +60,6 @@ export interface ReportRecord {
 /** The six documented event names. @example `const e: EventName = 'audit.completed';` */
 export type EventName = KnownWebhookEventName;
 
-/** All documented event names, in the reference's order. @example `EVENT_NAMES.includes('audit.started')` */
-export const EVENT_NAMES: readonly EventName[] = KNOWN_EVENT_NAMES;
 
 /**
  * A webhook subscription. `active` is the simulator's choice: seeded subscriptions start paused so

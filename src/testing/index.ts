@@ -62,4 +62,3 @@ export type {
   RequestLogEntry,
   WebhookRecord,
 } from './content-webhook-records.js';
-export { EVENT_NAMES } from './content-webhook-records.js';

@@ -22,14 +22,14 @@ describe('ApiPromise', () => {
     const promise = new ApiPromise(async () => ({ data: ++sends, meta: { request_id: 'req_1' } }) as never);
     expect(sends).toBe(0);
     expect(await promise).toBe(1);
-    expect(await promise.withMeta()).toMatchObject({ data: 1, meta: { request_id: 'req_1' } });
-    expect(await promise.withResponse()).toMatchObject({ data: 1 });
+    expect(await promise.withResponse()).toMatchObject({ data: 1, meta: { request_id: 'req_1' } });
+    expect(await promise).toBe(1);
     expect(sends).toBe(1);
   });
 
-  test('.withMeta() and .withResponse() each start the call', async () => {
+  test('.withResponse() starts the call, as await does', async () => {
     const requests = record(server, () => ok(backlinkSummaryFixture, { request_id: 'req_meta' }));
-    const { data, meta } = await testClient().backlinks.summary(PROJECT_ID).withMeta();
+    const { data, meta } = await testClient().backlinks.summary(PROJECT_ID).withResponse();
     expect(data).toEqual(backlinkSummaryFixture);
     expect(meta.request_id).toBe('req_meta');
     const result = await testClient().backlinks.summary(PROJECT_ID).withResponse();

@@ -1,6 +1,14 @@
 import { describe, expect, test } from 'vitest';
 import type { CallSpec, Transport } from '../../src/core/transport.js';
-import * as sdk from '../../src/index.js';
+import { InvalidArgumentError } from '../../src/index.js';
+import { Audits } from '../../src/resources/audits.js';
+import { Backlinks } from '../../src/resources/backlinks.js';
+import { Content } from '../../src/resources/content.js';
+import { Projects } from '../../src/resources/projects.js';
+import { Prompts } from '../../src/resources/prompts.js';
+import { Rankings } from '../../src/resources/rankings.js';
+import { Reports } from '../../src/resources/reports.js';
+import { Webhooks } from '../../src/resources/webhooks/index.js';
 
 const P = '3f2b9c4e-8a1d-4c6e-9b7a-2d5e1f0a6c3b';
 const X = '9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a';
@@ -16,14 +24,14 @@ describe('ApiResource', () => {
   test('every call carries its route template, and the template filled in is the path', async () => {
     const { specs, transport } = recorder();
     const r = {
-      projects: new sdk.Projects(transport),
-      rankings: new sdk.Rankings(transport),
-      prompts: new sdk.Prompts(transport),
-      audits: new sdk.Audits(transport),
-      backlinks: new sdk.Backlinks(transport),
-      content: new sdk.Content(transport),
-      reports: new sdk.Reports(transport),
-      webhooks: new sdk.Webhooks(transport),
+      projects: new Projects(transport),
+      rankings: new Rankings(transport),
+      prompts: new Prompts(transport),
+      audits: new Audits(transport),
+      backlinks: new Backlinks(transport),
+      content: new Content(transport),
+      reports: new Reports(transport),
+      webhooks: new Webhooks(transport),
     };
     await Promise.allSettled([
       r.projects.list(), r.projects.create({ websiteUrl: 'https://example.com' }),
@@ -47,9 +55,9 @@ describe('ApiResource', () => {
 
   test('nothing is checked or sent before the promise is used', async () => {
     const { specs, transport } = recorder();
-    const pending = new sdk.Audits(transport).latest('not-a-uuid');
+    const pending = new Audits(transport).latest('not-a-uuid');
     expect(specs).toHaveLength(0);
-    await expect(pending).rejects.toBeInstanceOf(sdk.InvalidArgumentError);
+    await expect(pending).rejects.toBeInstanceOf(InvalidArgumentError);
     expect(specs).toHaveLength(0);
   });
 });

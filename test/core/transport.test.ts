@@ -77,7 +77,7 @@ describe('error mapping', () => {
 
   test('a missing or nonsense meta.rate_limit does not fail a call whose data is fine', async () => {
     sequence('get', SUMMARY, () => HttpResponse.json({ success: true, data: summary, meta: { rate_limit: { limit: 'x' } } }));
-    const { data, meta } = await testClient().backlinks.summary(PROJECT_ID).withMeta();
+    const { data, meta } = await testClient().backlinks.summary(PROJECT_ID).withResponse();
     expect(data.total_backlinks).toBe(summary.total_backlinks);
     expect(meta.rate_limit).toBeUndefined();
   });
@@ -253,9 +253,9 @@ describe('hooks, logging and the key', () => {
   });
 });
 
-test('rate_limit from every response is reachable through withMeta()', async () => {
+test('rate_limit from every response is reachable through withResponse()', async () => {
   sequence('get', SUMMARY, () => ok(summary, { request_id: 'req_meta', rate_limit: rateLimit(42) }));
-  const { meta } = await testClient().backlinks.summary(PROJECT_ID).withMeta();
+  const { meta } = await testClient().backlinks.summary(PROJECT_ID).withResponse();
   expect(meta).toMatchObject({ request_id: 'req_meta', rate_limit: { remaining: 42 } });
 });
 

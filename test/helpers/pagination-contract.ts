@@ -104,9 +104,9 @@ export function describePagination<Item, Data>(name: string, contract: ListContr
       else expect(second.pagination).toBeUndefined();
     });
 
-    test('.withMeta() resolves the first page with meta.request_id and rate_limit', async () => {
+    test('.withResponse() resolves the first page with meta.request_id and rate_limit', async () => {
       serve();
-      const { data, meta } = await list({ limit: 2, offset: 2 }).withMeta();
+      const { data, meta } = await list({ limit: 2, offset: 2 }).withResponse();
       expect(data.items).toEqual(all.slice(2, 4));
       expect(meta.request_id).toBe('req_offset_2');
       expect(meta.rate_limit).toMatchObject({ limit: 200, remaining: 150 });

@@ -147,9 +147,9 @@ describe('SDK over HTTP against the simulator', () => {
   });
 
   test('with the simulator limits off, the reported budget never runs down (no client-side pacing kicks in)', async () => {
-    const first = await client.backlinks.summary(projectId).withMeta();
+    const first = await client.backlinks.summary(projectId).withResponse();
     for (let i = 0; i < 5; i++) await client.backlinks.summary(projectId);
-    const last = await client.backlinks.summary(projectId).withMeta();
+    const last = await client.backlinks.summary(projectId).withResponse();
     expect(last.meta.rate_limit?.remaining).toBe(first.meta.rate_limit?.remaining);
     expect(last.meta.rate_limit!.remaining).toBeGreaterThan(1_000_000);
   });

@@ -40,7 +40,7 @@ describe('otelHooks: one CLIENT span per HTTP attempt', () => {
     try {
       const project = sim.data.listedProjects[0]!;
       const api = client({ baseUrl: server.url, fetch: undefined });
-      const { meta } = await otel.inSpan('caller', () => api.reports.list(project.id).withMeta());
+      const { meta } = await otel.inSpan('caller', () => api.reports.list(project.id).withResponse());
 
       const [span] = sdkSpans();
       expect(sdkSpans()).toHaveLength(1);

@@ -206,7 +206,7 @@ describe('fuzzed responses', { timeout: timeoutFor(30_000) }, () => {
 
 /**
  * JSON with sorted keys, for an order-free comparison. An own `__proto__` key is left out: zod
- * drops it when it copies an object, the fast path keeps JSON.parse's inert own property.
+ * drops it when it copies an object, and this compares against zod's parse of JSON.parse's output.
  */
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;

@@ -83,7 +83,7 @@ describe('audits.latest', () => {
 
   test('resolves the typed latest audit with pages_in_queue and issues_summary', async () => {
     answer(server, latestAuditFixture, { request_id: 'req_latest' });
-    const { data, meta } = await testClient().audits.latest(PROJECT_ID).withMeta();
+    const { data, meta } = await testClient().audits.latest(PROJECT_ID).withResponse();
     expect(data).toEqual(latestAuditFixture);
     expect(data.issues_summary).toEqual({ passed: 58, failed: 12, total: 70 });
     expect(meta.request_id).toBe('req_latest');

@@ -82,10 +82,10 @@ describe.each(endpoints)('$name', ({ call, path, fixture, bad, badPath, extended
     expectHeaders(requests[0], { json: false });
   });
 
-  test('resolves the typed data, with meta through .withMeta()', async () => {
+  test('resolves the typed data, with meta through .withResponse()', async () => {
     answer(server, fixture, { request_id: 'req_backlinks' });
     await expect(call(testClient(), PROJECT_ID)).resolves.toEqual(fixture);
-    const { data, meta } = await call(testClient(), PROJECT_ID).withMeta();
+    const { data, meta } = await call(testClient(), PROJECT_ID).withResponse();
     expect(data).toEqual(fixture);
     expect(meta.request_id).toBe('req_backlinks');
     expect(meta.rate_limit?.remaining).toBe(199);

@@ -109,7 +109,7 @@ describe('content.get', () => {
   test('resolves the detail with content_body and meta_data, keeping unknown fields', async () => {
     const extended = { ...contentDetailFixture, meta_data: { ...contentDetailFixture.meta_data, seo_score: 91 }, slug: 'wide-feet' };
     answer(server, extended, { request_id: 'req_content' });
-    const { data, meta } = await testClient().content.get(PROJECT_ID, OTHER_ID).withMeta();
+    const { data, meta } = await testClient().content.get(PROJECT_ID, OTHER_ID).withResponse();
     expect(data).toEqual(extended);
     expect(data.content_body).toContain('<h1>');
     expect(data.meta_data?.word_count).toBe(1840);

@@ -58,9 +58,9 @@ describe('projects.list', () => {
     await expectSchemaFailure(server, () => testClient().projects.list(), [projectFixture, { ...projectFixture, createdAt: 1710408065 }], [1, 'createdAt']);
   });
 
-  test('.withMeta() on the awaited page exposes meta.request_id', async () => {
+  test('.withResponse() on the awaited page exposes meta.request_id', async () => {
     answer(server, [projectFixture], { request_id: 'req_projects_1' });
-    const { data, meta } = await testClient().projects.list().withMeta();
+    const { data, meta } = await testClient().projects.list().withResponse();
     expect(meta.request_id).toBe('req_projects_1');
     expect(data.items).toHaveLength(1);
   });
@@ -88,7 +88,7 @@ describe('projects.create', () => {
   test('resolves the created project with its plan, keeping unknown fields', async () => {
     const created = { ...createdProjectFixture, onboarding_url: 'https://app.example/onboarding' };
     record(server, () => ok(created, { request_id: 'req_created' }, 201));
-    const { data, meta } = await testClient().projects.create(body).withMeta();
+    const { data, meta } = await testClient().projects.create(body).withResponse();
     expect(data).toEqual(created);
     expect(data.plan).toEqual({ active: false, manageUrl: 'https://app.seo-visibility.example/billing' });
     expect(data['onboarding_url']).toBe('https://app.example/onboarding');

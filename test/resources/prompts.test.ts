@@ -77,7 +77,7 @@ describe('prompts.get', () => {
   test('resolves the typed detail with ai_models, keeping unknown fields', async () => {
     const extended = { ...promptDetailFixture, last_analyzed: null, tags: ['boots'] };
     answer(server, extended, { request_id: 'req_prompt' });
-    const { data, meta } = await testClient().prompts.get(PROJECT_ID, ids.prompt).withMeta();
+    const { data, meta } = await testClient().prompts.get(PROJECT_ID, ids.prompt).withResponse();
     expect(data).toEqual(extended);
     expect(data.ai_models).toEqual(['openai/gpt-4o', 'anthropic/claude-sonnet-4']);
     expect(meta).toMatchObject({ request_id: 'req_prompt', rate_limit: { limit: 200 } });

@@ -121,7 +121,7 @@ describe('rankings.history', () => {
   test('resolves the typed history with its summary, keeping unknown fields', async () => {
     const extended = { ...keywordHistoryFixture, location: 'United States' };
     answer(server, extended, { request_id: 'req_history' });
-    const { data, meta } = await testClient().rankings.history(PROJECT_ID, OTHER_ID).withMeta();
+    const { data, meta } = await testClient().rankings.history(PROJECT_ID, OTHER_ID).withResponse();
     expect(data).toEqual(extended);
     expect(data.summary.best_position).toBe(2);
     expect(data.history[0]?.local_pack_position).toBeNull();

@@ -31,7 +31,7 @@ describe('reports.list', () => {
   test('resolves the report links, keeping every field (the record is not shown)', async () => {
     const extended = { ...reportFixture, views: 12, expires_at: null };
     answer(server, [reportFixture, extended], { request_id: 'req_reports' });
-    const { data, meta } = await testClient().reports.list(PROJECT_ID).withMeta();
+    const { data, meta } = await testClient().reports.list(PROJECT_ID).withResponse();
     expect(data).toEqual([reportFixture, extended]);
     expect(data[1]?.['views']).toBe(12);
     expect(meta.request_id).toBe('req_reports');
@@ -64,7 +64,7 @@ describe('reports.create', () => {
   test('resolves the created report, keeping unknown fields', async () => {
     const created = { ...reportFixture, share_token: 'abc' };
     record(server, () => ok(created, { request_id: 'req_report_created' }, 201));
-    const { data, meta } = await testClient().reports.create(PROJECT_ID).withMeta();
+    const { data, meta } = await testClient().reports.create(PROJECT_ID).withResponse();
     expect(data).toEqual(created);
     expect(meta.request_id).toBe('req_report_created');
   });
@@ -149,7 +149,7 @@ describe('reports.delete', () => {
 
   test.each([[{ deleted: true }], [null], [reportFixture]])('resolves whatever data the server sent (%j)', async (data) => {
     answer(server, data, { request_id: 'req_deleted' });
-    const { data: result, meta } = await testClient().reports.delete(PROJECT_ID, slug).withMeta();
+    const { data: result, meta } = await testClient().reports.delete(PROJECT_ID, slug).withResponse();
     expect(result).toEqual(data);
     expect(meta.request_id).toBe('req_deleted');
   });

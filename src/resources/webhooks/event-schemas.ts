@@ -1,22 +1,9 @@
 import * as z from 'zod/mini';
-import { int, isoString, num, record } from '../../core/schemas.js';
+import { isoString, num } from '../../core/schemas.js';
 import { ContentStatusSchema } from '../content.js';
 import { KNOWN_EVENT_NAMES, type KnownWebhookEventName } from './event-names.js';
 
 export { KNOWN_EVENT_NAMES, type KnownWebhookEventName } from './event-names.js';
-
-/**
- * Exactly `name`, raising the issue `z.literal(name)` raises (`invalid_value` with `values`, for any
- * other value, a missing one included): z.literal brings zod's literal-schema code into the browser
- * bundle, a check on `z.unknown()` does not. Only the declared type says which string it is.
- */
-function literal<const N extends string>(name: N): z.ZodMiniType<N, N> {
-  return z.unknown().check(
-    z.check((ctx) => {
-      if (ctx.value !== name) ctx.issues.push({ code: 'invalid_value', values: [name], input: ctx.value });
-    }),
-  ) as z.ZodMiniType as z.ZodMiniType<N, N>;
-}
 
 /**
  * Builds an event payload schema `{ event, timestamp, project_id, data }` for one event name.
@@ -29,7 +16,7 @@ function eventSchema<const N extends KnownWebhookEventName, S extends z.core.$Zo
 ) {
   return z.looseObject({
     /** The event name. */
-    event: literal(name),
+    event: z.literal(name),
     /** When the event happened (ISO 8601). */
     timestamp: isoString(),
     /** UUID of the project the event is about. */
@@ -39,7 +26,7 @@ function eventSchema<const N extends KnownWebhookEventName, S extends z.core.$Zo
   });
 }
 
-/** `content.created` payload. @internal */
+/** `content.created` payload. */
 export const ContentCreatedEventSchema = eventSchema('content.created', {
   /** Id of the new content item. */
   content_id: z.string(),
@@ -51,7 +38,7 @@ export const ContentCreatedEventSchema = eventSchema('content.created', {
   scheduled_date: isoString(),
 });
 
-/** `content.status_changed` payload. @internal */
+/** `content.status_changed` payload. */
 export const ContentStatusChangedEventSchema = eventSchema('content.status_changed', {
   /** Id of the content item. */
   content_id: z.string(),
@@ -62,35 +49,35 @@ export const ContentStatusChangedEventSchema = eventSchema('content.status_chang
   new_status: ContentStatusSchema,
 });
 
-/** `audit.started` payload. @internal */
+/** `audit.started` payload. */
 export const AuditStartedEventSchema = eventSchema('audit.started', {
   /** Id of the audit. */
   audit_id: z.string(),
   /** URL the audit crawls. */
   target_url: z.string(),
   /** Maximum number of pages the crawl visits. */
-  max_crawl_pages: int(),
+  max_crawl_pages: z.int(),
 });
 
-/** `audit.completed` payload. @internal */
+/** `audit.completed` payload. */
 export const AuditCompletedEventSchema = eventSchema('audit.completed', {
   /** Id of the audit; read its result with `client.audits.latest(projectId)`. */
   audit_id: z.string(),
   /** URL the audit crawled. */
   target_url: z.string(),
   /** Number of pages crawled. */
-  pages_crawled: int(),
+  pages_crawled: z.int(),
 });
 
-/** `keywords.updated` payload. @internal */
+/** `keywords.updated` payload. */
 export const KeywordsUpdatedEventSchema = eventSchema('keywords.updated', {
   /** Number of keywords the daily scan updated. */
-  keywords_updated: int(),
+  keywords_updated: z.int(),
   /** Id of the scan job. */
   job_id: z.string(),
 });
 
-/** `prompts.updated` payload. @internal */
+/** `prompts.updated` payload. */
 export const PromptsUpdatedEventSchema = eventSchema('prompts.updated', {
   /** Id of the analyzed prompt. */
   prompt_id: z.string(),
@@ -101,7 +88,7 @@ export const PromptsUpdatedEventSchema = eventSchema('prompts.updated', {
   /** Identifier of the best model, of the form `<vendor>/<model>`. */
   best_model: z.string(),
   /** Number of models checked. */
-  models_checked: int(),
+  models_checked: z.int(),
 });
 
 /**
@@ -159,7 +146,7 @@ export type KeywordsUpdatedEvent = z.infer<typeof KeywordsUpdatedEventSchema>;
  */
 export type PromptsUpdatedEvent = z.infer<typeof PromptsUpdatedEventSchema>;
 
-/** The six documented events, told apart by `event`. @internal */
+/** The six documented events, told apart by `event`. */
 export const KnownWebhookEventSchema = z.union([
   ContentCreatedEventSchema,
   ContentStatusChangedEventSchema,
@@ -186,27 +173,20 @@ const knownNames: ReadonlySet<string> = new Set(KNOWN_EVENT_NAMES);
 
 /**
  * An event whose name is not one of the six. The name check makes a *known* name with a malformed
- * `data` fail instead of slipping through here. @internal
+ * `data` fail instead of slipping through here.
  */
 // An event name added after this SDK parses as a generic event rather than failing the delivery.
 export const UnknownWebhookEventSchema = z.looseObject({
   /** The event name: one this SDK does not know (not one of the six documented names). */
-  // A plain check raising the issue z.refine(…, { message, abort: true }) would raise (code, path,
-  // message): z.refine brings zod's custom-schema code into the browser bundle, z.check does not.
-  event: z.string().check(
-    z.check((ctx) => {
-      if (!knownNames.has(ctx.value)) return;
-      // Aborting (continue: false) makes zod report both branches of WebhookEventSchema's union
-      // (the documented event's real problem included) instead of only this name check.
-      ctx.issues.push({ code: 'custom', input: ctx.value, path: [], message: "a documented event name: the payload must match that event's documented shape", continue: false });
-    }),
-  ),
+  // Aborting makes zod report both branches of WebhookEventSchema's union (the documented event's
+  // real problem included) instead of only this name check.
+  event: z.string().check(z.refine((name) => !knownNames.has(name), { message: "a documented event name: the payload must match that event's documented shape", abort: true })),
   /** When the event happened (ISO 8601). */
   timestamp: isoString(),
   /** UUID of the project the event is about. */
   project_id: z.string(),
   /** The event's own fields, untyped. */
-  data: record(z.unknown()),
+  data: z.record(z.string(), z.unknown()),
 });
 
 /**
@@ -253,7 +233,7 @@ function describeEventFailure(issue: z.core.$ZodRawIssue): string | undefined {
 
 /**
  * A webhook event payload: `{ event, timestamp, project_id, data }`. A documented name with a
- * malformed `data` fails; an unknown name parses as the generic event. @internal
+ * malformed `data` fails; an unknown name parses as the generic event.
  */
 export const WebhookEventSchema = z.union([KnownWebhookEventSchema, UnknownWebhookEventSchema], {
   error: describeEventFailure,

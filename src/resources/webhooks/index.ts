@@ -10,7 +10,7 @@ import { KNOWN_EVENT_NAMES } from './event-schemas.js';
 
 export * from './event-schemas.js';
 
-/** An event name in a subscription's `events` (open enum). @internal */
+/** An event name in a subscription's `events` (open enum). */
 // Open: an event name the server adds later parses and types as string.
 export const WebhookEventNameSchema = openEnum(KNOWN_EVENT_NAMES);
 
@@ -29,7 +29,6 @@ export type WebhookEventName = z.infer<typeof WebhookEventNameSchema>;
 /**
  * A webhook subscription (responses of `/webhooks` operations). Created with `url`, `project_id`,
  * `events`; other fields and the responses themselves are not shown.
- * @internal
  */
 // The reference leaves the subscription record open: the fields it names are typed, the guessed
 // ones optional, and every other field the server sends is kept.
@@ -68,7 +67,6 @@ export type WebhookSubscription = z.infer<typeof WebhookSubscriptionSchema>;
 /**
  * `data` of `POST /webhooks/{webhookId}/test`. The body is not shown, so anything is accepted and
  * handed back untouched (`z.unknown()`, not an object: a guessed shape could only fail).
- * @internal
  */
 // The test-delivery body is not shown: accept anything.
 export const WebhookTestResultSchema = z.unknown();

@@ -1,3 +1,4 @@
+import { parseJson, withoutProtoKeys } from '../../core/parse-json.js';
 import { InvalidArgumentError } from '../../errors/client-errors.js';
 import { type WebhookEvent, WebhookEventSchema } from './event-schemas.js';
 
@@ -31,9 +32,18 @@ export function parseWebhookEvent(payload: unknown): WebhookEvent {
   if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) value = new TextDecoder().decode(value);
   if (typeof value === 'string') {
     try {
-      value = JSON.parse(value);
+      value = parseJson(value);
     } catch {
       throw new InvalidArgumentError('payload', 'expected a webhook event as JSON, but the text is not valid JSON');
+    }
+  } else {
+    // Parsed by the application (express.json() and the like keep an own "__proto__" key): zod
+    // copies the typed parts without it, but hands untyped values (extra fields, an unknown
+    // event's data) back as they are.
+    try {
+      value = withoutProtoKeys(value);
+    } catch {
+      throw new InvalidArgumentError('payload', 'expected a webhook event as JSON data, but it has a "__proto__" key and cannot be written as JSON (a cycle or a BigInt)');
     }
   }
   const result = WebhookEventSchema.safeParse(value);

@@ -3,7 +3,7 @@ import { invalid, notFound } from '../envelope.js';
 import { isUuid } from '../../internal/uuid.js';
 import { isHttpUrl, objectBody, uuidParam } from '../params.js';
 import type { Store } from '../store.js';
-import { EVENT_NAMES } from '../content-webhook-records.js';
+import { KNOWN_EVENT_NAMES } from '../../resources/webhooks/event-names.js';
 import type { EventName, WebhookRecord } from '../content-webhook-records.js';
 import type { RouteContext, RouteDef } from './context.js';
 
@@ -30,8 +30,8 @@ function readFields(store: Store, input: Record<string, unknown>, partial: boole
     out.project_id = project.record.id;
   }
   if (events !== undefined || !partial) {
-    const valid = Array.isArray(events) && events.length > 0 && events.every((e) => (EVENT_NAMES as readonly unknown[]).includes(e));
-    if (!valid) throw invalid(`events must be a non-empty array of: ${EVENT_NAMES.join(', ')}`);
+    const valid = Array.isArray(events) && events.length > 0 && events.every((e) => (KNOWN_EVENT_NAMES as readonly unknown[]).includes(e));
+    if (!valid) throw invalid(`events must be a non-empty array of: ${KNOWN_EVENT_NAMES.join(', ')}`);
     out.events = [...new Set(events as EventName[])];
   }
   if (active !== undefined) {

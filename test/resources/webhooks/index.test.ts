@@ -31,7 +31,7 @@ describe('webhooks.list', () => {
   test('resolves subscriptions, keeping unknown fields and unknown event names', async () => {
     const future = { ...webhookFixture, events: ['backlinks.updated'], secret_hint: 'whsec_…' };
     answer(server, [webhookFixture, future], { request_id: 'req_hooks' });
-    const { data, meta } = await testClient().webhooks.list().withMeta();
+    const { data, meta } = await testClient().webhooks.list().withResponse();
     expect(data).toEqual([webhookFixture, future]);
     expect(meta.request_id).toBe('req_hooks');
   });
@@ -75,7 +75,7 @@ describe('webhooks.create', () => {
   test('resolves the subscription, keeping unknown fields', async () => {
     const created = { ...webhookFixture, active: true };
     record(server, () => ok(created, { request_id: 'req_hook_created' }, 201));
-    const { data, meta } = await testClient().webhooks.create(body).withMeta();
+    const { data, meta } = await testClient().webhooks.create(body).withResponse();
     expect(data).toEqual(created);
     expect(meta.request_id).toBe('req_hook_created');
   });
@@ -199,7 +199,7 @@ describe('webhooks.test', () => {
 
   test.each([[{ delivered: true, status_code: 200 }], ['queued'], [null]])('resolves whatever the server answered (%j)', async (data) => {
     answer(server, data, { request_id: 'req_test_delivery' });
-    const { data: result, meta } = await testClient().webhooks.test(ids.webhook).withMeta();
+    const { data: result, meta } = await testClient().webhooks.test(ids.webhook).withResponse();
     expect(result).toEqual(data);
     expect(meta.request_id).toBe('req_test_delivery');
   });
