@@ -5,6 +5,7 @@ import { DATASET_NAMES, type DatasetName } from './datasets.js';
 import { type RunRecord, StopRun, SyncContext } from './context.js';
 import { SyncError } from './errors.js';
 import { type SyncJob, jobChangedMessage, jobKey, normalizeJob } from './job.js';
+import { TRACKED_KEY } from './list-pass.js';
 import { resolveProjects } from './projects.js';
 import { Scheduler } from './scheduler.js';
 import type { SyncStore } from './store.js';
@@ -193,6 +194,8 @@ export async function runSync(client: SeoVisibilityClient, job: SyncJob, options
       run: run.id,
     });
     try {
+      // A new store tracks the keys of its current-state lists from its first row on (list-pass.ts).
+      if (!previous) await ctx.save({ [TRACKED_KEY]: true });
       if (!resumed) run.projects = await resolveProjects(ctx, normalized);
       await ctx.save({ run, ...(resumed ? {} : staleTasks(store, run)) });
     } catch (error) {
