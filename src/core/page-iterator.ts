@@ -1,5 +1,6 @@
 import { AbortedError } from '../errors/client-errors.js';
 import * as c from '../internal/option-check.js';
+import type { ListChange } from './list-watch.js';
 import { Page, type PageParams, type PageSource } from './pagination.js';
 
 /**
@@ -63,6 +64,15 @@ export interface IterateOptions {
    * @example `onProgress: ({ pages, items, total }) => bar.update(items / (total ?? items))`
    */
   onProgress?: (progress: IterationProgress) => void;
+  /**
+   * Called when `for await` / `.iterate()` notices that the list changed while it was read (its
+   * `total` moved between two pages, or an item already yielded came back), before it reads the
+   * list again from the start, yielding only items it has not yielded yet (at most 3 times; a list
+   * still changing then ends the loop with `ResponseValidationError`). Not called by `.pages()`,
+   * which hands out pages as served. See docs/pagination.md, "A list that changes".
+   * @example `onListChange: ({ totalBefore, totalAfter }) => console.warn('list changed:', totalBefore, '→', totalAfter)`
+   */
+  onListChange?: (change: ListChange) => void;
 }
 
 interface Resolved {
@@ -82,8 +92,13 @@ export function throwIfAborted(signal: AbortSignal | undefined): void {
 }
 
 const checkIterate = c.object(
-  { prefetch: c.optional(c.integerIn(0, Number.MAX_SAFE_INTEGER)), concurrency: c.optional(c.integerIn(1, Number.MAX_SAFE_INTEGER)), onProgress: c.optional(c.fn<(progress: IterationProgress) => void>('a function')) },
-  'expected an object such as { prefetch, concurrency, onProgress }',
+  {
+    prefetch: c.optional(c.integerIn(0, Number.MAX_SAFE_INTEGER)),
+    concurrency: c.optional(c.integerIn(1, Number.MAX_SAFE_INTEGER)),
+    onProgress: c.optional(c.fn<(progress: IterationProgress) => void>('a function')),
+    onListChange: c.optional(c.fn<(change: ListChange) => void>('a function')),
+  },
+  'expected an object such as { prefetch, concurrency, onProgress, onListChange }',
 );
 
 function resolve(options: IterateOptions | undefined): Resolved {

@@ -1,5 +1,6 @@
 import { ApiPromise } from './api-promise.js';
 import type { ApiResult } from './read-response.js';
+import { ListWatch, MAX_LIST_REREADS, listKeptChanging } from './list-watch.js';
 import { type IterateOptions, iteratePages, throwIfAborted } from './page-iterator.js';
 import { Page, type PageParams, type PageSource } from './pagination.js';
 import { collect, type ToArrayOptions } from './to-array.js';
@@ -80,7 +81,13 @@ export class PagePromise<Item, Data = Item[]> extends ApiPromise<Page<Item, Data
   /**
    * Iterates every item of every page, like `for await` on the promise itself, with options:
    * `prefetch` (pages read ahead, default 1), `concurrency` (parallel page requests once the total
-   * is known, default 1) and `onProgress`.
+   * is known, default 1), `onProgress` and `onListChange`.
+   *
+   * No item is yielded twice (items are told apart by their id; anchors by their text, prompt
+   * responses by model and time). When the list changes while it is read (its `total` moves
+   * between pages, or an item comes back), items may have moved past the read position unseen:
+   * the list is read again from the start, yielding only what was not yielded yet, at most 3
+   * times; a list that still changes ends the loop with `ResponseValidationError`.
    *
    * @example
    * ```ts
@@ -92,12 +99,32 @@ export class PagePromise<Item, Data = Item[]> extends ApiPromise<Page<Item, Data
    */
   async *iterate(options?: IterateOptions): AsyncGenerator<Item, void, undefined> {
     const signal = this.#source.signal;
-    for await (const page of this.pages(options)) {
-      for (const item of page.items) {
-        // Checked per item: once the call's signal fires, nothing already buffered is handed out.
-        throwIfAborted(signal);
-        yield item;
+    const keyOf = this.#source.key;
+    const yielded = new Set<string>();
+    for (let pass = 1; ; pass++) {
+      const watch = new ListWatch(pass);
+      // A re-read starts at the requested offset again, never from the page awaited earlier.
+      const pages = pass === 1 ? this.pages(options) : iteratePages(this.#source, { limit: this.#pageSize, offset: this.#params.offset }, options);
+      for await (const page of pages) {
+        watch.total(page.pagination?.total);
+        for (const item of page.items) {
+          // Checked per item: once the call's signal fires, nothing already buffered is handed out.
+          throwIfAborted(signal);
+          const key = keyOf?.(item);
+          if (key !== undefined) {
+            if (yielded.has(key)) {
+              watch.repeat();
+              continue;
+            }
+            yielded.add(key);
+          }
+          yield item;
+        }
       }
+      const change = watch.change();
+      if (!change) return;
+      if (pass > MAX_LIST_REREADS) throw listKeptChanging(change);
+      options?.onListChange?.(change);
     }
   }
 
