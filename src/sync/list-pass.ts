@@ -9,8 +9,12 @@ import type { Row } from './store.js';
  * onto a page already read, so one pass can miss an item that exists. "Not seen in one pass" is
  * therefore never "gone". The rule (docs/warehouse.md, "Deletes"):
  *
- * - A pass whose `meta.pagination.total` drops between two pages starts over (at most
- *   {@link MAX_REREADS} times), so a shrinking list is read again rather than with a hole.
+ * - Each page after the first is read from one item earlier: its first item must be the last
+ *   item of the page before (the anchor). When it is not, the list moved under the pass (items
+ *   deleted or inserted before the read position), and so does a `meta.pagination.total` that
+ *   drops between two pages: the pass starts over (at most {@link MAX_REREADS} times), so a
+ *   shifting list is read again rather than with a hole. Cost: each later page brings one item
+ *   fewer (100,000 keywords: 101 requests instead of 100).
  * - A complete pass is compared with the keys the store holds for the list (`seen`). When every
  *   one of them was read, nothing can be gone: nothing is marked and no request is added.
  * - When some were not read (deleted, or skipped by a shift), a confirming pass reads the list
@@ -38,6 +42,8 @@ export interface PassState {
   keys?: string[];
   /** On a confirming pass: `since` of the pass it confirms (rows read by neither are gone). */
   confirm?: string;
+  /** Key of the last item read: the next page is read from one item earlier and must start with it. */
+  last?: string;
 }
 
 /** How often a pass starts over for a list that keeps shrinking under it, before it goes on regardless. @internal */
@@ -55,6 +61,24 @@ export interface PassPage {
   keys: string[] | undefined;
   /** The whole list in one response (an endpoint that is not paged): one consistent read, so what it lacks is gone. */
   whole?: boolean | undefined;
+  /** Whether the page started with the anchor (undefined: no anchor was asked for). */
+  anchored?: boolean | undefined;
+  /** Key of the page's last item (undefined: an empty page). */
+  last?: string | undefined;
+}
+
+/** The offset to request for the pass's next page: one item early once there is an anchor. @internal */
+export function requestOffset(state: PassState): number {
+  return state.offset > 0 && state.last !== undefined ? state.offset - 1 : state.offset;
+}
+
+/**
+ * Splits a page read at `requestOffset(state)` into whether it kept its anchor and the items that
+ * are new (the anchor dropped). `keys` are the page's item keys, in order. @internal
+ */
+export function anchorOf(state: PassState, requested: number, keys: readonly string[]): { anchored: boolean | undefined; skip: number } {
+  if (requested === state.offset) return { anchored: undefined, skip: 0 };
+  return keys[0] === state.last ? { anchored: true, skip: 1 } : { anchored: false, skip: 0 };
 }
 
 /** What to save after a page, and what to mark. @internal */
@@ -77,7 +101,7 @@ export const seenKey = (dataset: string, projectId: string) => `seen/${dataset}/
  */
 export const TRACKED_KEY = 'seen/tracked';
 
-/** The keys of a page's rows on a current-state table: its primary key without `project_id`. @internal */
+/** The keys of a page's rows: the table's primary key without `project_id`. @internal */
 export function rowKeys(table: TableSchema, rows: readonly Row[]): string[] {
   const columns = table.primaryKey.filter((c) => c !== 'project_id');
   return rows.map((r) => columns.map((c) => String(r[c])).join('\u0000'));
@@ -94,12 +118,15 @@ export function advancePass(state: PassState, page: PassPage, since: string, see
   // Every row written is one the store now holds: a pass abandoned midway still counts its rows.
   const held = page.keys && seen ? union(seen, page.keys) : seen;
   const carried: PassState = { offset: 0, since, ...(keys ? { keys } : {}), ...(state.confirm ? { confirm: state.confirm } : {}) };
-  // Items deleted before this page moved later items onto pages already read: start over.
-  if (page.offset > 0 && page.total !== undefined && state.total !== undefined && page.total < state.total && rereads < MAX_REREADS) {
+  // Items deleted (or inserted) before this page moved later items across the read position: a
+  // page that lost its anchor, or a total that dropped, says so. Start over.
+  const shrank = page.total !== undefined && state.total !== undefined && page.total < state.total;
+  if (page.offset > 0 && (shrank || page.anchored === false) && rereads < MAX_REREADS) {
     return { state: { ...carried, rereads: rereads + 1 }, done: false, seen: page.keys ? held : undefined };
   }
   if (page.next !== undefined) {
-    return { state: { ...carried, offset: page.next, ...(page.total !== undefined ? { total: page.total } : {}), ...(rereads ? { rereads } : {}) }, done: false, seen: page.keys ? held : undefined };
+    const last = page.last ?? state.last;
+    return { state: { ...carried, offset: page.next, ...(page.total !== undefined ? { total: page.total } : {}), ...(rereads ? { rereads } : {}), ...(last !== undefined ? { last } : {}) }, done: false, seen: page.keys ? held : undefined };
   }
   const finished: PassState = { offset: page.offset, done: true };
   if (!keys) return { state: finished, done: true };

@@ -2,7 +2,7 @@ import { TABLE_SCHEMAS, toRows } from './datasets.js';
 import type { SyncContext } from './context.js';
 import { SyncError } from './errors.js';
 import type { NormalizedJob } from './job.js';
-import { type PassState, TRACKED_KEY, advancePass, rowKeys, seenKey } from './list-pass.js';
+import { type PassState, TRACKED_KEY, advancePass, anchorOf, requestOffset, rowKeys, seenKey } from './list-pass.js';
 import { taskKey } from './streams.js';
 
 /** The project list's pass, with every project id it listed. */
@@ -22,13 +22,19 @@ export async function resolveProjects(ctx: SyncContext, job: NormalizedJob): Pro
   const since = state.since ?? ctx.stamp();
   while (!state.done) {
     const offset = state.offset;
-    const fetched = await ctx.fetch('projects.list', { projectId: '', offset });
-    const rows = toRows('projects.list', fetched.records, { projectId: '', snapshotDay: ctx.run.snapshotDay });
+    const requested = requestOffset(state);
+    const fetched = await ctx.fetch('projects.list', { projectId: '', offset: requested });
+    const all = toRows('projects.list', fetched.records, { projectId: '', snapshotDay: ctx.run.snapshotDay });
+    // A page read one project early starts with the last one already read (list-pass.ts).
+    const { anchored, skip } = anchorOf(state, requested, rowKeys(table, all));
+    const rows = all.slice(skip);
+    const keys = rowKeys(table, rows);
     // Every project any page of this run listed: one the list lost between two pages is read again
-    // (a shrink starts the pass over), and one deleted after it was listed answers 404 later.
-    const ids = [...new Set([...state.ids, ...fetched.records.map((r) => String(r['id']))])];
+    // (a shift starts the pass over), and one deleted after it was listed answers 404 later.
+    const ids = [...new Set([...state.ids, ...keys])];
     const seen = ctx.store.get(seenKey('projects.list', '-')) as string[] | undefined;
-    const step = advancePass(state, { offset, total: fetched.total, next: fetched.next, keys: stored ? rowKeys(table, rows) : undefined }, since, seen ?? (ctx.store.get(TRACKED_KEY) ? [] : undefined));
+    const page = { offset, total: fetched.total, next: fetched.next, keys: stored ? keys : undefined, anchored, last: keys.at(-1) };
+    const step = advancePass(state, page, since, seen ?? (ctx.store.get(TRACKED_KEY) ? [] : undefined));
     state = { ...step.state, ids };
     const marks = step.markBefore ? [{ table, match: {}, before: step.markBefore }] : [];
     await ctx.commit('projects.list', stored ? [{ table, rows }] : [], { [key]: state, ...(step.seen ? { [seenKey('projects.list', '-')]: step.seen } : {}) }, marks);

@@ -1,6 +1,6 @@
 import { type DatasetName, TABLE_SCHEMAS, type TableSchema, datasetDef, toRows } from './datasets.js';
 import { type MarkRequest, type SyncContext, isNotFound } from './context.js';
-import { type PassState, TRACKED_KEY, advancePass, rowKeys, seenKey } from './list-pass.js';
+import { type PassState, TRACKED_KEY, advancePass, anchorOf, requestOffset, rowKeys, seenKey } from './list-pass.js';
 import type { Fetched } from './requests.js';
 import { addDays, dayOf, historyRowFromList, keywordId } from './rows.js';
 import type { Row } from './store.js';
@@ -66,23 +66,30 @@ export class PageStream implements Stream {
     const { ctx, dataset, projectId } = this;
     const offset = this.#state.offset;
     const since = this.#state.since ?? ctx.stamp();
+    const requested = requestOffset(this.#state);
     let fetched: Fetched;
     try {
-      fetched = await ctx.fetch(dataset, { projectId, offset });
+      fetched = await ctx.fetch(dataset, { projectId, offset: requested });
     } catch (error) {
       if (!isNotFound(error)) throw error;
       await this.#projectGone(since);
       return;
     }
-    const records = fetched.records;
     const rowCtx = { projectId, snapshotDay: ctx.run.snapshotDay, data: fetched.data };
     const table = TABLE_SCHEMAS[dataset];
-    const writes = ctx.datasets.has(dataset) ? [{ table, rows: toRows(dataset, records, rowCtx) }] : [];
+    const allRows = toRows(dataset, fetched.records, rowCtx);
+    const allKeys = rowKeys(table, allRows);
+    // A page read one item early starts with the last item already read: dropped, it only checks.
+    const { anchored, skip } = anchorOf(this.#state, requested, allKeys);
+    const records = fetched.records.slice(skip);
+    const keys = allKeys.slice(skip);
+    const writes = ctx.datasets.has(dataset) ? [{ table, rows: allRows.slice(skip) }] : [];
     const children = this.#children(records, offset);
     // Current-state rows the job stores are tracked by key: the delete rule needs them (list-pass.ts).
-    const tracked = writes[0] && table.kind === 'current' ? writes[0] : undefined;
+    const tracked = writes.length > 0 && table.kind === 'current';
     const seen = ctx.store.get(seenKey(dataset, projectId)) as string[] | undefined;
-    const step = advancePass(this.#state, { offset, total: fetched.total, next: fetched.next, keys: tracked && rowKeys(table, tracked.rows), whole: !datasetDef(dataset).paged }, since, seen ?? (ctx.store.get(TRACKED_KEY) ? [] : undefined));
+    const page = { offset, total: fetched.total, next: fetched.next, keys: tracked ? keys : undefined, whole: !datasetDef(dataset).paged, anchored, last: keys.at(-1) };
+    const step = advancePass(this.#state, page, since, seen ?? (ctx.store.get(TRACKED_KEY) ? [] : undefined));
     const { state, done } = step;
     const marks: MarkRequest[] = step.markBefore ? [{ table, match: { project_id: projectId }, before: step.markBefore }] : [];
     const progress: Record<string, unknown> = { [this.#key]: state, ...children.state, ...(step.seen ? { [seenKey(dataset, projectId)]: step.seen } : {}) };

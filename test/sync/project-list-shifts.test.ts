@@ -59,4 +59,24 @@ describe('the project list shrinks while a run reads it', () => {
     expect(live.filter((id) => afterRun3.get(id) !== null)).toEqual([]);
     expect(await runProjects(account.store('projects'))).toEqual(live);
   });
+
+  it('a new store, one project deleted and one added after page 1 (total unchanged): the shift is seen and every project listed throughout is in the run', async () => {
+    const projects = shiftingList(/\/projects$/, fakeProjects(700), {
+      afterPage: (served) => {
+        if (served === 1) {
+          projects.items.splice(10, 1);
+          projects.items.push(...fakeProjects(1, 5_000));
+        }
+      },
+    });
+    account = shiftingAccount([projects]);
+    const firstOfPage2 = String(projects.items[500]?.['id']);
+    expect((await runSync(account.client, job, { store: account.store('fresh'), now: account.now })).status).toBe('completed');
+    const covered = await runProjects(account.store('fresh'));
+    expect(covered).toContain(firstOfPage2);
+    expect(projects.items.slice(0, 699).map((p) => String(p['id'])).filter((id) => !covered.includes(id))).toEqual([]);
+    expect(marks(account.path('fresh')).get(firstOfPage2)).toBeNull();
+    // Page 2 did not start with page 1's last project: the list was read again (2 + 2 pages).
+    expect(projects.served).toBe(4);
+  });
 });
