@@ -65,11 +65,12 @@ export interface IterateOptions {
    */
   onProgress?: (progress: IterationProgress) => void;
   /**
-   * Called when `for await` / `.iterate()` notices that the list changed while it was read (its
-   * `total` moved between two pages, or an item already yielded came back), before it reads the
-   * list again from the start, yielding only items it has not yielded yet (at most 3 times; a list
-   * still changing then ends the loop with `ResponseValidationError`). Not called by `.pages()`,
-   * which hands out pages as served. See docs/pagination.md, "A list that changes".
+   * Called when `for await` / `.iterate()` notices that the list changed while it was read: a page
+   * read one item early did not start with the last item of the page before (pages of 100 or
+   * more), or its `total` moved between two pages, or an item already yielded came back. The loop
+   * then finds its place again, or reads the list again from the start (smaller or parallel pages),
+   * so items that moved are not lost. Not called by `.pages()`, which hands out pages as served.
+   * See docs/pagination.md, "A list that changes while you read it".
    * @example `onListChange: ({ totalBefore, totalAfter }) => console.warn('list changed:', totalBefore, '→', totalAfter)`
    */
   onListChange?: (change: ListChange) => void;
@@ -110,6 +111,22 @@ function resolve(options: IterateOptions | undefined): Resolved {
 type Slot<Item, Data> = Promise<Page<Item, Data> | undefined>;
 
 /**
+ * The smallest page size at which `for await` reads each following page one item early, to check
+ * that it starts with the last item of the page before (a list that moved under the read does not).
+ * Below it the extra item would cost too large a share of each request. @internal
+ */
+export const ANCHOR_MIN_PAGE = 100;
+
+/** Whether `page` starts with the last item of `before` (by the source's item key). @internal */
+export function startsWithLastOf<Item, Data>(source: PageSource<Item, Data>, page: Page<Item, Data>, before: Page<Item, Data> | undefined): boolean {
+  const first = page.items[0];
+  const last = before?.items.at(-1);
+  if (first === undefined || last === undefined || !source.key) return false;
+  const key = source.key(first);
+  return key !== undefined && key === source.key(last);
+}
+
+/**
  * Yields the pages of a list from `start` (whose `limit` is already set), with bounded read-ahead
  * and, once the total is known, parallel requests. Ending the loop early (or a failure) aborts
  * every request still in flight; their rejections are absorbed, never unhandled. `first`, when
@@ -127,6 +144,7 @@ export async function* iteratePages<Item, Data>(
   start: PageParams,
   options?: IterateOptions,
   first?: Promise<Page<Item, Data> | undefined>,
+  anchored?: WeakSet<object>,
 ): AsyncGenerator<Page<Item, Data>, void, undefined> {
   const { ahead, concurrency, onProgress } = resolve(options);
   const signal = source.signal;
@@ -140,11 +158,13 @@ export async function* iteratePages<Item, Data>(
   };
   const load = (params: PageParams, previous?: Page<Item, Data>): Promise<Page<Item, Data>> => request(params).then((result) => new Page(source, params, result, previous));
   /** Checks the page against the next-page rule (a contradiction throws), then counts it. */
+  let handed: Page<Item, Data> | undefined;
   const handOver = (page: Page<Item, Data>) => {
     throwIfAborted(signal);
     page.followingParams();
     progress.pages++;
-    progress.items += page.items.length;
+    progress.items += page.items.length - (anchored?.has(page) && startsWithLastOf(source, page, handed) ? 1 : 0);
+    handed = page;
     progress.total = page.pagination?.total ?? progress.total;
     onProgress?.({ ...progress });
   };
@@ -204,11 +224,15 @@ export async function* iteratePages<Item, Data>(
     const queue: Array<Slot<Item, Data>> = [];
     let tail: Slot<Item, Data> = Promise.resolve(current);
     const follow = () => {
-      tail = tail.then((page) => {
+      tail = tail.then(async (page) => {
         const params = page?.followingParams();
+        if (!params || !page) return undefined;
         // `limit` rather than the page's own: after an awaited default-size first page, the rest
-        // are read at the iteration's page size.
-        return params ? load({ ...params, limit }, page) : undefined;
+        // are read at the iteration's page size. Anchored: one item early (see ANCHOR_MIN_PAGE).
+        const anchor = anchored !== undefined && limit >= ANCHOR_MIN_PAGE && page.items.length > 0 && params.offset !== undefined && params.offset > 0;
+        const next = await load({ ...params, ...(anchor ? { offset: (params.offset as number) - 1 } : {}), limit }, page);
+        if (anchor) anchored.add(next);
+        return next;
       });
       tail.catch(noop);
       queue.push(tail);

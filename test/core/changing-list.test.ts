@@ -106,3 +106,63 @@ describe('toArray over a list that changes under it', () => {
     expect(new Set(got).size).toBe(25);
   });
 });
+
+describe('pages of 100 or more are read one item early, so a shift the total does not show is seen', () => {
+  it('one deleted before the read position and one added after it (total unchanged): every item that stayed is yielded', async () => {
+    const list = shiftingList(/\/projects$/, Array.from({ length: 300 }, (_, i) => project(i)), {
+      afterPage: (served) => {
+        if (served === 1) {
+          list.items.splice(10, 1);
+          list.items.push(project(5_000));
+        }
+      },
+    });
+    const { client } = clientFor(list);
+    const changes: ListChange[] = [];
+    const got = ids(await all(client.projects.list({ limit: 100 }).iterate({ onListChange: (c) => changes.push(c) })));
+    expect(got.length).toBe(new Set(got).size);
+    expect(got).toEqual(expect.arrayContaining(ids(list.items.slice(0, 299))));
+    expect(changes).toEqual([expect.objectContaining({ totalBefore: 300, totalAfter: 300, pass: 1 })]);
+  });
+
+  it('content (no total): one item deleted after page 1: every item that stayed is yielded', async () => {
+    const list = shiftingList(/\/content$/, [], { paginated: false, afterPage: (served) => served === 1 && void list.items.splice(3, 1) });
+    const { sim, client } = clientFor(list);
+    const projectId = sim.data.listedProjects[0]!.id;
+    const sample = ((await (await sim.fetch(`${sim.baseUrl}/projects/${projectId}/content?limit=1`, { headers: { authorization: `Bearer ${sim.keys.readOnly}` } })).json()) as { data: Array<Record<string, unknown>> }).data[0];
+    list.items.push(...Array.from({ length: 250 }, (_, i) => ({ ...sample, id: project(i)['id'] })));
+    const got = ids(await all(client.content.list(projectId, { limit: 100 })));
+    expect(got.length).toBe(new Set(got).size);
+    expect(got).toEqual(expect.arrayContaining(ids(list.items)));
+  });
+
+  it('a list at rest costs one item per page more, and progress counts each item once', async () => {
+    const list = shiftingList(/\/projects$/, Array.from({ length: 300 }, (_, i) => project(i)));
+    const { client } = clientFor(list);
+    let items = 0;
+    expect(ids(await all(client.projects.list({ limit: 100 }).iterate({ onProgress: (p) => (items = p.items) })))).toEqual(ids(list.items));
+    expect(list.served).toBe(4); // 0–99, 99–198, 198–297, 297–299
+    expect(items).toBe(300);
+  });
+});
+
+describe('anchored pages: a list that loses more than a page under the read', () => {
+  it('150 items deleted before the read position after page 2 (pages of 100): the loop steps back and yields every item that stayed, once', async () => {
+    const list = shiftingList(/\/projects$/, Array.from({ length: 500 }, (_, i) => project(i)), { afterPage: (served) => served === 2 && void list.items.splice(0, 150) });
+    const { client } = clientFor(list);
+    const changes: ListChange[] = [];
+    const got = ids(await all(client.projects.list({ limit: 100 }).iterate({ onListChange: (c) => changes.push(c) })));
+    expect(got.length).toBe(new Set(got).size);
+    expect(got).toEqual(expect.arrayContaining(ids(list.items)));
+    expect(changes).toHaveLength(1);
+  });
+
+  it('every item of the page before deleted, none found stepping back: ResponseValidationError, not a silent hole', async () => {
+    const list = shiftingList(/\/projects$/, Array.from({ length: 1_000 }, (_, i) => project(i)), { afterPage: (served) => served === 2 && void list.items.splice(0, 199) });
+    const { client } = clientFor(list);
+    // Page 2 held items 99–198: all gone; the loop steps back to offset 0 and finds none of them.
+    const error = await all(client.projects.list({ limit: 100 })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect(String((error as Error).message)).toMatch(/lost its place/);
+  });
+});
