@@ -33,10 +33,12 @@ export async function* anchoredItems<Item, Data>(
 ): AsyncGenerator<Item, void, undefined> {
   const keyOf = source.key as (item: Item) => string | undefined;
   let known: Array<string | undefined> | undefined; // keys of the page before, as served
-  // Keys of the last pages handled (the page before, those stepped back over, one more): an item
-  // met again after the mark was yielded with one of them. Bounded: a few pages, not the list.
-  const recent: Array<ReadonlySet<string | undefined>> = [];
-  const wasYielded = (key: string | undefined) => key !== undefined && recent.some((keys) => keys.has(key));
+  // Keys of the last pages handled (the page before, those stepped back over, one more): after a
+  // shift, an item met again after the mark was yielded with one of them. Bounded: a few pages, and
+  // only the page before while the list holds still.
+  let recent: Array<ReadonlyArray<string | undefined>> = [];
+  /** Pages still to check against `recent` after a shift (none while the list holds still). */
+  let unsettled = 0;
   let at: PageParams = start;
   let awaited = first;
   let stepsBack = 0;
@@ -51,6 +53,7 @@ export async function* anchoredItems<Item, Data>(
       const total = page.pagination?.total;
       if (known === undefined) totalBefore = total;
       let from = 0;
+      let yielded: ReadonlySet<string | undefined> | undefined;
       if (known !== undefined) {
         const mark = lastMark(known, here);
         if (mark < 0) {
@@ -58,23 +61,26 @@ export async function* anchoredItems<Item, Data>(
           // read again from a page earlier.
           if (requested === 0 || stepsBack >= MAX_STEPS_BACK) throw listKeptChanging({ pass: 1, totalBefore, totalAfter: total, repeated: 0 }, true);
           stepsBack++;
+          unsettled = MAX_STEPS_BACK + 2;
           restart = Math.max(0, requested - (start.limit - 1));
           break;
         }
-        if (mark !== 0 || here[0] !== known.at(-1)) {
-          options?.onListChange?.({ pass: 1, totalBefore, totalAfter: total, repeated: here.slice(0, mark + 1).filter(wasYielded).length });
+        if (mark !== 0 || here[0] !== known.at(-1)) unsettled = MAX_STEPS_BACK + 2;
+        if (unsettled > 0) yielded = new Set(recent.flat());
+        if (unsettled === MAX_STEPS_BACK + 2) {
+          options?.onListChange?.({ pass: 1, totalBefore, totalAfter: total, repeated: here.slice(0, mark + 1).filter((k) => yielded?.has(k)).length });
         }
         from = mark + 1;
       }
       stepsBack = 0;
       for (let n = from; n < page.items.length; n++) {
         throwIfAborted(source.signal);
-        // An item met again after the mark (the mark was an earlier one, or the loop stepped back) was yielded.
-        if (!wasYielded(here[n])) yield page.items[n] as Item;
+        // After a shift, an item met again after the mark (an earlier mark, or a step back) was yielded.
+        if (!yielded?.has(here[n])) yield page.items[n] as Item;
       }
       known = here;
-      recent.push(new Set(here));
-      if (recent.length > MAX_STEPS_BACK + 2) recent.shift();
+      recent = unsettled > 0 ? [...recent.slice(-(MAX_STEPS_BACK + 1)), here] : [here];
+      if (unsettled > 0) unsettled--;
       // The next page is asked for one item early: it starts at this page's last item.
       requested += Math.max(0, here.length - 1);
     }
