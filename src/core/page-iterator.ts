@@ -28,7 +28,9 @@ export interface IterationProgress {
  * How `for await`, `.iterate()` and `.pages()` fetch pages.
  *
  * Memory never holds more than `1 + max(prefetch, concurrency)` pages: the one being consumed and
- * those fetched ahead of it. Requests count against the client's rate budget like any other call,
+ * those fetched ahead of it (plus, for `for await`, item keys to yield no item twice: the page
+ * before's with pages of 100 or more, one per item yielded with smaller or parallel pages; see
+ * docs/pagination.md). Requests count against the client's rate budget like any other call,
  * so `concurrency` speeds a long export only while the budget has room; the throttle still keeps it
  * from overdrawing.
  *
