@@ -34,6 +34,7 @@ export type { RateGate, Permit, AcquireOptions } from './core/rate-gate.js';
 export { ApiPromise } from './core/api-promise.js';
 export { PagePromise } from './core/page-promise.js';
 export type { IterateOptions, IterationProgress } from './core/page-iterator.js';
+export type { ListChange } from './core/list-watch.js';
 export type { ToArrayOptions } from './core/to-array.js';
 export { Page, type PageParams } from './core/pagination.js';
 export type { ApiResult } from './core/read-response.js';

@@ -1,5 +1,6 @@
 import { AbortedError } from '../errors/client-errors.js';
 import * as c from '../internal/option-check.js';
+import type { ListChange } from './list-watch.js';
 import { Page, type PageParams, type PageSource } from './pagination.js';
 
 /**
@@ -27,7 +28,9 @@ export interface IterationProgress {
  * How `for await`, `.iterate()` and `.pages()` fetch pages.
  *
  * Memory never holds more than `1 + max(prefetch, concurrency)` pages: the one being consumed and
- * those fetched ahead of it. Requests count against the client's rate budget like any other call,
+ * those fetched ahead of it (plus, for `for await`, item keys to yield no item twice: the page
+ * before's with pages of 100 or more, one per item yielded with smaller or parallel pages; see
+ * docs/pagination.md). Requests count against the client's rate budget like any other call,
  * so `concurrency` speeds a long export only while the budget has room; the throttle still keeps it
  * from overdrawing.
  *
@@ -63,6 +66,16 @@ export interface IterateOptions {
    * @example `onProgress: ({ pages, items, total }) => bar.update(items / (total ?? items))`
    */
   onProgress?: (progress: IterationProgress) => void;
+  /**
+   * Called when `for await` / `.iterate()` notices that the list changed while it was read: a page
+   * read one item early did not start with the last item of the page before (pages of 100 or
+   * more), or its `total` moved between two pages, or an item already yielded came back. The loop
+   * then finds its place again, or reads the list again from the start (smaller or parallel pages),
+   * so items that moved are not lost. Not called by `.pages()`, which hands out pages as served.
+   * See docs/pagination.md, "A list that changes while you read it".
+   * @example `onListChange: ({ totalBefore, totalAfter }) => console.warn('list changed:', totalBefore, '→', totalAfter)`
+   */
+  onListChange?: (change: ListChange) => void;
 }
 
 interface Resolved {
@@ -82,8 +95,13 @@ export function throwIfAborted(signal: AbortSignal | undefined): void {
 }
 
 const checkIterate = c.object(
-  { prefetch: c.optional(c.integerIn(0, Number.MAX_SAFE_INTEGER)), concurrency: c.optional(c.integerIn(1, Number.MAX_SAFE_INTEGER)), onProgress: c.optional(c.fn<(progress: IterationProgress) => void>('a function')) },
-  'expected an object such as { prefetch, concurrency, onProgress }',
+  {
+    prefetch: c.optional(c.integerIn(0, Number.MAX_SAFE_INTEGER)),
+    concurrency: c.optional(c.integerIn(1, Number.MAX_SAFE_INTEGER)),
+    onProgress: c.optional(c.fn<(progress: IterationProgress) => void>('a function')),
+    onListChange: c.optional(c.fn<(change: ListChange) => void>('a function')),
+  },
+  'expected an object such as { prefetch, concurrency, onProgress, onListChange }',
 );
 
 function resolve(options: IterateOptions | undefined): Resolved {
@@ -93,6 +111,22 @@ function resolve(options: IterateOptions | undefined): Resolved {
 }
 
 type Slot<Item, Data> = Promise<Page<Item, Data> | undefined>;
+
+/**
+ * The smallest page size at which `for await` reads each following page one item early, to check
+ * that it starts with the last item of the page before (a list that moved under the read does not).
+ * Below it the extra item would cost too large a share of each request. @internal
+ */
+export const ANCHOR_MIN_PAGE = 100;
+
+/** Whether `page` starts with the last item of `before` (by the source's item key). @internal */
+export function startsWithLastOf<Item, Data>(source: PageSource<Item, Data>, page: Page<Item, Data>, before: Page<Item, Data> | undefined): boolean {
+  const first = page.items[0];
+  const last = before?.items.at(-1);
+  if (first === undefined || last === undefined || !source.key) return false;
+  const key = source.key(first);
+  return key !== undefined && key === source.key(last);
+}
 
 /**
  * Yields the pages of a list from `start` (whose `limit` is already set), with bounded read-ahead
@@ -112,6 +146,7 @@ export async function* iteratePages<Item, Data>(
   start: PageParams,
   options?: IterateOptions,
   first?: Promise<Page<Item, Data> | undefined>,
+  anchored?: WeakSet<object>,
 ): AsyncGenerator<Page<Item, Data>, void, undefined> {
   const { ahead, concurrency, onProgress } = resolve(options);
   const signal = source.signal;
@@ -125,11 +160,13 @@ export async function* iteratePages<Item, Data>(
   };
   const load = (params: PageParams, previous?: Page<Item, Data>): Promise<Page<Item, Data>> => request(params).then((result) => new Page(source, params, result, previous));
   /** Checks the page against the next-page rule (a contradiction throws), then counts it. */
+  let handed: Page<Item, Data> | undefined;
   const handOver = (page: Page<Item, Data>) => {
     throwIfAborted(signal);
     page.followingParams();
     progress.pages++;
-    progress.items += page.items.length;
+    progress.items += page.items.length - (anchored?.has(page) && startsWithLastOf(source, page, handed) ? 1 : 0);
+    handed = page;
     progress.total = page.pagination?.total ?? progress.total;
     onProgress?.({ ...progress });
   };
@@ -189,11 +226,15 @@ export async function* iteratePages<Item, Data>(
     const queue: Array<Slot<Item, Data>> = [];
     let tail: Slot<Item, Data> = Promise.resolve(current);
     const follow = () => {
-      tail = tail.then((page) => {
+      tail = tail.then(async (page) => {
         const params = page?.followingParams();
+        if (!params || !page) return undefined;
         // `limit` rather than the page's own: after an awaited default-size first page, the rest
-        // are read at the iteration's page size.
-        return params ? load({ ...params, limit }, page) : undefined;
+        // are read at the iteration's page size. Anchored: one item early (see ANCHOR_MIN_PAGE).
+        const anchor = anchored !== undefined && limit >= ANCHOR_MIN_PAGE && page.items.length > 0 && params.offset !== undefined && params.offset > 0;
+        const next = await load({ ...params, ...(anchor ? { offset: (params.offset as number) - 1 } : {}), limit }, page);
+        if (anchor) anchored.add(next);
+        return next;
       });
       tail.catch(noop);
       queue.push(tail);

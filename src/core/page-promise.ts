@@ -1,6 +1,8 @@
 import { ApiPromise } from './api-promise.js';
 import type { ApiResult } from './read-response.js';
-import { type IterateOptions, iteratePages, throwIfAborted } from './page-iterator.js';
+import { ListWatch, MAX_LIST_REREADS, listKeptChanging } from './list-watch.js';
+import { anchoredItems } from './anchored-items.js';
+import { ANCHOR_MIN_PAGE, type IterateOptions, iteratePages, throwIfAborted } from './page-iterator.js';
 import { Page, type PageParams, type PageSource } from './pagination.js';
 import { collect, type ToArrayOptions } from './to-array.js';
 
@@ -80,7 +82,15 @@ export class PagePromise<Item, Data = Item[]> extends ApiPromise<Page<Item, Data
   /**
    * Iterates every item of every page, like `for await` on the promise itself, with options:
    * `prefetch` (pages read ahead, default 1), `concurrency` (parallel page requests once the total
-   * is known, default 1) and `onProgress`.
+   * is known, default 1), `onProgress` and `onListChange`.
+   *
+   * No item is yielded twice (items are told apart by their id; anchors by their text, prompt
+   * responses by model and time), and items a change of the list moves past the read position are
+   * not lost: pages of 100 or more are read one item early and must start with the last item of the
+   * page before (the loop finds its place again when they do not); smaller or parallel pages are
+   * watched by their `total`, and the list is read again when it moves (at most 3 times). Either
+   * way `onListChange` hears of it; a list that changes more than that ends the loop with
+   * `ResponseValidationError`. docs/pagination.md says exactly what can still pass unseen.
    *
    * @example
    * ```ts
@@ -91,13 +101,40 @@ export class PagePromise<Item, Data = Item[]> extends ApiPromise<Page<Item, Data
    * ```
    */
   async *iterate(options?: IterateOptions): AsyncGenerator<Item, void, undefined> {
+    const keyOf = this.#source.key;
+    const start = { limit: this.#pageSize, offset: this.#params.offset };
+    // One page after another, large enough pages, items with an identity: anchored, one page of
+    // keys held (anchored-items.ts). Otherwise every key yielded is held, and a changed list re-read.
+    if (keyOf && start.limit >= ANCHOR_MIN_PAGE && (options?.concurrency ?? 1) <= 1) {
+      yield* anchoredItems(this.#source, start, options, this.#awaited());
+      return;
+    }
     const signal = this.#source.signal;
-    for await (const page of this.pages(options)) {
-      for (const item of page.items) {
-        // Checked per item: once the call's signal fires, nothing already buffered is handed out.
-        throwIfAborted(signal);
-        yield item;
+    const yielded = new Set<string>();
+    for (let pass = 1; ; pass++) {
+      const watch = new ListWatch(pass);
+      // A re-read starts at the requested offset again, never from the page awaited earlier.
+      const pages = pass === 1 ? this.pages(options) : iteratePages(this.#source, start, options);
+      for await (const page of pages) {
+        watch.total(page.pagination?.total);
+        for (const item of page.items) {
+          // Checked per item: once the call's signal fires, nothing already buffered is handed out.
+          throwIfAborted(signal);
+          const key = keyOf?.(item);
+          if (key !== undefined) {
+            if (yielded.has(key)) {
+              watch.repeat();
+              continue;
+            }
+            yielded.add(key);
+          }
+          yield item;
+        }
       }
+      const change = watch.change();
+      if (!change) return;
+      if (pass > MAX_LIST_REREADS) throw listKeptChanging(change);
+      options?.onListChange?.(change);
     }
   }
 

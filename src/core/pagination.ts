@@ -31,6 +31,8 @@ export interface PageSource<Item, Data> {
   items: (data: Data) => Item[];
   /** The call's own `signal` option: once it fires, iteration hands out nothing more. */
   signal?: AbortSignal | undefined;
+  /** An item's identity, so an iteration yields it once; undefined: no identity (never deduplicated). */
+  key?: ((item: Item) => string | undefined) | undefined;
 }
 
 /**

@@ -7,6 +7,7 @@ import { ApiPromise } from './api-promise.js';
 import type { CallSpec, Transport } from './transport.js';
 import { PagePromise } from './page-promise.js';
 import type { PageParams } from './pagination.js';
+import { defaultItemKey } from './list-watch.js';
 
 type Query = Record<string, string | number | undefined>;
 type Method = CallSpec<unknown>['method'];
@@ -63,6 +64,8 @@ export interface PageOf<Item, Data = Item[]> {
   readonly schema: z.ZodMiniType<Data>;
   readonly maxLimit: number;
   readonly items?: (data: Data) => Item[];
+  /** An item's identity within the list (default: its `id`), so an iteration yields it once. */
+  readonly key?: (item: Item) => string | undefined;
 }
 
 /**
@@ -74,7 +77,7 @@ export interface PageOf<Item, Data = Item[]> {
  * ```
  * @internal
  */
-export const pageOf = <Item>(item: z.ZodMiniType<Item>, maxLimit: number): PageOf<Item> => ({ schema: z.array(item), maxLimit });
+export const pageOf = <Item>(item: z.ZodMiniType<Item>, maxLimit: number, key?: (item: Item) => string | undefined): PageOf<Item> => ({ schema: z.array(item), maxLimit, ...(key ? { key } : {}) });
 
 /**
  * The route of `template` with its ids filled in by name, each checked first, in placeholder
@@ -143,7 +146,7 @@ export abstract class ApiResource {
       });
     };
     const items = page.items ?? ((data: Data) => data as unknown as Item[]);
-    return new PagePromise({ fetch, items, signal: options?.signal }, { limit: params?.limit, offset: params?.offset }, page.maxLimit);
+    return new PagePromise({ fetch, items, signal: options?.signal, key: page.key ?? defaultItemKey }, { limit: params?.limit, offset: params?.offset }, page.maxLimit);
   }
 }
 

@@ -28,7 +28,8 @@ function capOf(options: ToArrayOptions): number {
 /**
  * Collects at most `options.limit` items from `start`, one page at a time, each page asking for no
  * more than the items still missing (`start.limit` at most). `first` is the page already fetched
- * at `start.offset` (an awaited list), used instead of requesting it again.
+ * at `start.offset` (an awaited list), used instead of requesting it again. No item is collected
+ * twice (by `source.key`); unlike `for await`, a list that changes is not read again.
  *
  * @internal
  */
@@ -41,6 +42,7 @@ export async function collect<Item, Data>(
   const cap = capOf(options);
   const pageSize = start.limit as number;
   const out: Item[] = [];
+  const keys = new Set<string>();
   let page = await first;
   let previous: Page<Item, Data> | undefined;
   let next: PageParams | undefined = { offset: start.offset };
@@ -55,6 +57,12 @@ export async function collect<Item, Data>(
     const following = page.followingParams();
     for (const item of page.items) {
       if (out.length === cap) break;
+      // An item the list moved onto a later page (items inserted before it) is collected once.
+      const key = source.key?.(item);
+      if (key !== undefined) {
+        if (keys.has(key)) continue;
+        keys.add(key);
+      }
       out.push(item);
     }
     next = out.length < cap ? following : undefined;

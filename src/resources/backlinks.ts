@@ -185,7 +185,8 @@ export const ReferringDomainSchema = z.looseObject({
 export type ReferringDomain = z.infer<typeof ReferringDomainSchema>;
 
 const TargetListSchema = z.array(BacklinkTargetSchema);
-const AnchorPage = pageOf(AnchorTextSchema, MAX_LIMIT);
+// An anchor has no id: its text is its identity in the list.
+const AnchorPage = pageOf(AnchorTextSchema, MAX_LIMIT, (a) => a.anchor_text);
 const DomainListSchema = z.array(ReferringDomainSchema);
 
 /** Paging of `backlinks.anchors`. */

@@ -184,7 +184,8 @@ export type PromptHistory = z.infer<typeof PromptHistorySchema>;
 
 const PromptPage = pageOf(PromptSchema, MAX_LIMIT);
 // Paginated over `data.responses`: a page's `data` is the whole history object.
-const PromptHistoryPage: PageOf<PromptResponse, PromptHistory> = { schema: PromptHistorySchema, maxLimit: MAX_LIMIT, items: (data) => data.responses };
+// A response has no id: one model's answer at one time is one response.
+const PromptHistoryPage: PageOf<PromptResponse, PromptHistory> = { schema: PromptHistorySchema, maxLimit: MAX_LIMIT, items: (data) => data.responses, key: (r) => `${r.model}\u0000${r.checked_at}` };
 
 /** Paging of `prompts.list`. */
 export interface PromptListParams {

@@ -85,12 +85,18 @@ export async function countProject(input: CountInput): Promise<{ requests: Parti
   return { requests, backfill, extend };
 }
 
-/** Pages still to read of a list, from its first page: by its total where it says one, else 1 or "more than one" (2). */
+/**
+ * Pages still to read of a list, from its first page: by its total where it says one, else 1 or
+ * "more than one" (2). Every page after the first is read from one item early (its anchor,
+ * list-pass.ts), so it brings one item fewer.
+ */
 function pagesLeft(first: Fetched, offset: number): number {
   if (first.next === undefined) return 1;
   if (first.total === undefined) return 2;
   const size = Math.max(1, first.pageSize ?? first.records.length);
-  return Math.max(1, Math.ceil((first.total - offset) / size));
+  if (size < 2) return Math.max(1, first.total - offset);
+  const firstPage = offset === 0 ? size : size - 1;
+  return 1 + Math.ceil(Math.max(0, first.total - offset - firstPage) / (size - 1));
 }
 
 /** Pages of one prompt's history: the rounds since what the store holds, times the models asked. */

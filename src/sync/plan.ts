@@ -127,13 +127,14 @@ export async function planSync(client: SeoVisibilityClient, job: SyncJob, option
     add('projects.list', listPages);
     let backfill = 0;
     let extend = 0;
-    // A stopped run of this job is resumed: its snapshot day and its run-scoped progress still
-    // count. One of another job blocks runSync (job_changed): the plan says so, and counts a fresh run.
+    // A stopped run of this job is resumed: its run-scoped progress still counts, and its daily
+    // progress too when resumed the same day (on a later day, runSync reads today's snapshots whole).
+    // One of another job blocks runSync (job_changed): the plan says so, and counts a fresh run.
     const pending = store?.get('run') as RunRecord | undefined;
     const stopped = pending && pending.status !== 'completed' ? pending : undefined;
     const open = stopped?.job === jobKey(normalized) ? stopped : undefined;
     const blocked = stopped && !open && store ? jobChangedMessage(store.location, stopped.job, normalized) : undefined;
-    const periods = { day: open?.snapshotDay ?? today, run: open ? `r${open.id}` : 'r-new' };
+    const periods = { day: today, run: open ? `r${open.id}` : 'r-new' };
     if (open?.projects.length && open.job) byDataset['projects.list'] = { requests: 0, note: '' };
     for (const projectId of projects) {
       const counted = await countProject({ client, send, store, projectId, datasets: wanted, periods, now: now() });

@@ -5,6 +5,7 @@ import { DATASET_NAMES, type DatasetName } from './datasets.js';
 import { type RunRecord, StopRun, SyncContext } from './context.js';
 import { SyncError } from './errors.js';
 import { type SyncJob, jobChangedMessage, jobKey, normalizeJob } from './job.js';
+import { TRACKED_KEY } from './list-pass.js';
 import { resolveProjects } from './projects.js';
 import { Scheduler } from './scheduler.js';
 import type { SyncStore } from './store.js';
@@ -136,7 +137,10 @@ export interface SyncResult {
   requests: number;
   /** Per dataset: requests spent and rows written by this call. */
   datasets: Partial<Record<DatasetName, { requests: number; rows: number }>>;
-  /** The UTC day the run's snapshots are dated. */
+  /**
+   * The UTC day the run's snapshots are dated: the day it started, or the day it was resumed on
+   * (a run resumed on a later day reads that day's snapshots whole).
+   */
   snapshotDate: string;
   /** The run's number in this store (a resumed run keeps its number). */
   run: number;
@@ -176,8 +180,13 @@ export async function runSync(client: SeoVisibilityClient, job: SyncJob, options
     if (previous && previous.status !== 'completed' && previous.job !== key && !opts.fresh) {
       throw new SyncError('job_changed', jobChangedMessage(store.location, previous.job, normalized));
     }
+    let dayChanged = false;
     if (previous && previous.status !== 'completed' && previous.job === key) {
-      run = { ...previous, status: 'running' };
+      // A snapshot row carries the day it was read: a run resumed on a later day dates what it reads
+      // now by today, and reads today's snapshots whole (what the stopped day did not read is lost:
+      // the API serves only the current state).
+      dayChanged = previous.snapshotDay !== today();
+      run = { ...previous, status: 'running', snapshotDay: today() };
       resumed = true;
     } else run = { id: (previous?.id ?? 0) + 1, job: key, snapshotDay: today(), status: 'running', projects: [] };
     const datasets = new Set<DatasetName>(normalized.datasets);
@@ -193,8 +202,10 @@ export async function runSync(client: SeoVisibilityClient, job: SyncJob, options
       run: run.id,
     });
     try {
+      // A new store tracks the keys of its current-state lists from its first row on (list-pass.ts).
+      if (!previous) await ctx.save({ [TRACKED_KEY]: true });
       if (!resumed) run.projects = await resolveProjects(ctx, normalized);
-      await ctx.save({ run, ...(resumed ? {} : staleTasks(store, run)) });
+      await ctx.save({ run, ...(resumed && !dayChanged ? {} : staleTasks(store, run)) });
     } catch (error) {
       // The project list's attempts are spent either way: the ledger records them.
       if (error instanceof StopRun) {

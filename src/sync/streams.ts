@@ -1,5 +1,6 @@
 import { type DatasetName, TABLE_SCHEMAS, type TableSchema, datasetDef, toRows } from './datasets.js';
 import { type MarkRequest, type SyncContext, isNotFound } from './context.js';
+import { type PassState, TRACKED_KEY, advancePass, anchorOf, requestOffset, rowKeys, seenKey } from './list-pass.js';
 import type { Fetched } from './requests.js';
 import { addDays, dayOf, historyRowFromList, keywordId } from './rows.js';
 import type { Row } from './store.js';
@@ -18,19 +19,6 @@ export interface Stream {
 /** Progress keys: `task/<dataset>/<project>[/<item>]/<period>`; per-item facts under `kw/`, `prompt/`, `audit/`. @internal */
 export const taskKey = (dataset: string, projectId: string, period: string, item?: string) => `task/${dataset}/${projectId}/${item ? `${item}/` : ''}${period}`;
 
-interface PageState {
-  offset: number;
-  done?: boolean;
-  /** `_synced_at` before the first page of this read: rows not read since are gone when it completes. */
-  since?: string;
-  /** `meta.pagination.total` the last page reported, to notice a list that shrank under the iteration. */
-  total?: number;
-  /** Times this read started over because the list shrank between two pages. */
-  rereads?: number;
-}
-
-/** How often a read starts over for a list that keeps shrinking under it, before it goes on regardless. */
-const MAX_REREADS = 3;
 interface KeywordEntry {
   /** Position in the day's list, to back-fill in list order. */
   i: number;
@@ -58,7 +46,7 @@ type Children = { writes: Array<{ table: TableSchema; rows: Row[] }>; state: Rec
 export class PageStream implements Stream {
   done: boolean;
   readonly #key: string;
-  #state: PageState;
+  #state: PassState;
 
   constructor(
     readonly ctx: SyncContext,
@@ -66,7 +54,7 @@ export class PageStream implements Stream {
     readonly projectId: string,
   ) {
     this.#key = taskKey(dataset, projectId, ctx.period(TABLE_SCHEMAS[dataset].refresh));
-    this.#state = (ctx.store.get(this.#key) as PageState | undefined) ?? { offset: 0 };
+    this.#state = (ctx.store.get(this.#key) as PassState | undefined) ?? { offset: 0 };
     this.done = this.#state.done === true;
   }
 
@@ -78,31 +66,34 @@ export class PageStream implements Stream {
     const { ctx, dataset, projectId } = this;
     const offset = this.#state.offset;
     const since = this.#state.since ?? ctx.stamp();
+    const requested = requestOffset(this.#state);
     let fetched: Fetched;
     try {
-      fetched = await ctx.fetch(dataset, { projectId, offset });
+      fetched = await ctx.fetch(dataset, { projectId, offset: requested });
     } catch (error) {
       if (!isNotFound(error)) throw error;
       await this.#projectGone(since);
       return;
     }
-    const records = fetched.records;
-    const { total } = fetched;
-    const rereads = this.#state.rereads ?? 0;
-    // Items deleted before this page moved later items onto pages already read: the next offset
-    // would skip them. A total lower than the last page's says so: read the list again from the
-    // start (the rows already written are upserted again, never doubled).
-    const shrank = offset > 0 && total !== undefined && this.#state.total !== undefined && total < this.#state.total && rereads < MAX_REREADS;
-    const done = !shrank && fetched.next === undefined;
-    const next = shrank ? 0 : (fetched.next ?? offset + records.length);
     const rowCtx = { projectId, snapshotDay: ctx.run.snapshotDay, data: fetched.data };
     const table = TABLE_SCHEMAS[dataset];
-    const writes = ctx.datasets.has(dataset) ? [{ table, rows: toRows(dataset, records, rowCtx) }] : [];
+    const allRows = toRows(dataset, fetched.records, rowCtx);
+    const allKeys = rowKeys(table, allRows);
+    // A page read one item early starts with the last item already read: dropped, it only checks.
+    const { anchored, skip } = anchorOf(this.#state, requested, allKeys);
+    const records = fetched.records.slice(skip);
+    const keys = allKeys.slice(skip);
+    const writes = ctx.datasets.has(dataset) ? [{ table, rows: allRows.slice(skip) }] : [];
     const children = this.#children(records, offset);
-    const state: PageState = done ? { offset: next, done } : { offset: next, since, ...(total !== undefined ? { total } : {}), ...(rereads + (shrank ? 1 : 0) ? { rereads: rereads + (shrank ? 1 : 0) } : {}) };
-    // A complete re-read of current state: what it did not return is gone at the source.
-    const marks: MarkRequest[] = done && writes.length && table.kind === 'current' ? [{ table, match: { project_id: projectId }, before: since }] : [];
-    await ctx.commit(dataset, [...writes, ...children.writes], { [this.#key]: state, ...children.state }, marks);
+    // Current-state rows the job stores are tracked by key: the delete rule needs them (list-pass.ts).
+    const tracked = writes.length > 0 && table.kind === 'current';
+    const seen = ctx.store.get(seenKey(dataset, projectId)) as string[] | undefined;
+    const page = { offset, total: fetched.total, next: fetched.next, keys: tracked ? keys : undefined, whole: !datasetDef(dataset).paged, anchored, last: keys.at(-1) };
+    const step = advancePass(this.#state, page, since, seen ?? (ctx.store.get(TRACKED_KEY) ? [] : undefined));
+    const { state, done } = step;
+    const marks: MarkRequest[] = step.markBefore ? [{ table, match: { project_id: projectId }, before: step.markBefore }] : [];
+    const progress: Record<string, unknown> = { [this.#key]: state, ...children.state, ...(step.seen ? { [seenKey(dataset, projectId)]: step.seen } : {}) };
+    await ctx.commit(dataset, [...writes, ...children.writes], progress, marks);
     this.#state = state;
     this.done = done;
   }
@@ -116,7 +107,7 @@ export class PageStream implements Stream {
     const table = TABLE_SCHEMAS[dataset];
     const marks: MarkRequest[] = [{ table: TABLE_SCHEMAS['projects.list'], match: { id: projectId }, before: since }];
     if (table.kind === 'current' && ctx.datasets.has(dataset)) marks.push({ table, match: { project_id: projectId }, before: since });
-    const state: PageState = { offset: this.#state.offset, done: true };
+    const state: PassState = { offset: this.#state.offset, done: true };
     await ctx.commit(dataset, [], { [this.#key]: state }, marks);
     this.#state = state;
     this.done = true;
