@@ -41,7 +41,7 @@ const MAIN_TYPES = [
   'Content', 'ContentCreatedEvent', 'ContentDetail', 'ContentItem', 'ContentListParams', 'ContentPreferences', 'ContentPreferencesUpdateParams',
   'ContentStatus', 'ContentStatusChangedEvent', 'CreatedProject', 'CustomRequest', 'CustomResult', 'DateParam', 'Deleted', 'ErrorInfo', 'Hook',
   'IssueSeverity', 'IssueStatus', 'IterateOptions', 'IterationProgress', 'KeywordHistory', 'KeywordHistoryEntry', 'KeywordRanking',
-  'KeywordsUpdatedEvent', 'KnownWebhookEvent', 'KnownWebhookEventName', 'LatestAudit', 'LogLevel', 'Logger', 'LoggerOption', 'ModelResponse',
+  'KeywordsUpdatedEvent', 'KnownWebhookEvent', 'KnownWebhookEventName', 'LatestAudit', 'ListChange', 'LogLevel', 'Logger', 'LoggerOption', 'ModelResponse',
   'PageParams', 'Pagination', 'Permit', 'ProductMode', 'Project', 'ProjectCreateParams', 'ProjectListParams', 'ProjectStatus', 'Projects', 'Prompt',
   'PromptDetail', 'PromptHistory', 'PromptHistoryParams', 'PromptListParams', 'PromptResponse', 'Prompts', 'PromptsUpdatedEvent',
   'RankingHistoryParams', 'RankingListParams', 'Rankings', 'RateGate', 'RateGateContext', 'RateGateFactory', 'RateLimit', 'RateLimitOptions',
