@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { createInsightViews } from '../insights/create-views.js';
 import { ColumnNames, quoteId } from './column-names.js';
+import { MAX_COLUMNS, RAW_COLUMN, splitRow } from './column-values.js';
 import { TABLE_SCHEMAS, type TableSchema } from './datasets.js';
 import { SyncError } from './errors.js';
 import { type DeleteMark, StateMap, type StoreCommit, type SyncStore } from './store.js';
@@ -149,33 +150,36 @@ class SqliteStore implements SyncStore {
     const cols = table.columns.map((c) => `${quoteId(c)}${table.primaryKey.includes(c) ? ' NOT NULL' : ''}`);
     db.exec(`CREATE TABLE IF NOT EXISTS ${t} (${cols.join(', ')}, PRIMARY KEY (${table.primaryKey.map(quoteId).join(', ')}))`);
     const existing = new Set(db.prepare(`PRAGMA table_info(${t})`).all().map((r) => String(r['name'])));
-    // A file made by an older version lacks the columns added since (_synced_at, _deleted_at).
-    for (const c of table.columns) if (!existing.has(c)) db.exec(`ALTER TABLE ${t} ADD COLUMN ${quoteId(c)}`);
-    for (const c of table.columns) existing.add(c);
+    // A file made by an older version lacks the columns added since (_synced_at, _deleted_at, _raw).
+    for (const c of [...table.columns, RAW_COLUMN]) if (!existing.has(c)) db.exec(`ALTER TABLE ${t} ADD COLUMN ${quoteId(c)}`);
+    for (const c of [...table.columns, RAW_COLUMN]) existing.add(c);
     this.#columns.set(table.table, existing);
   }
 
   #namesOf(table: TableSchema): ColumnNames {
     let names = this.#names.get(table.table);
-    if (!names) this.#names.set(table.table, (names = new ColumnNames(table.columns)));
+    if (!names) this.#names.set(table.table, (names = new ColumnNames(table.columns, [RAW_COLUMN])));
     return names;
   }
 
   #writeRows(db: DatabaseSync, table: TableSchema, rows: readonly Record<string, unknown>[]): void {
     const known = this.#columns.get(table.table) ?? new Set<string>();
     const names = this.#namesOf(table);
-    // Fields the server added since the table was made become columns (forward compatible).
+    // Fields the server added since the table was made become columns (forward compatible), up to
+    // MAX_COLUMNS: past it, a field's value is kept in _raw only (column-values.ts).
+    let added = false;
     for (const row of rows) {
       for (const field in row) {
         const col = names.of(field);
-        if (known.has(col)) continue;
+        if (known.has(col) || known.size >= MAX_COLUMNS) continue;
         db.exec(`ALTER TABLE ${quoteId(table.table)} ADD COLUMN ${quoteId(col)}`);
         known.add(col);
         this.#upserts.delete(table.table);
-        // The views read columns by name: a new one (first_seen…) is used from this commit on.
-        createInsightViews(db);
+        added = true;
       }
     }
+    // The views read columns by name: a new one (first_seen…) is used from this commit on.
+    if (added) createInsightViews(db);
     let upsert = this.#upserts.get(table.table);
     const cols = [...known];
     if (!upsert) {
@@ -186,10 +190,17 @@ class SqliteStore implements SyncStore {
       this.#upserts.set(table.table, upsert);
     }
     const index = new Map(cols.map((c, i) => [c, i]));
+    const rawAt = index.get(RAW_COLUMN) as number;
+    const columnOf = (field: string) => {
+      const col = names.of(field);
+      return known.has(col) ? col : undefined;
+    };
     const values: Array<string | number | bigint | null> = new Array(cols.length);
     for (const row of rows) {
       values.fill(null);
-      for (const field in row) values[index.get(names.of(field)) as number] = sqlValue(row[field]);
+      const { cells, raw } = splitRow(row, columnOf, () => 'text', 'sqlite');
+      for (const [col, value] of cells) values[index.get(col) as number] = sqlValue(value);
+      values[rawAt] = raw;
       upsert.run(...values);
     }
   }
