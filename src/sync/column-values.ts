@@ -139,8 +139,8 @@ function cleanJson(value: unknown): unknown {
 
 /**
  * One row as a SQL store writes it: column → value (each held by its column, or its nearest), and
- * `_raw`, the JSON text of the exact values the columns do not hold (null when there are none).
- * `columnOf` gives a field's column, or undefined when the table has no column for it.
+ * `raw`, field → exact value of what the columns do not hold (empty when there is none; written as
+ * {@link rawText}). `columnOf` gives a field's column, or undefined when the table has no column for it.
  * @internal
  */
 export function splitRow(
@@ -148,7 +148,7 @@ export function splitRow(
   columnOf: (field: string) => string | undefined,
   typeOf: (column: string) => ColumnType,
   dialect: SqlDialect,
-): { cells: Map<string, unknown>; raw: string | null } {
+): { cells: Map<string, unknown>; raw: Map<string, unknown> } {
   const cells = new Map<string, unknown>();
   // A Map, not an object: a field named `__proto__` must stay a field.
   const raw = new Map<string, unknown>();
@@ -166,5 +166,10 @@ export function splitRow(
       raw.set(field, value);
     }
   }
-  return { cells, raw: raw.size ? JSON.stringify(Object.fromEntries(raw)) : null };
+  return { cells, raw };
+}
+
+/** The `_raw` column's value: JSON text of the exact values, or null when there are none. @internal */
+export function rawText(raw: ReadonlyMap<string, unknown>): string | null {
+  return raw.size ? JSON.stringify(Object.fromEntries(raw)) : null;
 }

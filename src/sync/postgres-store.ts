@@ -1,7 +1,8 @@
 import type { Pool, PoolClient } from 'pg';
-import { createPostgresInsightViews } from '../insights/create-views.js';
+import { createPostgresInsightViews, dropPostgresInsightViews } from '../insights/create-views.js';
 import * as c from '../internal/option-check.js';
 import { ColumnNames, fnv1a32, quoteId } from './column-names.js';
+import { MAX_COLUMNS, RAW_COLUMN, holds, isIsoTime, rawText, splitRow, utcTime } from './column-values.js';
 import { type ColumnType, TABLE_SCHEMAS, type TableSchema } from './datasets.js';
 import { SyncError } from './errors.js';
 import { type PgTarget, connectTo, describePool, describeUrl, loadPg, pgMessage, scrubbedCause } from './postgres-connect.js';
@@ -162,26 +163,35 @@ class PostgresStore implements SyncStore {
   async commit(write: StoreCommit): Promise<void> {
     const client = this.#client;
     if (!client) throw new SyncError('store', `The Postgres store at ${this.location} is not open`);
+    const writes = write.writes ?? [];
     // Columns added inside the transaction count only once it is in.
-    const { added, columns } = this.#widen(write.writes ?? []);
+    let plan = this.#plan(writes, this.#columns);
     try {
       // The schema lock comes first, before any table lock: exclusive when this page changes the
       // schema, shared when it only writes rows (so no ALTER can wait behind a writer holding one table
       // while it holds another).
-      await client.query(`BEGIN; SELECT ${added.length ? 'pg_advisory_xact_lock' : 'pg_advisory_xact_lock_shared'}(${this.#ddlKey})`);
-      for (const [table, column, type] of added) await client.query(`ALTER TABLE ${this.#id(table)} ADD COLUMN IF NOT EXISTS ${quoteId(column)} ${SQL_TYPES[type]}`);
-      for (const { table, rows } of write.writes ?? []) if (rows.length) await this.#writeRows(client, table, rows, columns.get(table.table) ?? new Map());
+      const ddl = plan.added.length > 0 || plan.retyped.length > 0;
+      await client.query(`BEGIN; SELECT ${ddl ? 'pg_advisory_xact_lock' : 'pg_advisory_xact_lock_shared'}(${this.#ddlKey})`);
+      if (ddl) {
+        // Another account's store may have changed the schema since this one opened (added the same
+        // field with another type, widened a key): plan again on the columns as they are now.
+        plan = this.#plan(writes, await this.#readColumns(client));
+        if (plan.retyped.length) await dropPostgresInsightViews(client, this.#schema);
+        for (const [table, column] of plan.retyped) await client.query(`ALTER TABLE ${this.#id(table)} ALTER COLUMN ${quoteId(column)} TYPE text USING ${asText(column, plan.from.get(`${table}.${column}`) ?? 'text')}`);
+        for (const [table, column, type] of plan.added) await client.query(`ALTER TABLE ${this.#id(table)} ADD COLUMN IF NOT EXISTS ${quoteId(column)} ${SQL_TYPES[type]}`);
+      }
+      for (const { table, rows } of writes) if (rows.length) await this.#writeRows(client, table, rows, plan.columns.get(table.table) ?? new Map());
       for (const mark of write.deletes ?? []) await this.#mark(client, mark);
       await this.#writeState(client, write.state ?? {});
-      // The views read columns by name: a new one (first_seen…) is used from this commit on.
-      if (added.length) await createPostgresInsightViews(client, this.#schema);
+      // The views read columns by name and type: a new one (first_seen…) is used from this commit on.
+      if (plan.added.length || plan.retyped.length) await createPostgresInsightViews(client, this.#schema);
       await client.query('COMMIT');
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
       const t = this.#source.t;
       throw new SyncError('store', `Cannot write to the Postgres store at ${this.location}: ${pgMessage(error, t)}. Nothing of this page was written; run again to resume`, { cause: scrubbedCause(error, t) });
     }
-    for (const [table, column, type] of added) this.#columns.get(table)?.set(column, type);
+    for (const [table, cols] of plan.columns) this.#columns.set(table, cols);
     for (const [key, value] of Object.entries(write.state ?? {})) this.#state.set(key, value);
   }
 
@@ -265,18 +275,10 @@ class PostgresStore implements SyncStore {
       for (const table of Object.values(TABLE_SCHEMAS)) {
         const cols = table.columns.map((col) => `${quoteId(col)} ${SQL_TYPES[table.types[col] ?? 'text']}${table.primaryKey.includes(col) ? ' NOT NULL' : ''}`);
         const key = [...(scoped ? ['account_id'] : []), ...table.primaryKey].map(quoteId).join(', ');
-        await client.query(`CREATE TABLE IF NOT EXISTS ${this.#id(table.table)} (${scoped ? '"account_id" text NOT NULL, ' : ''}${cols.join(', ')}, PRIMARY KEY (${key}))`);
+        await client.query(`CREATE TABLE IF NOT EXISTS ${this.#id(table.table)} (${scoped ? '"account_id" text NOT NULL, ' : ''}${cols.join(', ')}, ${quoteId(RAW_COLUMN)} text, PRIMARY KEY (${key}))`);
       }
-      const existing = await client.query<{ table_name: string; column_name: string; data_type: string }>(
-        'SELECT table_name, column_name, data_type FROM information_schema.columns WHERE table_schema = $1',
-        [this.#schema],
-      );
       this.#columns.clear();
-      for (const r of existing.rows) {
-        let cols = this.#columns.get(r.table_name);
-        if (!cols) this.#columns.set(r.table_name, (cols = new Map()));
-        cols.set(r.column_name, typeOfSql(r.data_type));
-      }
+      for (const [table, cols] of await this.#readColumns(client)) this.#columns.set(table, cols);
       for (const table of Object.values(TABLE_SCHEMAS)) {
         const cols = this.#columns.get(table.table) ?? new Map<string, ColumnType>();
         if (cols.has('account_id') !== scoped && !table.columns.includes('account_id')) {
@@ -285,8 +287,8 @@ class PostgresStore implements SyncStore {
             `The schema ${this.#schema} at ${this.#source.t.label} holds ${scoped ? 'tables of a store without accountId' : 'tables scoped by accountId'} (${table.table}): use ${scoped ? 'accountId' : 'no accountId'} with this schema, or another schema`,
           );
         }
-        // A schema made by an older version lacks the columns added since (_synced_at, _deleted_at).
-        for (const col of table.columns) {
+        // A schema made by an older version lacks the columns added since (_synced_at, _deleted_at, _raw).
+        for (const col of [...table.columns, RAW_COLUMN]) {
           if (cols.has(col)) continue;
           const type = table.types[col] ?? 'text';
           await client.query(`ALTER TABLE ${this.#id(table.table)} ADD COLUMN IF NOT EXISTS ${quoteId(col)} ${SQL_TYPES[type]}`);
@@ -302,6 +304,21 @@ class PostgresStore implements SyncStore {
     }
   }
 
+  /** Column → type of every table of the schema, as the database has them now. */
+  async #readColumns(client: PoolClient): Promise<Map<string, Map<string, ColumnType>>> {
+    const existing = await client.query<{ table_name: string; column_name: string; data_type: string }>(
+      'SELECT table_name, column_name, data_type FROM information_schema.columns WHERE table_schema = $1 ORDER BY table_name, ordinal_position',
+      [this.#schema],
+    );
+    const out = new Map<string, Map<string, ColumnType>>();
+    for (const r of existing.rows) {
+      let cols = out.get(r.table_name);
+      if (!cols) out.set(r.table_name, (cols = new Map()));
+      cols.set(r.column_name, typeOfSql(r.data_type));
+    }
+    return out;
+  }
+
   async #loadState(client: PoolClient): Promise<void> {
     this.#state.clear();
     const rows = await client.query<{ key: string; value: unknown }>(`SELECT key, value FROM ${this.#id('_sync_state')} WHERE scope = $1`, [this.#scopeKey]);
@@ -310,44 +327,66 @@ class PostgresStore implements SyncStore {
 
   #namesOf(table: TableSchema): ColumnNames {
     let names = this.#names.get(table.table);
-    if (!names) this.#names.set(table.table, (names = new ColumnNames(table.columns, this.#scope !== undefined ? ['account_id'] : [])));
+    if (!names) this.#names.set(table.table, (names = new ColumnNames(table.columns, [RAW_COLUMN, ...(this.#scope !== undefined ? ['account_id'] : [])])));
     return names;
   }
 
   /**
-   * The columns each written table has once this page is in: fields the server added since the table
-   * was made become columns (`added`), typed by their first value. Worked out before the transaction,
-   * so it knows which schema lock to take.
+   * The columns each written table has once this page is in, from `base` (the columns known now):
+   * fields the server added become columns (`added`), typed by their first value, while the table
+   * has fewer than MAX_COLUMNS (past that a field goes to `_raw` only); a date or timestamp key
+   * column that receives a value it cannot hold is widened to text (`retyped`, `from` its old type:
+   * a row cannot be keyed by NULL). Other values a column cannot hold go to `_raw` (column-values.ts).
    */
-  #widen(writes: StoreCommit['writes'] & {}): { added: Array<[string, string, ColumnType]>; columns: Map<string, Map<string, ColumnType>> } {
+  #plan(
+    writes: StoreCommit['writes'] & {},
+    base: ReadonlyMap<string, ReadonlyMap<string, ColumnType>>,
+  ): { added: Array<[string, string, ColumnType]>; retyped: Array<[string, string]>; from: Map<string, ColumnType>; columns: Map<string, Map<string, ColumnType>> } {
     const added: Array<[string, string, ColumnType]> = [];
+    const retyped: Array<[string, string]> = [];
+    const from = new Map<string, ColumnType>();
     const columns = new Map<string, Map<string, ColumnType>>();
     for (const { table, rows } of writes) {
       let known = columns.get(table.table);
-      if (!known) columns.set(table.table, (known = new Map(this.#columns.get(table.table) ?? [])));
+      if (!known) columns.set(table.table, (known = new Map(base.get(table.table) ?? [])));
       const names = this.#namesOf(table);
       for (const row of rows) {
         for (const field in row) {
           const col = names.of(field);
-          if (known.has(col)) continue;
-          const type = inferType(rows, field);
-          known.set(col, type);
-          added.push([table.table, col, type]);
+          const type = known.get(col);
+          if (type === undefined) {
+            if (known.size >= MAX_COLUMNS) continue;
+            const inferred = inferType(rows, field);
+            known.set(col, inferred);
+            added.push([table.table, col, inferred]);
+          } else if ((type === 'date' || type === 'timestamp') && table.primaryKey.includes(col) && !holds(row[field], type, 'postgres')) {
+            known.set(col, 'text');
+            retyped.push([table.table, col]);
+            from.set(`${table.table}.${col}`, type);
+          }
         }
       }
     }
-    return { added, columns };
+    return { added, retyped, from, columns };
   }
 
   async #writeRows(client: PoolClient, table: TableSchema, rows: readonly Record<string, unknown>[], known: ReadonlyMap<string, ColumnType>): Promise<void> {
     const names = this.#namesOf(table);
     const scoped = this.#scope !== undefined;
-    const cols = [...known.keys()].filter((col) => col !== 'account_id' || !scoped);
+    const cols = [...known.keys()].filter((col) => (col !== 'account_id' || !scoped) && col !== RAW_COLUMN);
     const key = [...(scoped ? ['account_id'] : []), ...table.primaryKey];
-    const all = [...(scoped ? ['account_id'] : []), ...cols];
-    const updates = cols.filter((col) => !table.primaryKey.includes(col)).map((col) => `${quoteId(col)} = EXCLUDED.${quoteId(col)}`);
+    const all = [...(scoped ? ['account_id'] : []), ...cols, RAW_COLUMN];
+    const updates = [...cols, RAW_COLUMN].filter((col) => !table.primaryKey.includes(col)).map((col) => `${quoteId(col)} = EXCLUDED.${quoteId(col)}`);
     const head = `INSERT INTO ${this.#id(table.table)} (${all.map(quoteId).join(', ')}) VALUES `;
     const tail = ` ON CONFLICT (${key.map(quoteId).join(', ')}) DO ${updates.length ? `UPDATE SET ${updates.join(', ')}` : 'NOTHING'}`;
+    const columnOf = (field: string) => {
+      const col = names.of(field);
+      return known.has(col) ? col : undefined;
+    };
+    const typeOf = (col: string) => known.get(col) ?? 'text';
+    // A timestamp key widened to text keeps one spelling per moment (the one its rows were converted
+    // to), so a row read again after the widening still finds its key.
+    const widenedTimes = table.primaryKey.filter((col) => table.types[col] === 'timestamp' && known.get(col) === 'text');
     // One statement cannot update a row twice: the last row of a key wins, as in SQLite.
     const unique = new Map<string, Record<string, unknown>>();
     for (const row of rows) unique.set(JSON.stringify(table.primaryKey.map((k) => row[k] ?? null)), row);
@@ -357,10 +396,17 @@ class PostgresStore implements SyncStore {
       const batch = list.slice(start, start + perStatement);
       const params: unknown[] = [];
       const tuples = batch.map((row) => {
-        const values = new Map<string, unknown>();
-        for (const field in row) values.set(names.of(field), row[field]);
+        const { cells, raw } = splitRow(row, columnOf, typeOf, 'postgres');
+        for (const col of widenedTimes) {
+          const value = cells.get(col);
+          if (typeof value !== 'string' || !isIsoTime(value)) continue;
+          const canonical = new Date(Date.parse(utcTime(value).replace(' ', 'T'))).toISOString();
+          if (canonical === value) continue;
+          cells.set(col, canonical);
+          raw.set(col, value);
+        }
         const placeholders = all.map((col) => {
-          params.push(col === 'account_id' && scoped ? this.#scope : pgValue(values.get(col), known.get(col) ?? 'text'));
+          params.push(col === 'account_id' && scoped ? this.#scope : col === RAW_COLUMN ? rawText(raw) : pgValue(cells.get(col), typeOf(col)));
           return `$${params.length}`;
         });
         return `(${placeholders.join(', ')})`;
@@ -400,12 +446,24 @@ class PostgresStore implements SyncStore {
   }
 }
 
-/** A value as the column's type takes it: objects and arrays as JSON text (pg would make a Postgres array). */
+/**
+ * A value as the column's type takes it (one the column holds, or its nearest: column-values.ts):
+ * JSON as JSON text (pg would make a Postgres array of an array), times with their zone.
+ */
 function pgValue(value: unknown, type: ColumnType): unknown {
   if (value === undefined || value === null) return null;
   if (type === 'json') return JSON.stringify(value);
+  if (type === 'timestamp' && typeof value === 'string') return utcTime(value);
   if (typeof value === 'object') return JSON.stringify(value);
   return value;
+}
+
+/** A date or timestamp column's values as the text a widened key keeps: the API's own spelling of them. */
+function asText(column: string, from: ColumnType): string {
+  const c = quoteId(column);
+  if (from === 'date') return `to_char(${c}, 'YYYY-MM-DD')`;
+  if (from === 'timestamp') return `to_char(${c} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+  return `${c}::text`;
 }
 
 /** The type of a new column: that of the field's first non-null value in the page. */

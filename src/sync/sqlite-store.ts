@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { createInsightViews } from '../insights/create-views.js';
 import { ColumnNames, quoteId } from './column-names.js';
-import { MAX_COLUMNS, RAW_COLUMN, splitRow } from './column-values.js';
+import { MAX_COLUMNS, RAW_COLUMN, rawText, splitRow } from './column-values.js';
 import { TABLE_SCHEMAS, type TableSchema } from './datasets.js';
 import { SyncError } from './errors.js';
 import { type DeleteMark, StateMap, type StoreCommit, type SyncStore } from './store.js';
@@ -200,7 +200,7 @@ class SqliteStore implements SyncStore {
       values.fill(null);
       const { cells, raw } = splitRow(row, columnOf, () => 'text', 'sqlite');
       for (const [col, value] of cells) values[index.get(col) as number] = sqlValue(value);
-      values[rawAt] = raw;
+      values[rawAt] = rawText(raw);
       upsert.run(...values);
     }
   }

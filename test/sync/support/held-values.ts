@@ -69,6 +69,8 @@ export function differences(held: Record<string, unknown> | undefined, wire: Rec
 function same(held: unknown, wire: unknown): boolean {
   if (isDeepStrictEqual(held, wire)) return true;
   if (typeof wire === 'boolean') return held === (wire ? 1 : 0);
+  // A time column holds the moment, not its spelling (a widened timestamp key spells it in UTC).
+  if (typeof held === 'string' && typeof wire === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(held) && /^\d{4}-\d{2}-\d{2}T/.test(wire)) return Date.parse(held) === Date.parse(wire);
   if (held instanceof Date) return typeof wire === 'string' && Date.parse(/[zZ]|[+-]\d\d(:?\d\d)?$/.test(wire) || !wire.includes('T') ? wire : `${wire}Z`) === held.getTime();
   if (wire !== null && typeof wire === 'object' && typeof held === 'string') {
     try {

@@ -32,14 +32,30 @@ export function hostilePages(wide = 1_700): HostilePage[] {
     // Free strings in timestamp and date columns, one of them a key.
     { table: TABLE_SCHEMAS['content.list'], rows: [{ project_id: PROJECT, id: 'c1', title: 'empty due date', due_date: '', scheduled_date: '2026-02-30T10:00:00Z' }] },
     { table: TABLE_SCHEMAS['audits.list'], rows: [{ project_id: PROJECT, id: 'a1', status: 'running', completed_at: '', started_at: 'yesterday' }] },
+    // A key of type date (then timestamp) that gets a value it cannot hold, after rows it held: the
+    // rows before stay, and one read again after it keeps its key (no second copy).
+    { table: TABLE_SCHEMAS['rankings.history'], rows: [{ project_id: PROJECT, keyword_id: KW(1), check_date: '2026-06-09', desktop_position: 3, source: 'history' }] },
     {
       table: TABLE_SCHEMAS['rankings.history'],
       rows: [
-        { project_id: PROJECT, keyword_id: KW(1), check_date: '2026-06-09', desktop_position: 3, source: 'history' },
         { project_id: PROJECT, keyword_id: KW(1), check_date: '2026-02-30', desktop_position: 4, source: 'history' },
+        { project_id: PROJECT, keyword_id: KW(1), check_date: '2026-06-09', desktop_position: 3, source: 'history' },
       ],
     },
-    { table: TABLE_SCHEMAS['prompts.history'], rows: [{ project_id: PROJECT, prompt_id: 'p1', model: 'gpt', checked_at: '', is_visible: 'yes' }] },
+    {
+      table: TABLE_SCHEMAS['prompts.history'],
+      rows: [
+        { project_id: PROJECT, prompt_id: 'p1', model: 'gpt', checked_at: '2026-06-09T10:00:00Z', is_visible: true },
+        { project_id: PROJECT, prompt_id: 'p1', model: 'claude', checked_at: '2026-06-09T11:00:00+02:00', is_visible: false },
+      ],
+    },
+    {
+      table: TABLE_SCHEMAS['prompts.history'],
+      rows: [
+        { project_id: PROJECT, prompt_id: 'p1', model: 'gpt', checked_at: '', is_visible: 'yes' },
+        { project_id: PROJECT, prompt_id: 'p1', model: 'gpt', checked_at: '2026-06-09T10:00:00Z', is_visible: true },
+      ],
+    },
     // NUL and a lone surrogate inside JSON.
     {
       table: TABLE_SCHEMAS['prompts.list'],
