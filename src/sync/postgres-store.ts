@@ -7,6 +7,7 @@ import { type ColumnType, TABLE_SCHEMAS, type TableSchema } from './datasets.js'
 import { SyncError } from './errors.js';
 import { type PgTarget, connectTo, describePool, describeUrl, loadPg, pgMessage, scrubbedCause } from './postgres-connect.js';
 import { type DeleteMark, StateMap, type StoreCommit, type SyncStore } from './store.js';
+import { pgTransient, writeFailed } from './store-errors.js';
 import { type LockHolder, inUse, newHolder } from './store-lock.js';
 
 /**
@@ -189,7 +190,17 @@ class PostgresStore implements SyncStore {
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
       const t = this.#source.t;
-      throw new SyncError('store', `Cannot write to the Postgres store at ${this.location}: ${pgMessage(error, t)}. Nothing of this page was written; run again to resume`, { cause: scrubbedCause(error, t) });
+      const e = error as { code?: unknown; table?: unknown; column?: unknown };
+      throw writeFailed({
+        store: 'Postgres',
+        location: this.location,
+        write,
+        detail: pgMessage(error, t),
+        permanent: !pgTransient(e.code),
+        table: typeof e.table === 'string' ? e.table : undefined,
+        column: typeof e.column === 'string' ? e.column : undefined,
+        cause: scrubbedCause(error, t),
+      });
     }
     for (const [table, cols] of plan.columns) this.#columns.set(table, cols);
     for (const [key, value] of Object.entries(write.state ?? {})) this.#state.set(key, value);

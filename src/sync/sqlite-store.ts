@@ -7,6 +7,7 @@ import { MAX_COLUMNS, RAW_COLUMN, rawText, splitRow } from './column-values.js';
 import { TABLE_SCHEMAS, type TableSchema } from './datasets.js';
 import { SyncError } from './errors.js';
 import { type DeleteMark, StateMap, type StoreCommit, type SyncStore } from './store.js';
+import { sqliteTransient, writeFailed } from './store-errors.js';
 import { type LockHolder, inUse, mayBeRunning, newHolder } from './store-lock.js';
 
 type SqliteModule = typeof import('node:sqlite');
@@ -110,9 +111,24 @@ class SqliteStore implements SyncStore {
     } catch (error) {
       // SQLite may have rolled back already (a full disk does): a second rollback must not hide the cause.
       rollback(db);
-      const full = (error as { errcode?: number }).errcode === SQLITE_FULL;
+      // Columns this page added are gone with it: the next page must not write to them.
+      this.#reloadColumns(db);
+      const errcode = (error as { errcode?: number }).errcode;
+      const full = errcode === SQLITE_FULL;
       const message = error instanceof Error ? error.message : String(error);
-      throw new SyncError('store', `Cannot write to the SQLite store at ${this.location}: ${full ? `SQLITE_FULL, the disk (or the file's size limit) is full: ${message}. Nothing of this page was written; free space and run again to resume` : message}`, { cause: error });
+      // "NOT NULL constraint failed: content_list.id" names the table and column.
+      const [, table, column] = /constraint failed: ([A-Za-z0-9_]+)\.([^\s,]+)/.exec(message) ?? [];
+      throw writeFailed({
+        store: 'SQLite',
+        location: this.location,
+        write,
+        detail: full ? `SQLITE_FULL, the disk (or the file's size limit) is full: ${message}` : message,
+        permanent: !sqliteTransient(errcode),
+        table,
+        column,
+        advice: full ? 'free space and run again to resume' : undefined,
+        cause: error,
+      });
     }
     // Memory follows the database only once the transaction is in.
     for (const [key, value] of Object.entries(write.state ?? {})) this.#state.set(key, value);
@@ -143,6 +159,16 @@ class SqliteStore implements SyncStore {
       if (mayBeRunning(current)) throw inUse(this.location, current, `, or, if pid ${current.pid} is gone, delete the row of _sync_lock`);
     }
     db.prepare('INSERT INTO _sync_lock (id, holder) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET holder = excluded.holder').run(JSON.stringify(holder));
+  }
+
+  /** Reads the columns of every table again (after a rollback), and drops statements made for others. */
+  #reloadColumns(db: DatabaseSync): void {
+    this.#upserts.clear();
+    try {
+      for (const table of Object.values(TABLE_SCHEMAS)) this.#columns.set(table.table, new Set(db.prepare(`PRAGMA table_info(${quoteId(table.table)})`).all().map((r) => String(r['name']))));
+    } catch {
+      // The database cannot be read now: the next commit fails on its own.
+    }
   }
 
   #createTable(db: DatabaseSync, table: TableSchema): void {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SyncStore, TABLE_SCHEMAS, ndjsonStore, postgresStore, sqliteStore } from '../../src/sync/index.js';
+import { type SyncStore, SyncError, TABLE_SCHEMAS, ndjsonStore, postgresStore, sqliteStore } from '../../src/sync/index.js';
 import { type TestPostgres, startPostgres } from '../helpers/postgres-server.js';
 import { differences, heldByNdjson, heldByPostgres, heldBySqlite } from './support/held-values.js';
 import { type HostilePage, PROJECT, hostilePages } from './support/hostile-values.js';
@@ -92,4 +92,19 @@ describe('postgresStore holds every value the API sends (issue 22 §1)', () => {
     ]);
     expect(await heldByPostgres(pool, 'fleet_values', table, 'acme')).toEqual([{ project_id: PROJECT, snapshot_date: expect.any(String), id: 'k1', keyword: 'k1', difficulty: 37 }]);
   }, 60_000);
+
+  it('a write the store refuses for good (a NOT NULL the warehouse added): says running again will not fix it, names dataset, table and column', async () => {
+    const table = TABLE_SCHEMAS['rankings.list'];
+    const store = postgresStore(pool, { schema: 'refusing' });
+    await store.open();
+    try {
+      await pool.query('ALTER TABLE refusing.rankings_list ALTER COLUMN keyword SET NOT NULL');
+      const error = await store.commit({ writes: [{ table, rows: [{ project_id: PROJECT, snapshot_date: '2026-06-10', id: 'k1', keyword: null }] }] }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(SyncError);
+      expect(error).toMatchObject({ code: 'store', permanent: true });
+      expect((error as Error).message).toMatch(/null value in column "keyword".*\(23502\) \(dataset rankings\.list, table rankings_list, column keyword\)\. Nothing of this page was written\. Running again will not fix this/);
+    } finally {
+      await store.close();
+    }
+  });
 });
