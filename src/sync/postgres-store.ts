@@ -5,7 +5,8 @@ import { ColumnNames, fnv1a32, quoteId } from './column-names.js';
 import { MAX_COLUMNS, RAW_COLUMN, holds, isIsoTime, rawText, splitRow, utcTime } from './column-values.js';
 import { type ColumnType, TABLE_SCHEMAS, type TableSchema } from './datasets.js';
 import { SyncError } from './errors.js';
-import { type PgTarget, connectTo, describePool, describeUrl, loadPg, pgMessage, scrubbedCause } from './postgres-connect.js';
+import { type PgTarget, connectTo, describePool, describeUrl, loadPg, ownPool, pgMessage, scrubbedCause } from './postgres-connect.js';
+import { PgSession } from './postgres-session.js';
 import { type DeleteMark, StateMap, type StoreCommit, type SyncStore } from './store.js';
 import { pgTransient, writeFailed } from './store-errors.js';
 import { type LockHolder, inUse, newHolder } from './store-lock.js';
@@ -51,7 +52,26 @@ export interface PostgresStoreOptions {
    * ```
    */
   lockWaitMs?: number | undefined;
+  /**
+   * How long one statement may run or wait for a lock: the server cancels it past this
+   * (`statement_timeout`, `lock_timeout`, `idle_in_transaction_session_timeout`, set for the store's
+   * own transactions only), and the store stops waiting for a server that does not answer at all (frozen, cut
+   * off) 15 s later, dropping the connection. Either way the page is rolled back, and the run stops
+   * with a `SyncError` that says to run again. A stop (`signal`) does not wait for it: see `runSync`.
+   * @default 300_000 (5 minutes)
+   * @example
+   * ```ts no-run
+   * const store = postgresStore(url, { timeoutMs: 60_000 });
+   * ```
+   */
+  timeoutMs?: number | undefined;
 }
+
+/** How much longer than the server's own timeouts the store waits for an answer before it drops the connection. */
+const SILENT_SERVER_GRACE_MS = 15_000;
+
+/** How long `close` waits for the server to release the run's lock before it drops the connection (the lock dies with it). */
+const CLOSE_WAIT_MS = 5_000;
 
 /** The schema a Postgres store uses unless told otherwise. @internal */
 export const DEFAULT_PG_SCHEMA = 'seo_visibility';
@@ -61,6 +81,7 @@ const checkOptions = c.object(
     schema: c.optional(c.is<string>((v) => typeof v === 'string' && /^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(v), 'expected a schema name of letters, digits and _ (at most 63), not starting with a digit')),
     accountId: c.optional(c.is<string>((v) => typeof v === 'string' && v.trim() !== '' && v.length <= 200, 'expected a non-empty string of at most 200 characters')),
     lockWaitMs: c.optional(c.integerIn(0, 86_400_000)),
+    timeoutMs: c.optional(c.integerIn(1_000, 86_400_000)),
   },
   'expected an object such as { schema: "seo_visibility", accountId: "acme" }',
 );
@@ -109,7 +130,10 @@ class PostgresStore implements SyncStore {
   readonly #lockWaitMs: number;
   readonly #state = new StateMap();
   #pool: Pool | undefined;
-  #client: PoolClient | undefined;
+  #client: PgSession | undefined;
+  /** The connection under the session, for its error listener. */
+  #raw: PoolClient | undefined;
+  readonly #timeoutMs: number;
   #holder: LockHolder | undefined;
   /** Column → type of every table, read at open. */
   readonly #columns = new Map<string, Map<string, ColumnType>>();
@@ -120,23 +144,27 @@ class PostgresStore implements SyncStore {
     this.#schema = options.schema ?? DEFAULT_PG_SCHEMA;
     this.#scope = options.accountId;
     this.#lockWaitMs = options.lockWaitMs ?? 0;
+    this.#timeoutMs = options.timeoutMs ?? 300_000;
     this.location = `postgres ${source.t.label} (schema ${this.#schema}${this.#scope !== undefined ? `, account ${this.#scope}` : ''})`;
   }
 
   async open(): Promise<void> {
     if (this.#client) return;
     const t = this.#source.t;
-    const pool = 'pool' in this.#source ? this.#source.pool : new (await loadPg()).Pool({ connectionString: this.#source.url, max: 1 });
+    const pool = 'pool' in this.#source ? this.#source.pool : ownPool(await loadPg(), this.#source.url);
     // An idle client's error (a server restart) must not crash the process: the next query reports it.
     if (!('pool' in this.#source)) pool.on('error', () => undefined);
-    let client: PoolClient | undefined;
+    let client: PgSession | undefined;
+    let raw: PoolClient | undefined;
     try {
-      client = await connectTo(pool, t);
+      raw = await connectTo(pool, t);
       // A connection lost while the store holds it must not crash the process: the next query fails instead.
-      client.on('error', ignore);
+      raw.on('error', ignore);
+      client = new PgSession(raw, this.#timeoutMs + SILENT_SERVER_GRACE_MS);
       const holder = newHolder();
       await this.#lock(client);
       this.#client = client;
+      this.#raw = raw;
       this.#pool = pool;
       this.#holder = holder;
       await this.#createSchema(client);
@@ -144,10 +172,12 @@ class PostgresStore implements SyncStore {
       await this.#loadState(client);
     } catch (error) {
       this.#client = undefined;
+      this.#raw = undefined;
       this.#holder = undefined;
       this.#state.clear();
-      client?.release(true);
-      if (!('pool' in this.#source)) await pool.end().catch(() => undefined);
+      raw?.off('error', ignore);
+      client?.destroy();
+      if (!('pool' in this.#source)) await settleWithin(CLOSE_WAIT_MS, pool.end());
       if (error instanceof SyncError) throw error;
       throw new SyncError('store', `Cannot open the Postgres store at ${this.location}: ${pgMessage(error, t)}`, { cause: scrubbedCause(error, t) });
     }
@@ -172,7 +202,7 @@ class PostgresStore implements SyncStore {
       // schema, shared when it only writes rows (so no ALTER can wait behind a writer holding one table
       // while it holds another).
       const ddl = plan.added.length > 0 || plan.retyped.length > 0;
-      await client.query(`BEGIN; SELECT ${ddl ? 'pg_advisory_xact_lock' : 'pg_advisory_xact_lock_shared'}(${this.#ddlKey})`);
+      await client.query(`BEGIN; ${this.#timeouts}; SELECT ${ddl ? 'pg_advisory_xact_lock' : 'pg_advisory_xact_lock_shared'}(${this.#ddlKey})`);
       if (ddl) {
         // Another account's store may have changed the schema since this one opened (added the same
         // field with another type, widened a key): plan again on the columns as they are now.
@@ -212,19 +242,31 @@ class PostgresStore implements SyncStore {
     this.#client = undefined;
     this.#holder = undefined;
     this.#columns.clear();
-    if (client) {
-      client.off('error', ignore);
-      try {
-        if (holder) await client.query(`DELETE FROM ${this.#id('_sync_lock')} WHERE scope = $1 AND holder->>'token' = $2`, [this.#scopeKey, holder.token]);
-        await client.query('SELECT pg_advisory_unlock($1, $2)', this.#lockKey());
-        client.release();
-      } catch {
-        // The session is gone (so is its lock): drop the client.
-        client.release(true);
+    this.#raw?.off('error', ignore);
+    this.#raw = undefined;
+    if (client?.open) {
+      // A commit still waiting for the server (a stop that could not wait for it): drop the
+      // connection; the server rolls the page back and frees the lock when it sees it gone.
+      if (client.busy) client.destroy();
+      else {
+        try {
+          if (holder) await client.query(`DELETE FROM ${this.#id('_sync_lock')} WHERE scope = $1 AND holder->>'token' = $2`, [this.#scopeKey, holder.token], CLOSE_WAIT_MS);
+          await client.query('SELECT pg_advisory_unlock($1, $2)', this.#lockKey(), CLOSE_WAIT_MS);
+          client.release();
+        } catch {
+          // The session is gone or does not answer (so its lock goes with it): drop the client.
+          client.destroy();
+        }
       }
     }
-    if (!('pool' in this.#source)) await this.#pool?.end().catch(() => undefined);
+    if (!('pool' in this.#source) && this.#pool) await settleWithin(CLOSE_WAIT_MS, this.#pool.end());
     this.#pool = undefined;
+  }
+
+  /** The server-side bounds of the store's own transactions (SET LOCAL: a caller's pool keeps its settings). */
+  get #timeouts(): string {
+    const ms = this.#timeoutMs;
+    return `SET LOCAL statement_timeout = ${ms}; SET LOCAL lock_timeout = ${ms}; SET LOCAL idle_in_transaction_session_timeout = ${ms}`;
   }
 
   get #scopeKey(): string {
@@ -255,7 +297,7 @@ class PostgresStore implements SyncStore {
    * A session advisory lock: held while this client's session lives, so a killed process frees it
    * with its connection. Who holds it is written beside it ({@link #recordHolder}), for the `in_use` message.
    */
-  async #lock(client: PoolClient): Promise<void> {
+  async #lock(client: PgSession): Promise<void> {
     const deadline = Date.now() + this.#lockWaitMs;
     for (;;) {
       const got = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS ok', this.#lockKey());
@@ -270,15 +312,15 @@ class PostgresStore implements SyncStore {
   }
 
   /** Writes who holds the run lock, for another process's `in_use` message. */
-  async #recordHolder(client: PoolClient, holder: LockHolder): Promise<void> {
+  async #recordHolder(client: PgSession, holder: LockHolder): Promise<void> {
     await client.query(`INSERT INTO ${this.#id('_sync_lock')} (scope, holder) VALUES ($1, $2) ON CONFLICT (scope) DO UPDATE SET holder = EXCLUDED.holder`, [this.#scopeKey, JSON.stringify(holder)]);
   }
 
   /** The one place schema objects are made at open: the schema, lock and progress tables, data tables, columns added since, and the insight views. */
-  async #createSchema(client: PoolClient): Promise<void> {
+  async #createSchema(client: PgSession): Promise<void> {
     try {
       // Stores of other accounts may create the same tables at the same moment: one at a time.
-      await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${this.#ddlKey})`);
+      await client.query(`BEGIN; ${this.#timeouts}; SELECT pg_advisory_xact_lock(${this.#ddlKey})`);
       await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteId(this.#schema)}`);
       await client.query(`CREATE TABLE IF NOT EXISTS ${this.#id('_sync_lock')} (scope text PRIMARY KEY, holder jsonb NOT NULL)`);
       await client.query(`CREATE TABLE IF NOT EXISTS ${this.#id('_sync_state')} (scope text NOT NULL, key text NOT NULL, value jsonb NOT NULL, PRIMARY KEY (scope, key))`);
@@ -316,7 +358,7 @@ class PostgresStore implements SyncStore {
   }
 
   /** Column → type of every table of the schema, as the database has them now. */
-  async #readColumns(client: PoolClient): Promise<Map<string, Map<string, ColumnType>>> {
+  async #readColumns(client: PgSession): Promise<Map<string, Map<string, ColumnType>>> {
     const existing = await client.query<{ table_name: string; column_name: string; data_type: string }>(
       'SELECT table_name, column_name, data_type FROM information_schema.columns WHERE table_schema = $1 ORDER BY table_name, ordinal_position',
       [this.#schema],
@@ -330,7 +372,7 @@ class PostgresStore implements SyncStore {
     return out;
   }
 
-  async #loadState(client: PoolClient): Promise<void> {
+  async #loadState(client: PgSession): Promise<void> {
     this.#state.clear();
     const rows = await client.query<{ key: string; value: unknown }>(`SELECT key, value FROM ${this.#id('_sync_state')} WHERE scope = $1`, [this.#scopeKey]);
     for (const r of rows.rows) this.#state.set(r.key, r.value);
@@ -381,7 +423,7 @@ class PostgresStore implements SyncStore {
     return { added, retyped, from, columns };
   }
 
-  async #writeRows(client: PoolClient, table: TableSchema, rows: readonly Record<string, unknown>[], known: ReadonlyMap<string, ColumnType>): Promise<void> {
+  async #writeRows(client: PgSession, table: TableSchema, rows: readonly Record<string, unknown>[], known: ReadonlyMap<string, ColumnType>): Promise<void> {
     const names = this.#namesOf(table);
     const scoped = this.#scope !== undefined;
     const cols = [...known.keys()].filter((col) => (col !== 'account_id' || !scoped) && col !== RAW_COLUMN);
@@ -426,7 +468,7 @@ class PostgresStore implements SyncStore {
     }
   }
 
-  async #mark(client: PoolClient, mark: DeleteMark): Promise<void> {
+  async #mark(client: PgSession, mark: DeleteMark): Promise<void> {
     const params: unknown[] = [mark.at, mark.before];
     const where = Object.entries(mark.match).map(([col, value]) => {
       params.push(value);
@@ -442,7 +484,7 @@ class PostgresStore implements SyncStore {
     );
   }
 
-  async #writeState(client: PoolClient, state: Readonly<Record<string, unknown>>): Promise<void> {
+  async #writeState(client: PgSession, state: Readonly<Record<string, unknown>>): Promise<void> {
     const set = Object.entries(state).filter(([, v]) => v !== null && v !== undefined);
     const drop = Object.entries(state).filter(([, v]) => v === null || v === undefined).map(([k]) => k);
     if (set.length) {
@@ -491,6 +533,13 @@ function inferType(rows: readonly Record<string, unknown>[], field: string): Col
 }
 
 function ignore(): void {}
+
+/** Waits for `promise` at most `ms` (it settles later on its own, ignored). */
+async function settleWithin(ms: number, promise: Promise<unknown>): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([promise.catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+}
 
 function typeOfSql(dataType: string): ColumnType {
   switch (dataType) {
