@@ -10,10 +10,11 @@ import type { Stream } from './streams.js';
  * has two requests in flight. Total in flight ≤ `concurrency` ≤ the job's dataset count, which
  * bounds what a killed process can have spent without saving.
  *
- * One project's failure does not stop the others: its streams are set aside and the run goes on;
- * at the end the run fails with every failed project named ({@link projectsFailed}). Only a failure
- * that would fail every project alike (the store unreachable or broken, the key refused) stops the
- * whole run at once.
+ * One project's failure does not stop the others: the failed stream (one dataset of one project) is
+ * set aside, with the streams that depend on it (they wait for it to be done), and the run goes on;
+ * at the end the run fails with every failed project and dataset named ({@link projectsFailed}).
+ * Only a failure that would fail every project alike (the store unreachable or broken, the key
+ * refused) stops the whole run at once.
  * @internal
  */
 export class Scheduler {
@@ -23,8 +24,8 @@ export class Scheduler {
   #cursor = 0;
   #stop: StopReason | undefined;
   #failure: { error: unknown } | undefined;
-  /** Failed projects, by index: their streams are no longer picked. */
-  readonly #failed = new Map<number, ProjectFailure>();
+  /** Failed streams: no longer picked (nor are those that wait for them). */
+  readonly #failed = new Map<Stream, ProjectFailure>();
   #waiters: Array<() => void> = [];
 
   constructor(projects: Stream[][], concurrency: number, datasetCount: number) {
@@ -63,10 +64,7 @@ export class Scheduler {
       } catch (error) {
         if (error instanceof StopRun) this.#stop ??= error.reason;
         else if (failsEveryProject(error)) this.#failure ??= { error };
-        else {
-          const index = this.#projects.findIndex((streams) => streams.includes(stream));
-          if (!this.#failed.has(index)) this.#failed.set(index, { projectId: stream.projectId, dataset: stream.dataset, error: error instanceof Error ? error : new Error(String(error)) });
-        }
+        else this.#failed.set(stream, { projectId: stream.projectId, dataset: stream.dataset, error: error instanceof Error ? error : new Error(String(error)) });
       } finally {
         this.#busy.delete(stream);
         const waiters = this.#waiters;
@@ -80,8 +78,7 @@ export class Scheduler {
     const count = this.#projects.length;
     for (let k = 0; k < count; k++) {
       const index = (this.#cursor + k) % count;
-      if (this.#failed.has(index)) continue;
-      const stream = this.#projects[index]?.find((s) => !s.done && !this.#busy.has(s) && s.ready());
+      const stream = this.#projects[index]?.find((s) => !s.done && !this.#busy.has(s) && !this.#failed.has(s) && s.ready());
       if (stream) {
         this.#cursor = (index + 1) % count;
         return stream;
@@ -117,8 +114,9 @@ export function projectsFailed(failures: readonly ProjectFailure[]): SyncError {
   if (failures.length === 1) {
     // One failure keeps its own words first (they name the dataset, project and endpoint or table) and its cause.
     const cause = (first.error as { cause?: unknown }).cause ?? first.error;
-    return new SyncError(code, `${first.error.message}\nProject ${first.projectId} failed (${first.dataset}); every other project was copied.${permanent ? '' : ` ${tail}`}`, { cause, permanent, failures });
+    return new SyncError(code, `${first.error.message}\nProject ${first.projectId} failed (${first.dataset}); everything else was copied.${permanent ? '' : ` ${tail}`}`, { cause, permanent, failures });
   }
+  const projects = new Set(failures.map((f) => f.projectId)).size;
   const lines = failures.map((f) => `- project ${f.projectId} (${f.dataset}): ${f.error.message}`);
-  return new SyncError(code, `${failures.length} projects failed; every other project was copied:\n${lines.join('\n')}\n${tail}`, { cause: first.error, permanent, failures });
+  return new SyncError(code, `${failures.length} datasets of ${projects} project(s) failed; everything else was copied:\n${lines.join('\n')}\n${tail}`, { cause: first.error, permanent, failures });
 }
