@@ -89,16 +89,17 @@ export class Scheduler {
 }
 
 /**
- * Whether a failure would fail every project alike, so going on would only spend requests: the
- * store cannot be reached or written (a failure running again may get past), or the API refuses the
- * key itself (401, 403). A request that failed for one project, or rows the store refuses for good,
- * fail that project only.
+ * Whether a failure would fail every project alike, so going on would only spend time and requests:
+ * the store cannot be reached or written (a failure running again may get past), the API refuses the
+ * key itself (401), or the API cannot be reached at all (a `ConnectionError` after its retries). A
+ * request that failed for one project (a 5xx, a 403, a time-out, a response that is not the
+ * documented shape), or rows the store refuses for good, fail that dataset of that project only.
  */
 function failsEveryProject(error: unknown): boolean {
   if (!(error instanceof SyncError)) return true;
   if (error.code === 'store') return !error.permanent;
   const cause = (error.cause as { name?: unknown } | undefined)?.name;
-  return error.code === 'request_failed' && (cause === 'AuthenticationError' || cause === 'ForbiddenError');
+  return error.code === 'request_failed' && (cause === 'UnauthorizedError' || cause === 'ConnectionError');
 }
 
 /**

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SeoVisibilityClient } from '../../src/index.js';
 import { SyncError, TABLE_SCHEMAS, runSync, sqliteStore } from '../../src/sync/index.js';
 import { type Account, startAccount } from './support/account.js';
 
@@ -82,5 +83,29 @@ describe("one project's failure does not stop the others", () => {
     // Only the refused dataset of that project is missing: its other datasets and every other project are whole.
     const others = (counts: Record<string, number>) => Object.fromEntries(Object.entries(counts).filter(([id]) => id !== bad));
     expect({ ranked: got.ranked, content: got.content }).toEqual({ ranked: others(reference.ranked), content: reference.content });
+  });
+});
+
+describe('a failure that would fail every project alike', () => {
+  it('the API unreachable after the project list (ConnectionError): the whole run stops at once, without trying every project', async () => {
+    let refused = 0;
+    const client = new SeoVisibilityClient({
+      apiKey: account.sim.keys.readOnly,
+      baseUrl: account.server.url,
+      maxRetries: 0,
+      rateLimit: { windows: false },
+      fetch: async (input, init) => {
+        const url = String(input instanceof Request ? input.url : input);
+        if (/\/projects\/[^/?]+\//.test(url)) {
+          refused++;
+          throw new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
+        }
+        return fetch(input, init);
+      },
+    });
+    const error = await runSync(client, { projects: 'all', datasets: ['rankings.list', 'content.list'] }, { store: sqliteStore(join(account.dir, 'unreachable.db')), now: account.now, concurrency: 1 }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'request_failed', failures: [] });
+    expect((error as Error & { cause?: Error }).cause?.name).toBe('ConnectionError');
+    expect(refused).toBe(1);
   });
 });
