@@ -222,7 +222,8 @@ export async function runSync(client: SeoVisibilityClient, job: SyncJob, options
       if (outcome === ABANDONED) return result('stopped', 'aborted');
       stop = outcome;
     } catch (error) {
-      await Promise.race([ctx.save({ run: { ...run, status: 'stopped' } }), grace.expired]);
+      // A store that failed may fail again (a dropped connection): its first error is the one to report.
+      await Promise.race([ctx.save({ run: { ...run, status: 'stopped' } }).catch(() => undefined), grace.expired]);
       throw error;
     }
     // With the attempts no page's commit recorded (failed, aborted, refused): the ledger ends exact.

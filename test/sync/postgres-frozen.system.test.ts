@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresStore, runSync } from '../../src/sync/index.js';
+import { SyncError, postgresStore, runSync } from '../../src/sync/index.js';
 import { bundleCli, cleanEnv } from '../cli/support.js';
 import { type TestPostgres, startPostgres } from '../helpers/postgres-server.js';
 import { type Account, startAccount } from './support/account.js';
@@ -88,6 +88,28 @@ describe('a frozen PostgreSQL (issue 22 §2)', () => {
       freezer.thaw();
       if (child.exitCode === null) child.kill('SIGKILL');
       await within(10_000, exited);
+    }
+  }, 120_000);
+
+  it('no stop: a query the frozen cluster never answers fails after timeoutMs + 15 s with a SyncError that says to run again (it waited for the thaw)', async () => {
+    const job = { projects: 'all' as const, datasets: ['rankings.list' as const, 'content.list' as const] };
+    let pages = 0;
+    const run = runSync(account.client, job, {
+      store: postgresStore(server.url, { schema: 'frozen_deadline', timeoutMs: 1_000 }),
+      now: account.now,
+      concurrency: 1,
+      onProgress: () => {
+        if (++pages === 3) freezer.freeze();
+      },
+    }).catch((error: unknown) => error);
+    try {
+      const outcome = await within(40_000, run);
+      expect(outcome).toBeInstanceOf(SyncError);
+      expect(outcome).toMatchObject({ code: 'store', permanent: false });
+      expect((outcome as Error).message).toMatch(/PostgreSQL did not answer within 16000 ms .*run again to resume/);
+    } finally {
+      freezer.thaw();
+      await within(30_000, run);
     }
   }, 120_000);
 });
