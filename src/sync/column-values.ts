@@ -114,6 +114,22 @@ function toWellFormed(text: string): string {
   return text.replace(LONE_SURROGATE, '\uFFFD');
 }
 
+/**
+ * A progress entry's key as a store's text column holds it. Keys hold server ids, and a text column
+ * cannot hold NUL (PostgreSQL) or a lone surrogate (both; SQLite would store U+FFFD, and the entry
+ * would be lost under another key): such a key is kept as `~` + its JSON (escaped, plain ASCII; no key
+ * of the sync starts with `~`), and {@link fromStateKey} reads it back exactly.
+ * @internal
+ */
+export function stateKey(key: string, dialect: SqlDialect): string {
+  return holds(key, 'text', dialect) && !key.startsWith('~') ? key : `~${JSON.stringify(key)}`;
+}
+
+/** The key {@link stateKey} stored. @internal */
+export function fromStateKey(stored: string): string {
+  return stored.startsWith('~') ? (JSON.parse(stored.slice(1)) as string) : stored;
+}
+
 /** PostgreSQL text holds neither NUL nor (through node-postgres's UTF-8) a lone surrogate. */
 function pgText(text: string): boolean {
   return wellFormed(text) && !text.includes('\u0000');

@@ -2,7 +2,7 @@ import type { Pool, PoolClient } from 'pg';
 import { createPostgresInsightViews, dropPostgresInsightViews } from '../insights/create-views.js';
 import * as c from '../internal/option-check.js';
 import { ColumnNames, fnv1a32, quoteId } from './column-names.js';
-import { MAX_COLUMNS, RAW_COLUMN, holds, isIsoTime, rawText, splitRow, utcTime } from './column-values.js';
+import { MAX_COLUMNS, RAW_COLUMN, fromStateKey, holds, isIsoTime, rawText, splitRow, stateKey, utcTime } from './column-values.js';
 import { type ColumnType, TABLE_SCHEMAS, type TableSchema } from './datasets.js';
 import { SyncError } from './errors.js';
 import { type PgTarget, connectTo, describePool, describeUrl, loadPg, ownPool, pgMessage, scrubbedCause } from './postgres-connect.js';
@@ -375,7 +375,7 @@ class PostgresStore implements SyncStore {
   async #loadState(client: PgSession): Promise<void> {
     this.#state.clear();
     const rows = await client.query<{ key: string; value: unknown }>(`SELECT key, value FROM ${this.#id('_sync_state')} WHERE scope = $1`, [this.#scopeKey]);
-    for (const r of rows.rows) this.#state.set(r.key, r.value);
+    for (const r of rows.rows) this.#state.set(fromStateKey(r.key), fromStateValue(r.value));
   }
 
   #namesOf(table: TableSchema): ColumnNames {
@@ -490,12 +490,12 @@ class PostgresStore implements SyncStore {
     if (set.length) {
       const params: unknown[] = [this.#scopeKey];
       const tuples = set.map(([k, v]) => {
-        params.push(k, JSON.stringify(v));
+        params.push(stateKey(k, 'postgres'), toStateValue(v));
         return `($1, $${params.length - 1}, $${params.length})`;
       });
       await client.query(`INSERT INTO ${this.#id('_sync_state')} (scope, key, value) VALUES ${tuples.join(', ')} ON CONFLICT (scope, key) DO UPDATE SET value = EXCLUDED.value`, params);
     }
-    if (drop.length) await client.query(`DELETE FROM ${this.#id('_sync_state')} WHERE scope = $1 AND key = ANY($2)`, [this.#scopeKey, drop]);
+    if (drop.length) await client.query(`DELETE FROM ${this.#id('_sync_state')} WHERE scope = $1 AND key = ANY($2)`, [this.#scopeKey, drop.map((k) => stateKey(k, 'postgres'))]);
   }
 }
 
@@ -509,6 +509,21 @@ function pgValue(value: unknown, type: ColumnType): unknown {
   if (type === 'timestamp' && typeof value === 'string') return utcTime(value);
   if (typeof value === 'object') return JSON.stringify(value);
   return value;
+}
+
+/**
+ * Progress entries hold server text (ids, an audit's status, a prompt's last check), which PostgreSQL
+ * jsonb cannot hold when it has NUL or a lone surrogate: such a value is kept as `{"$json": its JSON
+ * text}` (escaped, so plain ASCII) and read back exactly. Keys: {@link stateKey}.
+ */
+function toStateValue(value: unknown): string {
+  const json = JSON.stringify(value);
+  return holds(value, 'json', 'postgres') ? json : JSON.stringify({ $json: json });
+}
+
+function fromStateValue(value: unknown): unknown {
+  const wrapped = value as { $json?: unknown } | null;
+  return wrapped !== null && typeof wrapped === 'object' && typeof wrapped.$json === 'string' && Object.keys(wrapped).length === 1 ? JSON.parse(wrapped.$json) : value;
 }
 
 /** A date or timestamp column's values as the text a widened key keeps: the API's own spelling of them. */

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { createInsightViews } from '../insights/create-views.js';
 import { ColumnNames, quoteId } from './column-names.js';
-import { MAX_COLUMNS, RAW_COLUMN, rawText, splitRow } from './column-values.js';
+import { MAX_COLUMNS, RAW_COLUMN, fromStateKey, rawText, splitRow, stateKey } from './column-values.js';
 import { TABLE_SCHEMAS, type TableSchema } from './datasets.js';
 import { SyncError } from './errors.js';
 import { type DeleteMark, StateMap, type StoreCommit, type SyncStore } from './store.js';
@@ -74,7 +74,7 @@ class SqliteStore implements SyncStore {
         throw error;
       }
       this.#state.clear();
-      for (const row of db.prepare('SELECT key, value FROM _sync_state').all()) this.#state.set(String(row['key']), JSON.parse(String(row['value'])));
+      for (const row of db.prepare('SELECT key, value FROM _sync_state').all()) this.#state.set(fromStateKey(String(row['key'])), JSON.parse(String(row['value'])));
     } catch (error) {
       closeQuietly(db);
       this.#state.clear();
@@ -104,8 +104,8 @@ class SqliteStore implements SyncStore {
       for (const { table, rows } of write.writes ?? []) if (rows.length) this.#writeRows(db, table, rows);
       for (const mark of write.deletes ?? []) this.#mark(db, mark);
       for (const [key, value] of Object.entries(write.state ?? {})) {
-        if (value === null || value === undefined) this.#deleteState?.run(key);
-        else this.#setState?.run(key, JSON.stringify(value));
+        if (value === null || value === undefined) this.#deleteState?.run(stateKey(key, 'sqlite'));
+        else this.#setState?.run(stateKey(key, 'sqlite'), JSON.stringify(value));
       }
       db.exec('COMMIT');
     } catch (error) {

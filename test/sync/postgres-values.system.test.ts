@@ -107,4 +107,20 @@ describe('postgresStore holds every value the API sends (issue 22 §1)', () => {
       await store.close();
     }
   });
+
+  it('progress entries holding server text (an audit status, a prompt id) with NUL or a lone surrogate are kept exactly, across a reopen', async () => {
+    const state = { 'audit/p/a\u0000b': { st: 'run\u0000ning' }, 'prompt/p/\ud800': { c: 'x\udc00' }, 'plain/key': { n: 1 } };
+    const store = postgresStore(pool, { schema: 'hostile_state' });
+    await store.open();
+    await store.commit({ state });
+    await store.close();
+    const again = postgresStore(pool, { schema: 'hostile_state' });
+    await again.open();
+    try {
+      expect(Object.fromEntries(Object.keys(state).map((k) => [k, again.get(k)]))).toEqual(state);
+      expect(again.entries('audit/')).toEqual([['audit/p/a\u0000b', { st: 'run\u0000ning' }]]);
+    } finally {
+      await again.close();
+    }
+  });
 });

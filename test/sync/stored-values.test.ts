@@ -49,4 +49,21 @@ describe('every value the API sends is held, exactly, by SQLite and NDJSON', () 
     await writeAll(ndjsonStore(folder), pages);
     for (const [table, rows] of expected(pages)) expect({ table: table.table, wrong: mismatches(heldByNdjson(folder, table), rows) }).toEqual({ table: table.table, wrong: [] });
   });
+
+  it('progress entries holding server text with NUL or a lone surrogate read back exactly after a reopen (SQLite, NDJSON)', async () => {
+    const state = { 'audit/p/a\u0000b': { st: 'run\u0000ning' }, 'prompt/p/\ud800': { c: 'x\udc00' }, 'plain/key': { n: 1 } };
+    for (const make of [() => sqliteStore(join(dir, 'state.db')), () => ndjsonStore(join(dir, 'state-ndjson'))]) {
+      const store = make();
+      await store.open();
+      await store.commit({ state });
+      await store.close();
+      const again = make();
+      await again.open();
+      try {
+        expect({ store: again.location, held: Object.fromEntries(Object.keys(state).map((k) => [k, again.get(k)])) }).toEqual({ store: again.location, held: state });
+      } finally {
+        await again.close();
+      }
+    }
+  });
 });
