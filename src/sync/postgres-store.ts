@@ -440,24 +440,35 @@ class PostgresStore implements SyncStore {
     // A timestamp key widened to text keeps one spelling per moment (the one its rows were converted
     // to), so a row read again after the widening still finds its key.
     const widenedTimes = table.primaryKey.filter((col) => table.types[col] === 'timestamp' && known.get(col) === 'text');
-    // One statement cannot update a row twice: the last row of a key wins, as in SQLite.
-    const unique = new Map<string, Record<string, unknown>>();
-    for (const row of rows) unique.set(JSON.stringify(table.primaryKey.map((k) => row[k] ?? null)), row);
+    // Each row as the columns hold it (column-values.ts).
+    const prepared = rows.map((row) => {
+      const { cells, raw } = splitRow(row, columnOf, typeOf, 'postgres');
+      for (const col of widenedTimes) {
+        const value = cells.get(col);
+        if (typeof value !== 'string' || !isIsoTime(value)) continue;
+        const canonical = new Date(Date.parse(utcTime(value).replace(' ', 'T'))).toISOString();
+        if (canonical === value) continue;
+        cells.set(col, canonical);
+        raw.set(col, value);
+      }
+      return { cells, raw };
+    });
+    // One statement cannot update a row twice: the last row of a key wins, as in SQLite. Keys are
+    // compared as the database will (two spellings of one moment, or two texts that differ only in a
+    // character PostgreSQL cannot hold, are one key there).
+    const keyOf = (cells: ReadonlyMap<string, unknown>) =>
+      JSON.stringify(table.primaryKey.map((k) => {
+        const v = cells.get(k) ?? null;
+        return typeOf(k) === 'timestamp' && typeof v === 'string' ? Date.parse(utcTime(v).replace(' ', 'T')) : v;
+      }));
+    const unique = new Map<string, (typeof prepared)[number]>();
+    for (const p of prepared) unique.set(keyOf(p.cells), p);
     const list = [...unique.values()];
     const perStatement = Math.max(1, Math.floor(MAX_PARAMS / all.length));
     for (let start = 0; start < list.length; start += perStatement) {
       const batch = list.slice(start, start + perStatement);
       const params: unknown[] = [];
-      const tuples = batch.map((row) => {
-        const { cells, raw } = splitRow(row, columnOf, typeOf, 'postgres');
-        for (const col of widenedTimes) {
-          const value = cells.get(col);
-          if (typeof value !== 'string' || !isIsoTime(value)) continue;
-          const canonical = new Date(Date.parse(utcTime(value).replace(' ', 'T'))).toISOString();
-          if (canonical === value) continue;
-          cells.set(col, canonical);
-          raw.set(col, value);
-        }
+      const tuples = batch.map(({ cells, raw }) => {
         const placeholders = all.map((col) => {
           params.push(col === 'account_id' && scoped ? this.#scope : col === RAW_COLUMN ? rawText(raw) : pgValue(cells.get(col), typeOf(col)));
           return `$${params.length}`;

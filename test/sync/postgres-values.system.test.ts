@@ -123,4 +123,23 @@ describe('postgresStore holds every value the API sends (issue 22 §1)', () => {
       await again.close();
     }
   });
+
+  it('one page with two spellings of one key (a moment in two zones, texts differing only in a NUL): PostgreSQL keys them as one row, the last of the page wins (it failed "cannot affect row a second time", 21000, every run)', async () => {
+    const history = TABLE_SCHEMAS['prompts.history'];
+    const anchors = TABLE_SCHEMAS['backlinks.anchors'];
+    const store = postgresStore(pool, { schema: 'two_spellings' });
+    await store.open();
+    try {
+      await store.commit({
+        writes: [
+          { table: history, rows: [{ project_id: PROJECT, prompt_id: 'p1', model: 'gpt', checked_at: '2026-06-09T10:00:00Z', position: 1 }, { project_id: PROJECT, prompt_id: 'p1', model: 'gpt', checked_at: '2026-06-09T12:00:00+02:00', position: 2 }] },
+          { table: anchors, rows: [{ project_id: PROJECT, anchor_text: 'a\u0000b', count: 1 }, { project_id: PROJECT, anchor_text: 'a\uFFFDb', count: 2 }] },
+        ],
+      });
+    } finally {
+      await store.close();
+    }
+    expect((await pool.query('SELECT position FROM two_spellings.prompts_history')).rows).toEqual([{ position: 2 }]);
+    expect((await pool.query('SELECT count FROM two_spellings.backlinks_anchors')).rows).toEqual([{ count: 2 }]);
+  });
 });
