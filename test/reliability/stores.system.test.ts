@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { type DatasetName, TABLE_SCHEMAS, postgresStore, runSync, sqliteStore } from '../../src/sync/index.js';
+import { type DatasetName, type SyncError, TABLE_SCHEMAS, postgresStore, runSync, sqliteStore } from '../../src/sync/index.js';
 import type { Edit } from '../sync/support/editing-proxy.js';
 import { type Freezer, freezerOf } from '../sync/support/freeze-postgres.js';
 import { type ProxiedAccount, startProxiedAccount } from '../sync/support/proxied-account.js';
@@ -163,6 +163,36 @@ function withNul(value: unknown): boolean {
   }
   return false;
 }
+
+describe('a frozen PostgreSQL, no stop', () => {
+  test('SIGSTOP on the cluster under a running sync, nobody stops it', async () => {
+    let pages = 0;
+    const run = runSync(env.client, JOB, {
+      store: postgresStore(env.server.url, { schema: 'frozen_deadline', timeoutMs: 1_000 }),
+      now: env.account.now,
+      concurrency: 1,
+      onProgress: () => {
+        if (++pages === 3) freezer.freeze();
+      },
+    }).then(
+      (r) => `${r.status}`,
+      (e: unknown) => `SyncError ${(e as SyncError).code}${(e as SyncError).permanent ? ' (permanent)' : ''}: ${/did not answer within \d+ ms/.exec(String((e as Error).message))?.[0] ?? String((e as Error).message).slice(0, 80)}; ${/run again to resume/.test(String((e as Error).message)) ? 'says run again to resume' : 'does not say to run again'}`,
+    );
+    let timer: NodeJS.Timeout | undefined;
+    const outcome = await Promise.race([run, new Promise<string>((resolve) => (timer = setTimeout(() => resolve('still waiting 40 s after the freeze'), 40_000)))]);
+    clearTimeout(timer);
+    freezer.thaw();
+    await run;
+    report.check({
+      area: 'Sync: a frozen database',
+      input: 'cluster SIGSTOPped after 3 pages, no stop, timeoutMs 1,000; the cluster stays frozen until the run answers (bounded at 40 s)',
+      cases: 1,
+      expected: 'SyncError store: did not answer within 16000 ms; says run again to resume',
+      observed: outcome,
+      serverSaw: `frozen after ${Math.min(pages, 3)} pages`,
+    });
+  }, 120_000);
+});
 
 let projects: string[] | undefined;
 const listed = () => (projects ??= env.account.sim.data.listedProjects.map((p) => p.id));
