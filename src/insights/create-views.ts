@@ -1,6 +1,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { quote, Sql } from './dialect.js';
 import { SQLITE_COLUMNS, columnsOf, viewStatements } from './schema-objects.js';
+import { INSIGHT_VIEWS } from './views.js';
 
 /**
  * Creates (or re-creates) the insight views in a SQLite store, over the columns its tables have:
@@ -36,4 +37,14 @@ export async function createPostgresInsightViews(client: PgQueryable, schema: st
   const columns = columnsOf((await client.query('SELECT table_name, column_name, data_type FROM information_schema.columns WHERE table_schema = $1', [schema])).rows);
   await client.query(`SET LOCAL search_path TO ${quote(schema)}`);
   for (const statement of viewStatements(new Sql('postgres', columns))) await client.query(statement);
+}
+
+/**
+ * Drops the insight views of a PostgreSQL schema: PostgreSQL cannot change the type of a column a
+ * view reads, so a store that widens a column drops them first and re-creates them after
+ * ({@link createPostgresInsightViews}), in the same transaction.
+ * @internal
+ */
+export async function dropPostgresInsightViews(client: PgQueryable, schema: string): Promise<void> {
+  for (const view of INSIGHT_VIEWS) await client.query(`DROP VIEW IF EXISTS ${quote(schema)}.${quote(view.name)}`);
 }

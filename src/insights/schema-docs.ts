@@ -12,6 +12,7 @@ const SHARED: Readonly<Record<string, string>> = {
   source: "where the history row came from: 'history' (rankings.history) or 'rankings.list' (the day's list)",
   _synced_at: 'when a sync last read the row',
   _deleted_at: 'when a complete re-read no longer returned the row (null while the API serves it)',
+  _raw: "JSON text of the fields whose column cannot hold the value exactly (or that have no column), as the API sent them; null when every value is in its column (docs/warehouse.md)",
 };
 
 /** What the `schema` tool returns: every table and view, each column with a description. @internal */

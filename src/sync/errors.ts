@@ -7,6 +7,11 @@ import { SeoVisibilityError } from '../index.js';
  * endpoint, `cause` is the client's typed error), `unknown_project` (a project id the key cannot see), `job_changed` (a stopped run is waiting to be
  * resumed with a different job), `no_history_source` (an unusable keyword record).
  *
+ * `permanent` says that running the same job again cannot get past it (a constraint or trigger of
+ * the store refuses the rows, the file is read-only): the message then says so, and names the
+ * dataset, table and, when known, column. When some projects failed and the others were copied,
+ * `failures` lists each failed project with its dataset and error (the error is the first one's).
+ *
  * @example
  * ```ts
  * try {
@@ -28,8 +33,51 @@ export class SyncError extends SeoVisibilityError {
    */
   readonly code: 'store' | 'in_use' | 'request_failed' | 'unknown_project' | 'job_changed' | 'no_history_source';
 
-  constructor(code: SyncError['code'], message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  /**
+   * Whether running the same job again cannot get past this failure (the store refuses the rows for
+   * good): fix the store or the data first. False when a run again may resume (a lost connection, a
+   * full disk once freed, a request that failed after its retries).
+   * @example
+   * ```ts
+   * const failure = await runSync(client, job, { store }).catch((e: unknown) => e);
+   * if (failure instanceof SyncError && failure.permanent) console.error('Fix the store first:', failure.message);
+   * ```
+   */
+  readonly permanent: boolean;
+
+  /**
+   * The projects that failed while the run went on with the others (each with the dataset it was
+   * copying and its own error); empty when the failure stopped the whole run.
+   * @example
+   * ```ts
+   * const failure = await runSync(client, { projects: 'all' }, { store }).catch((e: unknown) => e);
+   * if (failure instanceof SyncError) for (const f of failure.failures) console.error(f.projectId, f.dataset, f.error.message);
+   * ```
+   */
+  readonly failures: readonly ProjectFailure[];
+
+  constructor(code: SyncError['code'], message: string, options?: { cause?: unknown; permanent?: boolean; failures?: readonly ProjectFailure[] }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
+    this.permanent = options?.permanent ?? false;
+    this.failures = options?.failures ?? [];
   }
+}
+
+/**
+ * One project a run could not copy while it copied the others: the dataset it was reading or
+ * writing, and why.
+ *
+ * @example
+ * ```ts
+ * const describe = (f: ProjectFailure) => `${f.projectId} (${f.dataset}): ${f.error.message}`;
+ * ```
+ */
+export interface ProjectFailure {
+  /** The project's id. */
+  projectId: string;
+  /** The dataset whose request or write failed. */
+  dataset: string;
+  /** The failure (a `SyncError`: `request_failed`, `store`, …). */
+  error: Error;
 }

@@ -28,4 +28,4 @@ export type { SyncJob } from './job.js';
 export { DATASET_NAMES, SYNC_COLUMNS, TABLE_SCHEMAS, type ColumnType, type DatasetName, type TableKind, type TableSchema, type Freshness } from './datasets.js';
 export type { ReportedBudget } from './requests.js';
 export { DOCUMENTED_WINDOWS, type SyncBudget, type SyncWindow, type StopReason } from './budget.js';
-export { SyncError } from './errors.js';
+export { type ProjectFailure, SyncError } from './errors.js';

@@ -63,6 +63,16 @@ export const loadPg: () => Promise<PgModule> = loadOnce(() =>
 );
 
 /**
+ * The pool a store makes from a connection string: one connection, TCP keepalive (a peer that
+ * vanished, a cut network, is noticed by the kernel within about a minute, not hours), and a bounded
+ * connect (a server that accepts the socket but never answers, such as a frozen one).
+ * @internal
+ */
+export function ownPool(pg: PgModule, connectionString: string): Pool {
+  return new pg.Pool({ connectionString, max: 1, keepAlive: true, keepAliveInitialDelayMillis: 10_000, connectionTimeoutMillis: 30_000 });
+}
+
+/**
  * A client of the pool, or a clear error naming host, port and database (never the password):
  * refused, unreachable, unknown database or failed authentication.
  * @internal

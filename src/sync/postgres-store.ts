@@ -1,11 +1,14 @@
 import type { Pool, PoolClient } from 'pg';
-import { createPostgresInsightViews } from '../insights/create-views.js';
+import { createPostgresInsightViews, dropPostgresInsightViews } from '../insights/create-views.js';
 import * as c from '../internal/option-check.js';
 import { ColumnNames, fnv1a32, quoteId } from './column-names.js';
+import { MAX_COLUMNS, RAW_COLUMN, fromStateKey, holds, isIsoTime, rawText, splitRow, stateKey, utcTime } from './column-values.js';
 import { type ColumnType, TABLE_SCHEMAS, type TableSchema } from './datasets.js';
 import { SyncError } from './errors.js';
-import { type PgTarget, connectTo, describePool, describeUrl, loadPg, pgMessage, scrubbedCause } from './postgres-connect.js';
+import { type PgTarget, connectTo, describePool, describeUrl, loadPg, ownPool, pgMessage, scrubbedCause } from './postgres-connect.js';
+import { PgSession } from './postgres-session.js';
 import { type DeleteMark, StateMap, type StoreCommit, type SyncStore } from './store.js';
+import { pgTransient, writeFailed } from './store-errors.js';
 import { type LockHolder, inUse, newHolder } from './store-lock.js';
 
 /**
@@ -49,7 +52,26 @@ export interface PostgresStoreOptions {
    * ```
    */
   lockWaitMs?: number | undefined;
+  /**
+   * How long one statement may run or wait for a lock: the server cancels it past this
+   * (`statement_timeout`, `lock_timeout`, `idle_in_transaction_session_timeout`, set for the store's
+   * own transactions only), and the store stops waiting for a server that does not answer at all (frozen, cut
+   * off) 15 s later, dropping the connection. Either way the page is rolled back, and the run stops
+   * with a `SyncError` that says to run again. A stop (`signal`) does not wait for it: see `runSync`.
+   * @default 300_000 (5 minutes)
+   * @example
+   * ```ts no-run
+   * const store = postgresStore(url, { timeoutMs: 60_000 });
+   * ```
+   */
+  timeoutMs?: number | undefined;
 }
+
+/** How much longer than the server's own timeouts the store waits for an answer before it drops the connection. */
+const SILENT_SERVER_GRACE_MS = 15_000;
+
+/** How long `close` waits for the server to release the run's lock before it drops the connection (the lock dies with it). */
+const CLOSE_WAIT_MS = 5_000;
 
 /** The schema a Postgres store uses unless told otherwise. @internal */
 export const DEFAULT_PG_SCHEMA = 'seo_visibility';
@@ -59,6 +81,7 @@ const checkOptions = c.object(
     schema: c.optional(c.is<string>((v) => typeof v === 'string' && /^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(v), 'expected a schema name of letters, digits and _ (at most 63), not starting with a digit')),
     accountId: c.optional(c.is<string>((v) => typeof v === 'string' && v.trim() !== '' && v.length <= 200, 'expected a non-empty string of at most 200 characters')),
     lockWaitMs: c.optional(c.integerIn(0, 86_400_000)),
+    timeoutMs: c.optional(c.integerIn(1_000, 86_400_000)),
   },
   'expected an object such as { schema: "seo_visibility", accountId: "acme" }',
 );
@@ -107,7 +130,10 @@ class PostgresStore implements SyncStore {
   readonly #lockWaitMs: number;
   readonly #state = new StateMap();
   #pool: Pool | undefined;
-  #client: PoolClient | undefined;
+  #client: PgSession | undefined;
+  /** The connection under the session, for its error listener. */
+  #raw: PoolClient | undefined;
+  readonly #timeoutMs: number;
   #holder: LockHolder | undefined;
   /** Column → type of every table, read at open. */
   readonly #columns = new Map<string, Map<string, ColumnType>>();
@@ -118,22 +144,26 @@ class PostgresStore implements SyncStore {
     this.#schema = options.schema ?? DEFAULT_PG_SCHEMA;
     this.#scope = options.accountId;
     this.#lockWaitMs = options.lockWaitMs ?? 0;
+    this.#timeoutMs = options.timeoutMs ?? 300_000;
     this.location = `postgres ${source.t.label} (schema ${this.#schema}${this.#scope !== undefined ? `, account ${this.#scope}` : ''})`;
   }
 
   async open(): Promise<void> {
     if (this.#client) return;
     const t = this.#source.t;
-    const pool = 'pool' in this.#source ? this.#source.pool : new (await loadPg()).Pool({ connectionString: this.#source.url, max: 1 });
+    const pool = 'pool' in this.#source ? this.#source.pool : ownPool(await loadPg(), this.#source.url);
     // An idle client's error (a server restart) must not crash the process: the next query reports it.
     if (!('pool' in this.#source)) pool.on('error', () => undefined);
-    let client: PoolClient | undefined;
+    let client: PgSession | undefined;
+    let raw: PoolClient | undefined;
     try {
-      client = await connectTo(pool, t);
+      raw = await connectTo(pool, t);
       // A connection lost while the store holds it must not crash the process: the next query fails instead.
-      client.on('error', ignore);
+      raw.on('error', ignore);
+      client = new PgSession(raw, this.#timeoutMs + SILENT_SERVER_GRACE_MS);
       const holder: LockHolder = { ...newHolder(), backend: await this.#lock(client) };
       this.#client = client;
+      this.#raw = raw;
       this.#pool = pool;
       this.#holder = holder;
       // Named at once where the lock table exists (every open but a schema's first): another
@@ -146,10 +176,12 @@ class PostgresStore implements SyncStore {
       await this.#loadState(client);
     } catch (error) {
       this.#client = undefined;
+      this.#raw = undefined;
       this.#holder = undefined;
       this.#state.clear();
-      client?.release(true);
-      if (!('pool' in this.#source)) await pool.end().catch(() => undefined);
+      raw?.off('error', ignore);
+      client?.destroy();
+      if (!('pool' in this.#source)) await settleWithin(CLOSE_WAIT_MS, pool.end());
       if (error instanceof SyncError) throw error;
       throw new SyncError('store', `Cannot open the Postgres store at ${this.location}: ${pgMessage(error, t)}`, { cause: scrubbedCause(error, t) });
     }
@@ -166,26 +198,45 @@ class PostgresStore implements SyncStore {
   async commit(write: StoreCommit): Promise<void> {
     const client = this.#client;
     if (!client) throw new SyncError('store', `The Postgres store at ${this.location} is not open`);
+    const writes = write.writes ?? [];
     // Columns added inside the transaction count only once it is in.
-    const { added, columns } = this.#widen(write.writes ?? []);
+    let plan = this.#plan(writes, this.#columns);
     try {
       // The schema lock comes first, before any table lock: exclusive when this page changes the
       // schema, shared when it only writes rows (so no ALTER can wait behind a writer holding one table
       // while it holds another).
-      await client.query(`BEGIN; SELECT ${added.length ? 'pg_advisory_xact_lock' : 'pg_advisory_xact_lock_shared'}(${this.#ddlKey})`);
-      for (const [table, column, type] of added) await client.query(`ALTER TABLE ${this.#id(table)} ADD COLUMN IF NOT EXISTS ${quoteId(column)} ${SQL_TYPES[type]}`);
-      for (const { table, rows } of write.writes ?? []) if (rows.length) await this.#writeRows(client, table, rows, columns.get(table.table) ?? new Map());
+      const ddl = plan.added.length > 0 || plan.retyped.length > 0;
+      await client.query(`BEGIN; ${this.#timeouts}; SELECT ${ddl ? 'pg_advisory_xact_lock' : 'pg_advisory_xact_lock_shared'}(${this.#ddlKey})`);
+      if (ddl) {
+        // Another account's store may have changed the schema since this one opened (added the same
+        // field with another type, widened a key): plan again on the columns as they are now.
+        plan = this.#plan(writes, await this.#readColumns(client));
+        if (plan.retyped.length) await dropPostgresInsightViews(client, this.#schema);
+        for (const [table, column] of plan.retyped) await client.query(`ALTER TABLE ${this.#id(table)} ALTER COLUMN ${quoteId(column)} TYPE text USING ${asText(column, plan.from.get(`${table}.${column}`) ?? 'text')}`);
+        for (const [table, column, type] of plan.added) await client.query(`ALTER TABLE ${this.#id(table)} ADD COLUMN IF NOT EXISTS ${quoteId(column)} ${SQL_TYPES[type]}`);
+      }
+      for (const { table, rows } of writes) if (rows.length) await this.#writeRows(client, table, rows, plan.columns.get(table.table) ?? new Map());
       for (const mark of write.deletes ?? []) await this.#mark(client, mark);
       await this.#writeState(client, write.state ?? {});
-      // The views read columns by name: a new one (first_seen…) is used from this commit on.
-      if (added.length) await createPostgresInsightViews(client, this.#schema);
+      // The views read columns by name and type: a new one (first_seen…) is used from this commit on.
+      if (plan.added.length || plan.retyped.length) await createPostgresInsightViews(client, this.#schema);
       await client.query('COMMIT');
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
       const t = this.#source.t;
-      throw new SyncError('store', `Cannot write to the Postgres store at ${this.location}: ${pgMessage(error, t)}. Nothing of this page was written; run again to resume`, { cause: scrubbedCause(error, t) });
+      const e = error as { code?: unknown; table?: unknown; column?: unknown };
+      throw writeFailed({
+        store: 'Postgres',
+        location: this.location,
+        write,
+        detail: pgMessage(error, t),
+        permanent: !pgTransient(e.code),
+        table: typeof e.table === 'string' ? e.table : undefined,
+        column: typeof e.column === 'string' ? e.column : undefined,
+        cause: scrubbedCause(error, t),
+      });
     }
-    for (const [table, column, type] of added) this.#columns.get(table)?.set(column, type);
+    for (const [table, cols] of plan.columns) this.#columns.set(table, cols);
     for (const [key, value] of Object.entries(write.state ?? {})) this.#state.set(key, value);
   }
 
@@ -195,19 +246,31 @@ class PostgresStore implements SyncStore {
     this.#client = undefined;
     this.#holder = undefined;
     this.#columns.clear();
-    if (client) {
-      client.off('error', ignore);
-      try {
-        if (holder) await client.query(`DELETE FROM ${this.#id('_sync_lock')} WHERE scope = $1 AND holder->>'token' = $2`, [this.#scopeKey, holder.token]);
-        await client.query('SELECT pg_advisory_unlock($1, $2)', this.#lockKey());
-        client.release();
-      } catch {
-        // The session is gone (so is its lock): drop the client.
-        client.release(true);
+    this.#raw?.off('error', ignore);
+    this.#raw = undefined;
+    if (client?.open) {
+      // A commit still waiting for the server (a stop that could not wait for it): drop the
+      // connection; the server rolls the page back and frees the lock when it sees it gone.
+      if (client.busy) client.destroy();
+      else {
+        try {
+          if (holder) await client.query(`DELETE FROM ${this.#id('_sync_lock')} WHERE scope = $1 AND holder->>'token' = $2`, [this.#scopeKey, holder.token], CLOSE_WAIT_MS);
+          await client.query('SELECT pg_advisory_unlock($1, $2)', this.#lockKey(), CLOSE_WAIT_MS);
+          client.release();
+        } catch {
+          // The session is gone or does not answer (so its lock goes with it): drop the client.
+          client.destroy();
+        }
       }
     }
-    if (!('pool' in this.#source)) await this.#pool?.end().catch(() => undefined);
+    if (!('pool' in this.#source) && this.#pool) await settleWithin(CLOSE_WAIT_MS, this.#pool.end());
     this.#pool = undefined;
+  }
+
+  /** The server-side bounds of the store's own transactions (SET LOCAL: a caller's pool keeps its settings). */
+  get #timeouts(): string {
+    const ms = this.#timeoutMs;
+    return `SET LOCAL statement_timeout = ${ms}; SET LOCAL lock_timeout = ${ms}; SET LOCAL idle_in_transaction_session_timeout = ${ms}`;
   }
 
   get #scopeKey(): string {
@@ -239,7 +302,7 @@ class PostgresStore implements SyncStore {
    * with its connection. Who holds it is written beside it ({@link #recordHolder}), for the `in_use`
    * message. Resolves to this session's backend pid, which the holder row records.
    */
-  async #lock(client: PoolClient): Promise<number> {
+  async #lock(client: PgSession): Promise<number> {
     const deadline = Date.now() + this.#lockWaitMs;
     for (;;) {
       const got = await client.query<{ ok: boolean; backend: number }>('SELECT pg_try_advisory_lock($1, $2) AS ok, pg_backend_pid() AS backend', this.#lockKey());
@@ -254,7 +317,7 @@ class PostgresStore implements SyncStore {
    * that holds the advisory lock wrote it); else, early in that process's open (no row yet, or one
    * a killed process left), "another process that is still starting" with its PostgreSQL session.
    */
-  async #inUse(client: PoolClient): Promise<Error> {
+  async #inUse(client: PgSession): Promise<Error> {
     const remedy = this.#lockWaitMs ? ` (waited ${this.#lockWaitMs} ms)` : ', or pass lockWaitMs to wait for it';
     const [classid, objid] = this.#lockKey().map((key) => String(key >>> 0)); // pg_locks shows the int4 keys as unsigned oids
     const live = await client
@@ -271,15 +334,15 @@ class PostgresStore implements SyncStore {
   }
 
   /** Writes who holds the run lock, for another process's `in_use` message. */
-  async #recordHolder(client: PoolClient, holder: LockHolder): Promise<void> {
+  async #recordHolder(client: PgSession, holder: LockHolder): Promise<void> {
     await client.query(`INSERT INTO ${this.#id('_sync_lock')} (scope, holder) VALUES ($1, $2) ON CONFLICT (scope) DO UPDATE SET holder = EXCLUDED.holder`, [this.#scopeKey, JSON.stringify(holder)]);
   }
 
   /** The one place schema objects are made at open: the schema, lock and progress tables, data tables, columns added since, and the insight views. */
-  async #createSchema(client: PoolClient): Promise<void> {
+  async #createSchema(client: PgSession): Promise<void> {
     try {
       // Stores of other accounts may create the same tables at the same moment: one at a time.
-      await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${this.#ddlKey})`);
+      await client.query(`BEGIN; ${this.#timeouts}; SELECT pg_advisory_xact_lock(${this.#ddlKey})`);
       await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteId(this.#schema)}`);
       await client.query(`CREATE TABLE IF NOT EXISTS ${this.#id('_sync_lock')} (scope text PRIMARY KEY, holder jsonb NOT NULL)`);
       await client.query(`CREATE TABLE IF NOT EXISTS ${this.#id('_sync_state')} (scope text NOT NULL, key text NOT NULL, value jsonb NOT NULL, PRIMARY KEY (scope, key))`);
@@ -287,18 +350,10 @@ class PostgresStore implements SyncStore {
       for (const table of Object.values(TABLE_SCHEMAS)) {
         const cols = table.columns.map((col) => `${quoteId(col)} ${SQL_TYPES[table.types[col] ?? 'text']}${table.primaryKey.includes(col) ? ' NOT NULL' : ''}`);
         const key = [...(scoped ? ['account_id'] : []), ...table.primaryKey].map(quoteId).join(', ');
-        await client.query(`CREATE TABLE IF NOT EXISTS ${this.#id(table.table)} (${scoped ? '"account_id" text NOT NULL, ' : ''}${cols.join(', ')}, PRIMARY KEY (${key}))`);
+        await client.query(`CREATE TABLE IF NOT EXISTS ${this.#id(table.table)} (${scoped ? '"account_id" text NOT NULL, ' : ''}${cols.join(', ')}, ${quoteId(RAW_COLUMN)} text, PRIMARY KEY (${key}))`);
       }
-      const existing = await client.query<{ table_name: string; column_name: string; data_type: string }>(
-        'SELECT table_name, column_name, data_type FROM information_schema.columns WHERE table_schema = $1',
-        [this.#schema],
-      );
       this.#columns.clear();
-      for (const r of existing.rows) {
-        let cols = this.#columns.get(r.table_name);
-        if (!cols) this.#columns.set(r.table_name, (cols = new Map()));
-        cols.set(r.column_name, typeOfSql(r.data_type));
-      }
+      for (const [table, cols] of await this.#readColumns(client)) this.#columns.set(table, cols);
       for (const table of Object.values(TABLE_SCHEMAS)) {
         const cols = this.#columns.get(table.table) ?? new Map<string, ColumnType>();
         if (cols.has('account_id') !== scoped && !table.columns.includes('account_id')) {
@@ -307,8 +362,8 @@ class PostgresStore implements SyncStore {
             `The schema ${this.#schema} at ${this.#source.t.label} holds ${scoped ? 'tables of a store without accountId' : 'tables scoped by accountId'} (${table.table}): use ${scoped ? 'accountId' : 'no accountId'} with this schema, or another schema`,
           );
         }
-        // A schema made by an older version lacks the columns added since (_synced_at, _deleted_at).
-        for (const col of table.columns) {
+        // A schema made by an older version lacks the columns added since (_synced_at, _deleted_at, _raw).
+        for (const col of [...table.columns, RAW_COLUMN]) {
           if (cols.has(col)) continue;
           const type = table.types[col] ?? 'text';
           await client.query(`ALTER TABLE ${this.#id(table.table)} ADD COLUMN IF NOT EXISTS ${quoteId(col)} ${SQL_TYPES[type]}`);
@@ -324,65 +379,120 @@ class PostgresStore implements SyncStore {
     }
   }
 
-  async #loadState(client: PoolClient): Promise<void> {
+  /** Column → type of every table of the schema, as the database has them now. */
+  async #readColumns(client: PgSession): Promise<Map<string, Map<string, ColumnType>>> {
+    const existing = await client.query<{ table_name: string; column_name: string; data_type: string }>(
+      'SELECT table_name, column_name, data_type FROM information_schema.columns WHERE table_schema = $1 ORDER BY table_name, ordinal_position',
+      [this.#schema],
+    );
+    const out = new Map<string, Map<string, ColumnType>>();
+    for (const r of existing.rows) {
+      let cols = out.get(r.table_name);
+      if (!cols) out.set(r.table_name, (cols = new Map()));
+      cols.set(r.column_name, typeOfSql(r.data_type));
+    }
+    return out;
+  }
+
+  async #loadState(client: PgSession): Promise<void> {
     this.#state.clear();
     const rows = await client.query<{ key: string; value: unknown }>(`SELECT key, value FROM ${this.#id('_sync_state')} WHERE scope = $1`, [this.#scopeKey]);
-    for (const r of rows.rows) this.#state.set(r.key, r.value);
+    for (const r of rows.rows) this.#state.set(fromStateKey(r.key), fromStateValue(r.value));
   }
 
   #namesOf(table: TableSchema): ColumnNames {
     let names = this.#names.get(table.table);
-    if (!names) this.#names.set(table.table, (names = new ColumnNames(table.columns, this.#scope !== undefined ? ['account_id'] : [])));
+    if (!names) this.#names.set(table.table, (names = new ColumnNames(table.columns, [RAW_COLUMN, ...(this.#scope !== undefined ? ['account_id'] : [])])));
     return names;
   }
 
   /**
-   * The columns each written table has once this page is in: fields the server added since the table
-   * was made become columns (`added`), typed by their first value. Worked out before the transaction,
-   * so it knows which schema lock to take.
+   * The columns each written table has once this page is in, from `base` (the columns known now):
+   * fields the server added become columns (`added`), typed by their first value, while the table
+   * has fewer than MAX_COLUMNS (past that a field goes to `_raw` only); a date or timestamp key
+   * column that receives a value it cannot hold is widened to text (`retyped`, `from` its old type:
+   * a row cannot be keyed by NULL). Other values a column cannot hold go to `_raw` (column-values.ts).
    */
-  #widen(writes: StoreCommit['writes'] & {}): { added: Array<[string, string, ColumnType]>; columns: Map<string, Map<string, ColumnType>> } {
+  #plan(
+    writes: StoreCommit['writes'] & {},
+    base: ReadonlyMap<string, ReadonlyMap<string, ColumnType>>,
+  ): { added: Array<[string, string, ColumnType]>; retyped: Array<[string, string]>; from: Map<string, ColumnType>; columns: Map<string, Map<string, ColumnType>> } {
     const added: Array<[string, string, ColumnType]> = [];
+    const retyped: Array<[string, string]> = [];
+    const from = new Map<string, ColumnType>();
     const columns = new Map<string, Map<string, ColumnType>>();
     for (const { table, rows } of writes) {
       let known = columns.get(table.table);
-      if (!known) columns.set(table.table, (known = new Map(this.#columns.get(table.table) ?? [])));
+      if (!known) columns.set(table.table, (known = new Map(base.get(table.table) ?? [])));
       const names = this.#namesOf(table);
       for (const row of rows) {
         for (const field in row) {
           const col = names.of(field);
-          if (known.has(col)) continue;
-          const type = inferType(rows, field);
-          known.set(col, type);
-          added.push([table.table, col, type]);
+          const type = known.get(col);
+          if (type === undefined) {
+            if (known.size >= MAX_COLUMNS) continue;
+            const inferred = inferType(rows, field);
+            known.set(col, inferred);
+            added.push([table.table, col, inferred]);
+          } else if ((type === 'date' || type === 'timestamp') && table.primaryKey.includes(col) && !holds(row[field], type, 'postgres')) {
+            known.set(col, 'text');
+            retyped.push([table.table, col]);
+            from.set(`${table.table}.${col}`, type);
+          }
         }
       }
     }
-    return { added, columns };
+    return { added, retyped, from, columns };
   }
 
-  async #writeRows(client: PoolClient, table: TableSchema, rows: readonly Record<string, unknown>[], known: ReadonlyMap<string, ColumnType>): Promise<void> {
+  async #writeRows(client: PgSession, table: TableSchema, rows: readonly Record<string, unknown>[], known: ReadonlyMap<string, ColumnType>): Promise<void> {
     const names = this.#namesOf(table);
     const scoped = this.#scope !== undefined;
-    const cols = [...known.keys()].filter((col) => col !== 'account_id' || !scoped);
+    const cols = [...known.keys()].filter((col) => (col !== 'account_id' || !scoped) && col !== RAW_COLUMN);
     const key = [...(scoped ? ['account_id'] : []), ...table.primaryKey];
-    const all = [...(scoped ? ['account_id'] : []), ...cols];
-    const updates = cols.filter((col) => !table.primaryKey.includes(col)).map((col) => `${quoteId(col)} = EXCLUDED.${quoteId(col)}`);
+    const all = [...(scoped ? ['account_id'] : []), ...cols, RAW_COLUMN];
+    const updates = [...cols, RAW_COLUMN].filter((col) => !table.primaryKey.includes(col)).map((col) => `${quoteId(col)} = EXCLUDED.${quoteId(col)}`);
     const head = `INSERT INTO ${this.#id(table.table)} (${all.map(quoteId).join(', ')}) VALUES `;
     const tail = ` ON CONFLICT (${key.map(quoteId).join(', ')}) DO ${updates.length ? `UPDATE SET ${updates.join(', ')}` : 'NOTHING'}`;
-    // One statement cannot update a row twice: the last row of a key wins, as in SQLite.
-    const unique = new Map<string, Record<string, unknown>>();
-    for (const row of rows) unique.set(JSON.stringify(table.primaryKey.map((k) => row[k] ?? null)), row);
+    const columnOf = (field: string) => {
+      const col = names.of(field);
+      return known.has(col) ? col : undefined;
+    };
+    const typeOf = (col: string) => known.get(col) ?? 'text';
+    // A timestamp key widened to text keeps one spelling per moment (the one its rows were converted
+    // to), so a row read again after the widening still finds its key.
+    const widenedTimes = table.primaryKey.filter((col) => table.types[col] === 'timestamp' && known.get(col) === 'text');
+    // Each row as the columns hold it (column-values.ts).
+    const prepared = rows.map((row) => {
+      const { cells, raw } = splitRow(row, columnOf, typeOf, 'postgres');
+      for (const col of widenedTimes) {
+        const value = cells.get(col);
+        if (typeof value !== 'string' || !isIsoTime(value)) continue;
+        const canonical = new Date(Date.parse(utcTime(value).replace(' ', 'T'))).toISOString();
+        if (canonical === value) continue;
+        cells.set(col, canonical);
+        raw.set(col, value);
+      }
+      return { cells, raw };
+    });
+    // One statement cannot update a row twice: the last row of a key wins, as in SQLite. Keys are
+    // compared as the database will (two spellings of one moment, or two texts that differ only in a
+    // character PostgreSQL cannot hold, are one key there).
+    const keyOf = (cells: ReadonlyMap<string, unknown>) =>
+      JSON.stringify(table.primaryKey.map((k) => {
+        const v = cells.get(k) ?? null;
+        return typeOf(k) === 'timestamp' && typeof v === 'string' ? Date.parse(utcTime(v).replace(' ', 'T')) : v;
+      }));
+    const unique = new Map<string, (typeof prepared)[number]>();
+    for (const p of prepared) unique.set(keyOf(p.cells), p);
     const list = [...unique.values()];
     const perStatement = Math.max(1, Math.floor(MAX_PARAMS / all.length));
     for (let start = 0; start < list.length; start += perStatement) {
       const batch = list.slice(start, start + perStatement);
       const params: unknown[] = [];
-      const tuples = batch.map((row) => {
-        const values = new Map<string, unknown>();
-        for (const field in row) values.set(names.of(field), row[field]);
+      const tuples = batch.map(({ cells, raw }) => {
         const placeholders = all.map((col) => {
-          params.push(col === 'account_id' && scoped ? this.#scope : pgValue(values.get(col), known.get(col) ?? 'text'));
+          params.push(col === 'account_id' && scoped ? this.#scope : col === RAW_COLUMN ? rawText(raw) : pgValue(cells.get(col), typeOf(col)));
           return `$${params.length}`;
         });
         return `(${placeholders.join(', ')})`;
@@ -391,7 +501,7 @@ class PostgresStore implements SyncStore {
     }
   }
 
-  async #mark(client: PoolClient, mark: DeleteMark): Promise<void> {
+  async #mark(client: PgSession, mark: DeleteMark): Promise<void> {
     const params: unknown[] = [mark.at, mark.before];
     const where = Object.entries(mark.match).map(([col, value]) => {
       params.push(value);
@@ -407,27 +517,54 @@ class PostgresStore implements SyncStore {
     );
   }
 
-  async #writeState(client: PoolClient, state: Readonly<Record<string, unknown>>): Promise<void> {
+  async #writeState(client: PgSession, state: Readonly<Record<string, unknown>>): Promise<void> {
     const set = Object.entries(state).filter(([, v]) => v !== null && v !== undefined);
     const drop = Object.entries(state).filter(([, v]) => v === null || v === undefined).map(([k]) => k);
     if (set.length) {
       const params: unknown[] = [this.#scopeKey];
       const tuples = set.map(([k, v]) => {
-        params.push(k, JSON.stringify(v));
+        params.push(stateKey(k, 'postgres'), toStateValue(v));
         return `($1, $${params.length - 1}, $${params.length})`;
       });
       await client.query(`INSERT INTO ${this.#id('_sync_state')} (scope, key, value) VALUES ${tuples.join(', ')} ON CONFLICT (scope, key) DO UPDATE SET value = EXCLUDED.value`, params);
     }
-    if (drop.length) await client.query(`DELETE FROM ${this.#id('_sync_state')} WHERE scope = $1 AND key = ANY($2)`, [this.#scopeKey, drop]);
+    if (drop.length) await client.query(`DELETE FROM ${this.#id('_sync_state')} WHERE scope = $1 AND key = ANY($2)`, [this.#scopeKey, drop.map((k) => stateKey(k, 'postgres'))]);
   }
 }
 
-/** A value as the column's type takes it: objects and arrays as JSON text (pg would make a Postgres array). */
+/**
+ * A value as the column's type takes it (one the column holds, or its nearest: column-values.ts):
+ * JSON as JSON text (pg would make a Postgres array of an array), times with their zone.
+ */
 function pgValue(value: unknown, type: ColumnType): unknown {
   if (value === undefined || value === null) return null;
   if (type === 'json') return JSON.stringify(value);
+  if (type === 'timestamp' && typeof value === 'string') return utcTime(value);
   if (typeof value === 'object') return JSON.stringify(value);
   return value;
+}
+
+/**
+ * Progress entries hold server text (ids, an audit's status, a prompt's last check), which PostgreSQL
+ * jsonb cannot hold when it has NUL or a lone surrogate: such a value is kept as `{"$json": its JSON
+ * text}` (escaped, so plain ASCII) and read back exactly. Keys: {@link stateKey}.
+ */
+function toStateValue(value: unknown): string {
+  const json = JSON.stringify(value);
+  return holds(value, 'json', 'postgres') ? json : JSON.stringify({ $json: json });
+}
+
+function fromStateValue(value: unknown): unknown {
+  const wrapped = value as { $json?: unknown } | null;
+  return wrapped !== null && typeof wrapped === 'object' && typeof wrapped.$json === 'string' && Object.keys(wrapped).length === 1 ? JSON.parse(wrapped.$json) : value;
+}
+
+/** A date or timestamp column's values as the text a widened key keeps: the API's own spelling of them. */
+function asText(column: string, from: ColumnType): string {
+  const c = quoteId(column);
+  if (from === 'date') return `to_char(${c}, 'YYYY-MM-DD')`;
+  if (from === 'timestamp') return `to_char(${c} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+  return `${c}::text`;
 }
 
 /** The type of a new column: that of the field's first non-null value in the page. */
@@ -444,6 +581,13 @@ function inferType(rows: readonly Record<string, unknown>[], field: string): Col
 }
 
 function ignore(): void {}
+
+/** Waits for `promise` at most `ms` (it settles later on its own, ignored). */
+async function settleWithin(ms: number, promise: Promise<unknown>): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([promise.catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+}
 
 function typeOfSql(dataType: string): ColumnType {
   switch (dataType) {

@@ -9,6 +9,7 @@ import { TRACKED_KEY } from './list-pass.js';
 import { resolveProjects } from './projects.js';
 import { Scheduler } from './scheduler.js';
 import type { SyncStore } from './store.js';
+import { ABANDONED, stopGrace } from './stop-grace.js';
 import { projectStreams } from './streams.js';
 
 /**
@@ -172,6 +173,9 @@ export async function runSync(client: SeoVisibilityClient, job: SyncJob, options
   const today = () => new Date(now()).toISOString().slice(0, 10);
   const store = opts.store;
   await store.open();
+  // After a stop, the store gets a few seconds to finish what it is writing: one that does not
+  // answer (a frozen database) must not hold the stop. Then the run ends stopped and the store is closed.
+  const grace = stopGrace(opts.signal);
   try {
     const previous = store.get('run') as RunRecord | undefined;
     const key = jobKey(normalized);
@@ -221,16 +225,23 @@ export async function runSync(client: SeoVisibilityClient, job: SyncJob, options
     const report = (dataset: DatasetName) => opts.onProgress?.(progressOf(ctx, scheduler, dataset));
     if (datasets.has('projects.list') && !resumed) report('projects.list');
     let stop: StopReason | undefined;
+    const running = scheduler.run(report);
+    // Left behind when the grace runs out: its failure (the dropped connection) is no one's to report.
+    running.catch(() => undefined);
     try {
-      stop = await scheduler.run(report);
+      const outcome = await Promise.race([running, grace.expired]);
+      if (outcome === ABANDONED) return result('stopped', 'aborted');
+      stop = outcome;
     } catch (error) {
-      await ctx.save({ run: { ...run, status: 'stopped' } });
+      // A store that failed may fail again (a dropped connection): its first error is the one to report.
+      await Promise.race([ctx.save({ run: { ...run, status: 'stopped' } }).catch(() => undefined), grace.expired]);
       throw error;
     }
     // With the attempts no page's commit recorded (failed, aborted, refused): the ledger ends exact.
-    await ctx.save({ run: { ...run, status: stop ? 'stopped' : 'completed' } });
+    if ((await Promise.race([ctx.save({ run: { ...run, status: stop ? 'stopped' : 'completed' } }), grace.expired])) === ABANDONED) return result('stopped', 'aborted');
     return result(stop ? 'stopped' : 'completed', stop);
   } finally {
+    grace.cancel();
     await store.close();
   }
 }

@@ -3,9 +3,11 @@ import { dirname } from 'node:path';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { createInsightViews } from '../insights/create-views.js';
 import { ColumnNames, quoteId } from './column-names.js';
+import { MAX_COLUMNS, RAW_COLUMN, fromStateKey, rawText, splitRow, stateKey } from './column-values.js';
 import { TABLE_SCHEMAS, type TableSchema } from './datasets.js';
 import { SyncError } from './errors.js';
 import { type DeleteMark, StateMap, type StoreCommit, type SyncStore } from './store.js';
+import { sqliteTransient, writeFailed } from './store-errors.js';
 import { type LockHolder, inUse, mayBeRunning, newHolder } from './store-lock.js';
 
 type SqliteModule = typeof import('node:sqlite');
@@ -72,7 +74,7 @@ class SqliteStore implements SyncStore {
         throw error;
       }
       this.#state.clear();
-      for (const row of db.prepare('SELECT key, value FROM _sync_state').all()) this.#state.set(String(row['key']), JSON.parse(String(row['value'])));
+      for (const row of db.prepare('SELECT key, value FROM _sync_state').all()) this.#state.set(fromStateKey(String(row['key'])), JSON.parse(String(row['value'])));
     } catch (error) {
       closeQuietly(db);
       this.#state.clear();
@@ -102,16 +104,31 @@ class SqliteStore implements SyncStore {
       for (const { table, rows } of write.writes ?? []) if (rows.length) this.#writeRows(db, table, rows);
       for (const mark of write.deletes ?? []) this.#mark(db, mark);
       for (const [key, value] of Object.entries(write.state ?? {})) {
-        if (value === null || value === undefined) this.#deleteState?.run(key);
-        else this.#setState?.run(key, JSON.stringify(value));
+        if (value === null || value === undefined) this.#deleteState?.run(stateKey(key, 'sqlite'));
+        else this.#setState?.run(stateKey(key, 'sqlite'), JSON.stringify(value));
       }
       db.exec('COMMIT');
     } catch (error) {
       // SQLite may have rolled back already (a full disk does): a second rollback must not hide the cause.
       rollback(db);
-      const full = (error as { errcode?: number }).errcode === SQLITE_FULL;
+      // Columns this page added are gone with it: the next page must not write to them.
+      this.#reloadColumns(db);
+      const errcode = (error as { errcode?: number }).errcode;
+      const full = errcode === SQLITE_FULL;
       const message = error instanceof Error ? error.message : String(error);
-      throw new SyncError('store', `Cannot write to the SQLite store at ${this.location}: ${full ? `SQLITE_FULL, the disk (or the file's size limit) is full: ${message}. Nothing of this page was written; free space and run again to resume` : message}`, { cause: error });
+      // "NOT NULL constraint failed: content_list.id" names the table and column.
+      const [, table, column] = /constraint failed: ([A-Za-z0-9_]+)\.([^\s,]+)/.exec(message) ?? [];
+      throw writeFailed({
+        store: 'SQLite',
+        location: this.location,
+        write,
+        detail: full ? `SQLITE_FULL, the disk (or the file's size limit) is full: ${message}` : message,
+        permanent: !sqliteTransient(errcode),
+        table,
+        column,
+        advice: full ? 'free space and run again to resume' : undefined,
+        cause: error,
+      });
     }
     // Memory follows the database only once the transaction is in.
     for (const [key, value] of Object.entries(write.state ?? {})) this.#state.set(key, value);
@@ -144,38 +161,51 @@ class SqliteStore implements SyncStore {
     db.prepare('INSERT INTO _sync_lock (id, holder) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET holder = excluded.holder').run(JSON.stringify(holder));
   }
 
+  /** Reads the columns of every table again (after a rollback), and drops statements made for others. */
+  #reloadColumns(db: DatabaseSync): void {
+    this.#upserts.clear();
+    try {
+      for (const table of Object.values(TABLE_SCHEMAS)) this.#columns.set(table.table, new Set(db.prepare(`PRAGMA table_info(${quoteId(table.table)})`).all().map((r) => String(r['name']))));
+    } catch {
+      // The database cannot be read now: the next commit fails on its own.
+    }
+  }
+
   #createTable(db: DatabaseSync, table: TableSchema): void {
     const t = quoteId(table.table);
     const cols = table.columns.map((c) => `${quoteId(c)}${table.primaryKey.includes(c) ? ' NOT NULL' : ''}`);
     db.exec(`CREATE TABLE IF NOT EXISTS ${t} (${cols.join(', ')}, PRIMARY KEY (${table.primaryKey.map(quoteId).join(', ')}))`);
     const existing = new Set(db.prepare(`PRAGMA table_info(${t})`).all().map((r) => String(r['name'])));
-    // A file made by an older version lacks the columns added since (_synced_at, _deleted_at).
-    for (const c of table.columns) if (!existing.has(c)) db.exec(`ALTER TABLE ${t} ADD COLUMN ${quoteId(c)}`);
-    for (const c of table.columns) existing.add(c);
+    // A file made by an older version lacks the columns added since (_synced_at, _deleted_at, _raw).
+    for (const c of [...table.columns, RAW_COLUMN]) if (!existing.has(c)) db.exec(`ALTER TABLE ${t} ADD COLUMN ${quoteId(c)}`);
+    for (const c of [...table.columns, RAW_COLUMN]) existing.add(c);
     this.#columns.set(table.table, existing);
   }
 
   #namesOf(table: TableSchema): ColumnNames {
     let names = this.#names.get(table.table);
-    if (!names) this.#names.set(table.table, (names = new ColumnNames(table.columns)));
+    if (!names) this.#names.set(table.table, (names = new ColumnNames(table.columns, [RAW_COLUMN])));
     return names;
   }
 
   #writeRows(db: DatabaseSync, table: TableSchema, rows: readonly Record<string, unknown>[]): void {
     const known = this.#columns.get(table.table) ?? new Set<string>();
     const names = this.#namesOf(table);
-    // Fields the server added since the table was made become columns (forward compatible).
+    // Fields the server added since the table was made become columns (forward compatible), up to
+    // MAX_COLUMNS: past it, a field's value is kept in _raw only (column-values.ts).
+    let added = false;
     for (const row of rows) {
       for (const field in row) {
         const col = names.of(field);
-        if (known.has(col)) continue;
+        if (known.has(col) || known.size >= MAX_COLUMNS) continue;
         db.exec(`ALTER TABLE ${quoteId(table.table)} ADD COLUMN ${quoteId(col)}`);
         known.add(col);
         this.#upserts.delete(table.table);
-        // The views read columns by name: a new one (first_seen…) is used from this commit on.
-        createInsightViews(db);
+        added = true;
       }
     }
+    // The views read columns by name: a new one (first_seen…) is used from this commit on.
+    if (added) createInsightViews(db);
     let upsert = this.#upserts.get(table.table);
     const cols = [...known];
     if (!upsert) {
@@ -186,10 +216,17 @@ class SqliteStore implements SyncStore {
       this.#upserts.set(table.table, upsert);
     }
     const index = new Map(cols.map((c, i) => [c, i]));
+    const rawAt = index.get(RAW_COLUMN) as number;
+    const columnOf = (field: string) => {
+      const col = names.of(field);
+      return known.has(col) ? col : undefined;
+    };
     const values: Array<string | number | bigint | null> = new Array(cols.length);
     for (const row of rows) {
       values.fill(null);
-      for (const field in row) values[index.get(names.of(field)) as number] = sqlValue(row[field]);
+      const { cells, raw } = splitRow(row, columnOf, () => 'text', 'sqlite');
+      for (const [col, value] of cells) values[index.get(col) as number] = sqlValue(value);
+      values[rawAt] = rawText(raw);
       upsert.run(...values);
     }
   }

@@ -85,10 +85,14 @@ export function rowsOf(path: string, dataset: DatasetName): Array<Record<string,
   return dumpTables(path)[TABLE_SCHEMAS[dataset].table] ?? [];
 }
 
-/** A row without the columns that say when it was read (and, unless `keepDeleted`, whether it is gone). */
+/**
+ * A row without the columns that say when it was read (and, unless `keepDeleted`, whether it is
+ * gone), and without `_raw` when every value is in its column (the SQL stores' own column).
+ */
 export function withoutSyncColumns(row: Record<string, unknown>, keepDeleted = false): Record<string, unknown> {
-  const { _synced_at: _read, _deleted_at: deleted, ...rest } = row;
-  return keepDeleted ? { ...rest, _deleted_at: deleted } : rest;
+  const { _synced_at: _read, _deleted_at: deleted, _raw: raw, ...rest } = row;
+  const plain = raw === null || raw === undefined ? rest : { ...rest, _raw: raw };
+  return keepDeleted ? { ...plain, _deleted_at: deleted } : plain;
 }
 
 /** A wire record as SQLite gives it back: booleans as 0/1, objects and arrays as JSON text. */
