@@ -29,7 +29,8 @@ export interface ApiResult<T> {
  * Turns a response and its body text into the validated result, or throws the typed error: an
  * `ApiError` subclass for an error status or `success: false`, `ResponseValidationError` for a body
  * that is not the envelope or data that does not match the schema. `onMeta` gets `meta` as soon as
- * it is read, even when this throws (the throttle needs `rate_limit` either way).
+ * it is read, even when this throws (the throttle needs `rate_limit` either way). `localize` moves
+ * `meta.rate_limit.reset` onto this machine's clock (see `ServerClock`).
  *
  * @example
  * ```ts
@@ -37,7 +38,13 @@ export interface ApiResult<T> {
  * ```
  * @internal
  */
-export function readResponse<T>(response: Response, text: string, schema: ResponseSchema<T>, onMeta: (meta: ResponseMeta) => void): ApiResult<T> {
+export function readResponse<T>(
+  response: Response,
+  text: string,
+  schema: ResponseSchema<T>,
+  onMeta: (meta: ResponseMeta) => void,
+  localize: (meta: ResponseMeta) => ResponseMeta = (meta) => meta,
+): ApiResult<T> {
   const status = response.status;
   if (status < 400 && text === '') {
     // A bodiless success (e.g. 204 on DELETE, whose body is not shown) is fine where the schema allows it.
@@ -55,7 +62,8 @@ export function readResponse<T>(response: Response, text: string, schema: Respon
     parsed = false;
   }
   const envelope = parsed ? asEnvelope(body) : undefined;
-  const meta = readMeta(envelope?.meta);
+  // `rate_limit.reset` on this machine's clock, for the throttle, the retry rule and the caller alike.
+  const meta = localize(readMeta(envelope?.meta));
   onMeta(meta);
   if (status >= 400 || envelope?.success === false) {
     const { code, message } = readError(envelope);

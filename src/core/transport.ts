@@ -12,6 +12,9 @@ import type { ResponseSchema } from './schemas.js';
 import { createHttp, untilAborted } from './http.js';
 import { type AttemptWatch, type Observer, REDACTED, createObserver } from './observer.js';
 import { hold, retryWait } from './retry-policy.js';
+import { refusalOf } from './gate-report.js';
+import type { Refusal } from './rate-gate.js';
+import { ServerClock } from './server-clock.js';
 
 /**
  * A request as a resource method (or `client.request`) describes it.
@@ -64,6 +67,8 @@ export class Transport {
   readonly #observer: Observer | undefined;
   readonly #visibleHeaders: Record<string, string>;
   readonly #host: string;
+  /** The server's clock, learnt from `Date`: every `reset` is read on it (see {@link ServerClock}). */
+  readonly #clock: ServerClock;
 
   constructor(config: TransportConfig) {
     this.#config = config;
@@ -79,6 +84,7 @@ export class Transport {
       onSend: (request, context) => (context.watch as AttemptWatch | undefined)?.sent(request),
     });
     this.#host = new URL(config.baseUrl).host;
+    this.#clock = new ServerClock();
   }
 
   /** The configured base URL (ends in `/api/v1`). */
@@ -129,10 +135,10 @@ export class Transport {
     // Queueing for the budget is not a retry: `maxQueueWait` bounds it, not `maxRetryDelay`.
     const permit = gate ? await gate.acquire({ signal, retry: attempt > 1, maxWaitMs: call.maxQueueWait }) : undefined;
     let settled = false;
-    const settle = (rateLimit?: Parameters<NonNullable<typeof permit>['settle']>[0]) => {
+    const settle = (rateLimit?: Parameters<NonNullable<typeof permit>['settle']>[0], refusal?: Refusal) => {
       if (settled) return;
       settled = true;
-      permit?.settle(rateLimit);
+      permit?.settle(rateLimit, refusal);
     };
     const watch = call.observer?.attempt(this.#identity(call, attempt), () => [this.#url(spec), this.#headersOf(call)]);
     let response: Response | undefined;
@@ -150,9 +156,11 @@ export class Transport {
       });
       response = await pending;
       if (typeof response?.status !== 'number') throw new TypeError('fetch resolved without a Response');
+      this.#clock.observe(response.headers.get('date'));
+      const answered = response;
       // ky's text() is bounded by the time-out; the caller's signal is raced too, for bodies that ignore it.
       const text = await untilAborted(pending.text(), signal);
-      const result = readResponse(response, text, spec.schema, (meta) => settle(meta.rate_limit));
+      const result = readResponse(response, text, spec.schema, (meta) => settle(meta.rate_limit, refusalOf(answered.status, answered.headers.get('retry-after'), meta.rate_limit, Date.now())), (meta) => this.#clock.localize(meta));
       watch?.responded(response, result.meta.request_id);
       return result;
     } catch (error) {

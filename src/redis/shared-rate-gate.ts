@@ -1,6 +1,6 @@
 // Values from the main entry, which the build leaves external (`from 'seo-visibility'`): one class
 // hierarchy for every entry. `isUsableRateLimit` and `WaiterQueue` import no error class: bundled as is.
-import { AbortedError, type AcquireOptions, type Permit, type RateGate, type RateGateContext, type RateLimit } from '../index.js';
+import { AbortedError, type AcquireOptions, type Permit, type RateGate, type RateGateContext, type RateLimit, type Refusal } from '../index.js';
 import { isUsableRateLimit } from '../core/rate-gate.js';
 import { type Waiter, WaiterQueue } from '../core/waiter-queue.js';
 import { LocalFallback } from './local-fallback.js';
@@ -191,11 +191,13 @@ export class SharedRateGate implements RateGate {
     return new Promise<void>((release) => {
       let settled = false;
       waiter.resolve({
-        settle: (rateLimit?: RateLimit) => {
+        settle: (rateLimit?: RateLimit, refusal?: Refusal) => {
           if (settled) return;
           settled = true;
           const limiter = this.#limiters.current;
-          this.#track(this.#observe(rateLimit))
+          // A gateway's bare 429 (or a Retry-After past the reset) spends the whole budget until then, for every process.
+          const report = refusal ? { limit: rateLimit?.limit ?? 0, remaining: 0, reset: refusal.untilMs / 1000 } : rateLimit;
+          this.#track(this.#observe(report))
             .finally(() => this.#inFlight--)
             .catch((error: unknown) => {
               if (RenewableLimiter.lostKeys(error) && !this.#closed) return this.#track(this.#recover(limiter)).catch(() => {});
