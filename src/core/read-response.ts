@@ -65,6 +65,18 @@ export function readResponse<T>(
   // `rate_limit.reset` on this machine's clock, for the throttle, the retry rule and the caller alike.
   const meta = localize(readMeta(envelope?.meta));
   onMeta(meta);
+  if (!parsed && status < 400 && endsMidJson(text)) {
+    // A body cut short without Content-Length (a chunked one the server or a proxy ended early) is
+    // the same failure as one cut short of its Content-Length, where fetch itself fails: a
+    // ConnectionError (via failure()), retried for GET, PATCH and DELETE.
+    throw Object.assign(new Error(`the response body ended mid-JSON after ${text.length} characters`), { code: 'BODY_ENDED_EARLY' });
+  }
+  if (status >= 400 && envelope?.success === true) {
+    // The status says failure and the body says success: say that, not "without the envelope".
+    const headers = Object.fromEntries(response.headers);
+    const message = `HTTP ${status} with a success envelope ({ success: true }): the status and the body disagree`;
+    throw errorFromResponse({ status, code: 'STATUS_CONTRADICTS_BODY', message, requestId: meta.request_id, rateLimit: meta.rate_limit, headers, now: Date.now() });
+  }
   if (status >= 400 || envelope?.success === false) {
     const { code, message } = readError(envelope);
     const headers = Object.fromEntries(response.headers);
@@ -82,6 +94,28 @@ export function readResponse<T>(
     throw new ResponseValidationError({ status, requestId: meta.request_id, issues, detail: 'Response data does not match the documented shape' });
   }
   return { data: result.data, meta, response };
+}
+
+/**
+ * Whether `text` is JSON that stops before its end: it opens an object or array and ends inside a
+ * string or with a bracket still open. A complete body that is not JSON (an HTML page, trailing
+ * garbage) is not cut short.
+ */
+function endsMidJson(text: string): boolean {
+  const start = text.trimStart();
+  if (start[0] !== '{' && start[0] !== '[') return false;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < start.length; i++) {
+    const char = start[i];
+    if (inString) {
+      if (char === '\\') i++;
+      else if (char === '"') inString = false;
+    } else if (char === '"') inString = true;
+    else if (char === '{' || char === '[') depth++;
+    else if (char === '}' || char === ']') depth--;
+  }
+  return inString || depth > 0;
 }
 
 /** Where a failure happened, to name it without the request (whose headers carry the key). @internal */

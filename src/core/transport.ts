@@ -13,6 +13,7 @@ import { createHttp, untilAborted } from './http.js';
 import { type AttemptWatch, type Observer, REDACTED, createObserver } from './observer.js';
 import { hold, retryWait } from './retry-policy.js';
 import { refusalOf } from './gate-report.js';
+import { readBody } from './read-body.js';
 import type { Refusal } from './rate-gate.js';
 import { ServerClock } from './server-clock.js';
 
@@ -143,6 +144,7 @@ export class Transport {
     const watch = call.observer?.attempt(this.#identity(call, attempt), () => [this.#url(spec), this.#headersOf(call)]);
     let response: Response | undefined;
     try {
+      const startedAt = Date.now();
       const pending = this.#http(spec.path, {
         method: spec.method,
         ...(spec.query ? { searchParams: spec.query } : {}),
@@ -158,8 +160,9 @@ export class Transport {
       if (typeof response?.status !== 'number') throw new TypeError('fetch resolved without a Response');
       this.#clock.observe(response.headers.get('date'));
       const answered = response;
-      // ky's text() is bounded by the time-out; the caller's signal is raced too, for bodies that ignore it.
-      const text = await untilAborted(pending.text(), signal);
+      // Bounded in size (maxResponseBytes: a decompression bomb) and time (the attempt's time-out);
+      // the caller's signal is raced too, for bodies that ignore it.
+      const text = await untilAborted(readBody(response, { maxBytes: this.#config.maxResponseBytes, deadline: startedAt + call.timeout, timeoutMs: call.timeout }), signal);
       const result = readResponse(response, text, spec.schema, (meta) => settle(meta.rate_limit, refusalOf(answered.status, answered.headers.get('retry-after'), meta.rate_limit, Date.now())), (meta) => this.#clock.localize(meta));
       watch?.responded(response, result.meta.request_id);
       return result;

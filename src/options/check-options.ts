@@ -19,6 +19,8 @@ import type { RateGateFactory, RateLimitOptions, RateWindow } from './rate-limit
 export const MAX_MS = 86_400_000;
 /** Waiting for the rate budget may outlast a day: the daily window's reset is rounded up to whole seconds. */
 export const MAX_QUEUE_WAIT_MS = 2 * MAX_MS;
+/** `maxResponseBytes`: from 1 KiB (an error envelope fits) to 1 GiB. */
+export const MAX_RESPONSE_BYTES = 1_073_741_824;
 /** Retries beyond this turn a dead server into a call that never ends in practice. */
 export const MAX_RETRIES = 100;
 
@@ -64,6 +66,7 @@ export const clientShape = {
   baseUrl: c.optional(c.string('expected the base URL as a string, ending in /api/v1')),
   ...requestShared,
   maxRetryDelay: c.optional(ms(0)),
+  maxResponseBytes: c.optional(c.integerIn(1_024, MAX_RESPONSE_BYTES)),
   retryBackoff: c.optional(c.object(retryBackoffShape, 'expected an object { initialDelay?, maxDelay? }')),
   rateLimit: c.optional(c.union(isFalse, c.object(rateLimitShape, ''), 'expected false or an object { windows?, gate? }')),
   fetch: c.optional(c.fn<typeof globalThis.fetch>('a fetch function')),

@@ -27,6 +27,8 @@ export interface TransportConfig {
   maxRetryDelay: number;
   /** The longest a call waits for the rate budget before it is sent (ms). */
   maxQueueWait: number;
+  /** The most bytes a response body may decode to. */
+  maxResponseBytes: number;
   backoff: Required<RetryBackoffOptions>;
   gate: RateGate | undefined;
   fetch: typeof globalThis.fetch | undefined;
@@ -44,6 +46,8 @@ const DEFAULTS = {
   maxRetryDelay: 60_000,
   // Any documented window, the daily one included, can be waited out (see ClientOptions.maxQueueWait).
   maxQueueWait: MAX_QUEUE_WAIT_MS,
+  // 64 MiB: far above the largest page, far below what a decompression bomb would take.
+  maxResponseBytes: 64 * 1024 * 1024,
   backoff: { initialDelay: 500, maxDelay: 8_000 },
 } as const;
 
@@ -81,6 +85,7 @@ export function resolveConfig(options: ClientOptions | undefined, sharedGate?: R
     maxRetries: given.maxRetries ?? DEFAULTS.maxRetries,
     maxRetryDelay: given.maxRetryDelay ?? DEFAULTS.maxRetryDelay,
     maxQueueWait: given.maxQueueWait ?? DEFAULTS.maxQueueWait,
+    maxResponseBytes: given.maxResponseBytes ?? DEFAULTS.maxResponseBytes,
     backoff,
     gate: sharedGate ?? createGate(given.rateLimit, apiKey, logger),
     fetch: given.fetch,
