@@ -42,6 +42,7 @@ export const windowShape = {
 };
 export const rateLimitShape = {
   windows: c.optional(c.union(isFalse, c.array(c.object(windowShape, 'expected a window { limit, intervalMs }'), ''), 'expected false or an array of { limit, intervalMs }')),
+  shareInProcess: c.optional(c.is<boolean>((v) => typeof v === 'boolean', 'expected true or false')),
   gate: c.optional(c.withMethods<RateGateFactory>(['createGate'], 'an object with a createGate(context) method, such as redisRateLimit() returns in seo-visibility/redis')),
 };
 export const retryBackoffShape = {
@@ -68,7 +69,7 @@ export const clientShape = {
   maxRetryDelay: c.optional(ms(0)),
   maxResponseBytes: c.optional(c.integerIn(1_024, MAX_RESPONSE_BYTES)),
   retryBackoff: c.optional(c.object(retryBackoffShape, 'expected an object { initialDelay?, maxDelay? }')),
-  rateLimit: c.optional(c.union(isFalse, c.object(rateLimitShape, ''), 'expected false or an object { windows?, gate? }')),
+  rateLimit: c.optional(c.union(isFalse, c.object(rateLimitShape, ''), 'expected false or an object { windows?, shareInProcess?, gate? }')),
   fetch: c.optional(c.fn<typeof globalThis.fetch>('a fetch function')),
   logger: c.optional(c.withMethods<LoggerOption>(['debug', 'warn'], 'a logger with debug and warn methods (console, pino and winston fit)')),
   logLevel: c.optional(c.oneOf(LEVELS)),
