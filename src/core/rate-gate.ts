@@ -25,7 +25,8 @@ export interface Permit {
  *
  * @example
  * ```ts
- * permit.settle(undefined, { untilMs: Date.now() + 30_000 }); // a gateway said Retry-After: 30
+ * const permit = await gate.acquire({ retry: false, maxWaitMs: 60_000 });
+ * permit.settle(undefined, { untilMs: Date.now() + 1_000 }); // a gateway's bare 429 said Retry-After: 1
  * ```
  */
 export interface Refusal {

@@ -56,7 +56,12 @@ export class ResponseTooLargeError extends SeoVisibilityError {
  *
  * @example
  * ```ts
- * if (isResponseTooLargeError(caught)) console.error(caught.limitBytes);
+ * try {
+ *   await client.projects.list();
+ * } catch (caught) {
+ *   if (!isResponseTooLargeError(caught)) throw caught; // handle one kind, pass the rest on
+ *   console.error(`over ${caught.limitBytes} bytes`);
+ * }
  * ```
  */
 export const isResponseTooLargeError = guardFor(ResponseTooLargeError);
