@@ -12,7 +12,8 @@ export const BARE_429_HOLD_MS = 1_000;
  * CDN's or gateway's bare `429 text/plain`, often with `Retry-After`) is a refusal of the whole
  * budget too, not of its own call only. Every 429 informs the gate: until `Retry-After`, or for
  * {@link BARE_429_HOLD_MS} when it names no time. A 429 with the API's own usable `rate_limit`
- * needs no refusal (the report says it), unless its `Retry-After` runs later than the reset.
+ * needs no refusal (the report says it), unless its `Retry-After` runs later than the reset. Only a
+ * `Retry-After` without a report is `timed`: a gateway's own window, whose pace the gate learns.
  *
  * @example
  * ```ts
@@ -23,8 +24,9 @@ export const BARE_429_HOLD_MS = 1_000;
 export function refusalOf(status: number, retryAfter: string | null, rateLimit: { reset: number } | undefined, now: number): Refusal | undefined {
   if (status !== 429) return undefined;
   const afterMs = retryAfterMs(retryAfter ?? undefined, now);
-  const resetMs = rateLimit && rateLimit.reset * 1000 > now ? rateLimit.reset * 1000 : undefined;
-  if (afterMs === undefined) return resetMs === undefined ? { untilMs: now + BARE_429_HOLD_MS } : undefined;
+  // The API's own report governs a 429 that has one, even one already due: no time is invented.
+  if (afterMs === undefined) return rateLimit === undefined ? { untilMs: now + BARE_429_HOLD_MS, timed: false } : undefined;
   const untilMs = now + afterMs;
-  return resetMs === undefined || untilMs > resetMs ? { untilMs } : undefined;
+  if (rateLimit === undefined) return { untilMs, timed: true };
+  return untilMs > rateLimit.reset * 1000 ? { untilMs, timed: false } : undefined;
 }

@@ -158,12 +158,13 @@ export class LocalRateGate implements RateGate {
     };
   }
 
-  /** A 429 the report does not explain: nothing goes before `untilMs`, and the gateway's pace is learnt. */
-  #refused({ untilMs }: Refusal): void {
+  /** A 429 the report does not explain: nothing goes before `untilMs`, and a gateway's pace is learnt. */
+  #refused({ untilMs, timed }: Refusal): void {
     const now = this.#now();
     if (!(untilMs > now)) return;
     this.#spentUntil = Math.max(this.#spentUntil, untilMs);
-    this.#gateway.refused(now, untilMs);
+    // Only a gateway's own Retry-After says how long its window is; a default hold teaches nothing.
+    if (timed) this.#gateway.refused(now, untilMs);
   }
 
   #observe(rateLimit: RateLimit): void {

@@ -26,12 +26,17 @@ export interface Permit {
  * @example
  * ```ts
  * const permit = await gate.acquire({ retry: false, maxWaitMs: 60_000 });
- * permit.settle(undefined, { untilMs: Date.now() + 1_000 }); // a gateway's bare 429 said Retry-After: 1
+ * permit.settle(undefined, { untilMs: Date.now() + 1_000, timed: true }); // a gateway's bare 429 said Retry-After: 1
  * ```
  */
 export interface Refusal {
   /** When the budget may be tried again, in ms since the epoch on this machine's clock. */
   untilMs: number;
+  /**
+   * The 429 named its time (`Retry-After`) without the API's `rate_limit`: a gateway's window,
+   * whose pace a gate may learn. `false` when the time is only a default (a 429 that said nothing).
+   */
+  timed: boolean;
 }
 
 /**

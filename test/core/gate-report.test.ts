@@ -5,6 +5,7 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { SeoVisibilityClient } from '../../src/index.js';
 import { createSimulator } from '../../src/testing/index.js';
+import { BARE_429_HOLD_MS, refusalOf } from '../../src/core/gate-report.js';
 
 beforeEach(() => {
   vi.useFakeTimers({ now: new Date('2026-11-21T12:00:00.000Z'), toFake: ['setTimeout', 'clearTimeout', 'Date'] });
@@ -81,5 +82,23 @@ describe("a gateway's bare 429 informs the gate", () => {
     await runAll([first, second], 100, 100);
     // The second call was not sent while the gateway's refusal held the budget.
     expect(sent[1]! - sent[0]!).toBeGreaterThanOrEqual(1_000);
+  });
+});
+
+describe('refusalOf', () => {
+  const now = 1_800_000_000_000;
+  test('a gateway 429 with Retry-After is a timed refusal (its pace may be learnt)', () => {
+    expect(refusalOf(429, '5', undefined, now)).toEqual({ untilMs: now + 5_000, timed: true });
+  });
+  test('a 429 that names no time holds for a moment, teaching nothing', () => {
+    expect(refusalOf(429, null, undefined, now)).toEqual({ untilMs: now + BARE_429_HOLD_MS, timed: false });
+  });
+  test("the API's own report governs, even one already due; a later Retry-After extends it", () => {
+    expect(refusalOf(429, null, { reset: now / 1000 }, now)).toBeUndefined();
+    expect(refusalOf(429, '1', { reset: now / 1000 + 10 }, now)).toBeUndefined();
+    expect(refusalOf(429, '30', { reset: now / 1000 + 10 }, now)).toEqual({ untilMs: now + 30_000, timed: false });
+  });
+  test('other statuses are no refusal', () => {
+    expect(refusalOf(503, '5', undefined, now)).toBeUndefined();
   });
 });
