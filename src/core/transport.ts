@@ -158,7 +158,8 @@ export class Transport {
       });
       response = await pending;
       if (typeof response?.status !== 'number') throw new TypeError('fetch resolved without a Response');
-      this.#clock.observe(response.headers.get('date'));
+      // A cached copy (`Age`) carries the date it was first sent: it says nothing about the server's clock now.
+      if (!response.headers.has('age')) this.#clock.observe(response.headers.get('date'));
       const answered = response;
       // Bounded in size (maxResponseBytes: a decompression bomb) and time (the attempt's time-out);
       // the caller's signal is raced too, for bodies that ignore it.

@@ -91,3 +91,21 @@ describe('ServerClock', () => {
     expect(clock.offsetMs).toBe(0);
   });
 });
+
+describe('a cached response', () => {
+  test("a Date from a cache (with Age) is not read as the server's clock", async () => {
+    const { sim } = skewed(0);
+    const fetch = async (input: string | URL | Request, init?: RequestInit) => {
+      const response = await sim.fetch(new Request(input, init));
+      const headers = new Headers(response.headers);
+      headers.set('date', new Date(Date.now() - 3_600_000).toUTCString()); // first sent an hour ago
+      headers.set('age', '3600');
+      return new Response(response.body, { status: response.status, headers });
+    };
+    const client = new SeoVisibilityClient({ apiKey: sim.keys.readWrite, baseUrl: sim.baseUrl, fetch: fetch as typeof globalThis.fetch, rateLimit: { windows: false } });
+    const { meta } = await client.projects.list({ limit: 1 }).withMeta();
+    const resetIn = meta.rate_limit!.reset * 1000 - Date.now();
+    expect(resetIn).toBeGreaterThan(0);
+    expect(resetIn).toBeLessThanOrEqual(2_000); // read as sent, not moved an hour later
+  });
+});
