@@ -60,7 +60,8 @@ describe('FLUSHALL while calls wait for the shared budget', () => {
     await until(() => sim.requests.length >= 5, 10_000);
     await flushAll();
     await first;
-    expect((await calls(client, 10, 15_000)).sort()).toEqual(Array(10).fill('ok'));
+    // 10 calls need up to three windows of 4 s: bounded at 30 s, so a loaded machine is not read as a stall.
+    expect((await calls(client, 10, 30_000)).sort()).toEqual(Array(10).fill('ok'));
     expect(sim.requests.filter((r) => r.status === 429)).toHaveLength(0);
-  }, 60_000);
+  }, 90_000);
 });
