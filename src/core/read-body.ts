@@ -9,6 +9,8 @@ export interface BodyLimits {
   deadline: number;
   /** The attempt's time-out (ms), for the `TimeoutError`. */
   timeoutMs: number;
+  /** The caller's signal: when it fires, the read stops and the stream is cancelled (the caller races it for the error). */
+  signal?: AbortSignal | undefined;
 }
 
 /**
@@ -48,9 +50,12 @@ export async function readBody(response: Response, limits: BodyLimits): Promise<
   }
   const reader = body.getReader();
   let timer: ReturnType<typeof setTimeout> | undefined;
+  const { signal } = limits;
+  const onAbort = () => void reader.cancel().catch(() => {});
   const timedOut = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new TimeoutError(limits.timeoutMs)), Math.max(0, limits.deadline - Date.now()));
   });
+  signal?.addEventListener('abort', onAbort, { once: true });
   let text = '';
   let bytes = 0;
   try {
@@ -67,6 +72,7 @@ export async function readBody(response: Response, limits: BodyLimits): Promise<
     throw error;
   } finally {
     clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
   }
 }
 

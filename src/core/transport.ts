@@ -163,7 +163,7 @@ export class Transport {
       const answered = response;
       // Bounded in size (maxResponseBytes: a decompression bomb) and time (the attempt's time-out);
       // the caller's signal is raced too, for bodies that ignore it.
-      const text = await untilAborted(readBody(response, { maxBytes: this.#config.maxResponseBytes, deadline: startedAt + call.timeout, timeoutMs: call.timeout }), signal);
+      const text = await untilAborted(readBody(response, { maxBytes: this.#config.maxResponseBytes, deadline: startedAt + call.timeout, timeoutMs: call.timeout, signal }), signal);
       const result = readResponse(response, text, spec.schema, (meta) => settle(meta.rate_limit, refusalOf(answered.status, answered.headers.get('retry-after'), meta.rate_limit, Date.now())), (meta) => this.#clock.localize(meta));
       watch?.responded(response, result.meta.request_id);
       return result;

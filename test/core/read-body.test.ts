@@ -94,3 +94,26 @@ describe('charsets', () => {
     expect(data.name).toBe('Café 東京');
   });
 });
+
+describe('cancelled reads', () => {
+  test('aborting a call mid-body cancels the body, even from a fetch that ignores its signal', async () => {
+    let cancelled = false;
+    const fetch = (async () => {
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode('{"success":true,'));
+        },
+        cancel() {
+          cancelled = true;
+        },
+      });
+      return new Response(body, { status: 200, headers: { 'content-type': 'application/json' } });
+    }) as typeof globalThis.fetch;
+    const controller = new AbortController();
+    const pending = client('https://a.example.com/api/v1', { fetch, timeout: 60_000 }).request({ method: 'GET', path: '/x' }, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 20);
+    await expect(pending).rejects.toMatchObject({ name: 'AbortedError' });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(cancelled).toBe(true);
+  });
+});
