@@ -30,7 +30,7 @@ export type {
   RetryInfo,
 } from './options/client-options.js';
 export { DOCUMENTED_WINDOWS } from './options/client-options.js';
-export type { RateGate, Permit, AcquireOptions } from './core/rate-gate.js';
+export type { RateGate, Permit, AcquireOptions, Refusal } from './core/rate-gate.js';
 export { ApiPromise } from './core/api-promise.js';
 export { PagePromise } from './core/page-promise.js';
 export type { IterateOptions, IterationProgress } from './core/page-iterator.js';

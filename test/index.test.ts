@@ -28,10 +28,10 @@ function exportsOf(entries: string[]): Array<{ values: string[]; types: string[]
 // here: a new public name is a decision, written down in this list, not a side effect of a file.
 const MAIN_VALUES = [
   'AbortedError', 'ApiError', 'ApiPromise', 'ConnectionError', 'DOCUMENTED_WINDOWS', 'ForbiddenError', 'InternalServerError',
-  'InvalidArgumentError', 'KNOWN_EVENT_NAMES', 'NotFoundError', 'Page', 'PagePromise', 'RateLimitedError', 'ResponseValidationError',
+  'InvalidArgumentError', 'KNOWN_EVENT_NAMES', 'NotFoundError', 'Page', 'PagePromise', 'RateLimitedError', 'ResponseTooLargeError', 'ResponseValidationError',
   'SeoVisibilityClient', 'SeoVisibilityError', 'TimeoutError', 'UnauthorizedError', 'VERSION', 'ValidationError', 'isAbortedError',
   'isApiError', 'isConnectionError', 'isForbiddenError', 'isInternalServerError', 'isInvalidArgumentError', 'isKnownWebhookEvent',
-  'isNotFoundError', 'isRateLimitedError', 'isResponseValidationError', 'isSeoVisibilityError', 'isTimeoutError', 'isUnauthorizedError',
+  'isNotFoundError', 'isRateLimitedError', 'isResponseTooLargeError', 'isResponseValidationError', 'isSeoVisibilityError', 'isTimeoutError', 'isUnauthorizedError',
   'isValidationError', 'keywordIdOf', 'parseWebhookEvent',
 ];
 const MAIN_TYPES = [
@@ -45,7 +45,7 @@ const MAIN_TYPES = [
   'PageParams', 'Pagination', 'Permit', 'ProductMode', 'Project', 'ProjectCreateParams', 'ProjectListParams', 'ProjectStatus', 'Projects', 'Prompt',
   'PromptDetail', 'PromptHistory', 'PromptHistoryParams', 'PromptListParams', 'PromptResponse', 'Prompts', 'PromptsUpdatedEvent',
   'RankingHistoryParams', 'RankingListParams', 'Rankings', 'RateGate', 'RateGateContext', 'RateGateFactory', 'RateLimit', 'RateLimitOptions',
-  'RateLimitedInit', 'RateWindow', 'ReferringDomain', 'Report', 'ReportCreateParams', 'Reports', 'RequestInfo', 'RequestOptions', 'ResponseInfo',
+  'RateLimitedInit', 'Refusal', 'RateWindow', 'ReferringDomain', 'Report', 'ReportCreateParams', 'Reports', 'RequestInfo', 'RequestOptions', 'ResponseInfo', 'ResponseTooLargeInit',
   'ResponseIssue', 'ResponseMeta', 'ResponseSchema', 'ResponseValidationInit', 'RetryBackoffOptions', 'RetryInfo', 'ToArrayOptions',
   'UnknownWebhookEvent', 'WebhookCreateParams', 'WebhookEvent', 'WebhookEventName', 'WebhookSubscription', 'WebhookTestResult',
   'WebhookUpdateParams', 'Webhooks',

@@ -2,7 +2,8 @@ import { rateLimitedError } from '../errors/from-response.js';
 import { AbortedError } from '../errors/client-errors.js';
 import type { RateWindow } from '../options/client-options.js';
 import type { RateLimit } from './schemas.js';
-import { type AcquireOptions, type Permit, type RateGate, isUsableRateLimit } from './rate-gate.js';
+import { GatewayPace } from './gateway-pace.js';
+import { type AcquireOptions, type Permit, type RateGate, type Refusal, isUsableRateLimit } from './rate-gate.js';
 import { WaiterQueue } from './waiter-queue.js';
 import { WindowPacer } from './window-pacer.js';
 
@@ -29,6 +30,9 @@ const PROBE_PATIENCE_MS = 1_000;
  *   judged by how far its reset was when first seen (1,000 resetting within a minute sets the
  *   minute prior aside; the hourly 5,000 resetting in 50 minutes cannot be the minute window, so
  *   the minute prior stays). The other priors stay, and one comes back when no report proves it wrong.
+ * - A 429 that `meta.rate_limit` does not explain (a gateway's bare 429 and its `Retry-After`)
+ *   holds every request until then, and teaches a pace: as many requests per that span as were
+ *   answered in the span before it (the {@link GatewayPace}), so the next window is not overdrawn.
  * - When nothing binds, admission is synchronous: no timer, no queue hop. Waiting requests queue in
  *   FIFO order with retries first (the {@link WaiterQueue}), and the head alone waits for its turn.
  *
@@ -54,6 +58,8 @@ export class LocalRateGate implements RateGate {
   #pumping = false;
   readonly #wakers = new Set<() => void>();
   #pacer: WindowPacer | undefined;
+  /** The pace a gateway's bare 429s taught (none until one comes). */
+  readonly #gateway = new GatewayPace();
   /** The windows are the documented prior: each is set aside while a report proves it too small. */
   readonly #prior: boolean | undefined;
   readonly #now: () => number;
@@ -120,7 +126,7 @@ export class LocalRateGate implements RateGate {
       this.#reported.delete(limit); // rolled over: its new budget is unknown until a response says
       this.#unknown = true;
     }
-    let wait = Math.max(this.#pacer?.waitMs(now) ?? 0, this.#spentUntil - now);
+    let wait = Math.max(this.#pacer?.waitMs(now) ?? 0, this.#gateway.waitMs(now), this.#spentUntil - now);
     for (const window of this.#reported.values()) if (window.budget <= 0) wait = Math.max(wait, window.resetAt - now);
     if (wait > 0 || !this.#unknown || this.#probes === 0) return Math.max(0, wait);
     return this.#probes >= MAX_PROBES ? Number.POSITIVE_INFINITY : Math.max(0, this.#lastProbeAt + PROBE_PATIENCE_MS - now);
@@ -136,17 +142,29 @@ export class LocalRateGate implements RateGate {
     }
     for (const window of this.#reported.values()) window.budget--;
     this.#pacer?.record(now);
+    this.#gateway.record(now);
     let settled = false;
     return {
-      settle: (rateLimit?: RateLimit) => {
+      settle: (rateLimit?: RateLimit, refusal?: Refusal) => {
         if (settled) return;
         settled = true;
         this.#inFlight--;
         if (probe) this.#probes--;
         if (isUsableRateLimit(rateLimit)) this.#observe(rateLimit);
+        if (refusal) this.#refused(refusal);
+        else if (rateLimit?.remaining !== 0) this.#gateway.answered(now);
         this.#wakeAll();
       },
     };
+  }
+
+  /** A 429 the report does not explain: nothing goes before `untilMs`, and a gateway's pace is learnt. */
+  #refused({ untilMs, timed }: Refusal): void {
+    const now = this.#now();
+    if (!(untilMs > now)) return;
+    this.#spentUntil = Math.max(this.#spentUntil, untilMs);
+    // Only a gateway's own Retry-After says how long its window is; a default hold teaches nothing.
+    if (timed) this.#gateway.refused(now, untilMs);
   }
 
   #observe(rateLimit: RateLimit): void {

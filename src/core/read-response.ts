@@ -30,9 +30,10 @@ export interface ApiResult<T> {
  * Turns a response and its body text into the validated result, or throws the typed error: an
  * `ApiError` subclass for an error status or `success: false`, `ResponseValidationError` for a body
  * that is not the envelope or data that does not match the schema. `onMeta` gets `meta` as soon as
- * it is read, even when this throws (the throttle needs `rate_limit` either way). With `redact`, a
- * body that holds the API key (echoed in `meta.request_id`, an error message, a record) is read as
- * if the server had written `***` there, so nothing built from it can show the key.
+ * it is read, even when this throws (the throttle needs `rate_limit` either way). `localize` moves
+ * `meta.rate_limit.reset` onto this machine's clock (see `ServerClock`). With `redact`, a body that
+ * holds the API key (echoed in `meta.request_id`, an error message, a record) is read as if the
+ * server had written `***` there, so nothing built from it can show the key.
  *
  * @example
  * ```ts
@@ -40,7 +41,13 @@ export interface ApiResult<T> {
  * ```
  * @internal
  */
-export function readResponse<T>(response: Response, text: string, schema: ResponseSchema<T>, onMeta: (meta: ResponseMeta) => void, redact?: Redactor): ApiResult<T> {
+export function readResponse<T>(
+  response: Response,
+  text: string,
+  schema: ResponseSchema<T>,
+  onMeta: (meta: ResponseMeta) => void,
+  { localize = (meta) => meta, redact }: { localize?: (meta: ResponseMeta) => ResponseMeta; redact?: Redactor } = {},
+): ApiResult<T> {
   const status = response.status;
   if (status < 400 && text === '') {
     // A bodiless success (e.g. 204 on DELETE, whose body is not shown) is fine where the schema allows it.
@@ -59,8 +66,21 @@ export function readResponse<T>(response: Response, text: string, schema: Respon
     parsed = false;
   }
   const envelope = parsed ? asEnvelope(body) : undefined;
-  const meta = readMeta(envelope?.meta);
+  // `rate_limit.reset` on this machine's clock, for the throttle, the retry rule and the caller alike.
+  const meta = localize(readMeta(envelope?.meta));
   onMeta(meta);
+  if (!parsed && status < 400 && endsMidJson(text)) {
+    // A body cut short without Content-Length (a chunked one the server or a proxy ended early) is
+    // the same failure as one cut short of its Content-Length, where fetch itself fails: a
+    // ConnectionError (via failure()), retried for GET, PATCH and DELETE.
+    throw Object.assign(new Error(`the response body ended mid-JSON after ${text.length} characters`), { code: 'BODY_ENDED_EARLY' });
+  }
+  if (status >= 400 && envelope?.success === true) {
+    // The status says failure and the body says success: say that, not "without the envelope".
+    const headers = Object.fromEntries(response.headers);
+    const message = `HTTP ${status} with a success envelope ({ success: true }): the status and the body disagree`;
+    throw errorFromResponse({ status, code: 'STATUS_CONTRADICTS_BODY', message, requestId: meta.request_id, rateLimit: meta.rate_limit, headers, now: Date.now() });
+  }
   if (status >= 400 || envelope?.success === false) {
     const { code, message } = readError(envelope);
     const headers = Object.fromEntries(response.headers);
@@ -79,6 +99,28 @@ export function readResponse<T>(response: Response, text: string, schema: Respon
     throw new ResponseValidationError({ status, requestId: meta.request_id, issues, detail: 'Response data does not match the documented shape' });
   }
   return { data: result.data, meta, response };
+}
+
+/**
+ * Whether `text` is JSON that stops before its end: it opens an object or array and ends inside a
+ * string or with a bracket still open. A complete body that is not JSON (an HTML page, trailing
+ * garbage) is not cut short.
+ */
+function endsMidJson(text: string): boolean {
+  const start = text.trimStart();
+  if (start[0] !== '{' && start[0] !== '[') return false;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < start.length; i++) {
+    const char = start[i];
+    if (inString) {
+      if (char === '\\') i++;
+      else if (char === '"') inString = false;
+    } else if (char === '"') inString = true;
+    else if (char === '{' || char === '[') depth++;
+    else if (char === '}' || char === ']') depth--;
+  }
+  return inString || depth > 0;
 }
 
 /** Where a failure happened, to name it without the request (whose headers carry the key). @internal */

@@ -13,6 +13,10 @@ import type { ResponseSchema } from './schemas.js';
 import { createHttp, untilAborted } from './http.js';
 import { type AttemptWatch, type Observer, REDACTED, createObserver } from './observer.js';
 import { hold, retryWait } from './retry-policy.js';
+import { refusalOf } from './gate-report.js';
+import { readBody } from './read-body.js';
+import type { Refusal } from './rate-gate.js';
+import { ServerClock } from './server-clock.js';
 
 /**
  * A request as a resource method (or `client.request`) describes it.
@@ -67,6 +71,8 @@ export class Transport {
   readonly #host: string;
   /** Keeps the key out of every response, error and hook payload this client hands out. */
   readonly #redact: Redactor;
+  /** The server's clock, learnt from `Date`: every `reset` is read on it (see {@link ServerClock}). */
+  readonly #clock: ServerClock;
 
   constructor(config: TransportConfig) {
     this.#config = config;
@@ -83,6 +89,7 @@ export class Transport {
       onSend: (request, context) => (context.watch as AttemptWatch | undefined)?.sent(request),
     });
     this.#host = new URL(config.baseUrl).host;
+    this.#clock = new ServerClock();
   }
 
   /** The configured base URL (ends in `/api/v1`). */
@@ -134,14 +141,15 @@ export class Transport {
     // Queueing for the budget is not a retry: `maxQueueWait` bounds it, not `maxRetryDelay`.
     const permit = gate ? await gate.acquire({ signal, retry: attempt > 1, maxWaitMs: call.maxQueueWait }) : undefined;
     let settled = false;
-    const settle = (rateLimit?: Parameters<NonNullable<typeof permit>['settle']>[0]) => {
+    const settle = (rateLimit?: Parameters<NonNullable<typeof permit>['settle']>[0], refusal?: Refusal) => {
       if (settled) return;
       settled = true;
-      permit?.settle(rateLimit);
+      permit?.settle(rateLimit, refusal);
     };
     const watch = call.observer?.attempt(this.#identity(call, attempt), () => [this.#url(spec), this.#headersOf(call)]);
     let response: Response | undefined;
     try {
+      const startedAt = Date.now();
       const pending = this.#http(spec.path, {
         method: spec.method,
         ...(spec.query ? { searchParams: spec.query } : {}),
@@ -155,11 +163,19 @@ export class Transport {
       });
       response = await pending;
       if (typeof response?.status !== 'number') throw new TypeError('fetch resolved without a Response');
-      // Before anything is built from it (error headers, hook payloads, `withResponse()`): a server may echo the key.
+      // A cached copy (`Age`) carries the date it was first sent: it says nothing about the server's clock now.
+      if (!response.headers.has('age')) this.#clock.observe(response.headers.get('date'));
+      const answered = response;
+      // Bounded in size (maxResponseBytes: a decompression bomb) and time (the attempt's time-out);
+      // the caller's signal is raced too, for bodies that ignore it.
+      const text = await untilAborted(readBody(response, { maxBytes: this.#config.maxResponseBytes, deadline: startedAt + call.timeout, timeoutMs: call.timeout, signal }), signal);
+      // Before anything is built from it (error headers, hook payloads, `withResponse()`): a server may
+      // echo the key. The body is read first: the redacted copy, when one is needed, has none.
       response = this.#redact.response(response);
-      // ky's text() is bounded by the time-out; the caller's signal is raced too, for bodies that ignore it.
-      const text = await untilAborted(pending.text(), signal);
-      const result = readResponse(response, text, spec.schema, (meta) => settle(meta.rate_limit), this.#redact);
+      const result = readResponse(response, text, spec.schema, (meta) => settle(meta.rate_limit, refusalOf(answered.status, answered.headers.get('retry-after'), meta.rate_limit, Date.now())), {
+        localize: (meta) => this.#clock.localize(meta),
+        redact: this.#redact,
+      });
       watch?.responded(response, result.meta.request_id);
       return result;
     } catch (error) {

@@ -180,7 +180,7 @@ export const isAbortedError = guardFor(AbortedError);
  *
  * @example
  * ```ts
- * sim.inject({ fault: { type: 'malformed' } });
+ * sim.inject({ fault: { type: 'html', status: 200 } }); // a proxy's page where JSON belongs
  * try {
  *   await client.projects.list(undefined, { maxRetries: 0 });
  * } catch (caught) {

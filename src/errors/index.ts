@@ -17,3 +17,4 @@ export {
   type ResponseIssue,
 } from './client-errors.js';
 export * from './guards.js';
+export { ResponseTooLargeError, isResponseTooLargeError, type ResponseTooLargeInit } from './response-too-large.js';

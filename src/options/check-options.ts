@@ -19,6 +19,8 @@ import type { RateGateFactory, RateLimitOptions, RateWindow } from './rate-limit
 export const MAX_MS = 86_400_000;
 /** Waiting for the rate budget may outlast a day: the daily window's reset is rounded up to whole seconds. */
 export const MAX_QUEUE_WAIT_MS = 2 * MAX_MS;
+/** `maxResponseBytes`: from 1 KiB (an error envelope fits) to 1 GiB. */
+export const MAX_RESPONSE_BYTES = 1_073_741_824;
 /** Retries beyond this turn a dead server into a call that never ends in practice. */
 export const MAX_RETRIES = 100;
 
@@ -40,6 +42,7 @@ export const windowShape = {
 };
 export const rateLimitShape = {
   windows: c.optional(c.union(isFalse, c.array(c.object(windowShape, 'expected a window { limit, intervalMs }'), ''), 'expected false or an array of { limit, intervalMs }')),
+  shareInProcess: c.optional(c.is<boolean>((v) => typeof v === 'boolean', 'expected true or false')),
   gate: c.optional(c.withMethods<RateGateFactory>(['createGate'], 'an object with a createGate(context) method, such as redisRateLimit() returns in seo-visibility/redis')),
 };
 export const retryBackoffShape = {
@@ -64,8 +67,9 @@ export const clientShape = {
   baseUrl: c.optional(c.string('expected the base URL as a string, ending in /api/v1')),
   ...requestShared,
   maxRetryDelay: c.optional(ms(0)),
+  maxResponseBytes: c.optional(c.integerIn(1_024, MAX_RESPONSE_BYTES)),
   retryBackoff: c.optional(c.object(retryBackoffShape, 'expected an object { initialDelay?, maxDelay? }')),
-  rateLimit: c.optional(c.union(isFalse, c.object(rateLimitShape, ''), 'expected false or an object { windows?, gate? }')),
+  rateLimit: c.optional(c.union(isFalse, c.object(rateLimitShape, ''), 'expected false or an object { windows?, shareInProcess?, gate? }')),
   fetch: c.optional(c.fn<typeof globalThis.fetch>('a fetch function')),
   logger: c.optional(c.withMethods<LoggerOption>(['debug', 'warn'], 'a logger with debug and warn methods (console, pino and winston fit)')),
   logLevel: c.optional(c.oneOf(LEVELS)),

@@ -111,6 +111,20 @@ export interface ClientOptions {
    */
   maxRetryDelay?: number;
   /**
+   * The most bytes a response body may hold once decoded (after `Content-Encoding`), an integer from
+   * 1,024 to 1,073,741,824. A body that grows past it (a decompression bomb: 1 KB of brotli can
+   * inflate to gigabytes) is not read further, and the call fails once with
+   * `ResponseTooLargeError` (not retried: the same request would get the same body). The API's
+   * largest page (1,000 rows) is a few megabytes.
+   *
+   * @default 67108864 (64 MiB)
+   * @example
+   * ```ts
+   * new SeoVisibilityClient({ maxResponseBytes: 16 * 1024 * 1024 });
+   * ```
+   */
+  maxResponseBytes?: number;
+  /**
    * The longest (ms, 0 to 172,800,000) a call may wait in the client's queue for the rate budget
    * before it is sent. A burst larger than the budget queues: each call goes as soon as the budget
    * (the documented 200/minute, 5,000/hour and 50,000/day, or what the server reports) has room,

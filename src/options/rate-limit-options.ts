@@ -57,6 +57,23 @@ export interface RateLimitOptions {
    */
   windows?: RateWindow[] | false;
   /**
+   * Shares this client's in-process throttle with every client of the process that has the same
+   * API key, base URL, `fetch` and `windows` (keyed by a hash of the key, never the key itself;
+   * nothing is kept once those clients are gone). For code that makes a client per incoming
+   * request: without it each client believes it has the key's whole budget, and together they
+   * meet 429s. Off by default, so that clients (and tests) start fresh; a second live client with
+   * the same key and base URL and no sharing makes the client warn once (to its `logger`, else
+   * `console.warn`). Reusing one client, or `client.withOptions()`, shares the budget too.
+   *
+   * @default false
+   * @example
+   * ```ts
+   * // In a web handler: every request's client spends one budget.
+   * const client = new SeoVisibilityClient({ apiKey: process.env.SEO_KEY, rateLimit: { shareInProcess: true } });
+   * ```
+   */
+  shareInProcess?: boolean;
+  /**
    * Replaces the in-process throttle with another one, e.g. a budget shared by every process that
    * uses the same key (`redisRateLimit()` from `seo-visibility/redis` returns `{ gate }`).
    *

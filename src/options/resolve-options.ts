@@ -1,3 +1,4 @@
+import { localGateFor } from '../core/gate-registry.js';
 import { LocalRateGate } from '../core/local-rate-gate.js';
 import type { RateGate } from '../core/rate-gate.js';
 import { InvalidArgumentError } from '../errors/client-errors.js';
@@ -27,6 +28,8 @@ export interface TransportConfig {
   maxRetryDelay: number;
   /** The longest a call waits for the rate budget before it is sent (ms). */
   maxQueueWait: number;
+  /** The most bytes a response body may decode to. */
+  maxResponseBytes: number;
   backoff: Required<RetryBackoffOptions>;
   gate: RateGate | undefined;
   fetch: typeof globalThis.fetch | undefined;
@@ -44,6 +47,8 @@ const DEFAULTS = {
   maxRetryDelay: 60_000,
   // Any documented window, the daily one included, can be waited out (see ClientOptions.maxQueueWait).
   maxQueueWait: MAX_QUEUE_WAIT_MS,
+  // 64 MiB: far above the largest page, far below what a decompression bomb would take.
+  maxResponseBytes: 64 * 1024 * 1024,
   backoff: { initialDelay: 500, maxDelay: 8_000 },
 } as const;
 
@@ -84,8 +89,9 @@ export function resolveConfig(options: ClientOptions | undefined, sharedGate?: R
     maxRetries: given.maxRetries ?? DEFAULTS.maxRetries,
     maxRetryDelay: given.maxRetryDelay ?? DEFAULTS.maxRetryDelay,
     maxQueueWait: given.maxQueueWait ?? DEFAULTS.maxQueueWait,
+    maxResponseBytes: given.maxResponseBytes ?? DEFAULTS.maxResponseBytes,
     backoff,
-    gate: sharedGate ?? createGate(given.rateLimit, apiKey, logger),
+    gate: sharedGate ?? createGate(given.rateLimit, { apiKey, baseUrl, fetch: given.fetch }, logger),
     fetch: given.fetch,
     headers: { ...given.headers },
     hooks: resolveHooks(given.hooks),
@@ -111,13 +117,19 @@ export function resolveRequestOptions(options: RequestOptions | undefined | null
 
 /**
  * The throttle. Left out, the documented windows pace the client as a prior, each until the
- * server reports a larger budget for that window; windows the user gives always apply.
+ * server reports a larger budget for that window; windows the user gives always apply. With
+ * `shareInProcess`, a local gate is shared by every client of the process with the same key, base
+ * URL, fetch and windows; without it, a second such client warns (see `localGateFor`).
  */
-function createGate(rateLimit: ClientOptions['rateLimit'], apiKey: string, logger: TransportConfig['logger']): RateGate | undefined {
+function createGate(rateLimit: ClientOptions['rateLimit'], target: { apiKey: string; baseUrl: string; fetch: typeof globalThis.fetch | undefined }, logger: TransportConfig['logger']): RateGate | undefined {
   if (rateLimit === false) return undefined;
+  const { apiKey } = target;
   const explicit = rateLimit?.windows !== undefined;
   const localGate = () => (explicit ? new LocalRateGate(rateLimit!.windows as false | []) : new LocalRateGate(DOCUMENTED_WINDOWS, { prior: true }));
-  if (!rateLimit?.gate) return localGate();
+  if (!rateLimit?.gate) {
+    const identity = { ...target, windows: explicit ? JSON.stringify(rateLimit!.windows) : 'documented' };
+    return localGateFor(identity, rateLimit?.shareInProcess === true, localGate, logger ?? { warn: (message: string) => console.warn(message) });
+  }
   const gate: unknown = rateLimit.gate.createGate({ apiKey, logger, localGate });
   // A gate without acquire() would fail every call with a raw TypeError: refuse it here instead.
   if (typeof gate !== 'object' || gate === null || typeof (gate as RateGate).acquire !== 'function') {

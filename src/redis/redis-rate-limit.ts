@@ -92,7 +92,8 @@ export interface RedisRateLimit extends RateLimitOptions {
    */
   readonly gate: RateGateFactory;
   /**
-   * Disconnects from Redis (the connection it opened, or its own subscriber on your client).
+   * Disconnects from Redis: every connection it opened (each limiter's, and the client it made from
+   * a URL); an ioredis client of yours is left open.
    *
    * @example
    * ```ts
@@ -138,19 +139,20 @@ export function redisRateLimit(options: RedisRateLimitOptions): RedisRateLimit {
     const limiterKey = id ?? limiterId(context.apiKey);
     let limiter = limiters.get(limiterKey);
     if (!limiter) {
-      const make = () => {
-        const made = new peers.Bottleneck({
-          id: limiterKey,
-          datastore: 'ioredis',
-          connection: store.connection,
-          clearDatastore: false,
-          reservoir: 0, // nothing goes before a window is opened (see SharedRateGate)
-          timeout: 86_400_000, // forget an idle budget after a day, the longest documented window
+      const make = () =>
+        store.limiter((connection) => {
+          const made = new peers.Bottleneck({
+            id: limiterKey,
+            datastore: 'ioredis',
+            connection,
+            clearDatastore: false,
+            reservoir: 0, // nothing goes before a window is opened (see SharedRateGate)
+            timeout: 86_400_000, // forget an idle budget after a day, the longest documented window
+          });
+          made.on('error', () => {}); // the store's health reports Redis errors
+          return made;
         });
-        made.on('error', () => {}); // the store's health reports Redis errors
-        return made;
-      };
-      limiter = new RenewableLimiter(make, (made) => store.whenReady(made));
+      limiter = new RenewableLimiter(make, (made) => store.whenReady(made), (made, reason) => store.retire(made, reason));
       limiters.set(limiterKey, limiter);
     }
     const gate = new SharedRateGate(limiter, store, limiterKey, context, onRedisError);
@@ -165,7 +167,7 @@ export function redisRateLimit(options: RedisRateLimitOptions): RedisRateLimit {
       const { store } = await started.catch(() => ({ store: undefined }));
       await Promise.all([...gates].map((gate) => gate.close()));
       gates.clear();
-      await store?.close([...limiters.values()].map((limiter) => limiter.current));
+      await store?.close();
       limiters.clear();
       started = undefined;
     },

@@ -4,16 +4,26 @@ import type { Peers } from './peers.js';
 import { RedisRateLimitError } from './store-error.js';
 
 /**
- * One Redis connection (plus bottleneck's subscriber) for every shared budget of a
- * `redisRateLimit()`, and whether it is usable right now. Health comes from the client's own
- * events: `error`/`close` mark it down, `ready` marks it up again, so a gate can fall back and
- * come back without polling.
+ * The Redis connections of a `redisRateLimit()`, and whether Redis is usable right now. Health
+ * comes from the clients' own events: `error`/`close` mark it down, `ready` marks it up again, so a
+ * gate can fall back and come back without polling.
+ *
+ * - `client` (yours, or one opened from the URL) carries the window ledger and the locks.
+ * - Each bottleneck limiter gets a connection of its own ({@link RedisStore.limiter}), built with
+ *   bottleneck's public `IORedisConnection` on a duplicate of `client` that this store owns, so
+ *   closing it is bottleneck's public `disconnect()` and never touches your client (it used to
+ *   share your client and reach into bottleneck's `subscriber` and `terminated` to spare it).
+ *   One per limiter also matters when a limiter is renewed after Redis lost its keys: limiters of
+ *   one id on one connection share one pub/sub channel entry, and removing the old one unsubscribed
+ *   the new one, which then never heard that budget came back.
  *
  * @internal
  */
 export class RedisStore {
   readonly client: Redis;
-  readonly connection: Bottleneck.IORedisConnection;
+  readonly #peers: Peers;
+  /** Each live limiter's own connection. */
+  readonly #connections = new Map<Bottleneck, Bottleneck.IORedisConnection>();
   readonly #owned: boolean;
   readonly #where: string;
   readonly #connectTimeoutMs: number;
@@ -39,9 +49,36 @@ export class RedisStore {
     this.client.on('ready', () => this.#set(undefined));
     this.client.on('error', (error: Error) => this.#set(this.#error(error)));
     this.client.on('close', () => this.#set(this.#error(new Error('connection closed'))));
+    this.#peers = peers;
+  }
+
+  /**
+   * A clustered bottleneck limiter, made by `make` on a connection of its own (see the class).
+   * `retire()` or `close()` disconnects it.
+   */
+  limiter(make: (connection: Bottleneck.IORedisConnection) => Bottleneck): Bottleneck {
     // Bottleneck's own cluster support; passing `Redis` stops it from require()-ing ioredis itself.
-    this.connection = new peers.Bottleneck.IORedisConnection({ client: this.client, Redis: peers.Redis });
-    this.connection.on('error', (error: Error) => this.#set(this.#error(error)));
+    const connection = new this.#peers.Bottleneck.IORedisConnection({ client: this.client.duplicate(), Redis: this.#peers.Redis });
+    connection.on('error', (error: Error) => this.#set(this.#error(error)));
+    const limiter = make(connection);
+    this.#connections.set(limiter, connection);
+    return limiter;
+  }
+
+  /**
+   * Stops a limiter that was replaced: its waiting jobs are dropped (each rejects unstarted, and
+   * its caller asks the new limiter), then its connection is closed. Not awaited by the renewal:
+   * `stop()` waits for the jobs running now, which end when their requests do.
+   */
+  async retire(limiter: Bottleneck, reason: string): Promise<void> {
+    try {
+      await limiter.stop({ dropWaitingJobs: true, dropErrorMessage: reason });
+    } catch {
+      // Stopped already, or Redis failed meanwhile: the connection goes either way.
+    }
+    const connection = this.#connections.get(limiter);
+    this.#connections.delete(limiter);
+    await connection?.disconnect(false); // its keys are gone: nothing to flush
   }
 
   /** Why Redis is unusable now, or `undefined` when it is up. */
@@ -78,32 +115,21 @@ export class RedisStore {
   }
 
   /**
-   * Detaches `limiters` and closes what this store opened: the whole connection if it made it, else
-   * only bottleneck's subscriber on your client. While Redis is up the limiters unsubscribe first
-   * and QUIT flushes after them; when it is down the connection is dropped first, so bottleneck
-   * does not try (and fail, unhandled) to unsubscribe.
+   * Closes what this store opened: every limiter's connection, and the client if it made it (yours
+   * is left open). While Redis is up they QUIT, flushing what is pending; when it is down they are
+   * dropped at once, so nothing waits for a Redis that does not answer.
    */
-  async close(limiters: Iterable<Bottleneck>): Promise<void> {
+  async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     this.#listeners.clear();
-    const { subscriber } = this.connection as unknown as { subscriber: Redis };
     const up = this.#down === undefined && this.client.status === 'ready';
-    if (!up) {
-      if (this.#owned) await this.connection.disconnect(false);
-      else subscriber.disconnect();
-      (this.connection as unknown as { terminated: boolean }).terminated = true;
-    }
-    for (const limiter of limiters) await limiter.disconnect(false);
-    if (!up) return;
-    try {
-      if (this.#owned) await this.connection.disconnect(true);
-      else await subscriber.quit();
-    } catch {
-      // Redis went away while closing: nothing is left to flush, so drop the sockets.
-      if (this.#owned) this.client.disconnect();
-      subscriber.disconnect();
-    }
+    const connections = [...this.#connections.values()];
+    this.#connections.clear();
+    await Promise.all(connections.map((connection) => closeConnection(connection, up)));
+    if (!this.#owned) return;
+    if (!up) return void this.client.disconnect();
+    await this.client.quit().catch(() => this.client.disconnect()); // Redis went away while closing
   }
 
   #error(cause: unknown): RedisRateLimitError {
@@ -122,5 +148,14 @@ export class RedisStore {
     }
     this.#down = down;
     for (const listener of [...this.#listeners]) listener(down);
+  }
+}
+
+/** QUIT while Redis is up (bottleneck's `disconnect(true)`), else drop the sockets (`disconnect(false)`). */
+async function closeConnection(connection: Bottleneck.IORedisConnection, up: boolean): Promise<void> {
+  try {
+    await connection.disconnect(up);
+  } catch {
+    await connection.disconnect(false);
   }
 }

@@ -1,5 +1,8 @@
 import type Bottleneck from 'bottleneck';
 
+/** Why a job of a replaced limiter was dropped: its caller asks the new limiter instead. */
+export const RENEWED = 'seo-visibility: the shared budget was rebuilt after Redis lost its keys; this job moves to the new limiter';
+
 /** The replies of bottleneck's scripts when Redis no longer holds the limiter's keys. */
 const LOST_KEYS = /\b(?:SETTINGS_KEY_NOT_FOUND|UNKNOWN_CLIENT)\b/;
 
@@ -10,13 +13,13 @@ const LOST_KEYS = /\b(?:SETTINGS_KEY_NOT_FOUND|UNKNOWN_CLIENT)\b/;
  * bottleneck 2.19.5 (its last release, 2019) re-creates its settings itself when a script replies
  * `SETTINGS_KEY_NOT_FOUND`, but compares the whole message, and Redis 7 replies
  * `ERR SETTINGS_KEY_NOT_FOUND`: the check never matches, and every later call fails. A new
- * limiter with the same id (public API: `new Bottleneck`, `ready()`, `disconnect()`) runs
+ * limiter with the same id (public API: `new Bottleneck`, `ready()`, `stop()`) runs
  * bottleneck's `init`, which writes the settings only where they are missing, so any number of
  * processes may renew at once.
  *
  * @example
  * ```ts
- * const limiters = new RenewableLimiter(() => new Bottleneck({ id, datastore: 'ioredis', connection }), (l) => l.ready());
+ * const limiters = new RenewableLimiter(() => store.limiter((connection) => new Bottleneck({ id, datastore: 'ioredis', connection })), (l) => l.ready(), (l, why) => store.retire(l, why));
  * limiters.current.schedule(job).catch((error) => RenewableLimiter.lostKeys(error) && limiters.renew(limiters.current));
  * ```
  * @internal
@@ -24,13 +27,18 @@ const LOST_KEYS = /\b(?:SETTINGS_KEY_NOT_FOUND|UNKNOWN_CLIENT)\b/;
 export class RenewableLimiter {
   readonly #make: () => Bottleneck;
   readonly #ready: (limiter: Bottleneck) => Promise<void>;
+  readonly #retire: (limiter: Bottleneck, reason: string) => Promise<void>;
   #current: Bottleneck;
   #renewal: Promise<void> | undefined;
 
-  /** `ready` waits for a new limiter to be usable (the store bounds it with its connect time-out). */
-  constructor(make: () => Bottleneck, ready: (limiter: Bottleneck) => Promise<void>) {
+  /**
+   * `ready` waits for a new limiter to be usable (the store bounds it with its connect time-out);
+   * `retire` stops a replaced one, dropping its waiting jobs, and closes its connection.
+   */
+  constructor(make: () => Bottleneck, ready: (limiter: Bottleneck) => Promise<void>, retire: (limiter: Bottleneck, reason: string) => Promise<void>) {
     this.#make = make;
     this.#ready = ready;
+    this.#retire = retire;
     this.#current = make();
   }
 
@@ -53,14 +61,11 @@ export class RenewableLimiter {
     if (failed !== this.#current) return this.#ready(this.#current);
     const old = this.#current;
     this.#current = this.#make();
-    this.#renewal = (async () => {
-      try {
-        await old.disconnect(false); // its keys are gone: nothing to flush (on a shared connection it returns nothing)
-      } catch {
-        // Stopping the old limiter's heartbeat cannot fail in a way that matters to the new one.
-      }
-      await this.#ready(this.#current);
-    })().finally(() => (this.#renewal = undefined));
+    // The old limiter's waiting jobs would wait for ever on keys that are gone: retiring it drops
+    // them (bottleneck's stop()), each rejects unstarted, and its caller asks the new limiter.
+    // Not awaited: stop() also waits for the jobs running now, which end when their requests do.
+    this.#retire(old, RENEWED).catch(() => {});
+    this.#renewal = this.#ready(this.#current).finally(() => (this.#renewal = undefined));
     return this.#renewal;
   }
 }

@@ -1,6 +1,6 @@
 // Values from the main entry, which the build leaves external (`from 'seo-visibility'`): one class
 // hierarchy for every entry. `isUsableRateLimit` and `WaiterQueue` import no error class: bundled as is.
-import { AbortedError, type AcquireOptions, type Permit, type RateGate, type RateGateContext, type RateLimit } from '../index.js';
+import { AbortedError, type AcquireOptions, type Permit, type RateGate, type RateGateContext, type RateLimit, type Refusal } from '../index.js';
 import { isUsableRateLimit } from '../core/rate-gate.js';
 import { type Waiter, WaiterQueue } from '../core/waiter-queue.js';
 import { LocalFallback } from './local-fallback.js';
@@ -171,16 +171,36 @@ export class SharedRateGate implements RateGate {
   /**
    * Redis no longer holds this budget's keys: a new limiter re-creates them, and what this process
    * knew of the windows (their ledger is gone too) is forgotten, so the budget starts again as on
-   * a first start: one probe, then the window it reports.
+   * a first start: one probe, then the window it reports; but not before the end of a window this
+   * process saw spent.
    */
   async #recover(failed: RenewableLimiter['current']): Promise<void> {
+    // Rebuilt already (each job dropped by the old limiter comes here): wait for it, and leave the
+    // windows learnt since alone; forgetting them again would cancel the next window's opening.
+    if (failed !== this.#limiters.current) return this.#limiters.renew(failed);
     await this.#limiters.renew(failed);
     this.#window = 0;
     this.#openAt = 0;
-    this.#spentUntil = 0;
     clearTimeout(this.#openTimer);
     this.#openTimer = undefined;
+    // A window this process saw spent is still spent on the server: open at its end, not now
+    // (a probe now would be a 429).
+    if (this.#spentUntil > Date.now()) {
+      this.#window = this.#spentUntil;
+      return this.#scheduleOpen(this.#spentUntil);
+    }
+    this.#spentUntil = 0;
     await this.#boot();
+  }
+
+  /**
+   * A window's opening failed. Other Redis errors surface through the store's health; lost keys
+   * (FLUSHALL, a restart without persistence) would otherwise leave every waiting call queued on a
+   * limiter whose budget no longer exists: the budget is rebuilt, and the waiting jobs move to it.
+   */
+  #lost(error: unknown, limiter: RenewableLimiter['current']): Promise<void> | undefined {
+    if (!RenewableLimiter.lostKeys(error) || this.#closed) return undefined;
+    return this.#track(this.#recover(limiter)).catch(() => {});
   }
 
   /** One admission from Redis: serve the first live waiter; the job runs until its permit settles. */
@@ -191,14 +211,16 @@ export class SharedRateGate implements RateGate {
     return new Promise<void>((release) => {
       let settled = false;
       waiter.resolve({
-        settle: (rateLimit?: RateLimit) => {
+        settle: (rateLimit?: RateLimit, refusal?: Refusal) => {
           if (settled) return;
           settled = true;
           const limiter = this.#limiters.current;
-          this.#track(this.#observe(rateLimit))
+          // A gateway's bare 429 (or a Retry-After past the reset) spends the whole budget until then, for every process.
+          const report = refusal ? { limit: rateLimit?.limit ?? 0, remaining: 0, reset: refusal.untilMs / 1000 } : rateLimit;
+          this.#track(this.#observe(report))
             .finally(() => this.#inFlight--)
             .catch((error: unknown) => {
-              if (RenewableLimiter.lostKeys(error) && !this.#closed) return this.#track(this.#recover(limiter)).catch(() => {});
+              if (RenewableLimiter.lostKeys(error)) return this.#lost(error, limiter);
               this.#logger?.warn('seo-visibility: could not update the shared rate budget', { error: String(error) });
             })
             .finally(release);
@@ -237,8 +259,9 @@ export class SharedRateGate implements RateGate {
     const timer = setTimeout(() => {
       this.#reopens.delete(untilMs);
       if (this.#closed) return;
+      const limiter = this.#limiters.current;
       this.#track(this.#reopen(untilMs))
-        .catch(() => {}) // Redis errors surface through the store's health
+        .catch((error: unknown) => this.#lost(error, limiter))
         .finally(() => this.#watch(this.#window, 1));
     }, Math.max(0, untilMs - Date.now()) + OPEN_DELAY_MS);
     timer.unref?.();
@@ -334,8 +357,9 @@ export class SharedRateGate implements RateGate {
     const timer = setTimeout(() => {
       this.#openTimer = undefined;
       if (this.#closed) return;
+      const limiter = this.#limiters.current;
       this.#track(this.#open(String(resetMs), MARKER_TTL_MS))
-        .catch(() => {}) // Redis errors surface through the store's health
+        .catch((error: unknown) => this.#lost(error, limiter))
         .finally(() => this.#watch(resetMs, 1));
     }, Math.max(0, resetMs - Date.now()) + OPEN_DELAY_MS);
     timer.unref?.();
@@ -353,8 +377,9 @@ export class SharedRateGate implements RateGate {
       this.#openTimer = undefined;
       if (this.#window > resetMs || this.#waiters.length === 0) return;
       if (Date.now() < resetMs) return this.#watch(resetMs, attempt);
+      const limiter = this.#limiters.current;
       this.#track(this.#open(`${resetMs}:${attempt}`, MARKER_TTL_MS))
-        .catch(() => {})
+        .catch((error: unknown) => this.#lost(error, limiter))
         .finally(() => this.#watch(resetMs, attempt + 1));
     }, WATCHDOG_MS);
     timer.unref?.();

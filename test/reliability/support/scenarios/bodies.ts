@@ -32,7 +32,8 @@ async function simulated(): Promise<Row[]> {
     rows.push(row(AREA, 'HTML 502 page on create (POST)', 1, 'InternalServerError 502 NON_ENVELOPE_RESPONSE', await outcomeOf(client.projects.create({ websiteUrl: 'https://html.example' }), key), '1 request: POST /projects ×1', describeHits(sim.requests)));
     sim.reset();
     sim.inject({ match: { method: 'GET' }, fault: { type: 'malformed' } });
-    rows.push(row(AREA, 'truncated JSON with status 200 (GET)', 1, 'ResponseValidationError 200', await outcomeOf(client.projects.list(), key), '1 request: GET /projects ×1', describeHits(sim.requests)));
+    // A body cut mid-JSON is a ConnectionError, retried like one cut short of its Content-Length (issue 22 §5).
+    rows.push(row(AREA, 'truncated JSON with status 200, once (GET)', 1, 'ok', await outcomeOf(client.projects.list(), key), '2 requests: GET /projects ×2', describeHits(sim.requests)));
   } finally {
     await server.close();
   }
