@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { DEFAULT_DAYS, aiVisibility, auditChanges, backlinkChanges, rankChanges } from './queries.js';
-import { assertOneStatement } from './one-statement.js';
+import { oneStatement } from './one-statement.js';
 import { describeSchema } from './schema-docs.js';
 import type { InsightSource, QueryLimits } from './source.js';
 
@@ -44,8 +44,8 @@ export function storeTools(source: InsightSource, limits: ToolLimits): ToolDef[]
       }),
       run: async (args) => {
         const maxRows = (args['max_rows'] as number | undefined) ?? limits.maxRows;
-        assertOneStatement(String(args['query']));
-        const result = await source.query(String(args['query']), [], { maxRows, timeoutMs: limits.timeoutMs });
+        const statement = oneStatement(String(args['query']), source.dialect);
+        const result = await source.query(statement, [], { maxRows, timeoutMs: limits.timeoutMs });
         return {
           rows: result.rows,
           row_count: result.rows.length,
