@@ -173,6 +173,11 @@ describe('a SELECT-only role: every escape is refused and changes nothing', () =
     expect((await sql('EXPLAIN SELECT * FROM projects_list')).json().rows.length).toBeGreaterThan(0);
   });
 
+  it('rows keep their JSON types: a count is a number, a date its day, a timestamp UTC ISO', async () => {
+    const query = "SELECT count(*) AS n, DATE '2026-03-08' AS d, TIMESTAMPTZ '2026-03-08 12:00:00+02' AS t, true AS b, '{\"a\":[1]}'::jsonb AS j, NULL AS z";
+    expect((await sql(query)).json().rows).toEqual([{ n: 1, d: '2026-03-08', t: '2026-03-08T10:00:00.000Z', b: true, j: { a: [1] }, z: null }]);
+  });
+
   it('valid SQL runs: a ; inside $$…$$ and E strings, a trailing comment after the last ;', async () => {
     const result = await sql("SELECT $$a;b$$ AS d, E'it\\'s; ok' AS e; -- the end; really");
     expect(result.json().rows).toEqual([{ d: 'a;b', e: "it's; ok" }]);
