@@ -7,8 +7,16 @@
  */
 export function toolText(result: unknown, maxBytes: number): string {
   const text = JSON.stringify(result, jsonValue);
-  if (byteLength(text) <= maxBytes || !isRecord(result)) return text;
-  return JSON.stringify(fitted(result, maxBytes), jsonValue);
+  if (byteLength(text) <= maxBytes) return text;
+  if (isRecord(result)) {
+    const cut = JSON.stringify(fitted(result, maxBytes), jsonValue);
+    if (byteLength(cut) <= maxBytes) return cut;
+  }
+  // The bulk is not in a top-level list (an api reply's nested data): the start of its JSON text.
+  const frame = { truncated: true, note: sizeNote(maxBytes), json_start: '' };
+  let start = text.slice(0, Math.max(0, maxBytes - byteLength(JSON.stringify(frame))));
+  while (start && byteLength(JSON.stringify({ ...frame, json_start: start })) > maxBytes) start = start.slice(0, Math.floor(start.length * 0.9));
+  return JSON.stringify({ ...frame, json_start: start });
 }
 
 /** The note of a result cut to the size cap (the agent learns why, and what to do). */

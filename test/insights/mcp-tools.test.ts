@@ -168,3 +168,14 @@ describe('prompts for the weekly questions, answered from the store', () => {
     await expect(agent.client.getPrompt({ name: 'weekly_pulse', arguments: { project: 'Fixture', days: '400' } })).rejects.toThrow(/days must be a whole number of days from 1 to 366/);
   });
 });
+
+describe('size cap: whatever the shape', () => {
+  it('a result whose bulk is not a top-level list (an api reply) is cut too, as text', () => {
+    const reply = { data: { items: Array.from({ length: 300 }, (_, i) => ({ id: i, name: `keyword ${i}` })) }, request_id: 'req_1' };
+    const text = toolText(reply, 2000);
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(2000);
+    const cut = JSON.parse(text);
+    expect(cut).toMatchObject({ truncated: true, note: expect.stringMatching(/size cap/) });
+    expect(cut.json_start).toBe(JSON.stringify(reply).slice(0, cut.json_start.length));
+  });
+});
