@@ -9,9 +9,10 @@ import { statementKind } from './statement-kind.js';
 
 type PgModule = { default: { Client: new (config: ClientConfig) => Client } };
 
-/** PostgreSQL's codes for "read-only transaction" and "statement timeout". */
+/** PostgreSQL's codes for "read-only transaction", "statement timeout" and "feature not supported". */
 const READ_ONLY_SQL_TRANSACTION = '25006';
 const QUERY_CANCELED = '57014';
+const FEATURE_NOT_SUPPORTED = '0A000';
 
 /** Time a call may take past its statement time limit on this side: BEGIN, ROLLBACK and the reset around the statement. */
 const CLIENT_SLACK_MS = 250;
@@ -174,7 +175,8 @@ async function runReadOnly(client: Client, sql: string, params: readonly unknown
   } catch (error) {
     const code = (error as { code?: string }).code;
     const message = (error as Error).message;
-    if (code === READ_ONLY_SQL_TRANSACTION) throw new InsightError('read_only', `The store is open read-only: only statements that read run here, nothing was changed (PostgreSQL: ${message})`);
+    // The cap's wrapper makes a write inside a WITH a subquery, which PostgreSQL refuses before its read-only check.
+    if (code === READ_ONLY_SQL_TRANSACTION || (code === FEATURE_NOT_SUPPORTED && /data-modifying/.test(message))) throw new InsightError('read_only', `The store is open read-only: only statements that read run here, nothing was changed (PostgreSQL: ${message})`);
     if (code === QUERY_CANCELED && limits.timeoutMs !== undefined) throw timeoutError(limits.timeoutMs);
     // A server error (it has a SQLSTATE) is the query's; a lost connection (no code, or the
     // classes 08 and 57P: a restart, an administrator ending the session) is for the caller to open again.

@@ -166,6 +166,12 @@ describe('a SELECT-only role: every escape is refused and changes nothing', () =
     expect(many.json().row_count).toBe(many.json().rows.length);
   });
 
+  it('a write inside a WITH is refused as a write, saying nothing was changed', async () => {
+    const result = await sql('WITH gone AS (DELETE FROM projects_list RETURNING id) SELECT count(*) FROM gone');
+    expect(result.isError).toBe(true);
+    expect(result.text).toMatch(/The store is open read-only: .*nothing was changed/);
+  });
+
   it('a statement that is no read is refused by name, and SHOW and EXPLAIN still run', async () => {
     const call = await sql("CALL no_such_procedure()");
     expect(call.text).toMatch(/read-only: only statements that read \(SELECT, WITH, VALUES, TABLE, SHOW, EXPLAIN\) run here, nothing was changed/);
