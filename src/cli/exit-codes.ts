@@ -15,8 +15,37 @@ const MEANINGS: ReadonlyArray<{ code: number; text: string | Record<Command, str
   { code: EXIT.done, text: { plan: 'done: the plan is printed', sync: 'done: every dataset is up to date', report: 'done: the report is written', mcp: 'done: the client disconnected' } },
   { code: EXIT.alert, text: 'an --alert threshold was crossed: the report is written and the offending rows printed', only: ['report'] },
   { code: EXIT.stopped, text: 'stopped (budget spent, --max-requests reached, Ctrl-C); progress is saved, run the same command to resume', only: ['sync', 'fleet work'] },
-  { code: EXIT.failed, text: 'failed (the error is printed)' },
-  { code: EXIT.usage, text: 'bad usage (an unknown or empty option, a bad value, an unknown dataset, no API key)' },
+  {
+    code: EXIT.failed,
+    text: {
+      plan: 'failed (the error is printed)',
+      sync: 'failed (the error is printed; a missing optional package among them)',
+      report: 'failed (the error is printed: the store cannot be read, a missing optional package…)',
+      mcp: 'failed (the error is printed: the store cannot be read, a role that can do more than read, a missing optional package…)',
+    },
+  },
+  {
+    code: EXIT.usage,
+    text: {
+      plan: 'bad usage (an unknown or empty option, a bad value, an unknown dataset, no API key)',
+      sync: 'bad usage (an unknown or empty option, a bad value, an unknown dataset, no API key)',
+      report: 'bad usage (an unknown or empty option, a bad value, not exactly one of --db and --postgres)',
+      mcp: 'bad usage (an unknown or empty option, a bad value, not exactly one of --db and --postgres, --allow-writes without --live)',
+    },
+  },
+];
+
+/** The environment each command reads (a command is only told of the variables it takes). */
+const ENVIRONMENT: ReadonlyArray<{ name: string; text: string; for: ReadonlyArray<Command> }> = [
+  { name: 'SEO_VISIBILITY_API_KEY', text: 'the API key (not needed with --simulator)', for: ['plan', 'sync'] },
+  { name: 'SEO_VISIBILITY_API_KEY', text: 'the API key, for the api tool of --live only', for: ['mcp'] },
+  { name: 'SEO_VISIBILITY_BASE_URL', text: "the API's base URL, ending in /api/v1", for: ['plan', 'sync'] },
+  { name: 'SEO_VISIBILITY_BASE_URL', text: "the API's base URL, ending in /api/v1 (--live only)", for: ['mcp'] },
+  { name: 'SEO_VISIBILITY_POSTGRES_URL', text: 'the PostgreSQL URL when no --db, --ndjson or --postgres is given', for: ['plan', 'sync'] },
+  { name: 'SEO_VISIBILITY_POSTGRES_URL', text: 'the PostgreSQL URL when no --db or --postgres is given', for: ['report', 'mcp'] },
+  { name: 'SEO_VISIBILITY_LOG', text: 'debug | info | warn | error: log each request to stderr', for: ['plan', 'sync'] },
+  { name: 'SEO_VISIBILITY_LOG', text: 'debug | info | warn | error: log each request of the api tool to stderr', for: ['mcp'] },
+  { name: 'HTTPS_PROXY, NO_PROXY', text: 'a proxy to the API (HTTP_PROXY for http://), and hosts reached without it', for: ['plan', 'sync', 'mcp'] },
 ];
 
 /**
@@ -27,17 +56,14 @@ const MEANINGS: ReadonlyArray<{ code: number; text: string | Record<Command, str
  */
 export function exitHelp(command?: Command): string {
   const lines = MEANINGS.filter((m) => command === undefined || m.only === undefined || m.only.includes(command)).map((m) => {
-    const text = typeof m.text === 'string' ? m.text : command ? m.text[command] : 'done';
+    const text = typeof m.text === 'string' ? m.text : command ? m.text[command] : m.code === EXIT.done ? 'done' : m.text.plan;
     return `  ${String(m.code).padEnd(3)} ${command === undefined && m.only ? `${m.only.join(' and ')} only: ` : ''}${text}`;
   });
+  const env = ENVIRONMENT.filter((e) => e.for.includes(command ?? 'sync')).map((e) => `  ${e.name.padEnd(28)} ${e.text}`);
   return `
 Exit codes:
 ${lines.join('\n')}
 
 Environment:
-  SEO_VISIBILITY_API_KEY    the API key (not needed with --simulator)
-  SEO_VISIBILITY_BASE_URL   the API's base URL, ending in /api/v1
-  SEO_VISIBILITY_POSTGRES_URL  the PostgreSQL URL when no --db, --ndjson or --postgres is given
-  SEO_VISIBILITY_LOG        debug | info | warn | error: log each request to stderr
-  HTTPS_PROXY, NO_PROXY     a proxy to the API (HTTP_PROXY for http://), and hosts reached without it`;
+${env.join('\n')}`;
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { InsightError } from '../insights/errors.js';
 import { apiTool } from '../insights/mcp-api-tool.js';
+import { storePrompts } from '../insights/mcp-prompts.js';
 import { serveMcp } from '../insights/mcp-server.js';
 import { storeTools } from '../insights/mcp-tools.js';
 import { openSource } from '../insights/open-source.js';
@@ -17,16 +18,21 @@ export function registerMcp(program: Command, io: CommandIO): void {
     .option('--allow-writes', 'let the api tool send POST, PATCH and DELETE (GET only by default)')
     .option('--reserve <n>', "requests of the day's budget the api tool leaves free", wholeNumber('--reserve', 0), 1000)
     .option('--max-rows <n>', 'rows one query returns at most', wholeNumber('--max-rows', 1), 500)
-    .option('--timeout <ms>', 'statement time limit in milliseconds', wholeNumber('--timeout', 1), 5000)
+    .option('--max-bytes <n>', 'bytes one tool result holds at most (rows past it are cut, and the result says so)', wholeNumber('--max-bytes', 1000), 50_000)
+    .option('--timeout <ms>', 'time limit of one query in milliseconds, held in the store and on this side', wholeNumber('--timeout', 1), 5000)
     .addHelpText(
       'after',
       `
 Examples:
   $ seo-visibility mcp --db seo.db
-  $ seo-visibility mcp --postgres postgres://reader@db.internal/seo --live
+  $ seo-visibility mcp --postgres postgres://seo_agent@db.internal/seo --live
 
-An MCP client's configuration (Claude Desktop, Cursor, …):
-  { "mcpServers": { "seo": { "command": "npx", "args": ["seo-visibility", "mcp", "--db", "/path/to/seo.db"] } } }
+PostgreSQL: connect as a role that can only SELECT the store (not a superuser, not the sync's
+role); the server refuses any other and prints the SQL that makes one.
+
+An MCP client's configuration (Claude Desktop, Cursor, …); npx installs the optional
+@modelcontextprotocol/sdk only when named (add "-p", "pg" for --postgres):
+  { "mcpServers": { "seo": { "command": "npx", "args": ["-y", "-p", "seo-visibility", "-p", "@modelcontextprotocol/sdk", "seo-visibility", "mcp", "--db", "/path/to/seo.db"] } } }
 ${exitHelp('mcp')}`,
     )
     .action(async (opts) => io.setExit(await mcpCommand(opts, io)));
@@ -40,6 +46,7 @@ interface McpOptions {
   allowWrites?: boolean;
   reserve: number;
   maxRows: number;
+  maxBytes: number;
   timeout: number;
   simulator?: boolean;
 }
@@ -49,19 +56,20 @@ async function mcpCommand(opts: McpOptions, io: CommandIO): Promise<number> {
     let connection: Connection | undefined;
     try {
       if (opts.allowWrites && !opts.live) throw new InsightError('usage', '--allow-writes needs --live (it applies to the api tool)');
-      const tools = storeTools(source, { maxRows: opts.maxRows, timeoutMs: opts.timeout });
+      const limits = { maxRows: opts.maxRows, maxBytes: opts.maxBytes, timeoutMs: opts.timeout };
+      const tools = storeTools(source, limits);
       if (opts.live) {
         connection = await connect({ simulator: opts.simulator });
         tools.push(apiTool({ client: connection.client, windows: connection.windows, reserve: opts.reserve, allowWrites: opts.allowWrites ?? false }));
       }
       const key = process.env['SEO_VISIBILITY_API_KEY'];
       const redact = (text: string) => (key ? text.replaceAll(key, '***') : text);
-      const { closed } = await serveMcp(tools, redact);
+      const { closed } = await serveMcp({ tools, prompts: storePrompts(source, limits), redact, maxBytes: opts.maxBytes });
       io.err.write(`seo-visibility mcp: serving ${source.location} over stdio; tools: ${tools.map((t) => t.name).join(', ')}\n`);
       await Promise.race([closed, new Promise((resolve) => io.signal.addEventListener('abort', resolve, { once: true }))]);
       return EXIT.done;
     } finally {
       await connection?.close();
     }
-  }, opts, openSource);
+  }, { ...opts, forAgents: true }, openSource);
 }

@@ -28,13 +28,17 @@ export function redactUrl(url: string): string {
   }
 }
 
-/** Loads an optional peer dependency, or says how to install it. @internal */
-export async function loadPeer<T>(name: string, purpose: string): Promise<T> {
+/**
+ * Loads an optional peer dependency, or says how to install it: `name` is what is imported (it may
+ * be a sub-path such as `@modelcontextprotocol/sdk/server/mcp.js`), `pkg` the package to install.
+ * @internal
+ */
+export async function loadPeer<T>(name: string, purpose: string, pkg = name): Promise<T> {
   try {
     return (await import(name)) as T;
   } catch (error) {
     if ((error as { code?: string })?.code === 'ERR_MODULE_NOT_FOUND' || /Cannot find (module|package)/.test(String((error as Error)?.message))) {
-      throw new InsightError('missing_peer', `${purpose} needs the optional package "${name}": npm install ${name}`, { cause: error });
+      throw new InsightError('missing_peer', `${purpose} needs the optional package "${pkg}": npm install ${pkg}`, { cause: error });
     }
     throw error;
   }

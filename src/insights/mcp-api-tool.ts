@@ -33,6 +33,8 @@ export function apiTool(live: LiveApi): ToolDef {
       query: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional().describe('query parameters'),
       body: z.unknown().optional().describe('a JSON body (not for GET)'),
     }),
+    // A live call reaches the world outside the store; GET reads only and may be repeated.
+    annotations: live.allowWrites ? { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true } : { readOnlyHint: true, idempotentHint: true, openWorldHint: true },
     run: async (args) => {
       if (budget.check() === 'daily_budget') {
         throw new InsightError('usage', `The api tool stops at the reserve of ${live.reserve} requests left in today's budget; the synced store (sql and the insight tools) still answers`);

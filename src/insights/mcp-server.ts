@@ -2,42 +2,65 @@ import type { McpServer as McpServerType } from '@modelcontextprotocol/sdk/serve
 import type { StdioServerTransport as StdioType } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { VERSION } from '../index.js';
 import { loadPeer } from './errors.js';
+import { toolText } from './mcp-output.js';
+import type { PromptDef } from './mcp-prompts.js';
 import type { ToolDef } from './mcp-tools.js';
 
 type McpModule = { McpServer: typeof McpServerType };
 type StdioModule = { StdioServerTransport: typeof StdioType };
 
+/** The optional package the MCP server runs on (its import paths are sub-paths of it). */
+const MCP_PACKAGE = '@modelcontextprotocol/sdk';
+
+/** What the server offers and how it answers. @internal */
+export interface McpOffer {
+  tools: readonly ToolDef[];
+  prompts?: readonly PromptDef[] | undefined;
+  /** Scrubs a secret (the API key) from every result and error. */
+  redact: (text: string) => string;
+  /** Bytes of one tool result at most (see mcp-output.ts). */
+  maxBytes: number;
+}
+
 /**
- * Serves `tools` over stdio with the MCP SDK until the client disconnects. Every result and error
- * goes through `redact`, so a secret (the API key) can never reach the client, whatever a tool or
- * an error message holds.
+ * An MCP server with the tools and prompts of `offer`, not yet connected to a transport (the tests
+ * connect it in memory, {@link serveMcp} to stdio). Every result and error goes through `redact`,
+ * so a secret (the API key) can never reach the client, whatever a tool or an error message holds.
  * @internal
  */
-export async function serveMcp(tools: readonly ToolDef[], redact: (text: string) => string): Promise<{ closed: Promise<void> }> {
-  const purpose = 'seo-visibility mcp';
-  const { McpServer } = await loadPeer<McpModule>('@modelcontextprotocol/sdk/server/mcp.js', purpose);
-  const { StdioServerTransport } = await loadPeer<StdioModule>('@modelcontextprotocol/sdk/server/stdio.js', purpose);
+export async function createMcpServer(offer: McpOffer): Promise<McpServerType> {
+  const { McpServer } = await loadPeer<McpModule>(`${MCP_PACKAGE}/server/mcp.js`, 'seo-visibility mcp', MCP_PACKAGE);
   const server = new McpServer({ name: 'seo-visibility', version: VERSION });
-  for (const tool of tools) {
-    server.registerTool(tool.name, { description: tool.description, inputSchema: tool.input, annotations: { readOnlyHint: tool.name !== 'api', openWorldHint: tool.name === 'api' } }, async (args: Record<string, unknown>) => {
+  for (const tool of offer.tools) {
+    server.registerTool(tool.name, { description: tool.description, inputSchema: tool.input, annotations: tool.annotations }, async (args: Record<string, unknown>) => {
       try {
         const result = await tool.run(args);
-        return { content: [{ type: 'text' as const, text: redact(JSON.stringify(result, bigintSafe, 1)) }] };
+        return { content: [{ type: 'text' as const, text: offer.redact(toolText(result, offer.maxBytes)) }] };
       } catch (error) {
-        return { isError: true, content: [{ type: 'text' as const, text: redact(`${(error as Error)?.name ?? 'Error'}: ${(error as Error)?.message ?? String(error)}`) }] };
+        return { isError: true, content: [{ type: 'text' as const, text: offer.redact(`${(error as Error)?.name ?? 'Error'}: ${(error as Error)?.message ?? String(error)}`) }] };
       }
     });
   }
+  for (const prompt of offer.prompts ?? []) {
+    server.registerPrompt(prompt.name, { description: prompt.description, argsSchema: prompt.args }, async (args: Record<string, string | undefined>) => ({
+      description: prompt.description,
+      messages: [{ role: 'user' as const, content: { type: 'text' as const, text: offer.redact(await prompt.text(args)) } }],
+    }));
+  }
+  return server;
+}
+
+/**
+ * Serves `offer` over stdio with the MCP SDK until the client disconnects.
+ * @internal
+ */
+export async function serveMcp(offer: McpOffer): Promise<{ closed: Promise<void> }> {
+  const server = await createMcpServer(offer);
+  const { StdioServerTransport } = await loadPeer<StdioModule>(`${MCP_PACKAGE}/server/stdio.js`, 'seo-visibility mcp', MCP_PACKAGE);
   await server.connect(new StdioServerTransport());
   const closed = new Promise<void>((resolve) => {
     server.server.onclose = () => resolve();
     process.stdin.once('end', () => resolve());
   });
   return { closed: closed.then(() => server.close()) };
-}
-
-/** BigInt values (SQLite may return them) as numbers where exact, else strings. */
-function bigintSafe(_key: string, value: unknown): unknown {
-  if (typeof value !== 'bigint') return value;
-  return value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(value) : value.toString();
 }

@@ -4,6 +4,8 @@ import type { InsightSource } from './source.js';
 export interface SourceOptions {
   db?: string | undefined;
   postgres?: string | undefined;
+  /** The SQL comes from an agent: refuse a PostgreSQL role that can do more than read. */
+  forAgents?: boolean | undefined;
   /** The Postgres store's schema. */
   schema: string;
 }
@@ -11,6 +13,6 @@ export interface SourceOptions {
 /** Opens the store a command names (exactly one of `db` and `postgres`). @internal */
 export async function openSource(options: SourceOptions): Promise<InsightSource> {
   if (options.db) return (await import('./sqlite-source.js')).openSqliteSource(options.db);
-  if (options.postgres) return (await import('./postgres-source.js')).openPostgresSource(options.postgres, options.schema);
+  if (options.postgres) return (await import('./postgres-source.js')).openPostgresSource(options.postgres, options.schema, { forAgents: options.forAgents });
   throw new Error('openSource: no store given');
 }

@@ -1,62 +1,154 @@
+import { Socket } from 'node:net';
 import type { Client, ClientConfig } from 'pg';
-import { quote, Sql } from './dialect.js';
+import { type TableColumns, quote, Sql } from './dialect.js';
 import { InsightError, loadPeer, redactUrl } from './errors.js';
+import { refuseUnsafeRole } from './postgres-role-guard.js';
 import { POSTGRES_COLUMNS, columnsOf, viewStatements } from './schema-objects.js';
 import type { InsightSource, QueryLimits, QueryResult, ResultRow } from './source.js';
+import { statementKind } from './statement-kind.js';
 
 type PgModule = { default: { Client: new (config: ClientConfig) => Client } };
 
-/** PostgreSQL's codes for "read-only transaction" and "statement timeout". */
+/** PostgreSQL's codes for "read-only transaction", "statement timeout" and "feature not supported". */
 const READ_ONLY_SQL_TRANSACTION = '25006';
 const QUERY_CANCELED = '57014';
+const FEATURE_NOT_SUPPORTED = '0A000';
+
+/** Time a call may take past its statement time limit on this side: BEGIN, ROLLBACK and the reset around the statement. */
+const CLIENT_SLACK_MS = 250;
+
+/** How to open a PostgreSQL store for reading. @internal */
+export interface PostgresSourceOptions {
+  /**
+   * The SQL comes from an agent (the MCP server): refuse a role that can do more than read (see
+   * postgres-role-guard.ts). The report, whose SQL is its own, reads with any role.
+   */
+  forAgents?: boolean | undefined;
+}
+
+interface Session {
+  client: Client;
+  socket: Socket;
+}
 
 /**
  * Opens a PostgreSQL store for reading. Every statement runs alone (the extended protocol takes one
  * statement, so `…; COMMIT; DELETE …` cannot leave the transaction) in `BEGIN READ ONLY` with a
- * `statement_timeout`, and is rolled back; the session's default is read-only too. The insight
- * views of this version are created as temporary views first (where the role may create them).
+ * `statement_timeout`, and is rolled back; the session's default is read-only too, and the
+ * session-level advisory locks a SELECT may take are released after every call. The time limit
+ * holds on this side too: past it the connection is destroyed. A lost connection (a server
+ * restart, a pooler dropping an idle session, a time limit) is opened again at the next call, with
+ * the insight views of this version created again as temporary views (where the role may).
  * @internal
  */
-export async function openPostgresSource(url: string, schema: string): Promise<InsightSource> {
+export async function openPostgresSource(url: string, schema: string, options: PostgresSourceOptions = {}): Promise<InsightSource> {
   const location = `${redactUrl(url)} (schema ${schema})`;
   const { default: pg } = await loadPeer<PgModule>('pg', '--postgres');
-  const client = new pg.Client({ connectionString: url, application_name: 'seo-visibility insights', connectionTimeoutMillis: 10_000 });
-  client.on('error', () => {}); // a dropped connection fails the next query instead of crashing the process
-  try {
-    await client.connect();
-  } catch (error) {
-    const cause = error as { message?: string; code?: string };
-    // The message of a refused password can quote the user and host, never the password; the URL is redacted.
-    throw new InsightError('connect', `Cannot connect to PostgreSQL at ${location}: ${cause.code ?? ''} ${(cause.message ?? '').replaceAll(url, location)}`.replace(/ {2,}/g, ' '));
-  }
-  try {
-    await client.query("SET TIME ZONE 'UTC'");
-    // Unqualified names are the store's tables (and, searched first, this session's temporary views).
-    await client.query(`SET search_path TO ${quote(schema)}`);
-    const columns = columnsOf((await client.query(POSTGRES_COLUMNS)).rows);
-    if (!columns.has('projects_list')) throw new InsightError('connect', `The schema ${schema} holds no synced store: run seo-visibility sync --postgres first, or pass --schema`);
+  let columns: TableColumns | undefined;
+  let current: Session | undefined;
+
+  const drop = (session: Session | undefined) => {
+    if (!session) return;
+    if (current === session) current = undefined;
+    // Destroyed, not ended: a frozen server never answers the Terminate that end() waits for.
+    session.socket.destroy();
+  };
+
+  const open = async (): Promise<Session> => {
+    const socket = new Socket();
+    const client = new pg.Client({ connectionString: url, application_name: 'seo-visibility insights', connectionTimeoutMillis: 10_000, stream: () => socket });
+    const session = { client, socket };
+    // A dropped connection fails the next query (and is opened again) instead of crashing the process.
+    client.on('error', () => drop(session));
     try {
-      await client.query('BEGIN');
-      for (const statement of viewStatements(new Sql('postgres', columns), { temp: true })) await client.query(statement);
-      await client.query('COMMIT');
-    } catch {
-      // A role without TEMP privilege still reads the stored views.
-      await client.query('ROLLBACK');
+      await client.connect();
+    } catch (error) {
+      socket.destroy();
+      const cause = error as { message?: string; code?: string };
+      // The message of a refused password can quote the user and host, never the password; the URL is redacted.
+      throw new InsightError('connect', `Cannot connect to PostgreSQL at ${location}: ${cause.code ?? ''} ${(cause.message ?? '').replaceAll(url, location)}`.replace(/ {2,}/g, ' '));
     }
-    await client.query('SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY');
-    let queue: Promise<unknown> = Promise.resolve();
-    const query = (sql: string, params: readonly unknown[] = [], limits: QueryLimits = {}): Promise<QueryResult> => {
-      const run = () => runReadOnly(client, sql, params, limits);
-      const result = queue.then(run, run);
-      queue = result.catch(() => undefined);
-      return result;
+    try {
+      await client.query("SET TIME ZONE 'UTC'");
+      // Unqualified names are the store's tables (and, searched first, this session's temporary views).
+      await client.query(`SET search_path TO ${quote(schema)}`);
+      // PostgreSQL 14+: a backend whose client went away (a time limit here) stops within a second.
+      await client.query("SET client_connection_check_interval = '1s'").catch(() => {});
+      const found = columnsOf((await client.query(POSTGRES_COLUMNS)).rows);
+      if (!found.has('projects_list')) throw new InsightError('connect', `The schema ${schema} holds no synced store: run seo-visibility sync --postgres first, or pass --schema`);
+      if (options.forAgents) await refuseUnsafeRole(client, schema);
+      columns ??= found;
+      try {
+        await client.query('BEGIN');
+        for (const statement of viewStatements(new Sql('postgres', columns), { temp: true })) await client.query(statement);
+        await client.query('COMMIT');
+      } catch {
+        // A role without TEMP privilege still reads the stored views.
+        await client.query('ROLLBACK');
+      }
+      await client.query('SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY');
+      return session;
+    } catch (error) {
+      drop(session);
+      if (error instanceof InsightError) throw error;
+      throw new InsightError('connect', `Cannot read the PostgreSQL store at ${location}: ${(error as Error).message}`, { cause: error });
+    }
+  };
+
+  current = await open();
+
+  /** One call, on the open session or a new one; a connection lost before an answer is tried once more on a new one (reads only, so safe to repeat). */
+  const attempt = async (sql: string, params: readonly unknown[], limits: QueryLimits, abandoned: { yes: boolean }, retry: boolean): Promise<QueryResult> => {
+    current ??= await open();
+    const session = current;
+    try {
+      return await runReadOnly(session.client, sql, params, limits);
+    } catch (error) {
+      if (error instanceof InsightError || abandoned.yes) throw error;
+      drop(session);
+      if (retry) return attempt(sql, params, limits, abandoned, false);
+      throw new InsightError('connect', `Lost the connection to PostgreSQL at ${location}: ${(error as Error).message}`, { cause: error });
+    }
+  };
+
+  let queue: Promise<unknown> = Promise.resolve();
+  const query = (sql: string, params: readonly unknown[] = [], limits: QueryLimits = {}): Promise<QueryResult> => {
+    const run = () => {
+      const abandoned = { yes: false };
+      const call = attempt(sql, params, limits, abandoned, true);
+      if (limits.timeoutMs === undefined) return call;
+      return withinTime(call, limits.timeoutMs + CLIENT_SLACK_MS, () => {
+        abandoned.yes = true;
+        drop(current);
+        return timeoutError(limits.timeoutMs as number);
+      });
     };
-    return { dialect: 'postgres', location, columns, query, close: () => client.end() };
-  } catch (error) {
-    await client.end().catch(() => {});
-    if (error instanceof InsightError) throw error;
-    throw new InsightError('connect', `Cannot read the PostgreSQL store at ${location}: ${(error as Error).message}`, { cause: error });
-  }
+    const result = queue.then(run, run);
+    queue = result.catch(() => undefined);
+    return result;
+  };
+  const close = async () => {
+    const session = current;
+    if (!session) return;
+    // A polite goodbye when the server answers, and never a wait on one that does not.
+    await withinTime(session.client.end(), 1000, () => new Error('end')).catch(() => {});
+    drop(session);
+  };
+  return { dialect: 'postgres', location, columns: columns as TableColumns, query, close };
+}
+
+/** `call`, or the error `onLate` returns once `ms` have passed without an answer. */
+function withinTime<T>(call: Promise<T>, ms: number, onLate: () => Error): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(onLate()), ms);
+  });
+  call.catch(() => {}); // an abandoned call's own failure (its connection destroyed) is not news
+  return Promise.race([call, late]).finally(() => clearTimeout(timer));
+}
+
+function timeoutError(ms: number): InsightError {
+  return new InsightError('timeout', `The query was stopped at its time limit of ${ms} ms: narrow it (a WHERE on project_id or a date, fewer joins) or ask for fewer rows`);
 }
 
 async function runReadOnly(client: Client, sql: string, params: readonly unknown[], limits: QueryLimits): Promise<QueryResult> {
@@ -64,26 +156,75 @@ async function runReadOnly(client: Client, sql: string, params: readonly unknown
   const trimmed = sql.replace(/[\s;]+$/, '');
   // Only a query with parameters is renumbered: a user's `?` inside a string literal stays as written.
   const text = params.length ? numbered(trimmed) : trimmed;
-  // A SELECT is capped in the database, so a huge result is never built; anything else (SHOW,
-  // EXPLAIN) is small and cut here.
-  const capped = /^\s*(select|with|values|table)\b/i.test(text) && maxRows < Number.MAX_SAFE_INTEGER ? `SELECT * FROM (\n${text}\n) AS capped LIMIT ${maxRows + 1}` : text;
+  const kind = statementKind(text);
+  const agents = limits.maxBytes !== undefined;
+  if (agents && kind === 'other') {
+    throw new InsightError('read_only', 'The store is open read-only: only statements that read (SELECT, WITH, VALUES, TABLE, SHOW, EXPLAIN) run here, nothing was changed');
+  }
+  // A query is capped in the database in every case, so a huge result is never built or sent:
+  // rows by a LIMIT, and for an agent's SQL bytes too (each row as JSON text, cut at the cap).
+  const capped = kind !== 'rows' ? text : agents ? jsonRows(text, maxRows, limits.maxBytes as number) : maxRows < Number.MAX_SAFE_INTEGER ? `SELECT * FROM (\n${text}\n) AS capped LIMIT ${maxRows + 1}` : text;
   await client.query('BEGIN READ ONLY');
   try {
     if (limits.timeoutMs !== undefined) await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.trunc(limits.timeoutMs))}`);
     const result = await client.query({ text: capped, values: [...params], queryMode: 'extended' } as never);
     const rows = (result as unknown as { rows: ResultRow[] }).rows;
-    return { rows: rows.slice(0, maxRows), truncated: rows.length > maxRows };
+    if (kind === 'rows' && agents) return fromJsonRows(rows, maxRows, limits.maxBytes as number);
+    if (agents) return cutToSize(rows, maxRows, limits.maxBytes as number);
+    return { rows: rows.slice(0, maxRows), truncated: rows.length > maxRows, cutBy: rows.length > maxRows ? 'rows' : undefined };
   } catch (error) {
     const code = (error as { code?: string }).code;
     const message = (error as Error).message;
-    if (code === READ_ONLY_SQL_TRANSACTION) throw new InsightError('read_only', `The store is open read-only: only statements that read run here, nothing was changed (PostgreSQL: ${message})`);
-    if (code === QUERY_CANCELED && limits.timeoutMs !== undefined) {
-      throw new InsightError('timeout', `The query was stopped at its time limit of ${limits.timeoutMs} ms: narrow it (a WHERE on project_id or a date, fewer joins) or ask for fewer rows`);
-    }
-    throw new InsightError('query', `PostgreSQL: ${message}`);
+    // The cap's wrapper makes a write inside a WITH a subquery, which PostgreSQL refuses before its read-only check.
+    if (code === READ_ONLY_SQL_TRANSACTION || (code === FEATURE_NOT_SUPPORTED && /data-modifying/.test(message))) throw new InsightError('read_only', `The store is open read-only: only statements that read run here, nothing was changed (PostgreSQL: ${message})`);
+    if (code === QUERY_CANCELED && limits.timeoutMs !== undefined) throw timeoutError(limits.timeoutMs);
+    // A server error (it has a SQLSTATE) is the query's; a lost connection (no code, or the
+    // classes 08 and 57P: a restart, an administrator ending the session) is for the caller to open again.
+    if (code && !/^(08|57P)/.test(code)) throw new InsightError('query', `PostgreSQL: ${message}`);
+    throw error;
   } finally {
-    await client.query('ROLLBACK').catch(() => {});
+    // Session state a SELECT can leave behind: settings are undone by the ROLLBACK, session
+    // advisory locks are not (one held the next sync for as long as the server ran).
+    await client.query('ROLLBACK; SELECT pg_advisory_unlock_all()').catch(() => {});
   }
+}
+
+/**
+ * `text` wrapped so the database sends at most `maxRows + 1` rows, each as JSON text of at most
+ * `maxBytes + 1` characters, and stops sending once the rows so far pass `maxBytes` characters.
+ */
+function jsonRows(text: string, maxRows: number, maxBytes: number): string {
+  return [
+    'SELECT j FROM (',
+    ` SELECT j, SUM(length(j)) OVER (ROWS UNBOUNDED PRECEDING) - length(j) AS before_j FROM (`,
+    `  SELECT left(row_to_json(seo_visibility_row)::text, ${maxBytes + 1}) AS j FROM (\n${text}\n) AS seo_visibility_row LIMIT ${maxRows + 1}`,
+    ' ) AS limited',
+    `) AS sized WHERE before_j <= ${maxBytes}`,
+  ].join('\n');
+}
+
+function fromJsonRows(rows: ResultRow[], maxRows: number, maxBytes: number): QueryResult {
+  const out: ResultRow[] = [];
+  let size = 2;
+  for (const { j } of rows) {
+    const json = String(j);
+    if (out.length >= maxRows) return { rows: out, truncated: true, cutBy: 'rows' };
+    size += json.length + 1;
+    if (json.length > maxBytes || size > maxBytes) return { rows: out, truncated: true, cutBy: 'bytes' };
+    out.push(JSON.parse(json) as ResultRow);
+  }
+  return { rows: out, truncated: false };
+}
+
+/** SHOW and EXPLAIN answers cut to the same caps. */
+function cutToSize(rows: ResultRow[], maxRows: number, maxBytes: number): QueryResult {
+  let size = 2;
+  for (let i = 0; i < rows.length; i++) {
+    if (i >= maxRows) return { rows: rows.slice(0, i), truncated: true, cutBy: 'rows' };
+    size += JSON.stringify(rows[i]).length + 1;
+    if (size > maxBytes) return { rows: rows.slice(0, i), truncated: true, cutBy: 'bytes' };
+  }
+  return { rows, truncated: false };
 }
 
 /** `?` placeholders become `$1`, `$2`… (the insight queries never put `?` in a string). */

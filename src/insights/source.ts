@@ -3,17 +3,28 @@ import type { DialectName, TableColumns } from './dialect.js';
 /** One row of a result, column → value. @internal */
 export type ResultRow = Record<string, unknown>;
 
-/** What a query returned: at most `maxRows` rows, and whether more were cut. @internal */
+/** What a query returned: at most `maxRows` rows (and `maxBytes`), and whether more were cut. @internal */
 export interface QueryResult {
   rows: ResultRow[];
   truncated: boolean;
+  /** Which cap cut the result, when `truncated`: the row cap or the size cap. */
+  cutBy?: 'rows' | 'bytes' | undefined;
 }
 
 /** Limits on one query. @internal */
 export interface QueryLimits {
   /** Rows returned at most; more are cut and `truncated` is set. Default: all. */
   maxRows?: number | undefined;
-  /** The statement is stopped after this long (InsightError `timeout`). Default: none. */
+  /**
+   * Characters of the rows as JSON at most: rows past it are cut (`cutBy: 'bytes'`), and the
+   * statement must be a query (SELECT, WITH, VALUES, TABLE) or SHOW/EXPLAIN. Set for SQL an agent
+   * wrote; PostgreSQL then sends each row as JSON text, cut in the database. Default: none.
+   */
+  maxBytes?: number | undefined;
+  /**
+   * The call is stopped after this long (InsightError `timeout`), in the database and on this side
+   * too: a server that stops answering cannot hold the caller past the limit. Default: none.
+   */
   timeoutMs?: number | undefined;
 }
 

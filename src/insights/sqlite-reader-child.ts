@@ -43,12 +43,18 @@ process.on('message', (m) => {
       return reply({ id: m.id, error: 'not a query: only statements that return rows run here', errcode: 23 });
     }
     const rows = [];
-    let truncated = false;
+    let cutBy;
+    // The size cap is counted as rows arrive, so a result of huge values is never sent whole.
+    let size = 2;
     for (const row of statement.iterate(...m.params)) {
-      if (rows.length >= m.maxRows) { truncated = true; break; }
+      if (rows.length >= m.maxRows) { cutBy = 'rows'; break; }
+      if (m.maxBytes !== undefined) {
+        size += JSON.stringify(row, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)).length + 1;
+        if (size > m.maxBytes) { cutBy = 'bytes'; break; }
+      }
       rows.push({ ...row });
     }
-    reply({ id: m.id, rows, truncated });
+    reply({ id: m.id, rows, truncated: cutBy !== undefined, cutBy });
   } catch (error) {
     failure(m.id, error);
   }

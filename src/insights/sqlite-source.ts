@@ -62,7 +62,7 @@ class SqliteReader {
   }
 
   query(sql: string, params: readonly unknown[], limits: QueryLimits): Promise<QueryResult> {
-    const run = () => this.#call({ sql, params: params.map(sqlParam), maxRows: limits.maxRows ?? Number.MAX_SAFE_INTEGER }, limits.timeoutMs);
+    const run = () => this.#call({ sql, params: params.map(sqlParam), maxRows: limits.maxRows ?? Number.MAX_SAFE_INTEGER, ...(limits.maxBytes === undefined ? {} : { maxBytes: limits.maxBytes }) }, limits.timeoutMs);
     // One statement at a time: a timeout kills the process, which must not take a neighbour with it.
     const result = this.#queue.then(run, run);
     this.#queue = result.catch(() => undefined);
@@ -106,7 +106,7 @@ class SqliteReader {
       }
       throw new InsightError('query', `SQLite: ${reply.error}`);
     }
-    return { rows: reply.rows ?? [], truncated: reply.truncated ?? false };
+    return { rows: reply.rows ?? [], truncated: reply.truncated ?? false, cutBy: reply.cutBy };
   }
 
   async #start(): Promise<void> {

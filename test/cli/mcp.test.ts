@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestPostgres, startPostgres } from '../helpers/postgres-server.js';
 import { CLI_ARGS, root, syncIntoPostgres, syncedAccount } from '../insights/support.js';
@@ -15,12 +16,19 @@ let account: Account;
 let file: string;
 let postgres: TestPostgres;
 let stored: DatabaseSync;
+/** The store read as a role that can only SELECT it (the MCP server refuses the superuser that synced it). */
+let readerUrl: string;
 
 beforeAll(async () => {
   ({ account, file } = await syncedAccount());
   stored = new DatabaseSync(file, { readOnly: true });
   postgres = await startPostgres();
   await syncIntoPostgres(account, postgres.url);
+  const admin = new pg.Client({ connectionString: postgres.url });
+  await admin.connect();
+  await admin.query('CREATE ROLE seo_reader LOGIN; GRANT USAGE ON SCHEMA seo_visibility TO seo_reader; GRANT SELECT ON ALL TABLES IN SCHEMA seo_visibility TO seo_reader');
+  await admin.end();
+  readerUrl = postgres.url.replace('postgres://postgres@', 'postgres://seo_reader@');
 }, 120_000);
 
 afterAll(async () => {
@@ -56,15 +64,17 @@ const view = (sql: string, ...params: string[]) => stored.prepare(sql).all(...pa
 const SQLITE_WRITES = ['PRAGMA user_version = 3', "ATTACH DATABASE 'elsewhere.db' AS elsewhere", 'CREATE TEMP TABLE scratch (x)'];
 const POSTGRES_WRITES = ['CREATE TEMP TABLE scratch (x int)', 'SELECT setval(\'no_such_sequence\', 1)', 'WITH gone AS (DELETE FROM projects_list RETURNING id) SELECT COUNT(*) FROM gone'];
 
+// PostgreSQL's time limit is wider: ai_visibility with a model filter takes about 5 s there on a
+// loaded machine (the view's plan, not the server; reported to the views' owners).
 describe.each([
-  ['SQLite', () => ['--db', file], SQLITE_WRITES, "SELECT name FROM pragma_table_info('projects_list')"],
-  ['PostgreSQL', () => ['--postgres', postgres.url], POSTGRES_WRITES, "SELECT column_name AS name FROM information_schema.columns WHERE table_name = 'projects_list'"],
-])('seo-visibility mcp over %s', (_name, storeArgs, dialectWrites, describeTable) => {
+  ['SQLite', () => ['--db', file], SQLITE_WRITES, "SELECT name FROM pragma_table_info('projects_list')", 4000],
+  ['PostgreSQL', () => ['--postgres', readerUrl], POSTGRES_WRITES, "SELECT column_name AS name FROM information_schema.columns WHERE table_name = 'projects_list'", 12_000],
+])('seo-visibility mcp over %s', (_name, storeArgs, dialectWrites, describeTable, timeoutMs) => {
   let client: Client;
   let project: string;
 
   beforeAll(async () => {
-    ({ client } = await startServer([...storeArgs(), '--max-rows', '100', '--timeout', '4000']));
+    ({ client } = await startServer([...storeArgs(), '--max-rows', '100', '--timeout', String(timeoutMs)]));
     project = String(view('SELECT id FROM projects_list ORDER BY id')[0]?.['id']);
   }, 60_000);
 
@@ -80,11 +90,14 @@ describe.each([
     expect(tools.find((t) => t.name === 'sql')?.inputSchema.required).toEqual(['query']);
   });
 
-  it('schema: tables and views, every column described', async () => {
-    const schema = (await call(client, 'schema')).json();
+  it('schema: views with what they answer and every column described, tables with keys and typed columns', async () => {
+    const result = await call(client, 'schema');
+    const schema = result.json();
     const names = [...schema.tables, ...schema.views].map((t: { name: string }) => t.name);
     expect(names).toEqual(expect.arrayContaining(['rankings_history', 'prompts_history', 'rank_changes', 'ai_visibility', 'backlink_changes', 'audit_changes']));
-    for (const t of [...schema.tables, ...schema.views]) for (const c of t.columns) expect(c.description, `${t.name}.${c.name}`).toMatch(/\w/);
+    for (const v of schema.views) for (const [name, text] of Object.entries(v.columns)) expect(text, `${v.name}.${name}`).toMatch(/\w/);
+    for (const t of schema.tables) for (const column of t.columns.split(', ')) expect(column, t.name).toMatch(/^\S+ (text|number|boolean|timestamp|date|json)$/);
+    expect(result.text.length).toBeLessThan(15_000);
   });
 
   it('rank_changes: the rows of the stored view for that project, period and device', async () => {
@@ -151,11 +164,19 @@ describe.each([
     expect(over.text).toMatch(/max_rows/);
   });
 
+  it('sql: timestamps read the same from either store (UTC ISO 8601), camelCase columns quoted', async () => {
+    const query = 'SELECT id, "createdAt" AS created FROM projects_list ORDER BY id';
+    const rows = (await call(client, 'sql', { query })).json().rows;
+    const expected = view(query).map((r) => ({ id: r['id'], created: new Date(String(r['created'])).toISOString() }));
+    expect(expected.length).toBeGreaterThan(0);
+    expect(rows).toEqual(expected);
+  });
+
   it('sql: a query over the time limit is stopped with a clear error, and the next one runs', async () => {
     const slow = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 10000000000) SELECT COUNT(*) AS n FROM c';
     const result = await call(client, 'sql', { query: slow });
     expect(result.isError).toBe(true);
-    expect(result.text).toMatch(/stopped at its time limit of 4000 ms/);
+    expect(result.text).toMatch(new RegExp(`stopped at its time limit of ${timeoutMs} ms`));
     expect((await call(client, 'sql', { query: 'SELECT COUNT(*) AS n FROM audits_list' })).isError).toBe(false);
   });
 });
@@ -190,6 +211,10 @@ describe('seo-visibility mcp --live', () => {
     const none = run(['--db', join(account.dir, 'nope.db')]);
     expect(none.status).toBe(1);
     expect(none.stderr).toMatch(/No SQLite store at .*nope\.db/);
+    // A superuser could read server files from a SELECT: refused, with how to make a reading role.
+    const superuser = run(['--postgres', postgres.url]);
+    expect(superuser.status).toBe(1);
+    expect(superuser.stderr).toMatch(/role "postgres" can do more: it is a superuser.*CREATE ROLE seo_agent/);
     const both = run(['--db', file, '--postgres', 'postgres://x:secret@127.0.0.1:1/db']);
     expect(both.status).toBe(2);
     expect(both.stderr).toMatch(/exactly one of --db/);

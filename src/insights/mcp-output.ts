@@ -1,0 +1,65 @@
+/**
+ * What a tool's result looks like to the agent: JSON that fits its context. Every row list is cut so
+ * the whole text stays under the size cap (rows may be short while a value is huge), and says so;
+ * a timestamp reads the same from either store (ISO 8601 in UTC, with milliseconds), and a BigInt
+ * is a number where exact.
+ * @internal
+ */
+export function toolText(result: unknown, maxBytes: number): string {
+  const text = JSON.stringify(result, jsonValue);
+  if (byteLength(text) <= maxBytes) return text;
+  if (isRecord(result)) {
+    const cut = JSON.stringify(fitted(result, maxBytes), jsonValue);
+    if (byteLength(cut) <= maxBytes) return cut;
+  }
+  // The bulk is not in a top-level list (an api reply's nested data): the start of its JSON text.
+  const frame = { truncated: true, note: sizeNote(maxBytes), json_start: '' };
+  let start = text.slice(0, Math.max(0, maxBytes - byteLength(JSON.stringify(frame))));
+  while (start && byteLength(JSON.stringify({ ...frame, json_start: start })) > maxBytes) start = start.slice(0, Math.floor(start.length * 0.9));
+  return JSON.stringify({ ...frame, json_start: start });
+}
+
+/** The note of a result cut to the size cap (the agent learns why, and what to do). */
+export function sizeNote(maxBytes: number): string {
+  return `Cut to fit the size cap of ${maxBytes.toLocaleString('en-US')} bytes: select fewer or shorter columns (e.g. left(column, 200)), add a WHERE or an aggregate, or ask for fewer rows.`;
+}
+
+/** `result` with its row lists cut, small lists first, so the whole text stays under `maxBytes`. */
+function fitted(result: Record<string, unknown>, maxBytes: number): Record<string, unknown> {
+  const lists = Object.entries(result).filter((e): e is [string, unknown[]] => Array.isArray(e[1]));
+  const note = sizeNote(maxBytes);
+  const frame = { ...result, ...Object.fromEntries(lists.map(([k]) => [k, []])), truncated: true, note };
+  let budget = maxBytes - byteLength(JSON.stringify(frame, jsonValue)) - 32; // room for the count fields below
+  const out: Record<string, unknown> = { ...result };
+  const sized = lists.map(([key, rows]) => ({ key, rows, sizes: rows.map((r) => byteLength(JSON.stringify(r, jsonValue) ?? 'null') + 1) }));
+  sized.sort((a, b) => total(a.sizes) - total(b.sizes));
+  sized.forEach(({ key, rows, sizes }, i) => {
+    const share = Math.floor(budget / (sized.length - i));
+    let used = 0;
+    let n = 0;
+    while (n < rows.length && used + (sizes[n] as number) <= share) used += sizes[n++] as number;
+    out[key] = rows.slice(0, n);
+    budget -= used;
+  });
+  if ('row_count' in out && Array.isArray(out['rows'])) out['row_count'] = out['rows'].length;
+  return { ...out, truncated: true, note };
+}
+
+/** JSON.stringify's replacer: Dates and timestamp texts as UTC ISO, BigInts as numbers where exact. */
+export function jsonValue(this: unknown, key: string, value: unknown): unknown {
+  const raw = isRecord(this) ? this[key] : value;
+  if (raw instanceof Date) return Number.isNaN(raw.getTime()) ? null : raw.toISOString();
+  if (typeof value === 'bigint') return value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(value) : value.toString();
+  if (typeof value === 'string' && TIMESTAMP.test(value)) {
+    const at = new Date(value);
+    return Number.isNaN(at.getTime()) ? value : at.toISOString();
+  }
+  return value;
+}
+
+/** A date and time with an offset (what timestamptz and the API's timestamps look like). */
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}(:?\d{2})?)$/;
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const byteLength = (text: string) => Buffer.byteLength(text, 'utf8');
+const total = (sizes: number[]) => sizes.reduce((a, b) => a + b, 0);

@@ -1,0 +1,76 @@
+import * as z from 'zod';
+import { InsightError } from './errors.js';
+import { toolText } from './mcp-output.js';
+import type { ToolLimits } from './mcp-tools.js';
+import { projectId } from './project-choice.js';
+import { aiVisibility, auditChanges, backlinkChanges, rankChanges } from './queries.js';
+import type { InsightSource } from './source.js';
+
+/** One MCP prompt: a question teams ask every week, answered from the synced store. @internal */
+export interface PromptDef {
+  name: string;
+  description: string;
+  /** Its arguments (strings, as MCP prompts take them). */
+  args: Record<string, z.ZodType<string | undefined>>;
+  /** The message the client sends its model. */
+  text(args: Record<string, string | undefined>): Promise<string>;
+}
+
+/** Rows of each list a prompt puts before the model: the biggest moves, not every keyword. */
+const ROWS = 10;
+
+const args = {
+  project: z.string().min(1).describe('the project: its id or its name'),
+  days: z.string().regex(/^\d{1,3}$/).optional().describe('period length in days (default 7)'),
+};
+
+/**
+ * The prompts for the questions teams ask every week, a project's weekly pulse and what to tell a
+ * client. Each reads the synced store when the client asks for it (no API request, so no budget),
+ * puts the period's figures in the message, and asks the model to answer from them and the store
+ * tools only.
+ * @example `storePrompts(source, limits)[0].text({ project: 'Acme Outdoor' })`
+ * @internal
+ */
+export function storePrompts(source: InsightSource, limits: ToolLimits): PromptDef[] {
+  const facts = async (a: Record<string, string | undefined>) => {
+    const days = a['days'] === undefined ? 7 : Number(a['days']);
+    if (!Number.isInteger(days) || days < 1 || days > 366) throw new InsightError('usage', `days must be a whole number of days from 1 to 366, got ${JSON.stringify(a['days'])}`);
+    const bounded = { timeoutMs: limits.timeoutMs };
+    const project = await projectId(source, String(a['project'] ?? ''), bounded);
+    const filter = { project, days, limit: ROWS };
+    const [moves, visibility, backlinks, audit] = [await rankChanges(source, { ...filter, moved: true }, bounded), await aiVisibility(source, filter, bounded), await backlinkChanges(source, filter, bounded), await auditChanges(source, { project, limit: ROWS }, bounded)];
+    return {
+      period_days: days,
+      facts: toolText({ rank_changes: brief(moves), ai_visibility_models: brief(visibility.models.slice(0, ROWS)), backlink_changes: brief(backlinks.domains), audit_changes: brief(audit) }, Math.max(2000, limits.maxBytes - 2000)),
+    };
+  };
+  const rules =
+    'Answer from these figures and the store tools (rank_changes, ai_visibility, backlink_changes, audit_changes, sql); they cost no API request, so do not call the api tool. ' +
+    'A negative rank change is an improvement (the keyword moved up). Say when a figure rests on few AI responses, and when there is no completed audit yet.';
+  return [
+    {
+      name: 'weekly_pulse',
+      description: "A project's week in one read: ranking moves, AI visibility by model, referring domains gained and lost, new audit issues. From the synced store, no API request.",
+      args,
+      text: async (a) => {
+        const { period_days, facts: data } = await facts(a);
+        return `Give me the weekly pulse of the SEO project ${JSON.stringify(a['project'])} over the last ${period_days} days: at most five bullets, the biggest change first, each with its figure, then one line on what to look at next. ${rules}\n\nThe figures, from the synced store:\n${data}`;
+      },
+    },
+    {
+      name: 'client_update',
+      description: 'What to tell a client about the last period: a short plain-language update (wins, risks, next steps) for the project. From the synced store, no API request.',
+      args,
+      text: async (a) => {
+        const { period_days, facts: data } = await facts(a);
+        return `Draft a short update for the client of the SEO project ${JSON.stringify(a['project'])} on the last ${period_days} days, in plain language for a non-specialist: two or three wins, the risks worth their attention, and the next steps we propose. No jargon, no internal ids, and no claim the figures do not support. ${rules}\n\nThe figures, from the synced store:\n${data}`;
+      },
+    },
+  ];
+}
+
+/** Rows without their ids (the model needs names and figures; ids only fill its context). */
+function brief(rows: ReadonlyArray<Record<string, unknown>>): Array<Record<string, unknown>> {
+  return rows.map((row) => Object.fromEntries(Object.entries(row).filter(([key]) => !key.endsWith('_id'))));
+}
