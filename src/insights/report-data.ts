@@ -24,7 +24,7 @@ export interface ProjectReport {
   models: ModelVisibility[];
   /** Every model's answers pooled: the headline figure. */
   overall: ModelVisibility | undefined;
-  /** The models whose visibility changed significantly (every model with a change when `allChanges`). */
+  /** The models whose visibility changed significantly (every model that moved, when `allChanges`), the biggest move first. */
   visibilityMovers: ModelVisibility[];
   /** Average position and citation share per model (the `ai_visibility_models` row), by model. */
   modelDetails: Map<string, ResultRow>;
@@ -84,7 +84,9 @@ async function projectReport(source: InsightSource, id: string, name: string, sc
     positions: await positionSeries(source, id, top, ranks[0] ? String(ranks[0]['start_date']) : undefined),
     models,
     overall: pooledVisibility(models),
-    visibilityMovers: models.filter((m) => m.change && (scope.allChanges || m.change.significant)),
+    visibilityMovers: models
+      .filter((m) => m.change && m.change.change !== 0 && (scope.allChanges || m.change.significant))
+      .sort((a, b) => Math.abs(b.change?.change ?? 0) - Math.abs(a.change?.change ?? 0)),
     modelDetails: new Map(details.map((d) => [String(d['model']), d])),
     visibility: smoothedVisibility(daily, days),
     domains: { gained: backlinks.domains.filter((d) => d['change'] === 'gained'), lost: backlinks.domains.filter((d) => d['change'] === 'lost') },
