@@ -56,10 +56,14 @@ export async function chartRenderer(): Promise<(chart: LineChart) => string> {
         legend: { show: false },
         grid: { left: 48, right: 24, top: 40, bottom: 36 },
         xAxis: { type: 'category', boundaryGap: false, data: days },
-        yAxis: { type: 'value', inverse: chart.inverse ?? false, min: chart.yRange?.[0] ?? (chart.inverse ? 1 : undefined), max: chart.yRange?.[1], scale: !chart.inverse && !chart.yRange },
+        // Positions, counts and whole percentages: no axis label like "39.5 referring domains".
+        yAxis: { type: 'value', minInterval: 1, inverse: chart.inverse ?? false, min: chart.yRange?.[0] ?? (chart.inverse ? 1 : undefined), max: chart.yRange?.[1], scale: !chart.inverse && !chart.yRange },
         series: chart.series.map((s, i) => {
           const style = seriesStyle(i);
-          return { type: 'line', name: s.name, showSymbol: false, connectNulls: false, color: style.color, lineStyle: { width: 2, type: style.dashed ? 'dashed' : 'solid' }, data: alignTo(days, s.points) };
+          const data = alignTo(days, s.points);
+          // A value with no neighbour draws no line: such a series gets dots, or it would be in the legend only.
+          const showSymbol = data.some((v, d) => v !== null && (data[d - 1] ?? null) === null && (data[d + 1] ?? null) === null);
+          return { type: 'line', name: s.name, showSymbol, symbolSize: 6, connectNulls: false, color: style.color, lineStyle: { width: 2, type: style.dashed ? 'dashed' : 'solid' }, data };
         }),
       });
       return instance.renderToSVGString();

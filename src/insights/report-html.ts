@@ -48,6 +48,9 @@ function visibilityChangeCell(m: ModelVisibility): Cell {
   return { html: `<span class="${better ? 'better' : 'worse'}"><span aria-hidden="true">${better ? '▲' : '▼'} </span>${esc(points)}<span class="sr"> (${better ? 'better' : 'worse'}, significant)</span></span>` };
 }
 
+/** "1 keyword", "2 keywords": a count and its noun. */
+const counted = (n: number, noun: string) => `${formatCount(n)} ${noun}${n === 1 ? '' : 's'}`;
+
 /** "56.6% of 1,204 answers (95% interval 53.8–59.4%)". */
 function shareWords(m: ModelVisibility): string {
   return `${formatPct(100 * m.interval.share)} of ${formatCount(m.current.n)} answer${m.current.n === 1 ? '' : 's'} (95% interval ${formatInterval(m.interval)})`;
@@ -64,7 +67,7 @@ export function summaryWords(p: ProjectReport): string[] {
   const lines: string[] = [];
   if (p.endDate) {
     lines.push(
-      `Over the ${p.days} days to ${p.endDate}, ${formatCount(p.improved)} keywords improved and ${formatCount(p.declined)} declined on desktop; ${formatCount(p.topTen.entered.length)} entered the top 10 and ${formatCount(p.topTen.left.length)} left it.`,
+      `Over the ${p.days} days to ${p.endDate}, ${counted(p.improved, 'keyword')} improved and ${formatCount(p.declined)} declined on desktop; ${formatCount(p.topTen.entered.length)} entered the top 10 and ${formatCount(p.topTen.left.length)} left it.`,
     );
   } else lines.push('No keyword rankings synced yet.');
   if (p.overall) {
@@ -86,9 +89,9 @@ export function summaryWords(p: ProjectReport): string[] {
   }
   if (!p.audits.completed) lines.push('No completed audit yet: audit issues are compared once an audit has completed.');
   else if (!p.audits.hasPrevious) {
-    lines.push(`First completed audit: ${formatCount(p.audits.new)} open issues (${formatCount(p.audits.newCritical.length)} critical); fixed issues are counted from the second completed audit on.`);
+    lines.push(`First completed audit: ${counted(p.audits.new, 'open issue')} (${formatCount(p.audits.newCritical.length)} critical); fixed issues are counted from the second completed audit on.`);
   } else {
-    lines.push(`Latest audit against the one before: ${formatCount(p.audits.new)} new issues (${formatCount(p.audits.newCritical.length)} critical), ${formatCount(p.audits.fixed)} fixed, ${formatCount(p.audits.open)} still open.`);
+    lines.push(`Latest audit against the one before: ${counted(p.audits.new, 'new issue')} (${formatCount(p.audits.newCritical.length)} critical), ${formatCount(p.audits.fixed)} fixed, ${formatCount(p.audits.open)} still open.`);
   }
   return lines;
 }

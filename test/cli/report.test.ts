@@ -51,7 +51,7 @@ describe('seo-visibility report', () => {
     expect(html).not.toMatch(/(src|href)=/i);
     expect(html.match(/<section>/g)).toHaveLength(4);
     expect(html.match(/<svg /g)?.length).toBeGreaterThanOrEqual(8);
-    expect(html).toMatch(/keywords improved and \d+ declined on desktop/);
+    expect(html).toMatch(/keywords? improved and \d+ declined on desktop/);
     for (const heading of ['Biggest movers (desktop)', 'Top-10 entries', 'Top-10 exits', 'Referring domains lost', 'New critical audit issues', 'AI visibility by model']) expect(html).toContain(heading);
   });
 

@@ -66,7 +66,7 @@ describe('figures that do not contradict each other', () => {
   it('a project with no completed audit says so, not "0 new issues (0 critical), 0 fixed, 0 still open"', () => {
     expect(text(section('Samples'))).toContain('No completed audit yet');
     expect(section('Samples')).not.toMatch(/0 new issues \(0 critical\), 0 fixed, 0 still open/);
-    expect(text(section('Fixture'))).toContain('Latest audit against the one before: 1 new issues (1 critical), 1 fixed, 1 still open.');
+    expect(text(section('Fixture'))).toContain('Latest audit against the one before: 1 new issue (1 critical), 1 fixed, 1 still open.');
   });
 
   it('one keyword tracked in two locations shows each location, in the table and the chart legend', () => {
