@@ -96,7 +96,7 @@ afterAll(async () => {
 
 describe('the report in Chromium', () => {
   it('no console message, no request but the file; every chart line has a visible, whole legend entry (screenshot kept)', async () => {
-    const file = await writeReportOf(REPORT_FIXTURE, 'report.html', 7);
+    const file = await writeReportOf(REPORT_FIXTURE, 'report-fixture.html', 7);
     const { page, problems } = await open(file);
     try {
       await page.screenshot({ path: join(ARTIFACTS, 'report-fixture.png'), fullPage: true });
