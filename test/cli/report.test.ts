@@ -102,8 +102,8 @@ describe('seo-visibility report', () => {
     expect(run.status).toBe(3);
     expect(run.stdout).toContain(`ALERT rank_drop>=5: ${drops.length} row(s)`);
     // Each line names the keyword's location, where known: "coffee beans (Boston, MA) (mobile):".
-    const escape = (t: unknown) => String(t).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    for (const d of drops) expect(run.stdout).toMatch(new RegExp(`${escape(d['keyword'])}( \\([^)]*\\))? \\(${escape(d['device'])}\\):`));
+    const literal = (t: unknown) => String(t).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    for (const d of drops) expect(run.stdout).toMatch(new RegExp(`${literal(d['keyword'])}( \\([^)]*\\))? \\(${literal(d['device'])}\\):`));
     const quiet = report(['--db', file, '--out', join(ARTIFACTS, 'alert.html'), '--alert', 'rank_drop>=1000']);
     expect(quiet.status).toBe(0);
     expect(quiet.stdout).not.toContain('ALERT');
