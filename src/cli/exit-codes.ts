@@ -1,5 +1,6 @@
 /**
- * Exit codes: 0 done; 1 failed; 2 bad usage (unknown option, bad value, no API key); 3 an `--alert`
+ * Exit codes: 0 done; 1 failed (a missing optional package included: the command was right, the
+ * install is not, in every command); 2 bad usage (unknown option, bad value, no API key); 3 an `--alert`
  * threshold of `report` was crossed (the report is written); 75 stopped before the end (budget
  * spent, `--max-requests` reached, Ctrl-C) with progress saved: run the same command again to
  * resume (75 is EX_TEMPFAIL: "try again later"). Only `sync` and `fleet work` can stop before the
@@ -29,7 +30,7 @@ const MEANINGS: ReadonlyArray<{ code: number; text: string | Record<Command, str
     text: {
       plan: 'bad usage (an unknown or empty option, a bad value, an unknown dataset, no API key)',
       sync: 'bad usage (an unknown or empty option, a bad value, an unknown dataset, no API key)',
-      report: 'bad usage (an unknown or empty option, a bad value, not exactly one of --db and --postgres)',
+      report: 'bad usage (an unknown or empty option, a bad value, not exactly one of --db and --postgres, a bad --alert, an unknown project, a missing --out folder)',
       mcp: 'bad usage (an unknown or empty option, a bad value, not exactly one of --db and --postgres, --allow-writes without --live)',
     },
   },

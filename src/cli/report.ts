@@ -7,6 +7,7 @@ import { writeReport } from '../insights/report.js';
 import { openSource } from '../insights/open-source.js';
 import { EXIT, exitHelp } from './exit-codes.js';
 import { nonEmpty, wholeNumber } from './flags.js';
+import { terminalText } from './terminal-text.js';
 import { type CommandIO, storeOptions, withStoreErrors } from './store-options.js';
 
 /** `seo-visibility report`: what changed, as one HTML file with charts; `--alert` for cron jobs. @internal */
@@ -17,6 +18,7 @@ export function registerReport(program: Command, io: CommandIO): void {
     .option('-p, --project <id>', 'one project (all by default)', nonEmpty('--project'))
     .option('--days <n>', 'period length in days, ending at the latest synced data', wholeNumber('--days', 1), 28)
     .option('--alert <threshold...>', "exit 3 and print the rows when a threshold is crossed: rank_drop>=N, visibility_drop>=N, domains_lost>=N, new_critical>=N (repeatable)", (value: string, previous: string[] = []) => [...previous, value])
+    .option('--all-changes', 'AI visibility is a sample: list every change among the movers and in visibility_drop, not only the significant ones (two-proportion z-test at 95%)')
     .addHelpText(
       'after',
       `
@@ -25,13 +27,15 @@ Examples:
   $ seo-visibility report --postgres postgres://reader@db/seo --project 3f6c… --days 7 --out weekly.html
   $ seo-visibility report --db seo.db --out report.html --alert 'rank_drop>=5' --alert 'new_critical>=1'
 
+Every AI-visibility figure comes with its number of answers and a 95% Wilson interval; a change counts
+as a mover (and for visibility_drop) when significant at 95%, unless --all-changes.
 Charts need the optional package echarts (npm install echarts).
 ${exitHelp('report')}`,
     )
     .action(async (opts) => io.setExit(await reportCommand(opts, io)));
 }
 
-async function reportCommand(opts: { db?: string; postgres?: string; schema: string; out: string; project?: string; days: number; alert?: string[] }, io: CommandIO): Promise<number> {
+async function reportCommand(opts: { db?: string; postgres?: string; schema: string; out: string; project?: string; days: number; alert?: string[]; allChanges?: boolean }, io: CommandIO): Promise<number> {
   let alerts: Alert[] = [];
   // Checked before the store is opened: a bad threshold or folder is a usage error, nothing is read.
   const usage = await withStoreErrors(io, async () => {
@@ -44,10 +48,11 @@ async function reportCommand(opts: { db?: string; postgres?: string; schema: str
   return withStoreErrors(
     io,
     async (source) => {
-      const result = await writeReport(source, { out: opts.out, project: opts.project, days: opts.days, alerts });
+      const result = await writeReport(source, { out: opts.out, project: opts.project, days: opts.days, alerts, allChanges: opts.allChanges });
       io.out.write(`Report of ${result.projects} project(s) over ${opts.days} days written to ${resolve(opts.out)}\n`);
+      // Keywords, domains and issue types are the server's text: no escape sequence or bidi control of theirs reaches the terminal.
       for (const { alert, lines } of result.alerts) {
-        io.out.write(`ALERT ${alert.text}: ${lines.length} row(s)\n${lines.map((l) => `  ${l}\n`).join('')}`);
+        io.out.write(`ALERT ${alert.text}: ${lines.length} row(s)\n${lines.map((l) => `  ${terminalText(l, { oneLine: true })}\n`).join('')}`);
       }
       return result.alerts.length ? EXIT.alert : EXIT.done;
     },

@@ -26,7 +26,8 @@ export function storeOptions(command: Command): Command {
 
 /**
  * Opens the store the options name, runs `fn` with it, closes it, and turns a failure into a
- * message on stderr and an exit code (2 for usage, 1 otherwise, a missing optional package too).
+ * message on stderr and an exit code (2 for usage, 1 otherwise: a missing optional package is 1,
+ * as in sync and fleet, since the command was right and the install is not).
  * @internal
  */
 export async function withStoreErrors(io: CommandIO, fn: (source: InsightSource) => Promise<number>, opts?: SourceOptions, open?: (o: SourceOptions) => Promise<InsightSource>): Promise<number> {

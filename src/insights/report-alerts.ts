@@ -1,7 +1,10 @@
 import { closestKey } from '../internal/option-check.js';
 import { InsightError } from './errors.js';
+import { keywordLabel, keywordLocations, withLocations } from './keyword-locations.js';
 import { auditChanges, backlinkChanges, rankChanges, viewRows } from './queries.js';
+import { formatCount, formatPct, formatSigned } from './report-format.js';
 import type { InsightSource, ResultRow } from './source.js';
+import { visibilityByModel } from './visibility-samples.js';
 
 type Op = '>=' | '>' | '<=' | '<' | '=';
 
@@ -13,13 +16,24 @@ export interface Alert {
   value: number;
 }
 
+/**
+ * What the alerts look at: one project or all, the period, and `allChanges` (a visibility drop
+ * fires whether or not it is significant; by default only a significant one does).
+ * @internal
+ */
+export interface AlertScope {
+  project?: string | undefined;
+  days: number;
+  allChanges?: boolean | undefined;
+}
+
 /** What a metric measures, and the rows whose figure is compared with the threshold. */
 interface Metric {
   description: string;
-  /** One offending row in words, for the command's output. */
+  /** One offending row in words, for the command's output (server text raw: the CLI makes it terminal-safe). */
   line(row: ResultRow): string;
   /** The rows of the period, each with the metric's figure in `value`. */
-  rows(source: InsightSource, filter: { project?: string | undefined; days: number }): Promise<Array<ResultRow & { value: number }>>;
+  rows(source: InsightSource, filter: AlertScope): Promise<Array<ResultRow & { value: number }>>;
 }
 
 /** Rows of one project each, carrying a count. */
@@ -38,14 +52,33 @@ async function projectIds(source: InsightSource, project: string | undefined): P
 export const ALERT_METRICS: Readonly<Record<string, Metric>> = {
   rank_drop: {
     description: 'positions a keyword lost over the period, on any device (rank_changes.change)',
-    line: (r) => `${r['keyword']} (${r['device']}): ${r['start_position'] ?? '–'} → ${r['end_position'] ?? '–'}, ${Number(r['change']) > 0 ? '+' : ''}${r['change']} [project ${r['project_id']}]`,
-    rows: async (source, filter) => (await rankChanges(source, filter)).filter((r) => r['change'] !== null).map((r) => ({ ...r, value: Number(r['change']) })),
+    line: (r) => `${keywordLabel(r)} (${r['device']}): ${r['start_position'] ?? '–'} → ${r['end_position'] ?? '–'}, ${Number(r['change']) > 0 ? '+' : ''}${r['change']} [project ${r['project_id']}]`,
+    rows: async (source, filter) => {
+      const rows = (await rankChanges(source, filter)).filter((r) => r['change'] !== null);
+      const located = rows.length ? withLocations(rows, await keywordLocations(source, filter.project)) : rows;
+      return located.map((r) => ({ ...r, value: Number(r['change']) }));
+    },
   },
   visibility_drop: {
-    description: "percentage points an AI model's brand visibility fell against the previous period",
-    line: (r) => `${r['model']}: ${r['previous_visibility_pct']}% → ${r['visibility_pct']}% (${r['visibility_change']} points) [project ${r['project_id']}]`,
-    rows: async (source, filter) =>
-      (await viewRows(source, 'ai_visibility_models', filter, { orderBy: 'v.visibility_change' })).filter((r) => r['visibility_change'] !== null).map((r) => ({ ...r, value: -Number(r['visibility_change']) })),
+    description: "percentage points an AI model's brand visibility fell against the previous period, when the fall is significant (two-proportion z-test at 95%; --all-changes: any fall)",
+    line: (r) =>
+      `${r['model']}: ${formatPct(r['previous_pct'])} of ${formatCount(r['previous_n'])} → ${formatPct(r['pct'])} of ${formatCount(r['n'])} answers (${formatSigned(-Number(r['value']), 1)} points, ${r['significant'] ? 'significant' : 'not significant'} at 95%) [project ${r['project_id']}]`,
+    rows: async (source, filter) => {
+      const daily = await viewRows(source, 'ai_visibility', { project: filter.project }, { orderBy: 'v.project_id, v.day' });
+      return visibilityByModel(daily, filter.days)
+        .filter((m) => m.change && m.previous && (filter.allChanges || m.change.significant))
+        .map((m) => ({
+          project_id: m.project_id,
+          model: m.model,
+          n: m.current.n,
+          pct: 100 * m.interval.share,
+          previous_n: m.previous?.n,
+          previous_pct: 100 * (m.previousInterval?.share ?? 0),
+          significant: m.change?.significant,
+          // Rounded as printed, so 'visibility_drop>=40' fires on a printed −40.0 (0.2 − 0.6 is −0.39999…).
+          value: Math.round(-1000 * (m.change?.change ?? 0)) / 10,
+        }));
+    },
   },
   domains_lost: {
     description: 'referring domains a project lost over the period',
@@ -75,7 +108,7 @@ export function parseAlert(text: string): Alert {
 const test: Record<Op, (a: number, b: number) => boolean> = { '>=': (a, b) => a >= b, '>': (a, b) => a > b, '<=': (a, b) => a <= b, '<': (a, b) => a < b, '=': (a, b) => a === b };
 
 /** The rows that cross each alert's threshold. @internal */
-export async function checkAlerts(source: InsightSource, alerts: readonly Alert[], filter: { project?: string | undefined; days: number }): Promise<Array<{ alert: Alert; lines: string[] }>> {
+export async function checkAlerts(source: InsightSource, alerts: readonly Alert[], filter: AlertScope): Promise<Array<{ alert: Alert; lines: string[] }>> {
   const out: Array<{ alert: Alert; lines: string[] }> = [];
   for (const alert of alerts) {
     const metric = ALERT_METRICS[alert.metric] as Metric;

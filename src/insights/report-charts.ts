@@ -9,9 +9,25 @@ interface ECharts {
   };
 }
 
+/**
+ * Line colours and dashes, in series order: eight colours that stay apart for the common forms of
+ * colour blindness (Okabe and Ito's palette, with its yellow darkened to read on white), the second
+ * eight repeat them dashed. The HTML legend beside each chart draws the same swatch, so every line
+ * is named in the static file: ECharts' own legend pages (its ◁ 1/2 ▷ arrows need a script the file
+ * does not have) and cuts long labels.
+ * @internal
+ */
+export function seriesStyle(index: number): { color: string; dashed: boolean } {
+  return { color: PALETTE[index % PALETTE.length] as string, dashed: Math.floor(index / PALETTE.length) % 2 === 1 };
+}
+
+const PALETTE = ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#56b4e9', '#b8860b', '#000000', '#e69f00'];
+
 /** A line chart: named series of [x, y] points, drawn by ECharts as an SVG string. @internal */
 export interface LineChart {
   title: string;
+  /** The y axis' range, when fixed (a percentage runs 0–100). */
+  yRange?: readonly [number, number];
   series: ReadonlyArray<{ name: string; points: ReadonlyArray<readonly [string, number | null]> }>;
   /** Position charts run top-down: 1 is the best. */
   inverse?: boolean;
@@ -36,12 +52,19 @@ export async function chartRenderer(): Promise<(chart: LineChart) => string> {
       instance.setOption({
         animation: false,
         title: { text: chart.title, left: 8, top: 4, textStyle: { fontSize: 14 } },
-        // SSR measures text roughly: a wide gap keeps legend labels off the next symbol.
-        legend: { type: 'scroll', top: 28, left: 8, right: 8, itemGap: 28 },
-        grid: { left: 48, right: 24, top: 70, bottom: 36 },
+        // No legend in the SVG: the report writes one in HTML (see seriesStyle).
+        legend: { show: false },
+        grid: { left: 48, right: 24, top: 40, bottom: 36 },
         xAxis: { type: 'category', boundaryGap: false, data: days },
-        yAxis: { type: 'value', inverse: chart.inverse ?? false, min: chart.inverse ? 1 : undefined, scale: !chart.inverse },
-        series: chart.series.map((s) => ({ type: 'line', name: s.name, showSymbol: false, connectNulls: false, data: alignTo(days, s.points) })),
+        // Positions, counts and whole percentages: no axis label like "39.5 referring domains".
+        yAxis: { type: 'value', minInterval: 1, inverse: chart.inverse ?? false, min: chart.yRange?.[0] ?? (chart.inverse ? 1 : undefined), max: chart.yRange?.[1], scale: !chart.inverse && !chart.yRange },
+        series: chart.series.map((s, i) => {
+          const style = seriesStyle(i);
+          const data = alignTo(days, s.points);
+          // A value with no neighbour draws no line: such a series gets dots, or it would be in the legend only.
+          const showSymbol = data.some((v, d) => v !== null && (data[d - 1] ?? null) === null && (data[d + 1] ?? null) === null);
+          return { type: 'line', name: s.name, showSymbol, symbolSize: 6, connectNulls: false, color: style.color, lineStyle: { width: 2, type: style.dashed ? 'dashed' : 'solid' }, data };
+        }),
       });
       return instance.renderToSVGString();
     } finally {

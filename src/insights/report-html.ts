@@ -1,20 +1,65 @@
-import type { LineChart } from './report-charts.js';
+
+import { type LineChart, seriesStyle } from './report-charts.js';
 import type { ProjectReport } from './report-data.js';
+import { formatAverage, formatCount, formatInterval, formatPct, formatPosition, formatSigned } from './report-format.js';
 import type { ResultRow } from './source.js';
+import type { ModelVisibility } from './visibility-samples.js';
 
 /** HTML-escapes text. */
 function esc(value: unknown): string {
   return String(value ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-const signed = (n: unknown) => (n === null || n === undefined ? '–' : Number(n) > 0 ? `+${n}` : String(n));
+/** A cell already written as HTML (from escaped parts); any other cell value is escaped text. */
+interface Html {
+  html: string;
+}
+type Cell = Html | string;
 
 /** A table of rows: [header, cell of a row][]; "none" when empty. */
-function table(rows: readonly ResultRow[], columns: ReadonlyArray<[string, (r: ResultRow) => unknown]>, empty: string): string {
+function table<T>(rows: readonly T[], columns: ReadonlyArray<[string, (r: T) => Cell]>, empty: string): string {
   if (!rows.length) return `<p class="none">${esc(empty)}</p>`;
   const head = columns.map(([h]) => `<th>${esc(h)}</th>`).join('');
-  const body = rows.map((r) => `<tr>${columns.map(([, cell]) => `<td>${esc(cell(r))}</td>`).join('')}</tr>`).join('\n');
+  const cell = (c: Cell) => (typeof c === 'string' ? esc(c) : c.html);
+  const body = rows.map((r) => `<tr>${columns.map(([, fn]) => `<td>${cell(fn(r))}</td>`).join('')}</tr>`).join('\n');
   return `<table><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`;
+}
+
+/**
+ * A change with its direction shown three ways: the sign as the view documents it, an arrow and a
+ * colour (green better, red worse), and words for screen readers. Positions: negative is better
+ * (12 → 4 is −8, up 8 places). Visibility: positive is better; a change that is not significant
+ * is grey and says so.
+ */
+function rankChangeCell(change: unknown): Cell {
+  if (change === null || change === undefined) return '–';
+  const n = Number(change);
+  if (n === 0) return { html: '<span class="same">0<span class="sr"> (no change)</span></span>' };
+  const better = n < 0;
+  const words = `${better ? 'better: up' : 'worse: down'} ${Math.abs(n)} place${Math.abs(n) === 1 ? '' : 's'}`;
+  return { html: `<span class="${better ? 'better' : 'worse'}"><span aria-hidden="true">${better ? '▲' : '▼'} </span>${esc(formatSigned(n))}<span class="sr"> (${words})</span></span>` };
+}
+
+function visibilityChangeCell(m: ModelVisibility): Cell {
+  if (!m.change) return '–';
+  const points = formatSigned(100 * m.change.change, 1);
+  if (!m.change.significant) return { html: `<span class="same">${esc(points)}<span class="sr"> (not significant)</span></span>` };
+  const better = m.change.change > 0;
+  return { html: `<span class="${better ? 'better' : 'worse'}"><span aria-hidden="true">${better ? '▲' : '▼'} </span>${esc(points)}<span class="sr"> (${better ? 'better' : 'worse'}, significant)</span></span>` };
+}
+
+/** "1 keyword", "2 keywords": a count and its noun. */
+const counted = (n: number, noun: string) => `${formatCount(n)} ${noun}${n === 1 ? '' : 's'}`;
+
+/** "56.6% of 1,204 answers (95% interval 53.8–59.4%)". */
+function shareWords(m: ModelVisibility): string {
+  return `${formatPct(100 * m.interval.share)} of ${formatCount(m.current.n)} answer${m.current.n === 1 ? '' : 's'} (95% interval ${formatInterval(m.interval)})`;
+}
+
+/** "+4.5 points, significant at 95%" or "… not significant at 95% (within sampling noise)". */
+function changeWords(m: ModelVisibility): string {
+  if (!m.change) return 'no answers in the previous period to compare with';
+  return `${formatSigned(100 * m.change.change, 1)} points, ${m.change.significant ? 'significant at 95%' : 'not significant at 95% (within sampling noise)'}`;
 }
 
 /** The summary in words at the top of a project's section. @internal */
@@ -22,20 +67,32 @@ export function summaryWords(p: ProjectReport): string[] {
   const lines: string[] = [];
   if (p.endDate) {
     lines.push(
-      `Over the ${p.days} days to ${p.endDate}, ${p.improved} keywords improved and ${p.declined} declined on desktop; ${p.topTen.entered.length} entered the top 10 and ${p.topTen.left.length} left it.`,
+      `Over the ${p.days} days to ${p.endDate}, ${counted(p.improved, 'keyword')} improved and ${formatCount(p.declined)} declined on desktop; ${formatCount(p.topTen.entered.length)} entered the top 10 and ${formatCount(p.topTen.left.length)} left it.`,
     );
   } else lines.push('No keyword rankings synced yet.');
-  const visible = p.models.filter((m) => m['visibility_pct'] !== null);
-  if (visible.length) {
-    const avg = (key: string) => visible.reduce((s, m) => s + Number(m[key] ?? 0), 0) / visible.length;
-    const change = visible.every((m) => m['previous_visibility_pct'] !== null) ? avg('visibility_pct') - avg('previous_visibility_pct') : undefined;
-    const best = visible[0] as ResultRow;
-    lines.push(
-      `The brand is visible in ${avg('visibility_pct').toFixed(1)}% of AI answers on average${change === undefined ? '' : ` (${change >= 0 ? '+' : ''}${change.toFixed(1)} points against the previous ${p.days} days)`}; best model: ${best['model']} at ${best['visibility_pct']}%.`,
-    );
+  if (p.overall) {
+    const o = p.overall;
+    const previous = o.previous && o.previousInterval ? ` (${formatPct(100 * o.previousInterval.share)} of ${formatCount(o.previous.n)})` : '';
+    lines.push(`The brand is visible in ${shareWords(o)} across ${p.models.length} AI model${p.models.length === 1 ? '' : 's'}; against the previous ${p.days} days${previous}: ${changeWords(o)}.`);
+    const moved = p.visibilityMovers.map((m) => `${m.model} ${formatSigned(100 * (m.change?.change ?? 0), 1)} points${m.change?.significant ? '' : ' (not significant)'}`);
+    const withChange = p.models.filter((m) => m.change).length;
+    if (moved.length) lines.push(`${p.visibilityMovers.every((m) => m.change?.significant) ? 'Models whose visibility changed significantly' : 'Changes by model (significant or not)'}: ${moved.join('; ')}.`);
+    else if (withChange) lines.push(`No model's visibility changed significantly at 95% against the previous ${p.days} days.`);
   }
-  lines.push(`Referring domains: ${p.domains.gained.length} gained, ${p.domains.lost.length} lost.`);
-  lines.push(`Latest audit against the one before: ${p.audits.new} new issues (${p.audits.newCritical.length} critical), ${p.audits.fixed} fixed, ${p.audits.open} still open.`);
+  const lostNote = p.domains.lost.length === 0 ? ' (losses are tracked from the second sync on: a domain is lost when a later sync no longer finds it)' : '';
+  lines.push(`Referring domains in the domain list: ${formatCount(p.domains.gained.length)} gained and ${formatCount(p.domains.lost.length)} lost in the period${lostNote}.`);
+  const known = p.trend.filter((t): t is [string, number] => t[1] !== null);
+  const first = known[0];
+  const last = known.at(-1);
+  if (first && last) {
+    lines.push(`The backlink history (the chart, the API's daily counts) went from ${formatCount(first[1])} referring domains on ${first[0]} to ${formatCount(last[1])} on ${last[0]} (${formatSigned(last[1] - first[1])}).`);
+  }
+  if (!p.audits.completed) lines.push('No completed audit yet: audit issues are compared once an audit has completed.');
+  else if (!p.audits.hasPrevious) {
+    lines.push(`First completed audit: ${counted(p.audits.new, 'open issue')} (${formatCount(p.audits.newCritical.length)} critical); fixed issues are counted from the second completed audit on.`);
+  } else {
+    lines.push(`Latest audit against the one before: ${counted(p.audits.new, 'new issue')} (${formatCount(p.audits.newCritical.length)} critical), ${formatCount(p.audits.fixed)} fixed, ${formatCount(p.audits.open)} still open.`);
+  }
   return lines;
 }
 
@@ -43,10 +100,26 @@ export function summaryWords(p: ProjectReport): string[] {
 export function projectCharts(p: ProjectReport): LineChart[] {
   return [
     { title: 'Desktop position of the biggest movers (1 = top)', inverse: true, series: [...p.positions].map(([name, points]) => ({ name, points })) },
-    { title: 'Brand visibility by AI model (% of answers)', series: [...p.visibility].map(([name, points]) => ({ name, points })) },
-    { title: 'Referring domains', series: [{ name: 'referring domains', points: p.trend }] },
+    { title: 'Brand visibility by AI model, % of answers over the trailing 7 days', yRange: [0, 100], series: [...p.visibility].map(([name, points]) => ({ name, points })) },
+    { title: 'Referring domains per day (backlink history)', series: [{ name: 'referring domains (backlink history)', points: p.trend }] },
   ];
 }
+
+/** The legend of a chart, in HTML: every line's swatch and full name, wrapping rather than cut. */
+function legend(chart: LineChart): string {
+  const items = chart.series.map((s, i) => {
+    const { color, dashed } = seriesStyle(i);
+    const swatch = `<svg class="swatch" width="24" height="10" aria-hidden="true"><line x1="1" y1="5" x2="23" y2="5" stroke="${color}" stroke-width="3"${dashed ? ' stroke-dasharray="5 3"' : ''}/></svg>`;
+    return `<li>${swatch}${esc(s.name)}</li>`;
+  });
+  return `<ul class="legend" aria-label="${esc(`Lines of: ${chart.title}`)}">${items.join('')}</ul>`;
+}
+
+/** A keyword's cells: its text and where it is tracked. */
+const keywordColumns: Array<[string, (r: ResultRow) => Cell]> = [
+  ['Keyword', (r) => String(r['keyword'] ?? '')],
+  ['Location', (r) => String(r['location'] ?? '–')],
+];
 
 /**
  * The whole report: one self-contained page (styles inline, charts as inline SVG, no script and
@@ -56,27 +129,43 @@ export function projectCharts(p: ProjectReport): LineChart[] {
 export function reportHtml(projects: readonly ProjectReport[], render: (chart: LineChart) => string, generatedAt: Date): string {
   const sections = projects.map((p) => {
     const charts = projectCharts(p)
-      .filter((c) => c.series.some((s) => s.points.length > 0))
-      .map((c) => `<figure>${render(c)}</figure>`)
+      .filter((c) => c.series.some((s) => s.points.some((pt) => pt[1] !== null)))
+      .map((c) => `<figure>${render(c)}\n${legend(c)}</figure>`)
       .join('\n');
     return `<section>
 <h2>${esc(p.name)}</h2>
-<div class="summary">${summaryWords(p).map((l) => `<p>${esc(l)}</p>`).join('')}</div>
+<div class="summary">${summaryWords(p)
+      .map((l) => `<p>${esc(l)}</p>`)
+      .join('')}</div>
 ${charts}
 <h3>Biggest movers (desktop)</h3>
-${table(p.movers, [['Keyword', (r) => r['keyword']], ['Start', (r) => r['start_position'] ?? '–'], ['End', (r) => r['end_position'] ?? '–'], ['Change', (r) => signed(r['change'])], ['Movement', (r) => r['movement'] ?? '']], 'No keyword moved.')}
+${table(p.movers, [...keywordColumns, ['Start', (r) => formatPosition(r['start_position'])], ['End', (r) => formatPosition(r['end_position'])], ['Change', (r) => rankChangeCell(r['change'])], ['Movement', (r) => String(r['movement'] ?? '')]], 'No keyword moved.')}
 <h3>Top-10 entries</h3>
-${table(p.topTen.entered, [['Keyword', (r) => r['keyword']], ['Start', (r) => r['start_position'] ?? '–'], ['End', (r) => r['end_position']]], 'None.')}
+${table(p.topTen.entered, [...keywordColumns, ['Start', (r) => formatPosition(r['start_position'])], ['End', (r) => formatPosition(r['end_position'])]], 'None.')}
 <h3>Top-10 exits</h3>
-${table(p.topTen.left, [['Keyword', (r) => r['keyword']], ['Start', (r) => r['start_position']], ['End', (r) => r['end_position'] ?? '–']], 'None.')}
+${table(p.topTen.left, [...keywordColumns, ['Start', (r) => formatPosition(r['start_position'])], ['End', (r) => formatPosition(r['end_position'])]], 'None.')}
 <h3>AI visibility by model</h3>
-${table(p.models, [['Model', (r) => r['model']], ['Visible %', (r) => r['visibility_pct']], ['Previous %', (r) => r['previous_visibility_pct'] ?? '–'], ['Change', (r) => signed(r['visibility_change'])], ['Avg position', (r) => r['average_position'] ?? '–'], ['Cited %', (r) => r['citation_share_pct']]], 'No AI answers checked in the period.')}
-<h3>Referring domains lost</h3>
-${table(p.domains.lost, [['Domain', (r) => r['domain']], ['Lost on', (r) => r['changed_on']], ['Domain rank', (r) => r['domain_rank'] ?? '–']], 'None lost in the period.')}
-<h3>Referring domains gained</h3>
-${table(p.domains.gained, [['Domain', (r) => r['domain']], ['First seen', (r) => r['changed_on']], ['Domain rank', (r) => r['domain_rank'] ?? '–']], 'None gained in the period.')}
+${table(
+  p.models,
+  [
+    ['Model', (m) => m.model],
+    ['Answers', (m) => formatCount(m.current.n)],
+    ['Visible %', (m) => formatPct(100 * m.interval.share, false)],
+    ['95% interval', (m) => formatInterval(m.interval)],
+    ['Previous %', (m) => (m.previousInterval ? formatPct(100 * m.previousInterval.share, false) : '–')],
+    ['Previous answers', (m) => (m.previous ? formatCount(m.previous.n) : '–')],
+    ['Change, points', visibilityChangeCell],
+    ['Avg position', (m) => formatAverage(p.modelDetails.get(m.model)?.['average_position'])],
+    ['Cited %', (m) => formatPct(p.modelDetails.get(m.model)?.['citation_share_pct'], false)],
+  ],
+  'No AI answers checked in the period.',
+)}
+<h3>Referring domains lost (domain list)</h3>
+${table(p.domains.lost, [['Domain', (r) => String(r['domain'] ?? '')], ['Lost on', (r) => String(r['changed_on'] ?? '–')], ['Domain rank', (r) => formatCount(r['domain_rank'])]], p.domains.gained.length || p.domains.lost.length ? 'None lost in the period.' : 'None lost in the period (losses are tracked from the second sync on).')}
+<h3>Referring domains gained (domain list)</h3>
+${table(p.domains.gained, [['Domain', (r) => String(r['domain'] ?? '')], ['First seen', (r) => String(r['changed_on'] ?? '–')], ['Domain rank', (r) => formatCount(r['domain_rank'])]], 'None gained in the period.')}
 <h3>New critical audit issues</h3>
-${table(p.audits.newCritical, [['Issue', (r) => r['title']], ['Type', (r) => r['issue_type']], ['Pages', (r) => r['affected_count'] ?? '–']], 'No new critical issue in the latest audit.')}
+${table(p.audits.newCritical, [['Issue', (r) => String(r['title'] ?? '')], ['Type', (r) => String(r['issue_type'] ?? '')], ['Pages', (r) => formatCount(r['affected_count'])]], p.audits.completed ? 'No new critical issue in the latest audit.' : 'No completed audit yet.')}
 </section>`;
   });
   return `<!doctype html>
@@ -90,15 +179,22 @@ body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: 
 h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 19px; border-bottom: 2px solid #dfe3ea; padding-bottom: 4px; margin-top: 40px; } h3 { font-size: 15px; margin: 22px 0 6px; }
 .meta { color: #667085; margin: 0 0 8px; } .summary { background: #f4f6fa; border-radius: 6px; padding: 8px 14px; } .summary p { margin: 6px 0; }
 figure { margin: 16px 0; } figure svg { max-width: 100%; height: auto; }
+.legend { list-style: none; margin: 4px 0 0; padding: 0 0 0 8px; display: flex; flex-wrap: wrap; gap: 4px 20px; font-size: 13px; }
+.legend li { display: flex; align-items: center; gap: 6px; overflow-wrap: anywhere; } .legend .swatch { flex: none; }
 table { border-collapse: collapse; width: 100%; } th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid #e6e9ef; } th { background: #f4f6fa; font-weight: 600; }
+td { font-variant-numeric: tabular-nums; }
+.better { color: #05703a; } .worse { color: #b42318; } .same { color: #667085; }
+.sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 .none { color: #667085; font-style: italic; }
 </style>
 </head>
 <body>
 <h1>SEO and AI visibility: what changed</h1>
-<p class="meta">${projects.length} project(s), generated ${esc(generatedAt.toISOString().slice(0, 16).replace('T', ' '))} UTC from the synced store by seo-visibility report.</p>
+<p class="meta">${formatCount(projects.length)} project(s), generated ${esc(generatedAt.toISOString().slice(0, 16).replace('T', ' '))} UTC from the synced store by seo-visibility report. Visibility in AI answers is a sample: each figure comes with its number of answers and a 95% interval, and a change is called significant by a two-proportion z-test at 95%.</p>
 ${sections.join('\n') || '<p class="none">The store holds no projects yet: run seo-visibility sync first.</p>'}
 </body>
 </html>
 `;
 }
+
+

@@ -1,8 +1,8 @@
-import { renameSync, writeFileSync } from 'node:fs';
 import { InsightError } from './errors.js';
 import { type Alert, checkAlerts } from './report-alerts.js';
 import { chartRenderer } from './report-charts.js';
 import { gatherReport } from './report-data.js';
+import { writeFileAtomically } from './report-file.js';
 import { reportHtml } from './report-html.js';
 import type { InsightSource } from './source.js';
 
@@ -12,21 +12,23 @@ export interface ReportOptions {
   project?: string | undefined;
   days: number;
   alerts: readonly Alert[];
+  /** Movers and `visibility_drop` include changes of AI visibility that are not significant at 95%. */
+  allChanges?: boolean | undefined;
   now?: Date | undefined;
 }
 
 /**
- * Writes the report (one self-contained HTML file; written beside and renamed into place, so a
- * reader never sees half of it) and returns the alerts whose thresholds were crossed.
+ * Writes the report (one self-contained HTML file; written beside under a new random name and
+ * renamed into place, so a reader never sees half of it and no planted link is followed) and
+ * returns the alerts whose thresholds were crossed.
  * @internal
  */
 export async function writeReport(source: InsightSource, options: ReportOptions): Promise<{ projects: number; alerts: Awaited<ReturnType<typeof checkAlerts>> }> {
   const render = await chartRenderer();
-  const projects = await gatherReport(source, { project: options.project, days: options.days });
+  const scope = { project: options.project, days: options.days, allChanges: options.allChanges };
+  const projects = await gatherReport(source, scope);
   if (options.project && projects.length === 0) throw new InsightError('usage', `--project ${options.project}: the store holds no such project`);
   const html = reportHtml(projects, render, options.now ?? new Date());
-  const partial = `${options.out}.${process.pid}.partial`;
-  writeFileSync(partial, html);
-  renameSync(partial, options.out);
-  return { projects: projects.length, alerts: await checkAlerts(source, options.alerts, { project: options.project, days: options.days }) };
+  writeFileAtomically(options.out, html);
+  return { projects: projects.length, alerts: await checkAlerts(source, options.alerts, scope) };
 }

@@ -51,7 +51,7 @@ describe('seo-visibility report', () => {
     expect(html).not.toMatch(/(src|href)=/i);
     expect(html.match(/<section>/g)).toHaveLength(4);
     expect(html.match(/<svg /g)?.length).toBeGreaterThanOrEqual(8);
-    expect(html).toMatch(/keywords improved and \d+ declined on desktop/);
+    expect(html).toMatch(/keywords? improved and \d+ declined on desktop/);
     for (const heading of ['Biggest movers (desktop)', 'Top-10 entries', 'Top-10 exits', 'Referring domains lost', 'New critical audit issues', 'AI visibility by model']) expect(html).toContain(heading);
   });
 
@@ -101,7 +101,9 @@ describe('seo-visibility report', () => {
     const run = report(['--db', file, '--out', join(ARTIFACTS, 'alert.html'), '--alert', 'rank_drop>=5']);
     expect(run.status).toBe(3);
     expect(run.stdout).toContain(`ALERT rank_drop>=5: ${drops.length} row(s)`);
-    for (const d of drops) expect(run.stdout).toContain(`${d['keyword']} (${d['device']}):`);
+    // Each line names the keyword's location, where known: "coffee beans (Boston, MA) (mobile):".
+    const literal = (t: unknown) => String(t).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    for (const d of drops) expect(run.stdout).toMatch(new RegExp(`${literal(d['keyword'])}( \\([^)]*\\))? \\(${literal(d['device'])}\\):`));
     const quiet = report(['--db', file, '--out', join(ARTIFACTS, 'alert.html'), '--alert', 'rank_drop>=1000']);
     expect(quiet.status).toBe(0);
     expect(quiet.stdout).not.toContain('ALERT');
