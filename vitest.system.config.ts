@@ -1,0 +1,18 @@
+import { defineConfig } from 'vitest/config';
+import { SYSTEM_EXCLUDE, SYSTEM_INCLUDE } from './scripts/test-kinds.js';
+
+// The system suite (`npm run test:system`): the `*.system.test.ts` files, which start real
+// servers, spawn processes (the CLI, kill loops, child syncs) or wait on real time. One PostgreSQL
+// and one Redis serve the whole run (test/helpers/system-servers.ts); a test that must kill,
+// flush or restart its server still starts its own. The packed tarball has its own config
+// (vitest.packed.config.ts).
+export default defineConfig({
+  test: {
+    include: SYSTEM_INCLUDE,
+    exclude: SYSTEM_EXCLUDE,
+    globalSetup: ['test/helpers/system-servers.ts'],
+    setupFiles: ['test/helpers/system-env.ts'],
+    restoreMocks: true,
+    testTimeout: 20_000,
+  },
+});
