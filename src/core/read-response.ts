@@ -90,11 +90,6 @@ export interface FailureContext {
  * `TimeoutError` when ky's time-out ran out (before the response or while its body was read), the
  * SDK error itself, else `ConnectionError` with the host and the system error code. ky's errors are
  * never attached as `cause`: they hold the `Request`, whose headers carry the key.
- *
- * @example
- * ```ts
- * throw failure(error, { signal, timeoutMs: 30_000, host: 'api.example.com' });
- * ```
  * @internal
  */
 export function failure(error: unknown, context: FailureContext): SeoVisibilityError {
