@@ -12,6 +12,9 @@ export default defineConfig({
     exclude: SYSTEM_EXCLUDE,
     globalSetup: ['test/helpers/system-servers.ts'],
     setupFiles: ['test/helpers/system-env.ts'],
+    // Most of a system test is waiting (on a child process, a server, a kill): two files at a time
+    // keep both cores busy (Vitest's default is one worker on a 2-core machine).
+    maxWorkers: 2,
     restoreMocks: true,
     testTimeout: 20_000,
   },
