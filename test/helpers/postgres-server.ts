@@ -7,7 +7,7 @@ import { freePort, onPath } from './local-server.js';
 
 /** A PostgreSQL server for the tests: `POSTGRES_URL` when set, else a throwaway cluster. */
 export interface TestPostgres {
-  /** `postgres://postgres@127.0.0.1:<port>/postgres`, trust auth, no password. */
+  /** `postgres://postgres@127.0.0.1:<port>/<database>`, trust auth, no password (`postgres`, or a database of this call's own on a shared server). */
   url: string;
   /** Stops the cluster (immediate shutdown) and deletes its folder; under `POSTGRES_URL`, drops the database this call created. */
   stop(): Promise<void>;
