@@ -1,11 +1,20 @@
 import { defineConfig } from 'vitest/config';
+import { UNIT_EXCLUDE, UNIT_INCLUDE } from './scripts/test-kinds.js';
 
+// The unit suite (`npm run test:unit`): every `*.test.ts` but the system tests (`*.system.test.ts`,
+// vitest.system.config.ts) and the packed-tarball folders (vitest.packed.config.ts). No real
+// server, no child process, an injected clock: test/tooling/test-names.test.ts fails on a unit
+// file that reaches child_process or a server helper. The naming rule lives in scripts/test-kinds.ts.
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    // Packed-tarball tests (packaging, browser, Deno/Bun/Node 22) run under vitest.packed.config.ts.
-    exclude: ['**/node_modules/**', 'test/package/**', 'test/browser/**', 'test/runtimes/**'],
-    typecheck: { enabled: true, include: ['test/**/*.test-d.ts'] },
+    include: UNIT_INCLUDE,
+    exclude: UNIT_EXCLUDE,
+    // The type tests (test/**/*.test-d.ts) are in tsconfig.json, so `npm run typecheck` checks them;
+    // a second whole-project tsc inside the unit run cost it 20-40 s of CPU on two cores.
+    typecheck: { enabled: false, include: ['test/**/*.test-d.ts'] },
+    // Vitest's default is one worker fewer than the cores: one worker on a 2-core machine, which
+    // left a core idle. Files share nothing (each starts its own simulator on a port of its own).
+    maxWorkers: 2,
     restoreMocks: true,
     testTimeout: 20_000,
   },

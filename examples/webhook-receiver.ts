@@ -13,12 +13,15 @@ import { InvalidArgumentError, SeoVisibilityClient, isKnownWebhookEvent, parseWe
 
 function handle(event: WebhookEvent): void {
   if (!isKnownWebhookEvent(event)) {
-    // Not one of the six documented events: the delivery `client.webhooks.test()` asks for (its
-    // name is not documented), or an event added after this SDK version.
-    console.log(`event ${event.event} (not a documented event: a test delivery, or newer than this SDK) for project ${event.project_id}`);
+    // An event added after this SDK version.
+    console.log(`event ${event.event} (newer than this SDK) for project ${event.project_id}`);
     return;
   }
   switch (event.event) {
+    case 'webhook.test':
+      // The delivery `client.webhooks.test()` asks for: the endpoint is reachable.
+      console.log(`event webhook.test: a test delivery for project ${event.project_id}`);
+      break;
     case 'audit.completed':
       console.log(`audit ${event.data.audit_id} done: ${event.data.pages_crawled} pages — read it with audits.latest()`);
       break;

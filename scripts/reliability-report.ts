@@ -1,6 +1,7 @@
 /**
- * Regenerates docs/reliability.md: clears the stored rows, runs the reliability suite (each test
- * file stores its rows in artifacts/reliability/), then renders the table from exactly that run.
+ * Regenerates docs/reliability.md: clears the stored rows, runs the reliability suite, its unit
+ * files then its system ones (each test file stores its rows in artifacts/reliability/), then
+ * renders the table from exactly that run.
  * This is the only thing that writes docs/reliability.md: `npm test` runs the same suite and leaves
  * the tracked file alone.
  *
@@ -16,11 +17,14 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const DOC = join(root, 'docs/reliability.md');
 
 rmSync(ROWS_DIR, { recursive: true, force: true });
-const vitest = spawnSync(process.execPath, [join(root, 'node_modules/vitest/vitest.mjs'), 'run', 'test/reliability'], { cwd: root, stdio: 'inherit' });
+// Both suites: the in-process rows (unit config) and the child-process ones (faults.system.test.ts).
+const suite = (...config: string[]) => spawnSync(process.execPath, [join(root, 'node_modules/vitest/vitest.mjs'), 'run', ...config, 'test/reliability'], { cwd: root, stdio: 'inherit' });
+const runs = [suite(), suite('--config', 'vitest.system.config.ts')];
+const vitest = { status: runs.every((r) => r.status === 0) ? 0 : 1 };
 
 // A test file that crashed before its rows were stored would silently shrink the table: refuse.
 const files = readdirSync(join(root, 'test/reliability')).filter((name) => name.endsWith('.test.ts'));
-const missing = files.filter((name) => !existsSync(join(ROWS_DIR, name.replace(/\.test\.ts$/, '.json'))));
+const missing = files.filter((name) => !existsSync(join(ROWS_DIR, name.replace(/(\.system)?\.test\.ts$/, '.json'))));
 if (missing.length > 0) {
   console.error(`docs/reliability.md left as it was: no rows from ${missing.join(', ')} (see the test output above)`);
   process.exit(1);

@@ -1,7 +1,10 @@
 /**
- * `npm test`: every pass that proves the package, in order, each under its own header, then one
- * summary line. A failing pass does not stop the run (the summary names every pass that failed,
- * and the exit code is 1); `--bail` stops at the first failure.
+ * `npm test`: every pass that proves the package, each under its own header, then one summary
+ * line. Before it starts it says how long it expects to take: the times this machine recorded on
+ * its last run (artifacts/test-times.json, gitignored), else the estimates below. Independent
+ * passes that each leave a core idle (the linters beside the type check) run side by side, their
+ * output shown whole when each ends. A failing pass does not stop the run (the summary names every
+ * pass that failed, and the exit code is 1); `--bail` stops at the first failure.
  *
  * What it changes on the machine, said before it happens: as root on Debian it installs whichever
  * of `chromium`, `redis-server` and `postgresql` is missing through apt (no upgrades, no
@@ -11,7 +14,9 @@
  *
  * Run: `npm test` (or `npm test -- --bail`, or `npm test -- --only size,docs` for some passes)
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { changesFromHead, describeChanges } from './tree-state.js';
 
@@ -19,17 +24,24 @@ interface Pass {
   name: string;
   /** What the pass proves, and anything it does to the machine. */
   about: string;
-  /** Runs the pass; true when it passed. `npm(script)` makes one of a package script, run through npm so `node_modules/.bin` (and its Node 24) comes first. */
-  run: () => boolean;
+  /** Seconds it takes on a 2-core machine, for the first run's estimate (later runs use recorded times). */
+  estimate: number;
+  /** Passes with the same `together` value, one after another in the list, run side by side. */
+  together?: string;
+  /** The command (run with the repo as its working directory), or a check run in this process. */
+  command?: string[];
+  check?: () => boolean;
 }
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+const timesFile = join(root, 'artifacts', 'test-times.json');
 const bail = process.argv.includes('--bail');
 // `--only size,docs` runs those passes alone (names as in the headers), e.g. to re-run a failed one.
 const onlyArg = process.argv[process.argv.indexOf('--only') + 1];
 const only = process.argv.includes('--only') && onlyArg ? new Set(onlyArg.split(',').map((n) => n.trim())) : undefined;
 
-const npm = (...args: string[]) => () => spawnSync('npm', ['run', '--silent', ...args], { cwd: root, stdio: 'inherit' }).status === 0;
+// Through npm, so `node_modules/.bin` (and its Node 24) comes first on the PATH.
+const npm = (script: string) => ['npm', 'run', '--silent', script];
 
 const before = changesFromHead(root);
 
@@ -37,21 +49,24 @@ const passes: Pass[] = [
   {
     name: 'system packages',
     about: 'Chromium, redis-server and PostgreSQL for the browser, Redis and Postgres tests; as root on Debian, whichever is missing is installed with apt-get (output below)',
-    run: () => spawnSync('bash', ['scripts/ensure-system-deps.sh'], { cwd: root, stdio: 'inherit' }).status === 0,
+    estimate: 1,
+    command: ['bash', 'scripts/ensure-system-deps.sh'],
   },
-  { name: 'typecheck', about: 'tsc over src, tests, examples, benchmarks and scripts', run: npm('typecheck') },
-  { name: 'lint', about: 'Biome, linter only (biome.jsonc): unused imports and variables are errors; no file is rewritten', run: npm('lint') },
-  { name: 'import circles', about: 'dependency-cruiser over src/ (.dependency-cruiser.cjs): fails while any import circle remains', run: npm('circles') },
-  { name: 'unit on Node 24', about: 'vitest run: unit, simulator, integration, reliability, Redis, examples, JSDoc examples', run: npm('test:unit') },
-  { name: 'size', about: 'the main entry gzipped for the browser, dependencies included, within its budget', run: npm('size') },
-  { name: 'bench quick', about: 'the benchmark in its short mode: request counts, read-ahead, 429s and size are binding', run: npm('bench:quick') },
-  { name: 'packed tarball', about: 'npm pack, installed in a scratch project: Node import/require/tsc, publint, attw, headless Chromium, Deno, Bun', run: npm('test:packed') },
-  { name: 'docs', about: 'TypeDoc into docs/api (gitignored), failing on any warning', run: npm('docs') },
-  { name: 'unit on Node 22', about: 'the unit suite again on Node 22, downloaded into the npm cache by `npm exec node@22` on first use', run: npm('test:node22') },
+  { name: 'typecheck', about: 'tsc over src, tests, examples, benchmarks and scripts', estimate: 40, together: 'static', command: npm('typecheck') },
+  { name: 'lint', about: 'Biome, linter only (biome.jsonc): unused imports and variables are errors; no file is rewritten', estimate: 5, together: 'static', command: npm('lint') },
+  { name: 'import circles', about: 'dependency-cruiser over src/ (.dependency-cruiser.cjs): fails while any import circle remains', estimate: 15, together: 'static', command: npm('circles') },
+  { name: 'unit', about: 'vitest run: every *.test.ts but the system and packed ones; in-process, injected clock (Node 24)', estimate: 60, command: npm('test:unit') },
+  { name: 'system', about: 'vitest.system.config.ts: the *.system.test.ts files: one PostgreSQL and one Redis for the run, the CLI, child processes, kill loops, examples (Node 24)', estimate: 150, command: npm('test:system') },
+  { name: 'size', about: 'the main entry gzipped for the browser, dependencies included, within its budget', estimate: 10, command: npm('size') },
+  { name: 'bench quick', about: 'the benchmark in its short mode: request counts, read-ahead, 429s and size are binding', estimate: 40, command: npm('bench:quick') },
+  { name: 'packed tarball', about: 'npm pack, installed in a scratch project: Node import/require/tsc, publint, attw, headless Chromium, Deno, Bun, workerd, and Node 22', estimate: 120, command: npm('test:packed') },
+  { name: 'docs', about: 'TypeDoc into docs/api (gitignored), failing on any warning', estimate: 40, command: npm('docs') },
+  { name: 'node 22 smoke', about: 'a smoke set of unit files on Node 22 (downloaded into the npm cache by `npm exec node@22` on first use); the packed tarball ran on Node 22 above', estimate: 30, command: npm('test:node22') },
   {
     name: 'tree unchanged',
     about: 'the working tree is the committed tree: no pass, and not `npm install` before them, rewrote a tracked file or left an untracked one',
-    run: () => {
+    estimate: 1,
+    check: () => {
       const after = changesFromHead(root);
       if (after === undefined || after.length === 0) return true;
       console.error(`these paths differ from the committed tree (git status):\n${describeChanges(after, before)}`);
@@ -66,25 +81,99 @@ if (only && selected.length !== only.size) {
   process.exit(2);
 }
 
-const started = Date.now();
-const results: Array<{ name: string; ok: boolean; seconds: number }> = [];
-for (const [index, pass] of selected.entries()) {
-  const title = `npm test [${index + 1}/${selected.length}] ${pass.name}`;
-  process.stdout.write(`\n━━━ ${title} ━━━\n    ${pass.about}\n\n`);
-  const t0 = Date.now();
-  const ok = pass.run();
-  results.push({ name: pass.name, ok, seconds: Math.round((Date.now() - t0) / 1000) });
-  process.stdout.write(`\n━━━ ${title}: ${ok ? 'passed' : 'FAILED'} (${results.at(-1)!.seconds} s) ━━━\n`);
-  if (!ok && bail) break;
+/** Seconds per pass from the last run on this machine; empty on the first run. */
+function recordedTimes(): Record<string, number> {
+  try {
+    return JSON.parse(readFileSync(timesFile, 'utf8')) as Record<string, number>;
+  } catch {
+    return {};
+  }
 }
 
-const minutes = `${Math.floor((Date.now() - started) / 60_000)} min ${Math.round(((Date.now() - started) % 60_000) / 1000)} s`;
-const failed = results.filter((r) => !r.ok).map((r) => r.name);
-const skipped = selected.slice(results.length).map((p) => p.name);
-process.stdout.write(`\n${results.map((r) => `  ${r.ok ? 'ok  ' : 'FAIL'} ${r.name} (${r.seconds} s)`).join('\n')}\n`);
-process.stdout.write(
-  failed.length === 0
-    ? `npm test: ${selected.length} passes, all passed (${minutes})\n`
-    : `npm test: ${selected.length} passes, ${failed.length} failed: ${failed.join(', ')}${skipped.length ? `; not run: ${skipped.join(', ')}` : ''} (${minutes})\n`,
-);
-process.exit(failed.length === 0 ? 0 : 1);
+/** Consecutive passes sharing `together` form one step; every other pass is a step of its own. */
+function steps(list: Pass[]): Pass[][] {
+  const out: Pass[][] = [];
+  for (const pass of list) {
+    const last = out.at(-1);
+    if (pass.together && last?.[0]?.together === pass.together) last.push(pass);
+    else out.push([pass]);
+  }
+  return out;
+}
+
+const clock = (seconds: number) => `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
+const recorded = recordedTimes();
+const timeOf = (p: Pass) => recorded[p.name] ?? p.estimate;
+const expected = steps(selected).reduce((sum, step) => sum + Math.max(...step.map(timeOf)), 0);
+const source = selected.every((p) => recorded[p.name] !== undefined) ? 'the last run on this machine, artifacts/test-times.json' : 'estimates for a 2-core machine';
+process.stdout.write(`npm test: ${selected.length} passes, expected to take about ${clock(expected)} (${source})\n`);
+
+/** Runs a pass with its output on this terminal; resolves true when it passed. */
+function runInherit(pass: Pass): Promise<boolean> {
+  if (pass.check) return Promise.resolve(pass.check());
+  const [command, ...args] = pass.command as string[];
+  return Promise.resolve(spawnSync(command as string, args, { cwd: root, stdio: 'inherit' }).status === 0);
+}
+
+/** Runs a pass beside others: its output is kept and shown whole when it ends, never interleaved. */
+function runCaptured(pass: Pass): Promise<{ ok: boolean; output: string }> {
+  const [command, ...args] = pass.command as string[];
+  return new Promise((resolve) => {
+    const child = spawn(command as string, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: process.stdout.isTTY ? '1' : '0' } });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    child.on('error', (error) => resolve({ ok: false, output: `${output}${String(error)}\n` }));
+    child.on('close', (code) => resolve({ ok: code === 0, output }));
+  });
+}
+
+// No top-level await: the script also runs where no package.json makes it a module (its own test).
+async function runAll(): Promise<{ results: Array<{ name: string; ok: boolean; seconds: number }>; index: number }> {
+  const results: Array<{ name: string; ok: boolean; seconds: number }> = [];
+  let index = 0;
+  const header = (pass: Pass) => `npm test [${selected.indexOf(pass) + 1}/${selected.length}] ${pass.name}`;
+  const footer = (pass: Pass, ok: boolean, seconds: number) => `\n━━━ ${header(pass)}: ${ok ? 'passed' : 'FAILED'} (${seconds} s) ━━━\n`;
+
+  for (const step of steps(selected)) {
+    if (step.length === 1) {
+      const pass = step[0] as Pass;
+      process.stdout.write(`\n━━━ ${header(pass)} ━━━\n    ${pass.about}\n\n`);
+      const t0 = Date.now();
+      const ok = await runInherit(pass);
+      results.push({ name: pass.name, ok, seconds: Math.round((Date.now() - t0) / 1000) });
+      process.stdout.write(footer(pass, ok, results.at(-1)!.seconds));
+    } else {
+      process.stdout.write(`\n━━━ side by side: ${step.map((p) => p.name).join(', ')} (each shown when it ends) ━━━\n`);
+      await Promise.all(
+        step.map(async (pass) => {
+          const t0 = Date.now();
+          const { ok, output } = await runCaptured(pass);
+          const seconds = Math.round((Date.now() - t0) / 1000);
+          results.push({ name: pass.name, ok, seconds });
+          process.stdout.write(`\n━━━ ${header(pass)} ━━━\n    ${pass.about}\n\n${output}${footer(pass, ok, seconds)}`);
+        }),
+      );
+    }
+    index += step.length;
+    if (bail && results.some((r) => !r.ok)) break;
+  }
+  return { results, index };
+}
+
+const started = Date.now();
+runAll().then(({ results, index }) => {
+  const total = (Date.now() - started) / 1000;
+  const failed = results.filter((r) => !r.ok).map((r) => r.name);
+  const skipped = selected.slice(index).map((p) => p.name);
+  // Recorded for the next run's estimate: passed passes only (a failure's time says little).
+  mkdirSync(join(root, 'artifacts'), { recursive: true });
+  writeFileSync(timesFile, `${JSON.stringify({ ...recorded, ...Object.fromEntries(results.filter((r) => r.ok).map((r) => [r.name, r.seconds])) }, null, 2)}\n`);
+  process.stdout.write(`\n${selected.filter((p) => results.some((r) => r.name === p.name)).map((p) => results.find((r) => r.name === p.name)!).map((r) => `  ${r.ok ? 'ok  ' : 'FAIL'} ${r.name} (${r.seconds} s)`).join('\n')}\n`);
+  process.stdout.write(
+    failed.length === 0
+      ? `npm test: ${selected.length} passes, all passed (${clock(total)}; expected ${clock(expected)})\n`
+      : `npm test: ${selected.length} passes, ${failed.length} failed: ${failed.join(', ')}${skipped.length ? `; not run: ${skipped.join(', ')}` : ''} (${clock(total)})\n`,
+  );
+  process.exit(failed.length === 0 ? 0 : 1);
+});

@@ -47,7 +47,7 @@ const MAIN_TYPES = [
   'RankingHistoryParams', 'RankingListParams', 'Rankings', 'RateGate', 'RateGateContext', 'RateGateFactory', 'RateLimit', 'RateLimitOptions',
   'RateLimitedInit', 'Refusal', 'RateWindow', 'ReferringDomain', 'Report', 'ReportCreateParams', 'Reports', 'RequestInfo', 'RequestOptions', 'ResponseInfo', 'ResponseTooLargeInit',
   'ResponseIssue', 'ResponseMeta', 'ResponseSchema', 'ResponseValidationInit', 'RetryBackoffOptions', 'RetryInfo', 'ToArrayOptions',
-  'UnknownWebhookEvent', 'WebhookCreateParams', 'WebhookEvent', 'WebhookEventName', 'WebhookSubscription', 'WebhookTestResult',
+  'UnknownWebhookEvent', 'WebhookCreateParams', 'WebhookEvent', 'WebhookEventName', 'WebhookSubscription', 'WebhookTestEvent', 'WebhookTestResult',
   'WebhookUpdateParams', 'Webhooks',
 ];
 // seo-visibility/schemas: every response schema, and nothing else.

@@ -58,7 +58,13 @@ export async function loadVisibility(client: SeoVisibilityClient, projectId: str
  * @example `const notice = await rateLimitNotice(); // 'Rate limited (429): retry after 12:01:00'`
  */
 export async function rateLimitNotice(): Promise<string> {
-  const sim = createSimulator({ seed: 2, rateLimit: { windows: [{ limit: 1, intervalMs: 60_000 }] } });
+  // The simulator's windows are aligned to its clock's minutes. On the wall clock, two calls made
+  // either side of hh:mm:00 would fall into two windows and both be served (more often on a busy
+  // machine); a simulator clock that stands 1 ms into the next minute keeps both in one window, and
+  // that window's reset at least a minute ahead of the client's clock.
+  const minute = 60_000;
+  const windowStart = (Math.floor(Date.now() / minute) + 1) * minute + 1;
+  const sim = createSimulator({ seed: 2, now: () => windowStart, rateLimit: { windows: [{ limit: 1, intervalMs: minute }] } });
   const client = new SeoVisibilityClient({ apiKey: sim.keys.readOnly, baseUrl: sim.baseUrl, fetch: sim.fetch, rateLimit: false, maxRetryDelay: 1_000, dangerouslyAllowBrowser: true });
   await client.projects.list();
   try {

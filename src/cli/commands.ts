@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { type DatasetName, type SyncJob, type SyncResult, type SyncWindow, SyncError, planSync, runSync } from '../sync/index.js';
 import { type Connection, UsageError, connect } from './connect.js';
 import { EXIT } from './exit-codes.js';
@@ -63,7 +64,10 @@ export function planCommand(opts: CommonOptions & StoreFlags & { json?: boolean 
   const store = chooseStore(opts, io, { required: false, allowNdjson: false });
   if (typeof store === 'number') return Promise.resolve(store);
   return withConnection(opts, io, async ({ client, windows, source }) => {
-    const plan = await planSync(client, jobOf(opts), { store: store?.(), budget: { reserve: opts.reserve }, windows, signal: io.signal });
+    // A plan reads a store; it never creates one: a --db file that is not there yet holds nothing,
+    // so the plan counts every request without opening (and so creating) it.
+    const absent = opts.db !== undefined && opts.db !== ':memory:' && !existsSync(opts.db);
+    const plan = await planSync(client, jobOf(opts), { store: absent ? undefined : store?.(), budget: { reserve: opts.reserve }, windows, signal: io.signal });
     if (opts.json) io.out.write(`${terminalJson({ ...plan, summary: undefined, summaryText: plan.summary })}\n`);
     else io.out.write(`Plan for ${source}\n${terminalText(plan.summary)}\n`);
     return EXIT.done;

@@ -136,11 +136,6 @@ export interface FailureContext {
  * SDK error itself, else `ConnectionError` with the host and the system error code. ky's errors are
  * never attached as `cause`: they hold the `Request`, whose headers carry the key. A message that
  * quotes the key (a custom fetch may echo the Authorization header) is the client's redactor's job.
- *
- * @example
- * ```ts
- * throw failure(error, { signal, timeoutMs: 30_000, host: 'api.example.com' });
- * ```
  * @internal
  */
 export function failure(error: unknown, context: FailureContext): SeoVisibilityError {

@@ -250,14 +250,17 @@ export function leastTimeMs(requests: number, windows: readonly SyncWindow[], st
  */
 export function durationWords(ms: number): string {
   if (ms < 1_000) return 'under a second';
-  if (ms < 60_000) return `about ${Math.round(ms / 1000)} seconds`;
+  if (ms < 60_000) return `about ${count(Math.round(ms / 1000), 'second')}`;
   const minutes = Math.round(ms / 60_000);
-  if (minutes < 60) return `about ${minutes} minute${minutes === 1 ? '' : 's'}`;
+  if (minutes < 60) return `about ${count(minutes, 'minute')}`;
   const hours = Math.floor(minutes / 60);
-  if (hours < 24) return `about ${hours} hour${hours === 1 ? '' : 's'}${minutes % 60 ? ` ${minutes % 60} minutes` : ''}`;
+  if (hours < 24) return `about ${count(hours, 'hour')}${minutes % 60 ? ` ${count(minutes % 60, 'minute')}` : ''}`;
   const days = Math.floor(hours / 24);
-  return `about ${days} day${days === 1 ? '' : 's'}${hours % 24 ? ` ${hours % 24} hours` : ''}`;
+  return `about ${count(days, 'day')}${hours % 24 ? ` ${count(hours % 24, 'hour')}` : ''}`;
 }
+
+/** `1 second`, `2 seconds`: every unit of durationWords agrees with its number. */
+const count = (value: number, unit: string) => `${value} ${unit}${value === 1 ? '' : 's'}`;
 
 /** Formats a count with thousands separators (`12,345`). @internal */
 export function n(value: number): string {

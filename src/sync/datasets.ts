@@ -77,15 +77,6 @@ export interface TableSchema {
 }
 
 /**
- * The schema of every table, by dataset. Column names are the wire's field names; `project_id`
- * ties a row to its project, and `snapshot_date` (UTC `YYYY-MM-DD`) dates a snapshot.
- *
- * @example
- * ```ts
- * for (const [dataset, t] of Object.entries(TABLE_SCHEMAS)) console.log(dataset, t.table, t.primaryKey.join(', '));
- * ```
- */
-/**
  * One dataset, declared once: its table (columns, key, types, freshness, kind), the endpoint and
  * SDK call that read it (through the SDK's own pager: its page size and next-page rule), how its
  * rows are built, the list it depends on, and the plan's words. The run, the plan, the rows and

@@ -73,6 +73,24 @@ const SILENT_SERVER_GRACE_MS = 15_000;
 /** How long `close` waits for the server to release the run's lock before it drops the connection (the lock dies with it). */
 const CLOSE_WAIT_MS = 5_000;
 
+/**
+ * What `postgresStore` needs of a pool: a `pg.Pool` is one. The SDK's own shape rather than pg's
+ * `Pool` type, so the declarations of `seo-visibility/sync` import nothing from `pg`: a strict
+ * TypeScript project (`skipLibCheck: false`) that stores in SQLite or NDJSON needs neither `pg`
+ * nor `@types/pg`.
+ *
+ * @example
+ * ```ts no-run
+ * import pg from 'pg';
+ * const pool: PostgresPool = new pg.Pool({ connectionString: process.env.DATABASE_URL });
+ * await runSync(client, job, { store: postgresStore(pool) });
+ * ```
+ */
+export interface PostgresPool {
+  /** Checks a client out of the pool (`pg.Pool#connect`). */
+  connect(): Promise<unknown>;
+}
+
 /** The schema a Postgres store uses unless told otherwise. @internal */
 export const DEFAULT_PG_SCHEMA = 'seo_visibility';
 
@@ -104,16 +122,18 @@ const checkOptions = c.object(
  * await runSync(client, { projects: 'all' }, { store: postgresStore(process.env.DATABASE_URL ?? '', { schema: 'seo' }) });
  * ```
  */
-export function postgresStore(target: string | Pool, options: PostgresStoreOptions = {}): SyncStore {
+export function postgresStore(target: string | PostgresPool, options: PostgresStoreOptions = {}): SyncStore {
   checkOptions(options, '');
   if (typeof target === 'string') {
     if (target.trim() === '') throw new SyncError('store', 'postgresStore(connectionString): expected a postgres:// URL, got an empty string');
     return new PostgresStore({ url: target, t: describeUrl(target) }, options);
   }
-  if (typeof target !== 'object' || target === null || typeof (target as Pool).connect !== 'function') {
+  if (typeof target !== 'object' || target === null || typeof (target as Partial<PostgresPool>).connect !== 'function') {
     throw new SyncError('store', 'postgresStore(target): expected a connection string (postgres://…) or a pg.Pool');
   }
-  return new PostgresStore({ pool: target, t: describePool(target) }, options);
+  // A pool with connect() is taken for a pg.Pool, as before: the store uses pg's API on it.
+  const pool = target as Pool;
+  return new PostgresStore({ pool, t: describePool(pool) }, options);
 }
 
 type Source = { url: string; t: PgTarget } | { pool: Pool; t: PgTarget };

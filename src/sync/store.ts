@@ -132,7 +132,7 @@ export interface SyncStore {
 }
 
 /**
- * The progress entries kept in memory by both stores, loaded at `open` and updated on `commit`.
+ * The progress entries kept in memory by every store (SQLite, NDJSON, PostgreSQL), loaded at `open` and updated on `commit`.
  * @internal
  */
 export class StateMap {
@@ -156,14 +156,4 @@ export class StateMap {
   clear(): void {
     this.#map.clear();
   }
-}
-
-/**
- * A column name that is safe to use unquoted anywhere: fields the server adds later become
- * columns, so their names are reduced to letters, digits and `_`.
- * @internal
- */
-export function columnName(field: string): string {
-  const name = field.replace(/[^A-Za-z0-9_]/g, '_');
-  return /^[A-Za-z_]/.test(name) ? name : `_${name}`;
 }

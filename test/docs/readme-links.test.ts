@@ -1,7 +1,11 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { root } from './support/check-examples.js';
+
+// The repository root, computed here: the examples' support module (which runs tsc and child
+// processes) would make this quick unit test a system one.
+const root = fileURLToPath(new URL('../..', import.meta.url));
 
 // The README is what a newcomer reads in ten minutes; reference material lives in docs/. Every
 // relative link of either must lead somewhere: a file that exists, and a heading that exists when

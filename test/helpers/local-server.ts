@@ -3,7 +3,8 @@
  * its program is, and a loopback port for it.
  */
 import { execFileSync } from 'node:child_process';
-import { createServer } from 'node:net';
+
+export { freePort } from './free-port.js';
 
 /** The full path of `command` as the shell finds it on the PATH, or undefined when it is not there. */
 export function onPath(command: string): string | undefined {
@@ -14,14 +15,3 @@ export function onPath(command: string): string | undefined {
   }
 }
 
-/** A port the OS just handed out on 127.0.0.1 (free a moment ago). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}

@@ -7,9 +7,9 @@ import { freePort, onPath } from './local-server.js';
 
 /** A PostgreSQL server for the tests: `POSTGRES_URL` when set, else a throwaway cluster. */
 export interface TestPostgres {
-  /** `postgres://postgres@127.0.0.1:<port>/postgres`, trust auth, no password. */
+  /** `postgres://postgres@127.0.0.1:<port>/<database>`, trust auth, no password (`postgres`, or a database of this call's own on a shared server). */
   url: string;
-  /** Stops the cluster (immediate shutdown) and deletes its folder; a no-op for `POSTGRES_URL`. */
+  /** Stops the cluster (immediate shutdown) and deletes its folder; under `POSTGRES_URL`, drops the database this call created. */
   stop(): Promise<void>;
 }
 
@@ -17,15 +17,27 @@ const INSTALL_HINT =
   'The Postgres tests need a real PostgreSQL server. Install it (Debian/Ubuntu: `apt-get install --no-install-recommends postgresql`) ' +
   'so initdb and pg_ctl are found, or set POSTGRES_URL=postgres://user@127.0.0.1:<port>/<db> to a server you run.';
 
+/** How to start a test PostgreSQL. */
+export interface StartPostgresOptions {
+  /**
+   * The server itself, not a database of its own in it: for the system suite's global setup
+   * (test/helpers/system-servers.ts), which hands the server to every file of the run.
+   */
+  shared?: boolean;
+}
+
 /**
- * Uses `POSTGRES_URL` if set; otherwise `initdb`s a cluster in a temporary folder and starts it with
- * `pg_ctl` on a free loopback port (no Unix socket outside that folder, fsync off: the tests kill
- * clients, never the server). As root it runs both as the `postgres` user, since initdb refuses root.
+ * Uses `POSTGRES_URL` if set (the system suite sets it to its one server for the run): each call
+ * gets a fresh database of its own there (`CREATE DATABASE`, dropped by `stop()`), so files running
+ * side by side never see each other's tables; a role that may not create databases gets the URL
+ * as it is. Otherwise `initdb`s a cluster in a temporary folder and starts it with `pg_ctl` on a
+ * free loopback port (no Unix socket outside that folder, fsync off: the tests kill clients, never
+ * the server). As root it runs both as the `postgres` user, since initdb refuses root.
  * Throws (never skips) when there is no PostgreSQL.
  */
-export async function startPostgres(): Promise<TestPostgres> {
+export async function startPostgres(how: StartPostgresOptions = {}): Promise<TestPostgres> {
   const fromEnv = process.env.POSTGRES_URL;
-  if (fromEnv) return { url: fromEnv, stop: async () => {} };
+  if (fromEnv) return how.shared ? { url: fromEnv, stop: async () => {} } : ownDatabase(fromEnv);
   const bin = findPostgresBin();
   if (!bin) throw new Error(`initdb and pg_ctl were not found and POSTGRES_URL is not set. ${INSTALL_HINT}`);
   const dir = mkdtempSync(join(tmpdir(), 'seo-visibility-pg-'));
@@ -55,6 +67,40 @@ export async function startPostgres(): Promise<TestPostgres> {
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
+    },
+  };
+}
+
+let databases = 0;
+
+/** A database of this test's own on the server at `serverUrl`, dropped (connections and all) by `stop()`. */
+async function ownDatabase(serverUrl: string): Promise<TestPostgres> {
+  const name = `sv_test_${process.pid}_${++databases}_${Date.now().toString(36)}`;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end().catch(() => {});
+    }
+  };
+  try {
+    await admin(`CREATE DATABASE ${name}`);
+  } catch (error) {
+    // 42501 insufficient_privilege: a server the tests may not create databases on is used as it is.
+    if ((error as { code?: string }).code === '42501') return { url: serverUrl, stop: async () => {} };
+    throw error;
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  let dropped = false;
+  return {
+    url: url.toString(),
+    stop: async () => {
+      if (dropped) return;
+      dropped = true;
+      await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     },
   };
 }

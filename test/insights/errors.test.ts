@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InsightError, loadPeer, redactUrl } from '../../src/insights/errors.js';
 import { openPostgresSource } from '../../src/insights/postgres-source.js';
-import { freePort } from '../redis/redis-server.js';
+import { freePort } from '../helpers/free-port.js';
 
 describe('insight errors', () => {
   it('a missing optional package says what to install', async () => {

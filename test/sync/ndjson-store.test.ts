@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SyncError, TABLE_SCHEMAS, ndjsonStore, runSync } from '../../src/sync/index.js';
@@ -76,29 +76,5 @@ describe('a SIGKILL at any step of open or commit leaves a folder that opens', (
     expect(store.get('note/kept')).toBe(1);
     await store.close();
     expect(readdirSync(dir).filter((f) => f.startsWith('_state'))).toEqual(['_state.ndjson']);
-  });
-});
-
-describe('the progress file is compacted', () => {
-  it('a progress file far longer than its live entries is rewritten with them only, atomically, at open', async () => {
-    const dir = folder('compact');
-    const store = ndjsonStore(dir);
-    await store.open();
-    for (let i = 0; i < 1_500; i++) await store.commit({ state: { 'note/counter': i, [`note/gone-${i}`]: i % 2 ? null : i } });
-    await store.close();
-    const stateFiles = () => readdirSync(dir).filter((f) => f.startsWith('_state'));
-    const lines = (f: string) => readFileSync(join(dir, f), 'utf8').split('\n').filter(Boolean).length;
-    expect(lines(stateFiles()[0] as string)).toBe(3_000);
-    await store.open();
-    expect(store.get('note/counter')).toBe(1_499);
-    expect(store.entries('note/gone-')).toHaveLength(750);
-    await store.close();
-    expect(stateFiles()).toHaveLength(1);
-    expect(lines(stateFiles()[0] as string)).toBe(751);
-    // The compacted file is the one the commit names: a reopen reads the same.
-    await store.open();
-    expect(store.get('note/counter')).toBe(1_499);
-    await store.close();
-    expect(existsSync(join(dir, TABLE_SCHEMAS['content.list'].table + '.ndjson'))).toBe(true);
   });
 });

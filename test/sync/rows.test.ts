@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keywordIdOf } from '../../src/index.js';
-import { DATASET_NAMES, TABLE_SCHEMAS, type DatasetName, ndjsonStore, runSync, sqliteStore } from '../../src/sync/index.js';
-import { type Account, asStored, dumpTables, sortBy, startAccount, withoutSyncColumns } from './support/account.js';
+import { TABLE_SCHEMAS, type DatasetName, runSync, sqliteStore } from '../../src/sync/index.js';
+import { type Account, asStored, dumpTables, sortBy, startAccount } from './support/account.js';
 
 const DAY = '2026-06-10';
 let account: Account;
@@ -111,18 +110,5 @@ describe('every dataset holds exactly what the API serves', () => {
     }
     for (const [d, rows] of Object.entries(want)) expectRows(d as DatasetName, rows);
     expect(table('backlinks.anchors').length).toBeGreaterThan(100);
-  });
-
-  it('ndjsonStore writes the same rows as files, one per table, with the primary keys in _schema.json', async () => {
-    const dir = join(account.dir, 'export');
-    await runSync(account.client, { projects: 'all' }, { store: ndjsonStore(dir), now: account.now });
-    const schema = JSON.parse(readFileSync(join(dir, '_schema.json'), 'utf8')) as Record<string, { primaryKey: string[] }>;
-    for (const d of DATASET_NAMES) {
-      const t = TABLE_SCHEMAS[d];
-      expect(schema[t.table]?.primaryKey).toEqual(t.primaryKey);
-      const lines = readFileSync(join(dir, `${t.table}.ndjson`), 'utf8').split('\n').filter(Boolean).map((l) => asStored(withoutSyncColumns(JSON.parse(l) as Record<string, unknown>)));
-      const stored = table(d).map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== null)));
-      expect(sortBy(lines.map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== null))), t.primaryKey)).toEqual(sortBy(stored, t.primaryKey));
-    }
   });
 });

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -39,8 +38,9 @@ describe.each([
     const store = storeOf(name);
     await store.open();
     await store.close();
-    // The pid of a process that has exited: a killed sync's lock names one like it.
-    const dead = spawnSync(process.execPath, ['-e', '0']).pid as number;
+    // A pid no process can have (above Linux's largest pid_max, 2^22, and macOS's 99,999): to the
+    // lock, as gone as a SIGKILLed sync's, without spawning a process in the unit suite.
+    const dead = 2 ** 22 + 1;
     const holder = JSON.stringify({ pid: dead, host: hostname(), token: 'gone', since: '2026-06-10T00:00:00.000Z' });
     if (_kind === 'NDJSON') writeFileSync(join(account.dir, name, '_lock.json'), holder);
     else {

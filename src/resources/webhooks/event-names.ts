@@ -20,8 +20,9 @@ export const KNOWN_EVENT_NAMES = [
 ] as const;
 
 /**
- * A documented event name (closed: the names {@link KnownWebhookEvent} tells apart). Unlike
- * `WebhookEventName`, a name the server adds later is not one.
+ * A documented event name, one a subscription can list (closed; {@link KnownWebhookEvent} tells
+ * these apart, and the test delivery `webhook.test` besides). Unlike `WebhookEventName`, a name
+ * the server adds later is not one.
  *
  * @example
  * ```ts

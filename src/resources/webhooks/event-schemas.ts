@@ -146,7 +146,36 @@ export type KeywordsUpdatedEvent = z.infer<typeof KeywordsUpdatedEventSchema>;
  */
 export type PromptsUpdatedEvent = z.infer<typeof PromptsUpdatedEventSchema>;
 
-/** The six documented events, told apart by `event`. */
+// The delivery `client.webhooks.test(id)` asks for. No subscription lists it, so it is not among
+// KNOWN_EVENT_NAMES; the reference does not show its body, so `data` is any object (the simulator
+// sends `{ webhook_id, message }`) and only the envelope every event has is checked: what the
+// generic event accepted for this name before, now told apart as the SDK's own ping.
+const WebhookTestEventSchema = z.looseObject({
+  /** The event name. */
+  event: z.literal('webhook.test'),
+  /** When the test delivery was sent (ISO 8601). */
+  timestamp: isoString(),
+  /** UUID of the project of the webhook. */
+  project_id: z.string(),
+  /** Whatever the server puts in a test delivery (the simulator: `webhook_id` and `message`). */
+  data: z.record(z.string(), z.unknown()),
+});
+
+/**
+ * The test delivery that `client.webhooks.test(webhookId)` sends: the envelope of every event, with
+ * a `data` the reference does not describe (the simulator sends `webhook_id` and `message`).
+ *
+ * @example
+ * ```ts
+ * if (isKnownWebhookEvent(e) && e.event === 'webhook.test') console.log('ping for', e.data['webhook_id']);
+ * ```
+ */
+export type WebhookTestEvent = z.infer<typeof WebhookTestEventSchema>;
+
+/** The names parsed as known events: the six documented ones, then the test delivery (the union's order). */
+const PARSED_EVENT_NAMES: readonly string[] = [...KNOWN_EVENT_NAMES, 'webhook.test'];
+
+/** The six documented events and the test delivery, told apart by `event`. */
 export const KnownWebhookEventSchema = z.union([
   ContentCreatedEventSchema,
   ContentStatusChangedEventSchema,
@@ -154,10 +183,12 @@ export const KnownWebhookEventSchema = z.union([
   AuditCompletedEventSchema,
   KeywordsUpdatedEventSchema,
   PromptsUpdatedEventSchema,
+  WebhookTestEventSchema,
 ]);
 
 /**
- * One of the six documented events. `switch (e.event)` narrows `e.data` to that event's fields.
+ * One of the six documented events, or the test delivery (`webhook.test`). `switch (e.event)`
+ * narrows `e.data` to that event's fields.
  *
  * @example
  * ```ts
@@ -169,7 +200,7 @@ export const KnownWebhookEventSchema = z.union([
  */
 export type KnownWebhookEvent = z.infer<typeof KnownWebhookEventSchema>;
 
-const knownNames: ReadonlySet<string> = new Set(KNOWN_EVENT_NAMES);
+const knownNames: ReadonlySet<string> = new Set(PARSED_EVENT_NAMES);
 
 /**
  * An event whose name is not one of the six. The name check makes a *known* name with a malformed
@@ -213,7 +244,7 @@ function describeEventFailure(issue: z.core.$ZodRawIssue): string | undefined {
   const known = typeof name === 'string' && knownNames.has(name);
   // The documented events are a plain union in KNOWN_EVENT_NAMES order: report the branch of this name.
   const branch = issue.errors[known ? 0 : 1]?.[0];
-  const first = known && branch?.code === 'invalid_union' ? branch.errors[KNOWN_EVENT_NAMES.indexOf(name as KnownWebhookEventName)]?.[0] : branch;
+  const first = known && branch?.code === 'invalid_union' ? branch.errors[PARSED_EVENT_NAMES.indexOf(name as string)]?.[0] : branch;
   if (!first) return undefined;
   const where = first.path.length > 0 ? first.path.join('.') : '(root)';
   const label = known ? `"${name}" event` : 'webhook event';
@@ -256,7 +287,8 @@ export const WebhookEventSchema = z.union([KnownWebhookEventSchema, UnknownWebho
 export type WebhookEvent = KnownWebhookEvent | UnknownWebhookEvent;
 
 /**
- * Whether a parsed event is one of the six documented events. Narrows the type so that
+ * Whether a parsed event is one of the six documented events or the test delivery
+ * (`webhook.test`, sent by `client.webhooks.test()`). Narrows the type so that
  * `switch (event.event)` gives each case its typed `data`.
  *
  * @example

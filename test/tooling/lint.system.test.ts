@@ -38,10 +38,11 @@ describe('the linter', () => {
     expect(run.status).toBe(0);
   });
 
-  it('only lints: the formatter is off, so no run rewrites a file', () => {
+  it('npm run lint only lints, so no run rewrites a file; formatting is npm run format, at 120 columns', () => {
     const config = readFileSync(join(root, 'biome.jsonc'), 'utf8');
-    expect(config).toMatch(/"formatter": \{ "enabled": false \}/);
+    expect(config).toMatch(/"formatter": \{ "enabled": true, [^}]*"lineWidth": 120 \}/);
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     expect(pkg.scripts.lint).toBe('biome lint');
+    expect(pkg.scripts.format).toBe('biome format --write');
   });
 });

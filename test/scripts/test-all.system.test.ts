@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -43,6 +43,18 @@ describe("npm test's 'tree unchanged' pass", () => {
     const run = treePass(checkout);
     expect(run.stdout).toContain('1 passes, all passed');
     expect(run.status).toBe(0);
+  });
+
+  it('says how long it expects to take before it starts: an estimate at first, then the last run\'s recorded times', () => {
+    checkout = committedCheckout();
+    const first = treePass(checkout);
+    expect(first.stdout.split('\n')[0]).toMatch(/^npm test: 1 passes, expected to take about 0 min 1 s \(estimates for a 2-core machine\)$/);
+    const recorded = JSON.parse(readFileSync(join(checkout, 'artifacts', 'test-times.json'), 'utf8')) as Record<string, number>;
+    expect(Object.keys(recorded)).toEqual(['tree unchanged']);
+    writeFileSync(join(checkout, 'artifacts', 'test-times.json'), JSON.stringify({ 'tree unchanged': 125 }));
+    const second = treePass(checkout);
+    expect(second.stdout.split('\n')[0]).toBe('npm test: 1 passes, expected to take about 2 min 5 s (the last run on this machine, artifacts/test-times.json)');
+    expect(second.status).toBe(0);
   });
 
   it('fails on a tracked file changed before npm test began (a lockfile npm install rewrote), naming it', () => {

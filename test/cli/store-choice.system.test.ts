@@ -37,7 +37,9 @@ describe('the store flags of seo-visibility sync and plan', () => {
     const run = await runCli(cli, ['sync', ...SMALL, '--postgres', server.url]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/into postgres 127\.0\.0\.1:\d+\/postgres \(schema seo_visibility\)/);
+    // The database is the one startPostgres() gave this file (its own, in the system suite's server).
+    const database = new URL(server.url).pathname.slice(1);
+    expect(run.stdout).toMatch(new RegExp(`into postgres 127\\.0\\.0\\.1:\\d+/${database} \\(schema seo_visibility\\)`));
     expect(await count('backlinks_summary')).toBeGreaterThan(0);
     const plan = await runCli(cli, ['plan', ...SMALL, '--postgres', server.url]);
     expect(plan.code).toBe(0);

@@ -1,0 +1,23 @@
+import { defineConfig } from 'vitest/config';
+import { SYSTEM_EXCLUDE, SYSTEM_INCLUDE } from './scripts/test-kinds.js';
+
+// The system suite (`npm run test:system`): the `*.system.test.ts` files, which start real
+// servers, spawn processes (the CLI, kill loops, child syncs) or wait on real time. One PostgreSQL
+// and one Redis serve the whole run (test/helpers/system-servers.ts); a test that must kill,
+// flush or restart its server still starts its own. The packed tarball has its own config
+// (vitest.packed.config.ts).
+export default defineConfig({
+  test: {
+    include: SYSTEM_INCLUDE,
+    exclude: SYSTEM_EXCLUDE,
+    globalSetup: ['test/helpers/system-servers.ts'],
+    setupFiles: ['test/helpers/system-env.ts'],
+    // Most of a system test is waiting (on a child process, a server, a kill): two files at a time
+    // keep both cores busy (Vitest's default is one worker on a 2-core machine).
+    maxWorkers: 2,
+    restoreMocks: true,
+    // A hang guard, not a speed limit: a child process started through tsx, nine at once in the
+    // fault scenarios, took more than 20 s to finish on a 2-core machine shared with other work.
+    testTimeout: 60_000,
+  },
+});
