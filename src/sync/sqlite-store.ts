@@ -165,16 +165,22 @@ class SqliteStore implements SyncStore {
     const known = this.#columns.get(table.table) ?? new Set<string>();
     const names = this.#namesOf(table);
     // Fields the server added since the table was made become columns (forward compatible).
+    let added = false;
     for (const row of rows) {
       for (const field in row) {
         const col = names.of(field);
         if (known.has(col)) continue;
         db.exec(`ALTER TABLE ${quoteId(table.table)} ADD COLUMN ${quoteId(col)}`);
         known.add(col);
-        this.#upserts.delete(table.table);
-        // The views read columns by name: a new one (first_seen…) is used from this commit on.
-        createInsightViews(db);
+        added = true;
       }
+    }
+    if (added) {
+      this.#upserts.delete(table.table);
+      // The views read columns by name: a new one (first_seen…) is used from this commit on. Rebuilt
+      // once per page that added columns, not once per column: a record with 1,700 new fields
+      // rebuilt them 1,700 times and held the process for minutes.
+      createInsightViews(db);
     }
     let upsert = this.#upserts.get(table.table);
     const cols = [...known];
