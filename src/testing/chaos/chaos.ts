@@ -105,8 +105,11 @@ export class ChaosController {
     const attempt = this.#attempts.get(urlOf(req)) ?? 1;
     const list = req.method === 'GET' ? listOf(req.path) : undefined;
     const offset = Number(req.query.get('offset') ?? 0);
-    if (list && offset > 0 && attempt === 1 && this.#on('list-drift') && this.#draw.chance(0.5, 'page-drift', urlOf(req))) {
-      this.#drift(list.list, list.projectId, at, `page-${urlOf(req)}`);
+    // Between two pages of a list: one to three changes, so a delete and an insert can leave the
+    // total as it was (the shift a total check cannot see).
+    if (list && offset > 0 && attempt === 1 && this.#on('list-drift') && this.#draw.chance(0.6, 'page-drift', urlOf(req))) {
+      const changes = this.#draw.int(1, 3, 'page-drift-count', urlOf(req));
+      for (let i = 0; i < changes; i++) this.#drift(list.list, list.projectId, at, `page-${urlOf(req)}-${i}`);
     }
     const fault = this.#fault(req, attempt);
     if (fault === 'gateway-429') {

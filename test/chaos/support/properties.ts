@@ -1,0 +1,46 @@
+/**
+ * The chaos suite's properties, each with the defects of issue 22 it stands guard over, so a
+ * failing seed says at once whether it is a listed defect or a new one.
+ */
+import type { Property } from './seeds.js';
+
+export const EXACTLY_ONCE: Property = {
+  name: 'for await yields every item live throughout exactly once, or fails with a typed error',
+  guards: 'issue 22 §4 "for await on a list that changes"',
+};
+export const SETTLES: Property = {
+  name: 'every call settles within its bound (simulated time)',
+  guards: 'issue 22 §2 waits that never end: clock skew ahead, slow bodies',
+};
+export const NO_KEY: Property = {
+  name: 'no API key in any output (errors, logs, hooks, results, stored rows)',
+  guards: 'issue 22 §3 "the key is redacted from messages only" (echoed in a header or meta.request_id)',
+};
+export const FEW_429: Property = {
+  name: "the API's own 429s stay bounded",
+  guards: 'issue 22 §2 clock skew behind, §4 gateway 429 informs the gate',
+};
+export const TYPED_ERRORS: Property = {
+  name: 'every failure is a typed SDK error (no raw TypeError or SyntaxError)',
+  guards: 'api-notes: a body that is not the envelope is a typed error',
+};
+export const COMPLETES: Property = {
+  name: 'the copy completes within a bounded number of resumed runs',
+  guards: 'issue 22 §1 "a copy that stops for good"',
+};
+export const NO_LIVE_MARKED: Property = {
+  name: 'no row live throughout a run is marked deleted',
+  guards: 'issue 22 §4 "live rows marked deleted when a list shifts while it is read", project list shrink',
+};
+export const NONE_LOST: Property = {
+  name: 'every row live throughout a run is in the store',
+  guards: 'issue 22 §1 data loss, §4 list shifts',
+};
+export const DELETES_MARKED: Property = {
+  name: 'every row deleted before a completed run is marked deleted by it',
+  guards: 'issue 22 §4 project list shrink check; docs/sync-tables.md: a complete re-read marks',
+};
+export const SNAPSHOT_COUNTS: Property = {
+  name: 'each snapshot holds exactly the rows the API served for its day',
+  guards: 'issue 22 §1 "803 of 36,793 rows" (a value that stops a page), §4 snapshot date on resume',
+};
