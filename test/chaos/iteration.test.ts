@@ -14,7 +14,7 @@ import { chaosSeeds, timeoutFor, Verdicts } from './support/seeds.js';
 
 const FILE = 'test/chaos/iteration.test.ts';
 const FAST = 6;
-/** A read of ~5 pages, each maybe retried after a fault and paced on a 40-per-10 s window, settles well within this. */
+/** A read of ~5 pages, each maybe retried after a fault and paced on a 10-per-10 s window, settles well within this. */
 const BOUND_MS = 5 * 60_000;
 
 afterEach(() => vi.useRealTimers());

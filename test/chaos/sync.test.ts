@@ -24,8 +24,8 @@ const FAST = 3;
 const RUNS = 3;
 /** Calls one run may take (the first and its resumes) before it counts as a copy that never completes. */
 const MAX_CALLS = 6;
-/** One call copies ~2,500 rows in ~30 requests, paced on 40 per 10 s, so it settles well within this. */
-const BOUND_MS = 10 * 60_000;
+/** One call copies ~2,500 rows in ~30 requests, paced on 10 per 10 s (about 30 s), so it settles well within this. */
+const BOUND_MS = 5 * 60_000;
 /** Pages of the first project's anchors and content lists (1,000 a page): drift can fall between them. */
 const LIST_ITEMS = 1_010;
 

@@ -8,7 +8,7 @@ import { Outputs } from './secrets.js';
 
 /** The simulator's windows, and the client's and the sync's: a 10 s window, and a day. */
 export const WINDOWS = [
-  { limit: 40, intervalMs: 10_000 },
+  { limit: 10, intervalMs: 10_000 },
   { limit: 100_000, intervalMs: 86_400_000 },
 ];
 
