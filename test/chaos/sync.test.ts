@@ -14,9 +14,10 @@ import { CHAOS_KIND_NAMES } from '../../src/testing/index.js';
 import { hash32 } from '../../src/testing/data/rng.js';
 import { api429s, type ChaosAccount, chaosAccount, journalText, WINDOWS } from './support/account.js';
 import { DAY, drive, useFakeClock } from './support/clock.js';
-import { COMPLETES, DELETES_MARKED, FEW_429, NO_KEY, NO_LIVE_MARKED, NONE_LOST, SETTLES, SNAPSHOT_COUNTS, TYPED_ERRORS } from './support/properties.js';
+import { COMPLETES, FEW_429, NO_KEY, SETTLES, TYPED_ERRORS } from './support/properties.js';
 import { chaosSeeds, timeoutFor, Verdicts } from './support/seeds.js';
-import { CURRENT, copyOf, projectOfKey, snapshotCounts, touchedSince, truthOf } from './support/truth.js';
+import { checkCopy } from './support/copy-checks.js';
+import { touchedSince, truthOf } from './support/truth.js';
 
 const FILE = 'test/chaos/sync.test.ts';
 const FAST = 3;
@@ -72,7 +73,7 @@ async function checkSeed(seed: number, db: string, verdicts: Verdicts): Promise<
     const stopAfter = hash32(seed, 'stop', run) % 3 === 0 ? 1 + (hash32(seed, 'stop-at', run) % 25) : undefined;
     const ended = await runUntilDone(account, db, seed, run, stopAfter, verdicts);
     if (!ended) return;
-    checkCopy(seed, run, account, db, start, touchedSince(sim, changesAtStart), ended, verdicts);
+    checkCopy(seed, run, sim, db, start, touchedSince(sim, changesAtStart), ended, verdicts);
     const rate = api429s(sim, requestsAtStart);
     verdicts.check(seed, FEW_429, rate.api429 <= 2 + rate.requests / 50, () => `run ${run}: ${rate.api429} × 429 from the API (and ${rate.gateway429} gateway 429s) in ${rate.requests} requests; skew ${sim.chaos?.skewMs} ms; ${journalText(sim)}`);
   }
@@ -122,26 +123,4 @@ async function runUntilDone(account: ChaosAccount, db: string, seed: number, run
   }
   verdicts.broke(seed, COMPLETES, `run ${run}: not completed after ${MAX_CALLS} calls${lastError ? `; the last failed with: ${lastError}` : ''}; ${journalText(sim)}`);
   return undefined;
-}
-
-function checkCopy(seed: number, run: number, account: ChaosAccount, db: string, start: ReturnType<typeof truthOf>, touched: Set<string>, result: SyncResult, verdicts: Verdicts): void {
-  const { sim } = account;
-  const end = truthOf(sim);
-  const copy = copyOf(db);
-  const liveProject = (p: string) => start['projects.list'].has(p) && end['projects.list'].has(p) && !touched.has(p);
-  for (const dataset of CURRENT) {
-    const scoped = (key: string) => !touched.has(key) && liveProject(projectOfKey(key));
-    const stable = [...start[dataset]].filter((k) => end[dataset].has(k) && scoped(k));
-    const lost = stable.filter((k) => !copy[dataset].has(k));
-    const marked = stable.filter((k) => copy[dataset].has(k) && copy[dataset].get(k) !== null);
-    const gone = [...copy[dataset].keys()].filter((k) => !start[dataset].has(k) && !end[dataset].has(k) && (dataset === 'projects.list' ? !touched.has(k) : scoped(k)));
-    const unmarked = gone.filter((k) => copy[dataset].get(k) === null);
-    const where = `${dataset}, run ${run} (${result.snapshotDate})`;
-    verdicts.check(seed, NONE_LOST, lost.length === 0, () => `${where}: ${lost.length} of ${stable.length} live rows missing, e.g. ${lost.slice(0, 2).join(', ')}; ${journalText(sim)}`);
-    verdicts.check(seed, NO_LIVE_MARKED, marked.length === 0, () => `${where}: ${marked.length} live rows marked deleted, e.g. ${marked.slice(0, 2).join(', ')}; ${journalText(sim)}`);
-    verdicts.check(seed, DELETES_MARKED, unmarked.length === 0, () => `${where}: ${unmarked.length} rows deleted before the run not marked, e.g. ${unmarked.slice(0, 2).join(', ')}; ${journalText(sim)}`);
-  }
-  const counts = snapshotCounts(db, result.snapshotDate);
-  const short = [...end['projects.list']].filter(liveProject).filter((p) => (counts.get(p) ?? 0) !== sim.data.keywords(p).count);
-  verdicts.check(seed, SNAPSHOT_COUNTS, short.length === 0, () => `run ${run} (${result.snapshotDate}): ${short.map((p) => `${counts.get(p) ?? 0} of ${sim.data.keywords(p).count} keyword rows for ${p}`).join('; ')}; ${journalText(sim)}`);
 }

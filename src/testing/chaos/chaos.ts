@@ -183,11 +183,16 @@ export class ChaosController {
     if (records.length > 0) {
       const names = this.#runNames();
       if (names.length > 0) addHostileNames(records, names);
-      if (this.#on('wide-record') && this.#draw.chance(0.3, 'wide-run') && records[0]) widen([records[0]], WIDE_FIELDS);
+      if (this.#on('wide-record') && this.#draw.chance(0.3, 'wide-run') && records[0]) {
+        widen([records[0]], WIDE_FIELDS);
+        this.#note('wide-record', at, `${WIDE_FIELDS} extra fields on the first record`);
+      }
+      if (names.length > 0) this.#note('hostile-names', at, names.join(', '));
       if (this.#on('type-change') && Array.isArray(body.data)) {
         const limit = Number(req.query.get('limit') ?? 0) || records.length || 1;
         const page = Math.floor(Number(req.query.get('offset') ?? 0) / limit) + this.#run;
         addTypeChanging(records, page);
+        this.#note('type-change', at, `chaos_metric is ${['a number', '"n/a"', 'an object', '2^53 + 1', 'a boolean'][page % 5]}`);
       }
       if (this.#on('hostile-values') && this.#draw.chance(this.options.rate, 'values', at)) {
         const changed = addHostileValues(records, this.#draw, at);
