@@ -60,6 +60,8 @@ export class ChaosController {
   readonly #attempts = new Map<string, number>();
   #run = 1;
   #draw: Draw;
+  /** Until when (simulator ms) the gateway answers every request with a 429. */
+  #gatewayUntil = 0;
 
   /** @internal */
   constructor(options: ResolvedChaos, store: Store) {
@@ -111,9 +113,17 @@ export class ChaosController {
       const changes = this.#draw.int(1, 3, 'page-drift-count', urlOf(req));
       for (let i = 0; i < changes; i++) this.#drift(list.list, list.projectId, at, `page-${urlOf(req)}-${i}`);
     }
+    if (this.#on('gateway-429') && req.now < this.#gatewayUntil) {
+      // A CDN's limit holds for every request until its Retry-After has passed: a client that
+      // honours only the one call it was told about sends into it again.
+      const seconds = Math.ceil((this.#gatewayUntil - req.now) / 1000);
+      this.#note('gateway-429', at, `inside the gateway's window: Retry-After: ${seconds}`);
+      return { kind: 'response', response: gateway429(seconds) };
+    }
     const fault = this.#fault(req, attempt);
     if (fault === 'gateway-429') {
       const seconds = this.#draw.int(1, 3, 'retry-after', at);
+      this.#gatewayUntil = req.now + seconds * 1000;
       this.#note('gateway-429', at, `Retry-After: ${seconds}`);
       return { kind: 'response', response: gateway429(seconds) };
     }

@@ -8,7 +8,8 @@
 /**
  * One kind of chaos. Per run: `skew`, `hostile-names`, `wide-record`. Per request: the others.
  * - `skew`: the server's clock minutes ahead or behind: its `Date` header and `meta.rate_limit.reset` shifted.
- * - `gateway-429`: a CDN's bare `text/plain` 429 with `Retry-After`, before the API.
+ * - `gateway-429`: a CDN's bare `text/plain` 429 with `Retry-After`, before the API; until that
+ *   time has passed, the gateway answers every request so (as a CDN's limit does).
  * - `server-error`: a 500/502/503 error envelope, a proxy's HTML 502, or a success envelope with status 500.
  * - `drop`: the connection is dropped (no response).
  * - `cut-body`: JSON cut mid-body, with a `Content-Length` that promises more, or without one.
@@ -17,7 +18,7 @@
  * - `list-drift`: items of a paged list (anchors, content, projects) deleted, inserted or reordered
  *   between its pages and between runs; the simulator's truth changes with it.
  * - `type-change`: a field the server added that is a number on one page, `"n/a"` on the next, an object after.
- * - `hostile-names`: new fields named `group`, `order`, `Keyword` beside `keyword`, `net-change`, quotes.
+ * - `hostile-names`: new fields named `group`, `order`, `Keyword` beside `keyword`, `net-change`, quotes, an own `__proto__`.
  * - `wide-record`: records with 1,700 fields.
  * - `hostile-values`: NUL, lone surrogates, terminal escape sequences in text; `""` or `2026-02-30` where a date is documented.
  * - `key-echo`: the caller's key echoed back in a response header and in `meta.request_id`.
@@ -60,7 +61,7 @@ export const CHAOS_KINDS: { readonly [K in ChaosKind]: KindInfo } = {
   bomb: { catalogue: 'The server lies: bodies (a compression bomb)', scope: 'request' },
   'list-drift': { catalogue: 'The server lies: pages (items inserted or deleted while a list is read, a total that moves)', scope: 'request' },
   'type-change': { catalogue: 'The server lies: values (a field that changes type between pages)', scope: 'request' },
-  'hostile-names': { catalogue: 'The server lies: names (group, order, Keyword beside keyword, quotes)', scope: 'run' },
+  'hostile-names': { catalogue: 'The server lies: names (group, order, Keyword beside keyword, quotes, __proto__)', scope: 'run' },
   'wide-record': { catalogue: 'The server lies: values (a 1,700-field record)', scope: 'run' },
   'hostile-values': { catalogue: 'The server lies: values (NUL, lone surrogates, "" or invalid dates); Secrets: text rendered in a terminal', scope: 'request' },
   'key-echo': { catalogue: 'Secrets: the key echoed back in a header and a request id', scope: 'request' },

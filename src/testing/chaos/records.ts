@@ -8,7 +8,7 @@ import type { Draw } from './draw.js';
  */
 
 /** New field names that collide with SQL words, with a documented name's case, or need quoting. */
-export const HOSTILE_NAMES: readonly string[] = ['group', 'order', 'Keyword', 'net-change', 'we"ird \'name', 'select', 'Net_Change', 'DESC'];
+export const HOSTILE_NAMES: readonly string[] = ['group', 'order', 'Keyword', 'net-change', 'we"ird \'name', 'select', 'Net_Change', 'DESC', '__proto__'];
 
 /** Text no terminal, store or JSON column should take raw. */
 export const HOSTILE_TEXTS: readonly string[] = [
@@ -40,7 +40,13 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 /** Adds the run's hostile field names to every record (with `Keyword` echoing `keyword` when there is one). */
 export function addHostileNames(records: Array<Record<string, unknown>>, names: readonly string[]): void {
-  for (const r of records) for (const name of names) r[name] = name === 'Keyword' && typeof r['keyword'] === 'string' ? String(r['keyword']).toUpperCase() : `${name} value`;
+  for (const r of records) {
+    for (const name of names) {
+      // JSON allows an own "__proto__" key; assigning it would set the prototype instead, so define it.
+      if (name === '__proto__') Object.defineProperty(r, name, { value: { isAdmin: true }, enumerable: true, writable: true, configurable: true });
+      else r[name] = name === 'Keyword' && typeof r['keyword'] === 'string' ? String(r['keyword']).toUpperCase() : `${name} value`;
+    }
+  }
 }
 
 /** Stands for 2^53 + 1 until {@link serialize} writes it as a bare JSON number (a JS number cannot hold it). */

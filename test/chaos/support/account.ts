@@ -65,11 +65,13 @@ export function chaosAccount(options: ChaosAccountOptions): ChaosAccount {
 }
 
 /** 429s the API itself answered (the chaos mode's gateway 429s are not the client's doing). */
-export function api429s(sim: Simulator, from = 0): { requests: number; api429: number; gateway429: number } {
+export function api429s(sim: Simulator, from = 0, fromEvent = 0): { requests: number; api429: number; gateway429: number; insideGateway: number } {
   const log = sim.requests.slice(from);
   const all429 = log.filter((r) => r.status === 429).length;
-  const gateway = sim.chaos?.journal.filter((e) => e.kind === 'gateway-429').length ?? 0;
-  return { requests: log.length, api429: Math.max(0, all429 - gateway), gateway429: gateway };
+  const events = sim.chaos?.journal.slice(fromEvent).filter((e) => e.kind === 'gateway-429') ?? [];
+  // Requests sent while a gateway's Retry-After had not passed: the client was told to wait.
+  const inside = events.filter((e) => e.detail.startsWith('inside')).length;
+  return { requests: log.length, api429: Math.max(0, all429 - events.length), gateway429: events.length, insideGateway: inside };
 }
 
 /** The chaos journal as text, for a failure message. */

@@ -17,8 +17,12 @@ export const NO_KEY: Property = {
   guards: 'issue 22 §3 "the key is redacted from messages only" (echoed in a header or meta.request_id)',
 };
 export const FEW_429: Property = {
-  name: "the API's own 429s stay bounded",
-  guards: 'issue 22 §2 clock skew behind, §4 gateway 429 informs the gate',
+  name: "the API's own 429s stay bounded, and nothing is sent inside a gateway 429's Retry-After but what was in flight",
+  guards: 'issue 22 §2 clock skew behind, §4 "a gateway\'s bare 429 with Retry-After holds only its own call"',
+};
+export const PROTO_SAFE: Property = {
+  name: 'no record handed out carries an own "__proto__" key',
+  guards: 'issue 22 §5 "a record with an own __proto__ key is handed to the caller as parsed"',
 };
 export const TYPED_ERRORS: Property = {
   name: 'every failure is a typed SDK error (no raw TypeError or SyntaxError)',
