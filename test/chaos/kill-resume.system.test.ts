@@ -86,7 +86,7 @@ async function checkSeed(seed: number, verdicts: Verdicts): Promise<number> {
         verdicts.broke(seed, COMPLETES, `day ${day}: not completed after ${KILLS} kills and ${MAX_RESUMES} resumes${lastFailure ? `; the last failed with: ${lastFailure}` : ''}; ${journalText(sim)}`);
         return landed;
       }
-      checkCopy(seed, day + 1, sim, db, start, touchedSince(sim, changesAtStart), result, verdicts);
+      checkCopy(seed, day + 1, sim, db, start, touchedSince(sim, changesAtStart), { snapshotDate: new Date(now).toISOString().slice(0, 10) }, verdicts);
     }
     const key = sim.keys.readOnly;
     const leaks = [...new Set(printed.filter((line) => line.includes(key)).map((line) => (JSON.parse(line) as { what: string }).what))];

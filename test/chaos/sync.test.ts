@@ -89,9 +89,12 @@ async function checkSeed(seed: number, profile: Profile, db: string, verdicts: V
     const eventsAtStart = sim.chaos?.journal.length ?? 0;
     // Some runs are stopped part-way (as by Ctrl-C) after a seeded number of requests, then resumed.
     const stopAfter = hash32(seed, 'stop', run) % 3 === 0 ? 1 + (hash32(seed, 'stop-at', run) % 25) : undefined;
-    const ended = await runUntilDone(account, db, seed, run, stopAfter, verdicts);
+    // Some stopped runs are resumed the next day (as after a night): that day must get its own snapshot.
+    const resumeNextDay = stopAfter !== undefined && hash32(seed, 'next-day', run) % 2 === 0;
+    const ended = await runUntilDone(account, db, seed, run, stopAfter, resumeNextDay, verdicts);
     if (!ended) return;
-    checkCopy(seed, run, sim, db, start, touchedSince(sim, changesAtStart), ended, verdicts);
+    const completedOn = new Date(Date.now()).toISOString().slice(0, 10);
+    checkCopy(seed, run, sim, db, start, touchedSince(sim, changesAtStart), { snapshotDate: completedOn }, verdicts);
     const rate = api429s(sim, requestsAtStart, eventsAtStart);
     verdicts.check(seed, FEW_429, rate.api429 <= 2 + rate.requests / 50 && rate.insideGateway <= GATEWAY_SLACK, () => `run ${run}: ${rate.api429} × 429 from the API, ${rate.insideGateway} requests sent inside a gateway 429's Retry-After (of ${rate.gateway429} gateway 429s), in ${rate.requests} requests; skew ${sim.chaos?.skewMs} ms; ${journalText(sim)}`);
   }
@@ -100,11 +103,12 @@ async function checkSeed(seed: number, profile: Profile, db: string, verdicts: V
 }
 
 /** Calls runSync until the run completes (each call a new chaos run: the truth may change between them); undefined when it never does. */
-async function runUntilDone(account: ChaosAccount, db: string, seed: number, run: number, stopAfter: number | undefined, verdicts: Verdicts): Promise<SyncResult | undefined> {
+async function runUntilDone(account: ChaosAccount, db: string, seed: number, run: number, stopAfter: number | undefined, resumeNextDay: boolean, verdicts: Verdicts): Promise<SyncResult | undefined> {
   const { sim, client, outputs } = account;
   let lastError = '';
   for (let call = 1; call <= MAX_CALLS; call++) {
     if (call > 1) sim.chaos?.nextRun();
+    if (call === 2 && resumeNextDay) vi.setSystemTime(Date.now() + DAY);
     const stop = new AbortController();
     let requests = 0;
     const outcome = await drive(

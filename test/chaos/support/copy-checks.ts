@@ -1,6 +1,7 @@
 /**
  * The copy against the truth after a completed run: no row live throughout the run lost or marked
- * deleted, every row deleted before it marked, and the run's snapshot whole for every live project.
+ * deleted, every row deleted before it marked, and a whole snapshot, dated the day the run completed,
+ * for every live project.
  */
 import type { Simulator } from '../../../src/testing/index.js';
 import { journalText } from './account.js';
