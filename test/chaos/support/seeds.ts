@@ -41,7 +41,7 @@ export interface Property {
 export class Verdicts {
   readonly #file: string;
   readonly #breaks: string[] = [];
-  seeds = 0;
+  readonly #seedsBy = new Map<string, Set<number>>();
 
   constructor(file: string) {
     this.#file = file;
@@ -49,12 +49,19 @@ export class Verdicts {
 
   /** Records that `property` broke for `seed`. */
   broke(seed: number, property: Property, detail: string): void {
+    const seeds = this.#seedsBy.get(property.name) ?? new Set<number>();
+    this.#seedsBy.set(property.name, seeds.add(seed));
     this.#breaks.push(`seed ${seed} broke "${property.name}" (${property.guards}): ${detail}\n    replay: ${replayCommand(seed, this.#file)}`);
   }
 
   /** Checks `holds`; records a break when it is false. */
   check(seed: number, property: Property, holds: boolean, detail: () => string): void {
     if (!holds) this.broke(seed, property, detail());
+  }
+
+  /** The seeds that broke `property`, in the order they did. */
+  seedsThatBroke(property: Property): number[] {
+    return [...(this.#seedsBy.get(property.name) ?? [])];
   }
 
   /** Every break, one per line (empty when all held). */
