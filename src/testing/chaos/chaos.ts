@@ -4,7 +4,7 @@ import { Draw } from './draw.js';
 import { type DriftChange, driftList, listOf, padLists } from './drift.js';
 import type { ChaosKind } from './kinds.js';
 import type { ResolvedChaos } from './options.js';
-import { HOSTILE_NAMES, HOSTILE_TEXTS, addHostileNames, addHostileValues, addTypeChanging, recordsOf, serialize, widen } from './records.js';
+import { HOSTILE_NAMES, TERMINAL_TEXTS, addHostileNames, addHostileValues, addTypeChanging, recordsOf, serialize, widen } from './records.js';
 import { bomb, cutBody, gateway429, serverError, slowBody } from './responses.js';
 
 /** One thing chaos did, in order. @example `{ run: 1, kind: 'gateway-429', at: 'GET /projects #1', detail: 'Retry-After: 2' }` */
@@ -128,7 +128,7 @@ export class ChaosController {
       return { kind: 'response', response: gateway429(seconds) };
     }
     if (fault === 'server-error') {
-      const message = this.#on('hostile-values') ? `Internal error ${this.#draw.pick(HOSTILE_TEXTS, 'error-text', at)}` : 'Internal server error';
+      const message = this.#on('hostile-values') ? `Internal error ${this.#draw.pick(TERMINAL_TEXTS, 'error-text', at)}` : 'Internal server error';
       const response = serverError(this.#draw, at, req.requestId, message);
       this.#note('server-error', at, `${response.status} ${response.headers.get('content-type')}`);
       return { kind: 'response', response };

@@ -20,6 +20,9 @@ export const HOSTILE_TEXTS: readonly string[] = [
   'latin1 caf\u00e9 \ufffd',
 ];
 
+/** Text that drives a terminal (set its title, clear it, reverse the reading order): what an error message may carry. */
+export const TERMINAL_TEXTS: readonly string[] = HOSTILE_TEXTS.filter((t) => /[\u001b\u202e]/.test(t));
+
 /** Values where a date or time is documented. */
 export const HOSTILE_DATES: readonly string[] = ['', '2026-02-30', 'not a date', '0000-00-00T00:00:00Z'];
 

@@ -48,3 +48,7 @@ export const SNAPSHOT_COUNTS: Property = {
   name: 'each snapshot holds exactly the rows the API served for its day',
   guards: 'issue 22 §1 "803 of 36,793 rows" (a value that stops a page), §4 snapshot date on resume',
 };
+export const NO_TERMINAL_CONTROL: Property = {
+  name: 'no control character or bidi override from the server reaches the terminal',
+  guards: 'issue 22 §3 "server text reaches the terminal raw"',
+};
