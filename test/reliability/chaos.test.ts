@@ -11,7 +11,7 @@ import { afterEach, describe, test, vi } from 'vitest';
 import { createSimulator } from '../../src/testing/index.js';
 import { useFakeClock } from '../chaos/support/clock.js';
 import { checkIterationSeed, LISTS } from '../chaos/support/iteration-model.js';
-import { COMPLETES, DELETES_MARKED, EXACTLY_ONCE, FEW_429, NO_KEY, NO_LIVE_MARKED, NONE_LOST, PROTO_SAFE, SETTLES, SNAPSHOT_COUNTS, TYPED_ERRORS } from '../chaos/support/properties.js';
+import { COMPLETES, DELETES_MARKED, EXACTLY_ONCE, FEW_429, NO_KEY, NO_LIVE_MARKED, NONE_LOST, PROTO_SAFE, RIDES_OUT_FAULTS, SETTLES, SNAPSHOT_COUNTS, TYPED_ERRORS } from '../chaos/support/properties.js';
 import { chaosSeeds, type Property, Verdicts } from '../chaos/support/seeds.js';
 import { checkSyncSeed, PROFILES } from '../chaos/support/sync-model.js';
 import { useReport } from './support/report.js';
@@ -48,7 +48,7 @@ describe('the chaos suite, a few seeds', () => {
         vi.useRealTimers();
       }
     }
-    const properties = [EXACTLY_ONCE, SETTLES, NO_KEY, FEW_429, TYPED_ERRORS, PROTO_SAFE];
+    const properties = [EXACTLY_ONCE, RIDES_OUT_FAULTS, SETTLES, NO_KEY, FEW_429, TYPED_ERRORS, PROTO_SAFE];
     report.checkAll(properties.map((p) => ({ area: `Chaos: for await over ${list.name}`, input: `${p.name} (guards ${p.guards})`, cases: seeds.length, expected: `held for ${seeds.length} seeds`, observed: held(verdicts, p, seeds.length), serverSaw: 'n/a' })));
   }, 60_000);
 
@@ -66,7 +66,7 @@ describe('the chaos suite, a few seeds', () => {
         rmSync(dir, { recursive: true, force: true });
       }
     }
-    const properties = [COMPLETES, NONE_LOST, NO_LIVE_MARKED, DELETES_MARKED, SNAPSHOT_COUNTS, SETTLES, NO_KEY, FEW_429, TYPED_ERRORS];
+    const properties = [COMPLETES, RIDES_OUT_FAULTS, NONE_LOST, NO_LIVE_MARKED, DELETES_MARKED, SNAPSHOT_COUNTS, SETTLES, NO_KEY, FEW_429, TYPED_ERRORS];
     report.checkAll(properties.map((p) => ({ area: 'Chaos: sync copy (SQLite), every kind', input: `${p.name} (guards ${p.guards})`, cases: seeds.length, expected: `held for ${seeds.length} seeds`, observed: held(verdicts, p, seeds.length), serverSaw: 'n/a' })));
   }, 120_000);
 });

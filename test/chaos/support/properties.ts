@@ -52,3 +52,7 @@ export const NO_TERMINAL_CONTROL: Property = {
   name: 'no control character or bidi override from the server reaches the terminal',
   guards: 'issue 22 §3 "server text reaches the terminal raw"',
 };
+export const RIDES_OUT_FAULTS: Property = {
+  name: 'a call whose faults are all transient (at most 2 attempts of a request, the client retries 3 times) succeeds',
+  guards: 'issue 22 §5 "a body cut mid-JSON is retried with a length header and not without one"; api-notes: GET is retried on 5xx, timeouts and connection failures',
+};

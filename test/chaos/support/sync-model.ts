@@ -12,7 +12,7 @@ import { hash32 } from '../../../src/testing/data/rng.js';
 import { api429s, type ChaosAccount, chaosAccount, journalText, WINDOWS } from './account.js';
 import { DAY, drive } from './clock.js';
 import { checkCopy } from './copy-checks.js';
-import { COMPLETES, FEW_429, NO_KEY, SETTLES, TYPED_ERRORS } from './properties.js';
+import { COMPLETES, FEW_429, NO_KEY, RIDES_OUT_FAULTS, SETTLES, TYPED_ERRORS } from './properties.js';
 import type { Verdicts } from './seeds.js';
 import { touchedSince, truthOf } from './truth.js';
 
@@ -111,6 +111,9 @@ async function runUntilDone(account: ChaosAccount, db: string, seed: number, run
       // A failed call is resumable if the next one gets further: only a run that never completes breaks the property.
       outputs.add('runSync error', outcome.error);
       lastError = String((outcome.error as Error)?.message ?? outcome.error).slice(0, 400);
+      // Every chaos fault is transient (at most `faultyAttempts` attempts of a request; the client
+      // retries more), so a call that throws rode out nothing it should have.
+      verdicts.broke(seed, RIDES_OUT_FAULTS, `run ${run} call ${call} threw: ${lastError.slice(0, 250)}`);
       if (!(outcome.error instanceof SeoVisibilityError)) {
         verdicts.broke(seed, TYPED_ERRORS, `run ${run} call ${call}: ${String(outcome.error)}`);
         return undefined;
