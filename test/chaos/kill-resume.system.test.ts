@@ -47,7 +47,9 @@ describe('chaos (system): SIGKILLs of a child sync through chaos over HTTP, then
   it('every day completes with the truth in the copy; every child ends within its bound; no key anywhere', async () => {
     const verdicts = new Verdicts(FILE);
     let kills = 0;
-    for (const seed of chaosSeeds(FAST)) kills += await checkSeed(seed, verdicts);
+    const seeds = chaosSeeds(FAST);
+    for (const seed of seeds) kills += await checkSeed(seed, verdicts);
+    console.info(`chaos kill test: ${seeds.length} seeds × ${DAYS} days, ${kills} SIGKILLs landed`);
     expect(kills).toBeGreaterThan(0);
     expect(verdicts.breaks).toEqual([]);
   }, timeoutFor(FAST, 120_000));
