@@ -9,7 +9,8 @@
  * One kind of chaos. Per run: `skew`, `hostile-names`, `wide-record`. Per request: the others.
  * - `skew`: the server's clock minutes ahead or behind: its `Date` header and `meta.rate_limit.reset` shifted.
  * - `gateway-429`: a CDN's bare `text/plain` 429 with `Retry-After`, before the API; until that
- *   time has passed, the gateway answers every request so (as a CDN's limit does).
+ *   time has passed on the simulator's clock, the gateway answers every request so (as a CDN's
+ *   limit does). With a frozen `now`, give the clock a way to move, or the window never ends.
  * - `server-error`: a 500/502/503 error envelope, a proxy's HTML 502, or a success envelope with status 500.
  * - `drop`: the connection is dropped (no response).
  * - `cut-body`: JSON cut mid-body, with a `Content-Length` that promises more, or without one.
