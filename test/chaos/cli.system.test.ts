@@ -45,6 +45,7 @@ describe('chaos (system): the CLI prints no server control text and no key', () 
         await server.close();
       }
     }
+    console.info(verdicts.summary('cli test', SEEDS.length));
     expect(verdicts.breaks).toEqual([]);
   }, SEEDS.length * 70_000);
 });

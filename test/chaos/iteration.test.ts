@@ -25,6 +25,7 @@ describe.each(LISTS)('chaos: for await over $name', (list) => {
         vi.useRealTimers();
       }
     }
+    console.info(verdicts.summary(`for await over ${list.name}`, chaosSeeds(FAST).length));
     expect(verdicts.breaks).toEqual([]);
   }, timeoutFor(FAST, 10_000));
 });

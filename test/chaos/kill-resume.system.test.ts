@@ -51,6 +51,7 @@ describe('chaos (system): SIGKILLs of a child sync through chaos over HTTP, then
     for (const seed of seeds) kills += await checkSeed(seed, verdicts);
     console.info(`chaos kill test: ${seeds.length} seeds × ${DAYS} days, ${kills} SIGKILLs landed`);
     expect(kills).toBeGreaterThan(0);
+    console.info(verdicts.summary('kill test', seeds.length));
     expect(verdicts.breaks).toEqual([]);
   }, timeoutFor(FAST, 120_000));
 });

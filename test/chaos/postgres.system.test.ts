@@ -43,6 +43,7 @@ describe('chaos (system): two accounts into one PostgreSQL schema under hostile 
   it('every day of every account completes, its copy equals its truth, and no key is stored or printed', async () => {
     const verdicts = new Verdicts(FILE);
     for (const seed of chaosSeeds(FAST)) await checkSeed(seed, verdicts);
+    console.info(verdicts.summary('postgres test', chaosSeeds(FAST).length));
     expect(verdicts.breaks).toEqual([]);
   }, timeoutFor(FAST, 120_000));
 });

@@ -28,6 +28,7 @@ describe.each(PROFILES)('chaos ($name): a copy through runs on successive days, 
         rmSync(dir, { recursive: true, force: true });
       }
     }
+    console.info(verdicts.summary(`sync (${profile.name})`, chaosSeeds(profile.fast).length));
     expect(verdicts.breaks).toEqual([]);
   }, timeoutFor(profile.fast, 30_000));
 });

@@ -64,6 +64,15 @@ export class Verdicts {
     return [...(this.#seedsBy.get(property.name) ?? [])];
   }
 
+  /**
+   * One line for the log: how many seeds ran and, per broken property, how many seeds broke it and
+   * the first one (the figures a heavy run reports).
+   */
+  summary(label: string, seeds: number): string {
+    const broken = [...this.#seedsBy].map(([name, set]) => `"${name}" broke for ${set.size} (first: CHAOS_SEED=${[...set][0]})`);
+    return `chaos ${label}: ${seeds} seeds; ${broken.length === 0 ? 'every property held' : broken.join('; ')}`;
+  }
+
   /** Every break, one per line (empty when all held). */
   get breaks(): string[] {
     return [...this.#breaks];
