@@ -11,6 +11,7 @@ import { bomb, cutBody, gateway429, serverError, slowBody } from './responses.js
 export interface ChaosEvent {
   /** The run it happened in (`sim.chaos.nextRun()` starts the next). */
   run: number;
+  /** Which kind of chaos it was. */
   kind: ChaosKind;
   /** The request (`GET /projects?offset=500 #2`: the second attempt of that URL in this run), or `run start`. */
   at: string;

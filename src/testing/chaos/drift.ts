@@ -2,9 +2,11 @@ import { hashUuid } from '../data/rng.js';
 import type { ProjectState, Store } from '../store.js';
 import type { Draw } from './draw.js';
 
-/** One change chaos made to the simulator's truth, for the journal. @internal */
+/** One change chaos made to the simulator's truth (`sim.chaos.changes`). @example `{ list: 'content', op: 'delete', projectId: '1f…', key: '7c…' }` */
 export interface DriftChange {
+  /** The list that changed. */
   list: 'anchors' | 'content' | 'projects';
+  /** What happened to it (`pad`: items added before the first run, see `listItems`). */
   op: 'delete' | 'insert' | 'reorder' | 'pad';
   /** The project whose list changed (the project itself for `projects`). */
   projectId: string;

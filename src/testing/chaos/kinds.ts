@@ -1,8 +1,6 @@
 /**
  * The chaos mode's kinds of fault, each tied to the class of the attack catalogue it stands for, so
  * a new class of defect becomes a new kind here rather than a new hand-written test per instance.
- *
- * @internal
  */
 
 /**
@@ -23,6 +21,8 @@
  * - `wide-record`: records with 1,700 fields.
  * - `hostile-values`: NUL, lone surrogates, terminal escape sequences in text; `""` or `2026-02-30` where a date is documented.
  * - `key-echo`: the caller's key echoed back in a response header and in `meta.request_id`.
+ *
+ * @example `createSimulator({ chaos: { seed: 7, kinds: ['list-drift', 'skew'] satisfies ChaosKind[] } })`
  */
 export type ChaosKind =
   | 'skew'
@@ -39,7 +39,7 @@ export type ChaosKind =
   | 'hostile-values'
   | 'key-echo';
 
-/** What a kind stands for: its class in the attack catalogue, and when it is drawn. @internal */
+/** What a kind stands for: its class in the attack catalogue, and when it is drawn. @example `CHAOS_KINDS['gateway-429'].scope // 'request'` */
 export interface KindInfo {
   /** The attack catalogue's section and class it covers. */
   catalogue: string;
@@ -50,7 +50,7 @@ export interface KindInfo {
 /**
  * Every kind, with its catalogue class. The compiler keeps this table complete (a kind added to
  * `ChaosKind` without a row here does not build).
- * @internal
+ * @example `CHAOS_KINDS.skew.catalogue // 'Time: clocks that disagree'`
  */
 export const CHAOS_KINDS: { readonly [K in ChaosKind]: KindInfo } = {
   skew: { catalogue: 'Time: clocks that disagree', scope: 'run' },
@@ -68,5 +68,5 @@ export const CHAOS_KINDS: { readonly [K in ChaosKind]: KindInfo } = {
   'key-echo': { catalogue: 'Secrets: the key echoed back in a header and a request id', scope: 'request' },
 };
 
-/** Every kind's name. @internal */
+/** Every kind's name. @example `createSimulator({ chaos: { seed: 1, kinds: CHAOS_KIND_NAMES } }) // the bomb too` */
 export const CHAOS_KIND_NAMES = Object.keys(CHAOS_KINDS) as ChaosKind[];
