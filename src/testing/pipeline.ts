@@ -9,9 +9,9 @@ import type { RouteContext } from './routes/context.js';
 import type { Store } from './store.js';
 import type { RequestLogEntry } from './content-webhook-records.js';
 import type { ChaosController, ChaosRequest } from './chaos/chaos.js';
+import type { Outcome } from './outcome.js';
 
-/** How a request ended: a response, or a dropped connection. @internal */
-export type Outcome = { kind: 'response'; response: Response } | { kind: 'drop' };
+export type { Outcome } from './outcome.js';
 
 /** The part of the simulator its transports (msw handlers, the HTTP server) need. @internal */
 export interface Dispatcher {

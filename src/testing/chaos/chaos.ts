@@ -1,4 +1,4 @@
-import type { Outcome } from '../pipeline.js';
+import type { Outcome } from '../outcome.js';
 import type { Store } from '../store.js';
 import { Draw } from './draw.js';
 import { type DriftChange, driftList, listOf, padLists } from './drift.js';
