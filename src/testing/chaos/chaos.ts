@@ -1,7 +1,7 @@
 import type { Outcome } from '../outcome.js';
 import type { Store } from '../store.js';
 import { Draw } from './draw.js';
-import { type DriftChange, driftList, listOf, padLists } from './drift.js';
+import { type DriftChange, driftList, listOf, padLists, padProjects } from './drift.js';
 import type { ChaosKind } from './kinds.js';
 import type { ResolvedChaos } from './options.js';
 import { HOSTILE_NAMES, TERMINAL_TEXTS, addHostileNames, addHostileValues, addTypeChanging, recordsOf, serialize, widen } from './records.js';
@@ -69,7 +69,7 @@ export class ChaosController {
     this.options = options;
     this.#store = store;
     this.#draw = new Draw(options.seed, this.#run);
-    for (const change of padLists(store, options.listItems)) this.changes.push({ ...change, run: 0 });
+    for (const change of [...padLists(store, options.listItems), ...padProjects(store, options.listProjects)]) this.changes.push({ ...change, run: 0 });
   }
 
   /** The current run's number (1 at the start). @example `sim.chaos?.run // 1` */

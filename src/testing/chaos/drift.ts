@@ -1,3 +1,4 @@
+import { makeProject } from '../data/project-factory.js';
 import { hashUuid } from '../data/rng.js';
 import type { ProjectState, Store } from '../store.js';
 import type { Draw } from './draw.js';
@@ -128,4 +129,31 @@ export function padLists(store: Store, n: number): DriftChange[] {
     }
   }
   return [{ list: 'anchors', op: 'pad', projectId: project.record.id, key: String(n) }, { list: 'content', op: 'pad', projectId: project.record.id, key: String(n) }];
+}
+
+/**
+ * Adds `n` active projects (no keywords, few backlinks) after the seeded ones, so the project list
+ * takes several pages of the largest size and drift can happen between them.
+ * @internal
+ */
+export function padProjects(store: Store, n: number): DriftChange[] {
+  for (let i = 0; i < n; i++) {
+    const domain = `padded-${i}.example`;
+    makeProject(store, {
+      id: hashUuid(store.seed, 'padded-project', i),
+      name: `Padded ${i}`,
+      brand: `Padded ${i}`,
+      domain,
+      websiteUrl: `https://${domain}`,
+      category: 'business',
+      terms: ['padded'],
+      status: 'active',
+      productMode: 'software',
+      createdAt: store.now(),
+      keywordCount: 0,
+      backlinkSize: 0,
+      recurring: false,
+    });
+  }
+  return n === 0 ? [] : [{ list: 'projects', op: 'pad', projectId: '', key: String(n) }];
 }

@@ -45,6 +45,12 @@ export interface ChaosOptions {
    * @default 0
    */
   listItems?: number;
+  /**
+   * Projects added to the account (active, no keywords, few backlinks), so the project list takes
+   * several pages of the largest size (500) and drift can happen between them.
+   * @default 0
+   */
+  listProjects?: number;
   /** What a bomb inflates to, in bytes. @default 67_108_864 (64 MiB) */
   bombBytes?: number;
   /** Longest pause between two chunks of a slow body, in ms. @default 2_000 */
@@ -59,6 +65,7 @@ export interface ResolvedChaos {
   maxSkewMs: number;
   faultyAttempts: number;
   listItems: number;
+  listProjects: number;
   bombBytes: number;
   slowChunkMs: number;
 }
@@ -72,6 +79,7 @@ export const checkChaosOptions: c.Check<ChaosOptions> = c.object(
     maxSkewMs: c.optional(c.numberIn(0, 86_400_000, ' ms')),
     faultyAttempts: c.optional(c.integerIn(0, 100)),
     listItems: c.optional(c.integerIn(0, 1_000_000)),
+    listProjects: c.optional(c.integerIn(0, 100_000)),
     bombBytes: c.optional(c.integerIn(1, 4_294_967_296)),
     slowChunkMs: c.optional(c.numberIn(0, 60_000, ' ms')),
   } satisfies { [K in keyof Required<ChaosOptions>]: c.Check<ChaosOptions[K]> },
@@ -91,6 +99,7 @@ export function resolveChaos(options: ChaosOptions): ResolvedChaos {
     maxSkewMs: options.maxSkewMs ?? 600_000,
     faultyAttempts: options.faultyAttempts ?? 2,
     listItems: options.listItems ?? 0,
+    listProjects: options.listProjects ?? 0,
     bombBytes: options.bombBytes ?? 64 * 1024 * 1024,
     slowChunkMs: options.slowChunkMs ?? 2_000,
   };

@@ -25,6 +25,7 @@ export interface ChaosAccountOptions {
   kinds?: readonly ChaosKind[];
   rate?: number;
   listItems?: number;
+  listProjects?: number;
   keywords?: number;
 }
 
@@ -35,7 +36,7 @@ export function chaosAccount(options: ChaosAccountOptions): ChaosAccount {
     keywordsPerProject: options.keywords ?? 20,
     now: () => Date.now(),
     rateLimit: { windows: WINDOWS },
-    chaos: { seed: options.seed, rate: options.rate ?? 0.15, listItems: options.listItems ?? 0, ...(options.kinds ? { kinds: options.kinds } : {}) },
+    chaos: { seed: options.seed, rate: options.rate ?? 0.15, listItems: options.listItems ?? 0, listProjects: options.listProjects ?? 0, ...(options.kinds ? { kinds: options.kinds } : {}) },
   });
   const outputs = new Outputs();
   const key = sim.keys.readOnly;

@@ -44,16 +44,23 @@ export interface Profile {
   rate: number;
   /** Seeds in the fast set. */
   fast: number;
+  /** The job (default: projects, rankings, anchors and content). */
+  job?: SyncJob;
+  /** Projects added to the account (chaos `listProjects`), so the project list takes pages. */
+  listProjects?: number;
 }
 
 export const PROFILES: Profile[] = [
   { name: 'every kind', kinds: KINDS, rate: 0.15, fast: 3 },
   { name: 'gateway 429s under concurrency', kinds: ['gateway-429'], rate: 0.3, fast: 1 },
   { name: 'clock skew', kinds: ['skew'], rate: 0.15, fast: 2 },
+  // 504 projects: the project list takes two pages of 500, and drift falls between them.
+  { name: 'a project list of two pages that changes', kinds: ['list-drift'], rate: 0.15, fast: 2, job: { projects: 'all', datasets: ['projects.list'] }, listProjects: 500 },
 ];
 
 export async function checkSyncSeed(seed: number, profile: Profile, db: string, verdicts: Verdicts): Promise<void> {
-  const account = chaosAccount({ seed, listItems: LIST_ITEMS, kinds: profile.kinds, rate: profile.rate });
+  const account = chaosAccount({ seed, listItems: LIST_ITEMS, kinds: profile.kinds, rate: profile.rate, listProjects: profile.listProjects ?? 0 });
+  const job = profile.job ?? JOB;
   const { sim } = account;
   for (let run = 1; run <= RUNS; run++) {
     if (run > 1) {
@@ -68,10 +75,10 @@ export async function checkSyncSeed(seed: number, profile: Profile, db: string, 
     const stopAfter = hash32(seed, 'stop', run) % 3 === 0 ? 1 + (hash32(seed, 'stop-at', run) % 25) : undefined;
     // Some stopped runs are resumed the next day (as after a night): that day must get its own snapshot.
     const resumeNextDay = stopAfter !== undefined && hash32(seed, 'next-day', run) % 2 === 0;
-    const ended = await runUntilDone(account, db, seed, run, stopAfter, resumeNextDay, verdicts);
+    const ended = await runUntilDone(account, job, db, seed, run, stopAfter, resumeNextDay, verdicts);
     if (!ended) return;
     const completedOn = new Date(Date.now()).toISOString().slice(0, 10);
-    checkCopy(seed, run, sim, db, start, touchedSince(sim, changesAtStart), { snapshotDate: completedOn }, verdicts);
+    checkCopy(seed, run, sim, db, start, touchedSince(sim, changesAtStart), { snapshotDate: completedOn }, verdicts, job.datasets);
     const rate = api429s(sim, requestsAtStart, eventsAtStart);
     verdicts.check(seed, FEW_429, rate.api429 <= 2 + rate.requests / 50 && rate.insideGateway <= GATEWAY_SLACK, () => `run ${run}: ${rate.api429} × 429 from the API, ${rate.insideGateway} requests sent inside a gateway 429's Retry-After (of ${rate.gateway429} gateway 429s), in ${rate.requests} requests; skew ${sim.chaos?.skewMs} ms; ${journalText(sim)}`);
   }
@@ -80,7 +87,7 @@ export async function checkSyncSeed(seed: number, profile: Profile, db: string, 
 }
 
 /** Calls runSync until the run completes (each call a new chaos run: the truth may change between them); undefined when it never does. */
-async function runUntilDone(account: ChaosAccount, db: string, seed: number, run: number, stopAfter: number | undefined, resumeNextDay: boolean, verdicts: Verdicts): Promise<SyncResult | undefined> {
+async function runUntilDone(account: ChaosAccount, job: SyncJob, db: string, seed: number, run: number, stopAfter: number | undefined, resumeNextDay: boolean, verdicts: Verdicts): Promise<SyncResult | undefined> {
   const { sim, client, outputs } = account;
   let lastError = '';
   for (let call = 1; call <= MAX_CALLS; call++) {
@@ -90,7 +97,7 @@ async function runUntilDone(account: ChaosAccount, db: string, seed: number, run
     let requests = 0;
     const outcome = await drive(
       () =>
-        runSync(client, JOB, {
+        runSync(client, job, {
           store: sqliteStore(db),
           windows: WINDOWS,
           now: () => Date.now(),
