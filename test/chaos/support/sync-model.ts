@@ -53,9 +53,9 @@ export interface Profile {
 export const PROFILES: Profile[] = [
   { name: 'every kind', kinds: KINDS, rate: 0.15, fast: 3 },
   { name: 'gateway 429s under concurrency', kinds: ['gateway-429'], rate: 0.3, fast: 1 },
-  { name: 'clock skew', kinds: ['skew'], rate: 0.15, fast: 2 },
+  { name: 'clock skew', kinds: ['skew'], rate: 0.15, fast: 1 },
   // 504 projects: the project list takes two pages of 500, and drift falls between them.
-  { name: 'a project list of two pages that changes', kinds: ['list-drift'], rate: 0.15, fast: 2, job: { projects: 'all', datasets: ['projects.list'] }, listProjects: 500 },
+  { name: 'a project list of two pages that changes', kinds: ['list-drift'], rate: 0.15, fast: 1, job: { projects: 'all', datasets: ['projects.list'] }, listProjects: 500 },
 ];
 
 export async function checkSyncSeed(seed: number, profile: Profile, db: string, verdicts: Verdicts): Promise<void> {
