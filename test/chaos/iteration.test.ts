@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useFakeClock } from './support/clock.js';
-import { checkIterationSeed, LISTS } from './support/iteration-model.js';
+import { checkIterationSeed, checkTwoClientsSeed, LISTS } from './support/iteration-model.js';
 import { chaosSeeds, timeoutFor, Verdicts } from './support/seeds.js';
 
 const FILE = 'test/chaos/iteration.test.ts';
@@ -28,4 +28,21 @@ describe.each(LISTS)('chaos: for await over $name', (list) => {
     console.info(verdicts.summary(`for await over ${list.name}`, chaosSeeds(FAST).length));
     expect(verdicts.breaks).toEqual([]);
   }, timeoutFor(FAST, 10_000));
+});
+
+describe('chaos: two clients with one key in one process', () => {
+  it('draw few 429s between them, and settle', async () => {
+    const verdicts = new Verdicts(FILE);
+    const seeds = chaosSeeds(2);
+    for (const seed of seeds) {
+      useFakeClock();
+      try {
+        await checkTwoClientsSeed(seed, verdicts);
+      } finally {
+        vi.useRealTimers();
+      }
+    }
+    console.info(verdicts.summary('two clients, one key', seeds.length));
+    expect(verdicts.breaks).toEqual([]);
+  }, timeoutFor(2, 10_000));
 });

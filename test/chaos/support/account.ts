@@ -15,6 +15,8 @@ export const WINDOWS = [
 export interface ChaosAccount {
   sim: Simulator;
   client: SeoVisibilityClient;
+  /** Another client with the same key and options (as a web handler makes one per request). */
+  another(): SeoVisibilityClient;
   outputs: Outputs;
   key: string;
 }
@@ -40,29 +42,30 @@ export function chaosAccount(options: ChaosAccountOptions): ChaosAccount {
   });
   const outputs = new Outputs();
   const key = sim.keys.readOnly;
-  const client = new SeoVisibilityClient({
-    apiKey: key,
-    baseUrl: sim.baseUrl,
-    fetch: sim.fetch,
-    maxRetries: 3,
-    timeout: 30_000,
-    retryBackoff: { initialDelay: 10, maxDelay: 200 },
-    rateLimit: { windows: WINDOWS },
-    logLevel: 'debug',
-    logger: {
-      debug: (...args: unknown[]) => outputs.add('logger.debug', args),
-      info: (...args: unknown[]) => outputs.add('logger.info', args),
-      warn: (...args: unknown[]) => outputs.add('logger.warn', args),
-      error: (...args: unknown[]) => outputs.add('logger.error', args),
-    },
-    hooks: {
-      onRequest: [(info) => outputs.add('hook onRequest', info)],
-      onResponse: [(info) => outputs.add('hook onResponse', info)],
-      onRetry: [(info) => outputs.add('hook onRetry', info)],
-      onError: [(info) => outputs.add('hook onError', info)],
-    },
-  });
-  return { sim, client, outputs, key };
+  const make = () =>
+    new SeoVisibilityClient({
+      apiKey: key,
+      baseUrl: sim.baseUrl,
+      fetch: sim.fetch,
+      maxRetries: 3,
+      timeout: 30_000,
+      retryBackoff: { initialDelay: 10, maxDelay: 200 },
+      rateLimit: { windows: WINDOWS },
+      logLevel: 'debug',
+      logger: {
+        debug: (...args: unknown[]) => outputs.add('logger.debug', args),
+        info: (...args: unknown[]) => outputs.add('logger.info', args),
+        warn: (...args: unknown[]) => outputs.add('logger.warn', args),
+        error: (...args: unknown[]) => outputs.add('logger.error', args),
+      },
+      hooks: {
+        onRequest: [(info) => outputs.add('hook onRequest', info)],
+        onResponse: [(info) => outputs.add('hook onResponse', info)],
+        onRetry: [(info) => outputs.add('hook onRetry', info)],
+        onError: [(info) => outputs.add('hook onError', info)],
+      },
+    });
+  return { sim, client: make(), another: make, outputs, key };
 }
 
 /** 429s the API itself answered (the chaos mode's gateway 429s are not the client's doing). */

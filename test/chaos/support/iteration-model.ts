@@ -6,7 +6,7 @@ import { SeoVisibilityError } from '../../../src/index.js';
 import type { Simulator } from '../../../src/testing/index.js';
 import { api429s, chaosAccount, journalText } from './account.js';
 import { drive } from './clock.js';
-import { EXACTLY_ONCE, FEW_429, NO_KEY, PROTO_SAFE, RIDES_OUT_FAULTS, SETTLES, TYPED_ERRORS } from './properties.js';
+import { EXACTLY_ONCE, FEW_429, NO_KEY, ONE_BUDGET_PER_KEY, PROTO_SAFE, RIDES_OUT_FAULTS, SETTLES, TYPED_ERRORS } from './properties.js';
 import type { Verdicts } from './seeds.js';
 
 /** A read of ~5 pages, each maybe retried after a fault and paced on a 10-per-10 s window, settles well within this. */
@@ -76,4 +76,26 @@ export async function checkIterationSeed(seed: number, list: ListKind, verdicts:
   verdicts.check(seed, FEW_429, rate.api429 <= 2 && rate.insideGateway === 0, () => `${rate.api429} × 429 from the API, ${rate.insideGateway} requests sent inside a gateway 429's Retry-After (of ${rate.gateway429} gateway 429s), in ${rate.requests} requests; ${context()}`);
   const polluted = protoCarriers.length;
   verdicts.check(seed, PROTO_SAFE, polluted === 0, () => `${polluted} items carried an own "__proto__" key (Object.assign({}, item).isAdmin === ${String((Object.assign({}, protoCarriers[0]) as { isAdmin?: unknown }).isAdmin)}); ${context()}`);
+}
+
+/**
+ * Two clients with one key (as a web handler makes one per request) each send a burst of 15 calls
+ * and read the first project's anchors and content at once, while chaos changes the lists and their values: the API's own 429s
+ * must stay few, as for one client.
+ */
+export async function checkTwoClientsSeed(seed: number, verdicts: Verdicts): Promise<void> {
+  const account = chaosAccount({ seed, listItems: 320, kinds: ['list-drift', 'hostile-values', 'hostile-names'] });
+  const { sim } = account;
+  const project = sim.data.listedProjects[0]?.id as string;
+  // Each client reads both lists while a burst of 15 small calls is in flight, as handlers do.
+  const read = async (client: typeof account.client) => {
+    const burst = Promise.all(Array.from({ length: 15 }, () => client.projects.list({ limit: 1 })));
+    for await (const _ of client.backlinks.anchors(project, { limit: 100 })) void _;
+    for await (const _ of client.content.list(project, { limit: 100 })) void _;
+    await burst;
+  };
+  const outcome = await drive(() => Promise.all([read(account.client), read(account.another())]), BOUND_MS);
+  verdicts.check(seed, SETTLES, outcome.kind !== 'hung', () => `two clients still reading after ${BOUND_MS / 60_000} simulated minutes; ${journalText(sim)}`);
+  const rate = api429s(sim);
+  verdicts.check(seed, ONE_BUDGET_PER_KEY, rate.api429 <= 2, () => `${rate.api429} × 429 from the API in ${rate.requests} requests (a 10-per-10 s key, two clients); ${journalText(sim)}`);
 }

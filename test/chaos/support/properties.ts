@@ -56,3 +56,7 @@ export const RIDES_OUT_FAULTS: Property = {
   name: 'a call whose faults are all transient (at most 2 attempts of a request, the client retries 3 times) succeeds',
   guards: 'issue 22 §5 "a body cut mid-JSON is retried with a length header and not without one"; api-notes: GET is retried on 5xx, timeouts and connection failures',
 };
+export const ONE_BUDGET_PER_KEY: Property = {
+  name: 'two clients with one key in one process draw few 429s',
+  guards: 'issue 22 §4 "two clients with one key in one process share no budget"',
+};
