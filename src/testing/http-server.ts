@@ -90,6 +90,14 @@ async function serve(sim: Dispatcher, basePath: string, host: string, req: Incom
   const payload = Buffer.from(await outcome.response.arrayBuffer());
   const out: Record<string, string> = {};
   outcome.response.headers.forEach((value, name) => void (out[name] = value));
+  // A response that declares more than it has (the chaos mode's cut body) is sent as far as it
+  // goes, and then the connection is dropped, as a cut connection does.
+  const declared = Number(outcome.response.headers.get('content-length') ?? Number.NaN);
+  if (declared > payload.length) {
+    res.writeHead(outcome.response.status, { ...out, 'content-length': String(declared) });
+    res.write(payload, () => req.socket.destroy());
+    return;
+  }
   res.writeHead(outcome.response.status, { ...out, 'content-length': String(payload.length) });
   res.end(payload);
 }

@@ -3,6 +3,7 @@ import { windowShape } from '../options/check-options.js';
 import type { SimulatorKeys } from './auth.js';
 import type { Deliver } from './events.js';
 import { DEFAULT_RATE_WINDOWS, type SimRateWindow } from './rate-limiter.js';
+import { type ChaosOptions, type ResolvedChaos, checkChaosOptions, resolveChaos } from './chaos/options.js';
 
 /**
  * Options of `createSimulator`. Every field is optional.
@@ -73,6 +74,17 @@ export interface SimulatorOptions {
    * @default { active: true, manageUrl: 'https://app.seo-visibility.example/settings/billing' }
    */
   plan?: { active?: boolean; manageUrl?: string };
+  /**
+   * The seeded chaos mode: per run and per request, clock skew, gateway 429s, 5xx and cut, slow or
+   * dropped bodies, lists that change between pages, fields that change type, hostile field names
+   * and values, echoed keys (see `ChaosOptions`). Off by default. Same seed ⇒ same chaos.
+   *
+   * ```ts
+   * const sim = createSimulator({ seed: 1, chaos: { seed: 42, rate: 0.2 } });
+   * // run the code under test, then: sim.chaos?.nextRun(); sim.chaos?.journal
+   * ```
+   */
+  chaos?: ChaosOptions;
 }
 
 /** Options with defaults applied. @internal */
@@ -88,6 +100,7 @@ export interface ResolvedOptions {
   deliver: Deliver;
   deliveryTimeoutMs: number;
   plan: { active: boolean; manageUrl: string };
+  chaos: ResolvedChaos | undefined;
 }
 
 /** The longest duration an option may take: a day, as for the client's options. */
@@ -116,6 +129,7 @@ const simulatorShape = {
   deliver: c.optional(c.fn<Deliver>('a function (url, init) => Promise<Response>')),
   deliveryTimeoutMs: c.optional(c.numberIn(1, MAX_MS, ' ms')),
   plan: c.optional(c.object({ active: c.optional(c.is<boolean>((v) => typeof v === 'boolean', 'expected true or false')), manageUrl: c.optional(c.string('expected a URL as a string')) }, 'expected an object { active?, manageUrl? }')),
+  chaos: c.optional(checkChaosOptions),
 } satisfies { [K in keyof Required<SimulatorOptions>]: c.Check<SimulatorOptions[K]> };
 const checkSimulatorOptions = c.object(simulatorShape, 'expected an object such as { seed, speedup }');
 
@@ -144,5 +158,6 @@ export function resolveOptions(options: SimulatorOptions = {}): ResolvedOptions 
     deliver: options.deliver ?? ((url, init) => globalThis.fetch(url, init)),
     deliveryTimeoutMs: options.deliveryTimeoutMs ?? 5_000,
     plan: { active: options.plan?.active ?? true, manageUrl: options.plan?.manageUrl ?? 'https://app.seo-visibility.example/settings/billing' },
+    chaos: options.chaos ? resolveChaos(options.chaos) : undefined,
   };
 }

@@ -8,9 +8,10 @@ import { matchRoute } from './router.js';
 import type { RouteContext } from './routes/context.js';
 import type { Store } from './store.js';
 import type { RequestLogEntry } from './content-webhook-records.js';
+import type { ChaosController, ChaosRequest } from './chaos/chaos.js';
+import type { Outcome } from './outcome.js';
 
-/** How a request ended: a response, or a dropped connection. @internal */
-export type Outcome = { kind: 'response'; response: Response } | { kind: 'drop' };
+export type { Outcome } from './outcome.js';
 
 /** The part of the simulator its transports (msw handlers, the HTTP server) need. @internal */
 export interface Dispatcher {
@@ -27,6 +28,8 @@ export interface PipelineDeps {
   latencyMs: number;
   nextRequestId: () => string;
   context: Pick<RouteContext, 'plan' | 'sendTest'>;
+  /** The seeded chaos mode, when on: it may answer first, and may change every answer. */
+  chaos?: ChaosController | undefined;
 }
 
 /**
@@ -51,6 +54,20 @@ export function requestIds(seed: number): () => string {
  * @internal
  */
 export async function dispatch(deps: PipelineDeps, request: Request, basePath: string): Promise<Outcome> {
+  if (!deps.chaos) return serve(deps, request, basePath);
+  // Chaos mode: seeded faults stand between the client and the API (before), and the API's answer
+  // is changed on its way out (after). Both are logged with the status the client got.
+  const chaos = deps.chaos;
+  let seen: { req: ChaosRequest; entry: RequestLogEntry } | undefined;
+  const outcome = await serve(deps, request, basePath, async (req, entry) => {
+    seen = { req, entry };
+    return chaos.before(req);
+  });
+  return seen ? finish(seen.entry, await chaos.after(seen.req, outcome)) : outcome;
+}
+
+/** `dispatch` without chaos; `first` may answer a request before the API does. */
+async function serve(deps: PipelineDeps, request: Request, basePath: string, first?: (req: ChaosRequest, entry: RequestLogEntry) => Promise<Outcome | undefined>): Promise<Outcome> {
   const { store } = deps;
   const url = new URL(request.url);
   const method = request.method.toUpperCase();
@@ -74,6 +91,8 @@ export async function dispatch(deps: PipelineDeps, request: Request, basePath: s
 
   const fault = deps.faults.take(method, path);
   if (fault && fault.type !== 'delay') return finish(entry, faultOutcome(fault, deps, requestId, auth?.key));
+  const early = await first?.({ method, path, query: url.searchParams, requestId, key: auth?.key, now: store.now() }, entry);
+  if (early) return finish(entry, early);
   const wait = (fault?.type === 'delay' ? fault.ms : 0) + deps.latencyMs;
   if (wait > 0) await sleep(wait, request.signal);
 

@@ -15,6 +15,7 @@ import { RateLimiter, type SimRateWindow } from './rate-limiter.js';
 import type { Store } from './store.js';
 import { runDue } from './transitions.js';
 import type { DeliveryRecord, RequestLogEntry } from './content-webhook-records.js';
+import { ChaosController } from './chaos/chaos.js';
 
 /**
  * A stateful, in-memory simulator of the whole SEO and AI Visibility REST API v1. Every form
@@ -53,6 +54,12 @@ export class Simulator {
    * @example `new SeoVisibilityClient({ apiKey: sim.keys.readWrite, baseUrl: sim.baseUrl, fetch: sim.fetch })`
    */
   readonly fetch: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+  /**
+   * The seeded chaos mode, when the `chaos` option is set: `nextRun()` starts the next run, `journal`
+   * says what chaos did, `changes` how it changed the truth (`sim.data` reads the changed truth).
+   * @example `sim.chaos?.nextRun(); sim.chaos?.journal.filter((e) => e.kind === 'gateway-429').length`
+   */
+  readonly chaos: ChaosController | undefined;
 
   readonly #options: ResolvedOptions;
   readonly #store: Store;
@@ -73,6 +80,7 @@ export class Simulator {
     this.#store = seedStore({ seed: o.seed, now: () => this.now(), keywordsPerProject: o.keywordsPerProject });
     this.data = new SimulatorData(this.#store);
     this.#limiter = new RateLimiter(o.windows);
+    this.chaos = o.chaos ? new ChaosController(o.chaos, this.#store) : undefined;
     this.#bus = new EventBus(this.#store, o.deliver, this.#deliveries, o.deliveryTimeoutMs);
     this.#deps = {
       store: this.#store,
@@ -82,6 +90,7 @@ export class Simulator {
       log: this.#requests,
       latencyMs: o.latencyMs,
       nextRequestId: requestIds(o.seed),
+      chaos: this.chaos,
       context: {
         plan: o.plan,
         sendTest: (hook) => this.#bus.send(hook, { event: 'webhook.test', timestamp: new Date(this.now()).toISOString(), project_id: hook.project_id, data: { webhook_id: hook.id, message: 'Test delivery from the SEO and AI Visibility simulator' } }, this.now()),

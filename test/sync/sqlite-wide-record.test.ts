@@ -1,0 +1,47 @@
+/**
+ * Found by the chaos suite (a 1,700-field record, `wide-record`): the SQLite store rebuilt every
+ * insight view once per column a page added, so a page whose records bring many new fields took
+ * minutes (800 fields: 17 s; 1,700: longer than the run's bound) while holding the process. New
+ * columns are added together, and the views rebuilt once per page that added any.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { afterEach, expect, it, vi } from 'vitest';
+
+const rebuilt = vi.hoisted(() => ({ count: 0 }));
+vi.mock('../../src/insights/create-views.js', async (original) => {
+  const real = await original<typeof import('../../src/insights/create-views.js')>();
+  return { ...real, createInsightViews: (...args: Parameters<typeof real.createInsightViews>) => (rebuilt.count++, real.createInsightViews(...args)) };
+});
+
+const { TABLE_SCHEMAS, sqliteStore } = await import('../../src/sync/index.js');
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+it('a page whose records bring 1,700 new fields adds them all and rebuilds the insight views once, not once per column', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sv-wide-'));
+  dirs.push(dir);
+  const path = join(dir, 'wide.db');
+  const store = sqliteStore(path);
+  await store.open();
+  const row: Record<string, unknown> = { project_id: 'p1', anchor_text: 'a', count: 1 };
+  for (let i = 1; i <= 1_700; i++) row[`chaos_f${String(i).padStart(4, '0')}`] = i;
+  const before = rebuilt.count;
+  await store.commit({ writes: [{ table: TABLE_SCHEMAS['backlinks.anchors'], rows: [row as never] }] });
+  const rebuilds = rebuilt.count - before;
+  await store.close();
+  expect(rebuilds).toBe(1);
+  const db = new DatabaseSync(path, { readOnly: true });
+  try {
+    const stored = db.prepare('SELECT * FROM backlinks_anchors').get() as Record<string, unknown>;
+    expect(stored['chaos_f1700']).toBe(1_700);
+    expect(Object.keys(stored).filter((k) => k.startsWith('chaos_f'))).toHaveLength(1_700);
+  } finally {
+    db.close();
+  }
+}, 120_000);
