@@ -16,7 +16,8 @@ export interface ChaosAccount {
   sim: Simulator;
   client: SeoVisibilityClient;
   /** Another client with the same key and options (as a web handler makes one per request). */
-  another(): SeoVisibilityClient;
+  /** Another client on the same key; `share`: with `rateLimit.shareInProcess`, as a server making a client per request is told to. */
+  another(share?: boolean): SeoVisibilityClient;
   outputs: Outputs;
   key: string;
 }
@@ -42,7 +43,7 @@ export function chaosAccount(options: ChaosAccountOptions): ChaosAccount {
   });
   const outputs = new Outputs();
   const key = sim.keys.readOnly;
-  const make = () =>
+  const make = (share = false) =>
     new SeoVisibilityClient({
       apiKey: key,
       baseUrl: sim.baseUrl,
@@ -50,7 +51,7 @@ export function chaosAccount(options: ChaosAccountOptions): ChaosAccount {
       maxRetries: 3,
       timeout: 30_000,
       retryBackoff: { initialDelay: 10, maxDelay: 200 },
-      rateLimit: { windows: WINDOWS },
+      rateLimit: { windows: WINDOWS, ...(share ? { shareInProcess: true } : {}) },
       logLevel: 'debug',
       logger: {
         debug: (...args: unknown[]) => outputs.add('logger.debug', args),

@@ -57,6 +57,6 @@ export const RIDES_OUT_FAULTS: Property = {
   guards: 'issue 22 §5 "a body cut mid-JSON is retried with a length header and not without one"; api-notes: GET is retried on 5xx, timeouts and connection failures',
 };
 export const ONE_BUDGET_PER_KEY: Property = {
-  name: 'two clients with one key in one process draw few 429s',
+  name: 'two clients with one key in one process, sharing its budget (shareInProcess), draw few 429s',
   guards: 'issue 22 §4 "two clients with one key in one process share no budget"',
 };
