@@ -162,7 +162,6 @@ export class Transport {
         ...(watch ? { context: { watch } } : {}),
       });
       response = await pending;
-      if (typeof response?.status !== 'number') throw new TypeError('fetch resolved without a Response');
       // A cached copy (`Age`) carries the date it was first sent: it says nothing about the server's clock now.
       if (!response.headers.has('age')) this.#clock.observe(response.headers.get('date'));
       const answered = response;
