@@ -4,7 +4,6 @@ import { RateLimitedError } from '../errors/api-error.js';
 import { AbortedError } from '../errors/client-errors.js';
 import { type TransportConfig, resolveHooks, resolveRequestOptions } from '../options/resolve-options.js';
 import * as check from '../internal/validate.js';
-import { userAgent as detectUserAgent } from '../internal/runtime.js';
 import { nativeSignal } from '../internal/signal.js';
 import { type Redactor, createRedactor } from '../internal/redactor.js';
 import type { RequestOptions } from '../options/client-options.js';
@@ -77,7 +76,7 @@ export class Transport {
   constructor(config: TransportConfig) {
     this.#config = config;
     this.#redact = createRedactor(config.apiKey);
-    const userAgent = 'userAgent' in config ? config.userAgent : detectUserAgent();
+    const { userAgent } = config;
     const base = { accept: 'application/json', ...(userAgent ? { 'user-agent': userAgent } : {}), ...lowerCase(config.headers) };
     this.#visibleHeaders = { ...base, authorization: REDACTED };
     this.#observer = createObserver(config.hooks, config.logger, this.#redact);
