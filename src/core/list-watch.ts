@@ -57,11 +57,6 @@ export class ListWatch {
     this.#after = total;
   }
 
-  /** A page read one item early did not start with the last item of the page before: the list moved. */
-  shifted(): void {
-    this.#moved = true;
-  }
-
   /** An item this iteration had already yielded, met again. */
   repeat(): void {
     this.#repeated++;

@@ -43,12 +43,12 @@ export interface Observer {
  *
  * @example
  * ```ts
- * const observer = createObserver(hooks, logger);
+ * const observer = createObserver(hooks, logger, createRedactor(apiKey));
  * const watch = observer?.attempt({ id: '1.1', method: 'GET', template: '/projects', attempt: 1 }, () => [url, headers]);
  * ```
  * @internal
  */
-export function createObserver(hooks: ResolvedHooks, logger: Logger | undefined, redact?: Redactor): Observer | undefined {
+export function createObserver(hooks: ResolvedHooks, logger: Logger | undefined, redact: Redactor): Observer | undefined {
   if (!logger && Object.values(hooks).every((list) => list.length === 0)) return undefined;
   const emit = <K extends keyof ResolvedHooks>(name: K, info: Parameters<ResolvedHooks[K][number]>[0], line?: string, details?: Record<string, unknown>): void => {
     if (line) logger?.debug(line, details);
@@ -62,7 +62,7 @@ export function createObserver(hooks: ResolvedHooks, logger: Logger | undefined,
   };
   return {
     retry(given) {
-      const info = redact ? { ...given, url: redact.text(given.url), headers: redact.json(given.headers) } : given;
+      const info = { ...given, url: redact.text(given.url), headers: redact.json(given.headers) };
       logger?.info(`seo-visibility: retrying ${info.method} ${info.url} in ${info.delayMs} ms after ${info.error.name} (attempt ${info.attempt} failed)`, {
         id: info.id, attempt: info.attempt, error: info.error.name, delayMs: info.delayMs,
       });
@@ -73,7 +73,7 @@ export function createObserver(hooks: ResolvedHooks, logger: Logger | undefined,
       let started = 0;
       const announce = (url: string, headers: Record<string, string>): RequestInfo => {
         // The caller's own headers or URL may quote the key too (an `x-api-key` header): never shown.
-        request = redact ? { id, method, url: redact.text(url), template, headers: redact.json(headers), attempt } : { id, method, url, template, headers, attempt };
+        request = { id, method, url: redact.text(url), template, headers: redact.json(headers), attempt };
         started = Date.now();
         emit('onRequest', request, `seo-visibility: → ${method} ${request.url} (attempt ${attempt})`, { id, method, url: request.url, template, attempt });
         return request;

@@ -31,13 +31,13 @@ export interface ApiResult<T> {
  * `ApiError` subclass for an error status or `success: false`, `ResponseValidationError` for a body
  * that is not the envelope or data that does not match the schema. `onMeta` gets `meta` as soon as
  * it is read, even when this throws (the throttle needs `rate_limit` either way). `localize` moves
- * `meta.rate_limit.reset` onto this machine's clock (see `ServerClock`). With `redact`, a body that
+ * `meta.rate_limit.reset` onto this machine's clock (see `ServerClock`). Through `redact`, a body that
  * holds the API key (echoed in `meta.request_id`, an error message, a record) is read as if the
  * server had written `***` there, so nothing built from it can show the key.
  *
  * @example
  * ```ts
- * const result = readResponse(response, await response.text(), schema, (meta) => permit.settle(meta.rate_limit));
+ * const result = readResponse(response, await response.text(), schema, (meta) => permit.settle(meta.rate_limit), { localize: (meta) => clock.localize(meta), redact });
  * ```
  * @internal
  */
@@ -46,7 +46,7 @@ export function readResponse<T>(
   text: string,
   schema: ResponseSchema<T>,
   onMeta: (meta: ResponseMeta) => void,
-  { localize = (meta) => meta, redact }: { localize?: (meta: ResponseMeta) => ResponseMeta; redact?: Redactor } = {},
+  { localize, redact }: { localize: (meta: ResponseMeta) => ResponseMeta; redact: Redactor },
 ): ApiResult<T> {
   const status = response.status;
   if (status < 400 && text === '') {
@@ -61,7 +61,7 @@ export function readResponse<T>(
   let parsed = true;
   try {
     body = text === '' ? undefined : parseJson(text);
-    if (redact?.mayHold(text)) body = redact.json(body);
+    if (redact.mayHold(text)) body = redact.json(body);
   } catch {
     parsed = false;
   }
@@ -75,16 +75,13 @@ export function readResponse<T>(
     // ConnectionError (via failure()), retried for GET, PATCH and DELETE.
     throw Object.assign(new Error(`the response body ended mid-JSON after ${text.length} characters`), { code: 'BODY_ENDED_EARLY' });
   }
-  if (status >= 400 && envelope?.success === true) {
-    // The status says failure and the body says success: say that, not "without the envelope".
-    const headers = Object.fromEntries(response.headers);
-    const message = `HTTP ${status} with a success envelope ({ success: true }): the status and the body disagree`;
-    throw errorFromResponse({ status, code: 'STATUS_CONTRADICTS_BODY', message, requestId: meta.request_id, rateLimit: meta.rate_limit, headers, now: Date.now() });
-  }
   if (status >= 400 || envelope?.success === false) {
-    const { code, message } = readError(envelope);
-    const headers = Object.fromEntries(response.headers);
-    throw errorFromResponse({ status, code, message, requestId: meta.request_id, rateLimit: meta.rate_limit, headers, now: Date.now() });
+    // The status says failure and the body says success: say that, not "without the envelope".
+    const { code, message } =
+      envelope?.success === true
+        ? { code: 'STATUS_CONTRADICTS_BODY', message: `HTTP ${status} with a success envelope ({ success: true }): the status and the body disagree` }
+        : readError(envelope);
+    throw errorFromResponse({ status, code, message, requestId: meta.request_id, rateLimit: meta.rate_limit, headers: Object.fromEntries(response.headers), now: Date.now() });
   }
   if (envelope?.success !== true || !('data' in envelope)) {
     // A body that is not the envelope (a proxy's page, a truncated body) is a typed error carrying the status, never a SyntaxError.

@@ -4,7 +4,6 @@ import { RateLimitedError } from '../errors/api-error.js';
 import { AbortedError } from '../errors/client-errors.js';
 import { type TransportConfig, resolveHooks, resolveRequestOptions } from '../options/resolve-options.js';
 import * as check from '../internal/validate.js';
-import { userAgent as detectUserAgent } from '../internal/runtime.js';
 import { nativeSignal } from '../internal/signal.js';
 import { type Redactor, createRedactor } from '../internal/redactor.js';
 import type { RequestOptions } from '../options/client-options.js';
@@ -77,7 +76,7 @@ export class Transport {
   constructor(config: TransportConfig) {
     this.#config = config;
     this.#redact = createRedactor(config.apiKey);
-    const userAgent = 'userAgent' in config ? config.userAgent : detectUserAgent();
+    const { userAgent } = config;
     const base = { accept: 'application/json', ...(userAgent ? { 'user-agent': userAgent } : {}), ...lowerCase(config.headers) };
     this.#visibleHeaders = { ...base, authorization: REDACTED };
     this.#observer = createObserver(config.hooks, config.logger, this.#redact);
@@ -162,7 +161,6 @@ export class Transport {
         ...(watch ? { context: { watch } } : {}),
       });
       response = await pending;
-      if (typeof response?.status !== 'number') throw new TypeError('fetch resolved without a Response');
       // A cached copy (`Age`) carries the date it was first sent: it says nothing about the server's clock now.
       if (!response.headers.has('age')) this.#clock.observe(response.headers.get('date'));
       const answered = response;

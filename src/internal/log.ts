@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '../errors/client-errors.js';
+import { oneOf } from './validate.js';
 import type { Logger, LoggerOption, LogLevel } from '../options/hooks.js';
 
 const RANK: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3, off: 4 };
@@ -40,7 +40,5 @@ export function resolveLogger(option: LoggerOption | undefined, level: LogLevel 
 
 function envLevel(value: string | undefined): LogLevel | undefined {
   if (value === undefined || value === '') return undefined;
-  const level = value.trim().toLowerCase();
-  if ((LEVELS as string[]).includes(level)) return level as LogLevel;
-  throw new InvalidArgumentError('SEO_VISIBILITY_LOG', `expected one of ${LEVELS.map((l) => `'${l}'`).join(', ')}, got ${JSON.stringify(value.slice(0, 20))}`);
+  return oneOf('SEO_VISIBILITY_LOG', value.trim().toLowerCase(), LEVELS);
 }

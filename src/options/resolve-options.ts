@@ -36,8 +36,8 @@ export interface TransportConfig {
   headers: Record<string, string>;
   hooks: ResolvedHooks;
   logger: Logger | undefined;
-  /** `User-Agent` to send; `undefined` where the runtime forbids it (browsers). Detected when the key is absent. */
-  userAgent?: string | undefined;
+  /** `User-Agent` to send; `undefined` where the runtime forbids it (browsers). */
+  userAgent: string | undefined;
 }
 
 /** Defaults of every client option (ms for durations). @internal */
