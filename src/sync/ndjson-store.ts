@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, truncateSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, truncateSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { TABLE_SCHEMAS, type TableSchema } from './datasets.js';
 import { SyncError } from './errors.js';
@@ -151,25 +151,49 @@ class NdjsonStore implements SyncStore {
     if (holder) this.#unlock(holder);
   }
 
-  /** Takes `_lock.json` (created exclusively), taking over one whose process is gone. */
+  /**
+   * Takes `_lock.json`, taking over one whose process is gone. The file appears whole: the holder is
+   * written to a file of this open's own, then hard-linked to the lock's name (an exclusive create,
+   * like `wx`), so no process ever meets an empty lock file, and one killed at any step leaves
+   * either no lock or a whole one whose dead pid the next open takes over.
+   */
   #lock(): LockHolder {
     const path = join(this.location, LOCK_FILE);
     const holder = newHolder();
+    const own = `${path}.${holder.token}.tmp`;
+    const fd = openSync(own, 'w');
+    try {
+      writeSync(fd, JSON.stringify(holder));
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    try {
+      return this.#link(own, path, holder);
+    } finally {
+      try {
+        unlinkSync(own);
+      } catch {
+        // gone already
+      }
+    }
+  }
+
+  #link(own: string, path: string, holder: LockHolder): LockHolder {
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
-        const fd = openSync(path, 'wx');
-        try {
-          writeSync(fd, JSON.stringify(holder));
-          fsyncSync(fd);
-        } finally {
-          closeSync(fd);
-        }
+        linkSync(own, path);
         return holder;
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        const code = (error as NodeJS.ErrnoException).code;
+        // A file system without hard links: the exclusive create itself, written at once.
+        if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP') {
+          if (writeExclusive(path, JSON.stringify(holder))) return holder;
+        } else if (code !== 'EEXIST') throw error;
       }
       const current = readHolder(path);
-      // Created but not yet written: a process in the middle of taking it, unless it has been so for long.
+      // Empty: an older version's lock in the middle of being taken (or, without hard links, this
+      // version's), unless it has been so for long.
       if (current === 'being written') throw inUse(this.location, undefined, '', 'its lock file is being written');
       if (current && mayBeRunning(current)) throw inUse(this.location, current, `, or, if pid ${current.pid} is gone, delete ${path}`);
       // Only one taker wins the exclusive create that follows.
@@ -342,6 +366,24 @@ const LOCK_WRITE_GRACE_MS = 10_000;
  * (another process between its exclusive create and its write); `undefined` for one unreadable for
  * longer than that (a process killed mid-write: it is gone) or already removed.
  */
+/** Creates `path` with `text` unless it exists (false then). */
+function writeExclusive(path: string, text: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, 'wx');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+  try {
+    writeSync(fd, text);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  return true;
+}
+
 function readHolder(path: string): LockHolder | 'being written' | undefined {
   try {
     return JSON.parse(readFileSync(path, 'utf8')) as LockHolder;

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 
-const STEPS = ['openSync', 'writeSync', 'fsyncSync', 'renameSync', 'truncateSync', 'unlinkSync', 'mkdirSync'] as const;
+const STEPS = ['openSync', 'writeSync', 'fsyncSync', 'renameSync', 'linkSync', 'truncateSync', 'unlinkSync', 'mkdirSync'] as const;
 
 export function crashAtStep(n: number): void {
   let calls = 0;
