@@ -24,6 +24,12 @@ export interface StartPostgresOptions {
    * (test/helpers/system-servers.ts), which hands the server to every file of the run.
    */
   shared?: boolean;
+  /**
+   * A cluster of this call's own even when `POSTGRES_URL` names a shared server: for a test that
+   * creates roles (they are cluster-wide, so two files would meet each other's) or grants on the
+   * `postgres` database.
+   */
+  ownCluster?: boolean;
 }
 
 /**
@@ -37,7 +43,7 @@ export interface StartPostgresOptions {
  */
 export async function startPostgres(how: StartPostgresOptions = {}): Promise<TestPostgres> {
   const fromEnv = process.env.POSTGRES_URL;
-  if (fromEnv) return how.shared ? { url: fromEnv, stop: async () => {} } : ownDatabase(fromEnv);
+  if (fromEnv && !how.ownCluster) return how.shared ? { url: fromEnv, stop: async () => {} } : ownDatabase(fromEnv);
   const bin = findPostgresBin();
   if (!bin) throw new Error(`initdb and pg_ctl were not found and POSTGRES_URL is not set. ${INSTALL_HINT}`);
   const dir = mkdtempSync(join(tmpdir(), 'seo-visibility-pg-'));

@@ -28,7 +28,7 @@ const urlAs = (role: string) => postgres.url.replace('postgres://postgres@', `po
 const marker = join(tmpdir(), `seo-mcp-escape-${process.pid}`);
 
 beforeAll(async () => {
-  postgres = await startPostgres();
+  postgres = await startPostgres({ ownCluster: true }); // it creates roles, which are cluster-wide
   account = await startAccount({ keywords: 8 });
   admin = new pg.Client({ connectionString: postgres.url });
   await admin.connect();

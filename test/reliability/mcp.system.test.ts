@@ -43,7 +43,7 @@ async function leftOver(): Promise<string> {
 const CLEAN = 'no file, 0 slots, 0 large objects, sync lock free, sync session alive';
 
 beforeAll(async () => {
-  postgres = await startPostgres();
+  postgres = await startPostgres({ ownCluster: true }); // it creates roles, which are cluster-wide
   account = await startAccount({ keywords: 5 });
   admin = new pg.Client({ connectionString: postgres.url });
   await admin.connect();
