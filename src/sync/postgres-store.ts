@@ -173,8 +173,6 @@ class PostgresStore implements SyncStore {
       for (const { table, rows } of write.writes ?? []) if (rows.length) await this.#writeRows(client, table, rows, columns.get(table.table) ?? new Map());
       for (const mark of write.deletes ?? []) await this.#mark(client, mark);
       await this.#writeState(client, write.state ?? {});
-      // The views read columns by name: a new one (first_seen…) is used from this commit on.
-      if (added.length) await createPostgresInsightViews(client, this.#schema);
       await client.query('COMMIT');
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
@@ -183,6 +181,9 @@ class PostgresStore implements SyncStore {
     }
     for (const [table, column, type] of added) this.#columns.get(table)?.set(column, type);
     for (const [key, value] of Object.entries(write.state ?? {})) this.#state.set(key, value);
+    // The views read columns by name: a new one (first_seen…) is used from now on. After the copy's
+    // transaction, never inside it: a view waits for its readers, the copy must not.
+    if (added.length) await createPostgresInsightViews(client, this.#schema);
   }
 
   async close(): Promise<void> {
@@ -294,12 +295,14 @@ class PostgresStore implements SyncStore {
         }
         this.#columns.set(table.table, cols);
       }
-      await createPostgresInsightViews(client, this.#schema);
       await client.query('COMMIT');
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
       throw error;
     }
+    // Outside the DDL lock's transaction: each view changes (only if its definition did) in its own
+    // short one under lock_timeout, so a reader holding a view stalls neither this store nor another.
+    await createPostgresInsightViews(client, this.#schema);
   }
 
   async #loadState(client: PoolClient): Promise<void> {
