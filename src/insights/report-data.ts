@@ -1,6 +1,6 @@
 import { addDays } from '../sync/rows.js';
-import { Sql } from './dialect.js';
-import { auditChanges, backlinkChanges, rankChanges, viewRows } from './queries.js';
+import { bindScope } from './dialect.js';
+import { auditChanges, backlinkChanges, rankChanges, scopedSql, viewRows } from './queries.js';
 import type { InsightSource, ResultRow } from './source.js';
 import { rankingDays } from './views.js';
 
@@ -79,12 +79,10 @@ async function projectReport(source: InsightSource, id: string, name: string, da
 async function positionSeries(source: InsightSource, project: string, keywords: ResultRow[], from: string | undefined) {
   const series = new Map<string, Array<[string, number | null]>>();
   if (!keywords.length || from === undefined) return series;
-  const q = new Sql(source.dialect, source.columns);
+  const q = scopedSql(source, { project });
   const ids = keywords.map((k) => String(k['keyword_id']));
-  const rows = await source.query(
-    `WITH ${rankingDays(q)} SELECT keyword_id, ${q.dayText('day')} AS day, ${q.int('desktop')} AS position FROM daily WHERE project_id = ? AND day >= ? AND keyword_id IN (${ids.map(() => '?').join(', ')}) ORDER BY day`,
-    [project, from, ...ids],
-  );
+  const scoped = bindScope(`WITH ${rankingDays(q)} SELECT keyword_id, ${q.dayText('day')} AS day, ${q.int('desktop')} AS position FROM daily`, { project });
+  const rows = await source.query(`${scoped.sql} WHERE day >= ? AND keyword_id IN (${ids.map(() => '?').join(', ')}) ORDER BY day`, [...scoped.params, from, ...ids]);
   // Series in the movers' order (the biggest first), whatever order the rows of one day come in.
   const byId = new Map(keywords.map((k) => [String(k['keyword_id']), [] as Array<[string, number | null]>]));
   for (const k of keywords) series.set(String(k['keyword']), byId.get(String(k['keyword_id'])) as Array<[string, number | null]>);
