@@ -1,4 +1,5 @@
 import type { Sql } from './dialect.js';
+import { differsPct, wilsonPct } from './sample-stats.js';
 
 /**
  * The lengths, in days, of the periods the stored views hold (a view has no parameters, so each
@@ -21,6 +22,9 @@ export interface InsightView {
 
 /** The account column every view starts with. */
 const ACCOUNT = "the account the row belongs to (a fleet schema's account_id); null in a store of one account";
+
+/** How the interval columns are described. */
+const WILSON = 'the 95% Wilson score interval (percent) of the responses:';
 
 const POSITION = 'position on the date, 1 = first; null when not ranking (or not checked)';
 
@@ -144,8 +148,10 @@ const aiVisibility: InsightView = {
     prompt: 'the prompt text',
     model: "the AI model, e.g. 'openai/gpt-5'",
     day: 'the UTC day of the checks (YYYY-MM-DD)',
-    responses: 'responses checked that day',
+    responses: 'responses checked that day: the sample size n of visibility_pct',
     visibility_pct: 'percentage of those responses in which the brand is visible (0–100)',
+    visibility_low_pct: `${WILSON} low bound of visibility_pct`,
+    visibility_high_pct: `${WILSON} high bound of visibility_pct`,
     average_position: 'average position of the brand where visible (1 = first); null when never visible',
     citation_share_pct: "percentage of responses whose citations include the project's site (websiteUrl's host)",
   },
@@ -153,7 +159,8 @@ const aiVisibility: InsightView = {
   select(q) {
     return `WITH ${responses(q)}
 SELECT ${q.accountOut('account_id')} AS account_id, project_id, prompt_id, MAX(prompt) AS prompt, model, ${q.dayText('day')} AS day, ${q.int('COUNT(*)')} AS responses,
-  ${q.round('100.0 * AVG(visible)', 1)} AS visibility_pct, ${q.round('AVG(position)', 2)} AS average_position, ${q.round('100.0 * AVG(cited)', 1)} AS citation_share_pct
+  ${q.round('100.0 * AVG(visible)', 1)} AS visibility_pct, ${q.round(wilsonPct(q, 'SUM(visible)', 'COUNT(*)', 'low'), 1)} AS visibility_low_pct,
+  ${q.round(wilsonPct(q, 'SUM(visible)', 'COUNT(*)', 'high'), 1)} AS visibility_high_pct, ${q.round('AVG(position)', 2)} AS average_position, ${q.round('100.0 * AVG(cited)', 1)} AS citation_share_pct
 FROM responses GROUP BY account_id, project_id, prompt_id, model, day`;
   },
 };
@@ -169,10 +176,16 @@ const aiVisibilityModels: InsightView = {
     period_days: 'period length in days (7, 28 or 90 in the view)',
     start_date: 'first day of the period (YYYY-MM-DD)',
     end_date: "last day of the period: the project's latest check day",
-    responses: 'responses checked in the period',
+    responses: 'responses checked in the period: the sample size n of visibility_pct',
     visibility_pct: 'percentage of responses in which the brand is visible',
-    previous_visibility_pct: 'the same over the previous period (the period_days days before start_date); null when it has no responses',
-    visibility_change: 'visibility_pct - previous_visibility_pct, in percentage points',
+    visibility_low_pct: `${WILSON} low bound of visibility_pct`,
+    visibility_high_pct: `${WILSON} high bound of visibility_pct`,
+    previous_responses: 'responses checked in the previous period (the period_days days before start_date)',
+    previous_visibility_pct: 'the same over the previous period; null when it has no responses',
+    previous_visibility_low_pct: `${WILSON} low bound of previous_visibility_pct`,
+    previous_visibility_high_pct: `${WILSON} high bound of previous_visibility_pct`,
+    visibility_change: 'visibility_pct - previous_visibility_pct, in percentage points: positive is better',
+    visibility_change_significant: '1 when the change is significant at 95% (two-proportion z-test: |p1 − p2| ≥ 1.96 × the pooled standard error), else 0; null without a previous period',
     average_position: 'average position where visible',
     previous_average_position: 'the same over the previous period',
     citation_share_pct: "percentage of responses citing the project's site",
@@ -188,13 +201,18 @@ ends AS (SELECT account_id, project_id, MAX(day) AS end_day FROM responses GROUP
 b AS (SELECT e.account_id, e.project_id, p.period_days, e.end_day, ${q.minusDays('e.end_day', 'p.period_days')} AS prev_end, ${q.minusDays('e.end_day', '2 * p.period_days')} AS prev_start FROM ends e CROSS JOIN periods p),
 m AS (
   SELECT r.account_id, r.project_id, r.model, b.period_days, b.prev_end, b.end_day,
-    COUNT(${cur('1')}) AS responses, 100.0 * AVG(${cur('visible')}) AS vis, 100.0 * AVG(${prev('visible')}) AS prev_vis,
+    COUNT(${cur('1')}) AS responses, SUM(${cur('visible')}) AS x, COUNT(${prev('1')}) AS prev_responses, SUM(${prev('visible')}) AS prev_x,
+    100.0 * AVG(${cur('visible')}) AS vis, 100.0 * AVG(${prev('visible')}) AS prev_vis,
     AVG(${cur('position')}) AS pos, AVG(${prev('position')}) AS prev_pos, 100.0 * AVG(${cur('cited')}) AS cit, 100.0 * AVG(${prev('cited')}) AS prev_cit
   FROM responses r JOIN b ON b.account_id = r.account_id AND b.project_id = r.project_id AND r.day > b.prev_start AND r.day <= b.end_day
   GROUP BY r.account_id, r.project_id, r.model, b.period_days, b.prev_end, b.end_day
 )
 SELECT ${q.accountOut('account_id')} AS account_id, project_id, model, ${q.int('period_days')} AS period_days, ${q.dayText(q.minusDays('end_day', 'period_days - 1'))} AS start_date, ${q.dayText('end_day')} AS end_date,
-  ${q.int('responses')} AS responses, ${q.round('vis', 1)} AS visibility_pct, ${q.round('prev_vis', 1)} AS previous_visibility_pct, ${q.round('vis - prev_vis', 1)} AS visibility_change,
+  ${q.int('responses')} AS responses, ${q.round('vis', 1)} AS visibility_pct,
+  ${q.round(wilsonPct(q, 'x', 'responses', 'low'), 1)} AS visibility_low_pct, ${q.round(wilsonPct(q, 'x', 'responses', 'high'), 1)} AS visibility_high_pct,
+  ${q.int('prev_responses')} AS previous_responses, ${q.round('prev_vis', 1)} AS previous_visibility_pct,
+  ${q.round(wilsonPct(q, 'prev_x', 'prev_responses', 'low'), 1)} AS previous_visibility_low_pct, ${q.round(wilsonPct(q, 'prev_x', 'prev_responses', 'high'), 1)} AS previous_visibility_high_pct,
+  ${q.round('vis - prev_vis', 1)} AS visibility_change, ${differsPct(q, 'x', 'responses', 'prev_x', 'prev_responses')} AS visibility_change_significant,
   ${q.round('pos', 2)} AS average_position, ${q.round('prev_pos', 2)} AS previous_average_position, ${q.round('cit', 1)} AS citation_share_pct, ${q.round('prev_cit', 1)} AS previous_citation_share_pct
 FROM m WHERE responses > 0`;
   },

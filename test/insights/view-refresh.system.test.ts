@@ -97,5 +97,8 @@ describe('stored views in PostgreSQL', () => {
         expect(rows.map((r) => JSON.stringify({ ...r, account_id: null })).sort(), `${view} of ${account}`).toEqual(alone);
       }
     }
+    // The Wilson columns in PostgreSQL, by hand: 1 of 2 visible → 9.5–90.5 %, 0 of 1 → 0–79.3 %; z = 0.87, not significant.
+    const [gpt] = (await admin.query("SELECT * FROM single.ai_visibility_models WHERE model = 'openai/gpt-5' AND period_days = 7")).rows;
+    expect(gpt).toMatchObject({ responses: 2, visibility_low_pct: 9.5, visibility_high_pct: 90.5, previous_responses: 1, previous_visibility_low_pct: 0, previous_visibility_high_pct: 79.3, visibility_change_significant: 0 });
   }, 60_000);
 });
