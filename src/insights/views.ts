@@ -46,17 +46,24 @@ export function rankingDays(q: Sql): string {
     const n = q.num(q.col(alias, table, `${device}_position`));
     return `CASE WHEN ${n} > 0 THEN ${n} END`;
   };
+  const location = (alias: string, table: string) => q.text(alias, table, 'location');
   return `checks AS (
-  SELECT ${q.account('h', H)} AS account_id, ${q.text('h', H, 'project_id')} AS project_id, ${q.text('h', H, 'keyword_id')} AS keyword_id, ${q.text('h', H, 'keyword')} AS keyword, ${q.day('h', H, 'check_date')} AS day, 0 AS preference,
-    ${DEVICES.map((d) => `${position('h', H, d)} AS ${d}`).join(', ')}
+  SELECT ${q.account('h', H)} AS account_id, ${q.text('h', H, 'project_id')} AS project_id, ${q.text('h', H, 'keyword_id')} AS keyword_id, ${q.text('h', H, 'keyword')} AS keyword,
+    ${location('h', H)} AS location, ${q.day('h', H, 'check_date')} AS day, 0 AS preference, ${DEVICES.map((d) => `${position('h', H, d)} AS ${d}`).join(', ')}
   FROM ${H} h WHERE ${q.scoped('h', H)}
   UNION ALL
-  SELECT ${q.account('l', L)}, ${q.text('l', L, 'project_id')}, ${q.text('l', L, 'id')}, ${q.text('l', L, 'keyword')}, ${listDay}, 1, ${DEVICES.map((d) => position('l', L, d)).join(', ')}
+  SELECT ${q.account('l', L)}, ${q.text('l', L, 'project_id')}, ${q.text('l', L, 'id')}, ${q.text('l', L, 'keyword')}, ${location('l', L)}, ${listDay}, 1, ${DEVICES.map((d) => position('l', L, d)).join(', ')}
   FROM ${L} l WHERE ${q.scoped('l', L)}
 ),
 daily AS (
-  SELECT account_id, project_id, keyword_id, keyword, day, ${DEVICES.join(', ')}, LEAD(day) OVER (PARTITION BY account_id, project_id, keyword_id ORDER BY day) AS next_day FROM (
-    SELECT c.*, ROW_NUMBER() OVER (PARTITION BY account_id, project_id, keyword_id, day ORDER BY preference) AS pick FROM checks c WHERE day IS NOT NULL
+  SELECT account_id, project_id, keyword_id, keyword, location, day, ${DEVICES.join(', ')},
+    LEAD(day) OVER (PARTITION BY account_id, project_id, keyword_id ORDER BY day) AS next_day,
+    MAX(day) OVER (PARTITION BY account_id, project_id) AS end_day
+  FROM (
+    SELECT c.account_id, c.project_id, c.keyword_id, c.keyword, c.day, ${DEVICES.map((d) => `c.${d}`).join(', ')},
+      MAX(c.location) OVER (PARTITION BY account_id, project_id, keyword_id) AS location,
+      ROW_NUMBER() OVER (PARTITION BY account_id, project_id, keyword_id, day ORDER BY preference) AS pick
+    FROM checks c WHERE day IS NOT NULL
   ) x WHERE pick = 1
 )`;
 }
@@ -70,6 +77,7 @@ const rankChanges: InsightView = {
     project_id: 'project id',
     keyword_id: 'keyword id',
     keyword: 'the keyword text (at its latest check)',
+    location: 'where the keyword is tracked (rankings_list.location): the same keyword tracked in two places is two keyword ids, told apart here',
     device: 'desktop, mobile, ai_mode or maps',
     period_days: 'period length in days (7, 28 or 90 in the view)',
     start_date: 'the period start (YYYY-MM-DD): end_date minus period_days',
@@ -91,28 +99,29 @@ const rankChanges: InsightView = {
     const inTop = (x: string, n: number) => `(${x} IS NOT NULL AND ${x} <= ${n})`;
     const entered = (n: number) => `(CASE WHEN ${inTop(end, n)} AND NOT ${inTop(start, n)} THEN 1 ELSE 0 END)`;
     const left = (n: number) => `(CASE WHEN ${inTop(start, n)} AND NOT ${inTop(end, n)} THEN 1 ELSE 0 END)`;
-    // Work on one row per keyword and day (the four devices side by side), then pick, per period,
-    // the check in force at its start (the last one on or before start_day: its next check is
-    // later) and the keyword's latest check; only those few rows are split by device.
+    // One row per keyword and day (history preferred, the four devices side by side, the next
+    // check and the project's last day beside it: all windows over one sort), then one grouped
+    // pass per keyword and period picks the check in force at the start (the one on or before
+    // start_day whose next check is later) and the latest check. No join on a range, whatever
+    // the planner estimates: the cost stays about one sort and one grouping of the rows read.
+    const at = (condition: string, x: string) => `MAX(CASE WHEN ${condition} THEN ${x} END)`;
+    const isStart = 's.day <= s.start_day AND (s.next_day IS NULL OR s.next_day > s.start_day)';
+    const isEnd = 's.next_day IS NULL AND s.day > s.start_day';
     return `WITH ${q.periods(periods)},
 devices(device) AS (VALUES ${DEVICES.map((d) => `('${d}')`).join(', ')}),
 ${rankingDays(q)},
-ends AS (SELECT account_id, project_id, MAX(day) AS end_day FROM daily GROUP BY account_id, project_id),
-bounds AS (SELECT e.account_id, e.project_id, p.period_days, e.end_day, ${q.minusDays('e.end_day', 'p.period_days')} AS start_day FROM ends e CROSS JOIN periods p),
-starts AS (
-  SELECT b.period_days, k.* FROM bounds b JOIN daily k ON k.account_id = b.account_id AND k.project_id = b.project_id AND k.day <= b.start_day AND (k.next_day IS NULL OR k.next_day > b.start_day)
-),
+spans AS (SELECT d.*, p.period_days, ${q.minusDays('d.end_day', 'p.period_days')} AS start_day FROM daily d CROSS JOIN periods p),
 pairs AS (
-  SELECT b.account_id, b.project_id, b.period_days, b.start_day, b.end_day, k.keyword_id, k.keyword,
-    ${DEVICES.map((d) => `s.${d} AS s_${d}, CASE WHEN k.day > b.start_day THEN k.${d} END AS e_${d}`).join(', ')}
-  FROM bounds b JOIN daily k ON k.account_id = b.account_id AND k.project_id = b.project_id AND k.next_day IS NULL
-  LEFT JOIN starts s ON s.account_id = b.account_id AND s.project_id = b.project_id AND s.period_days = b.period_days AND s.keyword_id = k.keyword_id
+  SELECT s.account_id, s.project_id, s.keyword_id, s.period_days, MAX(s.start_day) AS start_day, MAX(s.end_day) AS end_day,
+    ${at('s.next_day IS NULL', 's.keyword')} AS keyword, MAX(s.location) AS location,
+    ${DEVICES.map((d) => `${at(isStart, `s.${d}`)} AS s_${d}, ${at(isEnd, `s.${d}`)} AS e_${d}`).join(', ')}
+  FROM spans s GROUP BY s.account_id, s.project_id, s.keyword_id, s.period_days
 ),
 r AS (
-  SELECT p.account_id, p.project_id, p.keyword_id, p.keyword, d.device, p.period_days, p.start_day, p.end_day, ${pick('s_')} AS start_position, ${pick('e_')} AS end_position
+  SELECT p.account_id, p.project_id, p.keyword_id, p.keyword, p.location, d.device, p.period_days, p.start_day, p.end_day, ${pick('s_')} AS start_position, ${pick('e_')} AS end_position
   FROM pairs p CROSS JOIN devices d
 )
-SELECT ${q.accountOut('r.account_id')} AS account_id, r.project_id AS project_id, r.keyword_id AS keyword_id, r.keyword AS keyword, r.device AS device, ${q.int('r.period_days')} AS period_days,
+SELECT ${q.accountOut('r.account_id')} AS account_id, r.project_id AS project_id, r.keyword_id AS keyword_id, r.keyword AS keyword, r.location AS location, r.device AS device, ${q.int('r.period_days')} AS period_days,
   ${q.dayText('r.start_day')} AS start_date, ${q.dayText('r.end_day')} AS end_date, ${q.int(start)} AS start_position, ${q.int(end)} AS end_position,
   ${q.int(`${end} - ${start}`)} AS change,
   ${entered(3)} AS entered_top3, ${left(3)} AS left_top3, ${entered(10)} AS entered_top10, ${left(10)} AS left_top10,
