@@ -32,9 +32,10 @@ const POSITION = 'position on the date, 1 = first; null when not ranking (or not
 export const DEVICES = ['desktop', 'mobile', 'ai_mode', 'maps'] as const;
 
 /**
- * Two CTEs: `checks` (every ranking row of rankings_history and of the daily rankings_list
- * snapshots) and `daily` (one row per keyword and day, history preferred, with the four positions
- * side by side and `next_day`, the keyword's next check). A position of 0 or less reads as null
+ * The CTEs over rankings: `checks` (every ranking row of rankings_history and of the daily
+ * rankings_list snapshots, the four positions side by side), `project_ends` (each project's latest
+ * ranking day), `sequence` (every check with `next_day`, the day of the keyword's next check) and
+ * `daily` (one row per keyword and day, history preferred). A position of 0 or less reads as null
  * (not ranking).
  * @internal
  */
@@ -47,6 +48,10 @@ export function rankingDays(q: Sql): string {
     return `CASE WHEN ${n} > 0 THEN ${n} END`;
   };
   const location = (alias: string, table: string) => q.text(alias, table, 'location');
+  // One sort: checks in the order (day, preference DESC), so on a day with both a history row and
+  // a snapshot row the history row comes last, and a check's next one (LEAD) is the next row. The
+  // last row of a day (its next check is on a later day) is the day's position; the latest
+  // check is the row with no next one. The project's last day is one pass over the key index.
   return `checks AS (
   SELECT ${q.account('h', H)} AS account_id, ${q.text('h', H, 'project_id')} AS project_id, ${q.text('h', H, 'keyword_id')} AS keyword_id, ${q.text('h', H, 'keyword')} AS keyword,
     ${location('h', H)} AS location, ${q.day('h', H, 'check_date')} AS day, 0 AS preference, ${DEVICES.map((d) => `${position('h', H, d)} AS ${d}`).join(', ')}
@@ -55,17 +60,12 @@ export function rankingDays(q: Sql): string {
   SELECT ${q.account('l', L)}, ${q.text('l', L, 'project_id')}, ${q.text('l', L, 'id')}, ${q.text('l', L, 'keyword')}, ${location('l', L)}, ${listDay}, 1, ${DEVICES.map((d) => position('l', L, d)).join(', ')}
   FROM ${L} l WHERE ${q.scoped('l', L)}
 ),
-daily AS (
-  SELECT account_id, project_id, keyword_id, keyword, location, day, ${DEVICES.join(', ')},
-    LEAD(day) OVER (PARTITION BY account_id, project_id, keyword_id ORDER BY day) AS next_day,
-    MAX(day) OVER (PARTITION BY account_id, project_id) AS end_day
-  FROM (
-    SELECT c.account_id, c.project_id, c.keyword_id, c.keyword, c.day, ${DEVICES.map((d) => `c.${d}`).join(', ')},
-      MAX(c.location) OVER (PARTITION BY account_id, project_id, keyword_id) AS location,
-      ROW_NUMBER() OVER (PARTITION BY account_id, project_id, keyword_id, day ORDER BY preference) AS pick
-    FROM checks c WHERE day IS NOT NULL
-  ) x WHERE pick = 1
-)`;
+project_ends AS MATERIALIZED (SELECT account_id, project_id, MAX(day) AS end_day FROM checks GROUP BY account_id, project_id),
+sequence AS (
+  SELECT c.*, LEAD(c.day) OVER (PARTITION BY c.account_id, c.project_id, c.keyword_id ORDER BY c.day, c.preference DESC) AS next_day
+  FROM checks c WHERE c.day IS NOT NULL
+),
+daily AS (SELECT * FROM sequence WHERE next_day IS NULL OR next_day > day)`;
 }
 
 const rankChanges: InsightView = {
@@ -99,18 +99,20 @@ const rankChanges: InsightView = {
     const inTop = (x: string, n: number) => `(${x} IS NOT NULL AND ${x} <= ${n})`;
     const entered = (n: number) => `(CASE WHEN ${inTop(end, n)} AND NOT ${inTop(start, n)} THEN 1 ELSE 0 END)`;
     const left = (n: number) => `(CASE WHEN ${inTop(start, n)} AND NOT ${inTop(end, n)} THEN 1 ELSE 0 END)`;
-    // One row per keyword and day (history preferred, the four devices side by side, the next
-    // check and the project's last day beside it: all windows over one sort), then one grouped
-    // pass per keyword and period picks the check in force at the start (the one on or before
-    // start_day whose next check is later) and the latest check. No join on a range, whatever
-    // the planner estimates: the cost stays about one sort and one grouping of the rows read.
+    // Every check with its next one (one sort, see rankingDays), then one grouped pass per keyword
+    // and period picks the check in force at the start (on or before start_day, its next check
+    // later) and the latest check. No join on a range, whatever the planner estimates.
     const at = (condition: string, x: string) => `MAX(CASE WHEN ${condition} THEN ${x} END)`;
     const isStart = 's.day <= s.start_day AND (s.next_day IS NULL OR s.next_day > s.start_day)';
     const isEnd = 's.next_day IS NULL AND s.day > s.start_day';
     return `WITH ${q.periods(periods)},
 devices(device) AS (VALUES ${DEVICES.map((d) => `('${d}')`).join(', ')}),
 ${rankingDays(q)},
-spans AS (SELECT d.*, p.period_days, ${q.minusDays('d.end_day', 'p.period_days')} AS start_day FROM daily d CROSS JOIN periods p),
+spans AS (
+  SELECT d.*, e.end_day, p.period_days, ${q.minusDays('e.end_day', 'p.period_days')} AS start_day
+  -- CROSS JOIN keeps SQLite's join order: each check looks its project up (a few rows), in the order the window sorted them.
+  FROM sequence d CROSS JOIN project_ends e CROSS JOIN periods p WHERE e.account_id = d.account_id AND e.project_id = d.project_id
+),
 pairs AS (
   SELECT s.account_id, s.project_id, s.keyword_id, s.period_days, MAX(s.start_day) AS start_day, MAX(s.end_day) AS end_day,
     ${at('s.next_day IS NULL', 's.keyword')} AS keyword, MAX(s.location) AS location,
@@ -207,13 +209,14 @@ const aiVisibilityModels: InsightView = {
     return `WITH ${q.periods(periods)},
 ${responses(q)},
 ends AS (SELECT account_id, project_id, MAX(day) AS end_day FROM responses GROUP BY account_id, project_id),
-b AS (SELECT e.account_id, e.project_id, p.period_days, e.end_day, ${q.minusDays('e.end_day', 'p.period_days')} AS prev_end, ${q.minusDays('e.end_day', '2 * p.period_days')} AS prev_start FROM ends e CROSS JOIN periods p),
+b AS MATERIALIZED (SELECT e.account_id, e.project_id, p.period_days, e.end_day, ${q.minusDays('e.end_day', 'p.period_days')} AS prev_end, ${q.minusDays('e.end_day', '2 * p.period_days')} AS prev_start FROM ends e CROSS JOIN periods p),
 m AS (
   SELECT r.account_id, r.project_id, r.model, b.period_days, b.prev_end, b.end_day,
     COUNT(${cur('1')}) AS responses, SUM(${cur('visible')}) AS x, COUNT(${prev('1')}) AS prev_responses, SUM(${prev('visible')}) AS prev_x,
     100.0 * AVG(${cur('visible')}) AS vis, 100.0 * AVG(${prev('visible')}) AS prev_vis,
     AVG(${cur('position')}) AS pos, AVG(${prev('position')}) AS prev_pos, 100.0 * AVG(${cur('cited')}) AS cit, 100.0 * AVG(${prev('cited')}) AS prev_cit
-  FROM responses r JOIN b ON b.account_id = r.account_id AND b.project_id = r.project_id AND r.day > b.prev_start AND r.day <= b.end_day
+  -- CROSS JOIN keeps SQLite's join order: each response looks its project's periods up (a few rows), never the reverse.
+  FROM responses r CROSS JOIN b WHERE b.account_id = r.account_id AND b.project_id = r.project_id AND r.day > b.prev_start AND r.day <= b.end_day
   GROUP BY r.account_id, r.project_id, r.model, b.period_days, b.prev_end, b.end_day
 )
 SELECT ${q.accountOut('account_id')} AS account_id, project_id, model, ${q.int('period_days')} AS period_days, ${q.dayText(q.minusDays('end_day', 'period_days - 1'))} AS start_date, ${q.dayText('end_day')} AS end_date,
