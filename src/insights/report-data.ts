@@ -1,5 +1,6 @@
 import { addDays } from '../sync/rows.js';
 import { bindScope } from './dialect.js';
+import { InsightError } from './errors.js';
 import { auditChanges, backlinkChanges, rankChanges, scopedSql, viewRows } from './queries.js';
 import type { InsightSource, ResultRow } from './source.js';
 import { rankingDays } from './views.js';
@@ -8,6 +9,8 @@ import { rankingDays } from './views.js';
 export interface ProjectReport {
   id: string;
   name: string;
+  /** The account the project belongs to, in a fleet warehouse (many accounts in one schema); undefined in a store of one account. */
+  account: string | undefined;
   days: number;
   /** The period's last day (the project's latest ranking date), if it has rankings. */
   endDate: string | undefined;
@@ -34,34 +37,58 @@ const CHARTED_MOVERS = 6;
 /** Rows a table of the report lists at most. */
 const TABLE_ROWS = 15;
 
-/** Reads what the report shows for each project (or the one asked for). @internal */
-export async function gatherReport(source: InsightSource, options: { project?: string | undefined; days: number }): Promise<ProjectReport[]> {
-  const projects = await source.query(`SELECT id, name FROM projects_list ${options.project ? 'WHERE id = ?' : ''} ORDER BY name`, options.project ? [options.project] : []);
+/**
+ * Reads what the report shows for each project (or the one asked for), of one account or of every
+ * account of a fleet warehouse: projects are keyed by account and id, listed account by account,
+ * and each reads only its own account's rows (the same project in two accounts is never merged).
+ * @internal
+ */
+export async function gatherReport(source: InsightSource, options: { project?: string | undefined; account?: string | undefined; days: number }): Promise<ProjectReport[]> {
+  const fleet = source.columns.get('projects_list')?.has('account_id') ?? false;
+  if (options.account !== undefined) await checkAccount(source, options.account, fleet);
+  const where = [...(options.account !== undefined ? [fleet ? 'account_id = ?' : "'' = ?"] : []), ...(options.project ? ['id = ?'] : [])];
+  const params = [...(options.account !== undefined ? [options.account] : []), ...(options.project ? [options.project] : [])];
+  const projects = await source.query(
+    `SELECT ${fleet ? 'account_id' : 'NULL'} AS account_id, id, name FROM projects_list ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${fleet ? 'account_id, ' : ''}name, id`,
+    params,
+  );
   const out: ProjectReport[] = [];
-  for (const p of projects.rows) out.push(await projectReport(source, String(p['id']), String(p['name'] ?? p['id']), options.days));
+  for (const p of projects.rows) {
+    const account = p['account_id'] === null || p['account_id'] === undefined ? undefined : String(p['account_id']);
+    out.push(await projectReport(source, { id: String(p['id']), name: String(p['name'] ?? p['id']), account }, options.days));
+  }
   return out;
 }
 
-async function projectReport(source: InsightSource, id: string, name: string, days: number): Promise<ProjectReport> {
-  const filter = { project: id, days };
+/** An --account the store can answer for: a fleet warehouse that holds it. */
+async function checkAccount(source: InsightSource, account: string, fleet: boolean): Promise<void> {
+  if (!fleet) throw new InsightError('usage', `--account ${account}: this store holds one account (its tables have no account_id column); leave --account out`);
+  const held = (await source.query('SELECT DISTINCT account_id FROM projects_list ORDER BY account_id')).rows.map((r) => String(r['account_id']));
+  if (!held.includes(account)) throw new InsightError('usage', `--account ${account}: the warehouse holds no such account; it holds ${held.join(', ') || 'none yet'}`);
+}
+
+async function projectReport(source: InsightSource, project: { id: string; name: string; account: string | undefined }, days: number): Promise<ProjectReport> {
+  const { id, name, account } = project;
+  const filter = { project: id, account, days };
   const ranks = await rankChanges(source, { ...filter, device: 'desktop' });
   const known = ranks.filter((r) => r['change'] !== null);
   const movers = known.filter((r) => r['change'] !== 0);
-  const visibility = await visibilitySeries(source, id, days);
+  const visibility = await visibilitySeries(source, filter);
   const models = await viewRows(source, 'ai_visibility_models', filter, { orderBy: 'v.visibility_pct DESC, v.model' });
   const backlinks = await backlinkChanges(source, filter);
-  const audits = await auditChanges(source, { project: id });
+  const audits = await auditChanges(source, { project: id, account });
   const top = movers.slice(0, CHARTED_MOVERS);
   return {
     id,
     name,
+    account,
     days,
     endDate: ranks[0] ? String(ranks[0]['end_date']) : undefined,
     movers: movers.slice(0, TABLE_ROWS),
     topTen: { entered: ranks.filter((r) => r['entered_top10'] === 1).slice(0, TABLE_ROWS), left: ranks.filter((r) => r['left_top10'] === 1).slice(0, TABLE_ROWS) },
     improved: known.filter((r) => Number(r['change']) < 0).length,
     declined: known.filter((r) => Number(r['change']) > 0).length,
-    positions: await positionSeries(source, id, top, ranks[0] ? String(ranks[0]['start_date']) : undefined),
+    positions: await positionSeries(source, filter, top, ranks[0] ? String(ranks[0]['start_date']) : undefined),
     models,
     visibility,
     domains: { gained: backlinks.domains.filter((d) => d['change'] === 'gained'), lost: backlinks.domains.filter((d) => d['change'] === 'lost') },
@@ -76,12 +103,12 @@ async function projectReport(source: InsightSource, id: string, name: string, da
 }
 
 /** The daily desktop positions of some keywords since `from` (the same rows rank_changes reads). */
-async function positionSeries(source: InsightSource, project: string, keywords: ResultRow[], from: string | undefined) {
+async function positionSeries(source: InsightSource, scope: { project: string; account: string | undefined }, keywords: ResultRow[], from: string | undefined) {
   const series = new Map<string, Array<[string, number | null]>>();
   if (!keywords.length || from === undefined) return series;
-  const q = scopedSql(source, { project });
+  const q = scopedSql(source, scope);
   const ids = keywords.map((k) => String(k['keyword_id']));
-  const scoped = bindScope(`WITH ${rankingDays(q)} SELECT keyword_id, ${q.dayText('day')} AS day, ${q.int('desktop')} AS position FROM daily`, { project });
+  const scoped = bindScope(`WITH ${rankingDays(q)} SELECT keyword_id, ${q.dayText('day')} AS day, ${q.int('desktop')} AS position FROM daily`, scope);
   const rows = await source.query(`${scoped.sql} WHERE day >= ? AND keyword_id IN (${ids.map(() => '?').join(', ')}) ORDER BY day`, [...scoped.params, from, ...ids]);
   // Series in the movers' order (the biggest first), whatever order the rows of one day come in.
   const byId = new Map(keywords.map((k) => [String(k['keyword_id']), [] as Array<[string, number | null]>]));
@@ -93,8 +120,9 @@ async function positionSeries(source: InsightSource, project: string, keywords: 
 }
 
 /** Average visibility per model and day over the period (over the project's prompts). */
-async function visibilitySeries(source: InsightSource, project: string, days: number) {
-  const rows = await viewRows(source, 'ai_visibility', { project, days }, { orderBy: 'v.day' });
+async function visibilitySeries(source: InsightSource, filter: { project: string; account: string | undefined; days: number }) {
+  const { days } = filter;
+  const rows = await viewRows(source, 'ai_visibility', filter, { orderBy: 'v.day' });
   const last = rows.at(-1)?.['day'];
   const series = new Map<string, Map<string, number[]>>();
   for (const r of rows) {

@@ -10,6 +10,8 @@ import type { InsightSource } from './source.js';
 export interface ReportOptions {
   out: string;
   project?: string | undefined;
+  /** One account of a fleet warehouse (its account_id); every account, grouped by account, when absent. */
+  account?: string | undefined;
   days: number;
   alerts: readonly Alert[];
   now?: Date | undefined;
@@ -22,7 +24,7 @@ export interface ReportOptions {
  */
 export async function writeReport(source: InsightSource, options: ReportOptions): Promise<{ projects: number; alerts: Awaited<ReturnType<typeof checkAlerts>> }> {
   const render = await chartRenderer();
-  const projects = await gatherReport(source, { project: options.project, days: options.days });
+  const projects = await gatherReport(source, { project: options.project, account: options.account, days: options.days });
   if (options.project && projects.length === 0) throw new InsightError('usage', `--project ${options.project}: the store holds no such project`);
   const html = reportHtml(projects, render, options.now ?? new Date());
   const partial = `${options.out}.${process.pid}.partial`;
