@@ -1,39 +1,13 @@
-import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { gatherReport } from '../../src/insights/report-data.js';
-import { columnsOf, SQLITE_COLUMNS } from '../../src/insights/schema-objects.js';
 import type { InsightSource } from '../../src/insights/source.js';
-import { TABLE_SCHEMAS } from '../../src/sync/index.js';
-import { FIXTURE, P } from './support.js';
+import { fleetDb, inProcessSource } from './fleet-store.js';
+import { P } from './support.js';
 
 // A fleet warehouse: the same project (same id, same name) in two accounts. The report of one
 // account reads only its rows; a report over both lists each account's project on its own, never
 // merged. SQLite with the fleet's account_id columns stands in for the PostgreSQL schema.
-function fleet(accounts: readonly string[]): InsightSource {
-  const db = new DatabaseSync(':memory:');
-  for (const [dataset, table] of Object.entries(TABLE_SCHEMAS)) {
-    const rows = FIXTURE[dataset as keyof typeof FIXTURE] ?? [];
-    const columns = ['account_id', ...new Set([...table.columns, ...rows.flatMap((r) => Object.keys(r))])];
-    db.exec(`CREATE TABLE "${table.table}" (${columns.map((c) => `"${c}"`).join(', ')}, PRIMARY KEY (${['account_id', ...table.primaryKey].map((c) => `"${c}"`).join(', ')}))`);
-    for (const account of accounts) {
-      for (const row of rows) {
-        const names = Object.keys(row);
-        const values = names.map((n) => {
-          const v = row[n];
-          return v === null || v === undefined ? null : typeof v === 'boolean' ? (v ? 1 : 0) : typeof v === 'object' ? JSON.stringify(v) : (v as string | number);
-        });
-        db.prepare(`INSERT INTO "${table.table}" ("account_id", ${names.map((n) => `"${n}"`).join(', ')}) VALUES (?, ${names.map(() => '?').join(', ')})`).run(account, ...values);
-      }
-    }
-  }
-  return {
-    dialect: 'sqlite',
-    location: ':memory:',
-    columns: columnsOf(db.prepare(SQLITE_COLUMNS).all()),
-    query: async (sql, params = []) => ({ rows: db.prepare(sql).all(...(params as Array<string | number | null>)).map((r) => ({ ...r })), truncated: false }),
-    close: async () => undefined,
-  };
-}
+const fleet = (accounts: readonly string[]): InsightSource => inProcessSource(fleetDb(accounts));
 
 const summary = (r: { id: string; account?: string | undefined; improved: number; declined: number; audits: { new: number; fixed: number; open: number }; domains: { gained: unknown[] } }) => ({
   id: r.id, account: r.account, improved: r.improved, declined: r.declined, audits: r.audits.new + r.audits.fixed + r.audits.open, gained: r.domains.gained.length,

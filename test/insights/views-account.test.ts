@@ -3,30 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { createInsightViews } from '../../src/insights/create-views.js';
 import { INSIGHT_VIEWS } from '../../src/insights/views.js';
 import { TABLE_SCHEMAS } from '../../src/sync/index.js';
-import { FIXTURE } from './support.js';
+import { fleetDb } from './fleet-store.js';
 
 // A fleet schema holds many accounts in the same tables, told apart by account_id (first in every
 // primary key). The same data under two account ids must give each account exactly the rows one
 // account alone gives: nothing doubled, nothing matched across accounts. SQLite with the fleet's
 // columns stands in for the PostgreSQL schema here (the views are one definition for both).
-function storeWith(accounts: readonly string[]): DatabaseSync {
-  const db = new DatabaseSync(':memory:');
-  for (const [dataset, table] of Object.entries(TABLE_SCHEMAS)) {
-    // The fields the fixture sends beyond the documented ones become columns, as a store makes them.
-    const extra = (FIXTURE[dataset as keyof typeof FIXTURE] ?? []).flatMap((row) => Object.keys(row)).filter((c) => !table.columns.includes(c));
-    const cols = ['account_id', ...new Set([...table.columns, ...extra])].map((c) => `"${c}"`).join(', ');
-    db.exec(`CREATE TABLE "${table.table}" (${cols}, PRIMARY KEY (${['account_id', ...table.primaryKey].map((c) => `"${c}"`).join(', ')}))`);
-    for (const account of accounts) {
-      for (const row of FIXTURE[dataset as keyof typeof FIXTURE] ?? []) {
-        const names = Object.keys(row);
-        const values = names.map((n) => {
-          const v = row[n];
-          return v === null || v === undefined ? null : typeof v === 'boolean' ? (v ? 1 : 0) : typeof v === 'object' ? JSON.stringify(v) : (v as string | number);
-        });
-        db.prepare(`INSERT INTO "${table.table}" ("account_id", ${names.map((n) => `"${n}"`).join(', ')}) VALUES (?, ${names.map(() => '?').join(', ')})`).run(account, ...values);
-      }
-    }
-  }
+function storeWith(accounts: readonly string[]) {
+  const db = fleetDb(accounts);
   createInsightViews(db);
   return db;
 }
