@@ -33,7 +33,7 @@ function fixtureStore(): DatabaseSync {
 
 /** An in-process source that records every statement's plan: which base tables it scans whole. */
 function planningSource(db: DatabaseSync) {
-  const scans: Array<{ sql: string; scanned: string[] }> = [];
+  const scans: Array<{ sql: string; scanned: string[]; plan: string[] }> = [];
   const source: InsightSource = {
     dialect: 'sqlite',
     location: ':memory:',
@@ -45,7 +45,7 @@ function planningSource(db: DatabaseSync) {
       for (const m of sql.matchAll(/\b(?:FROM|JOIN)\s+([a-z_]+)\s+([a-z]+)\b/g)) if (BASE_TABLES.includes(m[1] as string) && m[1] !== 'projects_list') aliases.add(m[2] as string);
       for (const t of BASE_TABLES) if (t !== 'projects_list' && new RegExp(`\\b(FROM|JOIN)\\s+${t}\\b(?!\\s+[a-z]+\\b)`).test(sql)) aliases.add(t);
       const plan = db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...bound).map((r) => String(r['detail']));
-      scans.push({ sql, scanned: plan.filter((line) => /^SCAN /.test(line) && aliases.has(line.split(' ')[1] as string)) });
+      scans.push({ sql, plan, scanned: plan.filter((line) => /^SCAN /.test(line) && aliases.has(line.split(' ')[1] as string)) });
       return { rows: db.prepare(sql).all(...bound).map((r) => ({ ...r })), truncated: false };
     },
     close: async () => undefined,
@@ -60,6 +60,14 @@ describe('queries for one project read only its rows', () => {
     expect(report?.movers.length).toBeGreaterThan(0);
     expect(scans.length).toBeGreaterThan(3);
     expect(scans.filter((s) => s.scanned.length).map((s) => s.scanned)).toEqual([]);
+  });
+
+  it("the report's position chart reads only the charted keywords' rankings, by the key index", async () => {
+    const { source, scans } = planningSource(fixtureStore());
+    const [report] = await gatherReport(source, { project: P, days: 7 });
+    expect(report?.positions.size).toBeGreaterThan(0);
+    const chart = scans.find((s) => s.sql.includes('AS position FROM daily'));
+    expect(chart?.plan.filter((line) => /^(SEARCH|SCAN) h\b/.test(line))).toEqual([expect.stringMatching(/^SEARCH h USING INDEX .*\(project_id=\? AND keyword_id=\?\)/)]);
   });
 
   it('the MCP view tools for one project: no stored table is scanned whole', async () => {
