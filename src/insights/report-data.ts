@@ -52,12 +52,49 @@ export async function gatherReport(source: InsightSource, options: { project?: s
     `SELECT ${fleet ? 'account_id' : 'NULL'} AS account_id, id, name FROM projects_list ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${fleet ? 'account_id, ' : ''}name, id`,
     params,
   );
+  const active = await projectsWithData(source, options);
   const out: ProjectReport[] = [];
   for (const p of projects.rows) {
     const account = p['account_id'] === null || p['account_id'] === undefined ? undefined : String(p['account_id']);
-    out.push(await projectReport(source, { id: String(p['id']), name: String(p['name'] ?? p['id']), account }, options.days));
+    const project = { id: String(p['id']), name: String(p['name'] ?? p['id']), account };
+    // An agency holds hundreds of projects, most without data: each query costs a plan and a round trip.
+    out.push(active.has(projectKey(account, project.id)) ? await projectReport(source, project, options.days) : emptyReport(project, options.days));
   }
   return out;
+}
+
+/** The stored tables a project's report reads. */
+const DATA_TABLES = ['rankings_history', 'rankings_list', 'prompts_history', 'backlinks_history', 'backlinks_summary', 'backlinks_domains', 'audits_list', 'audits_issues'];
+
+const projectKey = (account: string | undefined, project: string) => `${account ?? ''}\u0000${project}`;
+
+/** The projects (of the account and project, if given) with a row in any table the report reads: one pass over the tables' key indexes. */
+async function projectsWithData(source: InsightSource, scope: { account?: string | undefined; project?: string | undefined }): Promise<Set<string>> {
+  const q = scopedSql(source, scope);
+  const tables = DATA_TABLES.filter((t) => source.columns.has(t));
+  if (!tables.length) return new Set();
+  const scoped = bindScope(tables.map((t) => `SELECT DISTINCT ${q.account('t', t)} AS account_id, ${q.text('t', t, 'project_id')} AS project_id FROM ${t} t WHERE ${q.scoped('t', t)}`).join(' UNION '), scope);
+  const rows = (await source.query(scoped.sql, scoped.params)).rows;
+  return new Set(rows.map((r) => projectKey(r['account_id'] === '' ? undefined : String(r['account_id']), String(r['project_id']))));
+}
+
+/** A project with no rows: what its queries would have answered. */
+function emptyReport(project: { id: string; name: string; account: string | undefined }, days: number): ProjectReport {
+  return {
+    ...project,
+    days,
+    endDate: undefined,
+    movers: [],
+    topTen: { entered: [], left: [] },
+    improved: 0,
+    declined: 0,
+    positions: new Map(),
+    models: [],
+    visibility: new Map(),
+    domains: { gained: [], lost: [] },
+    trend: [],
+    audits: { newCritical: [], new: 0, fixed: 0, open: 0 },
+  };
 }
 
 /** An --account the store can answer for: a fleet warehouse that holds it. */
