@@ -14,6 +14,7 @@ import { memory, prefetch, requestCount } from './paging.js';
 import { rateBudget } from './rate-budget.js';
 import { size } from './size.js';
 import { insightsBench } from './insights.js';
+import { insightsScaleBench } from './insights-scale.js';
 import { syncBench } from './sync.js';
 import { fleetBench } from './fleet.js';
 
@@ -27,6 +28,7 @@ const sections: Array<[string, () => Promise<Row[]>]> = [
   ['size and start', size],
   ['copy your data out (sync)', syncBench],
   ['what changed (insights)', insightsBench],
+  ['insights at agency scale', insightsScaleBench],
   ['many accounts (fleet)', fleetBench],
 ];
 

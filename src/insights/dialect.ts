@@ -9,6 +9,18 @@ export type DialectName = 'sqlite' | 'postgres';
 export type TableColumns = ReadonlyMap<string, ReadonlyMap<string, { name: string; type: string }>>;
 
 /**
+ * Which rows a query is for: one account's, one project's, or both. A scoped SELECT filters every
+ * table it reads where it reads it (on the raw key columns, so the primary key's index is used),
+ * with `$account` and `$project` marking the parameters ({@link bindScope} binds them): a query for
+ * one project never reads the others, whatever the planner makes of the view around it.
+ * @internal
+ */
+export interface Scope {
+  account?: boolean | undefined;
+  project?: boolean | undefined;
+}
+
+/**
  * Builds SQL for one dialect over the columns that exist. Columns are looked up case-insensitively
  * and quoted as the database spells them; a column the store has not created yet (a field the
  * server never sent, or `_deleted_at` before a store that marks deletes) reads as NULL, so a view
@@ -19,7 +31,34 @@ export class Sql {
   constructor(
     readonly dialect: DialectName,
     private readonly columns: TableColumns,
+    readonly scope: Scope = {},
   ) {}
+
+  /**
+   * The account a row belongs to, as text: `account_id` in a fleet schema, `''` in a store of one
+   * account (whose tables lack the column). Every view partitions and joins by it, so accounts
+   * sharing a schema are never mixed.
+   */
+  account(alias: string, table: string): string {
+    // PostgreSQL refuses a bare constant in GROUP BY and PARTITION BY: a cast is an expression.
+    return this.has(table, 'account_id') ? this.text(alias, table, 'account_id') : this.dialect === 'sqlite' ? "''" : "''::text";
+  }
+
+  /** The account key as the views output it: null in a store of one account. */
+  accountOut(expr: string): string {
+    return `NULLIF(${expr}, '')`;
+  }
+
+  /**
+   * The conditions that keep only the scope's rows of `table` (see {@link Scope}); `1 = 1` when
+   * the query is for everything. `projectColumn` names the table's project column.
+   */
+  scoped(alias: string, table: string, projectColumn = 'project_id'): string {
+    const conditions: string[] = [];
+    if (this.scope.account) conditions.push(this.has(table, 'account_id') ? `${this.col(alias, table, 'account_id')} = $account` : `'' = $account`);
+    if (this.scope.project) conditions.push(`${this.col(alias, table, projectColumn)} = $project`);
+    return conditions.length ? conditions.join(' AND ') : '1 = 1';
+  }
 
   /** Whether `table` has `column`. */
   has(table: string, column: string): boolean {
@@ -96,6 +135,20 @@ export class Sql {
   periods(days: readonly number[]): string {
     return `periods(period_days) AS (VALUES ${days.map((d) => `(${Math.trunc(d)})`).join(', ')})`;
   }
+}
+
+/**
+ * Replaces the `$account` and `$project` marks of a scoped SELECT with `?` and lists the values in
+ * the order the marks appear (both dialects bind `?` by position).
+ * @internal
+ */
+export function bindScope(sql: string, values: { account?: string | undefined; project?: string | undefined }): { sql: string; params: unknown[] } {
+  const params: unknown[] = [];
+  const text = sql.replace(/\$(account|project)\b/g, (_m, name: 'account' | 'project') => {
+    params.push(values[name] ?? null);
+    return '?';
+  });
+  return { sql: text, params };
 }
 
 /** Quotes an identifier (both dialects use double quotes). */

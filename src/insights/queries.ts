@@ -1,5 +1,5 @@
 import { addDays } from '../sync/rows.js';
-import { Sql } from './dialect.js';
+import { Sql, bindScope } from './dialect.js';
 import type { InsightSource, QueryLimits, ResultRow } from './source.js';
 import { insightView } from './views.js';
 
@@ -7,6 +7,8 @@ import { insightView } from './views.js';
 export interface InsightFilter {
   /** One project's rows; all projects when absent. */
   project?: string | undefined;
+  /** One account's rows (a fleet schema's account_id); every account when absent. */
+  account?: string | undefined;
   /** Period length in days (ends at each project's latest data). Default 28. */
   days?: number | undefined;
   /** Rows returned at most. */
@@ -30,12 +32,20 @@ export async function viewRows(
 ): Promise<ResultRow[]> {
   const view = insightView(name);
   if (!view) throw new Error(`viewRows: no view ${name}`);
-  const sql = new Sql(source.dialect, source.columns);
-  const conditions: Array<[string, unknown]> = [...(filter.project ? [['v.project_id = ?', filter.project] as [string, unknown]] : []), ...(options.where ?? [])];
+  // The project and account are filtered inside the view's SELECT, where each table is read (by
+  // its primary key's index), not around it: a query for one project never reads the others.
+  const sql = scopedSql(source, filter);
+  const conditions = options.where ?? [];
   const where = conditions.length ? `WHERE ${conditions.map(([c]) => c).join(' AND ')}` : '';
   const limit = filter.limit === undefined ? '' : `LIMIT ${Math.trunc(filter.limit)}`;
-  const text = `SELECT v.* FROM (${view.select(sql, [filter.days ?? DEFAULT_DAYS])}) v ${where} ORDER BY ${options.orderBy} ${limit}`;
-  return (await source.query(text, conditions.map(([, p]) => p), options.limits)).rows;
+  const scoped = bindScope(view.select(sql, [filter.days ?? DEFAULT_DAYS]), filter);
+  const text = `SELECT v.* FROM (${scoped.sql}) v ${where} ORDER BY ${options.orderBy} ${limit}`;
+  return (await source.query(text, [...scoped.params, ...conditions.map(([, p]) => p)], options.limits)).rows;
+}
+
+/** The dialect, scoped to the filter's project and account (bind the SELECT with {@link bindScope}). @internal */
+export function scopedSql(source: InsightSource, filter: Pick<InsightFilter, 'project' | 'account'>): Sql {
+  return new Sql(source.dialect, source.columns, { project: filter.project !== undefined, account: filter.account !== undefined });
 }
 
 /** A condition and its parameter when the value is given. */

@@ -1,6 +1,7 @@
-import { Sql } from './dialect.js';
-import { keywordLabel, keywordLocations, withLocations } from './keyword-locations.js';
-import { auditChanges, backlinkChanges, rankChanges, viewRows } from './queries.js';
+import { bindScope } from './dialect.js';
+import { keywordLabel } from './keyword-locations.js';
+import { InsightError } from './errors.js';
+import { auditChanges, backlinkChanges, rankChanges, scopedSql, viewRows } from './queries.js';
 import type { InsightSource, ResultRow } from './source.js';
 import { type ModelVisibility, pooledVisibility, smoothedVisibility, visibilityByModel } from './visibility-samples.js';
 import { rankingDays } from './views.js';
@@ -9,6 +10,8 @@ import { rankingDays } from './views.js';
 export interface ProjectReport {
   id: string;
   name: string;
+  /** The account the project belongs to, in a fleet warehouse (many accounts in one schema); undefined in a store of one account. */
+  account: string | undefined;
   days: number;
   /** The period's last day (the project's latest ranking date), if it has rankings. */
   endDate: string | undefined;
@@ -41,6 +44,8 @@ export interface ProjectReport {
 /** What the report is asked for. @internal */
 export interface ReportScope {
   project?: string | undefined;
+  /** One account of a fleet warehouse (its projects only); all of them, grouped by account, when undefined. */
+  account?: string | undefined;
   days: number;
   /** List every change of AI visibility among the movers, not only the significant ones. */
   allChanges?: boolean | undefined;
@@ -51,37 +56,102 @@ const CHARTED_MOVERS = 6;
 /** Rows a table of the report lists at most. */
 const TABLE_ROWS = 15;
 
-/** Reads what the report shows for each project (or the one asked for). @internal */
+/**
+ * Reads what the report shows for each project (or the one asked for), of one account or of every
+ * account of a fleet warehouse: projects are keyed by account and id, listed account by account,
+ * and each reads only its own account's rows (the same project in two accounts is never merged).
+ * @internal
+ */
 export async function gatherReport(source: InsightSource, options: ReportScope): Promise<ProjectReport[]> {
-  const projects = await source.query(`SELECT id, name FROM projects_list ${options.project ? 'WHERE id = ?' : ''} ORDER BY name`, options.project ? [options.project] : []);
+  const fleet = source.columns.get('projects_list')?.has('account_id') ?? false;
+  if (options.account !== undefined) await checkAccount(source, options.account, fleet);
+  const where = [...(options.account !== undefined ? [fleet ? 'account_id = ?' : "'' = ?"] : []), ...(options.project ? ['id = ?'] : [])];
+  const params = [...(options.account !== undefined ? [options.account] : []), ...(options.project ? [options.project] : [])];
+  const projects = await source.query(
+    `SELECT ${fleet ? 'account_id' : 'NULL'} AS account_id, id, name FROM projects_list ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${fleet ? 'account_id, ' : ''}name, id`,
+    params,
+  );
+  const active = await projectsWithData(source, options);
   const out: ProjectReport[] = [];
-  for (const p of projects.rows) out.push(await projectReport(source, String(p['id']), String(p['name'] ?? p['id']), options));
+  for (const p of projects.rows) {
+    const account = p['account_id'] === null || p['account_id'] === undefined ? undefined : String(p['account_id']);
+    const project = { id: String(p['id']), name: String(p['name'] ?? p['id']), account };
+    // An agency holds hundreds of projects, most without data: each query costs a plan and a round trip.
+    out.push(active.has(projectKey(account, project.id)) ? await projectReport(source, project, options) : emptyReport(project, options.days));
+  }
   return out;
 }
 
-async function projectReport(source: InsightSource, id: string, name: string, scope: ReportScope): Promise<ProjectReport> {
+/** The stored tables a project's report reads. */
+const DATA_TABLES = ['rankings_history', 'rankings_list', 'prompts_history', 'backlinks_history', 'backlinks_summary', 'backlinks_domains', 'audits_list', 'audits_issues'];
+
+const projectKey = (account: string | undefined, project: string) => `${account ?? ''}\u0000${project}`;
+
+/** The projects (of the account and project, if given) with a row in any table the report reads: one pass over the tables' key indexes. */
+async function projectsWithData(source: InsightSource, scope: { account?: string | undefined; project?: string | undefined }): Promise<Set<string>> {
+  const q = scopedSql(source, scope);
+  const tables = DATA_TABLES.filter((t) => source.columns.has(t));
+  if (!tables.length) return new Set();
+  const scoped = bindScope(tables.map((t) => `SELECT DISTINCT ${q.account('t', t)} AS account_id, ${q.text('t', t, 'project_id')} AS project_id FROM ${t} t WHERE ${q.scoped('t', t)}`).join(' UNION '), scope);
+  const rows = (await source.query(scoped.sql, scoped.params)).rows;
+  return new Set(rows.map((r) => projectKey(r['account_id'] === '' ? undefined : String(r['account_id']), String(r['project_id']))));
+}
+
+/** A project with no rows: what its queries would have answered. */
+function emptyReport(project: { id: string; name: string; account: string | undefined }, days: number): ProjectReport {
+  return {
+    ...project,
+    days,
+    endDate: undefined,
+    movers: [],
+    topTen: { entered: [], left: [] },
+    improved: 0,
+    declined: 0,
+    positions: new Map(),
+    models: [],
+    visibility: new Map(),
+    domains: { gained: [], lost: [] },
+    overall: undefined,
+    visibilityMovers: [],
+    modelDetails: new Map(),
+    trend: [],
+    audits: { completed: false, hasPrevious: false, newCritical: [], new: 0, fixed: 0, open: 0 },
+  };
+}
+
+/** An --account the store can answer for: a fleet warehouse that holds it. */
+async function checkAccount(source: InsightSource, account: string, fleet: boolean): Promise<void> {
+  if (!fleet) throw new InsightError('usage', `--account ${account}: this store holds one account (its tables have no account_id column); leave --account out`);
+  const held = (await source.query('SELECT DISTINCT account_id FROM projects_list ORDER BY account_id')).rows.map((r) => String(r['account_id']));
+  if (!held.includes(account)) throw new InsightError('usage', `--account ${account}: the warehouse holds no such account; it holds ${held.join(', ') || 'none yet'}`);
+}
+
+async function projectReport(source: InsightSource, project: { id: string; name: string; account: string | undefined }, scope: ReportScope): Promise<ProjectReport> {
+  const { id, name, account } = project;
   const days = scope.days;
-  const filter = { project: id, days };
-  const ranks = withLocations(await rankChanges(source, { ...filter, device: 'desktop' }), await keywordLocations(source, id));
+  const filter = { project: id, account, days };
+  // rank_changes carries each keyword's location: one text tracked in two places reads as two rows.
+  const ranks = await rankChanges(source, { ...filter, device: 'desktop' });
   const known = ranks.filter((r) => r['change'] !== null);
   const movers = known.filter((r) => r['change'] !== 0);
-  const daily = await viewRows(source, 'ai_visibility', { project: id }, { orderBy: 'v.day' });
+  const daily = await viewRows(source, 'ai_visibility', { project: id, account }, { orderBy: 'v.day' });
   const models = visibilityByModel(daily, days);
   const details = await viewRows(source, 'ai_visibility_models', filter, { orderBy: 'v.model' });
   const backlinks = await backlinkChanges(source, filter);
-  const audits = await auditChanges(source, { project: id });
-  const completedAudits = await countCompletedAudits(source, id);
+  const audits = await auditChanges(source, { project: id, account });
+  const completedAudits = await countCompletedAudits(source, { project: id, account });
   const top = movers.slice(0, CHARTED_MOVERS);
   return {
     id,
     name,
+    account,
     days,
     endDate: ranks[0] ? String(ranks[0]['end_date']) : undefined,
     movers: movers.slice(0, TABLE_ROWS),
     topTen: { entered: ranks.filter((r) => r['entered_top10'] === 1).slice(0, TABLE_ROWS), left: ranks.filter((r) => r['left_top10'] === 1).slice(0, TABLE_ROWS) },
     improved: known.filter((r) => Number(r['change']) < 0).length,
     declined: known.filter((r) => Number(r['change']) > 0).length,
-    positions: await positionSeries(source, id, top, ranks[0] ? String(ranks[0]['start_date']) : undefined),
+    positions: await positionSeries(source, filter, top, ranks[0] ? String(ranks[0]['start_date']) : undefined),
     models,
     overall: pooledVisibility(models),
     visibilityMovers: models
@@ -103,15 +173,13 @@ async function projectReport(source: InsightSource, id: string, name: string, sc
 }
 
 /** The daily desktop positions of some keywords since `from` (the same rows rank_changes reads). */
-async function positionSeries(source: InsightSource, project: string, keywords: ResultRow[], from: string | undefined) {
+async function positionSeries(source: InsightSource, scope: { project: string; account: string | undefined }, keywords: ResultRow[], from: string | undefined) {
   const series = new Map<string, Array<[string, number | null]>>();
   if (!keywords.length || from === undefined) return series;
-  const q = new Sql(source.dialect, source.columns);
+  const q = scopedSql(source, scope);
   const ids = keywords.map((k) => String(k['keyword_id']));
-  const rows = await source.query(
-    `WITH ${rankingDays(q)} SELECT keyword_id, ${q.dayText('day')} AS day, ${q.int('desktop')} AS position FROM daily WHERE project_id = ? AND day >= ? AND keyword_id IN (${ids.map(() => '?').join(', ')}) ORDER BY day`,
-    [project, from, ...ids],
-  );
+  const scoped = bindScope(`WITH ${rankingDays(q)} SELECT keyword_id, ${q.dayText('day')} AS day, ${q.int('desktop')} AS position FROM daily`, scope);
+  const rows = await source.query(`${scoped.sql} WHERE day >= ? AND keyword_id IN (${ids.map(() => '?').join(', ')}) ORDER BY day`, [...scoped.params, from, ...ids]);
   // Series in the movers' order (the biggest first), whatever order the rows of one day come in.
   const byId = new Map(keywords.map((k) => [String(k['keyword_id']), [] as Array<[string, number | null]>]));
   // Labelled with the location: one keyword text tracked in two places is two lines, told apart.
@@ -129,12 +197,12 @@ async function positionSeries(source: InsightSource, project: string, keywords: 
  * A project's completed audits, counted up to 2 (audit_changes has no row when the audits found no
  * open issue, so its rows cannot tell "no audit yet" from "a clean audit").
  */
-async function countCompletedAudits(source: InsightSource, project: string): Promise<number> {
-  const q = new Sql(source.dialect, source.columns);
+async function countCompletedAudits(source: InsightSource, scope: { project: string; account: string | undefined }): Promise<number> {
+  const q = scopedSql(source, scope);
   const A = 'audits_list';
-  const rows = await source.query(
-    `SELECT 1 AS found FROM ${A} a WHERE ${q.text('a', A, 'project_id')} = ? AND lower(${q.text('a', A, 'status')}) = 'completed' AND ${q.col('a', A, 'completed_at')} IS NOT NULL AND ${q.current('a', A)} LIMIT 2`,
-    [project],
+  const scoped = bindScope(
+    `SELECT 1 AS found FROM ${A} a WHERE ${q.scoped('a', A)} AND lower(${q.text('a', A, 'status')}) = 'completed' AND ${q.col('a', A, 'completed_at')} IS NOT NULL AND ${q.current('a', A)} LIMIT 2`,
+    scope,
   );
-  return rows.rows.length;
+  return (await source.query(scoped.sql, scoped.params)).rows.length;
 }

@@ -10,6 +10,8 @@ import type { InsightSource } from './source.js';
 export interface ReportOptions {
   out: string;
   project?: string | undefined;
+  /** One account of a fleet warehouse (its account_id); every account, grouped by account, when absent. */
+  account?: string | undefined;
   days: number;
   alerts: readonly Alert[];
   /** Movers and `visibility_drop` include changes of AI visibility that are not significant at 95%. */
@@ -25,7 +27,7 @@ export interface ReportOptions {
  */
 export async function writeReport(source: InsightSource, options: ReportOptions): Promise<{ projects: number; alerts: Awaited<ReturnType<typeof checkAlerts>> }> {
   const render = await chartRenderer();
-  const scope = { project: options.project, days: options.days, allChanges: options.allChanges };
+  const scope = { project: options.project, account: options.account, days: options.days, allChanges: options.allChanges };
   const projects = await gatherReport(source, scope);
   if (options.project && projects.length === 0) throw new InsightError('usage', `--project ${options.project}: the store holds no such project`);
   const html = reportHtml(projects, render, options.now ?? new Date());

@@ -1,4 +1,5 @@
 import type { Sql } from './dialect.js';
+import { differsPct, wilsonPct } from './sample-stats.js';
 
 /**
  * The lengths, in days, of the periods the stored views hold (a view has no parameters, so each
@@ -19,15 +20,22 @@ export interface InsightView {
   select(q: Sql, periods: readonly number[]): string;
 }
 
+/** The account column every view starts with. */
+const ACCOUNT = "the account the row belongs to (a fleet schema's account_id); null in a store of one account";
+
+/** How the interval columns are described. */
+const WILSON = 'the 95% Wilson score interval (percent) of the responses:';
+
 const POSITION = 'position on the date, 1 = first; null when not ranking (or not checked)';
 
 /** The four devices a keyword is ranked on (the `<device>_position` columns). @internal */
 export const DEVICES = ['desktop', 'mobile', 'ai_mode', 'maps'] as const;
 
 /**
- * Two CTEs: `checks` (every ranking row of rankings_history and of the daily rankings_list
- * snapshots) and `daily` (one row per keyword and day, history preferred, with the four positions
- * side by side and `next_day`, the keyword's next check). A position of 0 or less reads as null
+ * The CTEs over rankings: `checks` (every ranking row of rankings_history and of the daily
+ * rankings_list snapshots, the four positions side by side), `project_ends` (each project's latest
+ * ranking day), `sequence` (every check with `next_day`, the day of the keyword's next check) and
+ * `daily` (one row per keyword and day, history preferred). A position of 0 or less reads as null
  * (not ranking).
  * @internal
  */
@@ -39,19 +47,25 @@ export function rankingDays(q: Sql): string {
     const n = q.num(q.col(alias, table, `${device}_position`));
     return `CASE WHEN ${n} > 0 THEN ${n} END`;
   };
+  const location = (alias: string, table: string) => q.text(alias, table, 'location');
+  // One sort: checks in the order (day, preference DESC), so on a day with both a history row and
+  // a snapshot row the history row comes last, and a check's next one (LEAD) is the next row. The
+  // last row of a day (its next check is on a later day) is the day's position; the latest
+  // check is the row with no next one. The project's last day is one pass over the key index.
   return `checks AS (
-  SELECT ${q.text('h', H, 'project_id')} AS project_id, ${q.text('h', H, 'keyword_id')} AS keyword_id, ${q.text('h', H, 'keyword')} AS keyword, ${q.day('h', H, 'check_date')} AS day, 0 AS preference,
-    ${DEVICES.map((d) => `${position('h', H, d)} AS ${d}`).join(', ')}
-  FROM ${H} h
+  SELECT ${q.account('h', H)} AS account_id, ${q.text('h', H, 'project_id')} AS project_id, ${q.text('h', H, 'keyword_id')} AS keyword_id, ${q.text('h', H, 'keyword')} AS keyword,
+    ${location('h', H)} AS location, ${q.day('h', H, 'check_date')} AS day, 0 AS preference, ${DEVICES.map((d) => `${position('h', H, d)} AS ${d}`).join(', ')}
+  FROM ${H} h WHERE ${q.scoped('h', H)}
   UNION ALL
-  SELECT ${q.text('l', L, 'project_id')}, ${q.text('l', L, 'id')}, ${q.text('l', L, 'keyword')}, ${listDay}, 1, ${DEVICES.map((d) => position('l', L, d)).join(', ')}
-  FROM ${L} l
+  SELECT ${q.account('l', L)}, ${q.text('l', L, 'project_id')}, ${q.text('l', L, 'id')}, ${q.text('l', L, 'keyword')}, ${location('l', L)}, ${listDay}, 1, ${DEVICES.map((d) => position('l', L, d)).join(', ')}
+  FROM ${L} l WHERE ${q.scoped('l', L)}
 ),
-daily AS (
-  SELECT project_id, keyword_id, keyword, day, ${DEVICES.join(', ')}, LEAD(day) OVER (PARTITION BY project_id, keyword_id ORDER BY day) AS next_day FROM (
-    SELECT c.*, ROW_NUMBER() OVER (PARTITION BY project_id, keyword_id, day ORDER BY preference) AS pick FROM checks c WHERE day IS NOT NULL
-  ) x WHERE pick = 1
-)`;
+project_ends AS MATERIALIZED (SELECT account_id, project_id, MAX(day) AS end_day FROM checks GROUP BY account_id, project_id),
+sequence AS (
+  SELECT c.*, LEAD(c.day) OVER (PARTITION BY c.account_id, c.project_id, c.keyword_id ORDER BY c.day, c.preference DESC) AS next_day
+  FROM checks c WHERE c.day IS NOT NULL
+),
+daily AS (SELECT * FROM sequence WHERE next_day IS NULL OR next_day > day)`;
 }
 
 const rankChanges: InsightView = {
@@ -59,9 +73,11 @@ const rankChanges: InsightView = {
   description:
     "Per keyword, project, device and period length: the position at the period's start and end, the change, and whether the keyword entered or left the top 3 and top 10. A period ends at the project's latest ranking date; positions come from rankings_history and the daily rankings_list snapshots (history wins on the same day).",
   columns: {
+    account_id: ACCOUNT,
     project_id: 'project id',
     keyword_id: 'keyword id',
     keyword: 'the keyword text (at its latest check)',
+    location: 'where the keyword is tracked (rankings_list.location): the same keyword tracked in two places is two keyword ids, told apart here',
     device: 'desktop, mobile, ai_mode or maps',
     period_days: 'period length in days (7, 28 or 90 in the view)',
     start_date: 'the period start (YYYY-MM-DD): end_date minus period_days',
@@ -83,28 +99,31 @@ const rankChanges: InsightView = {
     const inTop = (x: string, n: number) => `(${x} IS NOT NULL AND ${x} <= ${n})`;
     const entered = (n: number) => `(CASE WHEN ${inTop(end, n)} AND NOT ${inTop(start, n)} THEN 1 ELSE 0 END)`;
     const left = (n: number) => `(CASE WHEN ${inTop(start, n)} AND NOT ${inTop(end, n)} THEN 1 ELSE 0 END)`;
-    // Work on one row per keyword and day (the four devices side by side), then pick, per period,
-    // the check in force at its start (the last one on or before start_day: its next check is
-    // later) and the keyword's latest check; only those few rows are split by device.
+    // Every check with its next one (one sort, see rankingDays), then one grouped pass per keyword
+    // and period picks the check in force at the start (on or before start_day, its next check
+    // later) and the latest check. No join on a range, whatever the planner estimates.
+    const at = (condition: string, x: string) => `MAX(CASE WHEN ${condition} THEN ${x} END)`;
+    const isStart = 's.day <= s.start_day AND (s.next_day IS NULL OR s.next_day > s.start_day)';
+    const isEnd = 's.next_day IS NULL AND s.day > s.start_day';
     return `WITH ${q.periods(periods)},
 devices(device) AS (VALUES ${DEVICES.map((d) => `('${d}')`).join(', ')}),
 ${rankingDays(q)},
-ends AS (SELECT project_id, MAX(day) AS end_day FROM daily GROUP BY project_id),
-bounds AS (SELECT e.project_id, p.period_days, e.end_day, ${q.minusDays('e.end_day', 'p.period_days')} AS start_day FROM ends e CROSS JOIN periods p),
-starts AS (
-  SELECT b.period_days, k.* FROM bounds b JOIN daily k ON k.project_id = b.project_id AND k.day <= b.start_day AND (k.next_day IS NULL OR k.next_day > b.start_day)
+spans AS (
+  SELECT d.*, e.end_day, p.period_days, ${q.minusDays('e.end_day', 'p.period_days')} AS start_day
+  -- CROSS JOIN keeps SQLite's join order: each check looks its project up (a few rows), in the order the window sorted them.
+  FROM sequence d CROSS JOIN project_ends e CROSS JOIN periods p WHERE e.account_id = d.account_id AND e.project_id = d.project_id
 ),
 pairs AS (
-  SELECT b.project_id, b.period_days, b.start_day, b.end_day, k.keyword_id, k.keyword,
-    ${DEVICES.map((d) => `s.${d} AS s_${d}, CASE WHEN k.day > b.start_day THEN k.${d} END AS e_${d}`).join(', ')}
-  FROM bounds b JOIN daily k ON k.project_id = b.project_id AND k.next_day IS NULL
-  LEFT JOIN starts s ON s.project_id = b.project_id AND s.period_days = b.period_days AND s.keyword_id = k.keyword_id
+  SELECT s.account_id, s.project_id, s.keyword_id, s.period_days, MAX(s.start_day) AS start_day, MAX(s.end_day) AS end_day,
+    ${at('s.next_day IS NULL', 's.keyword')} AS keyword, MAX(s.location) AS location,
+    ${DEVICES.map((d) => `${at(isStart, `s.${d}`)} AS s_${d}, ${at(isEnd, `s.${d}`)} AS e_${d}`).join(', ')}
+  FROM spans s GROUP BY s.account_id, s.project_id, s.keyword_id, s.period_days
 ),
 r AS (
-  SELECT p.project_id, p.keyword_id, p.keyword, d.device, p.period_days, p.start_day, p.end_day, ${pick('s_')} AS start_position, ${pick('e_')} AS end_position
+  SELECT p.account_id, p.project_id, p.keyword_id, p.keyword, p.location, d.device, p.period_days, p.start_day, p.end_day, ${pick('s_')} AS start_position, ${pick('e_')} AS end_position
   FROM pairs p CROSS JOIN devices d
 )
-SELECT r.project_id AS project_id, r.keyword_id AS keyword_id, r.keyword AS keyword, r.device AS device, ${q.int('r.period_days')} AS period_days,
+SELECT ${q.accountOut('r.account_id')} AS account_id, r.project_id AS project_id, r.keyword_id AS keyword_id, r.keyword AS keyword, r.location AS location, r.device AS device, ${q.int('r.period_days')} AS period_days,
   ${q.dayText('r.start_day')} AS start_date, ${q.dayText('r.end_day')} AS end_date, ${q.int(start)} AS start_position, ${q.int(end)} AS end_position,
   ${q.int(`${end} - ${start}`)} AS change,
   ${entered(3)} AS entered_top3, ${left(3)} AS left_top3, ${entered(10)} AS entered_top10, ${left(10)} AS left_top10,
@@ -120,12 +139,12 @@ function responses(q: Sql): string {
   const url = q.col('p', P, 'websiteUrl');
   const host = `lower(rtrim(replace(replace(replace(${q.dialect === 'sqlite' ? url : `(${url})::text`}, 'https://', ''), 'http://', ''), 'www.', ''), '/'))`;
   return `responses AS (
-  SELECT ${q.text('h', H, 'project_id')} AS project_id, ${q.text('h', H, 'prompt_id')} AS prompt_id, ${q.text('h', H, 'prompt')} AS prompt, ${q.text('h', H, 'model')} AS model,
+  SELECT ${q.account('h', H)} AS account_id, ${q.text('h', H, 'project_id')} AS project_id, ${q.text('h', H, 'prompt_id')} AS prompt_id, ${q.text('h', H, 'prompt')} AS prompt, ${q.text('h', H, 'model')} AS model,
     ${q.day('h', H, 'checked_at')} AS day, ${q.flag(q.col('h', H, 'is_visible'))} AS visible,
     CASE WHEN ${q.flag(q.col('h', H, 'is_visible'))} = 1 AND ${q.num(q.col('h', H, 'position'))} > 0 THEN ${q.num(q.col('h', H, 'position'))} END AS position,
     CASE WHEN ${host} <> '' AND ${q.contains(q.col('h', H, 'citations'), host)} THEN 1 ELSE 0 END AS cited
-  FROM ${H} h LEFT JOIN ${P} p ON ${q.text('p', P, 'id')} = ${q.text('h', H, 'project_id')}
-  WHERE ${q.day('h', H, 'checked_at')} IS NOT NULL
+  FROM ${H} h LEFT JOIN ${P} p ON ${q.account('p', P)} = ${q.account('h', H)} AND ${q.text('p', P, 'id')} = ${q.text('h', H, 'project_id')}
+  WHERE ${q.scoped('h', H)} AND ${q.day('h', H, 'checked_at')} IS NOT NULL
 )`;
 }
 
@@ -134,22 +153,26 @@ const aiVisibility: InsightView = {
   description:
     "Per prompt, AI model and day (from prompts_history): the share of the model's responses in which the brand is visible, its average position when visible, and the share of responses that cite the project's own site.",
   columns: {
+    account_id: ACCOUNT,
     project_id: 'project id',
     prompt_id: 'prompt id',
     prompt: 'the prompt text',
     model: "the AI model, e.g. 'openai/gpt-5'",
     day: 'the UTC day of the checks (YYYY-MM-DD)',
-    responses: 'responses checked that day',
+    responses: 'responses checked that day: the sample size n of visibility_pct',
     visibility_pct: 'percentage of those responses in which the brand is visible (0–100)',
+    visibility_low_pct: `${WILSON} low bound of visibility_pct`,
+    visibility_high_pct: `${WILSON} high bound of visibility_pct`,
     average_position: 'average position of the brand where visible (1 = first); null when never visible',
     citation_share_pct: "percentage of responses whose citations include the project's site (websiteUrl's host)",
   },
   periodic: false,
   select(q) {
     return `WITH ${responses(q)}
-SELECT project_id, prompt_id, MAX(prompt) AS prompt, model, ${q.dayText('day')} AS day, ${q.int('COUNT(*)')} AS responses,
-  ${q.round('100.0 * AVG(visible)', 1)} AS visibility_pct, ${q.round('AVG(position)', 2)} AS average_position, ${q.round('100.0 * AVG(cited)', 1)} AS citation_share_pct
-FROM responses GROUP BY project_id, prompt_id, model, day`;
+SELECT ${q.accountOut('account_id')} AS account_id, project_id, prompt_id, MAX(prompt) AS prompt, model, ${q.dayText('day')} AS day, ${q.int('COUNT(*)')} AS responses,
+  ${q.round('100.0 * AVG(visible)', 1)} AS visibility_pct, ${q.round(wilsonPct(q, 'SUM(visible)', 'COUNT(*)', 'low'), 1)} AS visibility_low_pct,
+  ${q.round(wilsonPct(q, 'SUM(visible)', 'COUNT(*)', 'high'), 1)} AS visibility_high_pct, ${q.round('AVG(position)', 2)} AS average_position, ${q.round('100.0 * AVG(cited)', 1)} AS citation_share_pct
+FROM responses GROUP BY account_id, project_id, prompt_id, model, day`;
   },
 };
 
@@ -158,15 +181,22 @@ const aiVisibilityModels: InsightView = {
   description:
     "Per project, AI model and period length: visibility, average position and citation share over the period, against the previous period of the same length. A period ends at the project's latest check day and includes it.",
   columns: {
+    account_id: ACCOUNT,
     project_id: 'project id',
     model: 'the AI model',
     period_days: 'period length in days (7, 28 or 90 in the view)',
     start_date: 'first day of the period (YYYY-MM-DD)',
     end_date: "last day of the period: the project's latest check day",
-    responses: 'responses checked in the period',
+    responses: 'responses checked in the period: the sample size n of visibility_pct',
     visibility_pct: 'percentage of responses in which the brand is visible',
-    previous_visibility_pct: 'the same over the previous period (the period_days days before start_date); null when it has no responses',
-    visibility_change: 'visibility_pct - previous_visibility_pct, in percentage points',
+    visibility_low_pct: `${WILSON} low bound of visibility_pct`,
+    visibility_high_pct: `${WILSON} high bound of visibility_pct`,
+    previous_responses: 'responses checked in the previous period (the period_days days before start_date)',
+    previous_visibility_pct: 'the same over the previous period; null when it has no responses',
+    previous_visibility_low_pct: `${WILSON} low bound of previous_visibility_pct`,
+    previous_visibility_high_pct: `${WILSON} high bound of previous_visibility_pct`,
+    visibility_change: 'visibility_pct - previous_visibility_pct, in percentage points: positive is better',
+    visibility_change_significant: '1 when the change is significant at 95% (two-proportion z-test: |p1 − p2| ≥ 1.96 × the pooled standard error), else 0; null without a previous period',
     average_position: 'average position where visible',
     previous_average_position: 'the same over the previous period',
     citation_share_pct: "percentage of responses citing the project's site",
@@ -178,17 +208,23 @@ const aiVisibilityModels: InsightView = {
     const prev = (x: string) => `CASE WHEN day <= b.prev_end THEN ${x} END`;
     return `WITH ${q.periods(periods)},
 ${responses(q)},
-ends AS (SELECT project_id, MAX(day) AS end_day FROM responses GROUP BY project_id),
-b AS (SELECT e.project_id, p.period_days, e.end_day, ${q.minusDays('e.end_day', 'p.period_days')} AS prev_end, ${q.minusDays('e.end_day', '2 * p.period_days')} AS prev_start FROM ends e CROSS JOIN periods p),
+ends AS (SELECT account_id, project_id, MAX(day) AS end_day FROM responses GROUP BY account_id, project_id),
+b AS MATERIALIZED (SELECT e.account_id, e.project_id, p.period_days, e.end_day, ${q.minusDays('e.end_day', 'p.period_days')} AS prev_end, ${q.minusDays('e.end_day', '2 * p.period_days')} AS prev_start FROM ends e CROSS JOIN periods p),
 m AS (
-  SELECT r.project_id, r.model, b.period_days, b.prev_end, b.end_day,
-    COUNT(${cur('1')}) AS responses, 100.0 * AVG(${cur('visible')}) AS vis, 100.0 * AVG(${prev('visible')}) AS prev_vis,
+  SELECT r.account_id, r.project_id, r.model, b.period_days, b.prev_end, b.end_day,
+    COUNT(${cur('1')}) AS responses, SUM(${cur('visible')}) AS x, COUNT(${prev('1')}) AS prev_responses, SUM(${prev('visible')}) AS prev_x,
+    100.0 * AVG(${cur('visible')}) AS vis, 100.0 * AVG(${prev('visible')}) AS prev_vis,
     AVG(${cur('position')}) AS pos, AVG(${prev('position')}) AS prev_pos, 100.0 * AVG(${cur('cited')}) AS cit, 100.0 * AVG(${prev('cited')}) AS prev_cit
-  FROM responses r JOIN b ON b.project_id = r.project_id AND r.day > b.prev_start AND r.day <= b.end_day
-  GROUP BY r.project_id, r.model, b.period_days, b.prev_end, b.end_day
+  -- CROSS JOIN keeps SQLite's join order: each response looks its project's periods up (a few rows), never the reverse.
+  FROM responses r CROSS JOIN b WHERE b.account_id = r.account_id AND b.project_id = r.project_id AND r.day > b.prev_start AND r.day <= b.end_day
+  GROUP BY r.account_id, r.project_id, r.model, b.period_days, b.prev_end, b.end_day
 )
-SELECT project_id, model, ${q.int('period_days')} AS period_days, ${q.dayText(q.minusDays('end_day', 'period_days - 1'))} AS start_date, ${q.dayText('end_day')} AS end_date,
-  ${q.int('responses')} AS responses, ${q.round('vis', 1)} AS visibility_pct, ${q.round('prev_vis', 1)} AS previous_visibility_pct, ${q.round('vis - prev_vis', 1)} AS visibility_change,
+SELECT ${q.accountOut('account_id')} AS account_id, project_id, model, ${q.int('period_days')} AS period_days, ${q.dayText(q.minusDays('end_day', 'period_days - 1'))} AS start_date, ${q.dayText('end_day')} AS end_date,
+  ${q.int('responses')} AS responses, ${q.round('vis', 1)} AS visibility_pct,
+  ${q.round(wilsonPct(q, 'x', 'responses', 'low'), 1)} AS visibility_low_pct, ${q.round(wilsonPct(q, 'x', 'responses', 'high'), 1)} AS visibility_high_pct,
+  ${q.int('prev_responses')} AS previous_responses, ${q.round('prev_vis', 1)} AS previous_visibility_pct,
+  ${q.round(wilsonPct(q, 'prev_x', 'prev_responses', 'low'), 1)} AS previous_visibility_low_pct, ${q.round(wilsonPct(q, 'prev_x', 'prev_responses', 'high'), 1)} AS previous_visibility_high_pct,
+  ${q.round('vis - prev_vis', 1)} AS visibility_change, ${differsPct(q, 'x', 'responses', 'prev_x', 'prev_responses')} AS visibility_change_significant,
   ${q.round('pos', 2)} AS average_position, ${q.round('prev_pos', 2)} AS previous_average_position, ${q.round('cit', 1)} AS citation_share_pct, ${q.round('prev_cit', 1)} AS previous_citation_share_pct
 FROM m WHERE responses > 0`;
   },
@@ -199,6 +235,7 @@ const backlinkChanges: InsightView = {
   description:
     "Referring domains gained and lost per project and period length, from backlinks_domains: gained when first seen in the period (the API's first_seen), lost when the store marked the domain _deleted_at in the period. A period ends at the project's latest backlink date.",
   columns: {
+    account_id: ACCOUNT,
     project_id: 'project id',
     domain: 'the referring domain',
     period_days: 'period length in days (7, 28 or 90 in the view)',
@@ -218,21 +255,24 @@ const backlinkChanges: InsightView = {
     const deleted = q.day('d', D, '_deleted_at');
     return `WITH ${q.periods(periods)},
 dates AS (
-  SELECT ${q.text('h', H, 'project_id')} AS project_id, ${q.day('h', H, 'check_date')} AS day FROM ${H} h
-  UNION ALL SELECT ${q.text('s', S, 'project_id')}, ${q.day('s', S, 'snapshot_date')} FROM ${S} s
+  SELECT ${q.account('h', H)} AS account_id, ${q.text('h', H, 'project_id')} AS project_id, ${q.day('h', H, 'check_date')} AS day FROM ${H} h WHERE ${q.scoped('h', H)}
+  UNION ALL SELECT ${q.account('s', S)}, ${q.text('s', S, 'project_id')}, ${q.day('s', S, 'snapshot_date')} FROM ${S} s WHERE ${q.scoped('s', S)}
 ),
-b AS (SELECT e.project_id, p.period_days, e.end_day, ${q.minusDays('e.end_day', 'p.period_days')} AS start_day FROM (SELECT project_id, MAX(day) AS end_day FROM dates GROUP BY project_id) e CROSS JOIN periods p),
+b AS (
+  SELECT e.account_id, e.project_id, p.period_days, e.end_day, ${q.minusDays('e.end_day', 'p.period_days')} AS start_day
+  FROM (SELECT account_id, project_id, MAX(day) AS end_day FROM dates GROUP BY account_id, project_id) e CROSS JOIN periods p
+),
 events AS (
-  SELECT ${q.text('d', D, 'project_id')} AS project_id, ${q.text('d', D, 'domain')} AS domain, 'gained' AS change, ${firstSeen} AS day,
+  SELECT ${q.account('d', D)} AS account_id, ${q.text('d', D, 'project_id')} AS project_id, ${q.text('d', D, 'domain')} AS domain, 'gained' AS change, ${firstSeen} AS day,
     ${q.num(q.col('d', D, 'domain_rank'))} AS domain_rank, ${q.num(q.col('d', D, 'backlinks'))} AS backlinks
-  FROM ${D} d WHERE ${q.current('d', D)} AND ${firstSeen} IS NOT NULL
+  FROM ${D} d WHERE ${q.scoped('d', D)} AND ${q.current('d', D)} AND ${firstSeen} IS NOT NULL
   UNION ALL
-  SELECT ${q.text('d', D, 'project_id')}, ${q.text('d', D, 'domain')}, 'lost', ${deleted}, ${q.num(q.col('d', D, 'domain_rank'))}, ${q.num(q.col('d', D, 'backlinks'))}
-  FROM ${D} d WHERE ${deleted} IS NOT NULL
+  SELECT ${q.account('d', D)}, ${q.text('d', D, 'project_id')}, ${q.text('d', D, 'domain')}, 'lost', ${deleted}, ${q.num(q.col('d', D, 'domain_rank'))}, ${q.num(q.col('d', D, 'backlinks'))}
+  FROM ${D} d WHERE ${q.scoped('d', D)} AND ${deleted} IS NOT NULL
 )
-SELECT e.project_id AS project_id, e.domain AS domain, ${q.int('b.period_days')} AS period_days, ${q.dayText('b.start_day')} AS start_date, ${q.dayText('b.end_day')} AS end_date,
+SELECT ${q.accountOut('e.account_id')} AS account_id, e.project_id AS project_id, e.domain AS domain, ${q.int('b.period_days')} AS period_days, ${q.dayText('b.start_day')} AS start_date, ${q.dayText('b.end_day')} AS end_date,
   e.change AS change, ${q.dayText('e.day')} AS changed_on, ${q.int('e.domain_rank')} AS domain_rank, ${q.int('e.backlinks')} AS backlinks
-FROM events e JOIN b ON b.project_id = e.project_id AND e.day > b.start_day AND e.day <= b.end_day`;
+FROM events e JOIN b ON b.account_id = e.account_id AND b.project_id = e.project_id AND e.day > b.start_day AND e.day <= b.end_day`;
   },
 };
 
@@ -241,6 +281,7 @@ const backlinkTrend: InsightView = {
   description:
     "Per project and day of backlinks_history: backlinks and referring domains won and lost, and the referring-domain count that day, walked back from the latest backlinks_summary total through each day's net change.",
   columns: {
+    account_id: ACCOUNT,
     project_id: 'project id',
     day: 'the check day (YYYY-MM-DD)',
     new_referring_domains: 'referring domains won that day',
@@ -256,21 +297,21 @@ const backlinkTrend: InsightView = {
     const S = 'backlinks_summary';
     const n = (c: string) => q.num(q.col('h', H, c));
     return `WITH latest AS (
-  SELECT project_id, total FROM (
-    SELECT ${q.text('s', S, 'project_id')} AS project_id, ${q.num(q.col('s', S, 'total_referring_domains'))} AS total,
-      ROW_NUMBER() OVER (PARTITION BY ${q.text('s', S, 'project_id')} ORDER BY ${q.day('s', S, 'snapshot_date')} DESC) AS pick
-    FROM ${S} s
+  SELECT account_id, project_id, total FROM (
+    SELECT ${q.account('s', S)} AS account_id, ${q.text('s', S, 'project_id')} AS project_id, ${q.num(q.col('s', S, 'total_referring_domains'))} AS total,
+      ROW_NUMBER() OVER (PARTITION BY ${q.account('s', S)}, ${q.text('s', S, 'project_id')} ORDER BY ${q.day('s', S, 'snapshot_date')} DESC) AS pick
+    FROM ${S} s WHERE ${q.scoped('s', S)}
   ) x WHERE pick = 1
 ),
 days AS (
-  SELECT ${q.text('h', H, 'project_id')} AS project_id, ${q.day('h', H, 'check_date')} AS day, ${n('new_referring_domains')} AS won, ${n('lost_referring_domains')} AS lost,
+  SELECT ${q.account('h', H)} AS account_id, ${q.text('h', H, 'project_id')} AS project_id, ${q.day('h', H, 'check_date')} AS day, ${n('new_referring_domains')} AS won, ${n('lost_referring_domains')} AS lost,
     COALESCE(${n('net_domains_change')}, ${n('new_referring_domains')} - ${n('lost_referring_domains')}) AS net, ${n('new_backlinks')} AS new_backlinks, ${n('lost_backlinks')} AS lost_backlinks
-  FROM ${H} h WHERE ${q.day('h', H, 'check_date')} IS NOT NULL
+  FROM ${H} h WHERE ${q.scoped('h', H)} AND ${q.day('h', H, 'check_date')} IS NOT NULL
 )
-SELECT d.project_id AS project_id, ${q.dayText('d.day')} AS day, ${q.int('d.won')} AS new_referring_domains, ${q.int('d.lost')} AS lost_referring_domains, ${q.int('d.net')} AS net_domains_change,
+SELECT ${q.accountOut('d.account_id')} AS account_id, d.project_id AS project_id, ${q.dayText('d.day')} AS day, ${q.int('d.won')} AS new_referring_domains, ${q.int('d.lost')} AS lost_referring_domains, ${q.int('d.net')} AS net_domains_change,
   ${q.int('d.new_backlinks')} AS new_backlinks, ${q.int('d.lost_backlinks')} AS lost_backlinks,
-  ${q.int('l.total - COALESCE(SUM(d.net) OVER (PARTITION BY d.project_id ORDER BY d.day DESC ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)')} AS referring_domains
-FROM days d LEFT JOIN latest l ON l.project_id = d.project_id`;
+  ${q.int('l.total - COALESCE(SUM(d.net) OVER (PARTITION BY d.account_id, d.project_id ORDER BY d.day DESC ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)')} AS referring_domains
+FROM days d LEFT JOIN latest l ON l.account_id = d.account_id AND l.project_id = d.project_id`;
   },
 };
 
@@ -279,6 +320,7 @@ const auditChanges: InsightView = {
   description:
     "Per project: the audit issues that are new, fixed or still open between the project's last two completed audits (by completed_at). Issues are matched by type; an issue is open where its status is 'failed'. Audits and issues marked _deleted_at do not count.",
   columns: {
+    account_id: ACCOUNT,
     project_id: 'project id',
     audit_id: 'the latest completed audit',
     completed_at: 'when it completed',
@@ -297,30 +339,30 @@ const auditChanges: InsightView = {
     const I = 'audits_issues';
     const open = `lower(${q.text('i', I, 'status')}) = 'failed'`;
     return `WITH done AS (
-  SELECT project_id, audit_id, completed_at, ROW_NUMBER() OVER (PARTITION BY project_id ORDER BY completed_at DESC) AS recency FROM (
-    SELECT ${q.text('a', A, 'project_id')} AS project_id, ${q.text('a', A, 'id')} AS audit_id, ${q.text('a', A, 'completed_at')} AS completed_at
-    FROM ${A} a WHERE lower(${q.text('a', A, 'status')}) = 'completed' AND ${q.col('a', A, 'completed_at')} IS NOT NULL AND ${q.current('a', A)}
+  SELECT account_id, project_id, audit_id, completed_at, ROW_NUMBER() OVER (PARTITION BY account_id, project_id ORDER BY completed_at DESC) AS recency FROM (
+    SELECT ${q.account('a', A)} AS account_id, ${q.text('a', A, 'project_id')} AS project_id, ${q.text('a', A, 'id')} AS audit_id, ${q.text('a', A, 'completed_at')} AS completed_at
+    FROM ${A} a WHERE ${q.scoped('a', A)} AND lower(${q.text('a', A, 'status')}) = 'completed' AND ${q.col('a', A, 'completed_at')} IS NOT NULL AND ${q.current('a', A)}
   ) x
 ),
 pair AS (
-  SELECT c.project_id, c.audit_id, c.completed_at, p.audit_id AS previous_audit_id, p.completed_at AS previous_completed_at
-  FROM done c LEFT JOIN done p ON p.project_id = c.project_id AND p.recency = 2 WHERE c.recency = 1
+  SELECT c.account_id, c.project_id, c.audit_id, c.completed_at, p.audit_id AS previous_audit_id, p.completed_at AS previous_completed_at
+  FROM done c LEFT JOIN done p ON p.account_id = c.account_id AND p.project_id = c.project_id AND p.recency = 2 WHERE c.recency = 1
 ),
 issues AS (
-  SELECT ${q.text('i', I, 'audit_id')} AS audit_id, ${q.text('i', I, 'type')} AS issue_type, MAX(${q.text('i', I, 'title')}) AS title, MAX(${q.text('i', I, 'severity')}) AS severity,
-    ${q.int(`SUM(${q.num(q.col('i', I, 'affected_count'))})`)} AS affected_count
-  FROM ${I} i WHERE ${open} AND ${q.current('i', I)}
-  GROUP BY ${q.text('i', I, 'audit_id')}, ${q.text('i', I, 'type')}
+  SELECT ${q.account('i', I)} AS account_id, ${q.text('i', I, 'project_id')} AS project_id, ${q.text('i', I, 'audit_id')} AS audit_id, ${q.text('i', I, 'type')} AS issue_type,
+    MAX(${q.text('i', I, 'title')}) AS title, MAX(${q.text('i', I, 'severity')}) AS severity, ${q.int(`SUM(${q.num(q.col('i', I, 'affected_count'))})`)} AS affected_count
+  FROM ${I} i WHERE ${q.scoped('i', I)} AND ${open} AND ${q.current('i', I)}
+  GROUP BY ${q.account('i', I)}, ${q.text('i', I, 'project_id')}, ${q.text('i', I, 'audit_id')}, ${q.text('i', I, 'type')}
 ),
-now_open AS (SELECT p.*, i.issue_type, i.title, i.severity, i.affected_count FROM pair p JOIN issues i ON i.audit_id = p.audit_id),
-was_open AS (SELECT p.*, i.issue_type, i.title, i.severity, i.affected_count FROM pair p JOIN issues i ON i.audit_id = p.previous_audit_id)
-SELECT n.project_id AS project_id, n.audit_id AS audit_id, n.completed_at AS completed_at, n.previous_audit_id AS previous_audit_id, n.previous_completed_at AS previous_completed_at,
+now_open AS (SELECT p.*, i.issue_type, i.title, i.severity, i.affected_count FROM pair p JOIN issues i ON i.account_id = p.account_id AND i.project_id = p.project_id AND i.audit_id = p.audit_id),
+was_open AS (SELECT p.*, i.issue_type, i.title, i.severity, i.affected_count FROM pair p JOIN issues i ON i.account_id = p.account_id AND i.project_id = p.project_id AND i.audit_id = p.previous_audit_id)
+SELECT ${q.accountOut('n.account_id')} AS account_id, n.project_id AS project_id, n.audit_id AS audit_id, n.completed_at AS completed_at, n.previous_audit_id AS previous_audit_id, n.previous_completed_at AS previous_completed_at,
   n.issue_type AS issue_type, n.title AS title, n.severity AS severity, CASE WHEN w.issue_type IS NULL THEN 'new' ELSE 'open' END AS change,
   n.affected_count AS affected_count, w.affected_count AS previous_affected_count
-FROM now_open n LEFT JOIN was_open w ON w.project_id = n.project_id AND w.issue_type = n.issue_type
+FROM now_open n LEFT JOIN was_open w ON w.account_id = n.account_id AND w.project_id = n.project_id AND w.issue_type = n.issue_type
 UNION ALL
-SELECT w.project_id, w.audit_id, w.completed_at, w.previous_audit_id, w.previous_completed_at, w.issue_type, w.title, w.severity, 'fixed', NULL, w.affected_count
-FROM was_open w WHERE NOT EXISTS (SELECT 1 FROM now_open n WHERE n.project_id = w.project_id AND n.issue_type = w.issue_type)`;
+SELECT ${q.accountOut('w.account_id')}, w.project_id, w.audit_id, w.completed_at, w.previous_audit_id, w.previous_completed_at, w.issue_type, w.title, w.severity, 'fixed', NULL, w.affected_count
+FROM was_open w WHERE NOT EXISTS (SELECT 1 FROM now_open n WHERE n.account_id = w.account_id AND n.project_id = w.project_id AND n.issue_type = w.issue_type)`;
   },
 };
 

@@ -238,8 +238,6 @@ class PostgresStore implements SyncStore {
       for (const { table, rows } of writes) if (rows.length) await this.#writeRows(client, table, rows, plan.columns.get(table.table) ?? new Map());
       for (const mark of write.deletes ?? []) await this.#mark(client, mark);
       await this.#writeState(client, write.state ?? {});
-      // The views read columns by name and type: a new one (first_seen…) is used from this commit on.
-      if (plan.added.length || plan.retyped.length) await createPostgresInsightViews(client, this.#schema);
       await client.query('COMMIT');
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
@@ -258,6 +256,9 @@ class PostgresStore implements SyncStore {
     }
     for (const [table, cols] of plan.columns) this.#columns.set(table, cols);
     for (const [key, value] of Object.entries(write.state ?? {})) this.#state.set(key, value);
+    // The views read columns by name: a new one (first_seen…) is used from now on. After the copy's
+    // transaction, never inside it: a view waits for its readers, the copy must not.
+    if (plan.added.length || plan.retyped.length) await createPostgresInsightViews(client, this.#schema);
   }
 
   async close(): Promise<void> {
@@ -391,12 +392,14 @@ class PostgresStore implements SyncStore {
         }
         this.#columns.set(table.table, cols);
       }
-      await createPostgresInsightViews(client, this.#schema);
       await client.query('COMMIT');
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
       throw error;
     }
+    // Outside the DDL lock's transaction: each view changes (only if its definition did) in its own
+    // short one under lock_timeout, so a reader holding a view stalls neither this store nor another.
+    await createPostgresInsightViews(client, this.#schema);
   }
 
   /** Column → type of every table of the schema, as the database has them now. */
