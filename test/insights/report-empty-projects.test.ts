@@ -31,7 +31,8 @@ describe('the report of an account with many empty projects', () => {
     const empty = reports.find((r) => r.id === 'empty-0');
     expect(empty).toEqual({
       id: 'empty-0', name: 'Empty 0', account: 'acme', days: 7, endDate: undefined, movers: [], topTen: { entered: [], left: [] }, improved: 0, declined: 0,
-      positions: new Map(), models: [], visibility: new Map(), domains: { gained: [], lost: [] }, trend: [], audits: { newCritical: [], new: 0, fixed: 0, open: 0 },
+      positions: new Map(), models: [], overall: undefined, visibilityMovers: [], modelDetails: new Map(), visibility: new Map(), domains: { gained: [], lost: [] }, trend: [],
+      audits: { completed: false, hasPrevious: false, newCritical: [], new: 0, fixed: 0, open: 0 },
     });
     expect(reports.find((r) => r.id === P)?.movers.length).toBeGreaterThan(0);
   });
