@@ -117,6 +117,7 @@ export {
   type WebhookEvent,
   type WebhookEventName,
   type WebhookSubscription,
+  type WebhookTestEvent,
   type WebhookTestResult,
   type WebhookUpdateParams,
 } from './resources/webhooks/index.js';

@@ -47,7 +47,7 @@ const MAIN_TYPES = [
   'RankingHistoryParams', 'RankingListParams', 'Rankings', 'RateGate', 'RateGateContext', 'RateGateFactory', 'RateLimit', 'RateLimitOptions',
   'RateLimitedInit', 'RateWindow', 'ReferringDomain', 'Report', 'ReportCreateParams', 'Reports', 'RequestInfo', 'RequestOptions', 'ResponseInfo',
   'ResponseIssue', 'ResponseMeta', 'ResponseSchema', 'ResponseValidationInit', 'RetryBackoffOptions', 'RetryInfo', 'ToArrayOptions',
-  'UnknownWebhookEvent', 'WebhookCreateParams', 'WebhookEvent', 'WebhookEventName', 'WebhookSubscription', 'WebhookTestResult',
+  'UnknownWebhookEvent', 'WebhookCreateParams', 'WebhookEvent', 'WebhookEventName', 'WebhookSubscription', 'WebhookTestEvent', 'WebhookTestResult',
   'WebhookUpdateParams', 'Webhooks',
 ];
 // seo-visibility/schemas: every response schema, and nothing else.
@@ -60,7 +60,7 @@ const SCHEMAS = [
   'KeywordHistorySummarySchema', 'KeywordRankingSchema', 'KeywordsUpdatedEventSchema', 'KnownWebhookEventSchema', 'LatestAuditSchema',
   'ModelResponseSchema', 'ProductModeSchema', 'ProjectSchema', 'ProjectStatusSchema', 'PromptDetailSchema', 'PromptHistorySchema',
   'PromptResponseSchema', 'PromptSchema', 'PromptsUpdatedEventSchema', 'ReferringDomainSchema', 'ReportSchema', 'UnknownWebhookEventSchema',
-  'WebhookEventNameSchema', 'WebhookEventSchema', 'WebhookSubscriptionSchema', 'WebhookTestResultSchema',
+  'WebhookEventNameSchema', 'WebhookEventSchema', 'WebhookSubscriptionSchema', 'WebhookTestEventSchema', 'WebhookTestResultSchema',
 ];
 
 describe('src/index: a curated surface', () => {
