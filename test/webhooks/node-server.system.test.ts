@@ -2,32 +2,22 @@
  * The receiver behind a real Node http server on 127.0.0.1, attacked over real sockets: forged and
  * replayed deliveries, a 600 MB body, a slowloris body, and a burst of 1,000 events.
  */
-import { createServer, request as httpRequest, type Server } from 'node:http';
-import { connect } from 'node:net';
+import { createServer, type Server } from 'node:http';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createWebhookReceiver, generateWebhookSecret, webhookUrl, type WebhookReceiverOptions } from '../../src/webhooks/index.js';
 import { auditCompletedEventFixture, keywordsUpdatedEventFixture } from '../fixtures/events.js';
+import { postJson, SECRET, type Served, serveReceiver, slowloris, streamHuge } from './support/attack-kit.js';
 
-const SECRET = generateWebhookSecret();
-const servers: Server[] = [];
+const opened: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
-  for (const server of servers.splice(0)) await new Promise((resolve) => server.close(resolve));
+  for (const server of opened.splice(0)) await server.close();
 });
 
-async function start(options: Partial<WebhookReceiverOptions> = {}) {
-  const calls: string[] = [];
-  const receiver = createWebhookReceiver({ secret: SECRET, path: '/hooks/seo', ...options });
-  for (const name of ['audit.completed', 'keywords.updated', 'unknown'] as const) receiver.on(name, (event: { event: string }) => void calls.push(event.event));
-  const server = createServer(receiver.node);
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  const origin = `http://127.0.0.1:${port}`;
-  return { receiver, calls, port, origin, url: webhookUrl(`${origin}/hooks/seo`, SECRET) };
+async function start(options: Partial<WebhookReceiverOptions> = {}): Promise<Served> {
+  const served = await serveReceiver(options);
+  opened.push(served);
+  return served;
 }
-
-const postJson = (url: string, body: unknown, method = 'POST') =>
-  fetch(url, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 describe('forged and replayed deliveries over a real socket', () => {
   test('another path, another method, a wrong secret: refused, no handler call', async () => {
@@ -57,8 +47,8 @@ describe('forged and replayed deliveries over a real socket', () => {
   test('mounted with a next (Express), other paths go on to the application', async () => {
     const calls: string[] = [];
     const receiver = createWebhookReceiver({ secret: SECRET, path: '/hooks/seo' }).on('audit.completed', () => void calls.push('audit'));
-    const server = createServer((req, res) => receiver.node(req, res, () => res.writeHead(200).end('app')));
-    servers.push(server);
+    const server: Server = createServer((req, res) => receiver.node(req, res, () => res.writeHead(200).end('app')));
+    opened.push({ close: () => new Promise((resolve) => server.close(() => resolve())) });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
     expect(await (await fetch(`${origin}/health`)).text()).toBe('app');
@@ -68,37 +58,6 @@ describe('forged and replayed deliveries over a real socket', () => {
     expect(calls).toEqual(['audit']);
   });
 });
-
-/** Streams `total` bytes of one reused chunk (chunked, no content-length) until the server answers. */
-function streamHuge(port: number, path: string, total: number, headers: Record<string, string> = {}) {
-  return new Promise<{ status: number | undefined; sent: number; rssGrowth: number }>((resolve) => {
-    const chunk = Buffer.alloc(64 * 1024, 0x20);
-    const rssBefore = process.memoryUsage().rss;
-    let sent = 0;
-    let status: number | undefined;
-    let peak = rssBefore;
-    const request = httpRequest({ host: '127.0.0.1', port, path, method: 'POST', headers: { 'content-type': 'application/json', ...headers } });
-    const finish = () => resolve({ status, sent, rssGrowth: peak - rssBefore });
-    request.on('response', (response) => {
-      status = response.statusCode;
-      response.resume();
-      response.on('end', () => {
-        request.destroy();
-        finish();
-      });
-    });
-    request.on('error', finish);
-    const pump = () => {
-      while (status === undefined && sent < total) {
-        sent += chunk.length;
-        peak = Math.max(peak, process.memoryUsage.rss());
-        if (!request.write(chunk)) return void request.once('drain', pump);
-      }
-      if (sent >= total) request.end();
-    };
-    pump();
-  });
-}
 
 describe('bounded, over a real socket', () => {
   test('a 600 MB chunked body is refused with 413 while it streams; memory stays low', async () => {
@@ -122,14 +81,7 @@ describe('bounded, over a real socket', () => {
 
   test('a slowloris body (one byte every 50 ms) is answered 408 at the deadline and the connection closed', async () => {
     const { calls, port, url, receiver } = await start({ bodyTimeoutMs: 300 });
-    const socket = connect(port, '127.0.0.1');
-    let answer = '';
-    socket.on('data', (data) => (answer += data.toString()));
-    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
-    socket.write(`POST ${new URL(url).pathname} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`);
-    const drip = setInterval(() => socket.writable && socket.write(' '), 50);
-    await closed;
-    clearInterval(drip);
+    const answer = await slowloris(port, new URL(url).pathname);
     await receiver.idle();
     expect(answer).toMatch(/^HTTP\/1\.1 408 /);
     expect(calls).toEqual([]);
