@@ -106,4 +106,17 @@ describe('createEventSync', () => {
     await eventSync.handle(keywordsUpdated('00000000-0000-4000-8000-00000000abcd'));
     expect(reports).toMatchObject([{ status: 'unknown_project', requests: 0 }]);
   });
+
+  test("the read keeps to the budget's reserve: stopped, reported, not retried, and the nightly run is not blocked", async () => {
+    const { sim, client, path } = account();
+    const reports: EventSyncReport[] = [];
+    // A day of 3 requests, 2 of them the nightly sync's reserve: the event may spend 1.
+    const windows = [{ limit: 3, intervalMs: 86_400_000 }];
+    const eventSync = createEventSync(client, { store: sqliteStore(path), now: () => T0, settleMs: 1, windows, budget: { reserve: 2 }, onSync: (r) => reports.push(r) });
+    await eventSync.handle(keywordsUpdated(sim.data.listedProjects[0]!.id));
+    expect(reports).toMatchObject([{ status: 'stopped', reason: 'daily_budget', requests: 1 }]);
+    expect(sim.requests).toHaveLength(1);
+    const nightly = await runSync(client, { projects: 'all', datasets: ['backlinks.summary'] }, { store: sqliteStore(path), now: () => T0 });
+    expect(nightly.status).toBe('completed');
+  });
 });
