@@ -77,19 +77,21 @@ export function nodeAdapter(handle: FetchHandler, path: string, request: NodeReq
     return;
   }
   const method = request.method ?? 'GET';
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (value === undefined) continue;
-    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
-  }
-  // Only the path matters to the receiver: the host is fixed, so a forged Host header changes nothing.
-  const init: RequestInit & { duplex?: 'half' } = { method, headers };
-  if (method !== 'GET' && method !== 'HEAD') {
-    init.body = bodyStream(request);
-    init.duplex = 'half';
-  }
   let fetchRequest: Request;
+  // A header Node let through may be one the Fetch API refuses: a 400, never a throw out of the
+  // request listener (which would end the process).
   try {
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(request.headers)) {
+      if (value === undefined) continue;
+      for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
+    }
+    // Only the path matters to the receiver: the host is fixed, so a forged Host header changes nothing.
+    const init: RequestInit & { duplex?: 'half' } = { method, headers };
+    if (method !== 'GET' && method !== 'HEAD') {
+      init.body = bodyStream(request);
+      init.duplex = 'half';
+    }
     fetchRequest = new Request(new URL(target, 'http://receiver.invalid'), init);
   } catch {
     response.writeHead(400, { connection: 'close' });
@@ -113,5 +115,7 @@ export function nodeAdapter(handle: FetchHandler, path: string, request: NodeReq
       response.writeHead(500, { connection: 'close' });
       response.end();
     },
-  );
+  )
+    // The client went away before the answer: nothing to write to, and nothing may reject unhandled.
+    .catch(() => undefined);
 }
