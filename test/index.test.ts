@@ -98,9 +98,9 @@ describe('src/index: a curated surface', () => {
 });
 
 // seo-visibility/webhooks: the receiver, its secret URL and its dedupe stores.
-const WEBHOOKS_VALUES = ['createWebhookReceiver', 'generateWebhookSecret', 'memoryDedupeStore', 'postgresDedupeStore', 'webhookEventKey', 'webhookUrl'];
+const WEBHOOKS_VALUES = ['createWebhookReceiver', 'ensureWebhooks', 'generateWebhookSecret', 'memoryDedupeStore', 'postgresDedupeStore', 'webhookEventKey', 'webhookUrl'];
 const WEBHOOKS_TYPES = [
-  'KnownWebhookEventType', 'MemoryDedupeStoreOptions', 'NodeRequest', 'NodeResponse', 'PostgresDedupeStoreOptions', 'WaitUntilContext', 'WebhookDedupeStore',
+  'EnsureWebhookStep', 'EnsureWebhooksOptions', 'KnownWebhookEventType', 'MemoryDedupeStoreOptions', 'NodeRequest', 'NodeResponse', 'PostgresDedupeStoreOptions', 'WaitUntilContext', 'WebhookDedupeStore',
   'WebhookHandler', 'WebhookReceiver', 'WebhookReceiverOptions', 'WebhookRetryOptions',
 ];
 
