@@ -1,9 +1,12 @@
 import { type Command, InvalidArgumentError as CommanderArgumentError } from 'commander';
 import { isInvalidArgumentError, KNOWN_EVENT_NAMES, type KnownWebhookEventName } from '../index.js';
-import { ensureWebhooks, generateWebhookSecret } from '../webhooks/index.js';
+import { createServer } from 'node:http';
+import { createEventSync } from '../sync/index.js';
+import { createWebhookReceiver, ensureWebhooks, generateWebhookSecret, memoryDedupeStore, postgresDedupeStore } from '../webhooks/index.js';
 import { connect, UsageError } from './connect.js';
+import { storeFactory } from './store-choice.js';
 import { EXIT } from './exit-codes.js';
-import { nonEmpty } from './flags.js';
+import { nonEmpty, wholeNumber } from './flags.js';
 import type { CommandIO } from './store-options.js';
 import { terminalJson, terminalText } from './terminal-text.js';
 
@@ -41,6 +44,17 @@ export function registerWebhooks(program: Command, io: CommandIO): void {
     .option('--json', 'print the steps as JSON')
     .addHelpText('after', `\nExamples:\n  $ seo-visibility webhooks ensure --url https://example.com/hooks/seo --dry-run\n  $ seo-visibility webhooks ensure --url https://example.com/hooks/seo --events keywords.updated,audit.completed\n${HELP}`)
     .action(async (opts: { url: string; events?: KnownWebhookEventName[]; dryRun?: boolean; json?: boolean }) => io.setExit(await ensureCommand(opts, io)));
+  program
+    .command('listen')
+    .description('Run a webhook receiver (seo-visibility/webhooks) that reads each event\'s data into your copy (seo-visibility/sync), within the budget. SIGTERM stops it cleanly: what was acknowledged is read first.')
+    .requiredOption('--port <n>', 'the port to listen on', wholeNumber('--port', 0))
+    .option('--host <address>', 'the address to listen on (put a proxy or tunnel in front)', nonEmpty('--host'), '127.0.0.1')
+    .option('--path <path>', 'the path the secret is appended to', nonEmpty('--path'), '/hooks/seo')
+    .option('--db <file>', 'the SQLite file of your copy', nonEmpty('--db'))
+    .option('--postgres <url>', 'the PostgreSQL database of your copy (also where repeated deliveries are remembered)', nonEmpty('--postgres'))
+    .option('--reserve <n>', "requests of the day's budget the reads leave for the nightly sync", wholeNumber('--reserve', 0), 0)
+    .addHelpText('after', `\nExamples:\n  $ seo-visibility listen --port 8787 --db seo.db --reserve 2000\n  $ seo-visibility listen --port 8787 --host 0.0.0.0 --postgres postgres://sync@db/warehouse\n${HELP.replace('with --dry-run: the steps are printed', 'stopped by SIGTERM or Ctrl-C after the acknowledged events were read')}`)
+    .action(async (opts: ListenFlags) => io.setExit(await listenCommand(opts, io)));
   webhooks
     .command('secret')
     .description(`Print a new random secret for ${SECRET_ENV} and the receiver.`)
@@ -72,6 +86,71 @@ async function ensureCommand(opts: { url: string; events?: KnownWebhookEventName
   } catch (error) {
     const usage = error instanceof UsageError || (isInvalidArgumentError(error) && ['base', 'secret', 'events'].includes(error.argument));
     // Messages name the argument and never the secret (ensureWebhooks and webhookUrl never echo it).
+    io.err.write(`seo-visibility: ${terminalText(error instanceof Error ? error.message : String(error))}\n`);
+    return usage ? EXIT.usage : EXIT.failed;
+  } finally {
+    await connection?.close();
+  }
+}
+
+interface ListenFlags {
+  port: number;
+  host: string;
+  path: string;
+  db?: string;
+  postgres?: string;
+  reserve: number;
+}
+
+async function listenCommand(opts: ListenFlags, io: CommandIO): Promise<number> {
+  const secret = process.env[SECRET_ENV];
+  if (!secret) {
+    io.err.write(`seo-visibility: set ${SECRET_ENV} to the receiver's secret (seo-visibility webhooks secret makes one).\n`);
+    return EXIT.usage;
+  }
+  let connection: Awaited<ReturnType<typeof connect>> | undefined;
+  try {
+    const store = storeFactory(opts, process.env, { required: true, allowNdjson: false })!();
+    connection = await connect({});
+    const postgres = opts.postgres ?? (opts.db === undefined ? process.env['SEO_VISIBILITY_POSTGRES_URL'] : undefined);
+    const dedupe = postgres ? postgresDedupeStore(postgres) : memoryDedupeStore();
+    const eventSync = createEventSync(connection.client, {
+      store,
+      windows: connection.windows,
+      budget: { reserve: opts.reserve },
+      onSync: (r) => io.out.write(`${r.status.padEnd(15)} ${terminalText(r.projectId, { oneLine: true })}  ${r.datasets.join(',')}  ${r.events} event(s), ${r.requests} request(s)\n`),
+    });
+    const receiver = createWebhookReceiver({
+      secret,
+      path: opts.path,
+      dedupe,
+      onError: (error, event) => io.err.write(`seo-visibility: the read for ${terminalText(event.event, { oneLine: true })} of project ${terminalText(event.project_id, { oneLine: true })} failed: ${terminalText(error instanceof Error ? error.message : String(error), { oneLine: true })}\n`),
+    });
+    eventSync.attach(receiver);
+    const server = createServer(receiver.node);
+    server.headersTimeout = 10_000;
+    server.requestTimeout = 15_000;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(opts.port, opts.host, () => resolve());
+    });
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : opts.port;
+    // The secret is the receiver's only credential: never printed.
+    io.out.write(`listening on http://${opts.host}:${port}${opts.path.replace(/\/+$/, '')}/<${SECRET_ENV}>\n`);
+    await new Promise<void>((resolve) => {
+      if (io.signal.aborted) resolve();
+      io.signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+    // A clean stop: no new delivery, then what was acknowledged is read (or given up and printed).
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await receiver.idle();
+    await eventSync.idle();
+    await dedupe.close?.();
+    io.out.write('stopped: every acknowledged event was handled\n');
+    return EXIT.done;
+  } catch (error) {
+    const usage = error instanceof UsageError || (isInvalidArgumentError(error) && ['secret', 'path'].includes(error.argument));
     io.err.write(`seo-visibility: ${terminalText(error instanceof Error ? error.message : String(error))}\n`);
     return usage ? EXIT.usage : EXIT.failed;
   } finally {
