@@ -1,5 +1,5 @@
 import type { JobResult, JobWithMetadata } from 'pg-boss';
-import { DOCUMENTED_WINDOWS, type StopReason, type SyncStore, type SyncWindow, runSync } from '../sync/index.js';
+import { type DatasetName, DOCUMENTED_WINDOWS, type StopReason, type SyncStore, type SyncWindow, runSync } from '../sync/index.js';
 import type { Accounts } from './accounts.js';
 import { FleetError } from './errors.js';
 import type { FleetQueue, SyncJobData } from './queue.js';
@@ -98,7 +98,11 @@ export async function runAccountJob(ctx: RunContext, job: JobWithMetadata<SyncJo
     // handling, so that failure is recorded and judged like any other, not left to pg-boss bare.
     const account = await ctx.accounts.resolve(id);
     base = { ...base, dayWindowMs: Math.max(...account.windows.map((w) => w.intervalMs)) };
-    const result = await runSync(account.client, account.job, { store: ctx.store(id), signal: AbortSignal.any([job.signal, ctx.stopping]), windows: account.windows, budget: account.budget });
+    // An event's job reads its project's datasets again (a hint: it never discards the account's
+    // stopped run; its own stopped run gives way to the account's next run).
+    const event = job.data.event;
+    const syncJob = event ? { projects: [event.projectId], datasets: event.datasets as DatasetName[] } : account.job;
+    const result = await runSync(account.client, syncJob, { store: ctx.store(id), signal: AbortSignal.any([job.signal, ctx.stopping]), windows: account.windows, budget: account.budget, ...(event ? { reread: event.datasets as DatasetName[] } : {}) });
     const counts = { requests: result.requests, rows: Object.values(result.datasets).reduce((s, d) => s + (d?.rows ?? 0), 0) };
     if (result.status === 'completed') run = { ...base, ...counts, status: 'completed', endedAt: new Date().toISOString() };
     else {
