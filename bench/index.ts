@@ -16,6 +16,7 @@ import { size } from './size.js';
 import { insightsBench } from './insights.js';
 import { syncBench } from './sync.js';
 import { fleetBench } from './fleet.js';
+import { webhooksBench } from './webhooks.js';
 
 const sections: Array<[string, () => Promise<Row[]>]> = [
   ['overhead', overhead],
@@ -28,6 +29,7 @@ const sections: Array<[string, () => Promise<Row[]>]> = [
   ['copy your data out (sync)', syncBench],
   ['what changed (insights)', insightsBench],
   ['many accounts (fleet)', fleetBench],
+  ['events to fresh rows (webhooks)', webhooksBench],
 ];
 
 /** Whether a row fails the run: every target in a full run; in quick mode only counts, bounds and size. */
