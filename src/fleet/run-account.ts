@@ -107,7 +107,8 @@ export async function runAccountJob(ctx: RunContext, job: JobWithMetadata<SyncJo
     if (result.status === 'completed') run = { ...base, ...counts, status: 'completed', endedAt: new Date().toISOString() };
     else {
       if (result.reason === 'aborted' && !ctx.stopping.aborted) throw new Error(`The claim on account '${id}' was lost (its heartbeat lapsed or the job expired); another worker resumes it`);
-      const resumesAt = resumeTime(result.reason, account.windows, Date.now());
+      // An event's read that stops is not resumed: the account's own runs read the data.
+      const resumesAt = event ? undefined : resumeTime(result.reason, account.windows, Date.now());
       if (resumesAt) await ctx.queue.send(id, ctx.schema, resumesAt);
       run = { ...base, ...counts, status: 'stopped', reason: result.reason, endedAt: new Date().toISOString(), ...(resumesAt ? { resumesAt: resumesAt.toISOString() } : {}) };
     }
@@ -116,6 +117,12 @@ export async function runAccountJob(ctx: RunContext, job: JobWithMetadata<SyncJo
     run = { ...base, status: 'failed', requests: 0, rows: 0, endedAt: new Date().toISOString(), error: describeError(error) };
     // A refused key will be refused again: fail this account now, and only it.
     if (run.error?.status === 401 || run.error?.status === 403) return { id: job.id, status: 'deadletter', output: { ...run, reason: 'key_refused' } };
+    // An event's read that meets the account's stopped run (job_changed) waits for that run's
+    // resume, which reads the data: done, not a failure, and never retried.
+    if (job.data.event && (error as { name?: unknown; code?: unknown })?.name === 'SyncError' && (error as { code?: unknown }).code === 'job_changed') {
+      run = { ...base, status: 'stopped', requests: 0, rows: 0, endedAt: run.endedAt };
+      return { id: job.id, status: 'completed', output: run };
+    }
     // So will a job or a key the configuration got wrong: no retry can mend it.
     if (isConfigurationError(error)) return { id: job.id, status: 'deadletter', output: run };
     throw Object.assign(new Error(run.error?.message ?? 'run failed'), { name: run.error?.name ?? 'Error', run });
