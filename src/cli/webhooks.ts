@@ -136,6 +136,10 @@ async function listenCommand(opts: ListenFlags, io: CommandIO): Promise<number> 
     });
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : opts.port;
+    // Events a killed process acknowledged but never read (a durable dedupe store only): read now.
+    // Reads are idempotent, so none is left to a peer that may still be reading it.
+    const recovered = await receiver.recover({ olderThanMs: 0 });
+    if (recovered > 0) io.out.write(`recovered ${recovered} acknowledged event(s) a stopped process had not read\n`);
     // The secret is the receiver's only credential: never printed.
     io.out.write(`listening on http://${opts.host}:${port}${opts.path.replace(/\/+$/, '')}/<${SECRET_ENV}>\n`);
     await new Promise<void>((resolve) => {

@@ -20,9 +20,20 @@ export interface WebhookDedupeStore {
    * Takes `key` until `expiresAt` (ms since the epoch). Resolves `true` when the key was free (never
    * seen, or its earlier claim expired before `now`), `false` for a repeat.
    */
-  claim(key: string, expiresAt: number, now: number): Promise<boolean>;
+  claim(key: string, expiresAt: number, now: number, body?: string): Promise<boolean>;
   /** Frees `key` (its handlers failed for good), so a later repeat of the delivery runs again. */
   release(key: string): Promise<void>;
+  /**
+   * Durable stores: the handlers of `key` finished, so its kept `body` (given to `claim`) can go.
+   * With {@link WebhookDedupeStore.takeUnhandled}, an event acknowledged by a process killed before
+   * its handlers finished is found again after a restart.
+   */
+  handled?(key: string): Promise<void>;
+  /**
+   * Durable stores: the bodies of events claimed before `before` whose handlers never finished, each
+   * taken again at `now` (atomically: of two receivers recovering at once, one gets each).
+   */
+  takeUnhandled?(before: number, now: number): Promise<Array<{ key: string; body: string }>>;
   /** Closes what the store opened (a pool it created). Optional. */
   close?(): Promise<void>;
 }

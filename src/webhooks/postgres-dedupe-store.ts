@@ -83,6 +83,8 @@ export function postgresDedupeStore(target: string | Pool, options: PostgresDedu
       try {
         await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
         await pool.query(`CREATE TABLE IF NOT EXISTS ${table} (key text PRIMARY KEY, expires_at bigint NOT NULL)`);
+        // The body of an event whose handlers have not finished, and when it was (last) taken.
+        await pool.query(`ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS body text, ADD COLUMN IF NOT EXISTS claimed_at bigint NOT NULL DEFAULT 0`);
       } catch (error) {
         // Two receivers creating it at once: one wins, the other sees a duplicate (23505, 42P06, 42P07).
         if (!['23505', '42P06', '42P07'].includes((error as { code?: string }).code ?? '')) throw error;
@@ -95,14 +97,24 @@ export function postgresDedupeStore(target: string | Pool, options: PostgresDedu
   };
 
   return {
-    async claim(key, expiresAt, now) {
+    async claim(key, expiresAt, now, body) {
       const pool = await open();
-      if (++claims % SWEEP_EVERY === 0) await pool.query(`DELETE FROM ${table} WHERE expires_at <= $1`, [now]);
+      // Expired rows go, but never one whose handlers have not finished (it waits for recovery).
+      if (++claims % SWEEP_EVERY === 0) await pool.query(`DELETE FROM ${table} WHERE expires_at <= $1 AND body IS NULL`, [now]);
       const result = await pool.query(
-        `INSERT INTO ${table} AS t (key, expires_at) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET expires_at = EXCLUDED.expires_at WHERE t.expires_at <= $3 RETURNING 1`,
-        [key, expiresAt, now],
+        `INSERT INTO ${table} AS t (key, expires_at, body, claimed_at) VALUES ($1, $2, $4, $3) ON CONFLICT (key) DO UPDATE SET expires_at = EXCLUDED.expires_at, body = EXCLUDED.body, claimed_at = EXCLUDED.claimed_at WHERE t.expires_at <= $3 RETURNING 1`,
+        [key, expiresAt, now, body ?? null],
       );
       return result.rowCount === 1;
+    },
+    async handled(key) {
+      const pool = await open();
+      await pool.query(`UPDATE ${table} SET body = NULL WHERE key = $1`, [key]);
+    },
+    async takeUnhandled(before, now) {
+      const pool = await open();
+      const result = await pool.query<{ key: string; body: string }>(`UPDATE ${table} SET claimed_at = $2 WHERE body IS NOT NULL AND claimed_at < $1 RETURNING key, body`, [before, now]);
+      return result.rows;
     },
     async release(key) {
       const pool = await open();

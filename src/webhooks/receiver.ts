@@ -211,6 +211,20 @@ export interface WebhookReceiver {
    * ```
    */
   idle(): Promise<void>;
+  /**
+   * Runs again the handlers of events that were acknowledged but whose handlers never finished (the
+   * process was killed): only with a durable dedupe store ({@link postgresDedupeStore}); resolves
+   * with how many. Call it at start. Events claimed less than `olderThanMs` ago (default one
+   * minute) are left to the receiver that may still be handling them; 0 takes all (right when the
+   * handlers are idempotent, as reads are).
+   *
+   * @example
+   * ```ts
+   * const receiver = createWebhookReceiver({ secret: generateWebhookSecret(), dedupe: postgresDedupeStore(postgres) });
+   * console.log(await receiver.recover(), 'events recovered');
+   * ```
+   */
+  recover(options?: { olderThanMs?: number }): Promise<number>;
 }
 
 // Names `on` accepts: a typo ('audit.complete') fails at registration, not silently at delivery.
@@ -285,9 +299,10 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
 
   async function run(event: WebhookEvent, key: string | undefined): Promise<void> {
     const handler = handlers.get(isKnownWebhookEvent(event) ? event.event : 'unknown');
-    if (!handler) return;
     try {
-      await pRetry(async () => handler(event as never), { retries: attempts - 1, minTimeout: delayMs, factor: 2, randomize: true });
+      if (handler) await pRetry(async () => handler(event as never), { retries: attempts - 1, minTimeout: delayMs, factor: 2, randomize: true });
+      // Done: a durable store forgets the body it kept for a restart.
+      if (key !== undefined && dedupe) await dedupe.handled?.(key).catch(() => undefined);
     } catch (error) {
       // Given up: forget the key, so a repeated delivery of this event is handled again.
       if (key !== undefined && dedupe) await dedupe.release(key).catch(() => undefined);
@@ -328,7 +343,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
       key = await webhookEventKey(event);
       let fresh: boolean;
       try {
-        fresh = await dedupe.claim(key, now() + windowMs, now());
+        fresh = await dedupe.claim(key, now() + windowMs, now(), new TextDecoder().decode(body));
       } catch {
         return text(503, 'The receiver could not record the event; send it again.');
       }
@@ -349,6 +364,23 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     node: (request, response, next) => nodeAdapter(handle, path, request, response, next),
     async idle() {
       while (pending.size > 0) await Promise.allSettled([...pending]);
+    },
+    async recover(options = {}) {
+      if (dedupe === false || dedupe.takeUnhandled === undefined) return 0;
+      const olderThanMs = options.olderThanMs ?? 60_000;
+      if (typeof olderThanMs !== 'number' || !(olderThanMs >= 0)) throw new InvalidArgumentError('olderThanMs', `expected a number of ms ≥ 0, got ${String(olderThanMs)}`);
+      const taken = await dedupe.takeUnhandled(now() - olderThanMs, now());
+      for (const { key, body } of taken) {
+        let event: WebhookEvent;
+        try {
+          event = parseWebhookEvent(body);
+        } catch {
+          await dedupe.release(key).catch(() => undefined);
+          continue;
+        }
+        schedule(event, key, []);
+      }
+      return taken.length;
     },
   };
   return receiver;

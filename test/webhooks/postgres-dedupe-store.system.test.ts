@@ -62,6 +62,31 @@ describe('postgresDedupeStore', () => {
     expect(ran).toBe(false);
   });
 
+  test('an event acknowledged by a receiver killed before its handler finished is handled after a restart, once', async () => {
+    const opened: Array<ReturnType<typeof postgresDedupeStore>> = [];
+    const store = () => {
+      const one = postgresDedupeStore(server.url, { schema: 'hooks_c' });
+      opened.push(one);
+      return one;
+    };
+    // The first receiver acknowledges, then "dies": its handler never finishes.
+    const first = createWebhookReceiver({ secret: SECRET, path: '/hooks/seo', dedupe: store() }).on('audit.completed', () => new Promise<void>(() => {}));
+    expect((await first.fetch(post(auditCompletedEventFixture))).status).toBe(202);
+    // A repeat of the delivery meanwhile is still a repeat.
+    expect((await first.fetch(post(auditCompletedEventFixture))).status).toBe(202);
+    const handled: string[] = [];
+    const restarted = createWebhookReceiver({ secret: SECRET, path: '/hooks/seo', dedupe: store() }).on('audit.completed', (event) => void handled.push(event.data.audit_id));
+    // Claimed a moment ago: left to the receiver that may still be handling it.
+    expect(await restarted.recover()).toBe(0);
+    expect(await restarted.recover({ olderThanMs: 0 })).toBe(1);
+    await restarted.idle();
+    expect(handled).toEqual([auditCompletedEventFixture.data.audit_id]);
+    // Handled: nothing left to recover, by this receiver or another.
+    const third = createWebhookReceiver({ secret: SECRET, path: '/hooks/seo', dedupe: store() });
+    expect(await third.recover({ olderThanMs: 0 })).toBe(0);
+    await Promise.all(opened.map((one) => one.close?.()));
+  });
+
   test('bad arguments are refused at once', () => {
     expect(() => postgresDedupeStore('')).toThrow(/Invalid target/);
     expect(() => postgresDedupeStore(server.url, { table: 'x; drop table y' })).toThrow(/Invalid table: expected a lower-case SQL identifier/);
