@@ -4,7 +4,13 @@
  * POST made the process exit. Each row is one attack on seo-visibility/webhooks: what must happen,
  * what did, and what the handlers saw.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, test } from 'vitest';
+import { SeoVisibilityClient, type WebhookEvent } from '../../src/index.js';
+import { createEventSync, type EventSyncReport, sqliteStore } from '../../src/sync/index.js';
+import { createSimulator } from '../../src/testing/index.js';
 import { generateWebhookSecret, webhookUrl, type WebhookReceiverOptions } from '../../src/webhooks/index.js';
 import { auditCompletedEventFixture, keywordsUpdatedEventFixture } from '../fixtures/events.js';
 import { postJson, type Served, serveReceiver, slowloris, streamHuge } from '../webhooks/support/attack-kit.js';
@@ -120,4 +126,32 @@ describe('a burst', () => {
       serverSaw: handled(calls),
     });
   }, 60_000);
+});
+
+describe('a burst that syncs', () => {
+  test('1,000 events over 4 projects, under the documented rate limits: one read per project and dataset, no 429', async () => {
+    const sim = createSimulator({ seed: 25, keywordsPerProject: 50 });
+    const client = new SeoVisibilityClient({ apiKey: sim.keys.readOnly, baseUrl: sim.baseUrl, fetch: sim.fetch, rateLimit: { windows: sim.rateWindows } });
+    const dir = mkdtempSync(join(tmpdir(), 'sv-reliability-webhooks-'));
+    try {
+      const reports: EventSyncReport[] = [];
+      const eventSync = createEventSync(client, { store: sqliteStore(join(dir, 'copy.db')), now: () => sim.now(), settleMs: 20, windows: sim.rateWindows, onSync: (r) => reports.push(r) });
+      const projects = sim.data.listedProjects.map((p) => p.id).slice(0, 4);
+      const base = sim.now();
+      const events: WebhookEvent[] = Array.from({ length: 1000 }, (_, i) => ({ event: 'keywords.updated', timestamp: new Date(base + i).toISOString(), project_id: projects[i % projects.length]!, data: { keywords_updated: 50, job_id: `j${i}` } }));
+      await Promise.all(events.map((e) => eventSync.handle(e)));
+      const reads = reports.map((r) => `${r.datasets.join('+')}:${r.status}`);
+      report.check({
+        area: 'Webhooks: bursts',
+        input: `1,000 keywords.updated over ${projects.length} projects at once, event sync under the simulator's documented windows`,
+        cases: 1000,
+        expected: `${projects.length} reads (rankings.list:completed), ${projects.length} × 1 per project`,
+        observed: `${reads.length} reads (${[...new Set(reads)].join(', ')}), ${new Set(reports.map((r) => r.projectId)).size} × 1 per project`,
+        expectedServer: '0 × 429',
+        serverSaw: `${sim.requests.filter((r) => r.status === 429).length} × 429`,
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
