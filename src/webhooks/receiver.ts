@@ -325,12 +325,13 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
 
   async function handle(request: Request, ...context: unknown[]): Promise<Response> {
     const url = new URL(request.url);
-    if (!(await authorized(url.pathname))) return text(404, '', { connection: 'close' });
+    if (!(await authorized(url.pathname))) return text(404, '');
     if (request.method !== 'POST') return text(405, 'Only POST is accepted here.', { allow: 'POST' });
     const type = request.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
     if (type !== 'application/json') return text(415, 'Expected content-type: application/json.');
     const body = await readBoundedBody(request, limits);
-    if (!(body instanceof Uint8Array)) return text(body.status, `Refused: ${body.reason}.`, { connection: 'close' });
+    // No connection header here (hop-by-hop: Deno and Workers own it); the Node adapter closes a connection whose body was left unread.
+    if (!(body instanceof Uint8Array)) return text(body.status, `Refused: ${body.reason}.`);
     let event: WebhookEvent;
     try {
       event = parseWebhookEvent(body);
