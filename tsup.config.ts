@@ -4,7 +4,7 @@ import type { Plugin } from 'esbuild';
 // The optional entries import the main entry (`../index.js` in src/) for its error classes and
 // VERSION; built, that import must stay `import … from 'seo-visibility'`, so that an error thrown in
 // one entry is `instanceof` the class the app imported, and no entry carries a second copy.
-const importsMainEntry = /\/src\/(otel|sync|cli|redis|insights|fleet)\//;
+const importsMainEntry = /\/src\/(otel|sync|cli|redis|insights|fleet|webhooks)\//;
 const mainEntryExternal: Plugin = {
   name: 'main-entry-external',
   setup(build) {
@@ -37,6 +37,9 @@ export default defineConfig({
     'cli/index': 'src/cli/index.ts',
     // seo-visibility/fleet (Node only), on the optional peers pg-boss and pg (loaded on first use).
     'fleet/index': 'src/fleet/index.ts',
+    // seo-visibility/webhooks: the receiver (Fetch API and Node), apart so the main entry never
+    // carries it; no Node import at run time, so it bundles for Workers too.
+    'webhooks/index': 'src/webhooks/index.ts',
   },
   external: ['seo-visibility', 'seo-visibility/sync', '@opentelemetry/api'],
   esbuildPlugins: [mainEntryExternal],

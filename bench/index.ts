@@ -17,6 +17,7 @@ import { insightsBench } from './insights.js';
 import { insightsScaleBench } from './insights-scale.js';
 import { syncBench } from './sync.js';
 import { fleetBench } from './fleet.js';
+import { webhooksBench } from './webhooks.js';
 
 const sections: Array<[string, () => Promise<Row[]>]> = [
   ['overhead', overhead],
@@ -30,6 +31,7 @@ const sections: Array<[string, () => Promise<Row[]>]> = [
   ['what changed (insights)', insightsBench],
   ['insights at agency scale', insightsScaleBench],
   ['many accounts (fleet)', fleetBench],
+  ['events to fresh rows (webhooks)', webhooksBench],
 ];
 
 /** Whether a row fails the run: every target in a full run; in quick mode only counts, bounds and size. */

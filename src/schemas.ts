@@ -45,5 +45,6 @@ export {
   WebhookEventNameSchema,
   WebhookEventSchema,
   WebhookSubscriptionSchema,
+  WebhookTestEventSchema,
   WebhookTestResultSchema,
 } from './resources/webhooks/index.js';

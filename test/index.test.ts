@@ -60,7 +60,7 @@ const SCHEMAS = [
   'KeywordHistorySummarySchema', 'KeywordRankingSchema', 'KeywordsUpdatedEventSchema', 'KnownWebhookEventSchema', 'LatestAuditSchema',
   'ModelResponseSchema', 'ProductModeSchema', 'ProjectSchema', 'ProjectStatusSchema', 'PromptDetailSchema', 'PromptHistorySchema',
   'PromptResponseSchema', 'PromptSchema', 'PromptsUpdatedEventSchema', 'ReferringDomainSchema', 'ReportSchema', 'UnknownWebhookEventSchema',
-  'WebhookEventNameSchema', 'WebhookEventSchema', 'WebhookSubscriptionSchema', 'WebhookTestResultSchema',
+  'WebhookEventNameSchema', 'WebhookEventSchema', 'WebhookSubscriptionSchema', 'WebhookTestEventSchema', 'WebhookTestResultSchema',
 ];
 
 describe('src/index: a curated surface', () => {
@@ -95,4 +95,22 @@ describe('src/index: a curated surface', () => {
     expectTypeOf(sdk.keywordIdOf).parameter(0).toEqualTypeOf<KeywordRanking>();
     expectTypeOf(sdk.isKnownWebhookEvent).parameter(0).toEqualTypeOf<WebhookEvent>();
   });
+});
+
+// seo-visibility/webhooks: the receiver, its secret URL and its dedupe stores.
+const WEBHOOKS_VALUES = ['createWebhookReceiver', 'ensureWebhooks', 'generateWebhookSecret', 'memoryDedupeStore', 'postgresDedupeStore', 'webhookEventKey', 'webhookUrl'];
+const WEBHOOKS_TYPES = [
+  'EnsureWebhookStep', 'EnsureWebhooksOptions', 'KnownWebhookEventType', 'MemoryDedupeStoreOptions', 'NodeRequest', 'NodeResponse', 'PostgresDedupeStoreOptions', 'WaitUntilContext', 'WebhookDedupeStore',
+  'WebhookHandler', 'WebhookReceiver', 'WebhookReceiverOptions', 'WebhookRetryOptions',
+];
+
+describe('src/webhooks: a curated surface', () => {
+  test('exports exactly the listed names, none of them also a main-entry name', async () => {
+    const [main, webhooks] = exportsOf([file('../src/index.ts'), file('../src/webhooks/index.ts')]);
+    expect(webhooks!.values).toEqual([...WEBHOOKS_VALUES].sort());
+    expect(webhooks!.types).toEqual([...WEBHOOKS_TYPES].sort());
+    expect(Object.keys(await import('../src/webhooks/index.js')).sort()).toEqual([...WEBHOOKS_VALUES].sort());
+    const mainNames = new Set([...main!.values, ...main!.types]);
+    expect([...webhooks!.values, ...webhooks!.types].filter((name) => mainNames.has(name))).toEqual([]);
+  }, 30_000);
 });

@@ -8,6 +8,7 @@ import { registerFleet } from './fleet.js';
 import { datasetNames, nonEmpty, projectIds, wholeNumber } from './flags.js';
 import { registerMcp } from './mcp.js';
 import { registerReport } from './report.js';
+import { registerWebhooks } from './webhooks.js';
 
 /** Options both commands take. */
 function common(command: Command): Command {
@@ -92,5 +93,6 @@ ${exitHelp('sync')}`,
   registerReport(program, io);
   registerMcp(program, io);
   registerFleet(program, io);
+  registerWebhooks(program, io);
   return program;
 }

@@ -1,5 +1,6 @@
-import { InvalidArgumentError } from '../index.js';
-import type { SyncStore } from '../sync/index.js';
+import { InvalidArgumentError, type WebhookEvent } from '../index.js';
+import { isUuid } from '../internal/uuid.js';
+import { type DatasetName, EVENT_DATASETS, type SyncStore } from '../sync/index.js';
 import { Accounts } from './accounts.js';
 import { FleetError } from './errors.js';
 import { type FleetOptions, checkFleetOptions, runCheck } from './options.js';
@@ -64,6 +65,24 @@ export class Fleet {
     const alreadyQueued: string[] = [];
     for (const id of ids) ((await queue.send(id, this.#schema)) ? queued : alreadyQueued).push(id);
     return { queued, alreadyQueued };
+  }
+
+  /**
+   * Queues the read a webhook event asks for (see `EVENT_DATASETS` of seo-visibility/sync): the
+   * event's project and datasets of `account`, re-read by the next free worker. One job per
+   * account, project and datasets at a time, so a burst becomes one read; an event that reads
+   * nothing (`audit.started`, the test delivery, an unknown name) queues nothing.
+   * @example
+   * ```ts
+   * const { queued, datasets } = await fleet.enqueueEvent('acme', e); // from a receiver's handler
+   * ```
+   */
+  async enqueueEvent(account: string, event: WebhookEvent): Promise<{ queued: boolean; datasets: DatasetName[] }> {
+    const [id] = this.#accounts.ids([account], 'enqueueEvent');
+    const datasets: DatasetName[] = typeof event?.event === 'string' && Object.hasOwn(EVENT_DATASETS, event.event) ? [...EVENT_DATASETS[event.event as keyof typeof EVENT_DATASETS]] : [];
+    if (datasets.length === 0 || !isUuid(event.project_id)) return { queued: false, datasets: [] };
+    const queue = await this.#open();
+    return { queued: await queue.sendEvent(id!, this.#schema, event.project_id.toLowerCase(), datasets), datasets };
   }
 
   /**

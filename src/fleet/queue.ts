@@ -9,6 +9,8 @@ export interface SyncJobData {
   account: string;
   /** The warehouse schema of the fleet that queued it (absent on jobs queued before it was carried). */
   schema?: string | undefined;
+  /** A webhook event's read: one project's datasets, re-read (absent: the account's own job). */
+  event?: { projectId: string; datasets: string[] } | undefined;
 }
 
 /** What a scheduled job carries: the accounts to enqueue when it fires. @internal */
@@ -112,6 +114,17 @@ export class FleetQueue {
   async send(account: string, schema: string, startAfter?: Date): Promise<boolean> {
     const data: SyncJobData = { account, schema };
     const id = await this.#boss.send(this.settings.name, data, { singletonKey: account, ...(startAfter ? { startAfter } : {}) });
+    return id !== null;
+  }
+
+  /**
+   * Queues the read an event asks for: one project's datasets of `account`. One per account,
+   * project and datasets at a time (the queue is stately): false when one is already queued, so a
+   * burst of events becomes one read.
+   */
+  async sendEvent(account: string, schema: string, projectId: string, datasets: readonly string[]): Promise<boolean> {
+    const data: SyncJobData = { account, schema, event: { projectId, datasets: [...datasets] } };
+    const id = await this.#boss.send(this.settings.name, data, { singletonKey: `${account}/${projectId}/${datasets.join('+')}` });
     return id !== null;
   }
 

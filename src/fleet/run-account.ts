@@ -1,5 +1,5 @@
 import type { JobResult, JobWithMetadata } from 'pg-boss';
-import { DOCUMENTED_WINDOWS, type StopReason, type SyncStore, type SyncWindow, runSync } from '../sync/index.js';
+import { type DatasetName, DOCUMENTED_WINDOWS, type StopReason, type SyncStore, type SyncWindow, runSync } from '../sync/index.js';
 import type { Accounts } from './accounts.js';
 import { FleetError } from './errors.js';
 import type { FleetQueue, SyncJobData } from './queue.js';
@@ -98,12 +98,17 @@ export async function runAccountJob(ctx: RunContext, job: JobWithMetadata<SyncJo
     // handling, so that failure is recorded and judged like any other, not left to pg-boss bare.
     const account = await ctx.accounts.resolve(id);
     base = { ...base, dayWindowMs: Math.max(...account.windows.map((w) => w.intervalMs)) };
-    const result = await runSync(account.client, account.job, { store: ctx.store(id), signal: AbortSignal.any([job.signal, ctx.stopping]), windows: account.windows, budget: account.budget });
+    // An event's job reads its project's datasets again (a hint: it never discards the account's
+    // stopped run; its own stopped run gives way to the account's next run).
+    const event = job.data.event;
+    const syncJob = event ? { projects: [event.projectId], datasets: event.datasets as DatasetName[] } : account.job;
+    const result = await runSync(account.client, syncJob, { store: ctx.store(id), signal: AbortSignal.any([job.signal, ctx.stopping]), windows: account.windows, budget: account.budget, ...(event ? { reread: event.datasets as DatasetName[] } : {}) });
     const counts = { requests: result.requests, rows: Object.values(result.datasets).reduce((s, d) => s + (d?.rows ?? 0), 0) };
     if (result.status === 'completed') run = { ...base, ...counts, status: 'completed', endedAt: new Date().toISOString() };
     else {
       if (result.reason === 'aborted' && !ctx.stopping.aborted) throw new Error(`The claim on account '${id}' was lost (its heartbeat lapsed or the job expired); another worker resumes it`);
-      const resumesAt = resumeTime(result.reason, account.windows, Date.now());
+      // An event's read that stops is not resumed: the account's own runs read the data.
+      const resumesAt = event ? undefined : resumeTime(result.reason, account.windows, Date.now());
       if (resumesAt) await ctx.queue.send(id, ctx.schema, resumesAt);
       run = { ...base, ...counts, status: 'stopped', reason: result.reason, endedAt: new Date().toISOString(), ...(resumesAt ? { resumesAt: resumesAt.toISOString() } : {}) };
     }
@@ -112,6 +117,12 @@ export async function runAccountJob(ctx: RunContext, job: JobWithMetadata<SyncJo
     run = { ...base, status: 'failed', requests: 0, rows: 0, endedAt: new Date().toISOString(), error: describeError(error) };
     // A refused key will be refused again: fail this account now, and only it.
     if (run.error?.status === 401 || run.error?.status === 403) return { id: job.id, status: 'deadletter', output: { ...run, reason: 'key_refused' } };
+    // An event's read that meets the account's stopped run (job_changed) waits for that run's
+    // resume, which reads the data: done, not a failure, and never retried.
+    if (job.data.event && (error as { name?: unknown; code?: unknown })?.name === 'SyncError' && (error as { code?: unknown }).code === 'job_changed') {
+      run = { ...base, status: 'stopped', requests: 0, rows: 0, endedAt: run.endedAt };
+      return { id: job.id, status: 'completed', output: run };
+    }
     // So will a job or a key the configuration got wrong: no retry can mend it.
     if (isConfigurationError(error)) return { id: job.id, status: 'deadletter', output: run };
     throw Object.assign(new Error(run.error?.message ?? 'run failed'), { name: run.error?.name ?? 'Error', run });

@@ -40,7 +40,8 @@ export function statusOf(accounts: readonly string[] | undefined, jobs: Readonly
   for (const id of accounts ?? []) byAccount.set(id, []);
   for (const job of jobs) {
     const id = job.data?.account;
-    if (typeof id !== 'string') continue;
+    // An event's read is a hint beside the account's own runs: it never stands for the account's state.
+    if (typeof id !== 'string' || job.data?.event !== undefined) continue;
     const list = byAccount.get(id) ?? (accounts ? undefined : []);
     if (!list) continue;
     byAccount.set(id, list);

@@ -18,6 +18,8 @@ export interface RunRecord {
   status: 'running' | 'stopped' | 'completed';
   /** Project ids the run covers, resolved from the project list. */
   projects: string[];
+  /** Set on a run made on an event's word (`reread`): stopped, it gives way to another job. */
+  hint?: true;
 }
 
 /** Thrown inside a step to end the run cleanly. @internal */

@@ -29,3 +29,5 @@ export { DATASET_NAMES, SYNC_COLUMNS, TABLE_SCHEMAS, type ColumnType, type Datas
 export type { ReportedBudget } from './requests.js';
 export { DOCUMENTED_WINDOWS, type SyncBudget, type SyncWindow, type StopReason } from './budget.js';
 export { type ProjectFailure, SyncError } from './errors.js';
+export { EVENT_DATASETS } from './event-datasets.js';
+export { createEventSync, type EventSync, type EventSyncOptions, type EventSyncReport } from './event-sync.js';

@@ -10,7 +10,7 @@ import { resolveProjects } from './projects.js';
 import { Scheduler } from './scheduler.js';
 import type { SyncStore } from './store.js';
 import { ABANDONED, stopGrace } from './stop-grace.js';
-import { projectStreams } from './streams.js';
+import { projectStreams, taskKey } from './streams.js';
 
 /**
  * Progress of a run, after every request: per dataset, requests spent and rows written so far.
@@ -116,6 +116,18 @@ export interface RunSyncOptions {
    * ```
    */
   fresh?: boolean | undefined;
+  /**
+   * Datasets of the job to read again in its projects even where this day's (or this run's) copy
+   * is done: an event said they changed since (a `keywords.updated` after the nightly sync). Data
+   * read once per item (an audit's issues) is not re-read. A run with `reread` is a hint: if it
+   * stops, the next run of another job takes the store over instead of failing with `job_changed`
+   * (its stopped progress is dropped; the data comes with that run or the next).
+   * @example
+   * ```ts
+   * await runSync(client, { projects: [projectId], datasets: ['rankings.list'] }, { store, reread: ['rankings.list'] });
+   * ```
+   */
+  reread?: readonly DatasetName[] | undefined;
 }
 
 /**
@@ -147,7 +159,7 @@ export interface SyncResult {
   run: number;
 }
 
-const OPTION_KEYS = ['store', 'signal', 'onProgress', 'budget', 'concurrency', 'windows', 'now', 'fresh'];
+const OPTION_KEYS = ['store', 'signal', 'onProgress', 'budget', 'concurrency', 'windows', 'now', 'fresh', 'reread'];
 
 /**
  * Copies the job's datasets into the store, resumably and within the budget: projects are served
@@ -168,6 +180,7 @@ const OPTION_KEYS = ['store', 'signal', 'onProgress', 'budget', 'concurrency', '
 export async function runSync(client: SeoVisibilityClient, job: SyncJob, options: RunSyncOptions): Promise<SyncResult> {
   const normalized = normalizeJob(job);
   const opts = checkRunOptions(options);
+  const reread = checkReread(opts.reread, normalized.datasets);
   const { maxRequests, reserve, windows } = checkBudget(opts.budget, opts.windows);
   const now = opts.now ?? Date.now;
   const today = () => new Date(now()).toISOString().slice(0, 10);
@@ -181,7 +194,8 @@ export async function runSync(client: SeoVisibilityClient, job: SyncJob, options
     const key = jobKey(normalized);
     let run: RunRecord;
     let resumed = false;
-    if (previous && previous.status !== 'completed' && previous.job !== key && !opts.fresh) {
+    // A stopped hint (an event's re-read) gives way; a stopped run of another job is never discarded unasked.
+    if (previous && previous.status !== 'completed' && previous.job !== key && !opts.fresh && !previous.hint) {
       throw new SyncError('job_changed', jobChangedMessage(store.location, previous.job, normalized));
     }
     let dayChanged = false;
@@ -192,7 +206,7 @@ export async function runSync(client: SeoVisibilityClient, job: SyncJob, options
       dayChanged = previous.snapshotDay !== today();
       run = { ...previous, status: 'running', snapshotDay: today() };
       resumed = true;
-    } else run = { id: (previous?.id ?? 0) + 1, job: key, snapshotDay: today(), status: 'running', projects: [] };
+    } else run = { id: (previous?.id ?? 0) + 1, job: key, snapshotDay: today(), status: 'running', projects: [], ...(reread.length > 0 ? { hint: true } : {}) };
     const datasets = new Set<DatasetName>(normalized.datasets);
     const budget = new BudgetTracker({ maxRequests, reserve, windows, spentToday: (store.get(ledgerKey(now(), windows)) as number | undefined) ?? 0 });
     const ctx = new SyncContext(client, store, budget, run, datasets, opts.signal, () => ledgerKey(now(), windows), now);
@@ -209,7 +223,7 @@ export async function runSync(client: SeoVisibilityClient, job: SyncJob, options
       // A new store tracks the keys of its current-state lists from its first row on (list-pass.ts).
       if (!previous) await ctx.save({ [TRACKED_KEY]: true });
       if (!resumed) run.projects = await resolveProjects(ctx, normalized);
-      await ctx.save({ run, ...(resumed && !dayChanged ? {} : staleTasks(store, run)) });
+      await ctx.save({ run, ...(resumed && !dayChanged ? {} : staleTasks(store, run)), ...(resumed ? {} : rereadTasks(store, run, reread)) });
     } catch (error) {
       // The project list's attempts are spent either way: the ledger records them.
       if (error instanceof StopRun) {
@@ -264,6 +278,25 @@ function staleTasks(store: SyncStore, run: RunRecord): Record<string, null> {
     if (period !== 'once' && period !== `r${run.id}` && period !== `d${run.snapshotDay}`) out[key] = null;
   }
   return out;
+}
+
+/** The progress of `datasets` in the run's projects, dropped so they are read again (`once` data kept). */
+function rereadTasks(store: SyncStore, run: RunRecord, datasets: readonly DatasetName[]): Record<string, null> {
+  const out: Record<string, null> = {};
+  for (const dataset of datasets) {
+    for (const projectId of run.projects) {
+      for (const [key] of store.entries(taskKey(dataset, projectId, ''))) if (!key.endsWith('/once')) out[key] = null;
+    }
+  }
+  return out;
+}
+
+function checkReread(value: unknown, datasets: readonly DatasetName[]): DatasetName[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || !value.every((d) => typeof d === 'string' && (datasets as readonly string[]).includes(d))) {
+    throw new InvalidArgumentError('reread', `expected datasets of the job (${datasets.join(', ')}), got ${JSON.stringify(value)}`);
+  }
+  return value as DatasetName[];
 }
 
 function checkRunOptions(options: unknown): RunSyncOptions {

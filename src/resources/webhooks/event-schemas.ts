@@ -146,34 +146,33 @@ export type KeywordsUpdatedEvent = z.infer<typeof KeywordsUpdatedEventSchema>;
  */
 export type PromptsUpdatedEvent = z.infer<typeof PromptsUpdatedEventSchema>;
 
-// The delivery `client.webhooks.test(id)` asks for. No subscription lists it, so it is not among
-// KNOWN_EVENT_NAMES; the reference does not show its body, so `data` is any object (the simulator
-// sends `{ webhook_id, message }`) and only the envelope every event has is checked: what the
-// generic event accepted for this name before, now told apart as the SDK's own ping.
-const WebhookTestEventSchema = z.looseObject({
-  /** The event name. */
-  event: z.literal('webhook.test'),
+// The test delivery's name is what `client.webhooks.test()` sends first; its body is not shown by the
+// reference, so its `data` is any object (nothing is guessed), but a receiver must know it by name.
+/** Name of the test delivery `client.webhooks.test()` asks for (not a name to subscribe to). @internal */
+export const TEST_EVENT_NAME = 'webhook.test';
+
+/** `webhook.test` payload: the test delivery. Its `data` is not documented, so any object parses. */
+export const WebhookTestEventSchema = z.looseObject({
+  /** The event name, `webhook.test`. */
+  event: z.literal(TEST_EVENT_NAME),
   /** When the test delivery was sent (ISO 8601). */
   timestamp: isoString(),
-  /** UUID of the project of the webhook. */
+  /** UUID of the subscription's project. */
   project_id: z.string(),
-  /** Whatever the server puts in a test delivery (the simulator: `webhook_id` and `message`). */
+  /** The test delivery's fields: not documented, kept as sent. */
   data: z.record(z.string(), z.unknown()),
 });
 
 /**
- * The test delivery that `client.webhooks.test(webhookId)` sends: the envelope of every event, with
- * a `data` the reference does not describe (the simulator sends `webhook_id` and `message`).
+ * The test delivery `client.webhooks.test(webhookId)` asks for. Not an event to subscribe to; its
+ * `data` is not documented, so it is kept untyped.
  *
  * @example
  * ```ts
- * if (isKnownWebhookEvent(e) && e.event === 'webhook.test') console.log('ping for', e.data['webhook_id']);
+ * if (e.event === 'webhook.test') console.log('the subscription reaches this receiver', e.data);
  * ```
  */
 export type WebhookTestEvent = z.infer<typeof WebhookTestEventSchema>;
-
-/** The names parsed as known events: the six documented ones, then the test delivery (the union's order). */
-const PARSED_EVENT_NAMES: readonly string[] = [...KNOWN_EVENT_NAMES, 'webhook.test'];
 
 /** The six documented events and the test delivery, told apart by `event`. */
 export const KnownWebhookEventSchema = z.union([
@@ -183,6 +182,7 @@ export const KnownWebhookEventSchema = z.union([
   AuditCompletedEventSchema,
   KeywordsUpdatedEventSchema,
   PromptsUpdatedEventSchema,
+  // Last, so the six keep their KNOWN_EVENT_NAMES positions (describeEventFailure relies on them).
   WebhookTestEventSchema,
 ]);
 
@@ -200,10 +200,12 @@ export const KnownWebhookEventSchema = z.union([
  */
 export type KnownWebhookEvent = z.infer<typeof KnownWebhookEventSchema>;
 
-const knownNames: ReadonlySet<string> = new Set(PARSED_EVENT_NAMES);
+// The union's branches in order: the six documented names, then the test delivery.
+const knownInOrder: readonly string[] = [...KNOWN_EVENT_NAMES, TEST_EVENT_NAME];
+const knownNames: ReadonlySet<string> = new Set(knownInOrder);
 
 /**
- * An event whose name is not one of the six. The name check makes a *known* name with a malformed
+ * An event whose name is not one of the six, nor `webhook.test`. The name check makes a *known* name with a malformed
  * `data` fail instead of slipping through here.
  */
 // An event name added after this SDK parses as a generic event rather than failing the delivery.
@@ -244,7 +246,7 @@ function describeEventFailure(issue: z.core.$ZodRawIssue): string | undefined {
   const known = typeof name === 'string' && knownNames.has(name);
   // The documented events are a plain union in KNOWN_EVENT_NAMES order: report the branch of this name.
   const branch = issue.errors[known ? 0 : 1]?.[0];
-  const first = known && branch?.code === 'invalid_union' ? branch.errors[PARSED_EVENT_NAMES.indexOf(name as string)]?.[0] : branch;
+  const first = known && branch?.code === 'invalid_union' ? branch.errors[knownInOrder.indexOf(name as string)]?.[0] : branch;
   if (!first) return undefined;
   const where = first.path.length > 0 ? first.path.join('.') : '(root)';
   const label = known ? `"${name}" event` : 'webhook event';
@@ -288,7 +290,7 @@ export type WebhookEvent = KnownWebhookEvent | UnknownWebhookEvent;
 
 /**
  * Whether a parsed event is one of the six documented events or the test delivery
- * (`webhook.test`, sent by `client.webhooks.test()`). Narrows the type so that
+ * (`webhook.test`). Narrows the type so that
  * `switch (event.event)` gives each case its typed `data`.
  *
  * @example

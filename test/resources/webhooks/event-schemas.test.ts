@@ -181,6 +181,7 @@ describe('WebhookEventSchema', () => {
 describe('types', () => {
   test('the schema infers the public union', () => {
     expectTypeOf<z.infer<typeof WebhookEventSchema>>().toEqualTypeOf<WebhookEvent>();
+    // The six subscribable names, and the test delivery (known, but not a name to subscribe to).
     expectTypeOf<KnownWebhookEvent['event']>().toEqualTypeOf<KnownWebhookEventName | 'webhook.test'>();
     expectTypeOf<UnknownWebhookEvent['event']>().toEqualTypeOf<string>();
     expectTypeOf<UnknownWebhookEvent['data']>().toEqualTypeOf<Record<string, unknown>>();

@@ -1,0 +1,163 @@
+import { type Command, InvalidArgumentError as CommanderArgumentError } from 'commander';
+import { isInvalidArgumentError, KNOWN_EVENT_NAMES, type KnownWebhookEventName } from '../index.js';
+import { createServer } from 'node:http';
+import { createEventSync } from '../sync/index.js';
+import { createWebhookReceiver, ensureWebhooks, generateWebhookSecret, memoryDedupeStore, postgresDedupeStore } from '../webhooks/index.js';
+import { connect, UsageError } from './connect.js';
+import { storeFactory } from './store-choice.js';
+import { EXIT } from './exit-codes.js';
+import { nonEmpty, wholeNumber } from './flags.js';
+import type { CommandIO } from './store-options.js';
+import { terminalJson, terminalText } from './terminal-text.js';
+
+// The secret never travels on the command line (argv is visible to every user of the machine).
+const SECRET_ENV = 'SEO_VISIBILITY_WEBHOOK_SECRET';
+
+function eventNames(value: string): KnownWebhookEventName[] {
+  const names = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const bad = names.find((n) => !(KNOWN_EVENT_NAMES as readonly string[]).includes(n));
+  if (names.length === 0 || bad !== undefined) throw new CommanderArgumentError(`--events expects a comma-separated list of ${KNOWN_EVENT_NAMES.join(', ')}, got ${JSON.stringify(bad ?? value)}`);
+  return names as KnownWebhookEventName[];
+}
+
+const HELP = `
+Exit codes:
+  0   done: every project has one subscription to the receiver (with --dry-run: the steps are printed)
+  1   failed (the error is printed)
+  2   bad usage (no API key, no ${SECRET_ENV}, a bad --url or --events)
+
+Environment:
+  SEO_VISIBILITY_API_KEY         a read+write API key
+  SEO_VISIBILITY_BASE_URL        the API's base URL, ending in /api/v1
+  ${SECRET_ENV}  the receiver's secret (seo-visibility webhooks secret makes one); to rotate it,
+                                 set the new one here and give the receiver both until this has run`;
+
+/** `seo-visibility webhooks ensure|secret`: subscriptions kept pointed at the receiver. @internal */
+export function registerWebhooks(program: Command, io: CommandIO): void {
+  const webhooks = program.command('webhooks').description('Keep one webhook subscription per project pointed at your receiver (seo-visibility/webhooks).');
+  webhooks
+    .command('ensure')
+    .description('Make sure every project has exactly one subscription to the receiver at --url, carrying the current secret: idempotent, no duplicates, a new secret rotates the URL in place.')
+    .requiredOption('--url <base>', "the receiver's public base URL, without the secret (https://example.com/hooks/seo)", nonEmpty('--url'))
+    .option('--events <names>', `comma-separated events (default: all): ${KNOWN_EVENT_NAMES.join(', ')}`, eventNames)
+    .option('--dry-run', 'print what would change, and change nothing')
+    .option('--json', 'print the steps as JSON')
+    .addHelpText('after', `\nExamples:\n  $ seo-visibility webhooks ensure --url https://example.com/hooks/seo --dry-run\n  $ seo-visibility webhooks ensure --url https://example.com/hooks/seo --events keywords.updated,audit.completed\n${HELP}`)
+    .action(async (opts: { url: string; events?: KnownWebhookEventName[]; dryRun?: boolean; json?: boolean }) => io.setExit(await ensureCommand(opts, io)));
+  program
+    .command('listen')
+    .description('Run a webhook receiver (seo-visibility/webhooks) that reads each event\'s data into your copy (seo-visibility/sync), within the budget. SIGTERM stops it cleanly: what was acknowledged is read first.')
+    .requiredOption('--port <n>', 'the port to listen on', wholeNumber('--port', 0))
+    .option('--host <address>', 'the address to listen on (put a proxy or tunnel in front)', nonEmpty('--host'), '127.0.0.1')
+    .option('--path <path>', 'the path the secret is appended to', nonEmpty('--path'), '/hooks/seo')
+    .option('--db <file>', 'the SQLite file of your copy', nonEmpty('--db'))
+    .option('--postgres <url>', 'the PostgreSQL database of your copy (also where repeated deliveries are remembered)', nonEmpty('--postgres'))
+    .option('--reserve <n>', "requests of the day's budget the reads leave for the nightly sync", wholeNumber('--reserve', 0), 0)
+    .addHelpText('after', `\nExamples:\n  $ seo-visibility listen --port 8787 --db seo.db --reserve 2000\n  $ seo-visibility listen --port 8787 --host 0.0.0.0 --postgres postgres://sync@db/warehouse\n${HELP.replace('with --dry-run: the steps are printed', 'stopped by SIGTERM or Ctrl-C after the acknowledged events were read')}`)
+    .action(async (opts: ListenFlags) => io.setExit(await listenCommand(opts, io)));
+  webhooks
+    .command('secret')
+    .description(`Print a new random secret for ${SECRET_ENV} and the receiver.`)
+    .action(() => {
+      io.out.write(`${generateWebhookSecret()}\n`);
+      io.setExit(EXIT.done);
+    });
+}
+
+async function ensureCommand(opts: { url: string; events?: KnownWebhookEventName[]; dryRun?: boolean; json?: boolean }, io: CommandIO): Promise<number> {
+  const secret = process.env[SECRET_ENV];
+  if (!secret) {
+    io.err.write(`seo-visibility: set ${SECRET_ENV} to the receiver's secret (seo-visibility webhooks secret makes one).\n`);
+    return EXIT.usage;
+  }
+  let connection: Awaited<ReturnType<typeof connect>> | undefined;
+  try {
+    connection = await connect({});
+    const steps = await ensureWebhooks(connection.client, { url: opts.url, secret, ...(opts.events ? { events: opts.events } : {}), dryRun: opts.dryRun === true });
+    if (opts.json) {
+      io.out.write(`${terminalJson(steps)}\n`);
+      return EXIT.done;
+    }
+    for (const s of steps) io.out.write(`${s.action.padEnd(7)} ${terminalText(s.projectId, { oneLine: true })}  ${terminalText(s.url, { oneLine: true })}  ${s.events.map((e) => terminalText(e, { oneLine: true })).join(',')}\n`);
+    const count = (action: string) => steps.filter((s) => s.action === action).length;
+    const verb = opts.dryRun ? 'would be ' : '';
+    io.out.write(`${count('create')} ${verb}created, ${count('update')} ${verb}updated, ${count('delete')} ${verb}deleted, ${count('keep')} kept${opts.dryRun ? ' (dry run: nothing changed)' : ''}\n`);
+    return EXIT.done;
+  } catch (error) {
+    const usage = error instanceof UsageError || (isInvalidArgumentError(error) && ['base', 'secret', 'events'].includes(error.argument));
+    // Messages name the argument and never the secret (ensureWebhooks and webhookUrl never echo it).
+    io.err.write(`seo-visibility: ${terminalText(error instanceof Error ? error.message : String(error))}\n`);
+    return usage ? EXIT.usage : EXIT.failed;
+  } finally {
+    await connection?.close();
+  }
+}
+
+interface ListenFlags {
+  port: number;
+  host: string;
+  path: string;
+  db?: string;
+  postgres?: string;
+  reserve: number;
+}
+
+async function listenCommand(opts: ListenFlags, io: CommandIO): Promise<number> {
+  const secret = process.env[SECRET_ENV];
+  if (!secret) {
+    io.err.write(`seo-visibility: set ${SECRET_ENV} to the receiver's secret (seo-visibility webhooks secret makes one).\n`);
+    return EXIT.usage;
+  }
+  let connection: Awaited<ReturnType<typeof connect>> | undefined;
+  try {
+    const store = storeFactory(opts, process.env, { required: true, allowNdjson: false })!();
+    connection = await connect({});
+    const postgres = opts.postgres ?? (opts.db === undefined ? process.env['SEO_VISIBILITY_POSTGRES_URL'] : undefined);
+    const dedupe = postgres ? postgresDedupeStore(postgres) : memoryDedupeStore();
+    const eventSync = createEventSync(connection.client, {
+      store,
+      windows: connection.windows,
+      budget: { reserve: opts.reserve },
+      onSync: (r) => io.out.write(`${r.status.padEnd(15)} ${terminalText(r.projectId, { oneLine: true })}  ${r.datasets.join(',')}  ${r.events} event(s), ${r.requests} request(s)\n`),
+    });
+    const receiver = createWebhookReceiver({
+      secret,
+      path: opts.path,
+      dedupe,
+      onError: (error, event) => io.err.write(`seo-visibility: the read for ${terminalText(event.event, { oneLine: true })} of project ${terminalText(event.project_id, { oneLine: true })} failed: ${terminalText(error instanceof Error ? error.message : String(error), { oneLine: true })}\n`),
+    });
+    eventSync.attach(receiver);
+    const server = createServer(receiver.node);
+    server.headersTimeout = 10_000;
+    server.requestTimeout = 15_000;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(opts.port, opts.host, () => resolve());
+    });
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : opts.port;
+    // Events a killed process acknowledged but never read (a durable dedupe store only): read now.
+    // Reads are idempotent, so none is left to a peer that may still be reading it.
+    const recovered = await receiver.recover({ olderThanMs: 0 });
+    if (recovered > 0) io.out.write(`recovered ${recovered} acknowledged event(s) a stopped process had not read\n`);
+    // The secret is the receiver's only credential: never printed.
+    io.out.write(`listening on http://${opts.host}:${port}${opts.path.replace(/\/+$/, '')}/<${SECRET_ENV}>\n`);
+    await new Promise<void>((resolve) => {
+      if (io.signal.aborted) resolve();
+      io.signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+    // A clean stop: no new delivery, then what was acknowledged is read (or given up and printed).
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await receiver.idle();
+    await eventSync.idle();
+    await dedupe.close?.();
+    io.out.write('stopped: every acknowledged event was handled\n');
+    return EXIT.done;
+  } catch (error) {
+    const usage = error instanceof UsageError || (isInvalidArgumentError(error) && ['secret', 'path'].includes(error.argument));
+    io.err.write(`seo-visibility: ${terminalText(error instanceof Error ? error.message : String(error))}\n`);
+    return usage ? EXIT.usage : EXIT.failed;
+  } finally {
+    await connection?.close();
+  }
+}

@@ -1,0 +1,130 @@
+// The dedupe store for several receivers behind one URL (a load balancer, a few replicas): one
+// PostgreSQL row per taken event, claimed with one atomic statement, so of two receivers given the
+// same delivery at once exactly one runs the handlers.
+import type { Pool } from 'pg';
+import { InvalidArgumentError } from '../index.js';
+import { importPeer, loadOnce } from '../internal/optional-peers.js';
+import type { WebhookDedupeStore } from './dedupe-store.js';
+
+type PgModule = typeof import('pg');
+
+/** Options of {@link postgresDedupeStore}. */
+export interface PostgresDedupeStoreOptions {
+  /**
+   * Schema of the table (created if missing).
+   * @default 'seo_visibility'
+   * @example
+   * ```ts
+   * postgresDedupeStore(postgres, { schema: 'hooks' }); // postgres: a postgres:// URL
+   * ```
+   */
+  schema?: string;
+  /**
+   * Name of the table (created if missing): `key text primary key, expires_at bigint`.
+   * @default 'webhook_events'
+   * @example
+   * ```ts
+   * postgresDedupeStore(postgres, { table: 'seo_webhook_events' });
+   * ```
+   */
+  table?: string;
+}
+
+const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
+
+function identifier(name: string, value: unknown, fallback: string): string {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'string' || !IDENTIFIER.test(value)) throw new InvalidArgumentError(name, `expected a lower-case SQL identifier (a-z, 0-9, _; at most 63), got ${typeof value === 'string' ? JSON.stringify(value) : typeof value}`);
+  return value;
+}
+
+const loadPg: () => Promise<PgModule> = loadOnce(() =>
+  importPeer('pg', () => import('pg'), (_, cause) => new Error('postgresDedupeStore needs the optional peer dependency pg (node-postgres), which could not be loaded. Install it: npm install pg', { cause })).then(
+    (mod) => ((mod as unknown as { default?: PgModule }).default ?? mod) as PgModule,
+  ),
+);
+
+/** Claims between two sweeps of expired rows. */
+const SWEEP_EVERY = 500;
+
+/**
+ * A dedupe store in PostgreSQL, for several receivers sharing one subscription URL: a claim is one
+ * `INSERT … ON CONFLICT DO UPDATE … WHERE expired`, atomic across receivers. Takes a connection
+ * string (a pool is made, and closed by `close()`) or your `pg.Pool`. Needs the optional peer `pg`.
+ *
+ * @example
+ * ```ts
+ * import { createWebhookReceiver, generateWebhookSecret, postgresDedupeStore } from 'seo-visibility/webhooks';
+ * // Every replica gets the same secret and the same database (postgres: a postgres:// URL).
+ * const receiver = createWebhookReceiver({ secret: generateWebhookSecret(), dedupe: postgresDedupeStore(postgres) });
+ * ```
+ */
+export function postgresDedupeStore(target: string | Pool, options: PostgresDedupeStoreOptions = {}): WebhookDedupeStore {
+  if (typeof target === 'string' ? target.trim() === '' : typeof target !== 'object' || target === null || typeof (target as Pool).query !== 'function') {
+    throw new InvalidArgumentError('target', 'expected a postgres:// connection string or a pg.Pool');
+  }
+  const schema = identifier('schema', options.schema, 'seo_visibility');
+  const table = `"${schema}"."${identifier('table', options.table, 'webhook_events')}"`;
+  let opening: Promise<Pool> | undefined;
+  let owned: Pool | undefined;
+  let claims = 0;
+
+  const open = (): Promise<Pool> => {
+    opening ??= (async () => {
+      let pool: Pool;
+      if (typeof target === 'string') {
+        const pg = await loadPg();
+        pool = owned = new pg.Pool({ connectionString: target, max: 4 });
+        // An idle connection that drops must not crash the process: the next query reconnects.
+        pool.on('error', () => undefined);
+      } else {
+        pool = target;
+      }
+      try {
+        await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+        await pool.query(`CREATE TABLE IF NOT EXISTS ${table} (key text PRIMARY KEY, expires_at bigint NOT NULL)`);
+        // The body of an event whose handlers have not finished, and when it was (last) taken.
+        await pool.query(`ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS body text, ADD COLUMN IF NOT EXISTS claimed_at bigint NOT NULL DEFAULT 0`);
+      } catch (error) {
+        // Two receivers creating it at once: one wins, the other sees a duplicate (23505, 42P06, 42P07).
+        if (!['23505', '42P06', '42P07'].includes((error as { code?: string }).code ?? '')) throw error;
+      }
+      return pool;
+    })();
+    // A failure is not kept: the next delivery tries again (and is answered 503 meanwhile).
+    opening.catch(() => (opening = undefined));
+    return opening;
+  };
+
+  return {
+    async claim(key, expiresAt, now, body) {
+      const pool = await open();
+      // Expired rows go, but never one whose handlers have not finished (it waits for recovery).
+      if (++claims % SWEEP_EVERY === 0) await pool.query(`DELETE FROM ${table} WHERE expires_at <= $1 AND body IS NULL`, [now]);
+      const result = await pool.query(
+        `INSERT INTO ${table} AS t (key, expires_at, body, claimed_at) VALUES ($1, $2, $4, $3) ON CONFLICT (key) DO UPDATE SET expires_at = EXCLUDED.expires_at, body = EXCLUDED.body, claimed_at = EXCLUDED.claimed_at WHERE t.expires_at <= $3 RETURNING 1`,
+        [key, expiresAt, now, body ?? null],
+      );
+      return result.rowCount === 1;
+    },
+    async handled(key) {
+      const pool = await open();
+      await pool.query(`UPDATE ${table} SET body = NULL WHERE key = $1`, [key]);
+    },
+    async takeUnhandled(before, now) {
+      const pool = await open();
+      const result = await pool.query<{ key: string; body: string }>(`UPDATE ${table} SET claimed_at = $2 WHERE body IS NOT NULL AND claimed_at < $1 RETURNING key, body`, [before, now]);
+      return result.rows;
+    },
+    async release(key) {
+      const pool = await open();
+      await pool.query(`DELETE FROM ${table} WHERE key = $1`, [key]);
+    },
+    async close() {
+      const pool = owned;
+      owned = undefined;
+      opening = undefined;
+      await pool?.end();
+    },
+  };
+}
