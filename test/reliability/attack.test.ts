@@ -2,6 +2,7 @@
  * Issue 22's fresh adversarial run against the merged fixes (the "attack" slice): each row is one
  * defect the run found in code that passed its tests, tried again as a user would meet it.
  */
+import { inspect } from 'node:util';
 import { describe, test } from 'vitest';
 import { SeoVisibilityClient } from '../../src/index.js';
 import { createSimulator } from '../../src/testing/index.js';
@@ -29,6 +30,24 @@ describe('secrets: the key masking', () => {
       observed: outcomes.join(', '),
       expectedServer: '0 requests',
       serverSaw: `${sent} requests`,
+    });
+  });
+
+  test('a mixed-case key echoed as a header name (Headers lowercases names) reaches no error, header copy or hook', async () => {
+    const key = 'sv_live_AbCdEf0123456789XyZqrs';
+    const seen: unknown[] = [];
+    const fetch = async () => new Response(JSON.stringify({ success: false, error: { code: 'FORBIDDEN', message: 'no' }, meta: {} }), { status: 403, headers: { 'content-type': 'application/json', [`x-echo-${key}`]: '1' } });
+    const client = new SeoVisibilityClient({ apiKey: key, baseUrl: 'https://api.example.test/api/v1', fetch, rateLimit: false, hooks: { onResponse: (info) => void seen.push(info) } });
+    const outcome = await settle(client.projects.list());
+    const outputs = [inspect(outcome.error, { depth: 8 }), JSON.stringify(outcome.error), inspect(seen, { depth: 8 })];
+    const leaks = outputs.filter((text) => text.toLowerCase().includes(key.toLowerCase())).length;
+    report.check({
+      area: 'Secrets: the key masking',
+      input: 'a 403 whose header NAME holds the mixed-case key (x-echo-<key>)',
+      cases: outputs.length,
+      expected: 'the key in no output (error inspected, error as JSON, hook payloads), in any case',
+      observed: leaks === 0 ? 'the key in no output (error inspected, error as JSON, hook payloads), in any case' : `the key, lower-cased, in ${leaks} of ${outputs.length} outputs`,
+      serverSaw: '1 request',
     });
   });
 });
