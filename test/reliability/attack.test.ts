@@ -2,9 +2,13 @@
  * Issue 22's fresh adversarial run against the merged fixes (the "attack" slice): each row is one
  * defect the run found in code that passed its tests, tried again as a user would meet it.
  */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { describe, test } from 'vitest';
 import { SeoVisibilityClient } from '../../src/index.js';
+import { ndjsonStore, runSync } from '../../src/sync/index.js';
 import { createSimulator } from '../../src/testing/index.js';
 import { settle } from './support/outcome.js';
 import { useReport } from './support/report.js';
@@ -51,3 +55,37 @@ describe('secrets: the key masking', () => {
     });
   });
 });
+
+describe('copies: values the typed methods refuse', () => {
+  test('one keyword of each project with desktop_position null, 1.5 or "n/a": the copy completes with every keyword', async () => {
+    const T0 = Date.UTC(2026, 5, 10, 12, 0, 0);
+    const observed: string[] = [];
+    let requests = 0;
+    for (const literal of ['null', '1.5', '"n/a"']) {
+      const sim = createSimulator({ seed: 22, keywordsPerProject: 5, now: () => T0, rateLimit: false });
+      const fetch = async (input: string | URL | Request, init?: RequestInit) => {
+        const response = await sim.fetch(input, init);
+        if (!/\/rankings\/keywords$/.test(new URL(new Request(input, init).url).pathname) || response.status !== 200) return response;
+        const headers = new Headers(response.headers);
+        headers.delete('content-length');
+        return new Response((await response.text()).replace(/"desktop_position":\d+/, `"desktop_position":${literal}`), { status: 200, headers });
+      };
+      const client = new SeoVisibilityClient({ apiKey: sim.keys.readOnly, baseUrl: sim.baseUrl, fetch, rateLimit: { windows: false }, retryBackoff: { initialDelay: 1, maxDelay: 2 } });
+      const dir = mkdtempSync(join(tmpdir(), 'sv-attack-'));
+      const outcome = await settle(runSync(client, { projects: 'all', datasets: ['rankings.list'] }, { store: ndjsonStore(dir), now: () => T0 }));
+      const rows = readFileSync(join(dir, 'rankings_list.ndjson'), 'utf8').split('\n').filter(Boolean).length;
+      const keywords = sim.data.listedProjects.reduce((n, p) => n + sim.data.keywords(p.id).count, 0);
+      observed.push(`${literal}: ${outcome.error === undefined ? (outcome.value as { status: string }).status : 'failed'}, ${rows} of ${keywords} keywords`);
+      requests += sim.requests.length;
+    }
+    report.check({
+      area: 'Sync: values the typed methods refuse',
+      input: 'NDJSON: desktop_position null, 1.5 or "n/a" in one keyword of each project (each run)',
+      cases: 3,
+      expected: 'null: completed, 20 of 20 keywords; 1.5: completed, 20 of 20 keywords; "n/a": completed, 20 of 20 keywords',
+      observed: observed.join('; '),
+      serverSaw: `${requests} requests`,
+    });
+  });
+});
+
