@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, truncateSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, truncateSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { TABLE_SCHEMAS, type TableSchema } from './datasets.js';
 import { SyncError } from './errors.js';
@@ -155,28 +155,31 @@ class NdjsonStore implements SyncStore {
   #lock(): LockHolder {
     const path = join(this.location, LOCK_FILE);
     const holder = newHolder();
-    for (let attempt = 0; attempt < 2; attempt++) {
-      try {
-        const fd = openSync(path, 'wx');
+    // Written whole into a file of its own, then linked into place: the link is atomic and fails
+    // when a lock exists, so `_lock.json` is never empty or partial. A process killed while taking
+    // it leaves no lock (at most its own draft), and the next run opens at once; a lock file
+    // created first and written after made every run refuse the store for 10 s ("still starting").
+    const draft = `${path}.${holder.token}.tmp`;
+    writeFile(draft, JSON.stringify(holder));
+    try {
+      for (let attempt = 0; attempt < 2; attempt++) {
+        if (takeLock(draft, path, holder)) return holder;
+        const current = readHolder(path);
+        // Created but not yet written (by a version that wrote the lock file in place), unless it has been so for long.
+        if (current === 'being written') throw inUse(this.location, undefined, '', 'its lock file is being written');
+        if (current && mayBeRunning(current)) throw inUse(this.location, current, `, or, if pid ${current.pid} is gone, delete ${path}`);
+        // Only one taker wins the exclusive link that follows.
         try {
-          writeSync(fd, JSON.stringify(holder));
-          fsyncSync(fd);
-        } finally {
-          closeSync(fd);
+          unlinkSync(path);
+        } catch {
+          // another process took it over first: the retry reports it
         }
-        return holder;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       }
-      const current = readHolder(path);
-      // Created but not yet written: a process in the middle of taking it, unless it has been so for long.
-      if (current === 'being written') throw inUse(this.location, undefined, '', 'its lock file is being written');
-      if (current && mayBeRunning(current)) throw inUse(this.location, current, `, or, if pid ${current.pid} is gone, delete ${path}`);
-      // Only one taker wins the exclusive create that follows.
+    } finally {
       try {
-        unlinkSync(path);
+        unlinkSync(draft);
       } catch {
-        // another process took it over first: the retry reports it
+        // gone already
       }
     }
     const current = readHolder(path);
@@ -332,6 +335,35 @@ function syncFolder(dir: string): void {
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
+}
+
+/**
+ * Puts the written `draft` in place as the lock at `path`: false when a lock is there already. A
+ * file system without hard links (FAT) gets the lock created and written in place instead.
+ */
+function takeLock(draft: string, path: string, holder: LockHolder): boolean {
+  try {
+    linkSync(draft, path);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS' && code !== 'EXDEV') throw error;
+  }
+  let fd: number;
+  try {
+    fd = openSync(path, 'wx');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+  try {
+    writeSync(fd, JSON.stringify(holder));
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  return true;
 }
 
 /** How long a lock file may stay unwritten before it counts as a killed process's (its write takes microseconds). */
