@@ -10,6 +10,7 @@ import { describe, test } from 'vitest';
 import { SeoVisibilityClient } from '../../src/index.js';
 import { ndjsonStore, runSync } from '../../src/sync/index.js';
 import { createSimulator } from '../../src/testing/index.js';
+import { shiftingFetch, shiftingList } from '../helpers/shifting-list.js';
 import { settle } from './support/outcome.js';
 import { useReport } from './support/report.js';
 
@@ -85,6 +86,52 @@ describe('copies: values the typed methods refuse', () => {
       expected: 'null: completed, 20 of 20 keywords; 1.5: completed, 20 of 20 keywords; "n/a": completed, 20 of 20 keywords',
       observed: observed.join('; '),
       serverSaw: `${requests} requests`,
+    });
+  });
+});
+
+describe('iteration: items without a key', () => {
+  test('pages of 100 over 250 keywords with neither id nor keyword_id (all, or only the last of page 1): every item once, 3 requests each', async () => {
+    const observed: string[] = [];
+    let requests = 0;
+    for (const [name, keyed] of [
+      ['none keyed', () => false],
+      ['item 99 unkeyed', (i: number) => i !== 99],
+    ] as const) {
+      const sim = createSimulator({ seed: 22, keywordsPerProject: 5, rateLimit: false });
+      const items = Array.from({ length: 250 }, (_, i) => ({
+        ...(keyed(i) ? { id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}` } : {}),
+        keyword: `kw ${i}`,
+        desktop_position: 1,
+        mobile_position: 1,
+        ai_mode_position: 1,
+        maps_position: 1,
+        net_change: 0,
+        location: 'US',
+      }));
+      const list = shiftingList(/\/rankings\/keywords$/, items, {
+        afterPage: (served) => {
+          if (served >= 50) throw new Error('50 pages for a list of 3');
+        },
+      });
+      const client = new SeoVisibilityClient({ apiKey: sim.keys.readOnly, baseUrl: sim.baseUrl, fetch: shiftingFetch(sim, [list]), rateLimit: { windows: false }, maxRetries: 0 });
+      const projectId = (await client.projects.list()).data[0]?.id as string;
+      let yielded = 0;
+      const outcome = await settle(
+        (async () => {
+          for await (const _ of client.rankings.list(projectId, { limit: 100 })) yielded++;
+        })(),
+      );
+      observed.push(`${name}: ${outcome.error === undefined ? 'ended' : 'failed'}, ${yielded} items, ${list.served} requests`);
+      requests += list.served;
+    }
+    report.check({
+      area: 'Iteration: items without a key',
+      input: 'for await, pages of 100, a stable list of 250 keywords without id or keyword_id',
+      cases: 2,
+      expected: 'none keyed: ended, 250 items, 3 requests; item 99 unkeyed: ended, 250 items, 3 requests',
+      observed: observed.join('; '),
+      serverSaw: `${requests} list requests`,
     });
   });
 });
