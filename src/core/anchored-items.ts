@@ -44,17 +44,23 @@ export async function* anchoredItems<Item, Data>(
   let stepsBack = 0;
   let totalBefore: number | undefined; // meta.pagination.total of the first page
   for (;;) {
-    const pages = iteratePages(source, at, options, awaited, new WeakSet());
+    const anchored = new WeakSet<object>(); // the pages iteratePages read one item early
+    const pages = iteratePages(source, at, options, awaited, anchored);
     awaited = undefined;
     let requested = at.offset ?? 0; // the offset the current page was asked for
     let restart: number | undefined;
+    let firstOfRead = true;
     for await (const page of pages) {
       const here = page.items.map(keyOf);
       const total = page.pagination?.total;
       if (known === undefined) totalBefore = total;
       let from = 0;
       let yielded: ReadonlySet<string | undefined> | undefined;
-      if (known !== undefined) {
+      // A page after one whose last item has no key was read at its offset, not one item early:
+      // nothing to check it against, it is taken as served (as pages smaller than 100 are).
+      const plain = !firstOfRead && !anchored.has(page);
+      firstOfRead = false;
+      if (known !== undefined && !plain) {
         const mark = lastMark(known, here);
         if (mark < 0) {
           // Every item known moved back before this page (items deleted before the read position):
@@ -76,13 +82,14 @@ export async function* anchoredItems<Item, Data>(
       for (let n = from; n < page.items.length; n++) {
         throwIfAborted(source.signal);
         // After a shift, an item met again after the mark (an earlier mark, or a step back) was yielded.
-        if (!yielded?.has(here[n])) yield page.items[n] as Item;
+        // An item without a key cannot be told from another: it is never taken for one yielded.
+        if (here[n] === undefined || !yielded?.has(here[n])) yield page.items[n] as Item;
       }
       known = here;
       recent = unsettled > 0 ? [...recent.slice(-(MAX_STEPS_BACK + 1)), here] : [here];
       if (unsettled > 0) unsettled--;
-      // The next page is asked for one item early: it starts at this page's last item.
-      requested += Math.max(0, here.length - 1);
+      // The next page is asked for one item early (it starts at this page's last item) when that item has a key.
+      requested += here.at(-1) !== undefined ? here.length - 1 : here.length;
     }
     if (restart === undefined) return;
     at = { limit: start.limit, offset: restart };

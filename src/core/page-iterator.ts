@@ -119,6 +119,12 @@ type Slot<Item, Data> = Promise<Page<Item, Data> | undefined>;
  */
 export const ANCHOR_MIN_PAGE = 100;
 
+/** Whether the next page can be read one item early: `page`'s last item has a key to find it by. */
+function canAnchor<Item, Data>(source: PageSource<Item, Data>, page: Page<Item, Data>): boolean {
+  const last = page.items.at(-1);
+  return last !== undefined && source.key?.(last) !== undefined;
+}
+
 /** Whether `page` starts with the last item of `before` (by the source's item key). @internal */
 export function startsWithLastOf<Item, Data>(source: PageSource<Item, Data>, page: Page<Item, Data>, before: Page<Item, Data> | undefined): boolean {
   const first = page.items[0];
@@ -231,7 +237,9 @@ export async function* iteratePages<Item, Data>(
         if (!params || !page) return undefined;
         // `limit` rather than the page's own: after an awaited default-size first page, the rest
         // are read at the iteration's page size. Anchored: one item early (see ANCHOR_MIN_PAGE).
-        const anchor = anchored !== undefined && limit >= ANCHOR_MIN_PAGE && page.items.length > 0 && params.offset !== undefined && params.offset > 0;
+        // Only an item with a key can be an anchor: one without (a keyword record with neither `id`
+        // nor `keyword_id`) could never be found again, and the loop would step back for ever.
+        const anchor = anchored !== undefined && limit >= ANCHOR_MIN_PAGE && params.offset !== undefined && params.offset > 0 && canAnchor(source, page);
         const next = await load({ ...params, ...(anchor ? { offset: (params.offset as number) - 1 } : {}), limit }, page);
         if (anchor) anchored.add(next);
         return next;

@@ -52,17 +52,22 @@ export function createRedactor(key: string): Redactor {
   // \u00e9 are common, ASCII ones are not) is settled by one `includes` and one test; one with them
   // is walked once parsed, which finds the key however it was spelled.
   const hiding = /[\\"/]/.test(key) ? /\\(?:u00[2-7]|["\\/])/ : /\\u00[2-7]/;
+  // Header names are case-insensitive and `Headers` hands them out lower-cased: a name that echoed
+  // a mixed-case key holds it lower-cased, which is the key all the same.
+  const lowerKey = key.toLowerCase();
+  const holdsName = (name: string) => key !== '' && name.includes(lowerKey);
+  const nameText = (name: string) => (holdsName(name) ? name.replaceAll(lowerKey, MASK) : name);
   return {
     text,
     mayHold: (jsonText) => holds(jsonText) || hiding.test(jsonText),
     json,
     response(response) {
       let dirty = holds(response.statusText) || holds(response.url);
-      for (const [name, value] of response.headers) dirty ||= holds(name) || holds(value);
+      for (const [name, value] of response.headers) dirty ||= holdsName(name) || holds(value);
       if (!dirty) return response;
       // A bodiless copy (the body is read already); a header name that held the key becomes `***`, still a valid name.
       const headers = new Headers();
-      for (const [name, value] of response.headers) headers.append(text(name), text(value));
+      for (const [name, value] of response.headers) headers.append(nameText(name), text(value));
       const copy = new Response(null, { status: response.status, statusText: text(response.statusText), headers });
       // The URL a redirect led to, which the constructor cannot set.
       Object.defineProperty(copy, 'url', { value: text(response.url) });

@@ -128,9 +128,13 @@ export function jsonBody(argument: string, value: unknown): void {
   }
 }
 
+/** The shortest key taken: shorter texts occur in ordinary response text, which masking them would rewrite. @internal */
+export const MIN_API_KEY_LENGTH = 8;
+
 /**
- * An API key: non-empty printable ASCII, so no whitespace, control or non-ASCII characters (they
- * would corrupt or inject into the Authorization header, or make fetch throw). The prefix is not
+ * An API key: printable ASCII of at least {@link MIN_API_KEY_LENGTH} characters, so no whitespace,
+ * control or non-ASCII characters (they would corrupt or inject into the Authorization header, or
+ * make fetch throw). The prefix is not
  * shown by the reference, so it is not checked. The message never echoes the key.
  */
 export function apiKey(value: unknown): string {
@@ -144,6 +148,11 @@ export function apiKey(value: unknown): string {
   // TypeError before sending), and whitespace or control characters would corrupt it.
   if (!/^[\x21-\x7e]+$/.test(value)) {
     throw new InvalidArgumentError('apiKey', 'the key contains whitespace, non-ASCII or control characters; copy it again without them');
+  }
+  // The client masks the key in everything it hands out (src/internal/redactor.ts), wherever it
+  // occurs: a key as short as `e` or `id` occurs in every response, which would read `succ***ss`.
+  if (value.length < MIN_API_KEY_LENGTH) {
+    throw new InvalidArgumentError('apiKey', `expected an API key of at least ${MIN_API_KEY_LENGTH} characters, as issued in the dashboard; a shorter text is not a key (a placeholder?)`);
   }
   return value;
 }

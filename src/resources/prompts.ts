@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { MAX_LIMITS } from '../core/max-limits.js';
 import type { ApiPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/page-promise.js';
 import { ApiResource, type PageOf, pageOf } from '../core/resource.js';
@@ -13,7 +14,7 @@ import type { DateParam } from './rankings.js';
  * out); iteration without a `limit` asks for exactly this. Applied to a prompt's history too: it
  * is a prompts resource, and the stricter reading is safe.
  */
-const MAX_LIMIT = 200;
+const MAX_LIMIT = MAX_LIMITS.prompts;
 
 /** One model's latest answer summary, a value of `latest_responses`. */
 // Every object below is loose (z.looseObject): fields the server adds later are kept, never stripped.

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { MAX_LIMITS } from '../core/max-limits.js';
 import type { ApiPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/page-promise.js';
 import { ApiResource, pageOf, paramsOf } from '../core/resource.js';
@@ -11,7 +12,7 @@ import type { RequestOptions } from '../options/client-options.js';
  * fails client-side (the server's behaviour there is not shown, so no request is spent finding
  * out); iteration without a `limit` asks for exactly this.
  */
-const MAX_LIMIT = 1000;
+const MAX_LIMIT = MAX_LIMITS.rankings;
 
 /**
  * A keyword ranking list item (`GET /projects/{projectId}/rankings/keywords`).

@@ -1,5 +1,6 @@
+import { MAX_LIMITS } from '../core/max-limits.js';
 import { InvalidArgumentError, type SeoVisibilityClient } from '../index.js';
-import { type Fetched, type Target, readHistory, readPage, readSingle } from './requests.js';
+import { type Fetched, type Target, readRawHistory, readRawPage, readRawSingle } from './requests.js';
 import { type RowContext, keywordId } from './rows.js';
 
 /**
@@ -96,8 +97,11 @@ export interface DatasetDef<N extends string = string> {
   parent?: string;
   /** Whether it is a paged list (read page by page) or one response per project. */
   paged: boolean;
-  /** The request at `t` (one page at `t.offset`, or the whole response). */
-  read(client: SeoVisibilityClient, t: Target): Promise<Fetched>;
+  /**
+   * The request at `t` (one page at `t.offset`, or the whole response) to `endpoint`, read as the
+   * API sent it, not through the typed methods' schemas (requests.ts, `readRaw`).
+   */
+  read(client: SeoVisibilityClient, t: Target, endpoint: string): Promise<Fetched>;
   /** The rows of one response: the wire's fields plus the keys that tie them to project, item and day. */
   rows(records: ReadonlyArray<Record<string, unknown>>, ctx: RowContext): Array<Record<string, unknown>>;
   /** How the plan counts its requests, in words. */
@@ -123,7 +127,7 @@ export const DATASETS = [
     types: { timestamp: ['createdAt'] },
     endpoint: '/projects',
     paged: true,
-    read: (c, t) => readPage(c.projects.list({ offset: t.offset }, t.options)),
+    read: (c, t, endpoint) => readRawPage(c, { endpoint, limit: MAX_LIMITS.projects }, t),
     rows: (records) => records.map((r) => ({ ...r })),
     note: 'pages at the largest page size',
   }),
@@ -136,7 +140,7 @@ export const DATASETS = [
     types: { date: ['snapshot_date'], number: ['desktop_position', 'mobile_position', 'ai_mode_position', 'maps_position', 'net_change'] },
     endpoint: '/projects/{projectId}/rankings/keywords',
     paged: true,
-    read: (c, t) => readPage(c.rankings.list(t.projectId, { offset: t.offset }, t.options)),
+    read: (c, t, endpoint) => readRawPage(c, { endpoint, limit: MAX_LIMITS.rankings }, t),
     rows: (records, ctx) => records.map((r) => ({ ...r, project_id: ctx.projectId, snapshot_date: ctx.snapshotDay, id: keywordId(r) })),
     note: 'pages at the largest page size',
   }),
@@ -150,7 +154,7 @@ export const DATASETS = [
     endpoint: '/projects/{projectId}/rankings/keywords/{itemId}/history',
     parent: 'rankings.list',
     paged: false,
-    read: (c, t) => readHistory(c.rankings.history(t.projectId, t.itemId ?? '', { ...(t.dateFrom ? { date_from: t.dateFrom } : {}), ...(t.dateTo ? { date_to: t.dateTo } : {}) }, t.options)),
+    read: (c, t, endpoint) => readRawHistory(c, { endpoint }, t, { date_from: t.dateFrom, date_to: t.dateTo }),
     rows: (records, ctx) => {
       const keyword = ctx.data?.['keyword'];
       const keywordId = (ctx.data?.['keyword_id'] as string | undefined) ?? ctx.itemId;
@@ -167,7 +171,7 @@ export const DATASETS = [
     types: { date: ['snapshot_date'], number: ['visibility_percentage', 'average_position', 'ai_search_volume', 'total_citations'], json: ['latest_responses'], timestamp: ['last_checked', 'created_at'] },
     endpoint: '/projects/{projectId}/prompts',
     paged: true,
-    read: (c, t) => readPage(c.prompts.list(t.projectId, { offset: t.offset }, t.options)),
+    read: (c, t, endpoint) => readRawPage(c, { endpoint, limit: MAX_LIMITS.prompts }, t),
     rows: (records, ctx) => records.map((r) => ({ ...r, project_id: ctx.projectId, snapshot_date: ctx.snapshotDay })),
     note: 'pages at the largest page size',
   }),
@@ -181,7 +185,7 @@ export const DATASETS = [
     endpoint: '/projects/{projectId}/prompts/{itemId}/history',
     parent: 'prompts.list',
     paged: true,
-    read: (c, t) => readPage(c.prompts.history(t.projectId, t.itemId ?? '', { offset: t.offset, ...(t.dateFrom ? { date_from: t.dateFrom } : {}), ...(t.dateTo ? { date_to: t.dateTo } : {}) }, t.options)),
+    read: (c, t, endpoint) => readRawPage(c, { endpoint, limit: MAX_LIMITS.prompts, items: 'responses' }, t, { date_from: t.dateFrom, date_to: t.dateTo }),
     rows: (records, ctx) => {
       const promptId = (ctx.data?.['prompt_id'] as string | undefined) ?? ctx.itemId;
       return records.map((r) => ({ ...r, project_id: ctx.projectId, prompt_id: promptId, prompt: ctx.data?.['prompt'] }));
@@ -197,7 +201,7 @@ export const DATASETS = [
     types: { number: ['crawl_progress', 'pages_crawled', 'total_issues', 'critical_issues', 'warning_issues', 'notice_issues'], timestamp: ['started_at', 'completed_at', 'created_at'] },
     endpoint: '/projects/{projectId}/audits',
     paged: true,
-    read: (c, t) => readPage(c.audits.list(t.projectId, { offset: t.offset }, t.options)),
+    read: (c, t, endpoint) => readRawPage(c, { endpoint, limit: MAX_LIMITS.audits }, t),
     rows: projectRows,
     note: 'pages at the largest page size',
   }),
@@ -211,7 +215,7 @@ export const DATASETS = [
     endpoint: '/projects/{projectId}/audits/{itemId}/issues',
     parent: 'audits.list',
     paged: true,
-    read: (c, t) => readPage(c.audits.issues(t.projectId, t.itemId ?? '', { offset: t.offset }, t.options)),
+    read: (c, t, endpoint) => readRawPage(c, { endpoint, limit: MAX_LIMITS.audits }, t),
     rows: (records, ctx) => records.map((r) => ({ ...r, project_id: ctx.projectId, audit_id: ctx.itemId })),
     note: 'finished audits not read yet, one page each',
   }),
@@ -224,7 +228,7 @@ export const DATASETS = [
     types: { number: ['total_backlinks', 'total_referring_domains', 'rank'], date: ['last_summary_update'] },
     endpoint: '/projects/{projectId}/backlinks',
     paged: false,
-    read: (c, t) => readSingle(c.backlinks.list(t.projectId, t.options)),
+    read: (c, t, endpoint) => readRawSingle(c, { endpoint }, t),
     rows: projectRows,
     note: 'one request per project',
   }),
@@ -237,7 +241,7 @@ export const DATASETS = [
     types: { date: ['snapshot_date', 'last_updated'], number: ['total_backlinks', 'total_referring_domains', 'average_domain_rank', 'dofollow_backlinks', 'nofollow_backlinks', 'broken_backlinks', 'tracked_domains_count'] },
     endpoint: '/projects/{projectId}/backlinks/summary',
     paged: false,
-    read: (c, t) => readSingle(c.backlinks.summary(t.projectId, t.options)),
+    read: (c, t, endpoint) => readRawSingle(c, { endpoint }, t),
     rows: (records, ctx) => records.map((r) => ({ ...r, project_id: ctx.projectId, snapshot_date: ctx.snapshotDay })),
     note: 'one request per project',
   }),
@@ -250,7 +254,7 @@ export const DATASETS = [
     types: { date: ['check_date'], number: ['new_backlinks', 'lost_backlinks', 'new_referring_domains', 'lost_referring_domains', 'net_backlinks_change', 'net_domains_change'] },
     endpoint: '/projects/{projectId}/backlinks/history',
     paged: false,
-    read: (c, t) => readHistory(c.backlinks.history(t.projectId, t.options)),
+    read: (c, t, endpoint) => readRawHistory(c, { endpoint }, t),
     rows: projectRows,
     note: 'one request per project',
   }),
@@ -263,7 +267,7 @@ export const DATASETS = [
     types: { number: ['count', 'percentage'], boolean: ['is_dofollow'] },
     endpoint: '/projects/{projectId}/backlinks/anchors',
     paged: true,
-    read: (c, t) => readPage(c.backlinks.anchors(t.projectId, { offset: t.offset }, t.options)),
+    read: (c, t, endpoint) => readRawPage(c, { endpoint, limit: MAX_LIMITS.backlinks }, t),
     rows: projectRows,
     note: 'pages at the largest page size',
   }),
@@ -276,7 +280,7 @@ export const DATASETS = [
     types: {},
     endpoint: '/projects/{projectId}/backlinks/domains',
     paged: false,
-    read: (c, t) => readSingle(c.backlinks.domains(t.projectId, t.options)),
+    read: (c, t, endpoint) => readRawSingle(c, { endpoint }, t),
     rows: // The referring-domain record is not documented: `domain` is its natural key when present;
     // otherwise the record itself (as JSON) is, so rows still never repeat.
     (records, ctx) => records.map((r) => ({ ...r, project_id: ctx.projectId, domain: typeof r['domain'] === 'string' ? r['domain'] : JSON.stringify(r) })),
@@ -291,7 +295,7 @@ export const DATASETS = [
     types: { timestamp: ['scheduled_date', 'due_date', 'created_at', 'updated_at'], number: ['priority'] },
     endpoint: '/projects/{projectId}/content',
     paged: true,
-    read: (c, t) => readPage(c.content.list(t.projectId, { offset: t.offset }, t.options)),
+    read: (c, t, endpoint) => readRawPage(c, { endpoint, limit: MAX_LIMITS.content }, t),
     rows: projectRows,
     note: 'pages at the largest page size',
   }),
@@ -343,7 +347,8 @@ function tableOf(d: DatasetDef<DatasetName>): TableSchema {
 
 /** The request at `t` of `dataset`, through the public client (its throttle, retries and validation). @internal */
 export function fetchPage(client: SeoVisibilityClient, dataset: DatasetName, t: Target): Promise<Fetched> {
-  return datasetDef(dataset).read(client, t);
+  const def = datasetDef(dataset);
+  return def.read(client, t, def.endpoint);
 }
 
 /** The rows of one response of `dataset`. @internal */

@@ -151,56 +151,35 @@ class NdjsonStore implements SyncStore {
     if (holder) this.#unlock(holder);
   }
 
-  /**
-   * Takes `_lock.json`, taking over one whose process is gone. The file appears whole: the holder is
-   * written to a file of this open's own, then hard-linked to the lock's name (an exclusive create,
-   * like `wx`), so no process ever meets an empty lock file, and one killed at any step leaves
-   * either no lock or a whole one whose dead pid the next open takes over.
-   */
+  /** Takes `_lock.json` (created exclusively), taking over one whose process is gone. */
   #lock(): LockHolder {
     const path = join(this.location, LOCK_FILE);
     const holder = newHolder();
-    const own = `${path}.${holder.token}.tmp`;
-    const fd = openSync(own, 'w');
+    // Written whole into a file of its own, then linked into place: the link is atomic and fails
+    // when a lock exists, so `_lock.json` is never empty or partial. A process killed while taking
+    // it leaves no lock (at most its own draft), and the next run opens at once; a lock file
+    // created first and written after made every run refuse the store for 10 s ("still starting").
+    const draft = `${path}.${holder.token}.tmp`;
+    writeFile(draft, JSON.stringify(holder));
     try {
-      writeSync(fd, JSON.stringify(holder));
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    try {
-      return this.#link(own, path, holder);
+      for (let attempt = 0; attempt < 2; attempt++) {
+        if (takeLock(draft, path, holder)) return holder;
+        const current = readHolder(path);
+        // Created but not yet written (by a version that wrote the lock file in place), unless it has been so for long.
+        if (current === 'being written') throw inUse(this.location, undefined, '', 'its lock file is being written');
+        if (current && mayBeRunning(current)) throw inUse(this.location, current, `, or, if pid ${current.pid} is gone, delete ${path}`);
+        // Only one taker wins the exclusive link that follows.
+        try {
+          unlinkSync(path);
+        } catch {
+          // another process took it over first: the retry reports it
+        }
+      }
     } finally {
       try {
-        unlinkSync(own);
+        unlinkSync(draft);
       } catch {
         // gone already
-      }
-    }
-  }
-
-  #link(own: string, path: string, holder: LockHolder): LockHolder {
-    for (let attempt = 0; attempt < 2; attempt++) {
-      try {
-        linkSync(own, path);
-        return holder;
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        // A file system without hard links: the exclusive create itself, written at once.
-        if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP') {
-          if (writeExclusive(path, JSON.stringify(holder))) return holder;
-        } else if (code !== 'EEXIST') throw error;
-      }
-      const current = readHolder(path);
-      // Empty: an older version's lock in the middle of being taken (or, without hard links, this
-      // version's), unless it has been so for long.
-      if (current === 'being written') throw inUse(this.location, undefined, '', 'its lock file is being written');
-      if (current && mayBeRunning(current)) throw inUse(this.location, current, `, or, if pid ${current.pid} is gone, delete ${path}`);
-      // Only one taker wins the exclusive create that follows.
-      try {
-        unlinkSync(path);
-      } catch {
-        // another process took it over first: the retry reports it
       }
     }
     const current = readHolder(path);
@@ -358,16 +337,19 @@ function syncFolder(dir: string): void {
   }
 }
 
-/** How long a lock file may stay unwritten before it counts as a killed process's (its write takes microseconds). */
-const LOCK_WRITE_GRACE_MS = 10_000;
-
 /**
- * The holder a lock file names; `'being written'` for one just created and still empty or partial
- * (another process between its exclusive create and its write); `undefined` for one unreadable for
- * longer than that (a process killed mid-write: it is gone) or already removed.
+ * Puts the written `draft` in place as the lock at `path`: false when a lock is there already. A
+ * file system without hard links (FAT) gets the lock created and written in place instead.
  */
-/** Creates `path` with `text` unless it exists (false then). */
-function writeExclusive(path: string, text: string): boolean {
+function takeLock(draft: string, path: string, holder: LockHolder): boolean {
+  try {
+    linkSync(draft, path);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS' && code !== 'EXDEV') throw error;
+  }
   let fd: number;
   try {
     fd = openSync(path, 'wx');
@@ -376,7 +358,7 @@ function writeExclusive(path: string, text: string): boolean {
     throw error;
   }
   try {
-    writeSync(fd, text);
+    writeSync(fd, JSON.stringify(holder));
     fsyncSync(fd);
   } finally {
     closeSync(fd);
@@ -384,6 +366,14 @@ function writeExclusive(path: string, text: string): boolean {
   return true;
 }
 
+/** How long a lock file may stay unwritten before it counts as a killed process's (its write takes microseconds). */
+const LOCK_WRITE_GRACE_MS = 10_000;
+
+/**
+ * The holder a lock file names; `'being written'` for one just created and still empty or partial
+ * (another process between its exclusive create and its write); `undefined` for one unreadable for
+ * longer than that (a process killed mid-write: it is gone) or already removed.
+ */
 function readHolder(path: string): LockHolder | 'being written' | undefined {
   try {
     return JSON.parse(readFileSync(path, 'utf8')) as LockHolder;

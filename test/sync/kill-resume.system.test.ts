@@ -145,7 +145,7 @@ describe('a sync killed with SIGKILL at random points, then resumed', () => {
     // Built by hand: opening `grown` here would compact it.
     const expected: Record<string, number> = { 'note/counter': 1_499 };
     for (let i = 0; i < 1_500; i += 2) expected[`note/gone-${i}`] = i;
-    // Steps 1-7 take the lock and write _schema.json; 8-17 compact; later ones are the run's own.
+    // Steps 1-8 take the lock (its draft written, linked, removed) and write _schema.json; 9-18 compact.
     for (let step = 1; step <= 18; step++) {
       const dir = join(account.dir, `compact-${step}`);
       cpSync(grown, dir, { recursive: true });
