@@ -10,12 +10,16 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 /**
- * The main entry's budget, gzipped, dependencies included (issue 24's decision): 36 KiB, so that zod
- * validates every response with its own builders instead of a hand-made second validator kept to fit
- * the old 32.5 KiB (issue 15). openai's SDK is 37.3 KiB and validates nothing. `npm run size`, and
- * so `npm test`, fails above it, so that any growth is a decision rather than drift.
+ * The main entry's budget, gzipped, dependencies included: 37 KiB. Issue 24 set 36 KiB so that zod
+ * validates every response with its own builders instead of a hand-made second validator kept to
+ * fit the old 32.5 KiB (issue 15). Issue 22's fixes then added behaviour every browser user runs:
+ * the key redactor, bounded bodies decoded by their charset, the server's clock, the per-key gate
+ * registry and re-anchored iteration (about 3.6 KiB), which left the entry at 36.5 KiB after honest
+ * trimming (issue 24's size slice); the only cut left was moving `parseWebhookEvent` out, a breaking
+ * change for 0.3 KiB. 37 KiB is still under openai's SDK (37.3 KiB, which validates nothing).
+ * `npm run size`, and so `npm test`, fails above it, so that any growth is a decision, not drift.
  */
-export const LIMIT_BYTES = 36 * 1024;
+export const LIMIT_BYTES = 37 * 1024;
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
