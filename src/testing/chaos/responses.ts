@@ -81,8 +81,10 @@ const bombs = new Map<number, Promise<Uint8Array<ArrayBuffer>>>();
 export async function bomb(size: number): Promise<Response> {
   let made = bombs.get(size);
   if (!made) {
-    // Imported here, like node:http in http-server.ts: `seo-visibility/testing` stays browser-safe.
-    made = import('node:zlib').then((zlib) => new Uint8Array(zlib.gzipSync(Buffer.alloc(size), { level: 9 })));
+    // CompressionStream, not node:zlib: `seo-visibility/testing` is bundled for browsers too (the
+    // packed browser test failed to build on a zlib import), and Node, Deno and Bun all have it.
+    const gzipped = new Blob([new Uint8Array(size)]).stream().pipeThrough(new CompressionStream('gzip'));
+    made = new Response(gzipped).arrayBuffer().then((bytes) => new Uint8Array(bytes));
     bombs.set(size, made);
   }
   return new Response(await made, { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', 'content-encoding': 'gzip' } });
