@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleWorker } from '../fleet/support/fleet-env.js';
 import { startPostgres, type TestPostgres } from '../helpers/postgres-server.js';
 import { ACCOUNTS, checkFleetSeed, type FleetChaosEnv } from './support/fleet-model.js';
+import { tablesHolding } from './support/pg-scan.js';
 import { chaosSeeds, timeoutFor, Verdicts } from './support/seeds.js';
 
 const FILE = 'test/chaos/fleet.system.test.ts';
@@ -34,14 +35,30 @@ describe('chaos (system): a fleet of worker processes through chaos and seeded S
   it('every account completes with its truth in the warehouse; one holder at a time; no key in any table or output; few 429s', async () => {
     const verdicts = new Verdicts(FILE);
     const seeds = chaosSeeds(FAST);
-    const totals = { kills: 0, workers: 0, runs: 0, requests: 0 };
+    const totals = { kills: 0, killed: 0, crashes: 0, workers: 0, runs: 0, requests: 0 };
     for (const seed of seeds) {
       const figures = await checkFleetSeed(seed, verdicts, env);
       for (const k of Object.keys(totals) as Array<keyof typeof totals>) totals[k] += figures[k];
     }
-    console.info(`chaos fleet test: ${seeds.length} schedules × ${ACCOUNTS.length} accounts, ${totals.workers} worker processes, ${totals.kills} SIGKILLs landed, ${totals.runs} runs, ${totals.requests} requests served`);
+    console.info(`chaos fleet test: ${seeds.length} schedules × ${ACCOUNTS.length} accounts, ${totals.workers} worker processes, ${totals.kills} kill moments landed (${totals.crashes} crashes of every worker), ${totals.killed} workers SIGKILLed, ${totals.runs} runs, ${totals.requests} requests served`);
     console.info(verdicts.summary('fleet test', seeds.length));
     expect(totals.kills).toBeGreaterThan(0);
     expect(verdicts.breaks).toEqual([]);
   }, timeoutFor(FAST, 240_000));
+
+  // The key scan must be able to fail: a key planted in a jsonb field of a table in a schema of its
+  // own (as pg-boss keeps job data) is found, by the schema and table it is in.
+  it('the key scan finds a key planted in any schema, table and column', async () => {
+    const key = 'sv_live_planted_key_0123456789abcdef';
+    await env.pool.query('CREATE SCHEMA IF NOT EXISTS scan_canary; CREATE TABLE IF NOT EXISTS scan_canary.jobs (id int, data jsonb)');
+    try {
+      // A near miss is not a find: a key's underscores are not wildcards.
+      await env.pool.query('INSERT INTO scan_canary.jobs VALUES (1, $1)', [JSON.stringify({ note: key.replaceAll('_', '-') })]);
+      expect(await tablesHolding(env.pool, key)).toEqual([]);
+      await env.pool.query('INSERT INTO scan_canary.jobs VALUES (2, $1)', [JSON.stringify({ nested: { header: `Bearer ${key}` } })]);
+      expect(await tablesHolding(env.pool, key)).toEqual(['scan_canary.jobs']);
+    } finally {
+      await env.pool.query('DROP SCHEMA scan_canary CASCADE');
+    }
+  });
 });
