@@ -104,8 +104,8 @@ export async function checkFleetSeed(seed: number, verdicts: Verdicts, env: Flee
       // resets are real times the workers can wait for.
       now: () => Date.now() - DAY_MS,
       rateLimit: { windows: windowsOf(id) },
-      // Each account under its own chaos seed.
-      chaos: { seed: seed + i, rate: 0.15, listItems: 1_010, kinds: KINDS, bombBytes: 32 * 1024 * 1024, slowChunkMs: 200 },
+      // Each account under its own chaos seed; `CHAOS_FLEET_RATE` (0-1) raises the share of faulted requests for a harder run.
+      chaos: { seed: seed + i, rate: Number(process.env.CHAOS_FLEET_RATE) || 0.15, listItems: 1_010, kinds: KINDS, bombBytes: 32 * 1024 * 1024, slowChunkMs: 200 },
     }),
   );
   for (const sim of sims) await sim.advance(DAY_MS);
