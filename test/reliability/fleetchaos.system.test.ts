@@ -1,6 +1,6 @@
 /**
  * The fleet chaos model's verdicts as reliability rows (issue 22 §6): one seed of worker processes
- * syncing three chaos accounts into one PostgreSQL, SIGKILLed twice at seeded moments and replaced
+ * syncing four chaos accounts into one PostgreSQL, SIGKILLed twice at seeded moments and replaced
  * (test/chaos/support/fleet-model.ts). Each property is a row saying whether it held, and which
  * seed broke it (replay: `CHAOS_SEED=<seed> npx vitest run --config vitest.system.config.ts
  * test/chaos/fleet.system.test.ts`).
