@@ -60,3 +60,11 @@ export const ONE_BUDGET_PER_KEY: Property = {
   name: 'two clients with one key in one process, sharing its budget (shareInProcess), draw few 429s',
   guards: 'issue 22 §4 "two clients with one key in one process share no budget"',
 };
+export const NO_DOUBLE: Property = {
+  name: 'no row is stored twice (one row per key per account in every current-state table)',
+  guards: 'issue 22 §1 exactly once; a SIGKILLed worker\'s account resumed by another must not write its rows again',
+};
+export const ONE_HOLDER: Property = {
+  name: 'no two workers hold one account at once',
+  guards: 'issue 22 §6 the fleet under SIGKILLs; docs/fleet.md: one account, one worker at a time',
+};

@@ -25,8 +25,11 @@ export function chaosSeeds(fast: number): number[] {
 /** How many seeds a test tried, for time-outs that grow with heavy mode. */
 export const timeoutFor = (fast: number, perSeedMs: number): number => Math.max(30_000, chaosSeeds(fast).length * perSeedMs);
 
-/** The command that replays one seed of one test file. */
-export const replayCommand = (seed: number, file: string): string => `CHAOS_SEED=${seed} npx vitest run ${file}`;
+/**
+ * The command that replays one seed of one test file. A `*.system.test.ts` file runs under the
+ * system config: the default one excludes it, so without it the replay would find no test.
+ */
+export const replayCommand = (seed: number, file: string): string => `CHAOS_SEED=${seed} npx vitest run ${file.endsWith('.system.test.ts') ? '--config vitest.system.config.ts ' : ''}${file}`;
 
 /** One property of the chaos suite: its name and the defects (issue 22) it stands guard over. */
 export interface Property {

@@ -89,7 +89,7 @@ export async function startFleetEnv(specs: Array<{ id: string; windows: Array<{ 
  * Bundles the worker once into node_modules/.cache (dependencies stay imports, resolved from the
  * repository's node_modules): a plain .mjs starts in a fraction of the time tsx takes.
  */
-async function bundleWorker(): Promise<{ script: string; dir: string }> {
+export async function bundleWorker(): Promise<{ script: string; dir: string }> {
   const cache = join(import.meta.dirname, '..', '..', '..', 'node_modules', '.cache');
   mkdirSync(cache, { recursive: true });
   const dir = mkdtempSync(join(cache, 'sv-fleet-'));
@@ -107,7 +107,7 @@ export interface WorkerProcess {
 }
 
 /** Starts a worker process; it is SIGKILLed if still running after `timeoutMs`. */
-export function startWorker(env: FleetEnv, name: string, args: WorkerArgs, timeoutMs = 150_000): WorkerProcess {
+export function startWorker(env: Pick<FleetEnv, 'script'>, name: string, args: WorkerArgs, timeoutMs = 150_000): WorkerProcess {
   const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', env.script, JSON.stringify(args)], { stdio: ['ignore', 'pipe', 'pipe'] });
   const events: FleetEvent[] = [];
   let buffer = '';
