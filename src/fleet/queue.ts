@@ -77,7 +77,10 @@ export class FleetQueue {
    */
   static async start(postgres: string | Pool, settings: QueueSettings, onError: (error: Error) => void): Promise<FleetQueue> {
     const { PgBoss } = await loadFleetPeers();
-    const connection = typeof postgres === 'string' ? { connectionString: postgres, max: 4 } : { db: { executeSql: (text: string, values?: unknown[]) => postgres.query(text, values) } };
+    // pg-boss's own default pool (10): a worker's fetches, heartbeats, supervision, monitoring and
+    // the fleet's looks at the queue (busy, waiting notes) share it, and with 4 a loaded machine saw
+    // pg-boss's 10 s wait for a connection run out ("timeout exceeded when trying to connect").
+    const connection = typeof postgres === 'string' ? { connectionString: postgres, max: 10 } : { db: { executeSql: (text: string, values?: unknown[]) => postgres.query(text, values) } };
     const boss = new PgBoss({
       ...connection,
       schema: settings.schema,
