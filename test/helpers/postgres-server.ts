@@ -106,6 +106,19 @@ async function ownDatabase(serverUrl: string): Promise<TestPostgres> {
     stop: async () => {
       if (dropped) return;
       dropped = true;
+      // Sessions still closing (a pool's clients ending) are let go first: a session FORCE ends
+      // while its client is mid-end raised 57P01 on a client no listener held, as an uncaught error.
+      const client = new pg.Client({ connectionString: serverUrl });
+      await client.connect();
+      try {
+        for (let waited = 0; waited < 5_000; waited += 100) {
+          const open = await client.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+          if (open.rows[0]?.n === 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      } finally {
+        await client.end().catch(() => {});
+      }
       await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     },
   };
