@@ -64,12 +64,16 @@ export function registerWebhooks(program: Command, io: CommandIO): void {
     });
 }
 
-async function ensureCommand(opts: { url: string; events?: KnownWebhookEventName[]; dryRun?: boolean; json?: boolean }, io: CommandIO): Promise<number> {
+/** The receiver's secret from its variable, or undefined after saying how to set it (a usage error). */
+function receiverSecret(io: CommandIO): string | undefined {
   const secret = process.env[SECRET_ENV];
-  if (!secret) {
-    io.err.write(`seo-visibility: set ${SECRET_ENV} to the receiver's secret (seo-visibility webhooks secret makes one).\n`);
-    return EXIT.usage;
-  }
+  if (!secret) io.err.write(`seo-visibility: set ${SECRET_ENV} to the receiver's secret (seo-visibility webhooks secret makes one).\n`);
+  return secret || undefined;
+}
+
+async function ensureCommand(opts: { url: string; events?: KnownWebhookEventName[]; dryRun?: boolean; json?: boolean }, io: CommandIO): Promise<number> {
+  const secret = receiverSecret(io);
+  if (!secret) return EXIT.usage;
   let connection: Awaited<ReturnType<typeof connect>> | undefined;
   try {
     connection = await connect({});
@@ -103,11 +107,8 @@ interface ListenFlags {
 }
 
 async function listenCommand(opts: ListenFlags, io: CommandIO): Promise<number> {
-  const secret = process.env[SECRET_ENV];
-  if (!secret) {
-    io.err.write(`seo-visibility: set ${SECRET_ENV} to the receiver's secret (seo-visibility webhooks secret makes one).\n`);
-    return EXIT.usage;
-  }
+  const secret = receiverSecret(io);
+  if (!secret) return EXIT.usage;
   let connection: Awaited<ReturnType<typeof connect>> | undefined;
   try {
     const store = storeFactory(opts, process.env, { required: true, allowNdjson: false })!();
