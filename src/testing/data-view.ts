@@ -2,8 +2,18 @@ import { auditRecord, issueRecords, latestAuditRecord } from './data/audits.js';
 import type { KeywordTable } from './data/keywords.js';
 import { promptDetail } from './data/prompts.js';
 import type { ProjectState, Store } from './store.js';
-import type { AuditIssueRecord, AuditRecord, BacklinkData, LatestAuditRecord, ProjectRecord, PromptDetailRecord } from './types.js';
-import type { ContentDetailRecord, ContentPreferencesRecord, ReportRecord, WebhookRecord } from './content-webhook-records.js';
+import type {
+  AuditIssueRecord,
+  AuditRecord,
+  BacklinkData,
+  ContentDetailRecord,
+  ContentPreferencesRecord,
+  LatestAuditRecord,
+  ProjectRecord,
+  PromptDetailRecord,
+  ReportRecord,
+  WebhookRecord,
+} from './records.js';
 
 /**
  * Read access to the simulator's current state, in the wire shapes the API serves, so tests can

@@ -1,6 +1,7 @@
 import { isoTime } from './data/time.js';
 import type { Store } from './store.js';
-import type { DeliveryRecord, EventPayload, WebhookRecord } from './content-webhook-records.js';
+import type { WebhookRecord } from './records.js';
+import type { DeliveryRecord, EventPayload } from './logs.js';
 
 /**
  * Sends one delivery: a fetch-compatible function. Defaults to the global `fetch`.

@@ -54,16 +54,14 @@ export type {
   PromptHistoryResponse,
   PromptRecord,
   ReferringDomainRecord,
-} from './types.js';
+} from './records.js';
 export type {
   ContentDetailRecord,
   ContentItemRecord,
   ContentPreferencesRecord,
   SimContentStatus,
-  DeliveryRecord,
   EventName,
-  EventPayload,
   ReportRecord,
-  RequestLogEntry,
   WebhookRecord,
-} from './content-webhook-records.js';
+} from './records.js';
+export type { DeliveryRecord, EventPayload, RequestLogEntry } from './logs.js';

@@ -7,7 +7,7 @@ import type { RateLimiter } from './rate-limiter.js';
 import { matchRoute } from './router.js';
 import type { RouteContext } from './routes/context.js';
 import type { Store } from './store.js';
-import type { RequestLogEntry } from './content-webhook-records.js';
+import type { RequestLogEntry } from './logs.js';
 import type { ChaosController, ChaosRequest } from './chaos/chaos.js';
 import type { Outcome } from './outcome.js';
 

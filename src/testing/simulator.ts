@@ -14,7 +14,7 @@ import type { Outcome, PipelineDeps } from './pipeline.js';
 import { RateLimiter, type SimRateWindow } from './rate-limiter.js';
 import type { Store } from './store.js';
 import { runDue } from './transitions.js';
-import type { DeliveryRecord, RequestLogEntry } from './content-webhook-records.js';
+import type { DeliveryRecord, RequestLogEntry } from './logs.js';
 import { ChaosController } from './chaos/chaos.js';
 
 /**

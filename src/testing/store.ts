@@ -3,8 +3,7 @@ import type { ContentState } from './data/content.js';
 import type { KeywordTable } from './data/keywords.js';
 import type { PromptState } from './data/prompts.js';
 import { Rng } from './data/rng.js';
-import type { BacklinkData, ProjectRecord } from './types.js';
-import type { ContentPreferencesRecord, ReportRecord, WebhookRecord } from './content-webhook-records.js';
+import type { BacklinkData, ContentPreferencesRecord, ProjectRecord, ReportRecord, WebhookRecord } from './records.js';
 
 /** Everything the simulator keeps about one project. @internal */
 export interface ProjectState {

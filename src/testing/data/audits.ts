@@ -1,4 +1,4 @@
-import type { AuditIssueRecord, AuditRecord, SimAuditStatus, LatestAuditRecord } from '../types.js';
+import type { AuditIssueRecord, AuditRecord, SimAuditStatus, LatestAuditRecord } from '../records.js';
 import type { Rng } from './rng.js';
 import { isoTime } from './time.js';
 import { ISSUE_CATALOGUE } from './vocab.js';

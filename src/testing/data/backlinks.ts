@@ -1,4 +1,4 @@
-import type { BacklinkData, BacklinkHistoryEntryRecord } from '../types.js';
+import type { BacklinkData, BacklinkHistoryEntryRecord } from '../records.js';
 import type { Rng } from './rng.js';
 import { isoDay } from './time.js';
 import { ANCHOR_WORDS, WEB_DOMAINS } from './vocab.js';

@@ -1,4 +1,4 @@
-import type { ContentDetailRecord, ContentItemRecord, SimContentStatus } from '../content-webhook-records.js';
+import type { ContentDetailRecord, ContentItemRecord, SimContentStatus } from '../records.js';
 import type { Rng } from './rng.js';
 import { DAY_MS, HOUR_MS, isoTime } from './time.js';
 import { CONTENT_TYPES, STATUS_COLORS, TITLE_TEMPLATES } from './vocab.js';

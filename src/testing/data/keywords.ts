@@ -1,4 +1,4 @@
-import type { KeywordHistoryRecord, KeywordHistoryEntryRecord, KeywordRecord } from '../types.js';
+import type { KeywordHistoryRecord, KeywordHistoryEntryRecord, KeywordRecord } from '../records.js';
 import { formatUuid, hash32, unit } from './rng.js';
 import { isoDay } from './time.js';
 import { LOCATIONS, MODIFIERS } from './vocab.js';

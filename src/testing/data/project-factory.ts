@@ -1,5 +1,5 @@
 import type { ProjectState, Store } from '../store.js';
-import type { SimProductMode, ProjectRecord } from '../types.js';
+import type { SimProductMode, ProjectRecord } from '../records.js';
 import { makeBacklinks } from './backlinks.js';
 import { KeywordTable } from './keywords.js';
 import { DAY_MS, HOUR_MS, dayOf, isoTime } from './time.js';

@@ -1,4 +1,4 @@
-import type { CitationRecord, ModelResponseRecord, PromptDetailRecord, PromptHistoryResponse, PromptRecord } from '../types.js';
+import type { CitationRecord, ModelResponseRecord, PromptDetailRecord, PromptHistoryResponse, PromptRecord } from '../records.js';
 import { hash32, unit } from './rng.js';
 import { DAY_MS, isoTime } from './time.js';
 import { WEB_DOMAINS } from './vocab.js';

@@ -6,8 +6,7 @@ import type { PromptState } from './prompts.js';
 import { roundTime } from './prompts.js';
 import { Store } from '../store.js';
 import type { ProjectState } from '../store.js';
-import type { SimAuditStatus, SimProductMode, ProjectRecord } from '../types.js';
-import type { SimContentStatus, EventName } from '../content-webhook-records.js';
+import type { EventName, ProjectRecord, SimAuditStatus, SimContentStatus, SimProductMode } from '../records.js';
 import { DAY_MS, HOUR_MS, MINUTE_MS, dayOf, isoTime } from './time.js';
 import { AI_MODELS, LOCATIONS, PROJECT_BLUEPRINTS, PROMPT_TEMPLATES } from './vocab.js';
 

@@ -1,6 +1,7 @@
 import type { RouteResult } from '../envelope.js';
 import type { Store } from '../store.js';
-import type { DeliveryRecord, WebhookRecord } from '../content-webhook-records.js';
+import type { WebhookRecord } from '../records.js';
+import type { DeliveryRecord } from '../logs.js';
 
 /**
  * What a route handler receives. Handlers are plain functions of this context so each resource

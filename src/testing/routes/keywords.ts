@@ -1,7 +1,7 @@
 import { dayOf } from '../data/time.js';
 import { notFound } from '../envelope.js';
 import { MAX_LIMIT, dateParam, enumParam, page, pageMeta, requireProject, uuidParam } from '../params.js';
-import type { KeywordRecord } from '../types.js';
+import type { KeywordRecord } from '../records.js';
 import type { RouteDef } from './context.js';
 
 /** Default history window (reference: date_from defaults to 90 days ago). */

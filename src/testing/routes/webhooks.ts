@@ -4,7 +4,7 @@ import { isUuid } from '../../internal/uuid.js';
 import { isHttpUrl, objectBody, uuidParam } from '../params.js';
 import type { Store } from '../store.js';
 import { KNOWN_EVENT_NAMES } from '../../resources/webhooks/event-names.js';
-import type { EventName, WebhookRecord } from '../content-webhook-records.js';
+import type { EventName, WebhookRecord } from '../records.js';
 import type { RouteContext, RouteDef } from './context.js';
 
 
