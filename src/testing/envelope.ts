@@ -5,28 +5,14 @@
  *
  * @internal
  */
+import type { Pagination, RateLimit } from '../core/schemas.js';
+import type { Wire } from './wire.js';
 
-/** `meta.rate_limit`: `reset` is a Unix timestamp in seconds. @example `{ limit: 200, remaining: 199, reset: 1735689660 }` */
-export interface RateLimitMeta {
-  /** Size of the window reported. */
-  limit: number;
-  /** Requests left in it. */
-  remaining: number;
-  /** When it resets, Unix seconds. */
-  reset: number;
-}
+/** `meta.rate_limit`: `reset` is a Unix timestamp in seconds (the SDK's `RateLimit`). @example `{ limit: 200, remaining: 199, reset: 1735689660 }` */
+export type RateLimitMeta = Wire<RateLimit>;
 
-/** `meta.pagination` of paginated lists. @example `{ total: 2500, limit: 50, offset: 0, has_more: true }` */
-export interface PaginationMeta {
-  /** Items in the whole list. */
-  total: number;
-  /** Page size of this response. */
-  limit: number;
-  /** 0-based offset of its first item. */
-  offset: number;
-  /** Whether items follow this page. */
-  has_more: boolean;
-}
+/** `meta.pagination` of paginated lists (the SDK's `Pagination`). @example `{ total: 2500, limit: 50, offset: 0, has_more: true }` */
+export type PaginationMeta = Wire<Pagination>;
 
 /**
  * An API error a route throws; the simulator turns it into the error envelope.

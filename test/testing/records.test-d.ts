@@ -4,15 +4,17 @@
  * here runs; the compiler is the assertion (`npm run typecheck`).
  */
 import { describe, expectTypeOf, test } from 'vitest';
-import type { Audit, AuditStatus, Project, PromptDetail, ReferringDomain } from 'seo-visibility';
+import type { Audit, AuditStatus, Pagination, Project, PromptDetail, RateLimit, ReferringDomain } from 'seo-visibility';
 import type {
   AuditIssueRecord,
   AuditRecord,
   ContentItemRecord,
   KeywordRecord,
   ModelResponseRecord,
+  PaginationMeta,
   ProjectRecord,
   PromptDetailRecord,
+  RateLimitMeta,
   ReferringDomainRecord,
   SimAuditStatus,
   SimContentStatus,
@@ -27,6 +29,8 @@ describe('simulator records derive from the SDK schemas', () => {
     expectTypeOf<keyof ProjectRecord>().toEqualTypeOf<Declared<Project>>();
     expectTypeOf<keyof AuditRecord>().toEqualTypeOf<Declared<Audit> | 'max_crawl_pages'>();
     expectTypeOf<keyof PromptDetailRecord>().toEqualTypeOf<Declared<PromptDetail>>();
+    expectTypeOf<keyof RateLimitMeta>().toEqualTypeOf<Declared<RateLimit>>();
+    expectTypeOf<keyof PaginationMeta>().toEqualTypeOf<Declared<Pagination>>();
     expectTypeOf<keyof ReferringDomainRecord>().toEqualTypeOf<Declared<ReferringDomain> | 'backlinks' | 'dofollow' | 'first_seen'>();
   });
 
