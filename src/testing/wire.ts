@@ -27,7 +27,9 @@ type Literals<T> = T extends string ? (string extends T ? never : T) : never;
 /**
  * A loose object's index signature (`[k: string]: unknown`, kept by the SDK so fields the server
  * adds later survive) is dropped: the simulator serves exactly the fields it declares, and a
- * typo in a generator must fail to compile. A real map (`Record<string, ModelResponse>`) is kept.
+ * typo in a generator must fail to compile. A real map (`Record<string, ModelResponse>`) is kept;
+ * a map of `unknown` (`WebhookTestEvent['data']`) cannot be told from a loose object and becomes
+ * `{}`: give such a field its own type (as `EventPayload` does).
  */
 type KnownKey<T, K extends keyof T> = string extends K ? (unknown extends T[K] ? never : K) : number extends K ? never : K;
 
