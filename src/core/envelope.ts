@@ -1,5 +1,5 @@
 import { isObject } from '../internal/option-check.js';
-import type { RateLimit, Pagination, ResponseMeta } from './schemas.js';
+import type { RateLimit, Pagination, ResponseMeta } from '../wire/schemas.js';
 
 /** The API's envelope, read leniently: anything may be missing or of the wrong type. @internal */
 export interface RawEnvelope {

@@ -1,4 +1,4 @@
-import type { RateGate } from './rate-gate.js';
+import type { RateGate } from '../options/rate-gate.js';
 
 /**
  * The process-wide registry of local throttles. The rate budget belongs to the API key, not to a

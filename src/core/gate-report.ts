@@ -1,5 +1,5 @@
 import { retryAfterMs } from '../errors/from-response.js';
-import type { Refusal } from './rate-gate.js';
+import type { Refusal } from '../options/rate-gate.js';
 
 /**
  * How long a 429 that says nothing (no `meta.rate_limit`, no `Retry-After`) holds the other calls:

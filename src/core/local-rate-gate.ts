@@ -1,9 +1,10 @@
 import { rateLimitedError } from '../errors/from-response.js';
 import { AbortedError } from '../errors/client-errors.js';
 import type { RateWindow } from '../options/client-options.js';
-import type { RateLimit } from './schemas.js';
+import type { RateLimit } from '../wire/schemas.js';
 import { GatewayPace } from './gateway-pace.js';
-import { type AcquireOptions, type Permit, type RateGate, type Refusal, isUsableRateLimit } from './rate-gate.js';
+import type { AcquireOptions, Permit, RateGate, Refusal } from '../options/rate-gate.js';
+import { isUsableRateLimit } from './usable-rate-limit.js';
 import { WaiterQueue } from './waiter-queue.js';
 import { WindowPacer } from './window-pacer.js';
 

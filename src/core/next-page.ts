@@ -1,4 +1,4 @@
-import type { Pagination } from './schemas.js';
+import type { Pagination } from '../wire/schemas.js';
 
 /** The documented default page size (api-reference "Limits" 4). @internal */
 export const SERVER_DEFAULT_LIMIT = 50;

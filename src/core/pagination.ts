@@ -1,5 +1,5 @@
 import { ResponseValidationError } from '../errors/client-errors.js';
-import type { Pagination, ResponseMeta } from './schemas.js';
+import type { Pagination, ResponseMeta } from '../wire/schemas.js';
 import type { ApiResult } from './read-response.js';
 import { type NextPage, nextPage, pageFingerprint } from './next-page.js';
 

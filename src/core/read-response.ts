@@ -2,7 +2,7 @@ import { isTimeoutError } from 'ky';
 import { SeoVisibilityError } from '../errors/base.js';
 import { errorFromResponse } from '../errors/from-response.js';
 import { AbortedError, ConnectionError, ResponseValidationError, TimeoutError } from '../errors/client-errors.js';
-import type { ResponseMeta, ResponseSchema } from './schemas.js';
+import type { ResponseMeta, ResponseSchema } from '../wire/schemas.js';
 import { asEnvelope, readError, readMeta } from './envelope.js';
 import type { Redactor } from '../internal/redactor.js';
 import { parseJson } from './parse-json.js';

@@ -1,4 +1,4 @@
-import type { RateLimit, ResponseMeta } from './schemas.js';
+import type { RateLimit, ResponseMeta } from '../wire/schemas.js';
 
 /** Offsets smaller than this are left alone: `Date` has whole seconds, so a reading is up to 1 s (and the latency) behind. */
 const MIN_SKEW_MS = 2_000;

@@ -2,19 +2,19 @@ import type { KyInstance } from 'ky';
 import pRetry from 'p-retry';
 import { RateLimitedError } from '../errors/api-error.js';
 import { AbortedError } from '../errors/client-errors.js';
-import { type TransportConfig, resolveHooks, resolveRequestOptions } from '../options/resolve-options.js';
+import { type TransportConfig, resolveHooks, resolveRequestOptions } from './resolve-options.js';
 import * as check from '../internal/validate.js';
 import { nativeSignal } from '../internal/signal.js';
 import { type Redactor, createRedactor } from '../internal/redactor.js';
 import type { RequestOptions } from '../options/client-options.js';
 import { type ApiResult, failure, readResponse } from './read-response.js';
-import type { ResponseSchema } from './schemas.js';
+import type { ResponseSchema } from '../wire/schemas.js';
 import { createHttp, untilAborted } from './http.js';
 import { type AttemptWatch, type Observer, REDACTED, createObserver } from './observer.js';
 import { hold, retryWait } from './retry-policy.js';
 import { refusalOf } from './gate-report.js';
 import { readBody } from './read-body.js';
-import type { Refusal } from './rate-gate.js';
+import type { Refusal } from '../options/rate-gate.js';
 import { ServerClock } from './server-clock.js';
 
 /**

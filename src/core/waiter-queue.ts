@@ -1,4 +1,4 @@
-import type { AcquireOptions, Permit } from './rate-gate.js';
+import type { AcquireOptions, Permit } from '../options/rate-gate.js';
 
 /** A call waiting for admission by a throttle. @internal */
 export interface Waiter {

@@ -3,7 +3,7 @@ import { MAX_LIMITS } from '../core/max-limits.js';
 import type { ApiPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/page-promise.js';
 import { ApiResource, pageOf, paramsOf } from '../core/resource.js';
-import { isoString } from '../core/schemas.js';
+import { isoString } from '../wire/schemas.js';
 import * as check from '../internal/validate.js';
 import type { RequestOptions } from '../options/client-options.js';
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { LocalRateGate } from '../../src/core/local-rate-gate.js';
-import type { Permit } from '../../src/core/rate-gate.js';
+import type { Permit } from '../../src/options/rate-gate.js';
 import { AbortedError, RateLimitedError } from '../../src/index.js';
 import { DOCUMENTED_WINDOWS } from '../../src/options/client-options.js';
 import type { RateLimitMeta } from '../../src/testing/envelope.js';

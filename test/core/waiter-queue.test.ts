@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import type { AcquireOptions } from '../../src/core/rate-gate.js';
+import type { AcquireOptions } from '../../src/options/rate-gate.js';
 import { WaiterQueue } from '../../src/core/waiter-queue.js';
 
 const queued = (queue: WaiterQueue, options: AcquireOptions) => new Promise((resolve, reject) => queue.add(options, resolve, reject));

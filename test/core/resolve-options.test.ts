@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { resolveRequestOptions } from '../../src/options/resolve-options.js';
+import { resolveRequestOptions } from '../../src/core/resolve-options.js';
 import { InvalidArgumentError, SeoVisibilityClient } from '../../src/index.js';
 
 const base = { apiKey: 'sv_live_x', baseUrl: 'https://a.example.com/api/v1' };

@@ -1,11 +1,11 @@
 import type * as zc from 'zod';
 import * as z from 'zod/mini';
-import type { ResponseSchema } from '../core/schemas.js';
-import type { CallSpec } from '../core/transport.js';
+import type { ResponseSchema } from '../wire/schemas.js';
+import type { CallSpec } from './transport.js';
 import { InvalidArgumentError } from '../errors/client-errors.js';
 import * as check from '../internal/validate.js';
 import * as c from '../internal/option-check.js';
-import type { RequestOptions } from './client-options.js';
+import type { RequestOptions } from '../options/client-options.js';
 
 /**
  * A call to a path the SDK does not wrap yet, for `client.request()`.

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { InvalidArgumentError, SeoVisibilityClient } from '../../src/index.js';
-import { resolveLogger } from '../../src/internal/log.js';
+import { resolveLogger } from '../../src/options/log.js';
 import { createSimulator } from '../../src/testing/index.js';
 
 const recorder = () => {

@@ -1,17 +1,18 @@
-import { localGateFor } from '../core/gate-registry.js';
-import { LocalRateGate } from '../core/local-rate-gate.js';
-import type { RateGate } from '../core/rate-gate.js';
+import { localGateFor } from './gate-registry.js';
+import { LocalRateGate } from './local-rate-gate.js';
+import type { RateGate } from '../options/rate-gate.js';
 import { InvalidArgumentError } from '../errors/client-errors.js';
-import type { ClientHooks, Logger, ResolvedHooks } from './hooks.js';
+import type { ClientHooks, Logger, ResolvedHooks } from '../options/hooks.js';
 import * as check from '../internal/validate.js';
-import { resolveLogger } from '../internal/log.js';
+import { resolveLogger } from '../options/log.js';
 import { isBrowser, readEnv, userAgent } from '../internal/runtime.js';
-import { MAX_QUEUE_WAIT_MS, checkClientOptions, checkRequestOptions, hooksShape } from './check-options.js';
-import { type ClientOptions, DOCUMENTED_WINDOWS, type RequestOptions, type RetryBackoffOptions } from './client-options.js';
+import { MAX_QUEUE_WAIT_MS, checkClientOptions, checkRequestOptions, hooksShape } from '../options/check-options.js';
+import { type ClientOptions, DOCUMENTED_WINDOWS, type RequestOptions, type RetryBackoffOptions } from '../options/client-options.js';
 
 /**
- * Resolved client settings the transport runs on: what `resolveConfig` returns. It lives here, beside
- * its builder, so the options folder never imports the transport (which imports this file).
+ * Resolved client settings the transport runs on: what `resolveConfig` returns. Resolving builds the
+ * throttle (a core object), so this file is core's, not the options folder's: options/ only describes
+ * and checks what a user may pass, and never imports core (docs/development.md, "Layers").
  *
  * @example
  * ```ts
@@ -53,7 +54,7 @@ const DEFAULTS = {
 } as const;
 
 /**
- * Checks every option once, nested ones included, against the tables in `check-options.ts`, and
+ * Checks every option once, nested ones included, against the tables in `options/check-options.ts`, and
  * resolves them against the defaults and the environment. Bad input throws `InvalidArgumentError`
  * naming the option's path, before any request can be sent. `sharedGate` is the throttle of the
  * client this one was derived from (`withOptions`), so both spend one budget.

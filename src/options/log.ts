@@ -1,8 +1,8 @@
-import { oneOf } from './validate.js';
-import type { Logger, LoggerOption, LogLevel } from '../options/hooks.js';
+import { oneOf } from '../internal/validate.js';
+import type { Logger, LoggerOption, LogLevel } from './hooks.js';
 
 const RANK: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3, off: 4 };
-/** Every `logLevel`, quietest last: what `options/check-options.ts` accepts and `SEO_VISIBILITY_LOG` may say. @internal */
+/** Every `logLevel`, quietest last: what `check-options.ts` accepts and `SEO_VISIBILITY_LOG` may say. @internal */
 export const LEVELS = Object.keys(RANK) as LogLevel[];
 
 /**
