@@ -20,6 +20,13 @@ const LAYERS = [
 ];
 
 /**
+ * core/'s subsystems, lowest first, by the same rule: the throttle and the reading of a response;
+ * the transport (which uses both) and pagination (which reads responses); the calls built on both.
+ * Every file of core/ sits in one of them.
+ */
+const CORE_LAYERS = [['rate-limit', 'response'], ['transport', 'pagination'], ['calls']];
+
+/**
  * Upward imports that another branch is untying, as [from, to]: reported as warnings, not errors,
  * until it is merged. sync/'s stores create insights/' views (issue 24 §2: the sqlstores slice lets
  * insights own them). After that merge, empty this list: the layer rule and the folder-circle rule
@@ -27,4 +34,4 @@ const LAYERS = [
  */
 const PENDING = [['sync', 'insights']];
 
-module.exports = { LAYERS, PENDING };
+module.exports = { CORE_LAYERS, LAYERS, PENDING };

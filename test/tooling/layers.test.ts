@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const require = createRequire(import.meta.url);
 const config = require(`${root}.dependency-cruiser.cjs`) as IConfiguration;
-const { LAYERS, PENDING } = require(`${root}scripts/layers.cjs`) as {
+const { CORE_LAYERS, LAYERS, PENDING } = require(`${root}scripts/layers.cjs`) as {
+  CORE_LAYERS: string[][];
   LAYERS: string[][];
   PENDING: Array<[string, string]>;
 };
@@ -63,6 +64,14 @@ describe('the layer rules of npm run circles', () => {
     expect(violations.map((v) => [v.rule, v.from])).toEqual([['layer-unknown', 'src/misc/thing.ts']]);
   });
 
+  it("fail on an import up core/'s subsystems, and on a core/ file in none of them", async () => {
+    const violations = errors(await cruiseFixture('core'));
+    expect(violations.map((v) => [v.rule, v.from, v.to]).sort()).toEqual([
+      ['layer-core-response', 'src/core/response/read-response.ts', 'src/core/transport/transport.ts'],
+      ['layer-core-unknown', 'src/core/loose.ts', 'src/wire/meta.ts'],
+    ]);
+  });
+
   it('pass a tree whose every import points down the layers', async () => {
     expect(await cruiseFixture('downward')).toEqual([]);
   });
@@ -78,25 +87,32 @@ describe('the layer rules of npm run circles', () => {
 });
 
 describe('the layer table', () => {
-  it('places every folder of src/', () => {
-    const folders = readdirSync(`${root}src`, { withFileTypes: true })
+  const folders = (path: string) =>
+    readdirSync(`${root}${path}`, { withFileTypes: true })
       .filter((entry) => entry.isDirectory())
       .map((entry) => entry.name);
-    expect(folders.filter((folder) => !LAYERS.flat().includes(folder))).toEqual([]);
+
+  it('places every folder of src/ and of src/core/', () => {
+    expect(folders('src').filter((folder) => !LAYERS.flat().includes(folder))).toEqual([]);
+    expect(folders('src/core').filter((folder) => !CORE_LAYERS.flat().includes(folder))).toEqual([]);
   });
 
   it('is what docs/development.md draws, in the same order', () => {
     const doc = readFileSync(`${root}docs/development.md`, 'utf8');
-    const diagram = /## Layers[\s\S]*?```text\n([\s\S]*?)```/.exec(doc)?.[1];
-    expect(diagram, 'docs/development.md has a "Layers" section with a text diagram').toBeDefined();
-    // The diagram lists the layers top first, one line each: folders as `name/`, the entry files by name.
-    const drawn = diagram!
-      .trim()
-      .split('\n')
-      .map((line) => line.trim().split(/\s+/))
-      .map((names) =>
-        names.every((name) => name.endsWith('.ts')) ? [''] : names.map((name) => name.replace(/\/$/, '')),
-      );
-    expect(drawn.reverse()).toEqual(LAYERS);
+    const section = /\n## Layers\n([\s\S]*?)\n## /.exec(doc)?.[1] ?? '';
+    const diagrams = [...section.matchAll(/```text\n([\s\S]*?)```/g)].map((match) => match[1]!);
+    expect(diagrams, 'docs/development.md, "Layers": the layers of src/, then of core/').toHaveLength(2);
+    // Each diagram lists the layers top first, one line each: folders as `name/`, the entry files by name.
+    const drawn = diagrams.map((diagram) =>
+      diagram
+        .trim()
+        .split('\n')
+        .map((line) => line.trim().split(/\s+/))
+        .map((names) =>
+          names.every((name) => name.endsWith('.ts')) ? [''] : names.map((name) => name.replace(/\/$/, '')),
+        )
+        .reverse(),
+    );
+    expect(drawn).toEqual([LAYERS, CORE_LAYERS]);
   });
 });
