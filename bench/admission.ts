@@ -3,7 +3,7 @@
  * it, against the gate's synchronous admission when the budget does not bind.
  */
 import Bottleneck from 'bottleneck/light.js';
-import { LocalRateGate } from '../src/core/local-rate-gate.js';
+import { LocalRateGate } from '../src/core/rate-limit/local-rate-gate.js';
 import { QUICK, type Row, median, ms } from './lib.js';
 
 async function viaBottleneck(n: number, maxConcurrent: number | null) {

@@ -1,8 +1,8 @@
-import { resolveConfig } from './options/resolve-options.js';
-import { ApiPromise } from './core/api-promise.js';
-import type { RateGate } from './core/rate-gate.js';
-import { Transport } from './core/transport.js';
-import { type AnySchema, type CustomRequest, type CustomResult, customCall } from './options/custom-request.js';
+import { resolveConfig } from './core/transport/resolve-options.js';
+import { ApiPromise } from './core/response/api-promise.js';
+import type { RateGate } from './options/rate-gate.js';
+import { Transport } from './core/transport/transport.js';
+import { type AnySchema, type CustomRequest, type CustomResult, customCall } from './core/calls/custom-request.js';
 import { InvalidArgumentError } from './errors/client-errors.js';
 import { isObject } from './internal/option-check.js';
 import type { ClientOptions, RequestOptions } from './options/client-options.js';

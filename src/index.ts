@@ -10,7 +10,7 @@
  * @packageDocumentation
  */
 export { SeoVisibilityClient, type ClientOverrides } from './client.js';
-export type { AnySchema, CustomRequest, CustomResult } from './options/custom-request.js';
+export type { AnySchema, CustomRequest, CustomResult } from './core/calls/custom-request.js';
 export type {
   ErrorInfo,
   Hook,
@@ -30,20 +30,20 @@ export type {
   RetryInfo,
 } from './options/client-options.js';
 export { DOCUMENTED_WINDOWS } from './options/client-options.js';
-export type { RateGate, Permit, AcquireOptions, Refusal } from './core/rate-gate.js';
-export { ApiPromise } from './core/api-promise.js';
-export { PagePromise } from './core/page-promise.js';
-export type { IterateOptions, IterationProgress } from './core/page-iterator.js';
-export type { ListChange } from './core/list-watch.js';
-export type { ToArrayOptions } from './core/to-array.js';
-export { Page, type PageParams } from './core/pagination.js';
-export type { ApiResult } from './core/read-response.js';
-export type { Pagination, RateLimit, ResponseMeta, ResponseSchema } from './core/schemas.js';
+export type { RateGate, Permit, AcquireOptions, Refusal } from './options/rate-gate.js';
+export { ApiPromise } from './core/response/api-promise.js';
+export { PagePromise } from './core/pagination/page-promise.js';
+export type { IterateOptions, IterationProgress } from './core/pagination/page-iterator.js';
+export type { ListChange } from './core/pagination/list-watch.js';
+export type { ToArrayOptions } from './core/pagination/to-array.js';
+export { Page, type PageParams } from './core/pagination/pagination.js';
+export type { ApiResult } from './core/response/read-response.js';
+export type { Pagination, RateLimit, ResponseMeta, ResponseSchema } from './wire/schemas.js';
 export * from './errors/index.js';
 export type { ApiErrorInit, RateLimitedInit } from './errors/api-error.js';
 export type { ConnectionErrorInit, ResponseValidationInit } from './errors/client-errors.js';
 export { parseWebhookEvent } from './resources/webhooks/parse-event.js';
-export { VERSION } from './core/version.js';
+export { VERSION } from './wire/version.js';
 // The resources: each class is a type only (the client builds them), with its records, parameters
 // and helpers. The zod schemas are public in one place of their own, `seo-visibility/schemas`
 // (src/schemas.ts), not here. test/index.test.ts lists every public name: a new one is a decision.

@@ -4,7 +4,7 @@ import * as z from 'zod';
 import { DOCUMENTED_WINDOWS, InvalidArgumentError, NotFoundError, RateLimitedError, ResponseValidationError, SeoVisibilityClient } from '../src/index.js';
 import { createSimulator } from '../src/testing/index.js';
 import { RateLimiter } from '../src/testing/rate-limiter.js';
-import { VERSION } from '../src/core/version.js';
+import { VERSION } from '../src/wire/version.js';
 import { windowStartClock } from './helpers/clock.js';
 
 afterEach(() => {

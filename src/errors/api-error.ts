@@ -1,4 +1,4 @@
-import type { RateLimit } from '../core/schemas.js';
+import type { RateLimit } from '../wire/schemas.js';
 import { SeoVisibilityError } from './base.js';
 
 /**

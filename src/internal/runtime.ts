@@ -1,4 +1,4 @@
-import { VERSION } from '../core/version.js';
+import { VERSION } from '../wire/version.js';
 
 /**
  * What the client needs to know about the JavaScript runtime it runs in: environment variables,

@@ -1,7 +1,7 @@
 import * as c from '../internal/option-check.js';
-import { LEVELS } from '../internal/log.js';
+import { LEVELS } from './log.js';
 import * as check from '../internal/validate.js';
-import type { RateGate } from '../core/rate-gate.js';
+import type { RateGate } from './rate-gate.js';
 import type { ClientHooks, ErrorInfo, Hook, LoggerOption, RequestInfo, ResponseInfo, RetryInfo } from './hooks.js';
 import type { ClientOptions, RequestOptions, RetryBackoffOptions } from './client-options.js';
 import type { RateGateFactory, RateLimitOptions, RateWindow } from './rate-limit-options.js';

@@ -1,4 +1,4 @@
-import type { RateGate } from '../core/rate-gate.js';
+import type { RateGate } from './rate-gate.js';
 import type { Logger } from './hooks.js';
 
 /**

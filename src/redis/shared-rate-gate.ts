@@ -1,8 +1,8 @@
 // Values from the main entry, which the build leaves external (`from 'seo-visibility'`): one class
 // hierarchy for every entry. `isUsableRateLimit` and `WaiterQueue` import no error class: bundled as is.
 import { AbortedError, type AcquireOptions, type Permit, type RateGate, type RateGateContext, type RateLimit, type Refusal } from '../index.js';
-import { isUsableRateLimit } from '../core/rate-gate.js';
-import { type Waiter, WaiterQueue } from '../core/waiter-queue.js';
+import { isUsableRateLimit } from '../core/rate-limit/usable-rate-limit.js';
+import { type Waiter, WaiterQueue } from '../core/rate-limit/waiter-queue.js';
 import { LocalFallback } from './local-fallback.js';
 import type { RedisErrorChoice } from './error-choice.js';
 import type { RedisStore } from './redis-store.js';

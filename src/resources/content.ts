@@ -1,9 +1,9 @@
 import * as z from 'zod/mini';
-import { MAX_LIMITS } from '../core/max-limits.js';
-import type { ApiPromise } from '../core/api-promise.js';
-import type { PagePromise } from '../core/page-promise.js';
-import { ApiResource, pageOf, paramsOf } from '../core/resource.js';
-import { extendLoose, isoString, num, openEnum } from '../core/schemas.js';
+import { MAX_LIMITS } from '../wire/max-limits.js';
+import type { ApiPromise } from '../core/response/api-promise.js';
+import type { PagePromise } from '../core/pagination/page-promise.js';
+import { ApiResource, pageOf, paramsOf } from '../core/calls/resource.js';
+import { extendLoose, isoString, num, openEnum } from '../wire/schemas.js';
 import * as check from '../internal/validate.js';
 import type { RequestOptions } from '../options/client-options.js';
 import type { DateParam } from './rankings.js';

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
-import type { ApiPromise } from '../core/api-promise.js';
-import { ApiResource, paramsOf } from '../core/resource.js';
-import { isoString } from '../core/schemas.js';
+import type { ApiPromise } from '../core/response/api-promise.js';
+import { ApiResource, paramsOf } from '../core/calls/resource.js';
+import { isoString } from '../wire/schemas.js';
 import type { RequestOptions } from '../options/client-options.js';
 
 /**

@@ -1,4 +1,4 @@
-import { MAX_LIMITS } from '../core/max-limits.js';
+import { MAX_LIMITS } from '../wire/max-limits.js';
 import { InvalidArgumentError, type SeoVisibilityClient } from '../index.js';
 import { type Fetched, type Target, readRawHistory, readRawPage, readRawSingle } from './requests.js';
 import { type RowContext, keywordId } from './rows.js';

@@ -1,4 +1,4 @@
-import { nextPage } from '../core/next-page.js';
+import { nextPage } from '../core/pagination/next-page.js';
 import { type RateLimit, type RequestOptions, ResponseValidationError, type SeoVisibilityClient } from '../index.js';
 import { isUuid } from '../internal/uuid.js';
 

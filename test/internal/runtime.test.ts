@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { isBrowser, userAgent } from '../../src/internal/runtime.js';
-import { VERSION } from '../../src/core/version.js';
+import { VERSION } from '../../src/wire/version.js';
 
 afterEach(() => {
   vi.unstubAllGlobals();

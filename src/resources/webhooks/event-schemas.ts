@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { isoString, num } from '../../core/schemas.js';
+import { isoString, num } from '../../wire/schemas.js';
 import { ContentStatusSchema } from '../content.js';
 import { KNOWN_EVENT_NAMES, type KnownWebhookEventName } from './event-names.js';
 

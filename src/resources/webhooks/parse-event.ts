@@ -1,4 +1,4 @@
-import { parseJson, withoutProtoKeys } from '../../core/parse-json.js';
+import { parseJson, withoutProtoKeys } from '../../core/response/parse-json.js';
 import { InvalidArgumentError } from '../../errors/client-errors.js';
 import { type WebhookEvent, WebhookEventSchema } from './event-schemas.js';
 
