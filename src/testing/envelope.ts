@@ -5,7 +5,7 @@
  *
  * @internal
  */
-import type { Pagination, RateLimit } from '../core/schemas.js';
+import type { Pagination, RateLimit } from '../wire/schemas.js';
 import type { Wire } from './wire.js';
 
 /** `meta.rate_limit`: `reset` is a Unix timestamp in seconds (the SDK's `RateLimit`). @example `{ limit: 200, remaining: 199, reset: 1735689660 }` */
