@@ -105,7 +105,8 @@ export function storeTools(source: InsightSource, limits: ToolLimits, scope: Too
       annotations: STORE_READ,
       run: async () => {
         const schema = describeSchema(source);
-        return note ? { ...schema, how_to: [...schema.how_to, note] } : schema;
+        // A fleet warehouse's keys start with account_id (postgresStore with accountId puts it first).
+        return note ? { ...schema, how_to: [...schema.how_to, note], tables: schema.tables.map((t) => ({ ...t, key: ['account_id', ...t.key] })) } : schema;
       },
     },
     {

@@ -80,7 +80,10 @@ describe('mcp --account: one account of a fleet warehouse', () => {
     const { tools } = await agent.client.listTools();
     for (const name of VIEW_TOOLS) expect(Object.keys(tools.find((t) => t.name === name)?.inputSchema.properties ?? {}), name).not.toContain('account');
     expect(tools.find((t) => t.name === 'sql')?.description).toContain(`This server answers for account "globex": the sql tool does not filter for you, so add WHERE account_id = 'globex'`);
-    expect((await agent.call('schema')).json().how_to.join(' ')).toMatch(/fleet warehouse: every table and view holds the rows of many accounts, told apart by account_id/);
+    const schema = (await agent.call('schema')).json();
+    expect(schema.how_to.join(' ')).toMatch(/fleet warehouse: every table and view holds the rows of many accounts, told apart by account_id/);
+    // The keys as the warehouse has them: account_id first (a key without it would not be unique).
+    expect(schema.tables.find((t: Json) => t.name === 'rankings_list').key).toEqual(['account_id', 'project_id', 'snapshot_date', 'id']);
   });
 
   it('a project of another account is unknown here, the refusal listing this account\'s projects only', async () => {
