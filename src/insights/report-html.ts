@@ -168,6 +168,9 @@ ${table(p.audits.newCritical, [['Issue', (r) => String(r['title'] ?? '')], ['Typ
 </section>`;
 }
 
+/** Accounts the report's summary names at most. */
+const NAMED_ACCOUNTS = 10;
+
 /** The projects by account, in the order they come (gatherReport lists them account by account). */
 function byAccount(projects: readonly ProjectReport[]): Map<string, ProjectReport[]> {
   const groups = new Map<string, ProjectReport[]>();
@@ -199,7 +202,9 @@ function reportBody(projects: readonly ProjectReport[], render: (chart: LineChar
 ${mine.map((p) => projectSection(p, render, 3)).join('\n')}
 </section>`,
   );
-  return { whose: `${formatCount(names.length)} accounts (${names.join(', ')}), each in its own section: `, title: ` (${formatCount(names.length)} accounts)`, sections: sections.join('\n') };
+  // An agency's warehouse may hold hundreds: the first few are named here, every one heads its section.
+  const named = names.length > NAMED_ACCOUNTS ? `${names.slice(0, NAMED_ACCOUNTS).join(', ')} and ${formatCount(names.length - NAMED_ACCOUNTS)} more` : names.join(', ');
+  return { whose: `${formatCount(names.length)} accounts (${named}), each in its own section: `, title: ` (${formatCount(names.length)} accounts)`, sections: sections.join('\n') };
 }
 
 /**

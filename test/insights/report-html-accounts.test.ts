@@ -46,6 +46,13 @@ describe('whose account the report is', () => {
     expect(html).toContain('Account acme: 1 project(s)');
   });
 
+  it('a warehouse of many accounts: the summary names the first ten and counts the rest', async () => {
+    const accounts = Array.from({ length: 12 }, (_, i) => `a${String(i).padStart(2, '0')}`);
+    const html = await htmlOf(accounts);
+    expect(text(html.split('<section')[0] ?? '')).toContain('12 accounts (a00, a01, a02, a03, a04, a05, a06, a07, a08, a09 and 2 more), each in its own section: 12 project(s)');
+    expect(html.match(/<h2 class="account">/g)).toHaveLength(12);
+  });
+
   it('a hostile account id is text, not markup', async () => {
     const hostile = '<script>alert(1)</script>"\'&';
     const html = await htmlOf([hostile, 'globex']);
