@@ -28,6 +28,7 @@ export function registerMcp(program: Command, io: CommandIO): void {
 Examples:
   $ seo-visibility mcp --db seo.db
   $ seo-visibility mcp --postgres postgres://seo_agent@db.internal/seo --live
+  $ seo-visibility mcp --postgres postgres://seo_agent@db.internal/seo --schema seo_visibility_fleet --account acme
 
 PostgreSQL: connect as a role that can only SELECT the store (not a superuser, not the sync's
 role); the server refuses any other and prints the SQL that makes one.
