@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { checkAccount } from '../insights/account-choice.js';
 import { InsightError } from '../insights/errors.js';
 import { apiTool } from '../insights/mcp-api-tool.js';
 import { storePrompts } from '../insights/mcp-prompts.js';
@@ -7,13 +8,14 @@ import { storeTools } from '../insights/mcp-tools.js';
 import { openSource } from '../insights/open-source.js';
 import { type Connection, connect } from './connect.js';
 import { EXIT, exitHelp } from './exit-codes.js';
-import { wholeNumber } from './flags.js';
+import { nonEmpty, wholeNumber } from './flags.js';
 import { type CommandIO, storeOptions, withStoreErrors } from './store-options.js';
 
 /** `seo-visibility mcp`: the synced store as tools for AI agents, over stdio. @internal */
 export function registerMcp(program: Command, io: CommandIO): void {
   storeOptions(program.command('mcp'))
     .description('Serve the synced store to AI agents over MCP (stdio): schema, read-only sql, rank_changes, ai_visibility, backlink_changes, audit_changes; api with --live.')
+    .option('--account <id>', "one account of a fleet warehouse (its account_id): the view tools, prompts and project names read only its rows (the sql tool is told, not filtered); every account, rows labelled and grouped by account, by default", nonEmpty('--account'))
     .option('--live', 'add the api tool: live calls through the SDK (SEO_VISIBILITY_API_KEY, SEO_VISIBILITY_BASE_URL)')
     .option('--allow-writes', 'let the api tool send POST, PATCH and DELETE (GET only by default)')
     .option('--reserve <n>', "requests of the day's budget the api tool leaves free", wholeNumber('--reserve', 0), 1000)
@@ -26,6 +28,7 @@ export function registerMcp(program: Command, io: CommandIO): void {
 Examples:
   $ seo-visibility mcp --db seo.db
   $ seo-visibility mcp --postgres postgres://seo_agent@db.internal/seo --live
+  $ seo-visibility mcp --postgres postgres://seo_agent@db.internal/seo --schema seo_visibility_fleet --account acme
 
 PostgreSQL: connect as a role that can only SELECT the store (not a superuser, not the sync's
 role); the server refuses any other and prints the SQL that makes one.
@@ -42,6 +45,7 @@ interface McpOptions {
   db?: string;
   postgres?: string;
   schema: string;
+  account?: string;
   live?: boolean;
   allowWrites?: boolean;
   reserve: number;
@@ -57,15 +61,18 @@ async function mcpCommand(opts: McpOptions, io: CommandIO): Promise<number> {
     try {
       if (opts.allowWrites && !opts.live) throw new InsightError('usage', '--allow-writes needs --live (it applies to the api tool)');
       const limits = { maxRows: opts.maxRows, maxBytes: opts.maxBytes, timeoutMs: opts.timeout };
-      const tools = storeTools(source, limits);
+      // An account the warehouse does not hold is refused before serving, listing those it holds.
+      if (opts.account !== undefined) await checkAccount(source, opts.account);
+      const scope = { account: opts.account };
+      const tools = storeTools(source, limits, scope);
       if (opts.live) {
         connection = await connect({ simulator: opts.simulator });
         tools.push(apiTool({ client: connection.client, windows: connection.windows, reserve: opts.reserve, allowWrites: opts.allowWrites ?? false }));
       }
       const key = process.env['SEO_VISIBILITY_API_KEY'];
       const redact = (text: string) => (key ? text.replaceAll(key, '***') : text);
-      const { closed } = await serveMcp({ tools, prompts: storePrompts(source, limits), redact, maxBytes: opts.maxBytes });
-      io.err.write(`seo-visibility mcp: serving ${source.location} over stdio; tools: ${tools.map((t) => t.name).join(', ')}\n`);
+      const { closed } = await serveMcp({ tools, prompts: storePrompts(source, limits, scope), redact, maxBytes: opts.maxBytes });
+      io.err.write(`seo-visibility mcp: serving ${source.location}${opts.account === undefined ? '' : `, account ${opts.account}`} over stdio; tools: ${tools.map((t) => t.name).join(', ')}\n`);
       await Promise.race([closed, new Promise((resolve) => io.signal.addEventListener('abort', resolve, { once: true }))]);
       return EXIT.done;
     } finally {

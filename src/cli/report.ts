@@ -16,7 +16,7 @@ export function registerReport(program: Command, io: CommandIO): void {
     .description('Write what changed (rank movers, top-10 entries and exits, AI visibility by model, referring domains, new audit issues) as one self-contained HTML file with charts.')
     .requiredOption('--out <file>', 'the HTML file to write', nonEmpty('--out'))
     .option('-p, --project <id>', 'one project (all by default)', nonEmpty('--project'))
-    .option('--account <id>', "one account of a fleet warehouse (its account_id; every account, grouped by account, by default)", nonEmpty('--account'))
+    .option('--account <id>', "one account of a fleet warehouse (its account_id): its projects and alerts only; by default every account, a section per account, alert lines naming theirs", nonEmpty('--account'))
     .option('--days <n>', 'period length in days, ending at the latest synced data', wholeNumber('--days', 1), 28)
     .option('--alert <threshold...>', "exit 3 and print the rows when a threshold is crossed: rank_drop>=N, visibility_drop>=N, domains_lost>=N, new_critical>=N (repeatable)", (value: string, previous: string[] = []) => [...previous, value])
     .option('--all-changes', 'AI visibility is a sample: list every change among the movers and in visibility_drop, not only the significant ones (two-proportion z-test at 95%)')
@@ -27,6 +27,7 @@ Examples:
   $ seo-visibility report --db seo.db --out report.html
   $ seo-visibility report --postgres postgres://reader@db/seo --project 3f6c… --days 7 --out weekly.html
   $ seo-visibility report --db seo.db --out report.html --alert 'rank_drop>=5' --alert 'new_critical>=1'
+  $ seo-visibility report --postgres postgres://reader@db/seo --schema seo_visibility_fleet --account acme --out acme.html
 
 Every AI-visibility figure comes with its number of answers and a 95% Wilson interval; a change counts
 as a mover (and for visibility_drop) when significant at 95%, unless --all-changes.

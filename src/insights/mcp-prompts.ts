@@ -1,8 +1,9 @@
 import * as z from 'zod';
+import { checkAccount, isFleet } from './account-choice.js';
 import { InsightError } from './errors.js';
 import { toolText } from './mcp-output.js';
-import type { ToolLimits } from './mcp-tools.js';
-import { projectId } from './project-choice.js';
+import type { ToolLimits, ToolScope } from './mcp-tools.js';
+import { chooseProject } from './project-choice.js';
 import { aiVisibility, auditChanges, backlinkChanges, rankChanges } from './queries.js';
 import type { InsightSource } from './source.js';
 
@@ -19,7 +20,7 @@ export interface PromptDef {
 /** Rows of each list a prompt puts before the model: the biggest moves, not every keyword. */
 const ROWS = 10;
 
-const args = {
+const ARGS = {
   project: z.string().min(1).describe('the project: its id or its name'),
   days: z.string().regex(/^\d{1,3}$/).optional().describe('period length in days (default 7)'),
 };
@@ -28,20 +29,28 @@ const args = {
  * The prompts for the questions teams ask every week, a project's weekly pulse and what to tell a
  * client. Each reads the synced store when the client asks for it (no API request, so no budget),
  * puts the period's figures in the message, and asks the model to answer from them and the store
- * tools only.
- * @example `storePrompts(source, limits)[0].text({ project: 'Acme Outdoor' })`
+ * tools only. The project is looked up within `scope.account` (`mcp --account`); in a fleet
+ * warehouse without it, the prompts take an `account` argument too, and a project name found in two
+ * accounts asks which one.
+ * @example `storePrompts(source, limits, { account: 'acme' })[0].text({ project: 'Acme Outdoor' })`
  * @internal
  */
-export function storePrompts(source: InsightSource, limits: ToolLimits): PromptDef[] {
+export function storePrompts(source: InsightSource, limits: ToolLimits, scope: ToolScope = {}): PromptDef[] {
+  const open = isFleet(source) && scope.account === undefined;
+  const args = open ? { ...ARGS, account: z.string().min(1).optional().describe("the project's account in the fleet warehouse (its account_id); needed when the project's name or id is in two accounts") } : ARGS;
   const facts = async (a: Record<string, string | undefined>) => {
     const days = a['days'] === undefined ? 7 : Number(a['days']);
     if (!Number.isInteger(days) || days < 1 || days > 366) throw new InsightError('usage', `days must be a whole number of days from 1 to 366, got ${JSON.stringify(a['days'])}`);
     const bounded = { timeoutMs: limits.timeoutMs };
-    const project = await projectId(source, String(a['project'] ?? ''), bounded);
-    const filter = { project, days, limit: ROWS };
-    const [moves, visibility, backlinks, audit] = [await rankChanges(source, { ...filter, moved: true }, bounded), await aiVisibility(source, filter, bounded), await backlinkChanges(source, filter, bounded), await auditChanges(source, { project, limit: ROWS }, bounded)];
+    const asked = open ? a['account'] : scope.account;
+    if (open && asked !== undefined) await checkAccount(source, asked, 'account', bounded);
+    const { id: project, account } = await chooseProject(source, String(a['project'] ?? ''), { account: asked }, bounded);
+    const filter = { project, account, days, limit: ROWS };
+    const [moves, visibility, backlinks, audit] = [await rankChanges(source, { ...filter, moved: true }, bounded), await aiVisibility(source, filter, bounded), await backlinkChanges(source, filter, bounded), await auditChanges(source, { project, account, limit: ROWS }, bounded)];
     return {
       period_days: days,
+      /** How the message names the project: its name as asked, and its account in a fleet warehouse. */
+      named: `${JSON.stringify(a['project'])}${account === undefined ? '' : ` (account ${JSON.stringify(account)})`}`,
       facts: toolText({ rank_changes: brief(moves), ai_visibility_models: brief(visibility.models.slice(0, ROWS)), backlink_changes: brief(backlinks.domains), audit_changes: brief(audit) }, Math.max(2000, limits.maxBytes - 2000)),
     };
   };
@@ -54,8 +63,8 @@ export function storePrompts(source: InsightSource, limits: ToolLimits): PromptD
       description: "A project's week in one read: ranking moves, AI visibility by model, referring domains gained and lost, new audit issues. From the synced store, no API request.",
       args,
       text: async (a) => {
-        const { period_days, facts: data } = await facts(a);
-        return `Give me the weekly pulse of the SEO project ${JSON.stringify(a['project'])} over the last ${period_days} days: at most five bullets, the biggest change first, each with its figure, then one line on what to look at next. ${rules}\n\nThe figures, from the synced store:\n${data}`;
+        const { period_days, named, facts: data } = await facts(a);
+        return `Give me the weekly pulse of the SEO project ${named} over the last ${period_days} days: at most five bullets, the biggest change first, each with its figure, then one line on what to look at next. ${rules}\n\nThe figures, from the synced store:\n${data}`;
       },
     },
     {
@@ -63,8 +72,8 @@ export function storePrompts(source: InsightSource, limits: ToolLimits): PromptD
       description: 'What to tell a client about the last period: a short plain-language update (wins, risks, next steps) for the project. From the synced store, no API request.',
       args,
       text: async (a) => {
-        const { period_days, facts: data } = await facts(a);
-        return `Draft a short update for the client of the SEO project ${JSON.stringify(a['project'])} on the last ${period_days} days, in plain language for a non-specialist: two or three wins, the risks worth their attention, and the next steps we propose. No jargon, no internal ids, and no claim the figures do not support. ${rules}\n\nThe figures, from the synced store:\n${data}`;
+        const { period_days, named, facts: data } = await facts(a);
+        return `Draft a short update for the client of the SEO project ${named} on the last ${period_days} days, in plain language for a non-specialist: two or three wins, the risks worth their attention, and the next steps we propose. No jargon, no internal ids, and no claim the figures do not support. ${rules}\n\nThe figures, from the synced store:\n${data}`;
       },
     },
   ];

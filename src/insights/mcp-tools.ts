@@ -1,10 +1,11 @@
 import * as z from 'zod';
+import { checkAccount, isFleet } from './account-choice.js';
 import { DEFAULT_DAYS, aiVisibility, auditChanges, backlinkChanges, rankChanges } from './queries.js';
 import { oneStatement } from './one-statement.js';
 import { sizeNote } from './mcp-output.js';
-import { projectId } from './project-choice.js';
+import { chooseProject } from './project-choice.js';
 import { describeSchema } from './schema-docs.js';
-import type { InsightSource, QueryLimits } from './source.js';
+import type { InsightSource, QueryLimits, ResultRow } from './source.js';
 
 /** The limits of the MCP server's queries. @internal */
 export interface ToolLimits {
@@ -45,28 +46,72 @@ const QUOTING = {
   sqlite: 'SQLite: column names are case-insensitive, quoting is optional.',
 } as const;
 
-/** The read tools over a store: schema, sql and the four insight views. @internal */
-export function storeTools(source: InsightSource, limits: ToolLimits): ToolDef[] {
+/**
+ * Which account the tools answer for. `account`: one account of a fleet warehouse (`mcp --account`,
+ * checked by the caller): the view tools, the prompts and project names read only its rows. Absent:
+ * every account, each row labelled with its `account_id` and the rows grouped by account, and the
+ * view tools take an `account` argument in a fleet warehouse.
+ * @example `storeTools(source, limits, { account: 'acme' })`
+ * @internal
+ */
+export interface ToolScope {
+  account?: string | undefined;
+}
+
+/**
+ * What the SQL an agent writes must do about accounts, in a fleet warehouse (undefined otherwise):
+ * the sql tool runs the agent's statement as written, and rewriting SQL to filter it cannot be made
+ * safe, so it is told instead, in the sql tool's description and in the schema.
+ * @internal
+ */
+export function sqlAccountNote(source: InsightSource, scope: ToolScope = {}): string | undefined {
+  if (!isFleet(source)) return undefined;
+  const all = 'This is a fleet warehouse: every table and view holds the rows of many accounts, told apart by account_id (first in every key); join on account_id as well as the ids, since one project id can be in two accounts.';
+  return scope.account === undefined
+    ? `${all} Filter with WHERE account_id = '<account>' to read one account.`
+    : `${all} This server answers for account ${JSON.stringify(scope.account)}: the sql tool does not filter for you, so add WHERE account_id = ${sqlText(scope.account)} on every table and view you read.`;
+}
+
+/** A SQL string literal. */
+const sqlText = (text: string) => `'${text.replaceAll("'", "''")}'`;
+
+/** The read tools over a store: schema, sql and the four insight views, for one account or all (see {@link ToolScope}). @internal */
+export function storeTools(source: InsightSource, limits: ToolLimits, scope: ToolScope = {}): ToolDef[] {
   const limit = z.number().int().min(1).max(limits.maxRows).optional().describe(`rows at most (default 50, at most ${limits.maxRows})`);
   const bounded: QueryLimits = { timeoutMs: limits.timeoutMs };
   const rows = (n: unknown) => (typeof n === 'number' ? n : 50);
-  /** The filters every view tool takes, the project named by id or name. */
-  const filter = async (a: Record<string, unknown>) => ({
-    project: typeof a['project'] === 'string' ? await projectId(source, a['project'], bounded) : undefined,
-    days: a['days'] as number | undefined,
-    limit: rows(a['limit']),
-  });
+  const note = sqlAccountNote(source, scope);
+  /** Every account is in reach: the tools take `account` and label and group their rows by it. */
+  const open = isFleet(source) && scope.account === undefined;
+  const accountArg = open ? { account: z.string().min(1).optional().describe("only this account of the fleet warehouse (its account_id); every account when absent, each row with its account_id") } : {};
+  const labelled = open ? ' Rows carry account_id and come grouped by account.' : '';
+  /** The filters every view tool takes: the account, and the project named by id or name within it. */
+  const filter = async (a: Record<string, unknown>) => {
+    let account = scope.account;
+    if (account === undefined && typeof a['account'] === 'string') {
+      account = a['account'];
+      await checkAccount(source, account, 'account', bounded);
+    }
+    const chosen = typeof a['project'] === 'string' ? await chooseProject(source, a['project'], { account }, bounded) : undefined;
+    return { project: chosen?.id, account: chosen?.account ?? account, days: a['days'] as number | undefined, limit: rows(a['limit']) };
+  };
+  /** The rows grouped by account (stable: each account's rows keep their order) when they may come from several. */
+  const grouped = <T extends ResultRow>(list: T[]): T[] => (open ? byAccount(list) : list);
   return [
     {
       name: 'schema',
       description: 'How to write SQL for this store, the insight views (what each answers, every column) and the tables (key, typed columns). Start here before writing SQL.',
       input: z.strictObject({}),
       annotations: STORE_READ,
-      run: async () => describeSchema(source),
+      run: async () => {
+        const schema = describeSchema(source);
+        // A fleet warehouse's keys start with account_id (postgresStore with accountId puts it first).
+        return note ? { ...schema, how_to: [...schema.how_to, note], tables: schema.tables.map((t) => ({ ...t, key: ['account_id', ...t.key] })) } : schema;
+      },
     },
     {
       name: 'sql',
-      description: `Runs one read-only SQL statement (${source.dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'}: SELECT, WITH, VALUES, TABLE, SHOW or EXPLAIN) over the store and returns at most max_rows rows and ${limits.maxBytes.toLocaleString('en-US')} bytes, under a ${limits.timeoutMs} ms time limit. Writes are refused. ${QUOTING[source.dialect]} Timestamps read as UTC ISO 8601. The views rank_changes, ai_visibility, ai_visibility_models, backlink_changes, backlink_trend and audit_changes hold periods of 7, 28 and 90 days; the schema tool lists every table and column.`,
+      description: `Runs one read-only SQL statement (${source.dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'}: SELECT, WITH, VALUES, TABLE, SHOW or EXPLAIN) over the store and returns at most max_rows rows and ${limits.maxBytes.toLocaleString('en-US')} bytes, under a ${limits.timeoutMs} ms time limit. Writes are refused. ${QUOTING[source.dialect]}${note ? ` ${note}` : ''} Timestamps read as UTC ISO 8601. The views rank_changes, ai_visibility, ai_visibility_models, backlink_changes, backlink_trend and audit_changes hold periods of 7, 28 and 90 days; the schema tool lists every table and column.`,
       input: z.strictObject({
         query: z.string().min(1).describe('one SELECT statement'),
         max_rows: z.number().int().min(1).max(limits.maxRows).optional().describe(`rows at most (default and cap ${limits.maxRows})`),
@@ -82,52 +127,54 @@ export function storeTools(source: InsightSource, limits: ToolLimits): ToolDef[]
     },
     {
       name: 'rank_changes',
-      description: "Keywords that moved over a period, the biggest moves first: start and end position, the change (negative is better) and whether they entered or left the top 3 and top 10.",
+      description: `Keywords that moved over a period, the biggest moves first: start and end position, the change (negative is better) and whether they entered or left the top 3 and top 10.${labelled}`,
       input: z.strictObject({
         project,
+        ...accountArg,
         days,
         limit,
         device: z.enum(['desktop', 'mobile', 'ai_mode', 'maps']).optional().describe('one device; all four when absent'),
         movement: z.enum(['entered top 3', 'entered top 10', 'left top 10', 'left top 3']).optional().describe('only keywords with this movement'),
       }),
       annotations: STORE_READ,
-      run: async (a) => ({ rows: await rankChanges(source, { ...(await filter(a)), device: a['device'] as string, movement: a['movement'] as string }, bounded) }),
+      run: async (a) => ({ rows: grouped(await rankChanges(source, { ...(await filter(a)), device: a['device'] as string, movement: a['movement'] as string }, bounded)) }),
     },
     {
       name: 'ai_visibility',
-      description: "How visible the brand is in each AI model's answers over a period, against the previous period of the same length (models), and per prompt and day (daily).",
-      input: z.strictObject({ project, days, limit, model: z.string().min(1).optional().describe("one model, e.g. 'openai/gpt-5'") }),
+      description: `How visible the brand is in each AI model's answers over a period, against the previous period of the same length (models), and per prompt and day (daily).${labelled}`,
+      input: z.strictObject({ project, ...accountArg, days, limit, model: z.string().min(1).optional().describe("one model, e.g. 'openai/gpt-5'") }),
       annotations: STORE_READ,
       run: async (a) => {
         const f = await filter(a);
         const { models, daily } = await aiVisibility(source, { ...f, model: a['model'] as string }, bounded);
         // `limit` holds for every list a tool returns (the models were all returned).
-        return { models: models.slice(0, f.limit), daily };
+        return { models: grouped(models.slice(0, f.limit)), daily: grouped(daily) };
       },
     },
     {
       name: 'backlink_changes',
-      description: 'Referring domains gained and lost over a period (domains), and the daily referring-domain trend over it (trend).',
-      input: z.strictObject({ project, days, limit, change: z.enum(['gained', 'lost']).optional() }),
+      description: `Referring domains gained and lost over a period (domains), and the daily referring-domain trend over it (trend).${labelled}`,
+      input: z.strictObject({ project, ...accountArg, days, limit, change: z.enum(['gained', 'lost']).optional() }),
       annotations: STORE_READ,
       run: async (a) => {
         const f = await filter(a);
         const { domains, trend } = await backlinkChanges(source, { ...f, change: a['change'] as 'gained' }, bounded);
         // `limit` holds for the trend too: its latest days (it was every day of the period, 33.8k characters at limit 5).
-        return { domains, trend: latest(trend, f.limit) };
+        return { domains: grouped(domains), trend: grouped(latest(trend, f.limit)) };
       },
     },
     {
       name: 'audit_changes',
-      description: "Audit issues that are new, fixed or still open between each project's last two completed audits (new first, then by severity).",
+      description: `Audit issues that are new, fixed or still open between each project's last two completed audits (new first, then by severity).${labelled}`,
       input: z.strictObject({
         project,
+        ...accountArg,
         limit,
         change: z.enum(['new', 'fixed', 'open']).optional(),
         severity: z.enum(['critical', 'warning', 'notice']).optional(),
       }),
       annotations: STORE_READ,
-      run: async (a) => ({ rows: await auditChanges(source, { ...(await filter(a)), change: a['change'] as 'new', severity: a['severity'] as string }, bounded) }),
+      run: async (a) => ({ rows: grouped(await auditChanges(source, { ...(await filter(a)), change: a['change'] as 'new', severity: a['severity'] as string }, bounded)) }),
     },
   ];
 }
@@ -137,4 +184,13 @@ function latest<T extends Record<string, unknown>>(rows: T[], n: number): T[] {
   if (rows.length <= n) return rows;
   const kept = new Set([...rows].sort((a, b) => String(b['day']).localeCompare(String(a['day']))).slice(0, n));
   return rows.filter((r) => kept.has(r));
+}
+
+/** Rows grouped by account_id (stable: each account's rows keep their order, so "biggest first" holds within each). */
+function byAccount<T extends ResultRow>(rows: T[]): T[] {
+  const key = (r: T) => String(r['account_id'] ?? '');
+  return rows
+    .map((r, i) => [r, i] as const)
+    .sort(([a, i], [b, j]) => (key(a) === key(b) ? i - j : key(a) < key(b) ? -1 : 1))
+    .map(([r]) => r);
 }

@@ -76,11 +76,13 @@ export async function aiVisibility(source: InsightSource, filter: InsightFilter 
 export async function backlinkChanges(source: InsightSource, filter: InsightFilter & { change?: 'gained' | 'lost' | undefined }, limits?: QueryLimits) {
   const domains = await viewRows(source, 'backlink_changes', filter, { where: when('v.change = ?', filter.change), orderBy: 'v.changed_on DESC, v.domain', limits });
   // The trend is a few rows per project and day: the period is cut here, per project, by date.
-  const all = await viewRows(source, 'backlink_trend', { ...filter, limit: undefined }, { orderBy: 'v.project_id, v.day', limits });
+  const all = await viewRows(source, 'backlink_trend', { ...filter, limit: undefined }, { orderBy: 'v.account_id, v.project_id, v.day', limits });
+  // Per account and project: one project id in two accounts of a fleet warehouse is two projects.
+  const key = (row: ResultRow) => `${row['account_id'] ?? ''}\u0000${row['project_id']}`;
   const last = new Map<string, string>();
-  for (const row of all) last.set(String(row['project_id']), String(row['day']));
+  for (const row of all) last.set(key(row), String(row['day']));
   const days = filter.days ?? DEFAULT_DAYS;
-  const trend = all.filter((row) => String(row['day']) > addDays(last.get(String(row['project_id'])) as string, -days));
+  const trend = all.filter((row) => String(row['day']) > addDays(last.get(key(row)) as string, -days));
   return { domains, trend };
 }
 

@@ -1,4 +1,5 @@
 import { closestKey } from '../internal/option-check.js';
+import { checkAccount, heldAccounts, isFleet } from './account-choice.js';
 import { InsightError } from './errors.js';
 import { keywordLabel, keywordLocations, withLocations } from './keyword-locations.js';
 import { auditChanges, backlinkChanges, rankChanges, viewRows } from './queries.js';
@@ -23,6 +24,8 @@ export interface Alert {
  */
 export interface AlertScope {
   project?: string | undefined;
+  /** One account of a fleet warehouse (its account_id); every account, each apart, when absent. */
+  account?: string | undefined;
   days: number;
   allChanges?: boolean | undefined;
 }
@@ -30,29 +33,42 @@ export interface AlertScope {
 /** What a metric measures, and the rows whose figure is compared with the threshold. */
 interface Metric {
   description: string;
-  /** One offending row in words, for the command's output (server text raw: the CLI makes it terminal-safe). */
-  line(row: ResultRow): string;
+  /** One offending row in words, for the command's output (server text raw: the CLI makes it terminal-safe); `where` names its project (and account). */
+  line(row: ResultRow, where: string): string;
   /** The rows of the period, each with the metric's figure in `value`. */
   rows(source: InsightSource, filter: AlertScope): Promise<Array<ResultRow & { value: number }>>;
 }
 
-/** Rows of one project each, carrying a count. */
-function perProject(rows: ResultRow[], projects: Set<string>): Array<ResultRow & { value: number }> {
-  const counts = new Map<string, number>([...projects].map((p) => [p, 0]));
-  for (const r of rows) counts.set(String(r['project_id']), (counts.get(String(r['project_id'])) ?? 0) + 1);
-  return [...counts].map(([project_id, value]) => ({ project_id, value, items: rows.filter((r) => r['project_id'] === project_id).map((r) => r['domain'] ?? r['issue_type']).join(', ') }));
+/** A project's key: its account and id (one project id in two accounts of a fleet warehouse is two projects). */
+const projectKey = (account: unknown, project: unknown) => `${account ?? ''}\u0000${project}`;
+
+/** Rows of one project each (every project in scope, a count of 0 included), carrying a count and the items counted. */
+function perProject(rows: ResultRow[], projects: readonly ResultRow[]): Array<ResultRow & { value: number }> {
+  const out = new Map<string, ResultRow & { value: number; found: ResultRow[] }>(projects.map((p) => [projectKey(p['account_id'], p['project_id']), { ...p, value: 0, found: [] }]));
+  for (const r of rows) {
+    const key = projectKey(r['account_id'], r['project_id']);
+    const entry = out.get(key) ?? { account_id: r['account_id'], project_id: r['project_id'], value: 0, found: [] };
+    entry.value += 1;
+    entry.found.push(r);
+    out.set(key, entry);
+  }
+  return [...out.values()].map(({ found, ...p }) => ({ ...p, items: found.map((r) => r['domain'] ?? r['issue_type']).join(', ') }));
 }
 
-async function projectIds(source: InsightSource, project: string | undefined): Promise<Set<string>> {
-  if (project) return new Set([project]);
-  return new Set((await source.query('SELECT id FROM projects_list')).rows.map((r) => String(r['id'])));
+/** The projects in scope (of the account, and the one project, if given), each with its account_id (null in a store of one account). */
+async function projectsInScope(source: InsightSource, filter: AlertScope): Promise<ResultRow[]> {
+  const fleet = isFleet(source);
+  const where = [...(filter.account !== undefined && fleet ? ['account_id = ?'] : []), ...(filter.project ? ['id = ?'] : [])];
+  const params = [...(filter.account !== undefined && fleet ? [filter.account] : []), ...(filter.project ? [filter.project] : [])];
+  const { rows } = await source.query(`SELECT ${fleet ? 'account_id' : 'NULL'} AS account_id, id AS project_id FROM projects_list ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`, params);
+  return rows;
 }
 
 /** The metrics an alert can name. @internal */
 export const ALERT_METRICS: Readonly<Record<string, Metric>> = {
   rank_drop: {
     description: 'positions a keyword lost over the period, on any device (rank_changes.change)',
-    line: (r) => `${keywordLabel(r)} (${r['device']}): ${r['start_position'] ?? '–'} → ${r['end_position'] ?? '–'}, ${Number(r['change']) > 0 ? '+' : ''}${r['change']} [project ${r['project_id']}]`,
+    line: (r, where) => `${keywordLabel(r)} (${r['device']}): ${r['start_position'] ?? '–'} → ${r['end_position'] ?? '–'}, ${Number(r['change']) > 0 ? '+' : ''}${r['change']} [${where}]`,
     rows: async (source, filter) => {
       const rows = (await rankChanges(source, filter)).filter((r) => r['change'] !== null);
       const located = rows.length ? withLocations(rows, await keywordLocations(source, filter.project)) : rows;
@@ -61,13 +77,14 @@ export const ALERT_METRICS: Readonly<Record<string, Metric>> = {
   },
   visibility_drop: {
     description: "percentage points an AI model's brand visibility fell against the previous period, when the fall is significant (two-proportion z-test at 95%; --all-changes: any fall)",
-    line: (r) =>
-      `${r['model']}: ${formatPct(r['previous_pct'])} of ${formatCount(r['previous_n'])} → ${formatPct(r['pct'])} of ${formatCount(r['n'])} answers (${formatSigned(-Number(r['value']), 1)} points, ${r['significant'] ? 'significant' : 'not significant'} at 95%) [project ${r['project_id']}]`,
+    line: (r, where) =>
+      `${r['model']}: ${formatPct(r['previous_pct'])} of ${formatCount(r['previous_n'])} → ${formatPct(r['pct'])} of ${formatCount(r['n'])} answers (${formatSigned(-Number(r['value']), 1)} points, ${r['significant'] ? 'significant' : 'not significant'} at 95%) [${where}]`,
     rows: async (source, filter) => {
-      const daily = await viewRows(source, 'ai_visibility', { project: filter.project }, { orderBy: 'v.project_id, v.day' });
+      const daily = await viewRows(source, 'ai_visibility', { project: filter.project, account: filter.account }, { orderBy: 'v.account_id, v.project_id, v.day' });
       return visibilityByModel(daily, filter.days)
         .filter((m) => m.change && m.previous && (filter.allChanges || m.change.significant))
         .map((m) => ({
+          account_id: m.account_id ?? null,
           project_id: m.project_id,
           model: m.model,
           n: m.current.n,
@@ -82,13 +99,13 @@ export const ALERT_METRICS: Readonly<Record<string, Metric>> = {
   },
   domains_lost: {
     description: 'referring domains a project lost over the period',
-    line: (r) => `project ${r['project_id']}: ${r['value']} lost${r['items'] ? ` (${r['items']})` : ''}`,
-    rows: async (source, filter) => perProject((await backlinkChanges(source, { ...filter, change: 'lost' })).domains, await projectIds(source, filter.project)),
+    line: (r, where) => `${where}: ${r['value']} lost${r['items'] ? ` (${r['items']})` : ''}`,
+    rows: async (source, filter) => perProject((await backlinkChanges(source, { ...filter, change: 'lost' })).domains, await projectsInScope(source, filter)),
   },
   new_critical: {
     description: "critical issues new in a project's latest audit",
-    line: (r) => `project ${r['project_id']}: ${r['value']} new critical${r['items'] ? ` (${r['items']})` : ''}`,
-    rows: async (source, filter) => perProject(await auditChanges(source, { project: filter.project, change: 'new', severity: 'critical' }), await projectIds(source, filter.project)),
+    line: (r, where) => `${where}: ${r['value']} new critical${r['items'] ? ` (${r['items']})` : ''}`,
+    rows: async (source, filter) => perProject(await auditChanges(source, { project: filter.project, account: filter.account, change: 'new', severity: 'critical' }), await projectsInScope(source, filter)),
   },
 };
 
@@ -107,13 +124,23 @@ export function parseAlert(text: string): Alert {
 
 const test: Record<Op, (a: number, b: number) => boolean> = { '>=': (a, b) => a >= b, '>': (a, b) => a > b, '<=': (a, b) => a <= b, '<': (a, b) => a < b, '=': (a, b) => a === b };
 
-/** The rows that cross each alert's threshold. @internal */
+/**
+ * The rows that cross each alert's threshold, of one account (`filter.account`, refused when the
+ * warehouse does not hold it) or of every account apart. Each line names its project, and its
+ * account when the lines may come from several (a fleet warehouse of two or more accounts, no
+ * `account` given): the same project in two accounts is two lines, never one summed.
+ * @example `await checkAlerts(source, [parseAlert('rank_drop>=5')], { account: 'acme', days: 7 })`
+ * @internal
+ */
 export async function checkAlerts(source: InsightSource, alerts: readonly Alert[], filter: AlertScope): Promise<Array<{ alert: Alert; lines: string[] }>> {
+  if (filter.account !== undefined) await checkAccount(source, filter.account);
+  const named = filter.account === undefined && alerts.length > 0 && (await heldAccounts(source)).length > 1;
+  const where = (r: ResultRow) => `project ${r['project_id']}${named ? `, account ${r['account_id']}` : ''}`;
   const out: Array<{ alert: Alert; lines: string[] }> = [];
   for (const alert of alerts) {
     const metric = ALERT_METRICS[alert.metric] as Metric;
     const rows = (await metric.rows(source, filter)).filter((r) => test[alert.op](r.value, alert.value));
-    if (rows.length) out.push({ alert, lines: rows.map((r) => metric.line(r)) });
+    if (rows.length) out.push({ alert, lines: rows.map((r) => metric.line(r, where(r))) });
   }
   return out;
 }

@@ -1,6 +1,6 @@
+import { checkAccount } from './account-choice.js';
 import { bindScope } from './dialect.js';
 import { keywordLabel } from './keyword-locations.js';
-import { InsightError } from './errors.js';
 import { auditChanges, backlinkChanges, rankChanges, scopedSql, viewRows } from './queries.js';
 import type { InsightSource, ResultRow } from './source.js';
 import { type ModelVisibility, pooledVisibility, smoothedVisibility, visibilityByModel } from './visibility-samples.js';
@@ -64,7 +64,7 @@ const TABLE_ROWS = 15;
  */
 export async function gatherReport(source: InsightSource, options: ReportScope): Promise<ProjectReport[]> {
   const fleet = source.columns.get('projects_list')?.has('account_id') ?? false;
-  if (options.account !== undefined) await checkAccount(source, options.account, fleet);
+  if (options.account !== undefined) await checkAccount(source, options.account);
   const where = [...(options.account !== undefined ? [fleet ? 'account_id = ?' : "'' = ?"] : []), ...(options.project ? ['id = ?'] : [])];
   const params = [...(options.account !== undefined ? [options.account] : []), ...(options.project ? [options.project] : [])];
   const projects = await source.query(
@@ -117,13 +117,6 @@ function emptyReport(project: { id: string; name: string; account: string | unde
     trend: [],
     audits: { completed: false, hasPrevious: false, newCritical: [], new: 0, fixed: 0, open: 0 },
   };
-}
-
-/** An --account the store can answer for: a fleet warehouse that holds it. */
-async function checkAccount(source: InsightSource, account: string, fleet: boolean): Promise<void> {
-  if (!fleet) throw new InsightError('usage', `--account ${account}: this store holds one account (its tables have no account_id column); leave --account out`);
-  const held = (await source.query('SELECT DISTINCT account_id FROM projects_list ORDER BY account_id')).rows.map((r) => String(r['account_id']));
-  if (!held.includes(account)) throw new InsightError('usage', `--account ${account}: the warehouse holds no such account; it holds ${held.join(', ') || 'none yet'}`);
 }
 
 async function projectReport(source: InsightSource, project: { id: string; name: string; account: string | undefined }, scope: ReportScope): Promise<ProjectReport> {

@@ -122,29 +122,28 @@ const keywordColumns: Array<[string, (r: ResultRow) => Cell]> = [
 ];
 
 /**
- * The whole report: one self-contained page (styles inline, charts as inline SVG, no script and
- * nothing fetched), so it opens offline and can be mailed as one file.
- * @internal
+ * One project's section; its heading at `level` (2 when the report is of one account, 3 under its
+ * account's heading when it spans several), its sub-headings one below.
  */
-export function reportHtml(projects: readonly ProjectReport[], render: (chart: LineChart) => string, generatedAt: Date): string {
-  const sections = projects.map((p) => {
-    const charts = projectCharts(p)
-      .filter((c) => c.series.some((s) => s.points.some((pt) => pt[1] !== null)))
-      .map((c) => `<figure>${render(c)}\n${legend(c)}</figure>`)
-      .join('\n');
-    return `<section>
-<h2>${esc(p.name)}</h2>
+function projectSection(p: ProjectReport, render: (chart: LineChart) => string, level: 2 | 3): string {
+  const [h, sub] = [`h${level}`, `h${level + 1}`];
+  const charts = projectCharts(p)
+    .filter((c) => c.series.some((s) => s.points.some((pt) => pt[1] !== null)))
+    .map((c) => `<figure>${render(c)}\n${legend(c)}</figure>`)
+    .join('\n');
+  return `<section>
+<${h}>${esc(p.name)}</${h}>
 <div class="summary">${summaryWords(p)
-      .map((l) => `<p>${esc(l)}</p>`)
-      .join('')}</div>
+    .map((l) => `<p>${esc(l)}</p>`)
+    .join('')}</div>
 ${charts}
-<h3>Biggest movers (desktop)</h3>
+<${sub}>Biggest movers (desktop)</${sub}>
 ${table(p.movers, [...keywordColumns, ['Start', (r) => formatPosition(r['start_position'])], ['End', (r) => formatPosition(r['end_position'])], ['Change', (r) => rankChangeCell(r['change'])], ['Movement', (r) => String(r['movement'] ?? '')]], 'No keyword moved.')}
-<h3>Top-10 entries</h3>
+<${sub}>Top-10 entries</${sub}>
 ${table(p.topTen.entered, [...keywordColumns, ['Start', (r) => formatPosition(r['start_position'])], ['End', (r) => formatPosition(r['end_position'])]], 'None.')}
-<h3>Top-10 exits</h3>
+<${sub}>Top-10 exits</${sub}>
 ${table(p.topTen.left, [...keywordColumns, ['Start', (r) => formatPosition(r['start_position'])], ['End', (r) => formatPosition(r['end_position'])]], 'None.')}
-<h3>AI visibility by model</h3>
+<${sub}>AI visibility by model</${sub}>
 ${table(
   p.models,
   [
@@ -160,23 +159,72 @@ ${table(
   ],
   'No AI answers checked in the period.',
 )}
-<h3>Referring domains lost (domain list)</h3>
+<${sub}>Referring domains lost (domain list)</${sub}>
 ${table(p.domains.lost, [['Domain', (r) => String(r['domain'] ?? '')], ['Lost on', (r) => String(r['changed_on'] ?? '–')], ['Domain rank', (r) => formatCount(r['domain_rank'])]], p.domains.gained.length || p.domains.lost.length ? 'None lost in the period.' : 'None lost in the period (losses are tracked from the second sync on).')}
-<h3>Referring domains gained (domain list)</h3>
+<${sub}>Referring domains gained (domain list)</${sub}>
 ${table(p.domains.gained, [['Domain', (r) => String(r['domain'] ?? '')], ['First seen', (r) => String(r['changed_on'] ?? '–')], ['Domain rank', (r) => formatCount(r['domain_rank'])]], 'None gained in the period.')}
-<h3>New critical audit issues</h3>
+<${sub}>New critical audit issues</${sub}>
 ${table(p.audits.newCritical, [['Issue', (r) => String(r['title'] ?? '')], ['Type', (r) => String(r['issue_type'] ?? '')], ['Pages', (r) => formatCount(r['affected_count'])]], p.audits.completed ? 'No new critical issue in the latest audit.' : 'No completed audit yet.')}
 </section>`;
-  });
+}
+
+/** Accounts the report's summary names at most. */
+const NAMED_ACCOUNTS = 10;
+
+/** The projects by account, in the order they come (gatherReport lists them account by account). */
+function byAccount(projects: readonly ProjectReport[]): Map<string, ProjectReport[]> {
+  const groups = new Map<string, ProjectReport[]>();
+  for (const p of projects) {
+    if (p.account === undefined) continue;
+    groups.set(p.account, [...(groups.get(p.account) ?? []), p]);
+  }
+  return groups;
+}
+
+/**
+ * Whose account the report is, and its body. In a fleet warehouse (projects carry their account)
+ * the heading names the account; a report over several accounts has a section per account, so two
+ * projects of the same name in two accounts are never read as one. A store of one account has no
+ * account id to name (its tables have no account_id).
+ */
+function reportBody(projects: readonly ProjectReport[], render: (chart: LineChart) => string): { whose: string; title: string; sections: string } {
+  const accounts = byAccount(projects);
+  const [only] = accounts.keys();
+  if (accounts.size <= 1) {
+    const sections = projects.map((p) => projectSection(p, render, 2)).join('\n');
+    return only === undefined ? { whose: '', title: '', sections } : { whose: `Account ${only}: `, title: ` (account ${only})`, sections };
+  }
+  const names = [...accounts.keys()];
+  const sections = [...accounts].map(
+    ([account, mine]) => `<section class="account">
+<h2 class="account">Account ${esc(account)}</h2>
+<p class="meta">${esc(`${formatCount(mine.length)} project(s) of account ${account}.`)}</p>
+${mine.map((p) => projectSection(p, render, 3)).join('\n')}
+</section>`,
+  );
+  // An agency's warehouse may hold hundreds: the first few are named here, every one heads its section.
+  const named = names.length > NAMED_ACCOUNTS ? `${names.slice(0, NAMED_ACCOUNTS).join(', ')} and ${formatCount(names.length - NAMED_ACCOUNTS)} more` : names.join(', ');
+  return { whose: `${formatCount(names.length)} accounts (${named}), each in its own section: `, title: ` (${formatCount(names.length)} accounts)`, sections: sections.join('\n') };
+}
+
+/**
+ * The whole report: one self-contained page (styles inline, charts as inline SVG, no script and
+ * nothing fetched), so it opens offline and can be mailed as one file. It names the account it is
+ * of (in a fleet warehouse), or groups the projects by account when it spans several.
+ * @internal
+ */
+export function reportHtml(projects: readonly ProjectReport[], render: (chart: LineChart) => string, generatedAt: Date): string {
+  const { whose, title, sections } = reportBody(projects, render);
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>SEO and AI visibility: what changed</title>
+<title>SEO and AI visibility: what changed${esc(title)}</title>
 <style>
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1d2433; margin: 0 auto; max-width: 960px; padding: 24px; }
-h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 19px; border-bottom: 2px solid #dfe3ea; padding-bottom: 4px; margin-top: 40px; } h3 { font-size: 15px; margin: 22px 0 6px; }
+h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 19px; border-bottom: 2px solid #dfe3ea; padding-bottom: 4px; margin-top: 40px; } h3 { font-size: 15px; margin: 22px 0 6px; } h4 { font-size: 14px; margin: 18px 0 6px; }
+h2.account { font-size: 21px; border-bottom: 3px solid #1d2433; margin-top: 48px; } section.account > section > h3 { font-size: 17px; border-bottom: 1px solid #dfe3ea; margin-top: 32px; }
 .meta { color: #667085; margin: 0 0 8px; } .summary { background: #f4f6fa; border-radius: 6px; padding: 8px 14px; } .summary p { margin: 6px 0; }
 figure { margin: 16px 0; } figure svg { max-width: 100%; height: auto; }
 .legend { list-style: none; margin: 4px 0 0; padding: 0 0 0 8px; display: flex; flex-wrap: wrap; gap: 4px 20px; font-size: 13px; }
@@ -189,9 +237,9 @@ td { font-variant-numeric: tabular-nums; }
 </style>
 </head>
 <body>
-<h1>SEO and AI visibility: what changed</h1>
-<p class="meta">${formatCount(projects.length)} project(s), generated ${esc(generatedAt.toISOString().slice(0, 16).replace('T', ' '))} UTC from the synced store by seo-visibility report. Visibility in AI answers is a sample: each figure comes with its number of answers and a 95% interval, and a change is called significant by a two-proportion z-test at 95%.</p>
-${sections.join('\n') || '<p class="none">The store holds no projects yet: run seo-visibility sync first.</p>'}
+<h1>SEO and AI visibility: what changed${esc(title)}</h1>
+<p class="meta">${esc(whose)}${formatCount(projects.length)} project(s), generated ${esc(generatedAt.toISOString().slice(0, 16).replace('T', ' '))} UTC from the synced store by seo-visibility report. Visibility in AI answers is a sample: each figure comes with its number of answers and a 95% interval, and a change is called significant by a two-proportion z-test at 95%.</p>
+${sections || '<p class="none">The store holds no projects yet: run seo-visibility sync first.</p>'}
 </body>
 </html>
 `;

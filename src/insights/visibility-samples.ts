@@ -13,6 +13,8 @@ import { type Interval, type Sample, type ShareChange, compareShares, wilson } f
  * @internal
  */
 export interface ModelVisibility {
+  /** The account of a fleet warehouse the project belongs to; null (or absent) in a store of one account. */
+  account_id?: string | null | undefined;
   project_id: string;
   model: string;
   /** First and last day of the period (YYYY-MM-DD). */
@@ -36,11 +38,14 @@ function hitsOf(row: ResultRow): Sample {
 const add = (a: Sample, b: Sample): Sample => ({ n: a.n + b.n, hits: a.hits + b.hits });
 const EMPTY: Sample = { n: 0, hits: 0 };
 
-/** The latest check day of each project (the periods' end). */
+/** A project's key: its account and id (the same project id in two accounts of a fleet warehouse is two projects). */
+const projectKey = (r: ResultRow) => `${r['account_id'] ?? ''}\u0000${r['project_id']}`;
+
+/** The latest check day of each project (the periods' end), by {@link projectKey}. */
 function lastDays(rows: readonly ResultRow[]): Map<string, string> {
   const last = new Map<string, string>();
   for (const r of rows) {
-    const project = String(r['project_id']);
+    const project = projectKey(r);
     const day = String(r['day']);
     if ((last.get(project) ?? '') < day) last.set(project, day);
   }
@@ -60,16 +65,17 @@ function lastDays(rows: readonly ResultRow[]): Map<string, string> {
  */
 export function visibilityByModel(rows: readonly ResultRow[], days: number): ModelVisibility[] {
   const last = lastDays(rows);
-  const groups = new Map<string, { project_id: string; model: string; current: Sample; previous: Sample }>();
+  const groups = new Map<string, { account_id: string | null; project_id: string; key: string; model: string; current: Sample; previous: Sample }>();
   for (const r of rows) {
-    const project = String(r['project_id']);
+    const project = projectKey(r);
     const end = last.get(project) as string;
     const day = String(r['day']);
     const inCurrent = day > addDays(end, -days);
     const inPrevious = !inCurrent && day > addDays(end, -2 * days);
     if (!inCurrent && !inPrevious) continue;
     const key = `${project}\u0000${r['model']}`;
-    const group = groups.get(key) ?? { project_id: project, model: String(r['model']), current: EMPTY, previous: EMPTY };
+    const account = r['account_id'] === null || r['account_id'] === undefined ? null : String(r['account_id']);
+    const group = groups.get(key) ?? { account_id: account, project_id: String(r['project_id']), key: project, model: String(r['model']), current: EMPTY, previous: EMPTY };
     if (inCurrent) group.current = add(group.current, hitsOf(r));
     else group.previous = add(group.previous, hitsOf(r));
     groups.set(key, group);
@@ -77,14 +83,17 @@ export function visibilityByModel(rows: readonly ResultRow[], days: number): Mod
   const out: ModelVisibility[] = [];
   for (const g of groups.values()) {
     if (g.current.n === 0) continue; // like the view: a model with no answer in the period has no row
-    const end = last.get(g.project_id) as string;
-    out.push(compare({ project_id: g.project_id, model: g.model, start: addDays(end, 1 - days), end }, g.current, g.previous));
+    const end = last.get(g.key) as string;
+    out.push(compare({ ...(g.account_id === null ? {} : { account_id: g.account_id }), project_id: g.project_id, model: g.model, start: addDays(end, 1 - days), end }, g.current, g.previous));
   }
-  return out.sort((a, b) => (a.project_id === b.project_id ? b.interval.share - a.interval.share || (a.model < b.model ? -1 : 1) : a.project_id < b.project_id ? -1 : 1));
+  return out.sort((a, b) => {
+    const [ka, kb] = [projectKey(a as unknown as ResultRow), projectKey(b as unknown as ResultRow)];
+    return ka === kb ? b.interval.share - a.interval.share || (a.model < b.model ? -1 : 1) : ka < kb ? -1 : 1;
+  });
 }
 
 /** One sample against the one before it. */
-function compare(base: Pick<ModelVisibility, 'project_id' | 'model' | 'start' | 'end'>, current: Sample, previous: Sample): ModelVisibility {
+function compare(base: Pick<ModelVisibility, 'account_id' | 'project_id' | 'model' | 'start' | 'end'>, current: Sample, previous: Sample): ModelVisibility {
   const hasPrevious = previous.n > 0;
   return {
     ...base,

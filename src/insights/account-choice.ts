@@ -1,0 +1,42 @@
+import { InsightError } from './errors.js';
+import type { InsightSource, QueryLimits } from './source.js';
+
+/** How many accounts an "unknown account" message lists at most (a fleet may hold hundreds). */
+const LISTED = 30;
+
+/**
+ * Whether the store is a fleet warehouse: many accounts in one schema, every table carrying
+ * `account_id` (`postgresStore(url, { accountId })`). A store of one account has no such column.
+ * @example `isFleet(source)` is `true` over `seo_visibility_fleet`
+ * @internal
+ */
+export function isFleet(source: InsightSource): boolean {
+  return source.columns.get('projects_list')?.has('account_id') ?? false;
+}
+
+/**
+ * The accounts a fleet warehouse holds (those with a project), sorted; `[]` in a store of one account.
+ * @example `await heldAccounts(source)` is `['acme', 'globex']`
+ * @internal
+ */
+export async function heldAccounts(source: InsightSource, limits: QueryLimits = {}): Promise<string[]> {
+  if (!isFleet(source)) return [];
+  const { rows } = await source.query('SELECT DISTINCT account_id FROM projects_list ORDER BY account_id', [], limits);
+  return rows.map((r) => String(r['account_id']));
+}
+
+/**
+ * Refuses an account the store cannot answer for, naming the accounts it holds: a store of one
+ * account (no account_id to filter on), or an id the warehouse does not hold. `argument` names
+ * where the value came from, as the user wrote it (`--account` on the command line, `account` in
+ * an MCP tool call).
+ * @example `await checkAccount(source, 'initech')` throws `--account initech: the warehouse holds no such account; it holds acme, globex`
+ * @internal
+ */
+export async function checkAccount(source: InsightSource, account: string, argument = '--account', limits: QueryLimits = {}): Promise<void> {
+  if (!isFleet(source)) throw new InsightError('usage', `${argument} ${account}: this store holds one account (its tables have no account_id column); leave ${argument} out`);
+  const held = await heldAccounts(source, limits);
+  if (held.includes(account)) return;
+  const listed = held.slice(0, LISTED).join(', ') + (held.length > LISTED ? `, and ${held.length - LISTED} more (SELECT DISTINCT account_id FROM projects_list)` : '');
+  throw new InsightError('usage', `${argument} ${account}: the warehouse holds no such account; it holds ${listed || 'none yet'}`);
+}
