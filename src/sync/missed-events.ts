@@ -25,7 +25,7 @@ export const MISSED_EVENT_GRACE_MS = 15 * 60_000;
  *
  * @example
  * ```ts
- * const result = await runSync(client, { projects: 'all' }, { store });
+ * const result = await runSync(client, job, { store }); // job, store: the nightly sync's
  * for (const m of result.missedEvents ?? []) console.warn(`no ${m.event} for project ${m.projectId}: ${m.count} change(s), e.g. ${m.changes[0]?.id ?? ''} at ${m.changes[0]?.at}`);
  * ```
  */
