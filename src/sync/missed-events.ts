@@ -146,8 +146,11 @@ export class MissedEventWatch {
     }
   }
 
-  /** The events missed, and the progress entries that carry unjudged changes to the next run. */
-  finish(completed: boolean): { missed: MissedEvent[]; state: Record<string, unknown> } {
+  /**
+   * The events missed, and the progress entries that carry unjudged changes to the next run. A run
+   * that does not `judge` (an event's read) carries every change it saw to the next one that does.
+   */
+  finish(completed: boolean, judge: boolean): { missed: MissedEvent[] | undefined; state: Record<string, unknown> } {
     for (const scan of this.#scans.values()) this.#add(scan);
     const since = Date.parse(String(this.get(EVENTS_SINCE_KEY)));
     const checked = Date.parse(String(this.get(CHECKED_KEY) ?? '')) || Number.NEGATIVE_INFINITY;
@@ -158,7 +161,7 @@ export class MissedEventWatch {
     const pending: Evidence[] = [];
     for (const e of this.#evidence.values()) {
       if (e.from < oldest || e.to <= checked) continue;
-      if (e.to > until) {
+      if (e.to > until || !judge) {
         if (pending.length < MAX_PENDING) pending.push(e);
         continue;
       }
@@ -171,8 +174,8 @@ export class MissedEventWatch {
     }
     const state: Record<string, unknown> = { [PENDING_KEY]: pending.length > 0 ? pending : null };
     // A stopped run may not have read every list: what it did not judge is judged again next time.
-    if (completed && until > checked) state[CHECKED_KEY] = new Date(until).toISOString();
-    return { missed: [...groups.values()], state };
+    if (judge && completed && until > checked) state[CHECKED_KEY] = new Date(until).toISOString();
+    return { missed: judge ? [...groups.values()] : undefined, state };
   }
 
   /** Whether an event recorded for the change's project (and item) is no older than the change less the grace. */

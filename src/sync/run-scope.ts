@@ -27,7 +27,7 @@ export interface RunScope {
   knownProjectsMaxAgeMs?: number | undefined;
   /** Progress entries to write as the store opens, before anything else (the events answered). */
   record?: ((store: SyncStore, now: number) => Record<string, unknown>) | undefined;
-  /** No missed-event check (a read made on events' word is no evidence of a silent subscription). */
+  /** No missed-event judgement (a read made on events' word): the changes it saw are left to the next run that judges. */
   quiet?: boolean | undefined;
 }
 

@@ -163,7 +163,8 @@ export interface SyncResult {
    * Events that should have come and did not, with the changes that show it (an audit completed
    * with no `audit.completed` seen, a day's rankings with no `keywords.updated`): present only when
    * this store records webhook events (an event sync writes into it), so a store without webhooks
-   * gets no false alarm. See docs/webhooks.md ("A silent subscription is noticed").
+   * gets no false alarm, and the run reached its end (not on a run with `reread`, an event's own
+   * read). See docs/webhooks.md ("A silent subscription is noticed").
    */
   missedEvents?: MissedEvent[] | undefined;
 }
@@ -234,7 +235,7 @@ export async function runScopedSync(client: SeoVisibilityClient, job: SyncJob, o
     const budget = new BudgetTracker({ maxRequests, reserve, windows, spentToday: (store.get(ledgerKey(now(), windows)) as number | undefined) ?? 0 });
     const ctx = new SyncContext(client, store, budget, run, datasets, opts.signal, () => ledgerKey(now(), windows), now);
     ctx.scope = scope;
-    ctx.watch = scope.quiet ? undefined : missedEventWatch(store, now());
+    ctx.watch = missedEventWatch(store, now());
     let missedEvents: MissedEvent[] | undefined;
     const result = (status: SyncResult['status'], reason?: StopReason): SyncResult & { goneProjects: string[] } => ({
       status,
@@ -244,7 +245,7 @@ export async function runScopedSync(client: SeoVisibilityClient, job: SyncJob, o
       datasets: Object.fromEntries(ctx.counters),
       snapshotDate: run.snapshotDay,
       run: run.id,
-      ...(ctx.watch ? { missedEvents: missedEvents ?? [] } : {}),
+      ...(missedEvents ? { missedEvents } : {}),
       goneProjects: [...ctx.gone],
     });
     try {
@@ -279,7 +280,8 @@ export async function runScopedSync(client: SeoVisibilityClient, job: SyncJob, o
       await Promise.race([ctx.save({ run: { ...run, status: 'stopped' } }).catch(() => undefined), grace.expired]);
       throw error;
     }
-    const watched = ctx.watch?.finish(!stop);
+    // A read made on events' word (reread) judges no silence, it hands what it saw to the nightly run.
+    const watched = ctx.watch?.finish(!stop, !scope.quiet && reread.length === 0);
     missedEvents = watched?.missed;
     // With the attempts no page's commit recorded (failed, aborted, refused): the ledger ends exact.
     if ((await Promise.race([ctx.save({ run: { ...run, status: stop ? 'stopped' : 'completed' }, ...watched?.state }), grace.expired])) === ABANDONED) return result('stopped', 'aborted');

@@ -97,6 +97,30 @@ describe('runSync reports events that should have come', () => {
   });
 });
 
+describe('who judges', () => {
+  test("a run with reread (an event's own read, or a fleet's event job) judges nothing; the nightly run does", async () => {
+    const { sim, client, eventSync, path, now } = account();
+    const project = sim.data.listedProjects[0]!.id;
+    await eventSync.handle({
+      event: 'keywords.updated',
+      timestamp: new Date(now()).toISOString(),
+      project_id: sim.data.listedProjects[1]!.id,
+      data: { keywords_updated: 1, job_id: 'j' },
+    });
+    await sim.advance(3 * HOUR);
+    const hint = await runSync(
+      client,
+      { projects: [project], datasets: ['prompts.list'] },
+      { store: sqliteStore(path), now, reread: ['prompts.list'] },
+    );
+    expect(hint.missedEvents).toBeUndefined();
+    const nightly = await runSync(client, NIGHTLY, { store: sqliteStore(path), now });
+    expect((nightly.missedEvents ?? []).some((m) => m.projectId === project && m.event === 'prompts.updated')).toBe(
+      true,
+    );
+  });
+});
+
 describe('the grace window', () => {
   test('a change whose event arrives within the grace is not claimed, before or after the event arrives', async () => {
     const { sim, client, eventSync, path, now } = account();
