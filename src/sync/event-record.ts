@@ -11,6 +11,9 @@ export const EVENTS_SINCE_KEY = 'hook/since';
 /** How long recorded item ids are kept, and how far back the nightly sync looks for evidence. @internal */
 export const EVENT_RETENTION_MS = 8 * 86_400_000;
 
+/** How far ahead of the clock a recorded event's timestamp may be. */
+const MAX_AHEAD_MS = 86_400_000;
+
 /** Seen events of one project and name: the latest timestamp, and per item id its latest. @internal */
 export interface SeenEvents {
   t: string;
@@ -45,7 +48,8 @@ export function recordEvents(
   if (typeof get(EVENTS_SINCE_KEY) !== 'string') out[EVENTS_SINCE_KEY] = new Date(now).toISOString();
   const oldest = new Date(now - EVENT_RETENTION_MS).toISOString();
   for (const event of events) {
-    const at = Date.parse(event.timestamp);
+    // A timestamp far ahead (a clock that is wrong) would cover every later change: at most a day ahead counts.
+    const at = Math.min(Date.parse(event.timestamp), now + MAX_AHEAD_MS);
     if (!Number.isFinite(at)) continue;
     const t = new Date(at).toISOString();
     const key = seenEventsKey(projectId, event.event);
