@@ -114,3 +114,12 @@ describe('src/webhooks: a curated surface', () => {
     expect([...webhooks!.values, ...webhooks!.types].filter((name) => mainNames.has(name))).toEqual([]);
   }, 30_000);
 });
+
+describe('src/sync: the missed-event check (issue 25)', () => {
+  test('exports MISSED_EVENT_GRACE_MS and MissedEvent on purpose; the event scope stays internal', () => {
+    const [sync] = exportsOf([file('../src/sync/index.ts')]);
+    expect(sync!.values).toContain('MISSED_EVENT_GRACE_MS');
+    expect(sync!.types).toContain('MissedEvent');
+    for (const internal of ['runScopedSync', 'RunScope', 'MissedEventWatch', 'recordEvents']) expect([...sync!.values, ...sync!.types]).not.toContain(internal);
+  }, 30_000);
+});

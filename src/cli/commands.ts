@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { type DatasetName, type SyncJob, type SyncResult, type SyncWindow, SyncError, planSync, runSync } from '../sync/index.js';
+import { missedEventLines } from './missed-events.js';
 import { type Connection, UsageError, connect } from './connect.js';
 import { EXIT } from './exit-codes.js';
 import { BarsReporter, LinesReporter, type Reporter, shortDuration } from './progress.js';
@@ -119,6 +120,7 @@ export function syncCommand(
     }
     const rows = Object.values(result.datasets).reduce((s, d) => s + (d?.rows ?? 0), 0);
     say(`${result.requests.toLocaleString('en-US')} requests, ${rows.toLocaleString('en-US')} rows written (snapshot ${result.snapshotDate}, run ${result.run}).`);
+    for (const line of missedEventLines(result.missedEvents)) say(line);
     if (result.status === 'completed') {
       say('Done: every dataset is up to date.');
       return EXIT.done;

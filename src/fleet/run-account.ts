@@ -1,5 +1,6 @@
 import type { JobResult, JobWithMetadata } from 'pg-boss';
-import { type DatasetName, DOCUMENTED_WINDOWS, type StopReason, type SyncStore, type SyncWindow, runSync } from '../sync/index.js';
+import { type DatasetName, DOCUMENTED_WINDOWS, type StopReason, type SyncStore, type SyncWindow } from '../sync/index.js';
+import { runScopedSync } from '../sync/run.js';
 import type { Accounts } from './accounts.js';
 import { FleetError } from './errors.js';
 import type { FleetQueue, SyncJobData } from './queue.js';
@@ -102,7 +103,9 @@ export async function runAccountJob(ctx: RunContext, job: JobWithMetadata<SyncJo
     // stopped run; its own stopped run gives way to the account's next run).
     const event = job.data.event;
     const syncJob = event ? { projects: [event.projectId], datasets: event.datasets as DatasetName[] } : account.job;
-    const result = await runSync(account.client, syncJob, { store: ctx.store(id), signal: AbortSignal.any([job.signal, ctx.stopping]), windows: account.windows, budget: account.budget, ...(event ? { reread: event.datasets as DatasetName[] } : {}) });
+    // An event's read trusts the project list the account's copy read within a day (no GET /projects per event).
+    const scope = event ? { knownProjectsMaxAgeMs: DOCUMENTED_DAY_MS } : {};
+    const result = await runScopedSync(account.client, syncJob, { store: ctx.store(id), signal: AbortSignal.any([job.signal, ctx.stopping]), windows: account.windows, budget: account.budget, ...(event ? { reread: event.datasets as DatasetName[] } : {}) }, scope);
     const counts = { requests: result.requests, rows: Object.values(result.datasets).reduce((s, d) => s + (d?.rows ?? 0), 0) };
     if (result.status === 'completed') run = { ...base, ...counts, status: 'completed', endedAt: new Date().toISOString() };
     else {

@@ -2,7 +2,9 @@ import type { SeoVisibilityClient } from '../index.js';
 import type { BudgetTracker, StopReason } from './budget.js';
 import { type DatasetName, type TableSchema, endpointOf, fetchPage } from './datasets.js';
 import { SyncError } from './errors.js';
+import type { MissedEventWatch } from './missed-events.js';
 import type { Fetched, Target } from './requests.js';
+import type { RunScope } from './run-scope.js';
 import type { DeleteMark, Row, StoreCommit, SyncStore } from './store.js';
 
 /** A mark as a stream asks for it; the commit dates it. @internal */
@@ -38,6 +40,12 @@ export interface DatasetCounters {
 /** What every stream step shares: the client, the store, the budget and the run. @internal */
 export class SyncContext {
   readonly counters = new Map<DatasetName, DatasetCounters>();
+  /** How an event's read narrows the run (run-scope.ts); empty for a plain run. */
+  scope: RunScope = {};
+  /** Sees every row written, for the missed-event check (missed-events.ts); unset when the store records no events. */
+  watch: MissedEventWatch | undefined;
+  /** Projects that answered 404 (deleted since the project list was read). */
+  readonly gone = new Set<string>();
   /** The commit under way: commits are chained so the ledger's read-add-write never interleaves. */
   #commits: Promise<void> = Promise.resolve();
 
@@ -125,7 +133,10 @@ export class SyncContext {
         deletes: marks.map((m) => ({ ...m, at })),
         state,
         after: () => {
-          for (const w of writes) this.#count(w.table.dataset).rows += w.rows.length;
+          for (const w of writes) {
+            this.#count(w.table.dataset).rows += w.rows.length;
+            this.watch?.observe(w.table.dataset, w.rows);
+          }
         },
       };
     });

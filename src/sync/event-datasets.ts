@@ -11,7 +11,7 @@ import type { DatasetName } from './datasets.js';
  * | Event | Read |
  * |---|---|
  * | `keywords.updated` | `rankings.list` (today's snapshot, which also extends the history) |
- * | `prompts.updated` | `prompts.history` (each prompt's answers since the last stored one) |
+ * | `prompts.updated` | `prompts.history` of the prompt the event names (its answers since the last stored one) |
  * | `audit.completed` | `audits.list`, and `audits.issues` of the audits not read yet (the new one) |
  * | `content.created`, `content.status_changed` | `content.list` |
  * | `audit.started` | nothing |

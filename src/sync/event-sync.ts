@@ -8,7 +8,9 @@ import type { StopReason, SyncBudget, SyncWindow } from './budget.js';
 import type { DatasetName } from './datasets.js';
 import { SyncError } from './errors.js';
 import { datasetsForEvent, EVENT_DATASETS } from './event-datasets.js';
-import { runSync } from './run.js';
+import { eventItem, recordEvents } from './event-record.js';
+import { runScopedSync } from './run.js';
+import type { RunScope } from './run-scope.js';
 import type { SyncStore } from './store.js';
 
 /** Options of {@link createEventSync}. */
@@ -49,6 +51,18 @@ export interface EventSyncOptions {
    */
   settleMs?: number | undefined;
   /**
+   * How old a complete project list in the store (the nightly sync's, or an earlier event's) may be
+   * for an event's read to trust it instead of listing the projects again, in ms. A project not in
+   * it is checked against a fresh list; one deleted since answers 404 and is reported
+   * `unknown_project`, nothing read into it.
+   * @default 86400000 (a day)
+   * @example
+   * ```ts
+   * createEventSync(client, { store, projectListMaxAgeMs: 60 * 60_000 }); // list again after an hour
+   * ```
+   */
+  projectListMaxAgeMs?: number | undefined;
+  /**
    * Called after each read with what it did.
    * @example
    * ```ts
@@ -85,7 +99,8 @@ export interface EventSyncReport {
   /**
    * `completed`; `stopped` (the budget or its reserve: the nightly sync reads it); `deferred` (the
    * store holds a stopped run of another job, the nightly sync's: its resume comes first, and an
-   * event never discards it); `unknown_project` (the key cannot see that project: the hint was wrong).
+   * event never discards it); `unknown_project` (the key cannot see that project: the hint was
+   * wrong, or the project was deleted since the project list the read trusted; nothing was read).
    */
   status: 'completed' | 'stopped' | 'deferred' | 'unknown_project';
   /** Why it stopped, when `stopped`. */
@@ -133,6 +148,10 @@ export interface EventSync {
 interface Pending {
   datasets: Set<DatasetName>;
   events: number;
+  /** The events, recorded in the store with the read (the nightly sync's missed-event check). */
+  seen: WebhookEvent[];
+  /** The prompts `prompts.updated` named (only their history is read), or `all` when one named none. */
+  prompts: Set<string> | 'all';
   waiters: Array<{ resolve(): void; reject(error: unknown): void }>;
 }
 
@@ -153,21 +172,31 @@ export function createEventSync(client: SeoVisibilityClient, options: EventSyncO
   if (typeof options !== 'object' || options === null || typeof options.store?.open !== 'function') throw new InvalidArgumentError('store', 'expected { store } with a store such as sqliteStore(path)');
   const settleMs = options.settleMs ?? 1000;
   if (!Number.isFinite(settleMs) || settleMs < 0) throw new InvalidArgumentError('settleMs', `expected a number of ms ≥ 0, got ${String(settleMs)}`);
+  const listMaxAge = options.projectListMaxAgeMs ?? 86_400_000;
+  if (!Number.isFinite(listMaxAge) || listMaxAge < 0) throw new InvalidArgumentError('projectListMaxAgeMs', `expected a number of ms ≥ 0, got ${String(listMaxAge)}`);
   let pending = new Map<string, Pending>();
   let worker: Promise<void> | undefined;
 
   async function read(projectId: string, batch: Pending): Promise<void> {
     const datasets = [...batch.datasets];
     const report = (status: EventSyncReport['status'], requests: number, reason?: StopReason) => options.onSync?.({ projectId, datasets, events: batch.events, status, requests, ...(reason ? { reason } : {}) });
+    const scope: RunScope = {
+      knownProjectsMaxAgeMs: listMaxAge,
+      record: (store, now) => recordEvents((key) => store.get(key), projectId, batch.seen, now),
+      quiet: true,
+      // `prompts.updated` names its prompt: that prompt's history, not the whole project's.
+      ...(batch.datasets.has('prompts.history') && batch.prompts !== 'all' ? { items: { 'prompts.history': [...batch.prompts] } } : {}),
+    };
     try {
-      const result = await runSync(client, { projects: [projectId], datasets }, {
+      const result = await runScopedSync(client, { projects: [projectId], datasets }, {
         store: options.store,
         reread: datasets,
         ...(options.budget ? { budget: options.budget } : {}),
         ...(options.windows ? { windows: options.windows } : {}),
         ...(options.now ? { now: options.now } : {}),
-      });
-      report(result.status, result.requests, result.reason);
+      }, scope);
+      if (result.goneProjects.includes(projectId)) report('unknown_project', result.requests);
+      else report(result.status, result.requests, result.reason);
       for (const w of batch.waiters) w.resolve();
     } catch (error) {
       if (error instanceof SyncError && (error.code === 'job_changed' || error.code === 'unknown_project')) {
@@ -204,9 +233,15 @@ export function createEventSync(client: SeoVisibilityClient, options: EventSyncO
       if (datasets.length === 0 || !isUuid(event.project_id)) return Promise.resolve();
       const projectId = event.project_id.toLowerCase();
       return new Promise<void>((resolve, reject) => {
-        const entry = pending.get(projectId) ?? { datasets: new Set(), events: 0, waiters: [] };
+        const entry: Pending = pending.get(projectId) ?? { datasets: new Set(), events: 0, seen: [], prompts: new Set(), waiters: [] };
         for (const d of datasets) entry.datasets.add(d);
         entry.events++;
+        entry.seen.push(event);
+        if (event.event === 'prompts.updated') {
+          const prompt = eventItem(event);
+          if (prompt === undefined || !isUuid(prompt)) entry.prompts = 'all';
+          else if (entry.prompts !== 'all') entry.prompts.add(prompt);
+        }
         entry.waiters.push({ resolve, reject });
         pending.set(projectId, entry);
         kick();

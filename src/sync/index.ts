@@ -31,3 +31,4 @@ export { DOCUMENTED_WINDOWS, type SyncBudget, type SyncWindow, type StopReason }
 export { type ProjectFailure, SyncError } from './errors.js';
 export { EVENT_DATASETS } from './event-datasets.js';
 export { createEventSync, type EventSync, type EventSyncOptions, type EventSyncReport } from './event-sync.js';
+export { MISSED_EVENT_GRACE_MS, type MissedEvent } from './missed-events.js';

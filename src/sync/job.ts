@@ -37,6 +37,8 @@ export interface NormalizedJob {
   datasets: DatasetName[];
   /** Datasets read only because a requested one depends on them (not written). */
   implied: DatasetName[];
+  /** Per-item datasets narrowed to these items (an event's read: run-scope.ts). */
+  items?: Partial<Record<string, string[]>> | undefined;
 }
 
 
@@ -68,7 +70,7 @@ export function normalizeJob(job: unknown): NormalizedJob {
 
 /** The identity of a job, stored with a run and compared on resume. @internal */
 export function jobKey(job: NormalizedJob): string {
-  return JSON.stringify({ projects: job.projects, datasets: job.datasets });
+  return JSON.stringify({ projects: job.projects, datasets: job.datasets, ...(job.items ? { items: job.items } : {}) });
 }
 
 /** Words for a job, for error messages. @internal */

@@ -6,7 +6,9 @@ import { type RunRecord, StopRun, SyncContext } from './context.js';
 import { SyncError } from './errors.js';
 import { type SyncJob, jobChangedMessage, jobKey, normalizeJob } from './job.js';
 import { TRACKED_KEY } from './list-pass.js';
+import { type MissedEvent, missedEventWatch } from './missed-events.js';
 import { resolveProjects } from './projects.js';
+import { type RunScope, scopeJob } from './run-scope.js';
 import { Scheduler } from './scheduler.js';
 import type { SyncStore } from './store.js';
 import { ABANDONED, stopGrace } from './stop-grace.js';
@@ -157,6 +159,14 @@ export interface SyncResult {
   snapshotDate: string;
   /** The run's number in this store (a resumed run keeps its number). */
   run: number;
+  /**
+   * Events that should have come and did not, with the changes that show it (an audit completed
+   * with no `audit.completed` seen, a day's rankings with no `keywords.updated`): present only when
+   * this store records webhook events (an event sync writes into it), so a store without webhooks
+   * gets no false alarm, and the run reached its end (not on a run with `reread`, an event's own
+   * read). See docs/webhooks.md ("A silent subscription is noticed").
+   */
+  missedEvents?: MissedEvent[] | undefined;
 }
 
 const OPTION_KEYS = ['store', 'signal', 'onProgress', 'budget', 'concurrency', 'windows', 'now', 'fresh', 'reread'];
@@ -178,7 +188,17 @@ const OPTION_KEYS = ['store', 'signal', 'onProgress', 'budget', 'concurrency', '
  * ```
  */
 export async function runSync(client: SeoVisibilityClient, job: SyncJob, options: RunSyncOptions): Promise<SyncResult> {
-  const normalized = normalizeJob(job);
+  const { goneProjects: _, ...result } = await runScopedSync(client, job, options, {});
+  return result;
+}
+
+/**
+ * `runSync` narrowed by a scope (run-scope.ts): an event's read. Also says which projects answered
+ * 404 (deleted since the project list the run trusted).
+ * @internal
+ */
+export async function runScopedSync(client: SeoVisibilityClient, job: SyncJob, options: RunSyncOptions, scope: RunScope): Promise<SyncResult & { goneProjects: string[] }> {
+  const normalized = scopeJob(normalizeJob(job), scope);
   const opts = checkRunOptions(options);
   const reread = checkReread(opts.reread, normalized.datasets);
   const { maxRequests, reserve, windows } = checkBudget(opts.budget, opts.windows);
@@ -186,6 +206,10 @@ export async function runSync(client: SeoVisibilityClient, job: SyncJob, options
   const today = () => new Date(now()).toISOString().slice(0, 10);
   const store = opts.store;
   await store.open();
+  if (scope.record) await store.commit({ state: scope.record(store, now()) }).catch(async (error: unknown) => {
+    await store.close();
+    throw error;
+  });
   // After a stop, the store gets a few seconds to finish what it is writing: one that does not
   // answer (a frozen database) must not hold the stop. Then the run ends stopped and the store is closed.
   const grace = stopGrace(opts.signal);
@@ -210,7 +234,10 @@ export async function runSync(client: SeoVisibilityClient, job: SyncJob, options
     const datasets = new Set<DatasetName>(normalized.datasets);
     const budget = new BudgetTracker({ maxRequests, reserve, windows, spentToday: (store.get(ledgerKey(now(), windows)) as number | undefined) ?? 0 });
     const ctx = new SyncContext(client, store, budget, run, datasets, opts.signal, () => ledgerKey(now(), windows), now);
-    const result = (status: SyncResult['status'], reason?: StopReason): SyncResult => ({
+    ctx.scope = scope;
+    ctx.watch = missedEventWatch(store, now());
+    let missedEvents: MissedEvent[] | undefined;
+    const result = (status: SyncResult['status'], reason?: StopReason): SyncResult & { goneProjects: string[] } => ({
       status,
       ...(reason ? { reason } : {}),
       resumable: status !== 'completed',
@@ -218,6 +245,8 @@ export async function runSync(client: SeoVisibilityClient, job: SyncJob, options
       datasets: Object.fromEntries(ctx.counters),
       snapshotDate: run.snapshotDay,
       run: run.id,
+      ...(missedEvents ? { missedEvents } : {}),
+      goneProjects: [...ctx.gone],
     });
     try {
       // A new store tracks the keys of its current-state lists from its first row on (list-pass.ts).
@@ -251,8 +280,11 @@ export async function runSync(client: SeoVisibilityClient, job: SyncJob, options
       await Promise.race([ctx.save({ run: { ...run, status: 'stopped' } }).catch(() => undefined), grace.expired]);
       throw error;
     }
+    // A read made on events' word (reread) judges no silence, it hands what it saw to the nightly run.
+    const watched = ctx.watch?.finish(!stop, !scope.quiet && reread.length === 0);
+    missedEvents = watched?.missed;
     // With the attempts no page's commit recorded (failed, aborted, refused): the ledger ends exact.
-    if ((await Promise.race([ctx.save({ run: { ...run, status: stop ? 'stopped' : 'completed' } }), grace.expired])) === ABANDONED) return result('stopped', 'aborted');
+    if ((await Promise.race([ctx.save({ run: { ...run, status: stop ? 'stopped' : 'completed' }, ...watched?.state }), grace.expired])) === ABANDONED) return result('stopped', 'aborted');
     return result(stop ? 'stopped' : 'completed', stop);
   } finally {
     grace.cancel();

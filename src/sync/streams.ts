@@ -108,7 +108,12 @@ export class PageStream implements Stream {
     const marks: MarkRequest[] = [{ table: TABLE_SCHEMAS['projects.list'], match: { id: projectId }, before: since }];
     if (table.kind === 'current' && ctx.datasets.has(dataset)) marks.push({ table, match: { project_id: projectId }, before: since });
     const state: PassState = { offset: this.#state.offset, done: true };
-    await ctx.commit(dataset, [], { [this.#key]: state }, marks);
+    // The run's project list no longer counts it: an event's read that trusts the list reads the list again for it.
+    const listKey = taskKey('projects.list', '-', `r${ctx.run.id}`);
+    const list = ctx.store.get(listKey) as { ids?: string[] } | undefined;
+    const unlisted = list?.ids?.includes(projectId) ? { [listKey]: { ...list, ids: list.ids.filter((id) => id !== projectId) } } : {};
+    await ctx.commit(dataset, [], { [this.#key]: state, ...unlisted }, marks);
+    ctx.gone.add(projectId);
     this.#state = state;
     this.done = true;
   }
@@ -189,16 +194,25 @@ export class ItemStream implements Stream {
     readonly ctx: SyncContext,
     readonly dataset: 'rankings.history' | 'prompts.history' | 'audits.issues',
     readonly projectId: string,
-    readonly parent: Stream,
+    /** The list it depends on; none when the run is narrowed to some items (run-scope.ts). */
+    readonly parent: Stream | undefined,
   ) {}
 
   ready(): boolean {
-    return this.parent.done;
+    return this.parent?.done ?? true;
   }
 
   async step(): Promise<void> {
     const { ctx, projectId } = this;
     const day = ctx.run.snapshotDay;
+    const scoped = this.dataset === 'prompts.history' ? ctx.scope.items?.['prompts.history'] : undefined;
+    if (!this.#work && scoped) {
+      // The items an event named, read from their stored history on (or whole when new), their list unread.
+      this.#work = scoped.map((id) => {
+        const key = `prompt/${projectId}/${id}`;
+        return [key, (ctx.store.get(key) as PromptEntry | undefined) ?? ({ i: 0, s: day, c: null } satisfies PromptEntry)];
+      });
+    }
     if (!this.#work) {
       if (this.dataset === 'rankings.history') this.#work = keywordsToBackfill(ctx.store.entries(`kw/${projectId}/`), day);
       else if (this.dataset === 'prompts.history') this.#work = promptsToFetch(ctx.store.entries(`prompt/${projectId}/`), day);
@@ -239,7 +253,11 @@ export class ItemStream implements Stream {
     let max = page.max;
     for (const r of records) if (typeof r['checked_at'] === 'string' && (max === undefined || r['checked_at'] > max)) max = r['checked_at'];
     const state: Record<string, unknown> = { [pageKey]: done ? null : { ...page, offset: next, ...(max ? { max } : {}) } };
-    if (done && dataset === 'prompts.history') state[key] = { ...(entry as PromptEntry), t: max ?? (entry as PromptEntry).c };
+    if (done && dataset === 'prompts.history') {
+      const t = max ?? (entry as PromptEntry).c;
+      // Never a null `t`: a prompt an event read first, with no answer yet, stays "never read".
+      state[key] = { ...(entry as PromptEntry), ...(t ? { t } : {}) };
+    }
     if (done && dataset === 'audits.issues') state[key] = { ...(entry as AuditEntry), i: true };
     await ctx.commit(dataset, [{ table, rows }], state);
     return done;
@@ -266,7 +284,7 @@ export function projectStreams(ctx: SyncContext, projectId: string, datasets: re
     const parentName = datasetDef(dataset).parent as DatasetName | undefined;
     if (parentName) {
       const parent = byName.get(parentName);
-      if (!parent) continue;
+      if (!parent && !ctx.scope.items?.[dataset as keyof NonNullable<typeof ctx.scope.items>]) continue;
       stream = new ItemStream(ctx, dataset as ItemStream['dataset'], projectId, parent);
     } else stream = new PageStream(ctx, dataset, projectId);
     byName.set(dataset, stream);

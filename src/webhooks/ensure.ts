@@ -2,6 +2,7 @@
 // receiver, with the events it handles and the current secret in its URL. Idempotent: a second run
 // changes nothing; a new secret rotates the URL of the existing subscription instead of adding one.
 import { InvalidArgumentError, KNOWN_EVENT_NAMES, type KnownWebhookEventName, type SeoVisibilityClient, type WebhookSubscription } from '../index.js';
+import { deleteDuplicate, keepFirst } from './ensure-converge.js';
 import { webhookUrl } from './secret.js';
 
 /** Options of {@link ensureWebhooks}. */
@@ -101,15 +102,17 @@ export async function ensureWebhooks(client: SeoVisibilityClient, options: Ensur
     throw new InvalidArgumentError('subscriptions', `the subscription list does not show id, url and project_id for ${unreadable.length} subscription(s): duplicates could not be told apart, so nothing was changed`);
   }
   const steps: EnsureWebhookStep[] = [];
+  const created = new Set<string>();
   for (const project of projects) {
-    const existing: WebhookSubscription[] = ours.filter((h) => h.project_id === project.id);
+    // In the order every racer agrees on, so two runs that both see duplicates keep the same one.
+    const existing: WebhookSubscription[] = ours.filter((h) => h.project_id === project.id).sort(keepFirst);
     // The one already right is kept; otherwise the first is rotated in place; the others are duplicates.
     const keep = existing.find((h) => h.url === target && sameEvents(h.events, events)) ?? existing[0];
     if (!keep) {
       steps.push({ action: 'create', projectId: project.id, url: shown, events });
       if (!options.dryRun) {
-        const created = await client.webhooks.create({ url: target, project_id: project.id, events });
-        steps[steps.length - 1]!.webhookId = created.id;
+        steps[steps.length - 1]!.webhookId = (await client.webhooks.create({ url: target, project_id: project.id, events })).id;
+        created.add(project.id);
       }
     } else if (keep.url === target && sameEvents(keep.events, events)) {
       steps.push({ action: 'keep', projectId: project.id, webhookId: keep.id, url: shown, events });
@@ -119,7 +122,30 @@ export async function ensureWebhooks(client: SeoVisibilityClient, options: Ensur
     }
     for (const duplicate of existing.filter((h) => h !== keep)) {
       steps.push({ action: 'delete', projectId: project.id, webhookId: duplicate.id, url: shown, events: [...(duplicate.events ?? [])] });
-      if (!options.dryRun) await client.webhooks.delete(duplicate.id!);
+      if (!options.dryRun) await deleteDuplicate(client, duplicate.id!);
+    }
+  }
+  if (created.size > 0) steps.push(...(await converge(client, { base, target, shown, events, projects: created })));
+  return steps;
+}
+
+/**
+ * After creating: another run may have created too (no idempotency key). The list is read again
+ * and, per project this run created for, all but the subscription every racer keeps are deleted;
+ * the kept one is brought to this run's URL and events if a racer gave it others.
+ */
+async function converge(client: SeoVisibilityClient, run: { base: string; target: string; shown: string; events: string[]; projects: ReadonlySet<string> }): Promise<EnsureWebhookStep[]> {
+  const steps: EnsureWebhookStep[] = [];
+  const hooks = await client.webhooks.list();
+  for (const projectId of run.projects) {
+    const mine = hooks.filter((h) => h.project_id === projectId && typeof h.url === 'string' && h.url.startsWith(run.base) && !h.url.slice(run.base.length).includes('/')).sort(keepFirst);
+    const [keep, ...duplicates] = mine;
+    if (keep && (keep.url !== run.target || !sameEvents(keep.events, run.events))) {
+      await client.webhooks.update(keep.id!, { url: run.target, events: run.events as KnownWebhookEventName[] });
+      steps.push({ action: 'update', projectId, webhookId: keep.id, url: run.shown, events: run.events });
+    }
+    for (const duplicate of duplicates) {
+      if (await deleteDuplicate(client, duplicate.id!)) steps.push({ action: 'delete', projectId, webhookId: duplicate.id, url: run.shown, events: [...(duplicate.events ?? [])] });
     }
   }
   return steps;

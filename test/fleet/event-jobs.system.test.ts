@@ -80,3 +80,27 @@ test("an event's read that meets the account's stopped run is done, not failed, 
     await http.close();
   }
 }, 90_000);
+
+test("after the account's nightly run, an event's job reads no project list (the copy's list is trusted)", async () => {
+  const sim = createSimulator({ seed: 3, keywordsPerProject: 20, rateLimit: false });
+  const http = await sim.listen();
+  const nightly = { projects: 'all' as const, datasets: ['rankings.list' as const] };
+  const fleet = createFleet({
+    postgres: server.url,
+    schema: 'events_fleet_c',
+    accounts: { acme: { apiKey: sim.keys.readOnly, job: nightly, client: { baseUrl: http.url } } },
+    queue: { name: 'event-jobs-c', pollingIntervalSeconds: 1 },
+  });
+  try {
+    await fleet.enqueue();
+    await fleet.work({ exitWhenIdle: true });
+    const projectId = sim.data.listedProjects[0]!.id;
+    sim.reset();
+    await fleet.enqueueEvent('acme', { event: 'keywords.updated', timestamp: new Date().toISOString(), project_id: projectId, data: { keywords_updated: 20, job_id: 'j' } });
+    expect(await fleet.work({ exitWhenIdle: true })).toMatchObject({ runs: 1, completed: 1 });
+    expect(sim.requests.map((r) => r.path.replace(projectId, '{projectId}'))).toEqual(['/projects/{projectId}/rankings/keywords']);
+  } finally {
+    await fleet.close();
+    await http.close();
+  }
+}, 90_000);
