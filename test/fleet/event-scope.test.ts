@@ -12,7 +12,7 @@ const other = '22222222-2222-4222-8222-222222222222';
 // Nothing listens on port 1: a test that reaches the queue fails on the connection.
 const postgres = 'postgres://nobody@127.0.0.1:1/none';
 const keywords = (projectId: string): WebhookEvent => ({ event: 'keywords.updated', timestamp: '2026-06-10T00:00:00Z', project_id: projectId, data: { keywords_updated: 3, job_id: 'j1' } });
-const audit = (projectId: string): WebhookEvent => ({ event: 'audit.completed', timestamp: '2026-06-10T00:00:00Z', project_id: projectId, data: { audit_id: 'a1', pages_crawled: 4, issues_found: 1 } }) as WebhookEvent;
+const audit = (projectId: string): WebhookEvent => ({ event: 'audit.completed', timestamp: '2026-06-10T00:00:00Z', project_id: projectId, data: { audit_id: 'a1', target_url: 'https://example.com/', pages_crawled: 4 } });
 
 describe('fleet.enqueueEvent: only what the account copies', () => {
   it('a project outside the account\'s project list queues nothing', async () => {
