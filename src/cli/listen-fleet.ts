@@ -5,13 +5,13 @@
 // The receiver holds no API key unless it also works the queue.
 import { createServer, type Server } from 'node:http';
 import { createFleet, type Fleet } from '../fleet/index.js';
-import type { KnownWebhookEventName } from '../index.js';
-import { createWebhookReceiver, postgresDedupeStore, type WebhookReceiver } from '../webhooks/index.js';
+import { postgresDedupeStore } from '../webhooks/index.js';
 import { checkSecrets } from '../webhooks/secret.js';
 import { accountDedupe } from './account-dedupe.js';
-import { accountHookPath, accountWebhookSecret } from './account-secrets.js';
+import { accountHookPath } from './account-secrets.js';
 import { UsageError } from './connect.js';
 import { EXIT } from './exit-codes.js';
+import { fleetReceivers } from './fleet-receivers.js';
 import { readAccountsFile } from './fleet-accounts.js';
 import { withoutPassword } from './mask-password.js';
 import type { CommandIO } from './store-options.js';
@@ -29,9 +29,6 @@ export interface FleetListenFlags {
   /** Accounts this process also syncs at once, as `fleet work --concurrency` (0: only receive). */
   work: number;
 }
-
-/** The events that read something (EVENT_DATASETS); the others are acknowledged and dropped. */
-const READING_EVENTS: readonly KnownWebhookEventName[] = ['keywords.updated', 'prompts.updated', 'audit.completed', 'content.created', 'content.status_changed'];
 
 /**
  * Runs the fleet receiver until `io.signal` aborts, then stops cleanly: no new delivery is taken,
@@ -56,16 +53,12 @@ export async function listenFleet(flags: FleetListenFlags, mainSecret: string, i
     }
     fleet = createFleet({ postgres: flags.postgres, accounts: file.accounts, ...(flags.schema ? { schema: flags.schema } : {}), ...(flags.queue ? { queue: { name: flags.queue } } : {}) });
     const dedupe = accountDedupe(dedupeBase, ids);
-    const receivers = new Map<string, WebhookReceiver>();
-    for (const id of ids) receivers.set(id, receiverOf(fleet, id, await accountWebhookSecret(mainSecret, id), flags.path, dedupe.of(id), say, io));
-
-    server = createServer((request, response) => {
-      // The account is the segment after the path; its receiver checks that account's secret. A
-      // request for no known account goes to any receiver, which answers it 404 like a wrong secret.
-      const pathname = (request.url ?? '/').split('?')[0] ?? '/';
-      const id = ids.find((a) => pathname.startsWith(`${accountHookPath(flags.path, a)}/`));
-      (receivers.get(id ?? ids[0]!) as WebhookReceiver).node(request, response);
-    });
+    const onError = (id: string, error: unknown, event: { event: string; project_id: string }) =>
+      io.err.write(
+        `seo-visibility: ${terminalText(id, { oneLine: true })}: ${terminalText(event.event, { oneLine: true })} of project ${terminalText(event.project_id, { oneLine: true })} could not be queued (kept: the next start queues it): ${terminalText(error instanceof Error ? error.message : String(error), { oneLine: true })}\n`,
+      );
+    const { receivers, node } = await fleetReceivers({ queue: fleet, accountIds: ids, mainSecret, path: flags.path, dedupe, say, onError });
+    server = createServer(node);
     server.headersTimeout = 10_000;
     server.requestTimeout = 15_000;
     await new Promise<void>((resolve, reject) => {
@@ -116,28 +109,6 @@ export async function listenFleet(flags: FleetListenFlags, mainSecret: string, i
     await fleet?.close();
     await dedupeBase.close?.();
   }
-}
-
-/** One account's receiver: each event that reads something is queued for the fleet's workers. */
-function receiverOf(fleet: Fleet, id: string, secret: string, path: string, dedupe: ReturnType<ReturnType<typeof accountDedupe>['of']>, say: (line: string) => void, io: CommandIO): WebhookReceiver {
-  const receiver = createWebhookReceiver({
-    secret,
-    path: accountHookPath(path, id),
-    dedupe,
-    onError: (error, event) =>
-      io.err.write(
-        `seo-visibility: ${terminalText(id, { oneLine: true })}: ${terminalText(event.event, { oneLine: true })} of project ${terminalText(event.project_id, { oneLine: true })} could not be queued (kept: the next start queues it): ${terminalText(error instanceof Error ? error.message : String(error), { oneLine: true })}\n`,
-      ),
-  });
-  for (const name of READING_EVENTS) {
-    receiver.on(name, async (event) => {
-      const { queued, datasets } = await fleet.enqueueEvent(id, event);
-      const what = datasets.length === 0 ? 'not copied' : queued ? 'queued' : 'already queued';
-      say(`${what.padEnd(14)} ${id}  ${event.project_id}  ${datasets.join(',') || event.event}`);
-    });
-  }
-  receiver.on('webhook.test', () => say(`test delivery   ${id}`));
-  return receiver;
 }
 
 function workLine(account: string, run: { status: string; reason?: string | undefined; requests: number; rows: number; error?: { message: string } | undefined }): string {
