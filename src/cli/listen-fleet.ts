@@ -53,10 +53,13 @@ export async function listenFleet(flags: FleetListenFlags, mainSecret: string, i
     }
     fleet = createFleet({ postgres: flags.postgres, accounts: file.accounts, ...(flags.schema ? { schema: flags.schema } : {}), ...(flags.queue ? { queue: { name: flags.queue } } : {}) });
     const dedupe = accountDedupe(dedupeBase, ids);
-    const onError = (id: string, error: unknown, event: { event: string; project_id: string }) =>
+    let kept = 0;
+    const onError = (id: string, error: unknown, event: { event: string; project_id: string }) => {
+      kept++;
       io.err.write(
         `seo-visibility: ${terminalText(id, { oneLine: true })}: ${terminalText(event.event, { oneLine: true })} of project ${terminalText(event.project_id, { oneLine: true })} could not be queued (kept: the next start queues it): ${terminalText(error instanceof Error ? error.message : String(error), { oneLine: true })}\n`,
       );
+    };
     const { receivers, node } = await fleetReceivers({ queue: fleet, accountIds: ids, mainSecret, path: flags.path, dedupe, say, onError });
     server = createServer(node);
     server.headersTimeout = 10_000;
@@ -98,7 +101,7 @@ export async function listenFleet(flags: FleetListenFlags, mainSecret: string, i
     for (const receiver of receivers.values()) await receiver.idle();
     stopping.abort();
     await workFailed;
-    say('stopped: every acknowledged event was queued');
+    say(kept === 0 ? 'stopped: every acknowledged event was queued' : `stopped: every acknowledged event was queued but ${kept}, kept for the next start`);
     return failed ? EXIT.failed : EXIT.done;
   } catch (error) {
     const usage = error instanceof UsageError || (error as { name?: string })?.name === 'InvalidArgumentError';
