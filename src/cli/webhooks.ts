@@ -76,7 +76,7 @@ export function registerWebhooks(program: Command, io: CommandIO): void {
     .option('--accounts <file>', "fleet mode (needs --postgres): the accounts file of `fleet`; each account gets its own URL, <path>/<account>/<its secret>, and its events become jobs for the fleet's workers")
     .option('--schema <name>', 'fleet mode: the warehouse schema (as `fleet --schema`)', nonEmpty('--schema'))
     .option('--queue <name>', 'fleet mode: the pg-boss queue (as `fleet --queue`)', nonEmpty('--queue'))
-    .option('--work <n>', 'fleet mode: also work the queue here, n accounts at once (default 0: leave it to `fleet work`; a receiver alone needs no API key)', wholeNumber('--work', 0), 0)
+    .option('--work <n>', 'fleet mode: also work the queue here, n accounts at once (0: leave it to `fleet work`; a receiver alone needs no API key)', wholeNumber('--work', 0), 0)
     .addHelpText('after', `\nExamples:\n  $ seo-visibility listen --port 8787 --db seo.db --reserve 2000\n  $ seo-visibility listen --port 8787 --host 0.0.0.0 --postgres postgres://sync@db/warehouse\n  $ seo-visibility listen --port 8787 --postgres postgres://sync@db/warehouse --accounts accounts.json             # a fleet: jobs for \`fleet work\`\n  $ seo-visibility listen --port 8787 --postgres postgres://sync@db/warehouse --accounts accounts.json --work 2    # and work them here\n${LISTEN_HELP}`)
     .action(async (opts: ListenFlags) => io.setExit(await listenCommand(opts, io)));
   webhooks
