@@ -189,3 +189,18 @@ test('fleet mode refuses what it cannot honour: exit 2 with the reason', async (
     expect(result.stderr).toMatch(message);
   }
 }, 120_000);
+
+test('a fleet receiver without --work needs no API key, and SIGTERM stops it with exit 0', async () => {
+  const accounts = join(dir, 'two.json');
+  writeFileSync(accounts, JSON.stringify({ accounts: { acme: { keyEnv: 'ACME_SEO_KEY' }, globex: { keyEnv: 'GLOBEX_SEO_KEY' } } }));
+  // No key variable is set: only the workers (`fleet work`) will need them.
+  const listener = startListen(['--postgres', postgres.url, '--accounts', accounts, '--schema', 'keyless_fleet'], cleanEnv({ SEO_VISIBILITY_WEBHOOK_SECRET: generateWebhookSecret() }));
+  try {
+    await listener.origin;
+    listener.child.kill('SIGTERM');
+    expect(await listener.exited).toBe(0);
+    expect(listener.output()).toContain('stopped: every acknowledged event was queued');
+  } finally {
+    if (listener.child.exitCode === null && listener.child.signalCode === null) listener.child.kill('SIGKILL');
+  }
+}, 60_000);
