@@ -18,6 +18,7 @@ import { insightsScaleBench } from './insights-scale.js';
 import { syncBench } from './sync.js';
 import { fleetBench } from './fleet.js';
 import { webhooksBench } from './webhooks.js';
+import { webhooksFleetBench } from './webhooks-fleet.js';
 
 const sections: Array<[string, () => Promise<Row[]>]> = [
   ['overhead', overhead],
@@ -32,6 +33,7 @@ const sections: Array<[string, () => Promise<Row[]>]> = [
   ['insights at agency scale', insightsScaleBench],
   ['many accounts (fleet)', fleetBench],
   ['events to fresh rows (webhooks)', webhooksBench],
+  ['events in a fleet (webhooks → pg-boss)', webhooksFleetBench],
 ];
 
 /** Whether a row fails the run: every target in a full run; in quick mode only counts, bounds and size. */

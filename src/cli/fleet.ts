@@ -6,6 +6,7 @@ import { fleetHelp } from './fleet-help.js';
 import { type SimulatedAccounts, simulatedAccounts } from './fleet-simulator.js';
 import { statusTable, table } from './fleet-table.js';
 import { EXIT } from './exit-codes.js';
+import { withoutPassword } from './mask-password.js';
 import { shortDuration } from './progress.js';
 import { terminalJson, terminalText } from './terminal-text.js';
 
@@ -174,17 +175,6 @@ async function run(io: IO, flags: FleetFlags, needsKeys: boolean, fn: (fleet: Fl
     await fleet?.close();
     await simulated?.close();
   }
-}
-
-/** A message with the URL's password masked, wherever a driver may have quoted it. */
-function withoutPassword(message: string, url: string | undefined): string {
-  let password = '';
-  try {
-    password = url ? decodeURIComponent(new URL(url).password) : '';
-  } catch {
-    // not a URL: nothing to mask
-  }
-  return password ? message.split(password).join('***') : message;
 }
 
 /** The columns to fit: the terminal's, or COLUMNS when set; none on a pipe (nothing is cut there). */

@@ -4,6 +4,8 @@ import { createServer } from 'node:http';
 import { createEventSync } from '../sync/index.js';
 import { createWebhookReceiver, ensureWebhooks, generateWebhookSecret, memoryDedupeStore, postgresDedupeStore } from '../webhooks/index.js';
 import { connect, UsageError } from './connect.js';
+import { ensureFleetWebhooks } from './ensure-fleet.js';
+import { listenFleet } from './listen-fleet.js';
 import { storeFactory } from './store-choice.js';
 import { EXIT } from './exit-codes.js';
 import { nonEmpty, wholeNumber } from './flags.js';
@@ -24,13 +26,30 @@ const HELP = `
 Exit codes:
   0   done: every project has one subscription to the receiver (with --dry-run: the steps are printed)
   1   failed (the error is printed)
-  2   bad usage (no API key, no ${SECRET_ENV}, a bad --url or --events)
+  2   bad usage (no API key, no ${SECRET_ENV}, a bad --url or --events; with --accounts, a bad accounts
+      file or an account's key variable unset)
 
 Environment:
   SEO_VISIBILITY_API_KEY         a read+write API key
   SEO_VISIBILITY_BASE_URL        the API's base URL, ending in /api/v1
   ${SECRET_ENV}  the receiver's secret (seo-visibility webhooks secret makes one); to rotate it,
                                  set the new one here and give the receiver both until this has run`;
+
+const LISTEN_HELP = `
+Exit codes:
+  0   stopped by SIGTERM or Ctrl-C after the acknowledged events were read (a fleet: queued)
+  1   failed (the error is printed: a port in use, Postgres unreachable, a fleet worker that stopped)
+  2   bad usage (no ${SECRET_ENV}, no store, --db or --reserve with --accounts, a bad accounts file;
+      with --work, an account's key variable unset)
+
+Fleet mode (--accounts): each account's URL is <path>/<account>/<its secret>, the secret derived from
+${SECRET_ENV} (one account's URL tells nothing of another's); \`webhooks ensure --accounts\` subscribes
+exactly these URLs. Killed with SIGKILL, the next start queues what was acknowledged and not queued.
+
+Environment:
+  ${SECRET_ENV}  the receiver's secret (the same as \`webhooks ensure\`)
+  SEO_VISIBILITY_API_KEY         one account: its key (fleet mode: the accounts file names each key's variable)
+  SEO_VISIBILITY_POSTGRES_URL    the Postgres URL when neither --db nor --postgres is given`;
 
 /** `seo-visibility webhooks ensure|secret`: subscriptions kept pointed at the receiver. @internal */
 export function registerWebhooks(program: Command, io: CommandIO): void {
@@ -42,8 +61,9 @@ export function registerWebhooks(program: Command, io: CommandIO): void {
     .option('--events <names>', `comma-separated events (default: all): ${KNOWN_EVENT_NAMES.join(', ')}`, eventNames)
     .option('--dry-run', 'print what would change, and change nothing')
     .option('--json', 'print the steps as JSON')
-    .addHelpText('after', `\nExamples:\n  $ seo-visibility webhooks ensure --url https://example.com/hooks/seo --dry-run\n  $ seo-visibility webhooks ensure --url https://example.com/hooks/seo --events keywords.updated,audit.completed\n${HELP}`)
-    .action(async (opts: { url: string; events?: KnownWebhookEventName[]; dryRun?: boolean; json?: boolean }) => io.setExit(await ensureCommand(opts, io)));
+    .option('--accounts <file>', "a fleet: every account of `fleet`'s accounts file, each on its own key, subscribed to <url>/<account>/<its secret> (what `listen --accounts` answers)")
+    .addHelpText('after', `\nExamples:\n  $ seo-visibility webhooks ensure --url https://example.com/hooks/seo --dry-run\n  $ seo-visibility webhooks ensure --url https://example.com/hooks/seo --events keywords.updated,audit.completed\n  $ seo-visibility webhooks ensure --url https://example.com/hooks/seo --accounts accounts.json   # a fleet\n${HELP}`)
+    .action(async (opts: EnsureFlags) => io.setExit(await ensureCommand(opts, io)));
   program
     .command('listen')
     .description('Run a webhook receiver (seo-visibility/webhooks) that reads each event\'s data into your copy (seo-visibility/sync), within the budget. SIGTERM stops it cleanly: what was acknowledged is read first.')
@@ -52,8 +72,12 @@ export function registerWebhooks(program: Command, io: CommandIO): void {
     .option('--path <path>', 'the path the secret is appended to', nonEmpty('--path'), '/hooks/seo')
     .option('--db <file>', 'the SQLite file of your copy', nonEmpty('--db'))
     .option('--postgres <url>', 'the PostgreSQL database of your copy (also where repeated deliveries are remembered)', nonEmpty('--postgres'))
-    .option('--reserve <n>', "requests of the day's budget the reads leave for the nightly sync", wholeNumber('--reserve', 0), 0)
-    .addHelpText('after', `\nExamples:\n  $ seo-visibility listen --port 8787 --db seo.db --reserve 2000\n  $ seo-visibility listen --port 8787 --host 0.0.0.0 --postgres postgres://sync@db/warehouse\n${HELP.replace('with --dry-run: the steps are printed', 'stopped by SIGTERM or Ctrl-C after the acknowledged events were read')}`)
+    .option('--reserve <n>', "requests of the day's budget the reads leave for the nightly sync (one account; a fleet's accounts file gives each its own)", wholeNumber('--reserve', 0), 0)
+    .option('--accounts <file>', "fleet mode (needs --postgres): the accounts file of `fleet`; each account gets its own URL, <path>/<account>/<its secret>, and its events become jobs for the fleet's workers")
+    .option('--schema <name>', 'fleet mode: the warehouse schema (as `fleet --schema`)', nonEmpty('--schema'))
+    .option('--queue <name>', 'fleet mode: the pg-boss queue (as `fleet --queue`)', nonEmpty('--queue'))
+    .option('--work <n>', 'fleet mode: also work the queue here, n accounts at once (0: leave it to `fleet work`; a receiver alone needs no API key)', wholeNumber('--work', 0), 0)
+    .addHelpText('after', `\nExamples:\n  $ seo-visibility listen --port 8787 --db seo.db --reserve 2000\n  $ seo-visibility listen --port 8787 --host 0.0.0.0 --postgres postgres://sync@db/warehouse\n  $ seo-visibility listen --port 8787 --postgres postgres://sync@db/warehouse --accounts accounts.json             # a fleet: jobs for \`fleet work\`\n  $ seo-visibility listen --port 8787 --postgres postgres://sync@db/warehouse --accounts accounts.json --work 2    # and work them here\n${LISTEN_HELP}`)
     .action(async (opts: ListenFlags) => io.setExit(await listenCommand(opts, io)));
   webhooks
     .command('secret')
@@ -64,6 +88,11 @@ export function registerWebhooks(program: Command, io: CommandIO): void {
     });
 }
 
+function usage(io: CommandIO, message: string): number {
+  io.err.write(`seo-visibility: ${message}.\n`);
+  return EXIT.usage;
+}
+
 /** The receiver's secret from its variable, or undefined after saying how to set it (a usage error). */
 function receiverSecret(io: CommandIO): string | undefined {
   const secret = process.env[SECRET_ENV];
@@ -71,18 +100,27 @@ function receiverSecret(io: CommandIO): string | undefined {
   return secret || undefined;
 }
 
-async function ensureCommand(opts: { url: string; events?: KnownWebhookEventName[]; dryRun?: boolean; json?: boolean }, io: CommandIO): Promise<number> {
+interface EnsureFlags {
+  url: string;
+  events?: KnownWebhookEventName[];
+  dryRun?: boolean;
+  json?: boolean;
+  accounts?: string;
+}
+
+async function ensureCommand(opts: EnsureFlags, io: CommandIO): Promise<number> {
   const secret = receiverSecret(io);
   if (!secret) return EXIT.usage;
   let connection: Awaited<ReturnType<typeof connect>> | undefined;
   try {
-    connection = await connect({});
-    const steps = await ensureWebhooks(connection.client, { url: opts.url, secret, ...(opts.events ? { events: opts.events } : {}), dryRun: opts.dryRun === true });
+    const steps = opts.accounts
+      ? await ensureFleetWebhooks({ ...opts, accounts: opts.accounts }, secret)
+      : await ensureWebhooks((connection = await connect({})).client, { url: opts.url, secret, ...(opts.events ? { events: opts.events } : {}), dryRun: opts.dryRun === true });
     if (opts.json) {
       io.out.write(`${terminalJson(steps)}\n`);
       return EXIT.done;
     }
-    for (const s of steps) io.out.write(`${s.action.padEnd(7)} ${terminalText(s.projectId, { oneLine: true })}  ${terminalText(s.url, { oneLine: true })}  ${s.events.map((e) => terminalText(e, { oneLine: true })).join(',')}\n`);
+    for (const s of steps) io.out.write(`${s.action.padEnd(7)} ${'account' in s ? `${terminalText(String(s.account), { oneLine: true })}  ` : ''}${terminalText(s.projectId, { oneLine: true })}  ${terminalText(s.url, { oneLine: true })}  ${s.events.map((e) => terminalText(e, { oneLine: true })).join(',')}\n`);
     const count = (action: string) => steps.filter((s) => s.action === action).length;
     const verb = opts.dryRun ? 'would be ' : '';
     io.out.write(`${count('create')} ${verb}created, ${count('update')} ${verb}updated, ${count('delete')} ${verb}deleted, ${count('keep')} kept${opts.dryRun ? ' (dry run: nothing changed)' : ''}\n`);
@@ -104,11 +142,24 @@ interface ListenFlags {
   db?: string;
   postgres?: string;
   reserve: number;
+  accounts?: string;
+  schema?: string;
+  queue?: string;
+  work: number;
 }
 
 async function listenCommand(opts: ListenFlags, io: CommandIO): Promise<number> {
   const secret = receiverSecret(io);
   if (!secret) return EXIT.usage;
+  const fleetOnly = (['schema', 'queue'] as const).find((flag) => opts[flag] !== undefined) ?? (opts.work > 0 ? 'work' : undefined);
+  if (opts.accounts === undefined && fleetOnly) return usage(io, `--${fleetOnly} is for fleet mode: give --accounts <file> too`);
+  if (opts.accounts !== undefined) {
+    const postgres = opts.postgres ?? process.env['SEO_VISIBILITY_POSTGRES_URL'];
+    if (opts.db !== undefined) return usage(io, "--db and --accounts: a fleet's copy and queue are in Postgres; give --postgres <url> instead of --db");
+    if (!postgres) return usage(io, 'No Postgres: fleet mode (--accounts) needs --postgres <url> or SEO_VISIBILITY_POSTGRES_URL');
+    if (opts.reserve !== 0) return usage(io, "--reserve and --accounts: each account's reserve is in the accounts file (\"reserve\")");
+    return listenFleet({ port: opts.port, host: opts.host, path: opts.path, postgres, accounts: opts.accounts, schema: opts.schema, queue: opts.queue, work: opts.work }, secret, io);
+  }
   let connection: Awaited<ReturnType<typeof connect>> | undefined;
   try {
     const store = storeFactory(opts, process.env, { required: true, allowNdjson: false })!();

@@ -47,10 +47,14 @@ export class Accounts {
     return typeof this.#source !== 'function';
   }
 
+  /** What the account `id` copies (its job), without building a client on its key. */
+  async job(id: string): Promise<SyncJob> {
+    return (await this.#account(id)).job;
+  }
+
   /** The account `id`, with a client built on its key. */
   async resolve(id: string): Promise<ResolvedAccount> {
-    const account: FleetAccount | undefined = typeof this.#source === 'function' ? await this.#source(id) : Object.hasOwn(this.#source, id) ? this.#source[id] : undefined;
-    if (!account) throw new FleetError('unknown_account', `No account '${id}' in this worker's configuration (removed from it?): its job is failed, not retried. Every worker needs every account it may be handed; enqueue it again once they hold it`);
+    const account = await this.#account(id);
     const options = { ...this.#shared, ...account.client };
     const pacing = options.rateLimit === false ? undefined : options.rateLimit?.windows;
     return {
@@ -60,6 +64,12 @@ export class Accounts {
       budget: account.budget,
       windows: pacing ? [...pacing] : [...DOCUMENTED_WINDOWS],
     };
+  }
+
+  async #account(id: string): Promise<FleetAccount> {
+    const account: FleetAccount | undefined = typeof this.#source === 'function' ? await this.#source(id) : Object.hasOwn(this.#source, id) ? this.#source[id] : undefined;
+    if (!account) throw new FleetError('unknown_account', `No account '${id}' in this worker's configuration (removed from it?): its job is failed, not retried. Every worker needs every account it may be handed; enqueue it again once they hold it`);
+    return account;
   }
 }
 

@@ -71,7 +71,8 @@ export class Fleet {
    * Queues the read a webhook event asks for (see `EVENT_DATASETS` of seo-visibility/sync): the
    * event's project and datasets of `account`, re-read by the next free worker. One job per
    * account, project and datasets at a time, so a burst becomes one read; an event that reads
-   * nothing (`audit.started`, the test delivery, an unknown name) queues nothing.
+   * nothing (`audit.started`, the test delivery, an unknown name) queues nothing, and so does an
+   * event for a project or datasets the account's job does not copy (only its datasets are read).
    * @example
    * ```ts
    * const { queued, datasets } = await fleet.enqueueEvent('acme', e); // from a receiver's handler
@@ -79,10 +80,17 @@ export class Fleet {
    */
   async enqueueEvent(account: string, event: WebhookEvent): Promise<{ queued: boolean; datasets: DatasetName[] }> {
     const [id] = this.#accounts.ids([account], 'enqueueEvent');
-    const datasets: DatasetName[] = typeof event?.event === 'string' && Object.hasOwn(EVENT_DATASETS, event.event) ? [...EVENT_DATASETS[event.event as keyof typeof EVENT_DATASETS]] : [];
-    if (datasets.length === 0 || !isUuid(event.project_id)) return { queued: false, datasets: [] };
+    const asked: DatasetName[] = typeof event?.event === 'string' && Object.hasOwn(EVENT_DATASETS, event.event) ? [...EVENT_DATASETS[event.event as keyof typeof EVENT_DATASETS]] : [];
+    if (asked.length === 0 || !isUuid(event.project_id)) return { queued: false, datasets: [] };
+    // Only what the account copies: a read of another project or dataset would copy what the
+    // account's job leaves out, on its budget (the event names the project; anyone with the URL can).
+    const projectId = event.project_id.toLowerCase();
+    const job = await this.#accounts.job(id!);
+    const datasets = job.datasets ? asked.filter((d) => job.datasets!.includes(d)) : asked;
+    const inProjects = job.projects === 'all' || job.projects.some((p) => p.toLowerCase() === projectId);
+    if (datasets.length === 0 || !inProjects) return { queued: false, datasets: [] };
     const queue = await this.#open();
-    return { queued: await queue.sendEvent(id!, this.#schema, event.project_id.toLowerCase(), datasets), datasets };
+    return { queued: await queue.sendEvent(id!, this.#schema, projectId, datasets), datasets };
   }
 
   /**

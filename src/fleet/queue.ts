@@ -10,7 +10,7 @@ export interface SyncJobData {
   /** The warehouse schema of the fleet that queued it (absent on jobs queued before it was carried). */
   schema?: string | undefined;
   /** A webhook event's read: one project's datasets, re-read (absent: the account's own job). */
-  event?: { projectId: string; datasets: string[] } | undefined;
+  event?: { projectId: string; datasets: string[]; /** Times it was put off for its account's store in use. */ deferrals?: number | undefined } | undefined;
 }
 
 /** What a scheduled job carries: the accounts to enqueue when it fires. @internal */
@@ -123,11 +123,11 @@ export class FleetQueue {
   /**
    * Queues the read an event asks for: one project's datasets of `account`. One per account,
    * project and datasets at a time (the queue is stately): false when one is already queued, so a
-   * burst of events becomes one read.
+   * burst of events becomes one read. `later`: the same read put off (its account's store was in use).
    */
-  async sendEvent(account: string, schema: string, projectId: string, datasets: readonly string[]): Promise<boolean> {
-    const data: SyncJobData = { account, schema, event: { projectId, datasets: [...datasets] } };
-    const id = await this.#boss.send(this.settings.name, data, { singletonKey: `${account}/${projectId}/${datasets.join('+')}` });
+  async sendEvent(account: string, schema: string, projectId: string, datasets: readonly string[], later?: { startAfter: Date; deferrals: number }): Promise<boolean> {
+    const data: SyncJobData = { account, schema, event: { projectId, datasets: [...datasets], ...(later ? { deferrals: later.deferrals } : {}) } };
+    const id = await this.#boss.send(this.settings.name, data, { singletonKey: `${account}/${projectId}/${datasets.join('+')}`, ...(later ? { startAfter: later.startAfter } : {}) });
     return id !== null;
   }
 

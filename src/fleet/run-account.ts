@@ -120,6 +120,17 @@ export async function runAccountJob(ctx: RunContext, job: JobWithMetadata<SyncJo
     run = { ...base, status: 'failed', requests: 0, rows: 0, endedAt: new Date().toISOString(), error: describeError(error) };
     // A refused key will be refused again: fail this account now, and only it.
     if (run.error?.status === 401 || run.error?.status === 403) return { id: job.id, status: 'deadletter', output: { ...run, reason: 'key_refused' } };
+    // An event's read that meets its account's store in use (the account's own run, or another
+    // project's event read on another slot) is put off and queued again, not failed: a failure
+    // spent pg-boss's retries while a nightly run held the store for longer, and lost the read.
+    const event = job.data.event;
+    if (event && (error as { name?: unknown })?.name === 'SyncError' && (error as { code?: unknown }).code === 'in_use') {
+      const deferrals = (event.deferrals ?? 0) + 1;
+      const startAfter = new Date(Date.now() + eventDeferralMs(deferrals));
+      await ctx.queue.sendEvent(id, ctx.schema, event.projectId, event.datasets, { startAfter, deferrals });
+      run = { ...base, status: 'stopped', requests: 0, rows: 0, endedAt: run.endedAt, resumesAt: startAfter.toISOString() };
+      return { id: job.id, status: 'completed', output: run };
+    }
     // An event's read that meets the account's stopped run (job_changed) waits for that run's
     // resume, which reads the data: done, not a failure, and never retried.
     if (job.data.event && (error as { name?: unknown; code?: unknown })?.name === 'SyncError' && (error as { code?: unknown }).code === 'job_changed') {
@@ -148,6 +159,15 @@ export function resumeTime(reason: StopReason | undefined, windows: readonly Syn
   const sorted = [...windows].sort((a, b) => a.intervalMs - b.intervalMs);
   const window = reason === 'daily_budget' || sorted.length === 1 ? sorted[sorted.length - 1]! : sorted[sorted.length - 2]!;
   return new Date((Math.floor(now / window.intervalMs) + 1) * window.intervalMs + 1_000);
+}
+
+/**
+ * How long an event's read waits for its account's store, the `n`th time it found it in use: 2 s,
+ * doubling, at most a minute (a burst's other reads take seconds; a nightly run, longer).
+ * @internal
+ */
+export function eventDeferralMs(n: number): number {
+  return Math.min(60_000, 1_000 * 2 ** Math.min(n, 6));
 }
 
 /**

@@ -32,3 +32,15 @@ export async function importPeer<T>(name: string, importer: () => Promise<T>, mi
     throw missing(name, error);
   }
 }
+
+/**
+ * Imports the package `name` at run time only. The specifier is not a literal, so a bundler
+ * (esbuild in wrangler, Vite, webpack) leaves the import alone instead of failing to resolve a peer
+ * that is not installed: right for an entry that must bundle for Workers, where the peer is absent
+ * and the code that needs it is never called (seo-visibility/webhooks and its PostgreSQL store).
+ * @example `importPeer('pg', () => importAtRunTime<typeof import('pg')>('pg'), missing)`
+ * @internal
+ */
+export function importAtRunTime<T>(name: string): Promise<T> {
+  return import(/* webpackIgnore: true */ /* @vite-ignore */ name) as Promise<T>;
+}

@@ -3,7 +3,7 @@
 // same delivery at once exactly one runs the handlers.
 import type { Pool } from 'pg';
 import { InvalidArgumentError } from '../index.js';
-import { importPeer, loadOnce } from '../internal/optional-peers.js';
+import { importAtRunTime, importPeer, loadOnce } from '../internal/optional-peers.js';
 import type { WebhookDedupeStore } from './dedupe-store.js';
 
 type PgModule = typeof import('pg');
@@ -39,7 +39,8 @@ function identifier(name: string, value: unknown, fallback: string): string {
 }
 
 const loadPg: () => Promise<PgModule> = loadOnce(() =>
-  importPeer('pg', () => import('pg'), (_, cause) => new Error('postgresDedupeStore needs the optional peer dependency pg (node-postgres), which could not be loaded. Install it: npm install pg', { cause })).then(
+  // At run time only: the webhooks entry bundles for Workers, where pg is not installed.
+  importPeer('pg', () => importAtRunTime<PgModule>('pg'), (_, cause) => new Error('postgresDedupeStore needs the optional peer dependency pg (node-postgres), which could not be loaded. Install it: npm install pg', { cause })).then(
     (mod) => ((mod as unknown as { default?: PgModule }).default ?? mod) as PgModule,
   ),
 );

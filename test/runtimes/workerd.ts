@@ -30,14 +30,14 @@ function installedPackage(consumerDir: string): Plugin {
 const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
 
 /**
- * Bundles test/runtimes/fixtures/worker.mjs with the SDK installed in `consumerDir` the way
+ * Bundles test/runtimes/fixtures/worker.mjs (or another `fixture` there) with the SDK installed in `consumerDir` the way
  * wrangler does (esbuild, the `workerd`/`worker`/`browser` export conditions, ESM). Node built-ins
  * are left external and reported, so a test can demand there are none.
  * @example `const { script } = await bundleWorker(consumerDir);`
  */
-export async function bundleWorker(consumerDir: string): Promise<WorkerBundle> {
+export async function bundleWorker(consumerDir: string, fixture = 'worker.mjs'): Promise<WorkerBundle> {
   const result = await build({
-    entryPoints: [join(repoRoot, 'test', 'runtimes', 'fixtures', 'worker.mjs')],
+    entryPoints: [join(repoRoot, 'test', 'runtimes', 'fixtures', fixture)],
     bundle: true,
     format: 'esm',
     platform: 'neutral',
