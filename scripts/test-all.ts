@@ -59,13 +59,14 @@ const passes: Pass[] = [
   { name: 'import circles', about: 'dependency-cruiser over src/ (.dependency-cruiser.cjs): fails while any import circle remains', estimate: 15, together: 'static', command: npm('circles') },
   { name: 'unit', about: 'vitest run: every *.test.ts but the system and packed ones; in-process, injected clock (Node 24)', estimate: 60, command: npm('test:unit') },
   // The system suite mostly waits (on child processes, real rate windows, Retry-After): its two
-  // workers left CPU idle that these short CPU passes use; they never read dist/, which the packed
-  // tarball's build rewrites, so that one stays after them.
+  // workers left CPU idle that the passes beside it use (the bench's binding figures are counts and
+  // 429s, not times). None of them reads dist/, which the packed tarball's build rewrites, so that
+  // one stays after them.
   { name: 'system', about: 'vitest.system.config.ts: the *.system.test.ts files: one PostgreSQL and one Redis for the run, the CLI, child processes, kill loops, examples (Node 24)', estimate: 360, together: 'beside system', streams: true, command: npm('test:system') },
   { name: 'docs', about: 'TypeDoc into docs/api (gitignored), failing on any warning', estimate: 40, together: 'beside system', command: npm('docs') },
   { name: 'size', about: 'the main entry gzipped for the browser, dependencies included, within its budget', estimate: 10, together: 'beside system', command: npm('size') },
   { name: 'node 22 smoke', about: 'a smoke set of unit files on Node 22 (downloaded into the npm cache by `npm exec node@22` on first use); the packed tarball runs on Node 22 too', estimate: 30, together: 'beside system', command: npm('test:node22') },
-  { name: 'bench quick', about: 'the benchmark in its short mode: request counts, read-ahead, 429s and size are binding', estimate: 60, command: npm('bench:quick') },
+  { name: 'bench quick', about: 'the benchmark in its short mode: request counts, read-ahead, 429s and size are binding', estimate: 60, together: 'beside system', command: npm('bench:quick') },
   { name: 'packed tarball', about: 'npm pack, installed in a scratch project: Node import/require/tsc, publint, attw, headless Chromium, Deno, Bun, workerd, and Node 22', estimate: 120, command: npm('test:packed') },
   {
     name: 'tree unchanged',
