@@ -30,13 +30,17 @@ const sources: Record<string, string[]> = {
   ],
 };
 
+// Four consumer files (each entry, ESM and CommonJS) in one tsc program: one compile instead of
+// four, in a pass of `npm test` that is mostly compiles.
+const files: Array<[entry: string, file: string]> = [
+  ['fleet', 'fleet-consumer.ts'],
+  ['fleet', 'fleet-consumer.cts'],
+  ['webhooks', 'webhooks-consumer.ts'],
+  ['webhooks', 'webhooks-consumer.cts'],
+];
+
 describe('seo-visibility/fleet and /webhooks in a strict TypeScript project without @types/pg', () => {
-  it.each([
-    ['fleet', 'ESM', 'fleet-consumer.ts'],
-    ['fleet', 'CommonJS', 'fleet-consumer.cts'],
-    ['webhooks', 'ESM', 'webhooks-consumer.ts'],
-    ['webhooks', 'CommonJS', 'webhooks-consumer.cts'],
-  ])('seo-visibility/%s type-checks (%s, nodenext, skipLibCheck off, no pg or @types/pg installed)', async (entry, _kind, file) => {
+  it('type-check (ESM and CommonJS, nodenext, skipLibCheck off, no pg or @types/pg installed)', async () => {
     expect(existsSync(join(consumerDir, 'node_modules', 'pg')), 'the scratch project must not have pg').toBe(false);
     expect(existsSync(join(consumerDir, 'node_modules', '@types', 'pg')), 'the scratch project must not have @types/pg').toBe(false);
     const nodeTypesOnly = join(consumerDir, 'node-types-only');
@@ -44,7 +48,7 @@ describe('seo-visibility/fleet and /webhooks in a strict TypeScript project with
     await symlink(join(repoRoot, 'node_modules', '@types', 'node'), join(nodeTypesOnly, 'node')).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== 'EEXIST') throw error;
     });
-    await writeFile(join(consumerDir, file), (sources[entry] as string[]).join('\n'));
+    for (const [entry, file] of files) await writeFile(join(consumerDir, file), (sources[entry] as string[]).join('\n'));
     const tsconfig = {
       compilerOptions: {
         module: 'nodenext',
@@ -59,10 +63,9 @@ describe('seo-visibility/fleet and /webhooks in a strict TypeScript project with
         noEmit: true,
         skipLibCheck: false,
       },
-      files: [file],
+      files: files.map(([, file]) => file),
     };
-    const config = `tsconfig.${entry}-${file.replace('.', '-')}.json`;
-    await writeFile(join(consumerDir, config), JSON.stringify(tsconfig, null, 2));
-    expectOk(await run('tsc', ['-p', config], { cwd: consumerDir }), `tsc (${file})`);
+    await writeFile(join(consumerDir, 'tsconfig.pg-free.json'), JSON.stringify(tsconfig, null, 2));
+    expectOk(await run('tsc', ['-p', 'tsconfig.pg-free.json'], { cwd: consumerDir }), 'tsc (fleet and webhooks consumers)');
   });
 });
