@@ -7,6 +7,7 @@
 import { cpus, totalmem, type } from 'node:os';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { startPostgres } from '../test/helpers/postgres-server.js';
 import { admission } from './admission.js';
 import { QUICK, type Row } from './lib.js';
 import { overhead } from './overhead.js';
@@ -46,13 +47,32 @@ const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf
 const chosen = only ? sections.filter(([name]) => name.startsWith(only)) : sections;
 if (chosen.length === 0) throw new Error(`--only ${only}: no section starts so; the sections are ${sections.map(([name]) => name).join(', ')}`);
 
+// One PostgreSQL for every section that needs one, each section getting a database of its own in
+// it (test/helpers/postgres-server.ts reads POSTGRES_URL), as the system suite does: four clusters,
+// each an initdb and a start, were a few seconds of a 2-core machine apiece.
+const NEEDS_POSTGRES = new Set(['copy your data out (sync)', 'what changed (insights)', 'insights at agency scale', 'many accounts (fleet)']);
+const sharedPostgres = !process.env.POSTGRES_URL && chosen.some(([name]) => NEEDS_POSTGRES.has(name)) ? await startPostgres({ shared: true }) : undefined;
+if (sharedPostgres) process.env.POSTGRES_URL = sharedPostgres.url;
+
 const rows: Row[] = [];
 const started = Date.now();
-for (const [name, run] of chosen) {
-  process.stdout.write(`bench: ${name}…\n`);
-  for (const row of await run()) {
-    rows.push(row);
-    process.stdout.write(`  ${verdict(row).padEnd(5)} ${row.figure}: ${row.value}${row.peer ? ` | peer: ${row.peer}` : ''}${row.target ? ` | target: ${row.target}` : ''}\n`);
+try {
+  await runSections();
+} finally {
+  await sharedPostgres?.stop();
+}
+
+async function runSections(): Promise<void> {
+  for (const [name, run] of chosen) {
+    process.stdout.write(`bench: ${name}…\n`);
+    const sectionStarted = Date.now();
+    const sectionRows = await run();
+    // Each section's time, so a slow `bench:quick` (a pass of `npm test`) shows where it goes.
+    process.stdout.write(`  (${((Date.now() - sectionStarted) / 1000).toFixed(1)} s)\n`);
+    for (const row of sectionRows) {
+      rows.push(row);
+      process.stdout.write(`  ${verdict(row).padEnd(5)} ${row.figure}: ${row.value}${row.peer ? ` | peer: ${row.peer}` : ''}${row.target ? ` | target: ${row.target}` : ''}\n`);
+    }
   }
 }
 

@@ -28,6 +28,8 @@ interface Pass {
   estimate: number;
   /** Passes with the same `together` value, one after another in the list, run side by side. */
   together?: string;
+  /** First of a side-by-side step: its output shows as it runs (a long pass), the others' after it. */
+  streams?: boolean;
   /** The command (run with the repo as its working directory), or a check run in this process. */
   command?: string[];
   check?: () => boolean;
@@ -56,12 +58,16 @@ const passes: Pass[] = [
   { name: 'lint', about: 'Biome, linter only (biome.jsonc): unused imports and variables are errors; no file is rewritten', estimate: 5, together: 'static', command: npm('lint') },
   { name: 'import circles', about: 'dependency-cruiser over src/ (.dependency-cruiser.cjs): fails while any import circle remains', estimate: 15, together: 'static', command: npm('circles') },
   { name: 'unit', about: 'vitest run: every *.test.ts but the system and packed ones; in-process, injected clock (Node 24)', estimate: 60, command: npm('test:unit') },
-  { name: 'system', about: 'vitest.system.config.ts: the *.system.test.ts files: one PostgreSQL and one Redis for the run, the CLI, child processes, kill loops, examples (Node 24)', estimate: 150, command: npm('test:system') },
-  { name: 'size', about: 'the main entry gzipped for the browser, dependencies included, within its budget', estimate: 10, command: npm('size') },
-  { name: 'bench quick', about: 'the benchmark in its short mode: request counts, read-ahead, 429s and size are binding', estimate: 40, command: npm('bench:quick') },
+  // The system suite mostly waits (on child processes, real rate windows, Retry-After): its two
+  // workers left CPU idle that the passes beside it use (the bench's binding figures are counts and
+  // 429s, not times). None of them reads dist/, which the packed tarball's build rewrites, so that
+  // one stays after them.
+  { name: 'system', about: 'vitest.system.config.ts: the *.system.test.ts files: one PostgreSQL and one Redis for the run, the CLI, child processes, kill loops, examples (Node 24)', estimate: 360, together: 'beside system', streams: true, command: npm('test:system') },
+  { name: 'docs', about: 'TypeDoc into docs/api (gitignored), failing on any warning', estimate: 40, together: 'beside system', command: npm('docs') },
+  { name: 'size', about: 'the main entry gzipped for the browser, dependencies included, within its budget', estimate: 10, together: 'beside system', command: npm('size') },
+  { name: 'node 22 smoke', about: 'a smoke set of unit files on Node 22 (downloaded into the npm cache by `npm exec node@22` on first use); the packed tarball runs on Node 22 too', estimate: 30, together: 'beside system', command: npm('test:node22') },
+  { name: 'bench quick', about: 'the benchmark in its short mode: request counts, read-ahead, 429s and size are binding', estimate: 60, together: 'beside system', command: npm('bench:quick') },
   { name: 'packed tarball', about: 'npm pack, installed in a scratch project: Node import/require/tsc, publint, attw, headless Chromium, Deno, Bun, workerd, and Node 22', estimate: 120, command: npm('test:packed') },
-  { name: 'docs', about: 'TypeDoc into docs/api (gitignored), failing on any warning', estimate: 40, command: npm('docs') },
-  { name: 'node 22 smoke', about: 'a smoke set of unit files on Node 22 (downloaded into the npm cache by `npm exec node@22` on first use); the packed tarball ran on Node 22 above', estimate: 30, command: npm('test:node22') },
   {
     name: 'tree unchanged',
     about: 'the working tree is the committed tree: no pass, and not `npm install` before them, rewrote a tracked file or left an untracked one',
@@ -115,6 +121,16 @@ function runInherit(pass: Pass): Promise<boolean> {
   return Promise.resolve(spawnSync(command as string, args, { cwd: root, stdio: 'inherit' }).status === 0);
 }
 
+/** Runs a pass with its output on this terminal, without blocking this process (others run beside it). */
+function runStreaming(pass: Pass): Promise<boolean> {
+  const [command, ...args] = pass.command as string[];
+  return new Promise((resolve) => {
+    const child = spawn(command as string, args, { cwd: root, stdio: 'inherit' });
+    child.on('error', () => resolve(false));
+    child.on('close', (code) => resolve(code === 0));
+  });
+}
+
 /** Runs a pass beside others: its output is kept and shown whole when it ends, never interleaved. */
 function runCaptured(pass: Pass): Promise<{ ok: boolean; output: string }> {
   const [command, ...args] = pass.command as string[];
@@ -143,6 +159,28 @@ async function runAll(): Promise<{ results: Array<{ name: string; ok: boolean; s
       const ok = await runInherit(pass);
       results.push({ name: pass.name, ok, seconds: Math.round((Date.now() - t0) / 1000) });
       process.stdout.write(footer(pass, ok, results.at(-1)!.seconds));
+    } else if (step[0]?.streams) {
+      // A long pass (the system suite) shows its progress as it goes; the passes beside it are kept
+      // and shown whole once it ends, so no two outputs interleave.
+      const [first, ...beside] = step as [Pass, ...Pass[]];
+      process.stdout.write(`\n━━━ side by side: ${step.map((p) => p.name).join(', ')} (${beside.map((p) => p.name).join(', ')} shown after ${first.name}) ━━━\n`);
+      process.stdout.write(`\n━━━ ${header(first)} ━━━\n    ${first.about}\n\n`);
+      const shown = new Map<Pass, string>();
+      const t0 = Date.now();
+      await Promise.all([
+        runStreaming(first).then((ok) => {
+          const seconds = Math.round((Date.now() - t0) / 1000);
+          results.push({ name: first.name, ok, seconds });
+          process.stdout.write(footer(first, ok, seconds));
+        }),
+        ...beside.map(async (pass) => {
+          const { ok, output } = await runCaptured(pass);
+          const seconds = Math.round((Date.now() - t0) / 1000);
+          results.push({ name: pass.name, ok, seconds });
+          shown.set(pass, `\n━━━ ${header(pass)} ━━━\n    ${pass.about}\n\n${output}${footer(pass, ok, seconds)}`);
+        }),
+      ]);
+      process.stdout.write(beside.map((pass) => shown.get(pass)).join(''));
     } else {
       process.stdout.write(`\n━━━ side by side: ${step.map((p) => p.name).join(', ')} (each shown when it ends) ━━━\n`);
       await Promise.all(

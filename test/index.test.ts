@@ -101,7 +101,7 @@ describe('src/index: a curated surface', () => {
 const WEBHOOKS_VALUES = ['createWebhookReceiver', 'ensureWebhooks', 'generateWebhookSecret', 'memoryDedupeStore', 'postgresDedupeStore', 'webhookEventKey', 'webhookUrl'];
 const WEBHOOKS_TYPES = [
   'EnsureWebhookStep', 'EnsureWebhooksOptions', 'KnownWebhookEventType', 'MemoryDedupeStoreOptions', 'NodeRequest', 'NodeResponse', 'PostgresDedupeStoreOptions', 'WaitUntilContext', 'WebhookDedupeStore',
-  'WebhookHandler', 'WebhookReceiver', 'WebhookReceiverOptions', 'WebhookRetryOptions',
+  'WebhookHandler', 'WebhookPostgresPool', 'WebhookReceiver', 'WebhookReceiverOptions', 'WebhookRetryOptions',
 ];
 
 describe('src/webhooks: a curated surface', () => {

@@ -1,4 +1,3 @@
-import type { Pool } from 'pg';
 import type { ClientOptions } from '../index.js';
 import { InvalidArgumentError } from '../index.js';
 import { type Check, fn, integerIn, is, isObject, object, optional, string } from '../internal/option-check.js';
@@ -155,6 +154,27 @@ export interface FleetQueueOptions {
 }
 
 /**
+ * What the fleet needs of a pool given as `postgres`: a `pg.Pool` is one. The SDK's own shape
+ * rather than pg's `Pool` type, so the declarations of `seo-visibility/fleet` import nothing from
+ * `pg`: a strict TypeScript project (`skipLibCheck: false`) needs no `@types/pg` (pg ships no types).
+ *
+ * @example
+ * ```ts
+ * import pg from 'pg';
+ * const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL });
+ * const postgres: FleetPostgresPool = pool; // a pg.Pool is one
+ * const options: FleetOptions = { postgres, accounts };
+ * await pool.end();
+ * ```
+ */
+export interface FleetPostgresPool {
+  /** Checks a client out of the pool (`pg.Pool#connect`). */
+  connect(): Promise<unknown>;
+  /** Runs one statement (`pg.Pool#query`). */
+  query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+}
+
+/**
  * Options of {@link createFleet}.
  *
  * @example
@@ -176,7 +196,7 @@ export interface FleetOptions {
    * createFleet({ postgres: new pg.Pool({ connectionString: process.env.DATABASE_URL }), accounts });
    * ```
    */
-  postgres: string | Pool;
+  postgres: string | FleetPostgresPool;
   /**
    * The accounts, by id (letters, digits, `.`, `_` and `-`, up to 100 characters).
    * @example
@@ -235,7 +255,7 @@ export function checkAccountId(id: unknown, where: string): string {
 
 const seconds = (min: number, max: number) => optional(integerIn(min, max, `expected whole seconds from ${min} to ${max}`));
 const identifier = optional(is<string>((v) => typeof v === 'string' && /^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(v), 'expected a Postgres identifier: a letter or _, then letters, digits or _ (up to 63)'));
-const isPool = (v: unknown): v is Pool => isObject(v) && typeof v['query'] === 'function' && typeof v['connect'] === 'function';
+const isPool = (v: unknown): v is FleetPostgresPool => isObject(v) && typeof v['query'] === 'function' && typeof v['connect'] === 'function';
 // An account's key is checked here only for being a string: the client checks its form, without ever echoing it.
 const account = object({ apiKey: string('expected the API key, a string'), job: is((v) => isObject(v), "expected a job such as { projects: 'all' }"), client: optional(is((v) => isObject(v), 'expected client options')), budget: optional(is((v) => isObject(v), 'expected { reserve?, maxRequests? }')) }, 'expected { apiKey, job, client?, budget? }');
 
@@ -258,7 +278,7 @@ export function runCheck<T>(check: Check<T>, value: unknown): asserts value is T
 /** @internal */
 export const checkFleetOptions: Check<FleetOptions> = object(
   {
-    postgres: is<string | Pool>((v) => (typeof v === 'string' && v !== '') || isPool(v), 'expected a connection string or a pg.Pool'),
+    postgres: is<string | FleetPostgresPool>((v) => (typeof v === 'string' && v !== '') || isPool(v), 'expected a connection string or a pg.Pool'),
     accounts: (v, path) => {
       if (typeof v === 'function') return;
       if (!isObject(v)) throw new InvalidArgumentError(path, 'expected an object of account id to { apiKey, job }, or a function (id) => account');

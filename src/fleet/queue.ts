@@ -1,6 +1,5 @@
 import type { JobResult, JobWithMetadata, PgBoss } from 'pg-boss';
-import type { Pool } from 'pg';
-import type { FleetQueueOptions } from './options.js';
+import type { FleetPostgresPool, FleetQueueOptions } from './options.js';
 import { loadFleetPeers } from './peers.js';
 import { DEFAULT_SCHEMA } from './warehouse.js';
 
@@ -75,7 +74,7 @@ export class FleetQueue {
    * heartbeats stopped, so the more instances run, the sooner a dead worker's job is handed over)
    * and fires schedules; pg-boss makes each pass run once across them.
    */
-  static async start(postgres: string | Pool, settings: QueueSettings, onError: (error: Error) => void): Promise<FleetQueue> {
+  static async start(postgres: string | FleetPostgresPool, settings: QueueSettings, onError: (error: Error) => void): Promise<FleetQueue> {
     const { PgBoss } = await loadFleetPeers();
     // pg-boss's own default pool (10): a worker's fetches, heartbeats, supervision, monitoring and
     // the fleet's looks at the queue (busy, waiting notes) share it, and with 4 a loaded machine saw

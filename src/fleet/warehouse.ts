@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import { type SyncStore, postgresStore } from '../sync/index.js';
+import type { FleetPostgresPool } from './options.js';
 import { loadFleetPeers } from './peers.js';
 
 /**
@@ -20,12 +21,12 @@ export const SERVER_KEEPALIVES = '-c tcp_keepalives_idle=30 -c tcp_keepalives_in
  * @internal
  */
 export class Warehouse {
-  readonly #postgres: string | Pool;
+  readonly #postgres: string | FleetPostgresPool;
   readonly #schema: string;
   #pool: Promise<Pool> | undefined;
   #opened: Pool | undefined;
 
-  constructor(postgres: string | Pool, schema: string) {
+  constructor(postgres: string | FleetPostgresPool, schema: string) {
     this.#postgres = postgres;
     this.#schema = schema;
   }

@@ -30,6 +30,26 @@ export interface PostgresDedupeStoreOptions {
   table?: string;
 }
 
+/**
+ * What {@link postgresDedupeStore} needs of a pool you pass it: a `pg.Pool` is one. The SDK's own
+ * shape rather than pg's `Pool` type, so the declarations of `seo-visibility/webhooks` import
+ * nothing from `pg`: a strict TypeScript project (`skipLibCheck: false`) with the memory store, or
+ * on Workers, needs neither `pg` nor `@types/pg`.
+ *
+ * @example
+ * ```ts
+ * import pg from 'pg';
+ * const pool = new pg.Pool({ connectionString: postgres }); // postgres: a postgres:// URL
+ * const shared: WebhookPostgresPool = pool; // a pg.Pool is one
+ * const dedupe = postgresDedupeStore(shared);
+ * await pool.end();
+ * ```
+ */
+export interface WebhookPostgresPool {
+  /** Runs one statement (`pg.Pool#query`). */
+  query(text: string, values?: unknown[]): Promise<{ rows: unknown[]; rowCount?: number | null }>;
+}
+
 const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
 
 function identifier(name: string, value: unknown, fallback: string): string {
@@ -60,8 +80,8 @@ const SWEEP_EVERY = 500;
  * const receiver = createWebhookReceiver({ secret: generateWebhookSecret(), dedupe: postgresDedupeStore(postgres) });
  * ```
  */
-export function postgresDedupeStore(target: string | Pool, options: PostgresDedupeStoreOptions = {}): WebhookDedupeStore {
-  if (typeof target === 'string' ? target.trim() === '' : typeof target !== 'object' || target === null || typeof (target as Pool).query !== 'function') {
+export function postgresDedupeStore(target: string | WebhookPostgresPool, options: PostgresDedupeStoreOptions = {}): WebhookDedupeStore {
+  if (typeof target === 'string' ? target.trim() === '' : typeof target !== 'object' || target === null || typeof (target as Partial<WebhookPostgresPool>).query !== 'function') {
     throw new InvalidArgumentError('target', 'expected a postgres:// connection string or a pg.Pool');
   }
   const schema = identifier('schema', options.schema, 'seo_visibility');
@@ -79,7 +99,8 @@ export function postgresDedupeStore(target: string | Pool, options: PostgresDedu
         // An idle connection that drops must not crash the process: the next query reconnects.
         pool.on('error', () => undefined);
       } else {
-        pool = target;
+        // A pool with query() is taken for a pg.Pool, as the docs ask: the store uses pg's API on it.
+        pool = target as Pool;
       }
       try {
         await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);

@@ -5,8 +5,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestPostgres, startPostgres } from '../helpers/postgres-server.js';
-import { CLI_ARGS, root, syncIntoPostgres, syncedAccount } from '../insights/support.js';
+import { root, syncIntoPostgres, syncedAccount } from '../insights/support.js';
 import { type Account, sortBy } from '../sync/support/account.js';
+import { bundleCli } from './support.js';
 
 // `seo-visibility mcp` as an agent's client runs it: a real child process on stdio, driven by the
 // MCP SDK's own client, over the simulator's account synced into SQLite and into PostgreSQL. Every
@@ -18,9 +19,11 @@ let postgres: TestPostgres;
 let stored: DatabaseSync;
 /** The store read as a role that can only SELECT it (the MCP server refuses the superuser that synced it). */
 let readerUrl: string;
+/** The CLI bundled once, run as the built bin is (through tsx, each start was two Node processes transforming the sources again). */
+let cli: string;
 
 beforeAll(async () => {
-  ({ account, file } = await syncedAccount());
+  [{ account, file }, cli] = await Promise.all([syncedAccount(), bundleCli()]);
   stored = new DatabaseSync(file, { readOnly: true });
   postgres = await startPostgres();
   await syncIntoPostgres(account, postgres.url);
@@ -39,7 +42,7 @@ afterAll(async () => {
 
 /** Starts the server with these arguments; `env` adds to a clean environment. */
 async function startServer(args: string[], env: Record<string, string> = {}): Promise<{ client: Client; stderr: () => string }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [...CLI_ARGS, 'mcp', ...args], env: { PATH: process.env.PATH ?? '', ...env }, stderr: 'pipe', cwd: root });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [cli, 'mcp', ...args], env: { PATH: process.env.PATH ?? '', ...env }, stderr: 'pipe', cwd: root });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
@@ -209,7 +212,7 @@ describe('seo-visibility mcp --live', () => {
 
   it('refuses --allow-writes without --live, and a missing store, with exit code 2 or 1', async () => {
     const { spawnSync } = await import('node:child_process');
-    const run = (args: string[]) => spawnSync(process.execPath, [...CLI_ARGS, 'mcp', ...args], { encoding: 'utf8', cwd: root, input: '' });
+    const run = (args: string[]) => spawnSync(process.execPath, [cli, 'mcp', ...args], { encoding: 'utf8', cwd: root, input: '' });
     const writes = run(['--db', file, '--allow-writes']);
     expect(writes.status).toBe(2);
     expect(writes.stderr).toMatch(/--allow-writes needs --live/);

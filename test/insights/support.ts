@@ -84,6 +84,3 @@ export async function syncedAccount(keywords = 30): Promise<{ account: Account; 
 export async function syncIntoPostgres(account: Account, url: string): Promise<void> {
   await runSync(account.client, { projects: 'all' }, { store: postgresStore(url), now: account.now });
 }
-
-/** Runs the CLI from source (tsx), as a user would run the bin. */
-export const CLI_ARGS = [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(root, 'src', 'cli', 'index.ts')];

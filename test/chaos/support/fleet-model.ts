@@ -1,6 +1,6 @@
 /**
- * The fleet chaos model (issue 22 §6), for test/chaos/fleet.system.test.ts and its reliability
- * rows: several simulated accounts, each under its own chaos seed, behind one loopback HTTP server;
+ * The fleet chaos model (issue 22 §6), for test/reliability/fleetchaos.system.test.ts and its
+ * reliability rows: several simulated accounts, each under its own chaos seed, behind one loopback HTTP server;
  * 2-3 worker processes syncing them into one PostgreSQL (pg-boss queue, one warehouse schema);
  * workers SIGKILLed at seeded moments (when the accounts have served a seeded number of requests)
  * and replaced at once, a bounded number of times within a bounded window; then the fleet is let
