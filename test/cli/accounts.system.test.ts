@@ -6,7 +6,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fleetDb } from '../insights/fleet-store.js';
-import { CLI_ARGS, P, root } from '../insights/support.js';
+import { P, root } from '../insights/support.js';
+import { bundleCli } from './support.js';
 
 // `--account` through the command line, as a cron job and an agent's client run them (child
 // processes): a fleet warehouse in a SQLite file (the fleet's account_id columns; the same fixture
@@ -14,7 +15,8 @@ import { CLI_ARGS, P, root } from '../insights/support.js';
 let dir: string;
 let file: string;
 
-beforeAll(() => {
+beforeAll(async () => {
+  bin = await bundleCli();
   dir = mkdtempSync(join(tmpdir(), 'sv-accounts-'));
   file = join(dir, 'fleet.db');
   const db = fleetDb(['acme', 'globex']);
@@ -27,7 +29,9 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const cli = (args: string[]) => spawnSync(process.execPath, [...CLI_ARGS, ...args], { encoding: 'utf8', cwd: root, timeout: 120_000 });
+/** The CLI bundled once, run as the built bin is (through tsx each run is two Node processes). */
+let bin: string;
+const cli = (args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', cwd: root, timeout: 120_000 });
 
 describe('report --account --alert', () => {
   it('alerts of one account, then of every account, each line naming its account', () => {
@@ -48,7 +52,7 @@ describe('mcp --account', () => {
   });
 
   it("serves one account: a project name of that account answers with that account's rows only", async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [...CLI_ARGS, 'mcp', '--db', file, '--account', 'globex'], env: { PATH: process.env.PATH ?? '' }, stderr: 'pipe', cwd: root });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', '--db', file, '--account', 'globex'], env: { PATH: process.env.PATH ?? '' }, stderr: 'pipe', cwd: root });
     const client = new Client({ name: 'mcp-accounts', version: '1.0.0' });
     await client.connect(transport);
     try {
