@@ -35,6 +35,9 @@ export default defineConfig({
     // seo-visibility/sync (Node only: node:sqlite, loaded on first use) and the seo-visibility bin.
     'sync/index': 'src/sync/index.ts',
     'cli/index': 'src/cli/index.ts',
+    // seo-visibility/insights (Node only): the analytics views as a store extension. Insights owns
+    // its views: seo-visibility/sync makes tables only, and carries no view SQL.
+    'insights/index': 'src/insights/index.ts',
     // seo-visibility/fleet (Node only), on the optional peers pg-boss and pg (loaded on first use).
     'fleet/index': 'src/fleet/index.ts',
     // seo-visibility/webhooks: the receiver (Fetch API and Node), apart so the main entry never

@@ -114,3 +114,16 @@ describe('src/webhooks: a curated surface', () => {
     expect([...webhooks!.values, ...webhooks!.types].filter((name) => mainNames.has(name))).toEqual([]);
   }, 30_000);
 });
+
+// seo-visibility/insights: the analytics views as a store extension (insights owns its views; a
+// seo-visibility/sync store makes tables only).
+describe('src/insights: a curated surface', () => {
+  test('exports exactly insightViews, not a main-entry name', async () => {
+    const [main, insights] = exportsOf([file('../src/index.ts'), file('../src/insights/index.ts')]);
+    expect(insights!.values).toEqual(['insightViews']);
+    expect(insights!.types).toEqual([]);
+    expect(Object.keys(await import('../src/insights/index.js')).sort()).toEqual(['insightViews']);
+    const mainNames = new Set([...main!.values, ...main!.types]);
+    expect(insights!.values.filter((name) => mainNames.has(name))).toEqual([]);
+  }, 30_000);
+});

@@ -20,10 +20,11 @@
 export { planSync, type PlanSyncOptions } from './plan.js';
 export type { SyncPlan, DatasetPlan } from './plan-result.js';
 export { runSync, type RunSyncOptions, type SyncResult, type SyncProgress } from './run.js';
-export { sqliteStore } from './sqlite-store.js';
+export { sqliteStore, type SqliteStoreOptions } from './sqlite-store.js';
 export { ndjsonStore } from './ndjson-store.js';
 export { postgresStore, type PostgresPool, type PostgresStoreOptions } from './postgres-store.js';
 export type { SyncStore, StoreCommit, DeleteMark, Row } from './store.js';
+export type { StoreExtension, SqliteConnection, PostgresConnection } from './store-extension.js';
 export type { SyncJob } from './job.js';
 export { DATASET_NAMES, SYNC_COLUMNS, TABLE_SCHEMAS, type ColumnType, type DatasetName, type TableKind, type TableSchema, type Freshness } from './datasets.js';
 export type { ReportedBudget } from './requests.js';

@@ -1,5 +1,4 @@
 import type { Pool, PoolClient } from 'pg';
-import { createPostgresInsightViews, dropPostgresInsightViews } from '../insights/create-views.js';
 import * as c from '../internal/option-check.js';
 import { ColumnNames, fnv1a32, quoteId } from './column-names.js';
 import { MAX_COLUMNS, RAW_COLUMN, fromStateKey, holds, isIsoTime, rawText, splitRow, stateKey, utcTime } from './column-values.js';
@@ -8,6 +7,7 @@ import { SyncError } from './errors.js';
 import { type PgTarget, connectTo, describePool, describeUrl, loadPg, ownPool, pgMessage, scrubbedCause } from './postgres-connect.js';
 import { PgSession } from './postgres-session.js';
 import { type DeleteMark, StateMap, type StoreCommit, type SyncStore } from './store.js';
+import { type StoreExtension, isExtensionList, runPostgresExtensions } from './store-extension.js';
 import { pgTransient, writeFailed } from './store-errors.js';
 import { type LockHolder, inUse, newHolder } from './store-lock.js';
 
@@ -65,6 +65,17 @@ export interface PostgresStoreOptions {
    * ```
    */
   timeoutMs?: number | undefined;
+  /**
+   * Schema objects kept in step with the tables (see {@link StoreExtension}): pass `insightViews`
+   * from `seo-visibility/insights` for the analytics views the report and the MCP server read.
+   * @default [] (tables only)
+   * @example
+   * ```ts no-run
+   * import { insightViews } from 'seo-visibility/insights';
+   * const store = postgresStore(url, { extensions: [insightViews] });
+   * ```
+   */
+  extensions?: readonly StoreExtension[] | undefined;
 }
 
 /** How much longer than the server's own timeouts the store waits for an answer before it drops the connection. */
@@ -100,6 +111,7 @@ const checkOptions = c.object(
     accountId: c.optional(c.is<string>((v) => typeof v === 'string' && v.trim() !== '' && v.length <= 200, 'expected a non-empty string of at most 200 characters')),
     lockWaitMs: c.optional(c.integerIn(0, 86_400_000)),
     timeoutMs: c.optional(c.integerIn(1_000, 86_400_000)),
+    extensions: c.optional(c.is<readonly StoreExtension[]>(isExtensionList, 'expected an array of store extensions, such as [insightViews] from seo-visibility/insights')),
   },
   'expected an object such as { schema: "seo_visibility", accountId: "acme" }',
 );
@@ -148,6 +160,7 @@ class PostgresStore implements SyncStore {
   readonly #schema: string;
   readonly #scope: string | undefined;
   readonly #lockWaitMs: number;
+  readonly #extensions: readonly StoreExtension[];
   readonly #state = new StateMap();
   #pool: Pool | undefined;
   #client: PgSession | undefined;
@@ -165,6 +178,7 @@ class PostgresStore implements SyncStore {
     this.#scope = options.accountId;
     this.#lockWaitMs = options.lockWaitMs ?? 0;
     this.#timeoutMs = options.timeoutMs ?? 300_000;
+    this.#extensions = options.extensions ?? [];
     this.location = `postgres ${source.t.label} (schema ${this.#schema}${this.#scope !== undefined ? `, account ${this.#scope}` : ''})`;
   }
 
@@ -231,7 +245,7 @@ class PostgresStore implements SyncStore {
         // Another account's store may have changed the schema since this one opened (added the same
         // field with another type, widened a key): plan again on the columns as they are now.
         plan = this.#plan(writes, await this.#readColumns(client));
-        if (plan.retyped.length) await dropPostgresInsightViews(client, this.#schema);
+        if (plan.retyped.length) for (const extension of this.#extensions) await extension.beforePostgresRetype?.(client, this.#schema);
         for (const [table, column] of plan.retyped) await client.query(`ALTER TABLE ${this.#id(table)} ALTER COLUMN ${quoteId(column)} TYPE text USING ${asText(column, plan.from.get(`${table}.${column}`) ?? 'text')}`);
         for (const [table, column, type] of plan.added) await client.query(`ALTER TABLE ${this.#id(table)} ADD COLUMN IF NOT EXISTS ${quoteId(column)} ${SQL_TYPES[type]}`);
       }
@@ -256,9 +270,9 @@ class PostgresStore implements SyncStore {
     }
     for (const [table, cols] of plan.columns) this.#columns.set(table, cols);
     for (const [key, value] of Object.entries(write.state ?? {})) this.#state.set(key, value);
-    // The views read columns by name: a new one (first_seen…) is used from now on. After the copy's
+    // Views read columns by name: a new one (first_seen…) is used from now on. After the copy's
     // transaction, never inside it: a view waits for its readers, the copy must not.
-    if (plan.added.length || plan.retyped.length) await createPostgresInsightViews(client, this.#schema);
+    if (plan.added.length || plan.retyped.length) await runPostgresExtensions(this.#extensions, client, this.#schema);
   }
 
   async close(): Promise<void> {
@@ -359,7 +373,7 @@ class PostgresStore implements SyncStore {
     await client.query(`INSERT INTO ${this.#id('_sync_lock')} (scope, holder) VALUES ($1, $2) ON CONFLICT (scope) DO UPDATE SET holder = EXCLUDED.holder`, [this.#scopeKey, JSON.stringify(holder)]);
   }
 
-  /** The one place schema objects are made at open: the schema, lock and progress tables, data tables, columns added since, and the insight views. */
+  /** The one place schema objects are made at open: the schema, lock and progress tables, data tables, columns added since, and the extensions' objects (views). */
   async #createSchema(client: PgSession): Promise<void> {
     try {
       // Stores of other accounts may create the same tables at the same moment: one at a time.
@@ -399,7 +413,7 @@ class PostgresStore implements SyncStore {
     }
     // Outside the DDL lock's transaction: each view changes (only if its definition did) in its own
     // short one under lock_timeout, so a reader holding a view stalls neither this store nor another.
-    await createPostgresInsightViews(client, this.#schema);
+    await runPostgresExtensions(this.#extensions, client, this.#schema);
   }
 
   /** Column → type of every table of the schema, as the database has them now. */

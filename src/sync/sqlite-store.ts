@@ -1,16 +1,39 @@
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { createInsightViews } from '../insights/create-views.js';
 import { ColumnNames, quoteId } from './column-names.js';
 import { MAX_COLUMNS, RAW_COLUMN, fromStateKey, rawText, splitRow, stateKey } from './column-values.js';
 import { TABLE_SCHEMAS, type TableSchema } from './datasets.js';
 import { SyncError } from './errors.js';
 import { type DeleteMark, StateMap, type StoreCommit, type SyncStore } from './store.js';
+import { type StoreExtension, checkExtensions } from './store-extension.js';
 import { sqliteTransient, writeFailed } from './store-errors.js';
 import { type LockHolder, inUse, mayBeRunning, newHolder } from './store-lock.js';
 
 type SqliteModule = typeof import('node:sqlite');
+
+/**
+ * Options of {@link sqliteStore}.
+ *
+ * @example
+ * ```ts
+ * import { insightViews } from 'seo-visibility/insights';
+ * const options: SqliteStoreOptions = { extensions: [insightViews] };
+ * ```
+ */
+export interface SqliteStoreOptions {
+  /**
+   * Schema objects kept in step with the tables (see {@link StoreExtension}): pass `insightViews`
+   * from `seo-visibility/insights` for the analytics views the report and the MCP server read.
+   * @default [] (tables only)
+   * @example
+   * ```ts
+   * import { insightViews } from 'seo-visibility/insights';
+   * const store = sqliteStore('seo.db', { extensions: [insightViews] });
+   * ```
+   */
+  extensions?: readonly StoreExtension[] | undefined;
+}
 
 /**
  * A SQLite database file through Node's built-in `node:sqlite` (Node ≥ 22.13): one table per
@@ -19,15 +42,17 @@ type SqliteModule = typeof import('node:sqlite');
  * in one transaction, so a process killed at any moment leaves either the whole page or none of it.
  * Field names become columns by the rule of docs/sync-tables.md (quoted, collisions kept apart).
  *
+ * The analytics views (`rank_changes`, …) are an extension: pass `{ extensions: [insightViews] }`.
+ *
  * @example
  * ```ts
  * import { runSync, sqliteStore } from 'seo-visibility/sync';
  * await runSync(client, { projects: [projectId], datasets: ['audits.list', 'audits.issues'] }, { store: sqliteStore('seo.db') });
  * ```
  */
-export function sqliteStore(path: string): SyncStore {
+export function sqliteStore(path: string, options: SqliteStoreOptions = {}): SyncStore {
   if (typeof path !== 'string' || path.trim() === '') throw new SyncError('store', 'sqliteStore(path): path must be a non-empty file path (or ":memory:")');
-  return new SqliteStore(path);
+  return new SqliteStore(path, checkExtensions(options?.extensions, 'sqliteStore(path, options)'));
 }
 
 /** Whether this runtime has `node:sqlite` (the CLI words its own advice when not). @internal */
@@ -47,8 +72,16 @@ class SqliteStore implements SyncStore {
   #setState: StatementSync | undefined;
   #deleteState: StatementSync | undefined;
 
-  constructor(path: string) {
+  constructor(
+    path: string,
+    readonly extensions: readonly StoreExtension[],
+  ) {
     this.location = path;
+  }
+
+  /** Brings the extensions' objects in step with the tables, inside the open transaction. */
+  #extend(db: DatabaseSync): void {
+    for (const extension of this.extensions) extension.sqlite?.(db);
   }
 
   async open(): Promise<void> {
@@ -67,7 +100,7 @@ class SqliteStore implements SyncStore {
         this.#lock(db, holder);
         db.exec('CREATE TABLE IF NOT EXISTS _sync_state (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID');
         for (const table of Object.values(TABLE_SCHEMAS)) this.#createTable(db, table);
-        createInsightViews(db);
+        this.#extend(db);
         db.exec('COMMIT');
       } catch (error) {
         rollback(db);
@@ -204,8 +237,8 @@ class SqliteStore implements SyncStore {
         added = true;
       }
     }
-    // The views read columns by name: a new one (first_seen…) is used from this commit on.
-    if (added) createInsightViews(db);
+    // Views read columns by name: a new one (first_seen…) is used from this commit on.
+    if (added) this.#extend(db);
     let upsert = this.#upserts.get(table.table);
     const cols = [...known];
     if (!upsert) {

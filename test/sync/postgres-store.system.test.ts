@@ -1,3 +1,4 @@
+import { insightViews } from '../../src/insights/create-views.js';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -91,7 +92,7 @@ describe('postgresStore', () => {
       // write another, all at the same moment, in opposite table orders for odd and even accounts.
       const outcomes = await Promise.allSettled(
         accounts.map(async (accountId, i) => {
-          const store = postgresStore(shared, { schema: 'crowd', accountId });
+          const store = postgresStore(shared, { schema: 'crowd', accountId, extensions: [insightViews] });
           await store.open();
           try {
             for (let round = 0; round < rounds; round++) {

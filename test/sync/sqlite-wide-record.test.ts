@@ -8,16 +8,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { afterEach, expect, it, vi } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
+import { insightViews } from '../../src/insights/create-views.js';
+import { MAX_COLUMNS, RAW_COLUMN } from '../../src/sync/column-values.js';
+import { type StoreExtension, TABLE_SCHEMAS, sqliteStore } from '../../src/sync/index.js';
 
-const rebuilt = vi.hoisted(() => ({ count: 0 }));
-vi.mock('../../src/insights/create-views.js', async (original) => {
-  const real = await original<typeof import('../../src/insights/create-views.js')>();
-  return { ...real, createInsightViews: (...args: Parameters<typeof real.createInsightViews>) => (rebuilt.count++, real.createInsightViews(...args)) };
-});
-
-const { TABLE_SCHEMAS, sqliteStore } = await import('../../src/sync/index.js');
-const { MAX_COLUMNS, RAW_COLUMN } = await import('../../src/sync/column-values.js');
+/** The insight views, counting how often the store asks for them. */
+const rebuilt = { count: 0 };
+const countedViews: StoreExtension = { name: 'counted insight views', sqlite: (db) => (rebuilt.count++, insightViews.sqlite?.(db)) };
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -28,7 +26,7 @@ it('a page whose records bring 1,700 new fields keeps them all (columns up to MA
   const dir = mkdtempSync(join(tmpdir(), 'sv-wide-'));
   dirs.push(dir);
   const path = join(dir, 'wide.db');
-  const store = sqliteStore(path);
+  const store = sqliteStore(path, { extensions: [countedViews] });
   await store.open();
   const row: Record<string, unknown> = { project_id: 'p1', anchor_text: 'a', count: 1 };
   for (let i = 1; i <= 1_700; i++) row[`chaos_f${String(i).padStart(4, '0')}`] = i;
