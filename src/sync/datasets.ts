@@ -1,5 +1,6 @@
 import { MAX_LIMITS } from '../core/max-limits.js';
 import { InvalidArgumentError, type SeoVisibilityClient } from '../index.js';
+import { AUDIT_ISSUES, type FanOut, KEYWORD_HISTORY, PROMPT_HISTORY } from './fan-outs.js';
 import { type Fetched, type Target, readRawHistory, readRawPage, readRawSingle } from './requests.js';
 import { type RowContext, keywordId } from './rows.js';
 
@@ -93,8 +94,12 @@ export interface DatasetDef<N extends string = string> {
   types: Partial<Record<ColumnType, readonly string[]>>;
   /** The path it reads, as the API reference writes it (`{projectId}`, `{itemId}`). */
   endpoint: string;
-  /** A per-item dataset: the list whose items it reads (read first, even when not stored). */
-  parent?: string;
+  /**
+   * A per-item dataset: how it fans out over its parent list (`fanOut.parent`, read first even when
+   * not stored): the facts each list page records, the items still to read, how each is read, and
+   * how the plan counts them. The run and the plan both read it (fan-outs.ts).
+   */
+  fanOut?: FanOut;
   /** Whether it is a paged list (read page by page) or one response per project. */
   paged: boolean;
   /**
@@ -152,7 +157,7 @@ export const DATASETS = [
     kind: 'history',
     types: { date: ['check_date'], number: ['desktop_position', 'mobile_position', 'ai_mode_position', 'maps_position', 'local_pack_position'], boolean: ['featured_snippet'] },
     endpoint: '/projects/{projectId}/rankings/keywords/{itemId}/history',
-    parent: 'rankings.list',
+    fanOut: KEYWORD_HISTORY,
     paged: false,
     read: (c, t, endpoint) => readRawHistory(c, { endpoint }, t, { date_from: t.dateFrom, date_to: t.dateTo }),
     rows: (records, ctx) => {
@@ -183,7 +188,7 @@ export const DATASETS = [
     kind: 'history',
     types: { timestamp: ['checked_at'], boolean: ['is_visible'], number: ['position', 'citations_count'], json: ['citations'] },
     endpoint: '/projects/{projectId}/prompts/{itemId}/history',
-    parent: 'prompts.list',
+    fanOut: PROMPT_HISTORY,
     paged: true,
     read: (c, t, endpoint) => readRawPage(c, { endpoint, limit: MAX_LIMITS.prompts, items: 'responses' }, t, { date_from: t.dateFrom, date_to: t.dateTo }),
     rows: (records, ctx) => {
@@ -213,7 +218,7 @@ export const DATASETS = [
     kind: 'history',
     types: { number: ['affected_count'], timestamp: ['created_at'] },
     endpoint: '/projects/{projectId}/audits/{itemId}/issues',
-    parent: 'audits.list',
+    fanOut: AUDIT_ISSUES,
     paged: true,
     read: (c, t, endpoint) => readRawPage(c, { endpoint, limit: MAX_LIMITS.audits }, t),
     rows: (records, ctx) => records.map((r) => ({ ...r, project_id: ctx.projectId, audit_id: ctx.itemId })),
@@ -326,6 +331,16 @@ export const DATASET_NAMES: readonly DatasetName[] = DATASETS.map((d) => d.name)
 /** A dataset's registry entry. @internal */
 export function datasetDef(name: DatasetName): DatasetDef<DatasetName> {
   return DATASETS.find((d) => d.name === name) as DatasetDef<DatasetName>;
+}
+
+/** The list a per-item dataset fans out over, or undefined for a list. @internal */
+export function parentOf(name: DatasetName): DatasetName | undefined {
+  return datasetDef(name).fanOut?.parent as DatasetName | undefined;
+}
+
+/** The per-item datasets that fan out over `list`. @internal */
+export function childrenOf(list: DatasetName): DatasetName[] {
+  return DATASETS.filter((d) => (d as DatasetDef).fanOut?.parent === list).map((d) => d.name);
 }
 
 /**

@@ -1,13 +1,8 @@
 import type { SeoVisibilityClient } from '../index.js';
-import { DATASETS, type DatasetName, TABLE_SCHEMAS, datasetDef } from './datasets.js';
+import { type DatasetName, TABLE_SCHEMAS, childrenOf, datasetDef } from './datasets.js';
 import type { Fetched, Target } from './requests.js';
-import { addDays } from './rows.js';
 import type { SyncStore } from './store.js';
-import { needsBackfill, taskKey } from './streams.js';
-
-const DAY_MS = 86_400_000;
-/** The prompt history window the server uses when no `date_from` is sent. */
-const HISTORY_WINDOW_DAYS = 90;
+import { taskKey } from './streams.js';
 
 interface CountInput {
   client: SeoVisibilityClient;
@@ -36,9 +31,9 @@ export async function countProject(input: CountInput): Promise<{ requests: Parti
   const firsts = new Map<DatasetName, Fetched>();
   for (const d of datasets) {
     const def = datasetDef(d);
-    if (d === 'projects.list' || def.parent) continue;
+    if (d === 'projects.list' || def.fanOut) continue;
     const state = progress(d);
-    const childWanted = DATASETS.some((c) => c.parent === d && has(c.name));
+    const childWanted = childrenOf(d).some(has);
     if (!def.paged) {
       requests[d] = state?.done ? 0 : 1;
       continue;
@@ -53,34 +48,23 @@ export async function countProject(input: CountInput): Promise<{ requests: Parti
   }
   let backfill = 0;
   let extend = 0;
-  if (has('rankings.history')) {
-    const listDone = progress('rankings.list')?.done === true;
-    const total = listDone ? 0 : (firsts.get('rankings.list')?.total ?? 0);
-    const entries = (store?.entries(`kw/${p}/`) ?? []).map(([, e]) => e as { i: number; s: string; c: string; t?: string });
-    let needs = 0;
-    for (const e of entries) {
-      // Listed today: exact. Listed before: as if listed today, each keyword keeping its lag.
-      const seen = e.s === periods.day ? e : { ...e, s: periods.day, c: addDays(e.c, daysBetween(e.s, periods.day)) };
-      if (needsBackfill(seen)) needs++;
-    }
-    const listedToday = entries.some((e) => e.s === periods.day) && listDone;
-    backfill = needs + (listedToday ? 0 : Math.max(0, total - entries.length));
-    extend = Math.max(0, (listedToday ? entries.length : total) - backfill);
-    requests['rankings.history'] = backfill;
-  }
-  const prompts = firsts.get('prompts.list');
-  if (has('prompts.history') && prompts) {
-    let pages = 0;
-    // The prompt list and its history share the resource's largest page size (prompts.ts).
-    const pageSize = prompts.pageSize ?? Math.max(1, prompts.records.length);
-    for (const r of prompts.records) pages += promptPages(r, store?.get(`prompt/${p}/${String(r['id'])}`) as { s: string; c: string | null; t?: string } | undefined, periods.day, input.now, store?.get(taskKey('prompts.history', p, `d${periods.day}`, String(r['id']))) !== undefined, pageSize);
-    // Prompts past the first page: as many pages each as the first page's average.
-    const total = prompts.total ?? prompts.records.length;
-    requests['prompts.history'] = prompts.records.length ? Math.round(pages + (pages / prompts.records.length) * Math.max(0, total - prompts.records.length)) : 0;
-  }
-  const audits = firsts.get('audits.list');
-  if (has('audits.issues') && audits) {
-    requests['audits.issues'] = audits.records.filter((r) => ['completed', 'failed'].includes(String(r['status'])) && !(store?.get(`audit/${p}/${String(r['id'])}`) as { i?: boolean } | undefined)?.i).length;
+  // Each per-item dataset counts its items by the rules the run reads them by (its registry fan-out).
+  for (const d of datasets) {
+    const fanOut = datasetDef(d).fanOut;
+    if (!fanOut) continue;
+    const parent = fanOut.parent as DatasetName;
+    const count = fanOut.count({
+      first: firsts.get(parent),
+      parentDone: progress(parent)?.done === true,
+      facts: store?.entries(`${fanOut.facts}/${p}/`) ?? [],
+      fact: (itemId) => store?.get(`${fanOut.facts}/${p}/${itemId}`),
+      underWay: (itemId) => store?.get(taskKey(d, p, periodOf(d), itemId)) !== undefined,
+      day: periods.day,
+      now: input.now,
+    });
+    requests[d] = count.requests;
+    backfill += count.backfill ?? 0;
+    extend += count.extend ?? 0;
   }
   return { requests, backfill, extend };
 }
@@ -97,27 +81,4 @@ function pagesLeft(first: Fetched, offset: number): number {
   if (size < 2) return Math.max(1, first.total - offset);
   const firstPage = offset === 0 ? size : size - 1;
   return 1 + Math.ceil(Math.max(0, first.total - offset - firstPage) / (size - 1));
-}
-
-/** Pages of one prompt's history: the rounds since what the store holds, times the models asked. */
-function promptPages(r: Record<string, unknown>, entry: { s: string; c: string | null; t?: string } | undefined, day: string, now: number, inProgress: boolean, pageSize: number): number {
-  const last = typeof r['last_checked'] === 'string' ? Date.parse(r['last_checked']) : NaN;
-  if (Number.isNaN(last)) return 0;
-  if (entry?.s === day && !inProgress && entry.t !== undefined && entry.c !== null && entry.c <= entry.t) return 0;
-  const models = Math.max(1, Object.keys((r['latest_responses'] as Record<string, unknown> | undefined) ?? {}).length);
-  let from: number;
-  if (entry?.t !== undefined) {
-    if (entry.t >= String(r['last_checked'])) return 0;
-    from = Date.parse(entry.t);
-  } else {
-    const created = Date.parse(String(r['created_at']));
-    from = Math.max(Number.isNaN(created) ? 0 : created, now - HISTORY_WINDOW_DAYS * DAY_MS);
-  }
-  const rounds = Math.floor((last - from) / DAY_MS) + 1;
-  return Math.max(1, Math.ceil((rounds * models) / pageSize));
-}
-
-
-function daysBetween(from: string, to: string): number {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
 }

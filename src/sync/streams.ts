@@ -1,8 +1,8 @@
-import { type DatasetName, TABLE_SCHEMAS, type TableSchema, datasetDef, toRows } from './datasets.js';
+import { type DatasetName, TABLE_SCHEMAS, type TableSchema, childrenOf, datasetDef, parentOf, toRows } from './datasets.js';
+import type { FanOut } from './fan-outs.js';
 import { type MarkRequest, type SyncContext, isNotFound } from './context.js';
 import { type PassState, TRACKED_KEY, advancePass, anchorOf, requestOffset, rowKeys, seenKey } from './list-pass.js';
 import type { Fetched } from './requests.js';
-import { addDays, dayOf, historyRowFromList, keywordId } from './rows.js';
 import type { Row } from './store.js';
 
 /** A sequence of requests for one dataset of one project; at most one of its requests is in flight. @internal */
@@ -18,27 +18,6 @@ export interface Stream {
 
 /** Progress keys: `task/<dataset>/<project>[/<item>]/<period>`; per-item facts under `kw/`, `prompt/`, `audit/`. @internal */
 export const taskKey = (dataset: string, projectId: string, period: string, item?: string) => `task/${dataset}/${projectId}/${item ? `${item}/` : ''}${period}`;
-
-interface KeywordEntry {
-  /** Position in the day's list, to back-fill in list order. */
-  i: number;
-  /** Snapshot day the keyword was last listed. */
-  s: string;
-  /** Day of its last check (the snapshot day when the record does not say). */
-  c: string;
-  /** History complete through this day. */
-  t?: string | undefined;
-}
-interface PromptEntry {
-  i: number;
-  s: string;
-  c: string | null;
-  t?: string | undefined;
-}
-interface AuditEntry {
-  st: string;
-  i?: boolean;
-}
 
 type Children = { writes: Array<{ table: TableSchema; rows: Row[] }>; state: Record<string, unknown> };
 
@@ -113,84 +92,44 @@ export class PageStream implements Stream {
     this.done = true;
   }
 
-  /** What a list page tells the dataset that depends on it: keyword, prompt and audit facts. */
+  /**
+   * What a list page tells the per-item datasets that fan out over it (the registry's `fanOut`): a
+   * fact per item, and the rows the list's records already hold for them.
+   */
   #children(records: ReadonlyArray<Record<string, unknown>>, offset: number): Children {
     const { ctx, projectId } = this;
-    const s = ctx.run.snapshotDay;
+    const day = ctx.run.snapshotDay;
     const out: Children = { writes: [], state: {} };
-    if (this.dataset === 'rankings.list' && ctx.datasets.has('rankings.history')) {
+    for (const child of childrenOf(this.dataset)) {
+      const fanOut = datasetDef(child).fanOut as FanOut;
+      if (!ctx.datasets.has(child)) continue;
       const rows: Row[] = [];
       records.forEach((r, n) => {
-        const id = keywordId(r);
-        const key = `kw/${projectId}/${id}`;
-        const old = ctx.store.get(key) as KeywordEntry | undefined;
-        // The cheap path: a list record holds the positions of the keyword's last check (the
-        // snapshot day, or earlier for a paused keyword), so it adds that day's history row; the
-        // history stays complete when it was complete through the day before.
-        const c = dayOf(r['last_checked']) ?? s;
-        rows.push(historyRowFromList(r, { projectId, snapshotDay: c }));
-        let t = old?.t;
-        if (t !== undefined && t >= addDays(c, -1) && t < c) t = c;
-        out.state[key] = { i: offset + n, s, c, ...(t ? { t } : {}) } satisfies KeywordEntry;
+        const key = `${fanOut.facts}/${projectId}/${fanOut.itemOf(r)}`;
+        out.state[key] = fanOut.remember(r, offset + n, day, ctx.store.get(key));
+        if (fanOut.rowFromParent) rows.push(fanOut.rowFromParent(r, projectId, day));
       });
-      out.writes.push({ table: TABLE_SCHEMAS['rankings.history'], rows });
-    }
-    if (this.dataset === 'prompts.list' && ctx.datasets.has('prompts.history')) {
-      records.forEach((r, n) => {
-        const key = `prompt/${projectId}/${String(r['id'])}`;
-        const old = ctx.store.get(key) as PromptEntry | undefined;
-        const c = typeof r['last_checked'] === 'string' ? r['last_checked'] : null;
-        out.state[key] = { i: offset + n, s, c, ...(old?.t ? { t: old.t } : {}) } satisfies PromptEntry;
-      });
-    }
-    if (this.dataset === 'audits.list' && ctx.datasets.has('audits.issues')) {
-      for (const r of records) {
-        const key = `audit/${projectId}/${String(r['id'])}`;
-        const old = ctx.store.get(key) as AuditEntry | undefined;
-        out.state[key] = { st: String(r['status']), ...(old?.i ? { i: true } : {}) } satisfies AuditEntry;
-      }
+      if (fanOut.rowFromParent) out.writes.push({ table: TABLE_SCHEMAS[child], rows });
     }
     return out;
   }
 }
 
-/** How far a keyword's history is read from the history endpoint: up to the day before its last check (that day comes from the list). @internal */
-export function historyTarget(e: KeywordEntry): string {
-  return addDays(e.c, -1);
-}
-
-/** Keywords listed on `day` whose history is not complete up to its target: the back-fill work. @internal */
-export function keywordsToBackfill(entries: Array<[string, unknown]>, day: string): Array<[string, KeywordEntry]> {
-  const list = entries.filter(([, e]) => (e as KeywordEntry).s === day && needsBackfill(e as KeywordEntry)) as Array<[string, KeywordEntry]>;
-  return list.sort((a, b) => a[1].i - b[1].i);
-}
-
-/** Whether a keyword's history needs a request. @internal */
-export function needsBackfill(e: KeywordEntry): boolean {
-  return e.t === undefined || e.t < historyTarget(e);
-}
-
-/** Prompts listed on `day` answered since their stored history. @internal */
-export function promptsToFetch(entries: Array<[string, unknown]>, day: string): Array<[string, PromptEntry]> {
-  const list = entries.filter(([, e]) => {
-    const p = e as PromptEntry;
-    return p.s === day && p.c !== null && (p.t === undefined || p.c > p.t);
-  }) as Array<[string, PromptEntry]>;
-  return list.sort((a, b) => a[1].i - b[1].i);
-}
-
-/** Per-item work after a list: one request per keyword, or pages per prompt or audit. @internal */
+/** Per-item work after a list: the items its fan-out (the registry's `fanOut`) leaves pending, one by one. @internal */
 export class ItemStream implements Stream {
   done = false;
+  readonly #fanOut: FanOut;
   #work: Array<[string, unknown]> | undefined;
   #next = 0;
 
   constructor(
     readonly ctx: SyncContext,
-    readonly dataset: 'rankings.history' | 'prompts.history' | 'audits.issues',
+    readonly dataset: DatasetName,
     readonly projectId: string,
     readonly parent: Stream,
-  ) {}
+  ) {
+    this.#fanOut = datasetDef(dataset).fanOut as FanOut;
+  }
 
   ready(): boolean {
     return this.parent.done;
@@ -198,12 +137,7 @@ export class ItemStream implements Stream {
 
   async step(): Promise<void> {
     const { ctx, projectId } = this;
-    const day = ctx.run.snapshotDay;
-    if (!this.#work) {
-      if (this.dataset === 'rankings.history') this.#work = keywordsToBackfill(ctx.store.entries(`kw/${projectId}/`), day);
-      else if (this.dataset === 'prompts.history') this.#work = promptsToFetch(ctx.store.entries(`prompt/${projectId}/`), day);
-      else this.#work = ctx.store.entries(`audit/${projectId}/`).filter(([, e]) => ['completed', 'failed'].includes((e as AuditEntry).st) && !(e as AuditEntry).i);
-    }
+    this.#work ??= this.#fanOut.pending(ctx.store.entries(`${this.#fanOut.facts}/${projectId}/`), ctx.run.snapshotDay);
     const item = this.#work[this.#next];
     if (!item) {
       this.done = true;
@@ -215,22 +149,20 @@ export class ItemStream implements Stream {
   }
 
   /** One request for one item; true when the item is complete. */
-  async #one(key: string, entry: unknown): Promise<boolean> {
+  async #one(key: string, fact: unknown): Promise<boolean> {
     const { ctx, projectId, dataset } = this;
+    const fanOut = this.#fanOut;
     const itemId = key.slice(key.lastIndexOf('/') + 1);
     const table = TABLE_SCHEMAS[dataset];
-    if (dataset === 'rankings.history') {
-      const e = entry as KeywordEntry;
-      const target = historyTarget(e);
-      // The list already wrote the last-check day's row, so the history is complete through it.
-      const through = e.c;
-      const fetched = await this.#gone(() => ctx.fetch(dataset, { projectId, itemId, dateFrom: e.t ? addDays(e.t, 1) : undefined, dateTo: target }));
-      const rows = fetched ? toRows(dataset, fetched.records, { projectId, snapshotDay: e.s, itemId, data: fetched.data }) : [];
-      await ctx.commit(dataset, [{ table, rows }], { [key]: { ...e, t: through } });
+    const request = fanOut.request(fact);
+    if (fanOut.reads === 'range') {
+      const fetched = await this.#gone(() => ctx.fetch(dataset, { projectId, itemId, dateFrom: request.dateFrom, dateTo: request.dateTo }));
+      const rows = fetched ? toRows(dataset, fetched.records, { projectId, snapshotDay: request.snapshotDay ?? ctx.run.snapshotDay, itemId, data: fetched.data }) : [];
+      await ctx.commit(dataset, [{ table, rows }], { [key]: fanOut.finished(fact, undefined) });
       return true;
     }
-    const pageKey = taskKey(dataset, projectId, dataset === 'audits.issues' ? 'once' : `d${ctx.run.snapshotDay}`, itemId);
-    const page = (ctx.store.get(pageKey) as { offset: number; from?: string; max?: string } | undefined) ?? { offset: 0, ...(dataset === 'prompts.history' && (entry as PromptEntry).t ? { from: (entry as PromptEntry).t } : {}) };
+    const pageKey = taskKey(dataset, projectId, ctx.period(table.refresh), itemId);
+    const page = (ctx.store.get(pageKey) as { offset: number; from?: string; max?: string } | undefined) ?? { offset: 0, ...(request.dateFrom ? { from: request.dateFrom } : {}) };
     const fetched = await this.#gone(() => ctx.fetch(dataset, { projectId, itemId, offset: page.offset, dateFrom: page.from }));
     const records = fetched?.records ?? [];
     const next = fetched?.next ?? page.offset + records.length;
@@ -239,8 +171,7 @@ export class ItemStream implements Stream {
     let max = page.max;
     for (const r of records) if (typeof r['checked_at'] === 'string' && (max === undefined || r['checked_at'] > max)) max = r['checked_at'];
     const state: Record<string, unknown> = { [pageKey]: done ? null : { ...page, offset: next, ...(max ? { max } : {}) } };
-    if (done && dataset === 'prompts.history') state[key] = { ...(entry as PromptEntry), t: max ?? (entry as PromptEntry).c };
-    if (done && dataset === 'audits.issues') state[key] = { ...(entry as AuditEntry), i: true };
+    if (done) state[key] = fanOut.finished(fact, max);
     await ctx.commit(dataset, [{ table, rows }], state);
     return done;
   }
@@ -263,11 +194,11 @@ export function projectStreams(ctx: SyncContext, projectId: string, datasets: re
   for (const dataset of datasets) {
     if (dataset === 'projects.list') continue;
     let stream: Stream;
-    const parentName = datasetDef(dataset).parent as DatasetName | undefined;
+    const parentName = parentOf(dataset);
     if (parentName) {
       const parent = byName.get(parentName);
       if (!parent) continue;
-      stream = new ItemStream(ctx, dataset as ItemStream['dataset'], projectId, parent);
+      stream = new ItemStream(ctx, dataset, projectId, parent);
     } else stream = new PageStream(ctx, dataset, projectId);
     byName.set(dataset, stream);
     streams.push(stream);
