@@ -1,12 +1,13 @@
 import type { Pool, PoolClient } from 'pg';
 import * as c from '../internal/option-check.js';
-import { ColumnNames, fnv1a32, quoteId } from './column-names.js';
-import { MAX_COLUMNS, RAW_COLUMN, fromStateKey, holds, isIsoTime, rawText, splitRow, stateKey, utcTime } from './column-values.js';
+import { fnv1a32, quoteId } from './column-names.js';
+import { RAW_COLUMN, fromStateKey, holds, rawText, stateKey, utcTime } from './column-values.js';
 import { type ColumnType, TABLE_SCHEMAS, type TableSchema } from './datasets.js';
 import { SyncError } from './errors.js';
 import { type PgTarget, connectTo, describePool, describeUrl, loadPg, ownPool, pgMessage, scrubbedCause } from './postgres-connect.js';
 import { PgSession } from './postgres-session.js';
-import { type DeleteMark, StateMap, type StoreCommit, type SyncStore } from './store.js';
+import { type AddedColumn, type PreparedRow, SqlStore, type StoreDialect, type TableColumns, type WidenedColumn } from './sql-store.js';
+import type { DeleteMark, StoreCommit, SyncStore } from './store.js';
 import { type StoreExtension, isExtensionList, runPostgresExtensions } from './store-extension.js';
 import { pgTransient, writeFailed } from './store-errors.js';
 import { type LockHolder, inUse, newHolder } from './store-lock.js';
@@ -138,14 +139,14 @@ export function postgresStore(target: string | PostgresPool, options: PostgresSt
   checkOptions(options, '');
   if (typeof target === 'string') {
     if (target.trim() === '') throw new SyncError('store', 'postgresStore(connectionString): expected a postgres:// URL, got an empty string');
-    return new PostgresStore({ url: target, t: describeUrl(target) }, options);
+    return new SqlStore(new PostgresDialect({ url: target, t: describeUrl(target) }, options));
   }
   if (typeof target !== 'object' || target === null || typeof (target as Partial<PostgresPool>).connect !== 'function') {
     throw new SyncError('store', 'postgresStore(target): expected a connection string (postgres://…) or a pg.Pool');
   }
   // A pool with connect() is taken for a pg.Pool, as before: the store uses pg's API on it.
   const pool = target as Pool;
-  return new PostgresStore({ pool, t: describePool(pool) }, options);
+  return new SqlStore(new PostgresDialect({ pool, t: describePool(pool) }, options));
 }
 
 type Source = { url: string; t: PgTarget } | { pool: Pool; t: PgTarget };
@@ -154,23 +155,26 @@ type Source = { url: string; t: PgTarget } | { pool: Pool; t: PgTarget };
 const MAX_PARAMS = 60_000;
 const SQL_TYPES: Record<ColumnType, string> = { text: 'text', number: 'double precision', boolean: 'boolean', timestamp: 'timestamptz', date: 'date', json: 'jsonb' };
 
-class PostgresStore implements SyncStore {
+/** PostgreSQL's part of a SQL store (sql-store.ts): a schema, typed columns, a session advisory lock, and stores of many accounts sharing one schema. */
+class PostgresDialect implements StoreDialect {
+  readonly label = 'Postgres';
+  readonly values = 'postgres';
+  readonly typed = true;
+  readonly reserved: readonly string[];
   readonly location: string;
   readonly #source: Source;
   readonly #schema: string;
   readonly #scope: string | undefined;
   readonly #lockWaitMs: number;
   readonly #extensions: readonly StoreExtension[];
-  readonly #state = new StateMap();
   #pool: Pool | undefined;
   #client: PgSession | undefined;
   /** The connection under the session, for its error listener. */
   #raw: PoolClient | undefined;
   readonly #timeoutMs: number;
   #holder: LockHolder | undefined;
-  /** Column → type of every table, read at open. */
+  /** The columns read at open (the schema's first store made them). */
   readonly #columns = new Map<string, Map<string, ColumnType>>();
-  readonly #names = new Map<string, ColumnNames>();
 
   constructor(source: Source, options: PostgresStoreOptions) {
     this.#source = source;
@@ -179,11 +183,17 @@ class PostgresStore implements SyncStore {
     this.#lockWaitMs = options.lockWaitMs ?? 0;
     this.#timeoutMs = options.timeoutMs ?? 300_000;
     this.#extensions = options.extensions ?? [];
+    this.reserved = [RAW_COLUMN, ...(this.#scope !== undefined ? ['account_id'] : [])];
     this.location = `postgres ${source.t.label} (schema ${this.#schema}${this.#scope !== undefined ? `, account ${this.#scope}` : ''})`;
   }
 
-  async open(): Promise<void> {
-    if (this.#client) return;
+  /** The session of the open store (a stop may have dropped it: then its queries fail, and the page is rolled back). */
+  get #session(): PgSession {
+    if (!this.#client) throw new Error('the connection to PostgreSQL was dropped (the run was stopped)');
+    return this.#client;
+  }
+
+  async open(): Promise<{ columns: TableColumns; state: Array<[string, unknown]> }> {
     const t = this.#source.t;
     const pool = 'pool' in this.#source ? this.#source.pool : ownPool(await loadPg(), this.#source.url);
     // An idle client's error (a server restart) must not crash the process: the next query reports it.
@@ -207,12 +217,11 @@ class PostgresStore implements SyncStore {
       });
       await this.#createSchema(client);
       await this.#recordHolder(client, holder);
-      await this.#loadState(client);
+      return { columns: new Map(this.#columns), state: await this.#loadState(client) };
     } catch (error) {
       this.#client = undefined;
       this.#raw = undefined;
       this.#holder = undefined;
-      this.#state.clear();
       raw?.off('error', ignore);
       client?.destroy();
       if (!('pool' in this.#source)) await settleWithin(CLOSE_WAIT_MS, pool.end());
@@ -221,58 +230,54 @@ class PostgresStore implements SyncStore {
     }
   }
 
-  get(key: string): unknown {
-    return this.#state.get(key);
+  /**
+   * The schema lock comes first, before any table lock: exclusive when this page changes the
+   * schema, shared when it only writes rows (so no ALTER can wait behind a writer holding one table
+   * while it holds another).
+   */
+  async begin(ddl: boolean): Promise<void> {
+    await this.#session.query(`BEGIN; ${this.#timeouts}; SELECT ${ddl ? 'pg_advisory_xact_lock' : 'pg_advisory_xact_lock_shared'}(${this.#ddlKey})`);
   }
 
-  entries(prefix: string): Array<[string, unknown]> {
-    return this.#state.entries(prefix);
+  /** Another account's store may have changed the schema since this one opened. */
+  async columnsNow(): Promise<TableColumns> {
+    return this.#readColumns(this.#session);
   }
 
-  async commit(write: StoreCommit): Promise<void> {
-    const client = this.#client;
-    if (!client) throw new SyncError('store', `The Postgres store at ${this.location} is not open`);
-    const writes = write.writes ?? [];
-    // Columns added inside the transaction count only once it is in.
-    let plan = this.#plan(writes, this.#columns);
-    try {
-      // The schema lock comes first, before any table lock: exclusive when this page changes the
-      // schema, shared when it only writes rows (so no ALTER can wait behind a writer holding one table
-      // while it holds another).
-      const ddl = plan.added.length > 0 || plan.retyped.length > 0;
-      await client.query(`BEGIN; ${this.#timeouts}; SELECT ${ddl ? 'pg_advisory_xact_lock' : 'pg_advisory_xact_lock_shared'}(${this.#ddlKey})`);
-      if (ddl) {
-        // Another account's store may have changed the schema since this one opened (added the same
-        // field with another type, widened a key): plan again on the columns as they are now.
-        plan = this.#plan(writes, await this.#readColumns(client));
-        if (plan.retyped.length) for (const extension of this.#extensions) await extension.beforePostgresRetype?.(client, this.#schema);
-        for (const [table, column] of plan.retyped) await client.query(`ALTER TABLE ${this.#id(table)} ALTER COLUMN ${quoteId(column)} TYPE text USING ${asText(column, plan.from.get(`${table}.${column}`) ?? 'text')}`);
-        for (const [table, column, type] of plan.added) await client.query(`ALTER TABLE ${this.#id(table)} ADD COLUMN IF NOT EXISTS ${quoteId(column)} ${SQL_TYPES[type]}`);
-      }
-      for (const { table, rows } of writes) if (rows.length) await this.#writeRows(client, table, rows, plan.columns.get(table.table) ?? new Map());
-      for (const mark of write.deletes ?? []) await this.#mark(client, mark);
-      await this.#writeState(client, write.state ?? {});
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      const t = this.#source.t;
-      const e = error as { code?: unknown; table?: unknown; column?: unknown };
-      throw writeFailed({
-        store: 'Postgres',
-        location: this.location,
-        write,
-        detail: pgMessage(error, t),
-        permanent: !pgTransient(e.code),
-        table: typeof e.table === 'string' ? e.table : undefined,
-        column: typeof e.column === 'string' ? e.column : undefined,
-        cause: scrubbedCause(error, t),
-      });
-    }
-    for (const [table, cols] of plan.columns) this.#columns.set(table, cols);
-    for (const [key, value] of Object.entries(write.state ?? {})) this.#state.set(key, value);
-    // Views read columns by name: a new one (first_seen…) is used from now on. After the copy's
-    // transaction, never inside it: a view waits for its readers, the copy must not.
-    if (plan.added.length || plan.retyped.length) await runPostgresExtensions(this.#extensions, client, this.#schema);
+  async changeColumns(added: readonly AddedColumn[], widened: readonly WidenedColumn[]): Promise<void> {
+    const client = this.#session;
+    // PostgreSQL cannot change the type of a column a view reads: the extensions drop theirs first.
+    if (widened.length) for (const extension of this.#extensions) await extension.beforePostgresRetype?.(client, this.#schema);
+    for (const [table, column, from] of widened) await client.query(`ALTER TABLE ${this.#id(table)} ALTER COLUMN ${quoteId(column)} TYPE text USING ${asText(column, from)}`);
+    for (const [table, column, type] of added) await client.query(`ALTER TABLE ${this.#id(table)} ADD COLUMN IF NOT EXISTS ${quoteId(column)} ${SQL_TYPES[type]}`);
+  }
+
+  async commit(): Promise<void> {
+    await this.#session.query('COMMIT');
+  }
+
+  async rollback(): Promise<void> {
+    await this.#client?.query('ROLLBACK').catch(() => undefined);
+  }
+
+  writeFailed(error: unknown, write: StoreCommit): SyncError {
+    const t = this.#source.t;
+    const e = error as { code?: unknown; table?: unknown; column?: unknown };
+    return writeFailed({
+      store: 'Postgres',
+      location: this.location,
+      write,
+      detail: pgMessage(error, t),
+      permanent: !pgTransient(e.code),
+      table: typeof e.table === 'string' ? e.table : undefined,
+      column: typeof e.column === 'string' ? e.column : undefined,
+      cause: scrubbedCause(error, t),
+    });
+  }
+
+  /** Views read columns by name: after the copy's transaction, never inside it (a view waits for its readers, the copy must not). */
+  async afterColumnsChanged(): Promise<void> {
+    if (this.#client) await runPostgresExtensions(this.#extensions, this.#client, this.#schema);
   }
 
   async close(): Promise<void> {
@@ -280,7 +285,6 @@ class PostgresStore implements SyncStore {
     const holder = this.#holder;
     this.#client = undefined;
     this.#holder = undefined;
-    this.#columns.clear();
     this.#raw?.off('error', ignore);
     this.#raw = undefined;
     if (client?.open) {
@@ -431,59 +435,15 @@ class PostgresStore implements SyncStore {
     return out;
   }
 
-  async #loadState(client: PgSession): Promise<void> {
-    this.#state.clear();
+
+  async #loadState(client: PgSession): Promise<Array<[string, unknown]>> {
     const rows = await client.query<{ key: string; value: unknown }>(`SELECT key, value FROM ${this.#id('_sync_state')} WHERE scope = $1`, [this.#scopeKey]);
-    for (const r of rows.rows) this.#state.set(fromStateKey(r.key), fromStateValue(r.value));
+    return rows.rows.map((r) => [fromStateKey(r.key), fromStateValue(r.value)]);
   }
 
-  #namesOf(table: TableSchema): ColumnNames {
-    let names = this.#names.get(table.table);
-    if (!names) this.#names.set(table.table, (names = new ColumnNames(table.columns, [RAW_COLUMN, ...(this.#scope !== undefined ? ['account_id'] : [])])));
-    return names;
-  }
-
-  /**
-   * The columns each written table has once this page is in, from `base` (the columns known now):
-   * fields the server added become columns (`added`), typed by their first value, while the table
-   * has fewer than MAX_COLUMNS (past that a field goes to `_raw` only); a date or timestamp key
-   * column that receives a value it cannot hold is widened to text (`retyped`, `from` its old type:
-   * a row cannot be keyed by NULL). Other values a column cannot hold go to `_raw` (column-values.ts).
-   */
-  #plan(
-    writes: StoreCommit['writes'] & {},
-    base: ReadonlyMap<string, ReadonlyMap<string, ColumnType>>,
-  ): { added: Array<[string, string, ColumnType]>; retyped: Array<[string, string]>; from: Map<string, ColumnType>; columns: Map<string, Map<string, ColumnType>> } {
-    const added: Array<[string, string, ColumnType]> = [];
-    const retyped: Array<[string, string]> = [];
-    const from = new Map<string, ColumnType>();
-    const columns = new Map<string, Map<string, ColumnType>>();
-    for (const { table, rows } of writes) {
-      let known = columns.get(table.table);
-      if (!known) columns.set(table.table, (known = new Map(base.get(table.table) ?? [])));
-      const names = this.#namesOf(table);
-      for (const row of rows) {
-        for (const field in row) {
-          const col = names.of(field);
-          const type = known.get(col);
-          if (type === undefined) {
-            if (known.size >= MAX_COLUMNS) continue;
-            const inferred = inferType(rows, field);
-            known.set(col, inferred);
-            added.push([table.table, col, inferred]);
-          } else if ((type === 'date' || type === 'timestamp') && table.primaryKey.includes(col) && !holds(row[field], type, 'postgres')) {
-            known.set(col, 'text');
-            retyped.push([table.table, col]);
-            from.set(`${table.table}.${col}`, type);
-          }
-        }
-      }
-    }
-    return { added, retyped, from, columns };
-  }
-
-  async #writeRows(client: PgSession, table: TableSchema, rows: readonly Record<string, unknown>[], known: ReadonlyMap<string, ColumnType>): Promise<void> {
-    const names = this.#namesOf(table);
+  /** Upserts in as few statements as the parameter limit allows, each row once (the last row of a key wins). */
+  async writeRows(table: TableSchema, prepared: readonly PreparedRow[], known: ReadonlyMap<string, ColumnType>): Promise<void> {
+    const client = this.#session;
     const scoped = this.#scope !== undefined;
     const cols = [...known.keys()].filter((col) => (col !== 'account_id' || !scoped) && col !== RAW_COLUMN);
     const key = [...(scoped ? ['account_id'] : []), ...table.primaryKey];
@@ -491,27 +451,7 @@ class PostgresStore implements SyncStore {
     const updates = [...cols, RAW_COLUMN].filter((col) => !table.primaryKey.includes(col)).map((col) => `${quoteId(col)} = EXCLUDED.${quoteId(col)}`);
     const head = `INSERT INTO ${this.#id(table.table)} (${all.map(quoteId).join(', ')}) VALUES `;
     const tail = ` ON CONFLICT (${key.map(quoteId).join(', ')}) DO ${updates.length ? `UPDATE SET ${updates.join(', ')}` : 'NOTHING'}`;
-    const columnOf = (field: string) => {
-      const col = names.of(field);
-      return known.has(col) ? col : undefined;
-    };
     const typeOf = (col: string) => known.get(col) ?? 'text';
-    // A timestamp key widened to text keeps one spelling per moment (the one its rows were converted
-    // to), so a row read again after the widening still finds its key.
-    const widenedTimes = table.primaryKey.filter((col) => table.types[col] === 'timestamp' && known.get(col) === 'text');
-    // Each row as the columns hold it (column-values.ts).
-    const prepared = rows.map((row) => {
-      const { cells, raw } = splitRow(row, columnOf, typeOf, 'postgres');
-      for (const col of widenedTimes) {
-        const value = cells.get(col);
-        if (typeof value !== 'string' || !isIsoTime(value)) continue;
-        const canonical = new Date(Date.parse(utcTime(value).replace(' ', 'T'))).toISOString();
-        if (canonical === value) continue;
-        cells.set(col, canonical);
-        raw.set(col, value);
-      }
-      return { cells, raw };
-    });
     // One statement cannot update a row twice: the last row of a key wins, as in SQLite. Keys are
     // compared as the database will (two spellings of one moment, or two texts that differ only in a
     // character PostgreSQL cannot hold, are one key there).
@@ -538,7 +478,9 @@ class PostgresStore implements SyncStore {
     }
   }
 
-  async #mark(client: PgSession, mark: DeleteMark): Promise<void> {
+
+  async mark(mark: DeleteMark): Promise<void> {
+    const client = this.#session;
     const params: unknown[] = [mark.at, mark.before];
     const where = Object.entries(mark.match).map(([col, value]) => {
       params.push(value);
@@ -554,7 +496,8 @@ class PostgresStore implements SyncStore {
     );
   }
 
-  async #writeState(client: PgSession, state: Readonly<Record<string, unknown>>): Promise<void> {
+  async writeState(state: Readonly<Record<string, unknown>>): Promise<void> {
+    const client = this.#session;
     const set = Object.entries(state).filter(([, v]) => v !== null && v !== undefined);
     const drop = Object.entries(state).filter(([, v]) => v === null || v === undefined).map(([k]) => k);
     if (set.length) {
@@ -602,19 +545,6 @@ function asText(column: string, from: ColumnType): string {
   if (from === 'date') return `to_char(${c}, 'YYYY-MM-DD')`;
   if (from === 'timestamp') return `to_char(${c} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
   return `${c}::text`;
-}
-
-/** The type of a new column: that of the field's first non-null value in the page. */
-function inferType(rows: readonly Record<string, unknown>[], field: string): ColumnType {
-  for (const row of rows) {
-    const v = row[field];
-    if (v === null || v === undefined) continue;
-    if (typeof v === 'number') return 'number';
-    if (typeof v === 'boolean') return 'boolean';
-    if (typeof v === 'object') return 'json';
-    return 'text';
-  }
-  return 'text';
 }
 
 function ignore(): void {}

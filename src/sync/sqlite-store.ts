@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { ColumnNames, quoteId } from './column-names.js';
-import { MAX_COLUMNS, RAW_COLUMN, fromStateKey, rawText, splitRow, stateKey } from './column-values.js';
-import { TABLE_SCHEMAS, type TableSchema } from './datasets.js';
+import { quoteId } from './column-names.js';
+import { RAW_COLUMN, type SqlDialect as ValueRules, fromStateKey, rawText, stateKey } from './column-values.js';
+import { type ColumnType, TABLE_SCHEMAS, type TableSchema } from './datasets.js';
 import { SyncError } from './errors.js';
-import { type DeleteMark, StateMap, type StoreCommit, type SyncStore } from './store.js';
+import { type AddedColumn, type PreparedRow, SqlStore, type StoreDialect, type TableColumns } from './sql-store.js';
+import type { DeleteMark, StoreCommit, SyncStore } from './store.js';
 import { type StoreExtension, checkExtensions } from './store-extension.js';
 import { sqliteTransient, writeFailed } from './store-errors.js';
 import { type LockHolder, inUse, mayBeRunning, newHolder } from './store-lock.js';
@@ -52,7 +53,7 @@ export interface SqliteStoreOptions {
  */
 export function sqliteStore(path: string, options: SqliteStoreOptions = {}): SyncStore {
   if (typeof path !== 'string' || path.trim() === '') throw new SyncError('store', 'sqliteStore(path): path must be a non-empty file path (or ":memory:")');
-  return new SqliteStore(path, checkExtensions(options?.extensions, 'sqliteStore(path, options)'));
+  return new SqlStore(new SqliteDialect(path, checkExtensions(options?.extensions, 'sqliteStore(path, options)')));
 }
 
 /** Whether this runtime has `node:sqlite` (the CLI words its own advice when not). @internal */
@@ -60,35 +61,63 @@ export function hasSqlite(): boolean {
   return typeof process !== 'undefined' && process.getBuiltinModule?.('node:sqlite') !== undefined;
 }
 
-class SqliteStore implements SyncStore {
-  readonly location: string;
-  readonly #state = new StateMap();
+/**
+ * SQLite's part of a SQL store (sql-store.ts): one file, one writer (the run lock is a row written
+ * in the open's transaction), untyped columns. A SQLite-based dialect extends it and overrides the
+ * column typing (`typed`, `values`, {@link columnSql}, {@link declaredType}, {@link cell}) and
+ * {@link tableOptions}.
+ * @internal
+ */
+export class SqliteDialect implements StoreDialect {
+  readonly label: string = 'SQLite';
+  readonly values: ValueRules = 'sqlite';
+  readonly typed: boolean = false;
+  readonly reserved = [RAW_COLUMN];
+  /** What follows a CREATE TABLE's column list (`STRICT`, …). */
+  protected readonly tableOptions: string = '';
   #db: DatabaseSync | undefined;
   #holder: LockHolder | undefined;
-  /** Columns each table has, read at open (a reopened file may be another file). */
-  readonly #columns = new Map<string, Set<string>>();
-  readonly #upserts = new Map<string, StatementSync>();
-  readonly #names = new Map<string, ColumnNames>();
+  /** Upsert statements per table, for the columns they were made for. */
+  readonly #upserts = new Map<string, { columns: string; statement: StatementSync }>();
   #setState: StatementSync | undefined;
   #deleteState: StatementSync | undefined;
 
   constructor(
-    path: string,
+    readonly location: string,
     readonly extensions: readonly StoreExtension[],
-  ) {
-    this.location = path;
+  ) {}
+
+  /** A column's declared type in DDL: none (SQLite columns take any value, column-values.ts). */
+  protected columnSql(_type: ColumnType): string {
+    return '';
   }
 
-  /** Brings the extensions' objects in step with the tables, inside the open transaction. */
+  /** The column type a declared type reads as (all `text` when columns are untyped: values keep their own types). */
+  protected declaredType(_declared: string): ColumnType {
+    return 'text';
+  }
+
+  /** A value as SQLite is sent it: no boolean or JSON type, so booleans are 0/1, objects and arrays JSON text. */
+  protected cell(value: unknown, _type: ColumnType): string | number | bigint | null {
+    return sqlValue(value);
+  }
+
+  /** Brings the extensions' objects in step with the tables, inside the write transaction (SQLite has one writer). */
   #extend(db: DatabaseSync): void {
     for (const extension of this.extensions) extension.sqlite?.(db);
   }
 
-  async open(): Promise<void> {
-    if (this.#db) return;
+  get #open(): DatabaseSync {
+    if (!this.#db) throw new Error('the database is closed');
+    return this.#db;
+  }
+
+  async open(): Promise<{ columns: TableColumns; state: Array<[string, unknown]> }> {
     const sqlite = loadSqlite();
     let db: DatabaseSync | undefined;
     const holder = newHolder();
+    const columns: TableColumns = new Map();
+    const state: Array<[string, unknown]> = [];
     try {
       const folder = dirname(this.location);
       if (this.location !== ':memory:' && !existsSync(folder)) throw new Error(`the folder ${folder} does not exist (create it first)`);
@@ -99,79 +128,121 @@ class SqliteStore implements SyncStore {
       try {
         this.#lock(db, holder);
         db.exec('CREATE TABLE IF NOT EXISTS _sync_state (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID');
-        for (const table of Object.values(TABLE_SCHEMAS)) this.#createTable(db, table);
+        for (const table of Object.values(TABLE_SCHEMAS)) columns.set(table.table, this.#createTable(db, table));
         this.#extend(db);
         db.exec('COMMIT');
       } catch (error) {
         rollback(db);
         throw error;
       }
-      this.#state.clear();
-      for (const row of db.prepare('SELECT key, value FROM _sync_state').all()) this.#state.set(fromStateKey(String(row['key'])), JSON.parse(String(row['value'])));
+      for (const row of db.prepare('SELECT key, value FROM _sync_state').all()) state.push([fromStateKey(String(row['key'])), JSON.parse(String(row['value']))]);
     } catch (error) {
       closeQuietly(db);
-      this.#state.clear();
-      this.#columns.clear();
       if (error instanceof SyncError) throw error;
       throw new SyncError('store', `Cannot open the SQLite store at ${this.location}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
     this.#db = db;
     this.#holder = holder;
+    this.#upserts.clear();
     this.#setState = db.prepare('INSERT INTO _sync_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
     this.#deleteState = db.prepare('DELETE FROM _sync_state WHERE key = ?');
+    return { columns, state };
   }
 
-  get(key: string): unknown {
-    return this.#state.get(key);
+  async begin(): Promise<void> {
+    this.#open.exec('BEGIN IMMEDIATE');
   }
 
-  entries(prefix: string): Array<[string, unknown]> {
-    return this.#state.entries(prefix);
+  /** One writer: the columns are the ones this store made. */
+  async columnsNow(known: TableColumns): Promise<TableColumns> {
+    return known;
   }
 
-  async commit(write: StoreCommit): Promise<void> {
-    const db = this.#db;
-    if (!db) throw new SyncError('store', `The SQLite store at ${this.location} is not open`);
-    try {
-      db.exec('BEGIN IMMEDIATE');
-      for (const { table, rows } of write.writes ?? []) if (rows.length) this.#writeRows(db, table, rows);
-      for (const mark of write.deletes ?? []) this.#mark(db, mark);
-      for (const [key, value] of Object.entries(write.state ?? {})) {
-        if (value === null || value === undefined) this.#deleteState?.run(stateKey(key, 'sqlite'));
-        else this.#setState?.run(stateKey(key, 'sqlite'), JSON.stringify(value));
-      }
-      db.exec('COMMIT');
-    } catch (error) {
-      // SQLite may have rolled back already (a full disk does): a second rollback must not hide the cause.
-      rollback(db);
-      // Columns this page added are gone with it: the next page must not write to them.
-      this.#reloadColumns(db);
-      const errcode = (error as { errcode?: number }).errcode;
-      const full = errcode === SQLITE_FULL;
-      const message = error instanceof Error ? error.message : String(error);
-      // "NOT NULL constraint failed: content_list.id" names the table and column.
-      const [, table, column] = /constraint failed: ([A-Za-z0-9_]+)\.([^\s,]+)/.exec(message) ?? [];
-      throw writeFailed({
-        store: 'SQLite',
-        location: this.location,
-        write,
-        detail: full ? `SQLITE_FULL, the disk (or the file's size limit) is full: ${message}` : message,
-        permanent: !sqliteTransient(errcode),
-        table,
-        column,
-        advice: full ? 'free space and run again to resume' : undefined,
-        cause: error,
-      });
+  async changeColumns(added: readonly AddedColumn[]): Promise<void> {
+    const db = this.#open;
+    for (const [table, column, type] of added) db.exec(`ALTER TABLE ${quoteId(table)} ADD COLUMN ${quoteId(column)}${this.columnSql(type)}`);
+    // Views read columns by name: a new one (first_seen…) is used from this commit on.
+    if (added.length) this.#extend(db);
+  }
+
+  async writeRows(table: TableSchema, rows: readonly PreparedRow[], known: ReadonlyMap<string, ColumnType>): Promise<void> {
+    const cols = [...known.keys()];
+    const upsert = this.#upsert(table, cols);
+    const index = new Map(cols.map((c, i) => [c, i]));
+    const rawAt = index.get(RAW_COLUMN) as number;
+    const values: Array<string | number | bigint | null> = new Array(cols.length);
+    for (const { cells, raw } of rows) {
+      values.fill(null);
+      for (const [col, value] of cells) values[index.get(col) as number] = this.cell(value, known.get(col) ?? 'text');
+      values[rawAt] = rawText(raw);
+      upsert.run(...values);
     }
-    // Memory follows the database only once the transaction is in.
-    for (const [key, value] of Object.entries(write.state ?? {})) this.#state.set(key, value);
   }
+
+  /** The upsert of `table` over `cols`, made again when its columns changed. */
+  #upsert(table: TableSchema, cols: readonly string[]): StatementSync {
+    const signature = cols.join('\u0000');
+    const cached = this.#upserts.get(table.table);
+    if (cached?.columns === signature) return cached.statement;
+    const updates = cols.filter((c) => !table.primaryKey.includes(c)).map((c) => `${quoteId(c)} = excluded.${quoteId(c)}`);
+    const statement = this.#open.prepare(
+      `INSERT INTO ${quoteId(table.table)} (${cols.map(quoteId).join(', ')}) VALUES (${cols.map(() => '?').join(', ')}) ON CONFLICT (${table.primaryKey.map(quoteId).join(', ')}) DO ${updates.length ? `UPDATE SET ${updates.join(', ')}` : 'NOTHING'}`,
+    );
+    this.#upserts.set(table.table, { columns: signature, statement });
+    return statement;
+  }
+
+  async mark(mark: DeleteMark): Promise<void> {
+    const match = Object.keys(mark.match);
+    this.#open
+      .prepare(
+        `UPDATE ${quoteId(mark.table.table)} SET "_deleted_at" = ? WHERE ${match.map((c) => `${quoteId(c)} = ?`).join(' AND ')}${match.length ? ' AND ' : ''}("_synced_at" IS NULL OR "_synced_at" < ?) AND "_deleted_at" IS NULL`,
+      )
+      .run(mark.at, ...match.map((c) => mark.match[c] as string), mark.before);
+  }
+
+  async writeState(state: Readonly<Record<string, unknown>>): Promise<void> {
+    for (const [key, value] of Object.entries(state)) {
+      if (value === null || value === undefined) this.#deleteState?.run(stateKey(key, this.values));
+      else this.#setState?.run(stateKey(key, this.values), JSON.stringify(value));
+    }
+  }
+
+  async commit(): Promise<void> {
+    this.#open.exec('COMMIT');
+  }
+
+  async rollback(): Promise<void> {
+    // SQLite may have rolled back already (a full disk does): a second rollback must not hide the cause.
+    if (this.#db) rollback(this.#db);
+  }
+
+  writeFailed(error: unknown, write: StoreCommit): SyncError {
+    const errcode = (error as { errcode?: number }).errcode;
+    const full = errcode === SQLITE_FULL;
+    const message = error instanceof Error ? error.message : String(error);
+    // "NOT NULL constraint failed: content_list.id" names the table and column.
+    const [, table, column] = /constraint failed: ([A-Za-z0-9_]+)\.([^\s,]+)/.exec(message) ?? [];
+    return writeFailed({
+      store: 'SQLite',
+      location: this.location,
+      write,
+      detail: full ? `SQLITE_FULL, the disk (or the file's size limit) is full: ${message}` : message,
+      permanent: !sqliteTransient(errcode),
+      table,
+      column,
+      advice: full ? 'free space and run again to resume' : undefined,
+      cause: error,
+    });
+  }
+
+  /** The extensions ran inside the page's transaction. */
+  async afterColumnsChanged(): Promise<void> {}
 
   async close(): Promise<void> {
     const db = this.#db;
     this.#db = undefined;
     this.#upserts.clear();
-    this.#columns.clear();
     if (!db) return;
     try {
       if (this.#holder) db.prepare("DELETE FROM _sync_lock WHERE json_extract(holder, '$.token') = ?").run(this.#holder.token);
@@ -183,6 +254,22 @@ class SqliteStore implements SyncStore {
     }
   }
 
+  /** Creates a table (or adds the columns an older version lacked) and returns its columns. */
+  #createTable(db: DatabaseSync, table: TableSchema): Map<string, ColumnType> {
+    const t = quoteId(table.table);
+    const typeSql = (c: string) => this.columnSql(c === RAW_COLUMN ? 'text' : (table.types[c] ?? 'text'));
+    const cols = table.columns.map((c) => `${quoteId(c)}${typeSql(c)}${table.primaryKey.includes(c) ? ' NOT NULL' : ''}`);
+    db.exec(`CREATE TABLE IF NOT EXISTS ${t} (${cols.join(', ')}, PRIMARY KEY (${table.primaryKey.map(quoteId).join(', ')}))${this.tableOptions}`);
+    const existing = new Map(db.prepare(`PRAGMA table_info(${t})`).all().map((r) => [String(r['name']), this.declaredType(String(r['type']))]));
+    // A file made by an older version lacks the columns added since (_synced_at, _deleted_at, _raw).
+    for (const c of [...table.columns, RAW_COLUMN]) {
+      if (existing.has(c)) continue;
+      db.exec(`ALTER TABLE ${t} ADD COLUMN ${quoteId(c)}${typeSql(c)}`);
+      existing.set(c, this.declaredType(typeSql(c).trim()));
+    }
+    return existing;
+  }
+
   /** Takes the run lock inside the open's transaction, or throws `in_use` naming its holder. */
   #lock(db: DatabaseSync, holder: LockHolder): void {
     db.exec('CREATE TABLE IF NOT EXISTS _sync_lock (id INTEGER PRIMARY KEY CHECK (id = 1), holder TEXT NOT NULL)');
@@ -192,83 +279,6 @@ class SqliteStore implements SyncStore {
       if (mayBeRunning(current)) throw inUse(this.location, current, `, or, if pid ${current.pid} is gone, delete the row of _sync_lock`);
     }
     db.prepare('INSERT INTO _sync_lock (id, holder) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET holder = excluded.holder').run(JSON.stringify(holder));
-  }
-
-  /** Reads the columns of every table again (after a rollback), and drops statements made for others. */
-  #reloadColumns(db: DatabaseSync): void {
-    this.#upserts.clear();
-    try {
-      for (const table of Object.values(TABLE_SCHEMAS)) this.#columns.set(table.table, new Set(db.prepare(`PRAGMA table_info(${quoteId(table.table)})`).all().map((r) => String(r['name']))));
-    } catch {
-      // The database cannot be read now: the next commit fails on its own.
-    }
-  }
-
-  #createTable(db: DatabaseSync, table: TableSchema): void {
-    const t = quoteId(table.table);
-    const cols = table.columns.map((c) => `${quoteId(c)}${table.primaryKey.includes(c) ? ' NOT NULL' : ''}`);
-    db.exec(`CREATE TABLE IF NOT EXISTS ${t} (${cols.join(', ')}, PRIMARY KEY (${table.primaryKey.map(quoteId).join(', ')}))`);
-    const existing = new Set(db.prepare(`PRAGMA table_info(${t})`).all().map((r) => String(r['name'])));
-    // A file made by an older version lacks the columns added since (_synced_at, _deleted_at, _raw).
-    for (const c of [...table.columns, RAW_COLUMN]) if (!existing.has(c)) db.exec(`ALTER TABLE ${t} ADD COLUMN ${quoteId(c)}`);
-    for (const c of [...table.columns, RAW_COLUMN]) existing.add(c);
-    this.#columns.set(table.table, existing);
-  }
-
-  #namesOf(table: TableSchema): ColumnNames {
-    let names = this.#names.get(table.table);
-    if (!names) this.#names.set(table.table, (names = new ColumnNames(table.columns, [RAW_COLUMN])));
-    return names;
-  }
-
-  #writeRows(db: DatabaseSync, table: TableSchema, rows: readonly Record<string, unknown>[]): void {
-    const known = this.#columns.get(table.table) ?? new Set<string>();
-    const names = this.#namesOf(table);
-    // Fields the server added since the table was made become columns (forward compatible), up to
-    // MAX_COLUMNS: past it, a field's value is kept in _raw only (column-values.ts).
-    let added = false;
-    for (const row of rows) {
-      for (const field in row) {
-        const col = names.of(field);
-        if (known.has(col) || known.size >= MAX_COLUMNS) continue;
-        db.exec(`ALTER TABLE ${quoteId(table.table)} ADD COLUMN ${quoteId(col)}`);
-        known.add(col);
-        this.#upserts.delete(table.table);
-        added = true;
-      }
-    }
-    // Views read columns by name: a new one (first_seen…) is used from this commit on.
-    if (added) this.#extend(db);
-    let upsert = this.#upserts.get(table.table);
-    const cols = [...known];
-    if (!upsert) {
-      const updates = cols.filter((c) => !table.primaryKey.includes(c)).map((c) => `${quoteId(c)} = excluded.${quoteId(c)}`);
-      upsert = db.prepare(
-        `INSERT INTO ${quoteId(table.table)} (${cols.map(quoteId).join(', ')}) VALUES (${cols.map(() => '?').join(', ')}) ON CONFLICT (${table.primaryKey.map(quoteId).join(', ')}) DO ${updates.length ? `UPDATE SET ${updates.join(', ')}` : 'NOTHING'}`,
-      );
-      this.#upserts.set(table.table, upsert);
-    }
-    const index = new Map(cols.map((c, i) => [c, i]));
-    const rawAt = index.get(RAW_COLUMN) as number;
-    const columnOf = (field: string) => {
-      const col = names.of(field);
-      return known.has(col) ? col : undefined;
-    };
-    const values: Array<string | number | bigint | null> = new Array(cols.length);
-    for (const row of rows) {
-      values.fill(null);
-      const { cells, raw } = splitRow(row, columnOf, () => 'text', 'sqlite');
-      for (const [col, value] of cells) values[index.get(col) as number] = sqlValue(value);
-      values[rawAt] = rawText(raw);
-      upsert.run(...values);
-    }
-  }
-
-  #mark(db: DatabaseSync, mark: DeleteMark): void {
-    const match = Object.keys(mark.match);
-    db.prepare(
-      `UPDATE ${quoteId(mark.table.table)} SET "_deleted_at" = ? WHERE ${match.map((c) => `${quoteId(c)} = ?`).join(' AND ')}${match.length ? ' AND ' : ''}("_synced_at" IS NULL OR "_synced_at" < ?) AND "_deleted_at" IS NULL`,
-    ).run(mark.at, ...match.map((c) => mark.match[c] as string), mark.before);
   }
 }
 
