@@ -13,7 +13,7 @@ import { SeoVisibilityClient } from '../src/index.js';
 import { openSource } from '../src/insights/open-source.js';
 import { writeReport } from '../src/insights/report.js';
 import type { InsightSource } from '../src/insights/source.js';
-import { leastTimeMs } from '../src/sync/budget.js';
+import { leastTimeMs } from '../src/sync/scheduling/budget.js';
 import { DOCUMENTED_WINDOWS, postgresStore, runSync, sqliteStore } from '../src/sync/index.js';
 import { createSimulator } from '../src/testing/index.js';
 import { startPostgres } from '../test/helpers/postgres-server.js';

@@ -1,6 +1,6 @@
 import { insightViews } from '../insights/create-views.js';
 import { type SyncStore, ndjsonStore, postgresStore, sqliteStore } from '../sync/index.js';
-import { hasSqlite } from '../sync/sqlite-store.js';
+import { hasSqlite } from '../sync/stores/sql/sqlite-store.js';
 import { UsageError } from './connect.js';
 
 /** The store flags of `sync` and `plan`. @internal */

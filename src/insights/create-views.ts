@@ -1,5 +1,5 @@
-import { fnv1a32 } from '../sync/column-names.js';
-import type { SqliteConnection, StoreExtension } from '../sync/store-extension.js';
+import { fnv1a32 } from '../sync/stores/sql/column-names.js';
+import type { SqliteConnection, StoreExtension } from '../sync/stores/store-extension.js';
 import { quote, Sql } from './dialect.js';
 import { SQLITE_COLUMNS, columnsOf } from './schema-objects.js';
 import { INSIGHT_VIEWS, type InsightView, VIEW_PERIODS } from './views.js';

@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from '../index.js';
 import { isUuid } from '../internal/uuid.js';
-import { checkDatasets, type DatasetName, parentOf } from './datasets.js';
+import { checkDatasets, type DatasetName, parentOf } from './datasets/datasets.js';
 
 /**
  * What to copy: `projects` is `'all'` or a list of project ids; `datasets` (default: all of them)
