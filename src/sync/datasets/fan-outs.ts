@@ -192,14 +192,19 @@ export const AUDIT_ISSUES: FanOut = {
   pending: (facts) => facts.filter(([, e]) => ['completed', 'failed'].includes((e as AuditEntry).st) && !(e as AuditEntry).i),
   request: () => ({}),
   finished: (fact) => ({ ...(fact as AuditEntry), i: true }),
-  count({ first, fact, day }) {
+  count({ first, facts, fact, day }) {
     if (!first) return { requests: 0 };
     // The first page's audits as the run will record them, then the run's own rule for which to read.
-    const facts = first.records.map((r, n): [string, unknown] => {
+    const listed = first.records.map((r, n): [string, unknown] => {
       const id = AUDIT_ISSUES.itemOf(r);
       return [id, AUDIT_ISSUES.remember(r, n, day, fact(id))];
     });
-    return { requests: AUDIT_ISSUES.pending(facts, day).length };
+    // The run reads every page of the list: audits past the first count by what the store knows of
+    // them, and those it has never seen (a first run) as finished and not read.
+    const onFirstPage = new Set(listed.map(([id]) => id));
+    const known = facts.filter(([key]) => !onFirstPage.has(key.slice(key.lastIndexOf('/') + 1)));
+    const unseen = Math.max(0, (first.total ?? first.records.length) - first.records.length - known.length);
+    return { requests: AUDIT_ISSUES.pending(listed, day).length + AUDIT_ISSUES.pending(known, day).length + unseen };
   },
 };
 

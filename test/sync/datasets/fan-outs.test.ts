@@ -61,3 +61,28 @@ describe('the fan-out of per-item datasets, declared in the registry', () => {
     expect(PROMPT_HISTORY.pending([['prompt/p/q1', PROMPT_HISTORY.finished(fact, '2026-06-10T06:00:00Z')]], '2026-06-10')).toEqual([]);
   });
 });
+
+describe('the plan counts audits past the first page of the audit list', () => {
+  // Found while declaring the fan-out: the plan counted the finished audits of the first page only,
+  // while the run reads the issues of every finished audit of every page (audits.list pages at 1,000).
+  const day = '2026-06-10';
+  const first = (ids: string[], total: number) => ({ records: ids.map((id) => ({ id, status: 'completed' })), total, pageSize: 2, next: 2 }) as never;
+
+  test('a first run: every audit the list says it holds counts, not only the first page', () => {
+    const count = AUDIT_ISSUES.count({ first: first(['a1', 'a2'], 5), parentDone: false, facts: [], fact: () => undefined, underWay: () => false, day, now: 0 });
+    expect(count.requests).toBe(5);
+  });
+
+  test('a later run: audits past the first page count by what the store knows of them', () => {
+    const facts: Array<[string, unknown]> = [
+      ['audit/p/a1', { st: 'completed', i: true }],
+      ['audit/p/a3', { st: 'completed', i: true }],
+      ['audit/p/a4', { st: 'completed' }],
+      ['audit/p/a5', { st: 'running' }],
+    ];
+    const stored = new Map(facts.map(([key, fact]) => [key.slice('audit/p/'.length), fact]));
+    // a2 is new (first page), a4 finished but unread, a5 still running: 2 requests.
+    const count = AUDIT_ISSUES.count({ first: first(['a2', 'a1'], 5), parentDone: false, facts, fact: (id) => stored.get(id), underWay: () => false, day, now: 0 });
+    expect(count.requests).toBe(2);
+  });
+});
