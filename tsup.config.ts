@@ -1,14 +1,20 @@
 import { defineConfig } from 'tsup';
+import { resolve } from 'node:path';
 import type { Plugin } from 'esbuild';
 
 // The optional entries import the main entry (`../index.js` in src/) for its error classes and
 // VERSION; built, that import must stay `import … from 'seo-visibility'`, so that an error thrown in
 // one entry is `instanceof` the class the app imported, and no entry carries a second copy.
+/** src/index.ts as an optional entry's `../index.js` import resolves (the .js spelling of the .ts file). */
+const MAIN_ENTRY = resolve('src/index.js');
 const importsMainEntry = /\/src\/(otel|sync|cli|redis|insights|fleet|webhooks)\//;
 const mainEntryExternal: Plugin = {
   name: 'main-entry-external',
   setup(build) {
-    build.onResolve({ filter: /^\.\.\/index\.js$/ }, (args) => (importsMainEntry.test(args.importer) ? { path: 'seo-visibility', external: true } : undefined));
+    // `../index.js` or, from a sub-folder (src/sync/stores/sql/…), `../../../index.js`: whichever is src/index.ts.
+    build.onResolve({ filter: /^(\.\.\/)+index\.js$/ }, (args) =>
+      importsMainEntry.test(args.importer) && resolve(args.resolveDir, args.path) === MAIN_ENTRY ? { path: 'seo-visibility', external: true } : undefined,
+    );
     // The fleet runs seo-visibility/sync: the same entry the app imports (one SyncError class), not a copy.
     build.onResolve({ filter: /^\.\.\/sync\/index\.js$/ }, (args) => (/\/src\/fleet\//.test(args.importer) ? { path: 'seo-visibility/sync', external: true } : undefined));
   },
@@ -35,6 +41,9 @@ export default defineConfig({
     // seo-visibility/sync (Node only: node:sqlite, loaded on first use) and the seo-visibility bin.
     'sync/index': 'src/sync/index.ts',
     'cli/index': 'src/cli/index.ts',
+    // seo-visibility/insights (Node only): the analytics views as a store extension. Insights owns
+    // its views: seo-visibility/sync makes tables only, and carries no view SQL.
+    'insights/index': 'src/insights/index.ts',
     // seo-visibility/fleet (Node only), on the optional peers pg-boss and pg (loaded on first use).
     'fleet/index': 'src/fleet/index.ts',
     // seo-visibility/webhooks: the receiver (Fetch API and Node), apart so the main entry never

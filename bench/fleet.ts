@@ -7,7 +7,7 @@
  * once, each under its own key), and the speed-up over one worker.
  */
 import { availableParallelism } from 'node:os';
-import { leastTimeMs } from '../src/sync/budget.js';
+import { leastTimeMs } from '../src/sync/scheduling/budget.js';
 import { DOCUMENTED_WINDOWS } from '../src/sync/index.js';
 import { createFleet } from '../src/fleet/index.js';
 import { FAST_QUEUE, startFleetEnv, startWorker } from '../test/fleet/support/fleet-env.js';

@@ -5,6 +5,7 @@
  * answer is timed against one grouped pass over the rows it reads, in the same database and run;
  * the target is 3× that pass, and about 2× the time when the account doubles (linear).
  */
+import { insightViews } from '../src/insights/create-views.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
@@ -99,7 +100,7 @@ export async function insightsScaleBench(): Promise<Row[]> {
 async function syntheticSource(store: 'SQLite' | 'PostgreSQL', account: SyntheticAccount, dir: string, url: string, size: string): Promise<InsightSource> {
   if (store === 'SQLite') {
     const file = join(dir, `scale-${size}.db`);
-    const target = sqliteStore(file);
+    const target = sqliteStore(file, { extensions: [insightViews] });
     await target.open();
     await target.commit(seedCommit());
     await target.close();
@@ -114,7 +115,7 @@ async function syntheticSource(store: 'SQLite' | 'PostgreSQL', account: Syntheti
     return openSource({ db: file, schema: 'unused' });
   }
   const schema = `scale_${size}`;
-  const target = postgresStore(url, { schema });
+  const target = postgresStore(url, { schema, extensions: [insightViews] });
   await target.open();
   await target.commit(seedCommit());
   await target.close();

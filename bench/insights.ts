@@ -5,6 +5,7 @@
  * in the same database, same run); the report with the least time the rate budget allows for the
  * sync that feeds it.
  */
+import { insightViews } from '../src/insights/create-views.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +13,7 @@ import { SeoVisibilityClient } from '../src/index.js';
 import { openSource } from '../src/insights/open-source.js';
 import { writeReport } from '../src/insights/report.js';
 import type { InsightSource } from '../src/insights/source.js';
-import { leastTimeMs } from '../src/sync/budget.js';
+import { leastTimeMs } from '../src/sync/scheduling/budget.js';
 import { DOCUMENTED_WINDOWS, postgresStore, runSync, sqliteStore } from '../src/sync/index.js';
 import { createSimulator } from '../src/testing/index.js';
 import { startPostgres } from '../test/helpers/postgres-server.js';
@@ -32,8 +33,8 @@ export async function insightsBench(): Promise<Row[]> {
   const rows: Row[] = [];
   try {
     const file = join(dir, 'seo.db');
-    const result = await runSync(client, { projects: 'all' }, { store: sqliteStore(file) });
-    await runSync(client, { projects: 'all' }, { store: postgresStore(postgres.url) });
+    const result = await runSync(client, { projects: 'all' }, { store: sqliteStore(file, { extensions: [insightViews] }) });
+    await runSync(client, { projects: 'all' }, { store: postgresStore(postgres.url, { extensions: [insightViews] }) });
     const runs = QUICK ? 3 : 9;
     for (const [name, options] of [
       ['SQLite', { db: file, schema: 'seo_visibility' }],

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SeoVisibilityClient } from '../src/index.js';
-import { leastTimeMs } from '../src/sync/budget.js';
+import { leastTimeMs } from '../src/sync/scheduling/budget.js';
 import { DOCUMENTED_WINDOWS, type SyncStore, planSync, postgresStore, runSync, sqliteStore } from '../src/sync/index.js';
 import { startPostgres } from '../test/helpers/postgres-server.js';
 import { QUICK, type Row } from './lib.js';

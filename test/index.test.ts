@@ -123,3 +123,16 @@ describe('src/sync: the missed-event check (issue 25)', () => {
     for (const internal of ['runScopedSync', 'RunScope', 'MissedEventWatch', 'recordEvents']) expect([...sync!.values, ...sync!.types]).not.toContain(internal);
   }, 30_000);
 });
+
+// seo-visibility/insights: the analytics views as a store extension (insights owns its views; a
+// seo-visibility/sync store makes tables only).
+describe('src/insights: a curated surface', () => {
+  test('exports exactly insightViews, not a main-entry name', async () => {
+    const [main, insights] = exportsOf([file('../src/index.ts'), file('../src/insights/index.ts')]);
+    expect(insights!.values).toEqual(['insightViews']);
+    expect(insights!.types).toEqual([]);
+    expect(Object.keys(await import('../src/insights/index.js')).sort()).toEqual(['insightViews']);
+    const mainNames = new Set([...main!.values, ...main!.types]);
+    expect(insights!.values.filter((name) => mainNames.has(name))).toEqual([]);
+  }, 30_000);
+});

@@ -2,7 +2,7 @@ import { type Command, Option } from 'commander';
 import { InsightError } from '../insights/errors.js';
 import type { SourceOptions } from '../insights/open-source.js';
 import type { InsightSource } from '../insights/source.js';
-import { DEFAULT_PG_SCHEMA } from '../sync/postgres-store.js';
+import { DEFAULT_PG_SCHEMA } from '../sync/stores/sql/postgres-store.js';
 import { EXIT } from './exit-codes.js';
 import { nonEmpty } from './flags.js';
 import { terminalText } from './terminal-text.js';

@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { insightViews } from '../insights/create-views.js';
 import { type SyncStore, postgresStore } from '../sync/index.js';
 import type { FleetPostgresPool } from './options.js';
 import { loadFleetPeers } from './peers.js';
@@ -49,7 +50,8 @@ export class Warehouse {
   store(accountId: string): SyncStore {
     const pool = typeof this.#postgres === 'string' ? this.#opened : this.#postgres;
     if (!pool) throw new Error('Warehouse.store() before open()');
-    return postgresStore(pool, { schema: this.#schema, accountId });
+    // The warehouse keeps the insight views beside the tables, as the CLI's stores do.
+    return postgresStore(pool, { schema: this.#schema, accountId, extensions: [insightViews] });
   }
 
   /** The pool the fleet opened, if it did. */

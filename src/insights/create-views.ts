@@ -1,5 +1,5 @@
-import type { DatabaseSync } from 'node:sqlite';
-import { fnv1a32 } from '../sync/column-names.js';
+import { fnv1a32 } from '../sync/stores/sql/column-names.js';
+import type { SqliteConnection, StoreExtension } from '../sync/stores/store-extension.js';
 import { quote, Sql } from './dialect.js';
 import { SQLITE_COLUMNS, columnsOf } from './schema-objects.js';
 import { INSIGHT_VIEWS, type InsightView, VIEW_PERIODS } from './views.js';
@@ -20,11 +20,12 @@ export const VIEW_WARNING_CODE = 'SEO_VISIBILITY_VIEW_SKIPPED';
  * only when its definition changed: SQLite keeps each view's CREATE statement word for word, so an
  * unchanged view is not touched (the schema, and readers' prepared statements, stay as they are).
  * `rank_changes`, `ai_visibility`, `ai_visibility_models`, `backlink_changes`, `backlink_trend` and
- * `audit_changes` (docs/insights.md describes every column). The SQLite store calls it when it opens
- * and when a commit adds a column, inside its write transaction (SQLite has one writer anyway).
+ * `audit_changes` (docs/insights.md describes every column). {@link insightViews} has the SQLite store
+ * call it when it opens and when a commit adds a column, inside its write transaction (SQLite has
+ * one writer anyway).
  * @internal
  */
-export function createInsightViews(db: DatabaseSync): void {
+export function createInsightViews(db: SqliteConnection): void {
   const sql = new Sql('sqlite', columnsOf(db.prepare(SQLITE_COLUMNS).all()));
   const stored = new Map(db.prepare("SELECT name, sql FROM main.sqlite_master WHERE type = 'view'").all().map((r) => [String(r['name']), String(r['sql'])]));
   db.exec('SAVEPOINT insight_views');
@@ -155,3 +156,25 @@ function literal(text: string): string {
 export async function dropPostgresInsightViews(client: PgQueryable, schema: string): Promise<void> {
   for (const view of INSIGHT_VIEWS) await client.query(`DROP VIEW IF EXISTS ${quote(schema)}.${quote(view.name)}`);
 }
+
+/**
+ * The analytics views as a store extension: pass it to `sqliteStore` or `postgresStore` and the
+ * store keeps `rank_changes`, `ai_visibility`, `ai_visibility_models`, `backlink_changes`,
+ * `backlink_trend` and `audit_changes` in step with its tables (made at open, changed only when
+ * their definition changes, after a commit that adds a column; in PostgreSQL each in its own short
+ * transaction under a 1 s `lock_timeout`, so your views and grants on them survive every sync).
+ * The `seo-visibility` CLI and the fleet pass it themselves. docs/insights.md describes every column.
+ *
+ * @example
+ * ```ts
+ * import { runSync, sqliteStore } from 'seo-visibility/sync';
+ * import { insightViews } from 'seo-visibility/insights';
+ * await runSync(client, job, { store: sqliteStore('seo.db', { extensions: [insightViews] }) });
+ * ```
+ */
+export const insightViews: StoreExtension = Object.freeze({
+  name: 'insight views',
+  sqlite: createInsightViews,
+  postgres: (client: PgQueryable, schema: string) => createPostgresInsightViews(client, schema),
+  beforePostgresRetype: dropPostgresInsightViews,
+});

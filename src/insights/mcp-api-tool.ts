@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { RateLimit as ReportedBudget, SeoVisibilityClient } from '../index.js';
-import { BudgetTracker } from '../sync/budget.js';
+import { BudgetTracker } from '../sync/scheduling/budget.js';
 import type { SyncWindow } from '../sync/index.js';
 import { InsightError } from './errors.js';
 import type { ToolDef } from './mcp-tools.js';

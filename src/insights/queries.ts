@@ -1,4 +1,4 @@
-import { addDays } from '../sync/rows.js';
+import { addDays } from '../sync/datasets/rows.js';
 import { Sql, bindScope } from './dialect.js';
 import type { InsightSource, QueryLimits, ResultRow } from './source.js';
 import { insightView } from './views.js';

@@ -1,4 +1,4 @@
-import { TABLE_SCHEMAS } from '../sync/datasets.js';
+import { TABLE_SCHEMAS } from '../sync/datasets/datasets.js';
 import type { DialectName } from './dialect.js';
 import type { InsightSource } from './source.js';
 import { INSIGHT_VIEWS } from './views.js';

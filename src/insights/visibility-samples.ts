@@ -1,4 +1,4 @@
-import { addDays } from '../sync/rows.js';
+import { addDays } from '../sync/datasets/rows.js';
 import type { ResultRow } from './source.js';
 import { type Interval, type Sample, type ShareChange, compareShares, wilson } from './wilson.js';
 

@@ -1,11 +1,11 @@
 import type { SeoVisibilityClient } from '../index.js';
-import type { BudgetTracker, StopReason } from './budget.js';
-import { type DatasetName, type TableSchema, endpointOf, fetchPage } from './datasets.js';
+import type { BudgetTracker, StopReason } from './scheduling/budget.js';
+import { type DatasetName, type TableSchema, endpointOf, fetchPage } from './datasets/datasets.js';
 import { SyncError } from './errors.js';
-import type { MissedEventWatch } from './missed-events.js';
-import type { Fetched, Target } from './requests.js';
+import type { MissedEventWatch } from './events/missed-events.js';
+import type { Fetched, Target } from './datasets/requests.js';
 import type { RunScope } from './run-scope.js';
-import type { DeleteMark, Row, StoreCommit, SyncStore } from './store.js';
+import type { DeleteMark, Row, StoreCommit, SyncStore } from './stores/store.js';
 
 /** A mark as a stream asks for it; the commit dates it. @internal */
 export type MarkRequest = Omit<DeleteMark, 'at'>;

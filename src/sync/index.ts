@@ -17,18 +17,19 @@
  *
  * @packageDocumentation
  */
-export { planSync, type PlanSyncOptions } from './plan.js';
-export type { SyncPlan, DatasetPlan } from './plan-result.js';
+export { planSync, type PlanSyncOptions } from './planning/plan.js';
+export type { SyncPlan, DatasetPlan } from './planning/plan-result.js';
 export { runSync, type RunSyncOptions, type SyncResult, type SyncProgress } from './run.js';
-export { sqliteStore } from './sqlite-store.js';
-export { ndjsonStore } from './ndjson-store.js';
-export { postgresStore, type PostgresPool, type PostgresStoreOptions } from './postgres-store.js';
-export type { SyncStore, StoreCommit, DeleteMark, Row } from './store.js';
+export { sqliteStore, type SqliteStoreOptions } from './stores/sql/sqlite-store.js';
+export { ndjsonStore } from './stores/ndjson-store.js';
+export { postgresStore, type PostgresPool, type PostgresStoreOptions } from './stores/sql/postgres-store.js';
+export type { SyncStore, StoreCommit, DeleteMark, Row } from './stores/store.js';
+export type { StoreExtension, SqliteConnection, PostgresConnection } from './stores/store-extension.js';
 export type { SyncJob } from './job.js';
-export { DATASET_NAMES, SYNC_COLUMNS, TABLE_SCHEMAS, type ColumnType, type DatasetName, type TableKind, type TableSchema, type Freshness } from './datasets.js';
-export type { ReportedBudget } from './requests.js';
-export { DOCUMENTED_WINDOWS, type SyncBudget, type SyncWindow, type StopReason } from './budget.js';
+export { DATASET_NAMES, SYNC_COLUMNS, TABLE_SCHEMAS, type ColumnType, type DatasetName, type TableKind, type TableSchema, type Freshness } from './datasets/datasets.js';
+export type { ReportedBudget } from './datasets/requests.js';
+export { DOCUMENTED_WINDOWS, type SyncBudget, type SyncWindow, type StopReason } from './scheduling/budget.js';
 export { type ProjectFailure, SyncError } from './errors.js';
-export { EVENT_DATASETS } from './event-datasets.js';
-export { createEventSync, type EventSync, type EventSyncOptions, type EventSyncReport } from './event-sync.js';
-export { MISSED_EVENT_GRACE_MS, type MissedEvent } from './missed-events.js';
+export { EVENT_DATASETS } from './events/event-datasets.js';
+export { createEventSync, type EventSync, type EventSyncOptions, type EventSyncReport } from './events/event-sync.js';
+export { MISSED_EVENT_GRACE_MS, type MissedEvent } from './events/missed-events.js';

@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from '../index.js';
 import { isUuid } from '../internal/uuid.js';
-import { checkDatasets, type DatasetName, datasetDef } from './datasets.js';
+import { checkDatasets, type DatasetName, parentOf } from './datasets/datasets.js';
 
 /**
  * What to copy: `projects` is `'all'` or a list of project ids; `datasets` (default: all of them)
@@ -62,7 +62,7 @@ export function normalizeJob(job: unknown): NormalizedJob {
   // keyword history): the list is read, not stored, when only the dataset is asked for.
   const implied: DatasetName[] = [];
   for (const name of names) {
-    const parent = datasetDef(name).parent as DatasetName | undefined;
+    const parent = parentOf(name);
     if (parent && !names.includes(parent) && !implied.includes(parent)) implied.push(parent);
   }
   return { projects: ids, datasets: names, implied };

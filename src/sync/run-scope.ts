@@ -5,9 +5,9 @@
 // event sync and the fleet's event jobs use it; `runSync`'s public options stay as they are.
 import { InvalidArgumentError } from '../index.js';
 import { isUuid } from '../internal/uuid.js';
-import type { DatasetName } from './datasets.js';
+import { type DatasetName, parentOf } from './datasets/datasets.js';
 import type { NormalizedJob } from './job.js';
-import type { SyncStore } from './store.js';
+import type { SyncStore } from './stores/store.js';
 
 /** The per-item datasets a run can be narrowed to some items of (their list is then not read). @internal */
 export const SCOPABLE_ITEMS = ['prompts.history'] as const;
@@ -48,6 +48,6 @@ export function scopeJob(job: NormalizedJob, scope: RunScope): NormalizedJob {
       throw new InvalidArgumentError('items', 'items narrow a job of one project');
     scoped[dataset as ScopableDataset] = [...new Set(ids.map((id) => id.toLowerCase()))].sort();
   }
-  const parents: string[] = Object.keys(scoped).map((d) => (d === 'prompts.history' ? 'prompts.list' : d));
+  const parents: string[] = Object.keys(scoped).map((d) => parentOf(d as DatasetName) ?? d);
   return { ...job, implied: job.implied.filter((d) => !parents.includes(d)), items: scoped };
 }

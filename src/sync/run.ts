@@ -1,18 +1,18 @@
 import type { SeoVisibilityClient } from '../index.js';
 import { InvalidArgumentError } from '../index.js';
-import { BudgetTracker, type StopReason, type SyncBudget, type SyncWindow, checkBudget, ledgerKey } from './budget.js';
-import { DATASET_NAMES, type DatasetName } from './datasets.js';
+import { BudgetTracker, type StopReason, type SyncBudget, type SyncWindow, checkBudget, ledgerKey } from './scheduling/budget.js';
+import { DATASET_NAMES, type DatasetName } from './datasets/datasets.js';
 import { type RunRecord, StopRun, SyncContext } from './context.js';
 import { SyncError } from './errors.js';
 import { type SyncJob, jobChangedMessage, jobKey, normalizeJob } from './job.js';
-import { TRACKED_KEY } from './list-pass.js';
-import { type MissedEvent, missedEventWatch } from './missed-events.js';
-import { resolveProjects } from './projects.js';
+import { TRACKED_KEY } from './streams/list-pass.js';
+import { type MissedEvent, missedEventWatch } from './events/missed-events.js';
+import { resolveProjects } from './streams/projects.js';
 import { type RunScope, scopeJob } from './run-scope.js';
-import { Scheduler } from './scheduler.js';
-import type { SyncStore } from './store.js';
-import { ABANDONED, stopGrace } from './stop-grace.js';
-import { projectStreams, taskKey } from './streams.js';
+import { Scheduler } from './scheduling/scheduler.js';
+import type { SyncStore } from './stores/store.js';
+import { ABANDONED, stopGrace } from './scheduling/stop-grace.js';
+import { projectStreams, taskKey } from './streams/streams.js';
 
 /**
  * Progress of a run, after every request: per dataset, requests spent and rows written so far.

@@ -1,3 +1,4 @@
+import { insightViews } from '../../src/insights/create-views.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,7 +37,7 @@ const STORES = [
     name: 'SQLite',
     prefix: 'main.',
     open: async () => {
-      await fill(sqliteStore(join(dir, 'seo.db')));
+      await fill(sqliteStore(join(dir, 'seo.db'), { extensions: [insightViews] }));
       return openSource({ db: join(dir, 'seo.db'), schema: 'unused' });
     },
     viewNames: "SELECT name FROM main.sqlite_master WHERE type = 'view' ORDER BY name",
@@ -45,7 +46,7 @@ const STORES = [
     name: 'PostgreSQL',
     prefix: 'seo_visibility.',
     open: async () => {
-      await fill(postgresStore(postgres.url));
+      await fill(postgresStore(postgres.url, { extensions: [insightViews] }));
       return openSource({ postgres: postgres.url, schema: 'seo_visibility' });
     },
     viewNames: "SELECT table_name AS name FROM information_schema.views WHERE table_schema = 'seo_visibility' ORDER BY table_name",

@@ -1,3 +1,4 @@
+import { insightViews } from '../../src/insights/create-views.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +16,7 @@ import { TABLE_SCHEMAS, type DatasetName, type Row, sqliteStore } from '../../sr
 export async function inProcessSource(data: Partial<Record<DatasetName, Row[]>>): Promise<InsightSource & { file: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'sv-report-'));
   const file = join(dir, 'seo.db');
-  const store = sqliteStore(file);
+  const store = sqliteStore(file, { extensions: [insightViews] });
   await store.open();
   await store.commit({ writes: Object.entries(data).map(([dataset, rows]) => ({ table: TABLE_SCHEMAS[dataset as DatasetName], rows: rows ?? [] })) });
   await store.close();

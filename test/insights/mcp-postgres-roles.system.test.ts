@@ -1,3 +1,4 @@
+import { insightViews } from '../../src/insights/create-views.js';
 import { existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,7 +35,7 @@ beforeAll(async () => {
   await admin.connect();
   await admin.query('CREATE ROLE seo_sync LOGIN; GRANT CREATE ON DATABASE postgres TO seo_sync; CREATE ROLE seo_agent LOGIN; CREATE ROLE seo_replicator LOGIN REPLICATION');
   for (const group of GROUPS) await admin.query(`CREATE ROLE via_${group} LOGIN IN ROLE ${group}`);
-  await runSync(account.client, { projects: 'all' }, { store: postgresStore(urlAs('seo_sync')), now: account.now });
+  await runSync(account.client, { projects: 'all' }, { store: postgresStore(urlAs('seo_sync'), { extensions: [insightViews] }), now: account.now });
   const readers = ['seo_agent', 'seo_replicator', ...GROUPS.map((g) => `via_${g}`)].join(', ');
   await admin.query(`GRANT USAGE ON SCHEMA ${SCHEMA} TO ${readers}; GRANT SELECT ON ALL TABLES IN SCHEMA ${SCHEMA} TO ${readers}`);
   // The running sync's session, as its role: no call of the agent may end it.

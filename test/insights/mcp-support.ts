@@ -1,3 +1,4 @@
+import { insightViews } from '../../src/insights/create-views.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,7 +49,7 @@ export async function agentOf(source: InsightSource, limits: ToolLimits, prompts
 export async function fixtureSource(extra: StoreWrite[] = []): Promise<InsightSource> {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-tools-'));
   const file = join(dir, 'seo.db');
-  const store = sqliteStore(file);
+  const store = sqliteStore(file, { extensions: [insightViews] });
   await store.open();
   await store.commit({ writes: [...fixtureWrites(), ...extra] });
   await store.close();

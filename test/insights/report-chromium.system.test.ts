@@ -7,7 +7,7 @@ import { chartRenderer } from '../../src/insights/report-charts.js';
 import { gatherReport } from '../../src/insights/report-data.js';
 import { reportHtml } from '../../src/insights/report-html.js';
 import type { DatasetName, Row } from '../../src/sync/index.js';
-import { addDays } from '../../src/sync/rows.js';
+import { addDays } from '../../src/sync/datasets/rows.js';
 import { hostileStrings } from './hostile-text.js';
 import { inProcessSource } from './in-process-source.js';
 import { REPORT_FIXTURE } from './report-fixture.js';

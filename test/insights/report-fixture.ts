@@ -1,5 +1,5 @@
 import type { DatasetName, Row } from '../../src/sync/index.js';
-import { addDays } from '../../src/sync/rows.js';
+import { addDays } from '../../src/sync/datasets/rows.js';
 import { FIXTURE } from './support.js';
 
 /**

@@ -1,3 +1,4 @@
+import { insightViews } from '../../src/insights/create-views.js';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aiVisibility, auditChanges, backlinkChanges, rankChanges } from '../../src/insights/queries.js';
@@ -19,7 +20,7 @@ const BASE = Object.values(TABLE_SCHEMAS).map((t) => t.table).filter((t) => t !=
 beforeAll(async () => {
   postgres = await startPostgres();
   for (const account of ['acme', 'globex']) {
-    const store = postgresStore(postgres.url, { schema: 'scoped', accountId: account });
+    const store = postgresStore(postgres.url, { schema: 'scoped', accountId: account, extensions: [insightViews] });
     await store.open();
     await store.commit({ writes: fixtureWrites() });
     await store.commit({ writes: [{ table: TABLE_SCHEMAS['rankings.history'], rows: Array.from({ length: 200 }, (_, i) => ({ project_id: `other-${i % 40}`, keyword_id: `k${i}`, check_date: '2026-03-01', keyword: 'k', desktop_position: 3 })) }] });

@@ -1,3 +1,4 @@
+import { insightViews } from '../../src/insights/create-views.js';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TABLE_SCHEMAS, type Row, postgresStore, runSync, sqliteStore } from '../../src/sync/index.js';
@@ -76,11 +77,11 @@ export function fixtureWrites() {
 export async function syncedAccount(keywords = 30): Promise<{ account: Account; file: string }> {
   const account = await startAccount({ keywords });
   const file = join(account.dir, 'seo.db');
-  await runSync(account.client, { projects: 'all' }, { store: sqliteStore(file), now: account.now });
+  await runSync(account.client, { projects: 'all' }, { store: sqliteStore(file, { extensions: [insightViews] }), now: account.now });
   return { account, file };
 }
 
 /** The same account synced into PostgreSQL (schema seo_visibility): the simulator's clock stands still, so the rows are the same. */
 export async function syncIntoPostgres(account: Account, url: string): Promise<void> {
-  await runSync(account.client, { projects: 'all' }, { store: postgresStore(url), now: account.now });
+  await runSync(account.client, { projects: 'all' }, { store: postgresStore(url, { extensions: [insightViews] }), now: account.now });
 }

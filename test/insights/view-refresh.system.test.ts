@@ -1,3 +1,4 @@
+import { insightViews } from '../../src/insights/create-views.js';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TABLE_SCHEMAS, postgresStore } from '../../src/sync/index.js';
@@ -27,7 +28,7 @@ const lastChecked = () => ({ writes: [{ table: TABLE_SCHEMAS['rankings.list'], r
 describe('stored views in PostgreSQL', () => {
   it("a user's view and a grant on rank_changes survive a sync, also one that changes rank_changes", async () => {
     const schema = 'survive';
-    const store = postgresStore(postgres.url, { schema });
+    const store = postgresStore(postgres.url, { schema, extensions: [insightViews] });
     await store.open();
     await store.commit({ writes: fixtureWrites() });
     await store.close();
@@ -48,7 +49,7 @@ describe('stored views in PostgreSQL', () => {
 
   it('a reader idle in a transaction on a view delays neither open nor commit: the change is skipped with a warning', async () => {
     const schema = 'idle';
-    const store = postgresStore(postgres.url, { schema });
+    const store = postgresStore(postgres.url, { schema, extensions: [insightViews] });
     await store.open();
     await store.commit({ writes: fixtureWrites() });
     await store.close();
@@ -81,12 +82,12 @@ describe('stored views in PostgreSQL', () => {
 
   it('a fleet schema: two accounts of the same data each read the rows one account gives', async () => {
     for (const account of ['acme', 'globex']) {
-      const store = postgresStore(postgres.url, { schema: 'fleet', accountId: account });
+      const store = postgresStore(postgres.url, { schema: 'fleet', accountId: account, extensions: [insightViews] });
       await store.open();
       await store.commit({ writes: fixtureWrites() });
       await store.close();
     }
-    const single = postgresStore(postgres.url, { schema: 'single' });
+    const single = postgresStore(postgres.url, { schema: 'single', extensions: [insightViews] });
     await single.open();
     await single.commit({ writes: fixtureWrites() });
     await single.close();

@@ -1,3 +1,4 @@
+import { insightViews } from '../../src/insights/create-views.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
@@ -28,7 +29,7 @@ const views = (file: string) => {
 describe('stored views in SQLite', () => {
   it('are left alone when a store reopens with the same definitions (the schema does not change)', async () => {
     const file = join(dir, 'seo.db');
-    const store = sqliteStore(file);
+    const store = sqliteStore(file, { extensions: [insightViews] });
     await store.open();
     await store.commit({ writes: fixtureWrites() });
     await store.close();
@@ -40,7 +41,7 @@ describe('stored views in SQLite', () => {
 
   it('a column no view reads changes no view; one a view reads changes that view only', async () => {
     const file = join(dir, 'seo.db');
-    const store = sqliteStore(file);
+    const store = sqliteStore(file, { extensions: [insightViews] });
     await store.open();
     await store.commit({ writes: fixtureWrites() });
     const before = views(file);

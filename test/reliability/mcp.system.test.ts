@@ -5,6 +5,7 @@
  * Each row is one escape or limit of that run, tried again: what must happen, what did, and what
  * the server was left holding.
  */
+import { insightViews } from '../../src/insights/create-views.js';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,7 +50,7 @@ beforeAll(async () => {
   await admin.connect();
   await admin.query('CREATE ROLE seo_sync LOGIN; GRANT CREATE ON DATABASE postgres TO seo_sync; CREATE ROLE seo_agent LOGIN');
   for (const group of GROUPS) await admin.query(`CREATE ROLE via_${group} LOGIN IN ROLE ${group}`);
-  await runSync(account.client, { projects: 'all' }, { store: postgresStore(urlAs('seo_sync')), now: account.now });
+  await runSync(account.client, { projects: 'all' }, { store: postgresStore(urlAs('seo_sync'), { extensions: [insightViews] }), now: account.now });
   const readers = ['seo_agent', ...GROUPS.map((g) => `via_${g}`)].join(', ');
   await admin.query(`GRANT USAGE ON SCHEMA ${SCHEMA} TO ${readers}; GRANT SELECT ON ALL TABLES IN SCHEMA ${SCHEMA} TO ${readers}`);
   syncSession = new pg.Client({ connectionString: urlAs('seo_sync'), application_name: 'the sync' });
@@ -171,7 +172,7 @@ describe('SQLite through the reader child', () => {
   test('the size cap holds before the rows leave the child', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-reliability-'));
     const file = join(dir, 'seo.db');
-    const store = sqliteStore(file);
+    const store = sqliteStore(file, { extensions: [insightViews] });
     await store.open();
     await store.commit({ writes: fixtureWrites() });
     await store.close();

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, test } from 'vitest';
-import { createInsightViews } from '../../src/insights/create-views.js';
+import { createInsightViews, insightViews } from '../../src/insights/create-views.js';
 import { rankChanges } from '../../src/insights/queries.js';
 import { Sql } from '../../src/insights/dialect.js';
 import { wilsonPct } from '../../src/insights/sample-stats.js';
@@ -67,7 +67,7 @@ describe('views: accounts of a fleet schema', () => {
 describe('views: what users build on them', () => {
   test('a SQLite store reopened five times with nothing changed', async () => {
     const file = join(dir, 'reopen.db');
-    const store = sqliteStore(file);
+    const store = sqliteStore(file, { extensions: [insightViews] });
     await store.open();
     await store.commit({ writes: fixtureWrites() });
     await store.close();

@@ -76,13 +76,10 @@ describe('the layer rules of npm run circles', () => {
     expect(await cruiseFixture('downward')).toEqual([]);
   });
 
-  it('only warn on the pending sync → insights import, while PENDING lists it', async () => {
-    expect(PENDING).toContainEqual(['sync', 'insights']);
-    const violations = await cruiseFixture('pending');
-    expect(errors(violations)).toEqual([]);
-    expect(violations.map((v) => [v.rule, v.severity, v.from])).toEqual([
-      ['layer-sync-pending-insights', 'warn', 'src/sync/store.ts'],
-    ]);
+  it('fail on a sync → insights import: insights owns its views, no import is pending any more', async () => {
+    expect(PENDING).toEqual([]);
+    const violations = errors(await cruiseFixture('pending'));
+    expect(violations.map((v) => [v.rule, v.from])).toContainEqual(['layer-sync', 'src/sync/store.ts']);
   });
 });
 
