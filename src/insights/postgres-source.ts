@@ -2,6 +2,7 @@ import { Socket } from 'node:net';
 import type { Client, ClientConfig } from 'pg';
 import { type TableColumns, quote, Sql } from './dialect.js';
 import { InsightError, loadPeer, redactUrl } from './errors.js';
+import { balancedParentheses } from './one-statement.js';
 import { refuseUnsafeRole } from './postgres-role-guard.js';
 import { POSTGRES_COLUMNS, columnsOf, viewStatements } from './schema-objects.js';
 import type { InsightSource, QueryLimits, QueryResult, ResultRow } from './source.js';
@@ -72,6 +73,8 @@ export async function openPostgresSource(url: string, schema: string, options: P
       await client.query("SET TIME ZONE 'UTC'");
       // Unqualified names are the store's tables (and, searched first, this session's temporary views).
       await client.query(`SET search_path TO ${quote(schema)}`);
+      // The statement's parentheses are checked by a lexer for which a backslash in '…' is no escape: the server must agree.
+      await client.query('SET standard_conforming_strings = on');
       // PostgreSQL 14+: a backend whose client went away (a time limit here) stops within a second.
       await client.query("SET client_connection_check_interval = '1s'").catch(() => {});
       const found = columnsOf((await client.query(POSTGRES_COLUMNS)).rows);
@@ -160,6 +163,11 @@ async function runReadOnly(client: Client, sql: string, params: readonly unknown
   const agents = limits.maxBytes !== undefined;
   if (agents && kind === 'other') {
     throw new InsightError('read_only', 'The store is open read-only: only statements that read (SELECT, WITH, VALUES, TABLE, SHOW, EXPLAIN) run here, nothing was changed');
+  }
+  // The caps wrap the statement in `( … )`: one that closed that parenthesis itself could add a
+  // branch of its own beside the wrapper's, outside every cap (20 MB sent for a 20 kB reply).
+  if (kind === 'rows' && !balancedParentheses(text, 'postgres')) {
+    throw new InsightError('query', 'The statement closes a parenthesis it did not open (or leaves one open), outside strings and comments: check its parentheses');
   }
   // A query is capped in the database in every case, so a huge result is never built or sent:
   // rows by a LIMIT, and for an agent's SQL bytes too (each row as JSON text, cut at the cap).
