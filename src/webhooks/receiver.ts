@@ -109,6 +109,28 @@ export interface WebhookReceiverOptions {
    */
   dedupeWindowMs?: number;
   /**
+   * Time allowed to the dedupe store to record an event, in ms; past it the delivery is answered
+   * 503 (the sender may retry), so a store that never answers (a frozen database, a pool with no
+   * free connection) never holds the sender's connection open.
+   * @default 5_000
+   * @example
+   * ```ts
+   * createWebhookReceiver({ secret: generateWebhookSecret(), dedupe: postgresDedupeStore(postgres), storeTimeoutMs: 2_000 });
+   * ```
+   */
+  storeTimeoutMs?: number;
+  /**
+   * Time allowed to one run of a handler, in ms; past it the run counts as failed (retried, then
+   * reported to `onError`), so a handler that never settles cannot keep {@link WebhookReceiver.idle}
+   * (a clean stop) waiting forever. The run itself is not stopped: make a long handler enqueue a job.
+   * @default 900_000 (15 minutes)
+   * @example
+   * ```ts
+   * createWebhookReceiver({ secret: generateWebhookSecret(), handlerTimeoutMs: 60_000 });
+   * ```
+   */
+  handlerTimeoutMs?: number;
+  /**
    * Retries of a failed handler (in this process; for retries that survive a restart, make the
    * handler enqueue a job and return).
    * @example
@@ -239,6 +261,19 @@ function positiveInteger(name: string, value: unknown, fallback: number): number
   return value;
 }
 
+/** `work`, or the error `late` makes once `ms` passed without it settling (a timer that never outlives it). */
+async function within<T>(work: Promise<T>, ms: number, late: () => Error): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(late()), ms);
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 const isWaitUntil = (value: unknown): value is WaitUntilContext =>
   typeof value === 'object' && value !== null && typeof (value as WaitUntilContext).waitUntil === 'function';
 
@@ -254,7 +289,7 @@ const isWaitUntil = (value: unknown): value is WaitUntilContext =>
  * | a body over `maxBodyBytes` | 413, while it streams |
  * | a body slower than `bodyTimeoutMs` | 408 |
  * | a body that is not an event | 400 |
- * | the dedupe store failed | 503 (the sender may retry) |
+ * | the dedupe store failed, or did not answer within `storeTimeoutMs` | 503 (the sender may retry) |
  * | an event, new or repeated | 202; handlers run after, once per event |
  *
  * @example
@@ -278,6 +313,8 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     throw new InvalidArgumentError('dedupe', 'expected a dedupe store (memoryDedupeStore(), postgresDedupeStore(…)) or false');
   }
   const windowMs = positiveInteger('dedupeWindowMs', options.dedupeWindowMs, 86_400_000);
+  const storeTimeoutMs = positiveInteger('storeTimeoutMs', options.storeTimeoutMs, 5_000);
+  const handlerTimeoutMs = positiveInteger('handlerTimeoutMs', options.handlerTimeoutMs, 900_000);
   const attempts = positiveInteger('retry.attempts', options.retry?.attempts, 3);
   const delayMs = positiveInteger('retry.delayMs', options.retry?.delayMs, 1000);
   const now = options.now ?? Date.now;
@@ -300,7 +337,8 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
   async function run(event: WebhookEvent, key: string | undefined): Promise<void> {
     const handler = handlers.get(isKnownWebhookEvent(event) ? event.event : 'unknown');
     try {
-      if (handler) await pRetry(async () => handler(event as never), { retries: attempts - 1, minTimeout: delayMs, factor: 2, randomize: true });
+      const once = async () => within(Promise.resolve(handler?.(event as never)), handlerTimeoutMs, () => new Error(`the handler did not settle within handlerTimeoutMs of ${handlerTimeoutMs} ms`));
+      if (handler) await pRetry(once, { retries: attempts - 1, minTimeout: delayMs, factor: 2, randomize: true });
       // Done: a durable store forgets the body it kept for a restart.
       if (key !== undefined && dedupe) await dedupe.handled?.(key).catch(() => undefined);
     } catch (error) {
@@ -343,9 +381,13 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     if (dedupe) {
       key = await webhookEventKey(event);
       let fresh: boolean;
+      const claim = dedupe.claim(key, now() + windowMs, now(), new TextDecoder().decode(body));
       try {
-        fresh = await dedupe.claim(key, now() + windowMs, now(), new TextDecoder().decode(body));
+        fresh = await within(claim, storeTimeoutMs, () => new Error('the dedupe store did not answer'));
       } catch {
+        // A claim that lands after the 503 would make the sender's retry a "repeat" never handled: undo it.
+        const claimKey = key;
+        claim.then((won) => (won ? dedupe.release(claimKey) : undefined)).catch(() => undefined);
         return text(503, 'The receiver could not record the event; send it again.');
       }
       if (!fresh) return text(202, '');

@@ -1,0 +1,64 @@
+/**
+ * Attack (session 2) on the webhook receiver through its Fetch-API handler: what happens when the
+ * parts it waits on never answer (a dedupe store on a frozen database, a handler that never
+ * settles), and whether the path it documents is the path it answers. Waits here are tens of ms.
+ */
+import { describe, expect, test } from 'vitest';
+import { createWebhookReceiver, generateWebhookSecret, type WebhookDedupeStore, webhookUrl } from '../../src/webhooks/index.js';
+import { auditCompletedEventFixture } from '../fixtures/events.js';
+
+const SECRET = generateWebhookSecret();
+const post = (url: string, body: unknown = auditCompletedEventFixture) =>
+  new Request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** The answer's status, or a note that none came within `ms`. */
+const statusWithin = async (answer: Promise<Response>, ms: number) => Promise.race([answer.then((r) => r.status), sleep(ms).then(() => `no answer after ${ms} ms`)]);
+
+describe('a dedupe store that never answers (PostgreSQL frozen, a pool with no free connection)', () => {
+  const frozen: WebhookDedupeStore = { claim: () => new Promise<boolean>(() => {}), release: async () => {} };
+
+  test('the sender gets a 503 within the store time limit, not an open connection forever', async () => {
+    const receiver = createWebhookReceiver({ secret: SECRET, path: '/hooks', dedupe: frozen, storeTimeoutMs: 50 });
+    let handled = 0;
+    receiver.on('audit.completed', () => void handled++);
+    expect(await statusWithin(receiver.fetch(post(webhookUrl('https://example.com/hooks', SECRET))), 2000)).toBe(503);
+    await receiver.idle();
+    expect(handled).toBe(0);
+  });
+
+  test('storeTimeoutMs is checked like the other bounds', () => {
+    expect(() => createWebhookReceiver({ secret: SECRET, storeTimeoutMs: 0 })).toThrow(/storeTimeoutMs.*positive integer/);
+  });
+});
+
+describe('a handler that never settles', () => {
+  test('is given up at handlerTimeoutMs: idle() resolves (a bounded shutdown) and onError names the limit', async () => {
+    const errors: string[] = [];
+    const receiver = createWebhookReceiver({ secret: SECRET, path: '/hooks', handlerTimeoutMs: 50, retry: { attempts: 2, delayMs: 1 }, onError: (error) => errors.push(String(error)) });
+    let started = 0;
+    receiver.on('audit.completed', () => {
+      started++;
+      return new Promise<void>(() => {});
+    });
+    expect((await receiver.fetch(post(webhookUrl('https://example.com/hooks', SECRET)))).status).toBe(202);
+    expect(await Promise.race([receiver.idle().then(() => 'idle'), sleep(2000).then(() => 'still busy after 2 s')])).toBe('idle');
+    expect(started).toBe(2);
+    expect(errors).toEqual([expect.stringMatching(/handlerTimeoutMs of 50 ms/)]);
+  });
+
+  test('handlerTimeoutMs is checked like the other bounds', () => {
+    expect(() => createWebhookReceiver({ secret: SECRET, handlerTimeoutMs: -1 })).toThrow(/handlerTimeoutMs.*positive integer/);
+  });
+});
+
+describe('the path is compared as a URL spells it', () => {
+  test.each([['/hooks/café'], ['/hooks/{seo}'], ['/hooks/a|b'], ['/hooks/x/../seo']])('path %s answers the URL webhookUrl makes for it', async (path) => {
+    const receiver = createWebhookReceiver({ secret: SECRET, path });
+    let handled = 0;
+    receiver.on('audit.completed', () => void handled++);
+    const url = webhookUrl(`https://example.com${path}`, SECRET);
+    expect((await receiver.fetch(post(url))).status).toBe(202);
+    await receiver.idle();
+    expect(handled).toBe(1);
+  });
+});
