@@ -5,9 +5,17 @@
  * (`… ) AS seo_visibility_row UNION ALL SELECT repeat('x', …) FROM (SELECT 1 …`) escaped the byte
  * cap: the server built and sent a 20 MB row for a reply cut to 20 kB. Measured on the wire, with a
  * byte-counting TCP proxy between the source and a real PostgreSQL.
+ *
+ * And on its reconnection: a call abandoned at its time limit while the connection was being opened
+ * again left that connection to finish later, beside the next call's own. With the postmaster
+ * stopped for a few seconds, each abandoned call left one more backend for as long as the MCP
+ * server ran (a connection leak that ends in "too many clients").
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createServer, type Server, Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { openSource } from '../../src/insights/open-source.js';
 import type { InsightSource } from '../../src/insights/source.js';
 import { postgresStore, runSync } from '../../src/sync/index.js';
@@ -105,4 +113,40 @@ describe("an agent's statement cannot step out of the caps' wrapper", () => {
     const { outcome } = await measured(`SELECT ')' AS "(", $$)$$ AS d, E'\\')' AS e /* ) */ -- )\n, (1) AS n`);
     expect(outcome).toBe('1 rows, truncated false, cut by undefined');
   });
+});
+
+describe('a call abandoned at its time limit while reconnecting leaves no connection behind', () => {
+  it('after the postmaster is stopped and resumed, one session remains, and none after close', async () => {
+    const admin = new pg.Client({ connectionString: postgres.url });
+    admin.on('error', () => undefined);
+    await admin.connect();
+    onTestFinished(() => admin.end().catch(() => undefined));
+    const sessions = async () => Number((await admin.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'seo-visibility insights' AND usename = current_user AND datname = current_database()")).rows[0].n);
+    await source.close(); // the other tests' reader: this test counts its own sessions only
+    const reader = await openSource({ postgres: postgres.url, schema: SCHEMA });
+    const dataDirectory = String((await admin.query('SHOW data_directory')).rows[0].data_directory);
+    const postmaster = Number(readFileSync(join(dataDirectory, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    try {
+      expect(await sessions()).toBe(1);
+      // The session goes (a pooler dropping it); every next call must open a new one, and cannot yet.
+      await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'seo-visibility insights' AND datname = current_database()");
+      process.kill(postmaster, 'SIGSTOP');
+      let failed = 0;
+      try {
+        for (let i = 0; i < 4; i++) await reader.query('SELECT 1 AS one', [], { maxRows: 5, maxBytes: 1000, timeoutMs: 300 }).catch(() => failed++);
+      } finally {
+        process.kill(postmaster, 'SIGCONT');
+      }
+      expect(failed).toBe(4);
+      const next = await reader.query('SELECT 1 AS one', [], { maxRows: 5, maxBytes: 1000, timeoutMs: 5000 });
+      expect(next.rows).toEqual([{ one: 1 }]);
+      // Let any late connection finish its setup, then count.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(await sessions()).toBe(1);
+    } finally {
+      await reader.close();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await sessions()).toBe(0);
+  }, 60_000);
 });
