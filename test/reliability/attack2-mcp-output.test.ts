@@ -1,0 +1,23 @@
+/**
+ * Attack (session 2) on the MCP tools' output: timestamps are rewritten to UTC ISO so both stores
+ * read the same, but a text that is no real date and time must come back as it was, never as
+ * another day (JavaScript's Date rolls 30 February over to 2 March).
+ */
+import { describe, expect, it } from 'vitest';
+import { toolText } from '../../src/insights/mcp-output.js';
+
+const value = (text: string) => JSON.parse(toolText({ rows: [{ v: text }] }, 10_000)).rows[0].v;
+
+describe('timestamps in tool output', () => {
+  it.each([
+    ['2026-03-08 12:00:00+02', '2026-03-08T10:00:00.000Z'],
+    ['2026-03-08T12:00:00.123456+02:00', '2026-03-08T10:00:00.123Z'],
+    ['2024-02-29T23:30Z', '2024-02-29T23:30:00.000Z'],
+  ])('a real timestamp %s reads as UTC ISO %s', (text, iso) => {
+    expect(value(text)).toBe(iso);
+  });
+
+  it.each([['2026-02-30T10:00Z'], ['2026-04-31 08:00:00+00'], ['2025-02-29T10:00:00Z'], ['2026-13-01T10:00Z'], ['2026-03-08T24:30Z'], ['2026-03-08T10:60Z']])('an impossible date or time %s comes back unchanged', (text) => {
+    expect(value(text)).toBe(text);
+  });
+});
