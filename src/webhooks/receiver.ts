@@ -285,7 +285,7 @@ const isWaitUntil = (value: unknown): value is WaitUntilContext =>
  * |---|---|
  * | another path, or the path with a missing or wrong secret | 404 (the same: the URL is the secret) |
  * | the secret URL with another method | 405, `Allow: POST` |
- * | a content type other than `application/json` | 415 |
+ * | a content type other than `application/json`, or a `content-encoding` (compressed) | 415 |
  * | a body over `maxBodyBytes` | 413, while it streams |
  * | a body slower than `bodyTimeoutMs` | 408 |
  * | a body that is not an event | 400 |
@@ -367,6 +367,9 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     if (request.method !== 'POST') return text(405, 'Only POST is accepted here.', { allow: 'POST' });
     const type = request.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
     if (type !== 'application/json') return text(415, 'Expected content-type: application/json.');
+    // The bytes are read as they come (a decompressed body would escape the size bound): say so, not "not JSON".
+    const encoding = request.headers.get('content-encoding')?.trim().toLowerCase();
+    if (encoding && encoding !== 'identity') return text(415, 'Expected a body without content-encoding (send it uncompressed).');
     const body = await readBoundedBody(request, limits);
     // No connection header here (hop-by-hop: Deno and Workers own it); the Node adapter closes a connection whose body was left unread.
     if (!(body instanceof Uint8Array)) return text(body.status, `Refused: ${body.reason}.`);

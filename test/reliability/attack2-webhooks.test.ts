@@ -62,3 +62,22 @@ describe('the path is compared as a URL spells it', () => {
     expect(handled).toBe(1);
   });
 });
+
+describe('a compressed body', () => {
+  test.each([['gzip'], ['br'], ['deflate, gzip']])('Content-Encoding %s is refused with 415 naming the encoding, never read as JSON', async (encoding) => {
+    const receiver = createWebhookReceiver({ secret: SECRET, path: '/hooks' });
+    let handled = 0;
+    receiver.on('audit.completed', () => void handled++);
+    const request = new Request(webhookUrl('https://example.com/hooks', SECRET), { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': encoding }, body: new Uint8Array([0x1f, 0x8b, 8, 0]) });
+    const answer = await receiver.fetch(request);
+    expect([answer.status, await answer.text()]).toEqual([415, expect.stringMatching(/content-encoding/i)]);
+    await receiver.idle();
+    expect(handled).toBe(0);
+  });
+
+  test('Content-Encoding identity is no encoding', async () => {
+    const receiver = createWebhookReceiver({ secret: SECRET, path: '/hooks' });
+    const request = new Request(webhookUrl('https://example.com/hooks', SECRET), { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'identity' }, body: JSON.stringify(auditCompletedEventFixture) });
+    expect((await receiver.fetch(request)).status).toBe(202);
+  });
+});
