@@ -45,10 +45,12 @@ function fitted(result: Record<string, unknown>, maxBytes: number): Record<strin
   return { ...out, truncated: true, note };
 }
 
-/** JSON.stringify's replacer: Dates and timestamp texts as UTC ISO, BigInts as numbers where exact. */
+/** JSON.stringify's replacer: Dates and timestamp texts as UTC ISO, BigInts as numbers where exact, BLOBs as `\x` hex. */
 export function jsonValue(this: unknown, key: string, value: unknown): unknown {
   const raw = isRecord(this) ? this[key] : value;
   if (raw instanceof Date) return Number.isNaN(raw.getTime()) ? null : raw.toISOString();
+  // A SQLite BLOB as PostgreSQL's row_to_json writes a bytea: one short text, not a key per byte.
+  if (raw instanceof Uint8Array) return `\\x${Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('hex')}`;
   if (typeof value === 'bigint') return value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(value) : value.toString();
   if (typeof value === 'string' && TIMESTAMP.test(value) && realDate(value)) {
     const at = new Date(value);

@@ -21,3 +21,16 @@ describe('timestamps in tool output', () => {
     expect(value(text)).toBe(text);
   });
 });
+
+describe('a BLOB in tool output', () => {
+  it('reads as PostgreSQL writes a bytea in JSON (\\x and hex), not as an object with one key per byte', () => {
+    const text = toolText({ rows: [{ b: new Uint8Array([1, 2, 255]) }] }, 10_000);
+    expect(JSON.parse(text).rows[0].b).toBe('\\x0102ff');
+  });
+});
+
+describe('a Buffer in tool output', () => {
+  it('reads as \\x hex too (its toJSON would give { type, data })', () => {
+    expect(JSON.parse(toolText({ rows: [{ b: Buffer.from([0xab]) }] }, 10_000)).rows[0].b).toBe('\\xab');
+  });
+});
