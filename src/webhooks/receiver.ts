@@ -150,6 +150,18 @@ export interface WebhookReceiverOptions {
    */
   onError?: (error: unknown, event: WebhookEvent) => void;
   /**
+   * Called when the dedupe store failed to record a delivery, or did not answer within
+   * `storeTimeoutMs` (the delivery was answered 503, so the sender may send it again). Without it
+   * the only trace of a store that refuses every claim (a role without privileges, a wrong schema)
+   * would be the sender's 503s. Default: one line on `console.error` with the event name, project
+   * and the store's message.
+   * @example
+   * ```ts
+   * createWebhookReceiver({ secret: generateWebhookSecret(), onStoreError: (error, event) => console.error('dedupe store', event.event, error) });
+   * ```
+   */
+  onStoreError?: (error: unknown, event: WebhookEvent) => void;
+  /**
    * The clock for the dedupe window (ms since the epoch); tests inject one.
    * @default Date.now
    * @example
@@ -321,6 +333,9 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
   const onError = options.onError ?? ((error: unknown, event: WebhookEvent) => {
     console.error(`seo-visibility/webhooks: the ${JSON.stringify(event.event)} handler failed for project ${JSON.stringify(event.project_id)}: ${error instanceof Error ? error.message : String(error)}`);
   });
+  const onStoreError = options.onStoreError ?? ((error: unknown, event: WebhookEvent) => {
+    console.error(`seo-visibility/webhooks: the dedupe store could not record a ${JSON.stringify(event.event)} event for project ${JSON.stringify(event.project_id)} (answered 503): ${error instanceof Error ? error.message : String(error)}`);
+  });
   const handlers = new Map<string, (event: never) => void | Promise<void>>();
   const pending = new Set<Promise<void>>();
 
@@ -387,7 +402,12 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
       const claim = dedupe.claim(key, now() + windowMs, now(), new TextDecoder().decode(body));
       try {
         fresh = await within(claim, storeTimeoutMs, () => new Error('the dedupe store did not answer'));
-      } catch {
+      } catch (error) {
+        try {
+          onStoreError(error, event);
+        } catch {
+          // A failing reporter changes nothing: the answer is the 503.
+        }
         // A claim that lands after the 503 would make the sender's retry a "repeat" never handled: undo it.
         const claimKey = key;
         claim.then((won) => (won ? dedupe.release(claimKey) : undefined)).catch(() => undefined);

@@ -81,3 +81,18 @@ describe('a compressed body', () => {
     expect((await receiver.fetch(request)).status).toBe(202);
   });
 });
+
+describe('a dedupe store that refuses every claim', () => {
+  test('the 503 is not the only trace: onStoreError gets the store error and the event', async () => {
+    const refusing: WebhookDedupeStore = {
+      claim: async () => {
+        throw new Error('permission denied for schema seo_visibility');
+      },
+      release: async () => {},
+    };
+    const seen: string[] = [];
+    const receiver = createWebhookReceiver({ secret: SECRET, path: '/hooks', dedupe: refusing, onStoreError: (error, event) => seen.push(`${event.event}: ${(error as Error).message}`) });
+    expect((await receiver.fetch(post(webhookUrl('https://example.com/hooks', SECRET)))).status).toBe(503);
+    expect(seen).toEqual(['audit.completed: permission denied for schema seo_visibility']);
+  });
+});
