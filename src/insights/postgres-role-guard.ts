@@ -23,7 +23,9 @@ SELECT session_user::text AS role, (SELECT rolsuper FROM pg_roles WHERE rolname 
   ARRAY(SELECT rolname FROM reach WHERE rolcreaterole ORDER BY 1) AS createrole,
   ARRAY(SELECT g FROM unnest($1::text[]) AS g WHERE EXISTS (SELECT 1 FROM reach WHERE rolname = g) ORDER BY 1) AS groups,
   ARRAY(SELECT DISTINCT pg_get_userbyid(c.relowner)::text FROM pg_class c WHERE c.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema()) AND pg_has_role(session_user, c.relowner, 'MEMBER') ORDER BY 1) AS owners,
-  ARRAY(SELECT DISTINCT p.proname::text FROM pg_proc p, reach WHERE p.proname = ANY($2::text[]) AND has_function_privilege(reach.oid, p.oid, 'EXECUTE') ORDER BY 1) AS remote`;
+  ARRAY(SELECT DISTINCT p.proname::text FROM pg_proc p, reach WHERE p.proname = ANY($2::text[]) AND has_function_privilege(reach.oid, p.oid, 'EXECUTE') ORDER BY 1) AS remote,
+  ARRAY(SELECT DISTINCT p.oid::regprocedure::text FROM pg_proc p WHERE p.pronamespace = 'pg_catalog'::regnamespace AND p.proacl IS NOT NULL
+    AND EXISTS (SELECT 1 FROM aclexplode(p.proacl) a JOIN reach ON a.grantee = reach.oid WHERE a.privilege_type = 'EXECUTE' AND reach.rolname NOT LIKE 'pg\\_%') ORDER BY 1) AS granted`;
 
 interface RoleFacts {
   role: string;
@@ -34,6 +36,7 @@ interface RoleFacts {
   groups: string[];
   owners: string[];
   remote: string[];
+  granted: string[];
 }
 
 /** "it has X" for the login role itself, "it can become Y, which has X" for a role it is a member of. */
@@ -46,7 +49,9 @@ const holders = (facts: RoleFacts, roles: string[], what: string) =>
  * pg_read_server_files or pg_write_server_files reads server files and runs shell commands; a member
  * of pg_signal_backend, or the role that owns the store's tables (the sync's role), ends the sync's
  * session; a REPLICATION role creates slots that hold WAL forever; CREATEROLE can grant itself the
- * groups above; dblink writes through a second connection. A role switch (SET ROLE) is no cure:
+ * groups above; dblink writes through a second connection; a built-in function PostgreSQL keeps from
+ * PUBLIC (pg_read_file, pg_ls_dir, lo_import…) may have been granted to the role itself (not
+ * through a built-in pg_* role such as pg_monitor, whose functions only list). A role switch (SET ROLE) is no cure:
  * the session may switch to its login role, or any role that one is a member of, from inside a
  * SELECT (`set_config('role', …)`), and `query_to_xml` then runs SQL planned after the switch. So
  * the facts are those of every role the login role can become, not of the current role only (a
@@ -66,6 +71,8 @@ export async function refuseUnsafeRole(client: Client, schema: string): Promise<
     ...holders(facts, facts.createrole, 'CREATEROLE (it may grant itself any of the above)'),
     ...(facts.owners.length ? [`it owns the store's tables or is a member of their owner ${facts.owners.join(', ')} (the sync's role: it may end the sync's session or hold its locks)`] : []),
     ...(facts.remote.length ? [`it may call ${facts.remote.join(', ')} (a second connection outside the read-only transaction)`] : []),
+    // A built-in function kept from PUBLIC (pg_read_file, pg_ls_dir, lo_import…) that an administrator granted to it.
+    ...(facts.granted.length ? [`it may call ${facts.granted.join(', ')}, granted to it although PostgreSQL keeps it from PUBLIC (server files, other sessions or the server's state)`] : []),
   ];
   if (!reasons.length) return;
   const s = quote(schema);

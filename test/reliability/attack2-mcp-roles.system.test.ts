@@ -93,6 +93,25 @@ describe('the role guard judges every role the session can become, not only the 
     expect(await tryEscape(urlAs('login_with_default'))).toMatch(/refused at open: .*"login_with_default".*superuser/);
   });
 
+  it('a login granted EXECUTE on a restricted function (pg_read_file) is refused, naming it', async () => {
+    await admin.query(`CREATE ROLE agent_with_grant LOGIN; GRANT USAGE ON SCHEMA ${SCHEMA} TO agent_with_grant; GRANT SELECT ON ALL TABLES IN SCHEMA ${SCHEMA} TO agent_with_grant; GRANT EXECUTE ON FUNCTION pg_read_file(text) TO agent_with_grant`);
+    let outcome: string;
+    try {
+      const source = await agentSource(urlAs('agent_with_grant'));
+      const { rows } = await source.query("SELECT pg_read_file('postgresql.auto.conf') AS f", [], LIMITS).finally(() => source.close());
+      outcome = `opened, and read the server's postgresql.auto.conf: ${JSON.stringify(rows).slice(0, 80)}`;
+    } catch (error) {
+      outcome = `refused: ${(error as Error).message}`;
+    }
+    expect(outcome).toMatch(/^refused: .*may call pg_read_file\(text\)/);
+  });
+
+  it('a member of pg_monitor (read-only listings) still opens', async () => {
+    await admin.query(`CREATE ROLE agent_monitor LOGIN IN ROLE pg_monitor; GRANT USAGE ON SCHEMA ${SCHEMA} TO agent_monitor; GRANT SELECT ON ALL TABLES IN SCHEMA ${SCHEMA} TO agent_monitor`);
+    const source = await agentSource(urlAs('agent_monitor'));
+    await source.close();
+  });
+
   it('a login that can only become a reader still opens, and the escape fails for it', async () => {
     await admin.query(`GRANT SELECT ON ALL TABLES IN SCHEMA ${SCHEMA} TO agent_plain`);
     expect(await tryEscape(urlAs('agent_plain'))).toMatch(/^opened, and the escape failed: .*(permission denied|must be member)/);
