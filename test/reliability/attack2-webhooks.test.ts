@@ -96,3 +96,28 @@ describe('a dedupe store that refuses every claim', () => {
     expect(seen).toEqual(['audit.completed: permission denied for schema seo_visibility']);
   });
 });
+
+describe('one event, its timestamp written two ways', () => {
+  test.each([
+    ['2026-05-20T10:00:00Z', '2026-05-20T10:00:00.000Z'],
+    ['2026-05-20T10:00:00Z', '2026-05-20T12:00:00+02:00'],
+  ])('%s and %s are one event: handled once', async (first, second) => {
+    const receiver = createWebhookReceiver({ secret: SECRET, path: '/hooks' });
+    let handled = 0;
+    receiver.on('audit.completed', () => void handled++);
+    const url = webhookUrl('https://example.com/hooks', SECRET);
+    for (const timestamp of [first, second]) expect((await receiver.fetch(post(url, { ...auditCompletedEventFixture, timestamp }))).status).toBe(202);
+    await receiver.idle();
+    expect(handled).toBe(1);
+  });
+
+  test('two instants are two events', async () => {
+    const receiver = createWebhookReceiver({ secret: SECRET, path: '/hooks' });
+    let handled = 0;
+    receiver.on('audit.completed', () => void handled++);
+    const url = webhookUrl('https://example.com/hooks', SECRET);
+    for (const timestamp of ['2026-05-20T10:00:00Z', '2026-05-20T10:00:00.001Z']) await receiver.fetch(post(url, { ...auditCompletedEventFixture, timestamp }));
+    await receiver.idle();
+    expect(handled).toBe(2);
+  });
+});
