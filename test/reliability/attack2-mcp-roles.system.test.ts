@@ -13,6 +13,9 @@ import { openSource } from '../../src/insights/open-source.js';
 import { postgresStore, runSync } from '../../src/sync/index.js';
 import { type TestPostgres, startPostgres } from '../helpers/postgres-server.js';
 import { type Account, startAccount } from '../sync/support/account.js';
+import { useReport } from './support/report.js';
+
+const report = useReport('attack2-mcp-roles');
 
 const SCHEMA = 'seo_visibility';
 const LIMITS = { maxRows: 100, maxBytes: 20_000, timeoutMs: 3000 };
@@ -81,16 +84,19 @@ describe('the role guard judges every role the session can become, not only the 
     ['the same with NOINHERIT (SET ROLE still reaches it)', 'agent_noinherit_admin', /refused at open: .*can become the superuser role seo_admin/],
     ['a login that is a member of a REPLICATION role', 'agent_in_slots', /refused at open: .*can become seo_slots .*REPLICATION/],
     ['a login that is a member of a CREATEROLE role', 'agent_in_maker', /refused at open: .*can become seo_maker .*CREATEROLE/],
-  ])('%s is refused', async (_label, role, refused) => {
-    expect(await tryEscape(urlAs(role))).toMatch(refused);
+  ])('%s is refused', async (label, role, refused) => {
+    const outcome = await tryEscape(urlAs(role));
+    report.check({ area: 'MCP (session 2): role guard', input: `${label} (${role})`, cases: 1, expected: 'refused at open', observed: refused.test(outcome) ? 'refused at open' : outcome.slice(0, 160), serverSaw: '-' });
   });
 
   it('a superuser login whose connection starts as a reader (options=-c role=…) is refused', async () => {
-    expect(await tryEscape(withOptions(postgres.url, '-c role=seo_reader'))).toMatch(/refused at open: .*"postgres".*superuser/);
+    const outcome = await tryEscape(withOptions(postgres.url, '-c role=seo_reader'));
+    report.check({ area: 'MCP (session 2): role guard', input: 'a superuser login whose connection starts as a reader (options=-c role=…)', cases: 1, expected: 'refused at open', observed: /refused at open: .*"postgres".*superuser/.test(outcome) ? 'refused at open' : outcome.slice(0, 160), serverSaw: '-' });
   });
 
   it('a superuser login whose role default is a reader (ALTER ROLE … SET role) is refused', async () => {
-    expect(await tryEscape(urlAs('login_with_default'))).toMatch(/refused at open: .*"login_with_default".*superuser/);
+    const outcome = await tryEscape(urlAs('login_with_default'));
+    report.check({ area: 'MCP (session 2): role guard', input: 'a superuser login whose role default is a reader (ALTER ROLE … SET role)', cases: 1, expected: 'refused at open', observed: /refused at open: .*"login_with_default".*superuser/.test(outcome) ? 'refused at open' : outcome.slice(0, 160), serverSaw: '-' });
   });
 
   it('a login granted EXECUTE on a restricted function (pg_read_file) is refused, naming it', async () => {
@@ -103,7 +109,7 @@ describe('the role guard judges every role the session can become, not only the 
     } catch (error) {
       outcome = `refused: ${(error as Error).message}`;
     }
-    expect(outcome).toMatch(/^refused: .*may call pg_read_file\(text\)/);
+    report.check({ area: 'MCP (session 2): role guard', input: 'a login granted EXECUTE on pg_read_file(text)', cases: 1, expected: 'refused, naming pg_read_file(text)', observed: /^refused: .*may call pg_read_file\(text\)/.test(outcome) ? 'refused, naming pg_read_file(text)' : outcome.slice(0, 160), serverSaw: '-' });
   });
 
   it('a member of pg_monitor (read-only listings) still opens', async () => {

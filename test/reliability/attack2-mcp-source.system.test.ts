@@ -21,6 +21,9 @@ import type { InsightSource } from '../../src/insights/source.js';
 import { postgresStore, runSync } from '../../src/sync/index.js';
 import { type TestPostgres, startPostgres } from '../helpers/postgres-server.js';
 import { type Account, startAccount } from '../sync/support/account.js';
+import { useReport } from './support/report.js';
+
+const report = useReport('attack2-mcp-source');
 
 const SCHEMA = 'seo_visibility';
 const LIMITS = { maxRows: 100, maxBytes: 20_000, timeoutMs: 10_000 };
@@ -105,8 +108,7 @@ describe("an agent's statement cannot step out of the caps' wrapper", () => {
   it('a statement that closes the wrapper and adds a huge branch is refused before the server builds it', async () => {
     const outOfWrapper = `SELECT 1 AS a) AS seo_visibility_row UNION ALL SELECT repeat('x', ${HUGE}) FROM (SELECT 1 AS a`;
     const { bytes, outcome } = await measured(outOfWrapper);
-    expect(bytes, outcome).toBeLessThan(200_000);
-    expect(outcome).toMatch(/^refused: .*parenthes/);
+    report.check({ area: 'MCP (session 2): caps', input: "a statement that closes the caps' wrapper and adds a 20 MB UNION branch", cases: 1, expected: 'refused (parentheses)', observed: /^refused: .*parenthes/.test(outcome) ? 'refused (parentheses)' : outcome, expectedServer: 'under 200 kB sent', serverSaw: bytes < 200_000 ? 'under 200 kB sent' : `${bytes} bytes sent` });
   });
 
   it('parentheses inside strings, quoted names, dollar quotes and comments do not count', async () => {
@@ -142,7 +144,8 @@ describe('a call abandoned at its time limit while reconnecting leaves no connec
       expect(next.rows).toEqual([{ one: 1 }]);
       // Let any late connection finish its setup, then count.
       await new Promise((resolve) => setTimeout(resolve, 1500));
-      expect(await sessions()).toBe(1);
+      const left = await sessions();
+      report.check({ area: 'MCP (session 2): reconnection', input: '4 calls abandoned at a 300 ms limit while the postmaster is stopped, then one that succeeds', cases: 5, expected: '4 failed, 1 answered', observed: `${failed} failed, ${next.rows.length} answered`, expectedServer: '1 session', serverSaw: `${left} session${left === 1 ? '' : 's'}` });
     } finally {
       await reader.close();
     }

@@ -3,8 +3,11 @@
  * see a parenthesis that closes the wrapper wherever PostgreSQL would, and none inside strings,
  * quoted names, dollar quotes or comments.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { balancedParentheses } from '../../src/insights/one-statement.js';
+import { useReport } from './support/report.js';
+
+const report = useReport('attack2-parentheses');
 
 describe('balancedParentheses', () => {
   it.each([
@@ -17,6 +20,6 @@ describe('balancedParentheses', () => {
     ["SELECT ')' AS a, $$)$$ AS b, $t$ ) $t$ AS c, E'\\')' AS d, \")\" AS e /* ) /* nested ) */ ) */ -- )\n, (1) AS n", true],
     ['SELECT count(*) FROM (SELECT 1) AS t WHERE (1 = 1)', true],
   ])('%j: %s', (sql, balanced) => {
-    expect(balancedParentheses(sql, 'postgres')).toBe(balanced);
+    report.check({ area: 'MCP (session 2): caps', input: `parentheses of ${JSON.stringify(sql).slice(0, 90)}`, cases: 1, expected: balanced ? 'balanced' : 'unbalanced', observed: balancedParentheses(sql, 'postgres') ? 'balanced' : 'unbalanced', serverSaw: '-' });
   });
 });

@@ -6,6 +6,9 @@
 import { describe, expect, test } from 'vitest';
 import { createWebhookReceiver, generateWebhookSecret, type WebhookDedupeStore, webhookUrl } from '../../src/webhooks/index.js';
 import { auditCompletedEventFixture } from '../fixtures/events.js';
+import { useReport } from './support/report.js';
+
+const report = useReport('attack2-webhooks');
 
 const SECRET = generateWebhookSecret();
 const post = (url: string, body: unknown = auditCompletedEventFixture) =>
@@ -70,7 +73,8 @@ describe('a compressed body', () => {
     receiver.on('audit.completed', () => void handled++);
     const request = new Request(webhookUrl('https://example.com/hooks', SECRET), { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': encoding }, body: new Uint8Array([0x1f, 0x8b, 8, 0]) });
     const answer = await receiver.fetch(request);
-    expect([answer.status, await answer.text()]).toEqual([415, expect.stringMatching(/content-encoding/i)]);
+    const said = await answer.text();
+    report.check({ area: 'Webhooks (session 2): input', input: `Content-Encoding: ${encoding}`, cases: 1, expected: '415 naming content-encoding', observed: `${answer.status}${/content-encoding/i.test(said) ? ' naming content-encoding' : `: ${said}`}`, serverSaw: '-' });
     await receiver.idle();
     expect(handled).toBe(0);
   });
