@@ -45,12 +45,14 @@ function fitted(result: Record<string, unknown>, maxBytes: number): Record<strin
   return { ...out, truncated: true, note };
 }
 
-/** JSON.stringify's replacer: Dates and timestamp texts as UTC ISO, BigInts as numbers where exact. */
+/** JSON.stringify's replacer: Dates and timestamp texts as UTC ISO, BigInts as numbers where exact, BLOBs as `\x` hex. */
 export function jsonValue(this: unknown, key: string, value: unknown): unknown {
   const raw = isRecord(this) ? this[key] : value;
   if (raw instanceof Date) return Number.isNaN(raw.getTime()) ? null : raw.toISOString();
+  // A SQLite BLOB as PostgreSQL's row_to_json writes a bytea: one short text, not a key per byte.
+  if (raw instanceof Uint8Array) return `\\x${Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('hex')}`;
   if (typeof value === 'bigint') return value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(value) : value.toString();
-  if (typeof value === 'string' && TIMESTAMP.test(value)) {
+  if (typeof value === 'string' && TIMESTAMP.test(value) && realDate(value)) {
     const at = new Date(value);
     return Number.isNaN(at.getTime()) ? value : at.toISOString();
   }
@@ -59,6 +61,13 @@ export function jsonValue(this: unknown, key: string, value: unknown): unknown {
 
 /** A date and time with an offset (what timestamptz and the API's timestamps look like). */
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}(:?\d{2})?)$/;
+
+/** Whether the text's day exists (Date rolls 30 February over to 2 March, and 31 April to 1 May). */
+function realDate(text: string): boolean {
+  const [year, month, day] = text.slice(0, 10).split('-').map(Number) as [number, number, number];
+  const utc = new Date(Date.UTC(year, month - 1, day));
+  return utc.getUTCFullYear() === year && utc.getUTCMonth() === month - 1 && utc.getUTCDate() === day;
+}
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const byteLength = (text: string) => Buffer.byteLength(text, 'utf8');

@@ -11,6 +11,43 @@ import { InsightError } from './errors.js';
  * @internal
  */
 export function oneStatement(sql: string, dialect: DialectName): string {
+  let end: number | undefined;
+  scanCode(sql, dialect, (i) => {
+    if (sql[i] !== ';') return false;
+    end = i;
+    return true;
+  });
+  if (end === undefined) return sql.trimEnd();
+  if (/\S/.test(stripComments(sql.slice(end + 1), dialect).replaceAll(';', ''))) {
+    throw new InsightError('usage', 'The sql tool runs one statement at a time: send each statement in its own call');
+  }
+  return sql.slice(0, end).trimEnd();
+}
+
+/**
+ * Whether `sql` closes only parentheses it opened and leaves none open, outside strings, quoted
+ * identifiers and comments. A statement placed inside a wrapper's `( … )` (the caps of the `sql`
+ * tool) can then not close the wrapper's parenthesis and add a query of its own beside it; one
+ * that could is no valid statement on its own either.
+ * @example `balancedParentheses("SELECT 1) AS x UNION SELECT (2", 'postgres')` is `false`
+ * @internal
+ */
+export function balancedParentheses(sql: string, dialect: DialectName): boolean {
+  let depth = 0;
+  scanCode(sql, dialect, (i) => {
+    if (sql[i] === '(') depth++;
+    else if (sql[i] === ')') depth--;
+    return depth < 0;
+  });
+  return depth === 0;
+}
+
+/**
+ * Calls `visit` with the index of each character of `sql` outside strings (`'…'`, PostgreSQL's
+ * `E'…'` and `$tag$…$tag$`), quoted identifiers and comments (PostgreSQL's nest), until it returns
+ * true. One lexer for every check, so they agree with each other on what is code.
+ */
+function scanCode(sql: string, dialect: DialectName, visit: (i: number) => boolean): void {
   let i = 0;
   while (i < sql.length) {
     const ch = sql[i] as string;
@@ -22,14 +59,9 @@ export function oneStatement(sql: string, dialect: DialectName): string {
       i = endOf(sql, tag, i + tag.length);
     } else if (sql.startsWith('--', i)) i = endOf(sql, '\n', i + 2);
     else if (sql.startsWith('/*', i)) i = endOfBlockComment(sql, i + 2, dialect === 'postgres');
-    else if (ch === ';') {
-      if (/\S/.test(stripComments(sql.slice(i + 1), dialect).replaceAll(';', ''))) {
-        throw new InsightError('usage', 'The sql tool runs one statement at a time: send each statement in its own call');
-      }
-      return sql.slice(0, i).trimEnd();
-    } else i++;
+    else if (visit(i)) return;
+    else i++;
   }
-  return sql.trimEnd();
 }
 
 /** Throws unless `sql` holds one statement (see {@link oneStatement}). @internal */

@@ -12,22 +12,36 @@ const ESCAPE_GROUPS = ['pg_execute_server_program', 'pg_read_server_files', 'pg_
 /** dblink opens a second connection whose writes no READ ONLY transaction of ours covers. */
 const REMOTE_FUNCTIONS = ['dblink', 'dblink_exec', 'dblink_connect', 'dblink_connect_u'] as const;
 
+// Every role this session can become: its login role (session_user) and each role that one is a
+// member of, with or without INHERIT, since `set_config('role', …)` inside a SELECT switches to any
+// of them (and RESET goes back to the login role, whatever role the connection started as).
 const CHECK = `
-SELECT r.rolname AS role, r.rolsuper AS superuser, r.rolreplication AS replication, r.rolcreaterole AS createrole,
-  ARRAY(SELECT g.rolname::text FROM pg_roles g WHERE g.rolname = ANY($1::text[]) AND pg_has_role(r.oid, g.oid, 'MEMBER') ORDER BY 1) AS groups,
-  ARRAY(SELECT DISTINCT pg_get_userbyid(c.relowner)::text FROM pg_class c WHERE c.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema()) AND pg_has_role(r.oid, c.relowner, 'MEMBER') ORDER BY 1) AS owners,
-  ARRAY(SELECT DISTINCT p.proname::text FROM pg_proc p WHERE p.proname = ANY($2::text[]) AND has_function_privilege(r.oid, p.oid, 'EXECUTE') ORDER BY 1) AS remote
-FROM pg_roles r WHERE r.rolname = current_user`;
+WITH reach AS (SELECT r.oid, r.rolname::text AS rolname, r.rolsuper, r.rolreplication, r.rolcreaterole FROM pg_roles r WHERE pg_has_role(session_user, r.oid, 'MEMBER'))
+SELECT session_user::text AS role, (SELECT rolsuper FROM pg_roles WHERE rolname = session_user) AS superuser,
+  ARRAY(SELECT rolname FROM reach WHERE rolsuper AND rolname <> session_user ORDER BY 1) AS superusers,
+  ARRAY(SELECT rolname FROM reach WHERE rolreplication ORDER BY 1) AS replication,
+  ARRAY(SELECT rolname FROM reach WHERE rolcreaterole ORDER BY 1) AS createrole,
+  ARRAY(SELECT g FROM unnest($1::text[]) AS g WHERE EXISTS (SELECT 1 FROM reach WHERE rolname = g) ORDER BY 1) AS groups,
+  ARRAY(SELECT DISTINCT pg_get_userbyid(c.relowner)::text FROM pg_class c WHERE c.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema()) AND pg_has_role(session_user, c.relowner, 'MEMBER') ORDER BY 1) AS owners,
+  ARRAY(SELECT DISTINCT p.proname::text FROM pg_proc p, reach WHERE p.proname = ANY($2::text[]) AND has_function_privilege(reach.oid, p.oid, 'EXECUTE') ORDER BY 1) AS remote,
+  ARRAY(SELECT DISTINCT p.oid::regprocedure::text FROM pg_proc p WHERE p.pronamespace = 'pg_catalog'::regnamespace AND p.proacl IS NOT NULL
+    AND EXISTS (SELECT 1 FROM aclexplode(p.proacl) a JOIN reach ON a.grantee = reach.oid WHERE a.privilege_type = 'EXECUTE' AND reach.rolname NOT LIKE 'pg\\_%') ORDER BY 1) AS granted`;
 
 interface RoleFacts {
   role: string;
   superuser: boolean;
-  replication: boolean;
-  createrole: boolean;
+  superusers: string[];
+  replication: string[];
+  createrole: string[];
   groups: string[];
   owners: string[];
   remote: string[];
+  granted: string[];
 }
+
+/** "it has X" for the login role itself, "it can become Y, which has X" for a role it is a member of. */
+const holders = (facts: RoleFacts, roles: string[], what: string) =>
+  roles.length === 0 ? [] : [roles.includes(facts.role) ? `it has ${what}` : `it can become ${roles.join(', ')} (set_config('role', …) inside a SELECT), which has ${what}`];
 
 /**
  * Refuses a role an agent's SQL could misuse. `BEGIN READ ONLY` stops writes to tables, not what a
@@ -35,22 +49,30 @@ interface RoleFacts {
  * pg_read_server_files or pg_write_server_files reads server files and runs shell commands; a member
  * of pg_signal_backend, or the role that owns the store's tables (the sync's role), ends the sync's
  * session; a REPLICATION role creates slots that hold WAL forever; CREATEROLE can grant itself the
- * groups above; dblink writes through a second connection. A role switch (SET ROLE) is no cure:
- * the session's own role may switch back from inside a SELECT (`set_config('role', …)`). So the
- * server only serves a role that can do nothing but read, and says how to make one.
+ * groups above; dblink writes through a second connection; a built-in function PostgreSQL keeps from
+ * PUBLIC (pg_read_file, pg_ls_dir, lo_import…) may have been granted to the role itself (not
+ * through a built-in pg_* role such as pg_monitor, whose functions only list). A role switch (SET ROLE) is no cure:
+ * the session may switch to its login role, or any role that one is a member of, from inside a
+ * SELECT (`set_config('role', …)`), and `query_to_xml` then runs SQL planned after the switch. So
+ * the facts are those of every role the login role can become, not of the current role only (a
+ * connection that starts as a reader through `options=-c role=…` or `ALTER ROLE … SET role` is
+ * judged by its login role), and the server only serves a login that can do nothing but read.
  * @internal
  */
 export async function refuseUnsafeRole(client: Client, schema: string): Promise<void> {
   const { rows } = await client.query<RoleFacts>(CHECK, [ESCAPE_GROUPS, REMOTE_FUNCTIONS]);
   const facts = rows[0];
   if (!facts) throw new InsightError('connect', 'Cannot read the connected role from pg_roles');
-  const reasons = [
-    ...(facts.superuser ? ['it is a superuser (it may read server files and run shell commands from a SELECT)'] : []),
+  // A superuser login can become every role: the one reason says it all.
+  const reasons = facts.superuser ? ['it is a superuser (it may read server files and run shell commands from a SELECT)'] : [
+    ...(facts.superusers.length ? [`it can become the superuser role ${facts.superusers.join(', ')} (set_config('role', …) inside a SELECT; it may then read server files and run shell commands)`] : []),
     ...facts.groups.map((g) => `it is a member of ${g}${g === 'pg_signal_backend' ? ' (it may end other sessions, the sync among them)' : ' (it may reach server files or programs from a SELECT)'}`),
-    ...(facts.replication ? ['it has REPLICATION (it may create replication slots that hold WAL forever)'] : []),
-    ...(facts.createrole ? ['it has CREATEROLE (it may grant itself any of the above)'] : []),
+    ...holders(facts, facts.replication, 'REPLICATION (it may create replication slots that hold WAL forever)'),
+    ...holders(facts, facts.createrole, 'CREATEROLE (it may grant itself any of the above)'),
     ...(facts.owners.length ? [`it owns the store's tables or is a member of their owner ${facts.owners.join(', ')} (the sync's role: it may end the sync's session or hold its locks)`] : []),
     ...(facts.remote.length ? [`it may call ${facts.remote.join(', ')} (a second connection outside the read-only transaction)`] : []),
+    // A built-in function kept from PUBLIC (pg_read_file, pg_ls_dir, lo_import…) that an administrator granted to it.
+    ...(facts.granted.length ? [`it may call ${facts.granted.join(', ')}, granted to it although PostgreSQL keeps it from PUBLIC (server files, other sessions or the server's state)`] : []),
   ];
   if (!reasons.length) return;
   const s = quote(schema);

@@ -2,6 +2,7 @@ import { Socket } from 'node:net';
 import type { Client, ClientConfig } from 'pg';
 import { type TableColumns, quote, Sql } from './dialect.js';
 import { InsightError, loadPeer, redactUrl } from './errors.js';
+import { balancedParentheses } from './one-statement.js';
 import { refuseUnsafeRole } from './postgres-role-guard.js';
 import { POSTGRES_COLUMNS, columnsOf, viewStatements } from './schema-objects.js';
 import type { InsightSource, QueryLimits, QueryResult, ResultRow } from './source.js';
@@ -46,9 +47,13 @@ export async function openPostgresSource(url: string, schema: string, options: P
   const { default: pg } = await loadPeer<PgModule>('pg', '--postgres');
   let columns: TableColumns | undefined;
   let current: Session | undefined;
+  // Every session not yet dropped, the one being opened included: a call abandoned at its time
+  // limit while opening one must not leave it to finish later beside the next call's own.
+  const live = new Set<Session>();
 
   const drop = (session: Session | undefined) => {
     if (!session) return;
+    live.delete(session);
     if (current === session) current = undefined;
     // Destroyed, not ended: a frozen server never answers the Terminate that end() waits for.
     session.socket.destroy();
@@ -58,12 +63,13 @@ export async function openPostgresSource(url: string, schema: string, options: P
     const socket = new Socket();
     const client = new pg.Client({ connectionString: url, application_name: 'seo-visibility insights', connectionTimeoutMillis: 10_000, stream: () => socket });
     const session = { client, socket };
+    live.add(session);
     // A dropped connection fails the next query (and is opened again) instead of crashing the process.
     client.on('error', () => drop(session));
     try {
       await client.connect();
     } catch (error) {
-      socket.destroy();
+      drop(session);
       const cause = error as { message?: string; code?: string };
       // The message of a refused password can quote the user and host, never the password; the URL is redacted.
       throw new InsightError('connect', `Cannot connect to PostgreSQL at ${location}: ${cause.code ?? ''} ${(cause.message ?? '').replaceAll(url, location)}`.replace(/ {2,}/g, ' '));
@@ -72,6 +78,8 @@ export async function openPostgresSource(url: string, schema: string, options: P
       await client.query("SET TIME ZONE 'UTC'");
       // Unqualified names are the store's tables (and, searched first, this session's temporary views).
       await client.query(`SET search_path TO ${quote(schema)}`);
+      // The statement's parentheses are checked by a lexer for which a backslash in '…' is no escape: the server must agree.
+      await client.query('SET standard_conforming_strings = on');
       // PostgreSQL 14+: a backend whose client went away (a time limit here) stops within a second.
       await client.query("SET client_connection_check_interval = '1s'").catch(() => {});
       const found = columnsOf((await client.query(POSTGRES_COLUMNS)).rows);
@@ -99,7 +107,15 @@ export async function openPostgresSource(url: string, schema: string, options: P
 
   /** One call, on the open session or a new one; a connection lost before an answer is tried once more on a new one (reads only, so safe to repeat). */
   const attempt = async (sql: string, params: readonly unknown[], limits: QueryLimits, abandoned: { yes: boolean }, retry: boolean): Promise<QueryResult> => {
-    current ??= await open();
+    if (!current) {
+      const opened = await open();
+      // Opened after its call was abandoned (the drop below missed it): not the next call's session.
+      if (abandoned.yes) {
+        drop(opened);
+        throw timeoutError(limits.timeoutMs ?? 0);
+      }
+      current = opened;
+    }
     const session = current;
     try {
       return await runReadOnly(session.client, sql, params, limits);
@@ -119,7 +135,8 @@ export async function openPostgresSource(url: string, schema: string, options: P
       if (limits.timeoutMs === undefined) return call;
       return withinTime(call, limits.timeoutMs + CLIENT_SLACK_MS, () => {
         abandoned.yes = true;
-        drop(current);
+        // Calls run one at a time: every live session is this call's (or one it was opening).
+        for (const session of [...live]) drop(session);
         return timeoutError(limits.timeoutMs as number);
       });
     };
@@ -129,10 +146,10 @@ export async function openPostgresSource(url: string, schema: string, options: P
   };
   const close = async () => {
     const session = current;
-    if (!session) return;
     // A polite goodbye when the server answers, and never a wait on one that does not.
-    await withinTime(session.client.end(), 1000, () => new Error('end')).catch(() => {});
-    drop(session);
+    if (session) await withinTime(session.client.end(), 1000, () => new Error('end')).catch(() => {});
+    // And nothing left behind: the session, and any still being opened for an abandoned call.
+    for (const one of [...live]) drop(one);
   };
   return { dialect: 'postgres', location, columns: columns as TableColumns, query, close };
 }
@@ -160,6 +177,11 @@ async function runReadOnly(client: Client, sql: string, params: readonly unknown
   const agents = limits.maxBytes !== undefined;
   if (agents && kind === 'other') {
     throw new InsightError('read_only', 'The store is open read-only: only statements that read (SELECT, WITH, VALUES, TABLE, SHOW, EXPLAIN) run here, nothing was changed');
+  }
+  // The caps wrap the statement in `( … )`: one that closed that parenthesis itself could add a
+  // branch of its own beside the wrapper's, outside every cap (20 MB sent for a 20 kB reply).
+  if (kind === 'rows' && !balancedParentheses(text, 'postgres')) {
+    throw new InsightError('query', 'The statement closes a parenthesis it did not open (or leaves one open), outside strings and comments: check its parentheses');
   }
   // A query is capped in the database in every case, so a huge result is never built or sent:
   // rows by a LIMIT, and for an agent's SQL bytes too (each row as JSON text, cut at the cap).

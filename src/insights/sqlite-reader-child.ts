@@ -49,7 +49,15 @@ process.on('message', (m) => {
     for (const row of statement.iterate(...m.params)) {
       if (rows.length >= m.maxRows) { cutBy = 'rows'; break; }
       if (m.maxBytes !== undefined) {
-        size += JSON.stringify(row, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)).length + 1;
+        // A BLOB counts as its hex text (2 characters a byte), never through JSON.stringify, which
+        // writes a Uint8Array as one key per byte: 50 MB of zeroblob outlasted the time limit.
+        let blobs = 0;
+        const json = JSON.stringify(row, (_k, v) => {
+          if (typeof v === 'bigint') return v.toString();
+          if (v instanceof Uint8Array) { blobs += 2 * v.byteLength + 4; return ''; }
+          return v;
+        });
+        size += json.length + blobs + 1;
         if (size > m.maxBytes) { cutBy = 'bytes'; break; }
       }
       rows.push({ ...row });

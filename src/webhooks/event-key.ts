@@ -21,7 +21,7 @@ function guessedIds(data: Record<string, unknown>): string[] {
 
 /**
  * The key that identifies an event among repeated deliveries: a SHA-256 (hex) of its name,
- * project, timestamp and own ids (`audit_id`, `job_id`, `prompt_id`, `content_id` and the new
+ * project, timestamp (as an instant, however it is written) and own ids (`audit_id`, `job_id`, `prompt_id`, `content_id` and the new
  * status, or for an event this SDK does not know, every `id`/`*_id` field of its data).
  *
  * @example
@@ -34,7 +34,10 @@ function guessedIds(data: Record<string, unknown>): string[] {
 export async function webhookEventKey(event: WebhookEvent): Promise<string> {
   const data = event.data as Record<string, unknown>;
   const fields = IDENTITY[event.event] ?? guessedIds(data);
-  const identity = JSON.stringify([event.event, event.project_id, event.timestamp, ...fields.map((name) => [name, data[name] ?? null])]);
+  // The instant, not its spelling: "…10:00:00Z", "…10:00:00.000Z" and "…12:00:00+02:00" are one time.
+  const at = Date.parse(event.timestamp);
+  const instant = Number.isFinite(at) ? new Date(at).toISOString() : event.timestamp;
+  const identity = JSON.stringify([event.event, event.project_id, instant, ...fields.map((name) => [name, data[name] ?? null])]);
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(identity)));
   return Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }

@@ -15,6 +15,8 @@ export interface NodeRequest {
   headers: Record<string, string | string[] | undefined>;
   /** Whether the whole body was received. */
   complete: boolean;
+  /** Whether the body was already read to its end (by a body parser mounted before the receiver). */
+  readableEnded?: boolean | undefined;
   /** Stream events. */
   on(event: string, listener: (...args: never[]) => void): unknown;
   /** Stops the flow of `data` events. */
@@ -77,6 +79,13 @@ export function nodeAdapter(handle: FetchHandler, path: string, request: NodeReq
     return;
   }
   const method = request.method ?? 'GET';
+  // Read already (express.json() or another parser mounted first): the stream would never end,
+  // and every delivery would wait bodyTimeoutMs for a 408 that blames the sender. Say what is wrong.
+  if (request.readableEnded === true && method !== 'GET' && method !== 'HEAD') {
+    response.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
+    response.end(new TextEncoder().encode('The webhook receiver got a body already read by a body parser: mount receiver.node before express.json() (or any body parser).'));
+    return;
+  }
   let fetchRequest: Request;
   // A header Node let through may be one the Fetch API refuses: a 400, never a throw out of the
   // request listener (which would end the process).

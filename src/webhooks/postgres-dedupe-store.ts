@@ -102,14 +102,25 @@ export function postgresDedupeStore(target: string | WebhookPostgresPool, option
         // A pool with query() is taken for a pg.Pool, as the docs ask: the store uses pg's API on it.
         pool = target as Pool;
       }
+      // Receivers that start at once (a rollout of replicas) create the table one after the other:
+      // racing, the loser of CREATE SCHEMA took "already exists" (42P06) for the whole set-up and
+      // claimed before the table or its columns were there (42P01, 42703), or CREATE TABLE failed
+      // on its row type (42710). A transaction-level advisory lock on the table's name orders them,
+      // and IF NOT EXISTS then finds what the first one made.
+      const client = await pool.connect();
       try {
-        await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
-        await pool.query(`CREATE TABLE IF NOT EXISTS ${table} (key text PRIMARY KEY, expires_at bigint NOT NULL)`);
+        await client.query('BEGIN');
+        await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`seo-visibility webhook dedupe ${table}`]);
+        await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+        await client.query(`CREATE TABLE IF NOT EXISTS ${table} (key text PRIMARY KEY, expires_at bigint NOT NULL)`);
         // The body of an event whose handlers have not finished, and when it was (last) taken.
-        await pool.query(`ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS body text, ADD COLUMN IF NOT EXISTS claimed_at bigint NOT NULL DEFAULT 0`);
+        await client.query(`ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS body text, ADD COLUMN IF NOT EXISTS claimed_at bigint NOT NULL DEFAULT 0`);
+        await client.query('COMMIT');
+        client.release();
       } catch (error) {
-        // Two receivers creating it at once: one wins, the other sees a duplicate (23505, 42P06, 42P07).
-        if (!['23505', '42P06', '42P07'].includes((error as { code?: string }).code ?? '')) throw error;
+        await client.query('ROLLBACK').catch(() => undefined);
+        client.release(true);
+        throw error;
       }
       return pool;
     })();

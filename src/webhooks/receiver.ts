@@ -109,6 +109,28 @@ export interface WebhookReceiverOptions {
    */
   dedupeWindowMs?: number;
   /**
+   * Time allowed to the dedupe store to record an event, in ms; past it the delivery is answered
+   * 503 (the sender may retry), so a store that never answers (a frozen database, a pool with no
+   * free connection) never holds the sender's connection open.
+   * @default 5_000
+   * @example
+   * ```ts
+   * createWebhookReceiver({ secret: generateWebhookSecret(), dedupe: postgresDedupeStore(postgres), storeTimeoutMs: 2_000 });
+   * ```
+   */
+  storeTimeoutMs?: number;
+  /**
+   * Time allowed to one run of a handler, in ms; past it the run counts as failed (retried, then
+   * reported to `onError`), so a handler that never settles cannot keep {@link WebhookReceiver.idle}
+   * (a clean stop) waiting forever. The run itself is not stopped: make a long handler enqueue a job.
+   * @default 900_000 (15 minutes)
+   * @example
+   * ```ts
+   * createWebhookReceiver({ secret: generateWebhookSecret(), handlerTimeoutMs: 60_000 });
+   * ```
+   */
+  handlerTimeoutMs?: number;
+  /**
    * Retries of a failed handler (in this process; for retries that survive a restart, make the
    * handler enqueue a job and return).
    * @example
@@ -127,6 +149,18 @@ export interface WebhookReceiverOptions {
    * ```
    */
   onError?: (error: unknown, event: WebhookEvent) => void;
+  /**
+   * Called when the dedupe store failed to record a delivery, or did not answer within
+   * `storeTimeoutMs` (the delivery was answered 503, so the sender may send it again). Without it
+   * the only trace of a store that refuses every claim (a role without privileges, a wrong schema)
+   * would be the sender's 503s. Default: one line on `console.error` with the event name, project
+   * and the store's message.
+   * @example
+   * ```ts
+   * createWebhookReceiver({ secret: generateWebhookSecret(), onStoreError: (error, event) => console.error('dedupe store', event.event, error) });
+   * ```
+   */
+  onStoreError?: (error: unknown, event: WebhookEvent) => void;
   /**
    * The clock for the dedupe window (ms since the epoch); tests inject one.
    * @default Date.now
@@ -239,6 +273,19 @@ function positiveInteger(name: string, value: unknown, fallback: number): number
   return value;
 }
 
+/** `work`, or the error `late` makes once `ms` passed without it settling (a timer that never outlives it). */
+async function within<T>(work: Promise<T>, ms: number, late: () => Error): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(late()), ms);
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 const isWaitUntil = (value: unknown): value is WaitUntilContext =>
   typeof value === 'object' && value !== null && typeof (value as WaitUntilContext).waitUntil === 'function';
 
@@ -250,11 +297,11 @@ const isWaitUntil = (value: unknown): value is WaitUntilContext =>
  * |---|---|
  * | another path, or the path with a missing or wrong secret | 404 (the same: the URL is the secret) |
  * | the secret URL with another method | 405, `Allow: POST` |
- * | a content type other than `application/json` | 415 |
+ * | a content type other than `application/json`, or a `content-encoding` (compressed) | 415 |
  * | a body over `maxBodyBytes` | 413, while it streams |
  * | a body slower than `bodyTimeoutMs` | 408 |
  * | a body that is not an event | 400 |
- * | the dedupe store failed | 503 (the sender may retry) |
+ * | the dedupe store failed, or did not answer within `storeTimeoutMs` | 503 (the sender may retry) |
  * | an event, new or repeated | 202; handlers run after, once per event |
  *
  * @example
@@ -278,11 +325,16 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     throw new InvalidArgumentError('dedupe', 'expected a dedupe store (memoryDedupeStore(), postgresDedupeStore(…)) or false');
   }
   const windowMs = positiveInteger('dedupeWindowMs', options.dedupeWindowMs, 86_400_000);
+  const storeTimeoutMs = positiveInteger('storeTimeoutMs', options.storeTimeoutMs, 5_000);
+  const handlerTimeoutMs = positiveInteger('handlerTimeoutMs', options.handlerTimeoutMs, 900_000);
   const attempts = positiveInteger('retry.attempts', options.retry?.attempts, 3);
   const delayMs = positiveInteger('retry.delayMs', options.retry?.delayMs, 1000);
   const now = options.now ?? Date.now;
   const onError = options.onError ?? ((error: unknown, event: WebhookEvent) => {
     console.error(`seo-visibility/webhooks: the ${JSON.stringify(event.event)} handler failed for project ${JSON.stringify(event.project_id)}: ${error instanceof Error ? error.message : String(error)}`);
+  });
+  const onStoreError = options.onStoreError ?? ((error: unknown, event: WebhookEvent) => {
+    console.error(`seo-visibility/webhooks: the dedupe store could not record a ${JSON.stringify(event.event)} event for project ${JSON.stringify(event.project_id)} (answered 503): ${error instanceof Error ? error.message : String(error)}`);
   });
   const handlers = new Map<string, (event: never) => void | Promise<void>>();
   const pending = new Set<Promise<void>>();
@@ -300,7 +352,8 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
   async function run(event: WebhookEvent, key: string | undefined): Promise<void> {
     const handler = handlers.get(isKnownWebhookEvent(event) ? event.event : 'unknown');
     try {
-      if (handler) await pRetry(async () => handler(event as never), { retries: attempts - 1, minTimeout: delayMs, factor: 2, randomize: true });
+      const once = async () => within(Promise.resolve(handler?.(event as never)), handlerTimeoutMs, () => new Error(`the handler did not settle within handlerTimeoutMs of ${handlerTimeoutMs} ms`));
+      if (handler) await pRetry(once, { retries: attempts - 1, minTimeout: delayMs, factor: 2, randomize: true });
       // Done: a durable store forgets the body it kept for a restart.
       if (key !== undefined && dedupe) await dedupe.handled?.(key).catch(() => undefined);
     } catch (error) {
@@ -329,6 +382,9 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     if (request.method !== 'POST') return text(405, 'Only POST is accepted here.', { allow: 'POST' });
     const type = request.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
     if (type !== 'application/json') return text(415, 'Expected content-type: application/json.');
+    // The bytes are read as they come (a decompressed body would escape the size bound): say so, not "not JSON".
+    const encoding = request.headers.get('content-encoding')?.trim().toLowerCase();
+    if (encoding && encoding !== 'identity') return text(415, 'Expected a body without content-encoding (send it uncompressed).');
     const body = await readBoundedBody(request, limits);
     // No connection header here (hop-by-hop: Deno and Workers own it); the Node adapter closes a connection whose body was left unread.
     if (!(body instanceof Uint8Array)) return text(body.status, `Refused: ${body.reason}.`);
@@ -343,9 +399,18 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     if (dedupe) {
       key = await webhookEventKey(event);
       let fresh: boolean;
+      const claim = dedupe.claim(key, now() + windowMs, now(), new TextDecoder().decode(body));
       try {
-        fresh = await dedupe.claim(key, now() + windowMs, now(), new TextDecoder().decode(body));
-      } catch {
+        fresh = await within(claim, storeTimeoutMs, () => new Error('the dedupe store did not answer'));
+      } catch (error) {
+        try {
+          onStoreError(error, event);
+        } catch {
+          // A failing reporter changes nothing: the answer is the 503.
+        }
+        // A claim that lands after the 503 would make the sender's retry a "repeat" never handled: undo it.
+        const claimKey = key;
+        claim.then((won) => (won ? dedupe.release(claimKey) : undefined)).catch(() => undefined);
         return text(503, 'The receiver could not record the event; send it again.');
       }
       if (!fresh) return text(202, '');

@@ -44,14 +44,16 @@ export function checkSecrets(value: unknown): readonly string[] {
 }
 
 /**
- * Checks the receiver's `path` (where the URL's secret segment is appended) and returns it without
- * a trailing slash (`'/'` becomes `''`). @internal
+ * Checks the receiver's `path` (where the URL's secret segment is appended) and returns it as a
+ * URL spells it, without a trailing slash (`'/'` becomes `''`). @internal
  */
 export function checkPath(value: unknown): string {
   if (typeof value !== 'string' || !value.startsWith('/') || /[?#\s]/.test(value)) {
     throw new InvalidArgumentError('path', `expected a URL path starting with "/" (no query, no fragment), such as '/hooks/seo', got ${typeof value === 'string' ? JSON.stringify(value) : typeof value}`);
   }
-  return value.replace(/\/+$/, '');
+  // As a request's URL spells it (percent-encoded, dot segments resolved): the receiver compares
+  // the path of the URL it receives, so '/hooks/café' must be kept as '/hooks/caf%C3%A9'.
+  return new URL(`http://receiver.invalid${value}`).pathname.replace(/\/+$/, '');
 }
 
 /**
