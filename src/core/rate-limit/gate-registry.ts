@@ -31,6 +31,7 @@ export function localGateFor(identity: GateIdentity, share: boolean, make: () =>
   }
   const gate = make();
   const other = entries.get(key)?.deref();
+  const warned = warnedIn.get(entries) ?? warnedIn.set(entries, new Set()).get(entries)!;
   if (other && other !== gate && !share && !warned.has(key)) {
     warned.add(key);
     logger.warn(
@@ -43,8 +44,11 @@ export function localGateFor(identity: GateIdentity, share: boolean, make: () =>
   return gate;
 }
 
-/** Keys (hashed) already warned about: once per process is enough to be seen. */
-const warned = new Set<string>();
+/**
+ * Keys (hashed) already warned about, per fetch function like the entries: once per route is enough
+ * to be seen, and a custom fetch (a simulator, a test's server) starts fresh.
+ */
+const warnedIn = new WeakMap<Entries, Set<string>>();
 
 function remember(entries: Entries, key: string, gate: RateGate): void {
   entries.set(key, new WeakRef(gate));

@@ -45,6 +45,20 @@ describe('one budget per key and base URL in a process', () => {
     expect(second).toBeDefined();
   });
 
+  // Found running the unit files in one worker (isolate: false): the warning was once per process
+  // for a key and base URL whatever the fetch, so an earlier file with the same seeded simulator key
+  // silenced this file's warning. A custom fetch is its own route (gate-registry.ts): its own warning.
+  test('each fetch function warns for itself: another fetch with the same key and base URL warns again', () => {
+    const warnings: string[] = [];
+    const logger = { debug() {}, warn: (message: string) => warnings.push(message) };
+    for (const { options } of [server(), server()]) {
+      const plain = { ...options, rateLimit: { windows: false as const }, logger };
+      new SeoVisibilityClient(plain);
+      new SeoVisibilityClient(plain);
+    }
+    expect(warnings).toHaveLength(2);
+  });
+
   test('shareInProcess is checked', () => {
     const { options } = server();
     expect(() => new SeoVisibilityClient({ ...options, rateLimit: { shareInProcess: 'yes' as unknown as boolean } })).toThrow(/rateLimit.shareInProcess.*true or false/);
