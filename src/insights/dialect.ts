@@ -44,6 +44,15 @@ export class Sql {
     return this.has(table, 'account_id') ? this.text(alias, table, 'account_id') : this.dialect === 'sqlite' ? "''" : "''::text";
   }
 
+  /**
+   * The GROUP BY list of the account (where the table has one) and `columns` of `table`. A store
+   * of one account groups by the columns alone: a constant in the list hides from SQLite that the
+   * rows come in the order of the key index, and it sorts them all instead.
+   */
+  groupKeys(alias: string, table: string, columns: readonly string[]): string {
+    return [...(this.has(table, 'account_id') ? [this.text(alias, table, 'account_id')] : []), ...columns.map((c) => this.text(alias, table, c))].join(', ');
+  }
+
   /** The account key as the views output it: null in a store of one account. */
   accountOut(expr: string): string {
     return `NULLIF(${expr}, '')`;
@@ -84,11 +93,67 @@ export class Sql {
   day(alias: string, table: string, column: string): string {
     const found = this.columns.get(table)?.get(column.toLowerCase());
     if (!found) return this.dialect === 'sqlite' ? 'NULL' : 'NULL::date';
+    return this.dayOf(`${alias}.${quote(found.name)}`, table, column);
+  }
+
+  /**
+   * The UTC day of `expr`, a value of `table.column` as stored (the column itself, or an aggregate
+   * of it such as `MAX(h.check_date)`: the stored values sort as their days do, so the day of the
+   * latest value is the latest day).
+   */
+  dayOf(expr: string, table: string, column: string): string {
+    const found = this.columns.get(table)?.get(column.toLowerCase());
+    if (!found) return this.dialect === 'sqlite' ? 'NULL' : 'NULL::date';
+    if (this.dialect === 'sqlite') return `date(${expr})`;
+    if (/^timestamp/.test(found.type)) return `((${expr}) AT TIME ZONE 'UTC')::date`;
+    if (found.type === 'date') return expr;
+    return `(CASE WHEN (${expr})::text ~ '^\\d{4}-\\d{2}-\\d{2}' THEN left((${expr})::text, 10)::date END)`;
+  }
+
+  /**
+   * `alias.column`'s day is before `day` (a day expression), written on the column as stored so
+   * the table's key index is used: a seek, not a scan. SQLite stores dates and timestamps as ISO
+   * text, which sorts as its days do; PostgreSQL's date and timestamp columns compare with a day.
+   * Any other type is converted row by row.
+   */
+  dayBefore(alias: string, table: string, column: string, day: string): string {
+    const found = this.columns.get(table)?.get(column.toLowerCase());
+    if (!found) return 'FALSE';
     const c = `${alias}.${quote(found.name)}`;
-    if (this.dialect === 'sqlite') return `date(${c})`;
-    if (/^timestamp/.test(found.type)) return `((${c}) AT TIME ZONE 'UTC')::date`;
-    if (found.type === 'date') return c;
-    return `(CASE WHEN (${c})::text ~ '^\\d{4}-\\d{2}-\\d{2}' THEN left((${c})::text, 10)::date END)`;
+    if (this.dialect === 'sqlite') return `${c} < ${day}`;
+    if (found.type === 'date') return `${c} < ${day}`;
+    if (found.type === 'timestamp with time zone') return `${c} < ((${day})::timestamp AT TIME ZONE 'UTC')`;
+    if (/^timestamp/.test(found.type)) return `${c} < (${day})::timestamp`;
+    return `${this.day(alias, table, column)} < ${day}`;
+  }
+
+  /** The day after `day`. */
+  nextDay(day: string): string {
+    return this.dialect === 'sqlite' ? `date(${day}, '+1 days')` : `(${day} + 1)`;
+  }
+
+  /** The greatest text, compared byte by byte in both databases (a PostgreSQL collation could order packed values otherwise). */
+  maxText(expr: string): string {
+    return this.dialect === 'sqlite' ? `MAX(${expr})` : `MAX((${expr}) COLLATE "C")`;
+  }
+
+  /** A whole number from 0 to 9,999,999 as 7 digits (null reads 0), for text that sorts and unpacks by position. */
+  digits7(expr: string): string {
+    return this.dialect === 'sqlite' ? `printf('%07d', MIN(COALESCE(${expr}, 0), 9999999))` : `lpad(LEAST(COALESCE(${expr}, 0), 9999999)::int::text, 7, '0')`;
+  }
+
+  /** The whole number written by {@link digits7} at 1-based `start` of `text`; 0 reads null. */
+  undigits7(text: string, start: number): string {
+    return this.dialect === 'sqlite' ? `NULLIF(CAST(substr(${text}, ${start}, 7) AS INTEGER), 0)` : `NULLIF(substr(${text}, ${start}, 7)::int, 0)`;
+  }
+
+  /** A day as the 10 characters YYYY-MM-DD, and back. */
+  packDay(day: string): string {
+    return this.dialect === 'sqlite' ? day : `to_char(${day}, 'YYYY-MM-DD')`;
+  }
+
+  unpackDay(text: string): string {
+    return this.dialect === 'sqlite' ? `substr(${text}, 1, 10)` : `substr(${text}, 1, 10)::date`;
   }
 
   /** A day minus `n` days (n an integer expression). */

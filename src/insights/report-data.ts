@@ -178,8 +178,10 @@ async function positionSeries(source: InsightSource, scope: { project: string; a
   if (!keywords.length || from === undefined) return series;
   const q = scopedSql(source, scope);
   const ids = keywords.map((k) => String(k['keyword_id']));
-  const scoped = bindScope(`WITH ${rankingDays(q)} SELECT keyword_id, ${q.dayText('day')} AS day, ${q.int('desktop')} AS position FROM daily`, scope);
-  const rows = await source.query(`${scoped.sql} WHERE day >= ? AND keyword_id IN (${ids.map(() => '?').join(', ')}) ORDER BY day`, [...scoped.params, from, ...ids]);
+  // The keywords are named where each table is read, so only their rows are sorted for the window.
+  const only = (alias: string, table: string, column: string) => `${q.text(alias, table, column)} IN (${ids.map(literal).join(', ')})`;
+  const scoped = bindScope(`WITH ${rankingDays(q, only)} SELECT keyword_id, ${q.dayText('day')} AS day, ${q.int('desktop')} AS position FROM daily`, scope);
+  const rows = await source.query(`${scoped.sql} WHERE day >= ? ORDER BY day`, [...scoped.params, from]);
   // Series in the movers' order (the biggest first), whatever order the rows of one day come in.
   const byId = new Map(keywords.map((k) => [String(k['keyword_id']), [] as Array<[string, number | null]>]));
   // Labelled with the location: one keyword text tracked in two places is two lines, told apart.
@@ -192,6 +194,9 @@ async function positionSeries(source: InsightSource, scope: { project: string; a
   }
   return series;
 }
+
+/** A text as a SQL string literal. */
+const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
 /**
  * A project's completed audits, counted up to 2 (audit_changes has no row when the audits found no
