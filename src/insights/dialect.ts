@@ -171,6 +171,25 @@ export class Sql {
     return this.dialect === 'sqlite' ? `CAST(${expr} AS REAL)` : `(${expr})::text::float8`;
   }
 
+  /**
+   * {@link num} of a column, converted directly where PostgreSQL already holds a number (the same
+   * value: a numeric reaches float8 through its text either way), not through text row by row.
+   */
+  numCol(alias: string, table: string, column: string): string {
+    const c = this.col(alias, table, column);
+    const type = this.columns.get(table)?.get(column.toLowerCase())?.type ?? '';
+    if (this.dialect === 'postgres' && NUMERIC_TYPES.has(type)) return `(${c})::float8`;
+    return this.num(c);
+  }
+
+  /** {@link flag} of a column; a PostgreSQL boolean is tested as it is, not through its text row by row. */
+  flagCol(alias: string, table: string, column: string): string {
+    const c = this.col(alias, table, column);
+    const type = this.columns.get(table)?.get(column.toLowerCase())?.type ?? '';
+    if (this.dialect === 'postgres' && type === 'boolean') return `(CASE WHEN ${c} THEN 1 ELSE 0 END)`;
+    return this.flag(c);
+  }
+
   /** 1 when a boolean-ish column is true (true, 1, 't', 'true'), else 0. */
   flag(expr: string): string {
     return this.dialect === 'sqlite' ? `(CASE WHEN ${expr} IN (1, '1', 'true') THEN 1 ELSE 0 END)` : `(CASE WHEN lower((${expr})::text) IN ('1', 't', 'true') THEN 1 ELSE 0 END)`;
@@ -201,6 +220,9 @@ export class Sql {
     return `periods(period_days) AS (VALUES ${days.map((d) => `(${Math.trunc(d)})`).join(', ')})`;
   }
 }
+
+/** PostgreSQL's number types (information_schema's data_type), read as float8 directly. */
+const NUMERIC_TYPES = new Set(['smallint', 'integer', 'bigint', 'numeric', 'real', 'double precision']);
 
 /**
  * Replaces the `$account` and `$project` marks of a scoped SELECT with `?` and lists the values in

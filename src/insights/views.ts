@@ -198,7 +198,7 @@ function packCheck(q: Sql, alias: string, table: string, day: string, source: 0 
 
 /** A device's position in a ranking row; 0 or less reads null (not ranking). */
 function devicePosition(q: Sql, alias: string, table: string, device: string): string {
-  const n = q.num(q.col(alias, table, `${device}_position`));
+  const n = q.numCol(alias, table, `${device}_position`);
   return `CASE WHEN ${n} > 0 THEN ${n} END`;
 }
 
@@ -208,18 +208,25 @@ function listDay(q: Sql): string {
   return q.has(L, 'last_checked') ? `COALESCE(${q.day('l', L, 'last_checked')}, ${q.day('l', L, 'snapshot_date')})` : q.day('l', L, 'snapshot_date');
 }
 
-/** The AI-model responses of prompts_history, one per prompt, model and check, with the brand's site. */
-function responses(q: Sql): string {
+/**
+ * The AI-model responses of prompts_history, one per prompt, model and check, with whether each
+ * cites the brand's site: `sites` works out each project's host once (not once per response).
+ * @internal
+ */
+export function responses(q: Sql): string {
   const H = 'prompts_history';
   const P = 'projects_list';
   const url = q.col('p', P, 'websiteUrl');
   const host = `lower(rtrim(replace(replace(replace(${q.dialect === 'sqlite' ? url : `(${url})::text`}, 'https://', ''), 'http://', ''), 'www.', ''), '/'))`;
-  return `responses AS (
+  return `sites AS MATERIALIZED (
+  SELECT ${q.account('p', P)} AS account_id, ${q.text('p', P, 'id')} AS project_id, ${host} AS host FROM ${P} p WHERE ${q.scoped('p', P, 'id')}
+),
+responses AS (
   SELECT ${q.account('h', H)} AS account_id, ${q.text('h', H, 'project_id')} AS project_id, ${q.text('h', H, 'prompt_id')} AS prompt_id, ${q.text('h', H, 'prompt')} AS prompt, ${q.text('h', H, 'model')} AS model,
-    ${q.day('h', H, 'checked_at')} AS day, ${q.flag(q.col('h', H, 'is_visible'))} AS visible,
-    CASE WHEN ${q.flag(q.col('h', H, 'is_visible'))} = 1 AND ${q.num(q.col('h', H, 'position'))} > 0 THEN ${q.num(q.col('h', H, 'position'))} END AS position,
-    CASE WHEN ${host} <> '' AND ${q.contains(q.col('h', H, 'citations'), host)} THEN 1 ELSE 0 END AS cited
-  FROM ${H} h LEFT JOIN ${P} p ON ${q.account('p', P)} = ${q.account('h', H)} AND ${q.text('p', P, 'id')} = ${q.text('h', H, 'project_id')}
+    ${q.day('h', H, 'checked_at')} AS day, ${q.flagCol('h', H, 'is_visible')} AS visible,
+    CASE WHEN ${q.flagCol('h', H, 'is_visible')} = 1 AND ${q.numCol('h', H, 'position')} > 0 THEN ${q.numCol('h', H, 'position')} END AS position,
+    CASE WHEN s.host <> '' AND ${q.contains(q.col('h', H, 'citations'), 's.host')} THEN 1 ELSE 0 END AS cited
+  FROM ${H} h LEFT JOIN sites s ON s.account_id = ${q.account('h', H)} AND s.project_id = ${q.text('h', H, 'project_id')}
   WHERE ${q.scoped('h', H)} AND ${q.day('h', H, 'checked_at')} IS NOT NULL
 )`;
 }
@@ -280,20 +287,37 @@ const aiVisibilityModels: InsightView = {
   },
   periodic: true,
   select(q, periods) {
-    const cur = (x: string) => `CASE WHEN day > b.prev_end THEN ${x} END`;
-    const prev = (x: string) => `CASE WHEN day <= b.prev_end THEN ${x} END`;
+    const cur = (x: string) => `CASE WHEN d.day > b.prev_end THEN ${x} END`;
+    const prev = (x: string) => `CASE WHEN d.day <= b.prev_end THEN ${x} END`;
+    // A share of the period's responses, as AVG over them would give it (sum / count, then × 100).
+    const pct = (sum: string, count: string) => `100.0 * (${q.dialect === 'sqlite' ? `CAST(${sum} AS REAL)` : `(${sum})::numeric`} / ${count})`;
+    const mean = (sum: string, count: string) => `(${sum}) / ${q.dialect === 'sqlite' ? `CAST(${count} AS REAL)` : `(${count})::float8`}`;
+    // The responses are counted per project, model and day first (one pass, a few rows per day
+    // come out), and the periods are summed from those: the join with each project's periods
+    // never sees a response row, whatever a filter makes of the planner's estimates.
     return `WITH ${q.periods(periods)},
 ${responses(q)},
-ends AS (SELECT account_id, project_id, MAX(day) AS end_day FROM responses GROUP BY account_id, project_id),
+d AS MATERIALIZED (
+  SELECT account_id, project_id, model, day, COUNT(*) AS n, SUM(visible) AS x, SUM(position) AS position_sum, COUNT(position) AS positioned, SUM(cited) AS cited
+  FROM responses GROUP BY account_id, project_id, model, day
+),
+ends AS (SELECT account_id, project_id, MAX(day) AS end_day FROM d GROUP BY account_id, project_id),
 b AS MATERIALIZED (SELECT e.account_id, e.project_id, p.period_days, e.end_day, ${q.minusDays('e.end_day', 'p.period_days')} AS prev_end, ${q.minusDays('e.end_day', '2 * p.period_days')} AS prev_start FROM ends e CROSS JOIN periods p),
+sums AS (
+  SELECT d.account_id, d.project_id, d.model, b.period_days, b.prev_end, b.end_day,
+    COALESCE(SUM(${cur('d.n')}), 0) AS responses, SUM(${cur('d.x')}) AS x, COALESCE(SUM(${prev('d.n')}), 0) AS prev_responses, SUM(${prev('d.x')}) AS prev_x,
+    SUM(${cur('d.position_sum')}) AS position_sum, SUM(${cur('d.positioned')}) AS positioned, SUM(${prev('d.position_sum')}) AS prev_position_sum, SUM(${prev('d.positioned')}) AS prev_positioned,
+    SUM(${cur('d.cited')}) AS cited, SUM(${prev('d.cited')}) AS prev_cited
+  -- CROSS JOIN keeps SQLite's join order: each day looks its project's periods up (a few rows), never the reverse.
+  FROM d CROSS JOIN b WHERE b.account_id = d.account_id AND b.project_id = d.project_id AND d.day > b.prev_start AND d.day <= b.end_day
+  GROUP BY d.account_id, d.project_id, d.model, b.period_days, b.prev_end, b.end_day
+),
 m AS (
-  SELECT r.account_id, r.project_id, r.model, b.period_days, b.prev_end, b.end_day,
-    COUNT(${cur('1')}) AS responses, SUM(${cur('visible')}) AS x, COUNT(${prev('1')}) AS prev_responses, SUM(${prev('visible')}) AS prev_x,
-    100.0 * AVG(${cur('visible')}) AS vis, 100.0 * AVG(${prev('visible')}) AS prev_vis,
-    AVG(${cur('position')}) AS pos, AVG(${prev('position')}) AS prev_pos, 100.0 * AVG(${cur('cited')}) AS cit, 100.0 * AVG(${prev('cited')}) AS prev_cit
-  -- CROSS JOIN keeps SQLite's join order: each response looks its project's periods up (a few rows), never the reverse.
-  FROM responses r CROSS JOIN b WHERE b.account_id = r.account_id AND b.project_id = r.project_id AND r.day > b.prev_start AND r.day <= b.end_day
-  GROUP BY r.account_id, r.project_id, r.model, b.period_days, b.prev_end, b.end_day
+  SELECT account_id, project_id, model, period_days, prev_end, end_day, responses, x, prev_responses, prev_x,
+    CASE WHEN responses > 0 THEN ${pct('x', 'responses')} END AS vis, CASE WHEN prev_responses > 0 THEN ${pct('prev_x', 'prev_responses')} END AS prev_vis,
+    CASE WHEN positioned > 0 THEN ${mean('position_sum', 'positioned')} END AS pos, CASE WHEN prev_positioned > 0 THEN ${mean('prev_position_sum', 'prev_positioned')} END AS prev_pos,
+    CASE WHEN responses > 0 THEN ${pct('cited', 'responses')} END AS cit, CASE WHEN prev_responses > 0 THEN ${pct('prev_cited', 'prev_responses')} END AS prev_cit
+  FROM sums
 )
 SELECT ${q.accountOut('account_id')} AS account_id, project_id, model, ${q.int('period_days')} AS period_days, ${q.dayText(q.minusDays('end_day', 'period_days - 1'))} AS start_date, ${q.dayText('end_day')} AS end_date,
   ${q.int('responses')} AS responses, ${q.round('vis', 1)} AS visibility_pct,
@@ -340,10 +364,10 @@ b AS (
 ),
 events AS (
   SELECT ${q.account('d', D)} AS account_id, ${q.text('d', D, 'project_id')} AS project_id, ${q.text('d', D, 'domain')} AS domain, 'gained' AS change, ${firstSeen} AS day,
-    ${q.num(q.col('d', D, 'domain_rank'))} AS domain_rank, ${q.num(q.col('d', D, 'backlinks'))} AS backlinks
+    ${q.numCol('d', D, 'domain_rank')} AS domain_rank, ${q.numCol('d', D, 'backlinks')} AS backlinks
   FROM ${D} d WHERE ${q.scoped('d', D)} AND ${q.current('d', D)} AND ${firstSeen} IS NOT NULL
   UNION ALL
-  SELECT ${q.account('d', D)}, ${q.text('d', D, 'project_id')}, ${q.text('d', D, 'domain')}, 'lost', ${deleted}, ${q.num(q.col('d', D, 'domain_rank'))}, ${q.num(q.col('d', D, 'backlinks'))}
+  SELECT ${q.account('d', D)}, ${q.text('d', D, 'project_id')}, ${q.text('d', D, 'domain')}, 'lost', ${deleted}, ${q.numCol('d', D, 'domain_rank')}, ${q.numCol('d', D, 'backlinks')}
   FROM ${D} d WHERE ${q.scoped('d', D)} AND ${deleted} IS NOT NULL
 )
 SELECT ${q.accountOut('e.account_id')} AS account_id, e.project_id AS project_id, e.domain AS domain, ${q.int('b.period_days')} AS period_days, ${q.dayText('b.start_day')} AS start_date, ${q.dayText('b.end_day')} AS end_date,
@@ -371,10 +395,10 @@ const backlinkTrend: InsightView = {
   select(q) {
     const H = 'backlinks_history';
     const S = 'backlinks_summary';
-    const n = (c: string) => q.num(q.col('h', H, c));
+    const n = (c: string) => q.numCol('h', H, c);
     return `WITH latest AS (
   SELECT account_id, project_id, total FROM (
-    SELECT ${q.account('s', S)} AS account_id, ${q.text('s', S, 'project_id')} AS project_id, ${q.num(q.col('s', S, 'total_referring_domains'))} AS total,
+    SELECT ${q.account('s', S)} AS account_id, ${q.text('s', S, 'project_id')} AS project_id, ${q.numCol('s', S, 'total_referring_domains')} AS total,
       ROW_NUMBER() OVER (PARTITION BY ${q.account('s', S)}, ${q.text('s', S, 'project_id')} ORDER BY ${q.day('s', S, 'snapshot_date')} DESC) AS pick
     FROM ${S} s WHERE ${q.scoped('s', S)}
   ) x WHERE pick = 1
@@ -426,7 +450,7 @@ pair AS (
 ),
 issues AS (
   SELECT ${q.account('i', I)} AS account_id, ${q.text('i', I, 'project_id')} AS project_id, ${q.text('i', I, 'audit_id')} AS audit_id, ${q.text('i', I, 'type')} AS issue_type,
-    MAX(${q.text('i', I, 'title')}) AS title, MAX(${q.text('i', I, 'severity')}) AS severity, ${q.int(`SUM(${q.num(q.col('i', I, 'affected_count'))})`)} AS affected_count
+    MAX(${q.text('i', I, 'title')}) AS title, MAX(${q.text('i', I, 'severity')}) AS severity, ${q.int(`SUM(${q.numCol('i', I, 'affected_count')})`)} AS affected_count
   FROM ${I} i WHERE ${q.scoped('i', I)} AND ${open} AND ${q.current('i', I)}
   GROUP BY ${q.account('i', I)}, ${q.text('i', I, 'project_id')}, ${q.text('i', I, 'audit_id')}, ${q.text('i', I, 'type')}
 ),

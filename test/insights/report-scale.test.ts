@@ -1,0 +1,94 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SQLITE_COLUMNS, columnsOf } from '../../src/insights/schema-objects.js';
+import { gatherReport } from '../../src/insights/report-data.js';
+import type { InsightSource } from '../../src/insights/source.js';
+import { TABLE_SCHEMAS, sqliteStore } from '../../src/sync/index.js';
+import { P, fixtureWrites } from './support.js';
+
+// Issue 23 §1: the report of an agency account (hundreds of projects, most without data) must cost
+// about one pass over the account's rows. Each project's queries read only its rows (see
+// scoped-queries.test.ts); the report's first question, which projects have any data, read every
+// table whole (a DISTINCT over each: a quarter of a pass over the rankings, before any answer).
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'report-scale-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const DATA_TABLES = [
+  'rankings_history',
+  'rankings_list',
+  'prompts_history',
+  'backlinks_history',
+  'backlinks_summary',
+  'backlinks_domains',
+  'audits_list',
+  'audits_issues',
+];
+
+/** The fixture project with data, and 40 projects without. */
+async function agencyStore(): Promise<DatabaseSync> {
+  const file = join(dir, 'seo.db');
+  const store = sqliteStore(file);
+  await store.open();
+  const empty = Array.from({ length: 40 }, (_, i) => ({
+    id: `empty-${i}`,
+    name: `Empty ${i}`,
+    websiteUrl: `https://empty${i}.example/`,
+    status: 'active',
+  }));
+  await store.commit({ writes: [...fixtureWrites(), { table: TABLE_SCHEMAS['projects.list'], rows: empty }] });
+  await store.close();
+  return new DatabaseSync(file, { readOnly: true });
+}
+
+/** A source that records, for each statement, the stored tables its plan reads whole. */
+function planningSource(db: DatabaseSync) {
+  const scans: Array<{ sql: string; scanned: string[] }> = [];
+  const source: InsightSource = {
+    dialect: 'sqlite',
+    location: 'test',
+    columns: columnsOf(db.prepare(SQLITE_COLUMNS).all()),
+    async query(sql, params = []) {
+      const bound = params.map((p) => (p === undefined ? null : (p as string | number | null)));
+      const aliases = new Set<string>();
+      for (const m of sql.matchAll(/\b(?:FROM|JOIN)\s+([a-z_]+)\s+([a-z]+)\b/g))
+        if (DATA_TABLES.includes(m[1] as string)) aliases.add(m[2] as string);
+      const plan = db
+        .prepare(`EXPLAIN QUERY PLAN ${sql}`)
+        .all(...bound)
+        .map((r) => String(r['detail']));
+      scans.push({
+        sql,
+        scanned: plan.filter((line) => /^SCAN /.test(line) && aliases.has(line.split(' ')[1] as string)),
+      });
+      return {
+        rows: db
+          .prepare(sql)
+          .all(...bound)
+          .map((r) => ({ ...r })),
+        truncated: false,
+      };
+    },
+    close: async () => undefined,
+  };
+  return { source, scans };
+}
+
+describe('the report of an agency account', () => {
+  it('finds the projects with data by the key index, reading no table whole', async () => {
+    const db = await agencyStore();
+    const { source, scans } = planningSource(db);
+    const reports = await gatherReport(source, { days: 7 });
+    expect(reports).toHaveLength(41);
+    expect(reports.filter((r) => r.movers.length).map((r) => r.id)).toEqual([P]);
+    expect(scans.filter((s) => s.scanned.length).map((s) => ({ sql: s.sql.slice(0, 60), scanned: s.scanned }))).toEqual(
+      [],
+    );
+    db.close();
+  });
+});
