@@ -18,6 +18,8 @@ export type TableColumns = ReadonlyMap<string, ReadonlyMap<string, { name: strin
 export interface Scope {
   account?: boolean | undefined;
   project?: boolean | undefined;
+  /** One AI model's responses (`$model`), where the table has a `model` column. */
+  model?: boolean | undefined;
 }
 
 /**
@@ -66,6 +68,7 @@ export class Sql {
     const conditions: string[] = [];
     if (this.scope.account) conditions.push(this.has(table, 'account_id') ? `${this.col(alias, table, 'account_id')} = $account` : `'' = $account`);
     if (this.scope.project) conditions.push(`${this.col(alias, table, projectColumn)} = $project`);
+    if (this.scope.model && this.has(table, 'model')) conditions.push(`${this.col(alias, table, 'model')} = $model`);
     return conditions.length ? conditions.join(' AND ') : '1 = 1';
   }
 
@@ -225,13 +228,13 @@ export class Sql {
 const NUMERIC_TYPES = new Set(['smallint', 'integer', 'bigint', 'numeric', 'real', 'double precision']);
 
 /**
- * Replaces the `$account` and `$project` marks of a scoped SELECT with `?` and lists the values in
+ * Replaces the `$account`, `$project` and `$model` marks of a scoped SELECT with `?` and lists the values in
  * the order the marks appear (both dialects bind `?` by position).
  * @internal
  */
-export function bindScope(sql: string, values: { account?: string | undefined; project?: string | undefined }): { sql: string; params: unknown[] } {
+export function bindScope(sql: string, values: { account?: string | undefined; project?: string | undefined; model?: string | undefined }): { sql: string; params: unknown[] } {
   const params: unknown[] = [];
-  const text = sql.replace(/\$(account|project)\b/g, (_m, name: 'account' | 'project') => {
+  const text = sql.replace(/\$(account|project|model)\b/g, (_m, name: 'account' | 'project' | 'model') => {
     params.push(values[name] ?? null);
     return '?';
   });

@@ -438,31 +438,44 @@ const auditChanges: InsightView = {
     const A = 'audits_list';
     const I = 'audits_issues';
     const open = `lower(${q.text('i', I, 'status')}) = 'failed'`;
+    const now = (x: string) => `CASE WHEN t.latest = 1 THEN ${x} END`;
+    const before = (x: string) => `CASE WHEN t.latest = 0 THEN ${x} END`;
+    // The open issues of each project's last two completed audits are read from audits_issues by
+    // its key (project, audit) and grouped once per issue type: no join between derived tables,
+    // whose sizes the planner cannot know (PostgreSQL compared every open issue of the account
+    // with every other one, 1.8 million comparisons for 100 projects).
     return `WITH done AS (
   SELECT account_id, project_id, audit_id, completed_at, ROW_NUMBER() OVER (PARTITION BY account_id, project_id ORDER BY completed_at DESC) AS recency FROM (
     SELECT ${q.account('a', A)} AS account_id, ${q.text('a', A, 'project_id')} AS project_id, ${q.text('a', A, 'id')} AS audit_id, ${q.text('a', A, 'completed_at')} AS completed_at
     FROM ${A} a WHERE ${q.scoped('a', A)} AND lower(${q.text('a', A, 'status')}) = 'completed' AND ${q.col('a', A, 'completed_at')} IS NOT NULL AND ${q.current('a', A)}
   ) x
 ),
-pair AS (
-  SELECT c.account_id, c.project_id, c.audit_id, c.completed_at, p.audit_id AS previous_audit_id, p.completed_at AS previous_completed_at
-  FROM done c LEFT JOIN done p ON p.account_id = c.account_id AND p.project_id = c.project_id AND p.recency = 2 WHERE c.recency = 1
+pair AS MATERIALIZED (
+  SELECT account_id, project_id, MAX(CASE WHEN recency = 1 THEN audit_id END) AS audit_id, MAX(CASE WHEN recency = 1 THEN completed_at END) AS completed_at,
+    MAX(CASE WHEN recency = 2 THEN audit_id END) AS previous_audit_id, MAX(CASE WHEN recency = 2 THEN completed_at END) AS previous_completed_at
+  FROM done WHERE recency <= 2 GROUP BY account_id, project_id
 ),
-issues AS (
-  SELECT ${q.account('i', I)} AS account_id, ${q.text('i', I, 'project_id')} AS project_id, ${q.text('i', I, 'audit_id')} AS audit_id, ${q.text('i', I, 'type')} AS issue_type,
-    MAX(${q.text('i', I, 'title')}) AS title, MAX(${q.text('i', I, 'severity')}) AS severity, ${q.int(`SUM(${q.numCol('i', I, 'affected_count')})`)} AS affected_count
-  FROM ${I} i WHERE ${q.scoped('i', I)} AND ${open} AND ${q.current('i', I)}
-  GROUP BY ${q.account('i', I)}, ${q.text('i', I, 'project_id')}, ${q.text('i', I, 'audit_id')}, ${q.text('i', I, 'type')}
+tagged AS (
+  SELECT p.account_id, p.project_id, p.audit_id, p.completed_at, p.previous_audit_id, p.previous_completed_at, ${q.text('i', I, 'type')} AS issue_type,
+    CASE WHEN ${q.text('i', I, 'audit_id')} = p.audit_id THEN 1 ELSE 0 END AS latest, ${q.text('i', I, 'title')} AS title, ${q.text('i', I, 'severity')} AS severity,
+    ${q.numCol('i', I, 'affected_count')} AS affected_count
+  -- CROSS JOIN keeps SQLite's join order: each project's audits look their issues up by the key.
+  FROM pair p CROSS JOIN ${I} i
+  WHERE ${q.account('i', I)} = p.account_id AND ${q.text('i', I, 'project_id')} = p.project_id AND (${q.text('i', I, 'audit_id')} = p.audit_id OR ${q.text('i', I, 'audit_id')} = p.previous_audit_id)
+    AND ${q.scoped('i', I)} AND ${open} AND ${q.current('i', I)}
 ),
-now_open AS (SELECT p.*, i.issue_type, i.title, i.severity, i.affected_count FROM pair p JOIN issues i ON i.account_id = p.account_id AND i.project_id = p.project_id AND i.audit_id = p.audit_id),
-was_open AS (SELECT p.*, i.issue_type, i.title, i.severity, i.affected_count FROM pair p JOIN issues i ON i.account_id = p.account_id AND i.project_id = p.project_id AND i.audit_id = p.previous_audit_id)
-SELECT ${q.accountOut('n.account_id')} AS account_id, n.project_id AS project_id, n.audit_id AS audit_id, n.completed_at AS completed_at, n.previous_audit_id AS previous_audit_id, n.previous_completed_at AS previous_completed_at,
-  n.issue_type AS issue_type, n.title AS title, n.severity AS severity, CASE WHEN w.issue_type IS NULL THEN 'new' ELSE 'open' END AS change,
-  n.affected_count AS affected_count, w.affected_count AS previous_affected_count
-FROM now_open n LEFT JOIN was_open w ON w.account_id = n.account_id AND w.project_id = n.project_id AND w.issue_type = n.issue_type
-UNION ALL
-SELECT ${q.accountOut('w.account_id')}, w.project_id, w.audit_id, w.completed_at, w.previous_audit_id, w.previous_completed_at, w.issue_type, w.title, w.severity, 'fixed', NULL, w.affected_count
-FROM was_open w WHERE NOT EXISTS (SELECT 1 FROM now_open n WHERE n.account_id = w.account_id AND n.project_id = w.project_id AND n.issue_type = w.issue_type)`;
+types AS (
+  SELECT t.account_id, t.project_id, t.audit_id, t.completed_at, t.previous_audit_id, t.previous_completed_at, t.issue_type,
+    MAX(t.latest) AS open_now, MIN(t.latest) AS open_only_now, MAX(${now('t.title')}) AS title, MAX(${before('t.title')}) AS previous_title,
+    MAX(${now('t.severity')}) AS severity, MAX(${before('t.severity')}) AS previous_severity,
+    ${q.int(`SUM(${now('t.affected_count')})`)} AS affected_count, ${q.int(`SUM(${before('t.affected_count')})`)} AS previous_affected_count
+  FROM tagged t GROUP BY t.account_id, t.project_id, t.audit_id, t.completed_at, t.previous_audit_id, t.previous_completed_at, t.issue_type
+)
+SELECT ${q.accountOut('account_id')} AS account_id, project_id, audit_id, completed_at, previous_audit_id, previous_completed_at, issue_type,
+  CASE WHEN open_now = 1 THEN title ELSE previous_title END AS title, CASE WHEN open_now = 1 THEN severity ELSE previous_severity END AS severity,
+  CASE WHEN open_now = 0 THEN 'fixed' WHEN open_only_now = 1 THEN 'new' ELSE 'open' END AS change,
+  affected_count, previous_affected_count
+FROM types`;
   },
 };
 
