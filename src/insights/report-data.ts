@@ -72,14 +72,65 @@ export async function gatherReport(source: InsightSource, options: ReportScope):
     params,
   );
   const active = await projectsWithData(source, options);
+  // Each answer is read once for every project of the scope (one statement, one plan, one pass
+  // over its rows), then split by project: per-project statements cost a plan and a round trip
+  // each, hundreds of times over in an agency account.
+  const data = active.size ? await readAccount(source, options) : undefined;
   const out: ProjectReport[] = [];
   for (const p of projects.rows) {
     const account = p['account_id'] === null || p['account_id'] === undefined ? undefined : String(p['account_id']);
     const project = { id: String(p['id']), name: String(p['name'] ?? p['id']), account };
-    // An agency holds hundreds of projects, most without data: each query costs a plan and a round trip.
-    out.push(active.has(projectKey(account, project.id)) ? await projectReport(source, project, options) : emptyReport(project, options.days));
+    out.push(data && active.has(projectKey(account, project.id)) ? projectReport(data, project, options) : emptyReport(project, options.days));
+  }
+  await chartPositions(source, options, out, data?.ranks);
+  return out;
+}
+
+/** What the report reads, for every project of its scope, by project (see {@link rowKey}). */
+interface AccountData {
+  ranks: Map<string, ResultRow[]>;
+  daily: Map<string, ResultRow[]>;
+  details: Map<string, ResultRow[]>;
+  domains: Map<string, ResultRow[]>;
+  trend: Map<string, ResultRow[]>;
+  audits: Map<string, ResultRow[]>;
+  completedAudits: Map<string, number>;
+}
+
+/** The project a row of a view belongs to, keyed as {@link projectKey}. */
+const rowKey = (row: ResultRow) => projectKey(row['account_id'] === null || row['account_id'] === undefined || row['account_id'] === '' ? undefined : String(row['account_id']), String(row['project_id']));
+
+/** Rows by project, each project's in the order they came. */
+function byProject(rows: readonly ResultRow[]): Map<string, ResultRow[]> {
+  const out = new Map<string, ResultRow[]>();
+  for (const row of rows) {
+    const key = rowKey(row);
+    const list = out.get(key);
+    if (list) list.push(row);
+    else out.set(key, [row]);
   }
   return out;
+}
+
+async function readAccount(source: InsightSource, scope: ReportScope): Promise<AccountData> {
+  const where = { project: scope.project || undefined, account: scope.account };
+  const filter = { ...where, days: scope.days };
+  // rank_changes carries each keyword's location: one text tracked in two places reads as two rows.
+  const ranks = await rankChanges(source, { ...filter, device: 'desktop' });
+  const daily = await visibilityDays(source, where, scope.days);
+  const details = await viewRows(source, 'ai_visibility_models', filter, { orderBy: 'v.project_id, v.model' });
+  const backlinks = await backlinkChanges(source, filter);
+  const audits = await auditChanges(source, where);
+  const completed = await countCompletedAudits(source, where);
+  return {
+    ranks: byProject(ranks),
+    daily: byProject(daily),
+    details: byProject(details),
+    domains: byProject(backlinks.domains),
+    trend: byProject(backlinks.trend),
+    audits: byProject(audits),
+    completedAudits: new Map(completed.map((r) => [rowKey(r), Number(r['audits'])])),
+  };
 }
 
 /** The stored tables a project's report reads. */
@@ -150,21 +201,18 @@ async function checkAccount(source: InsightSource, account: string, fleet: boole
   if (!held.includes(account)) throw new InsightError('usage', `--account ${account}: the warehouse holds no such account; it holds ${held.join(', ') || 'none yet'}`);
 }
 
-async function projectReport(source: InsightSource, project: { id: string; name: string; account: string | undefined }, scope: ReportScope): Promise<ProjectReport> {
+function projectReport(data: AccountData, project: { id: string; name: string; account: string | undefined }, scope: ReportScope): ProjectReport {
   const { id, name, account } = project;
   const days = scope.days;
-  const filter = { project: id, account, days };
-  // rank_changes carries each keyword's location: one text tracked in two places reads as two rows.
-  const ranks = await rankChanges(source, { ...filter, device: 'desktop' });
+  const key = projectKey(account, id);
+  const ranks = data.ranks.get(key) ?? [];
   const known = ranks.filter((r) => r['change'] !== null);
   const movers = known.filter((r) => r['change'] !== 0);
-  const daily = await visibilityDays(source, { project: id, account }, days);
+  const daily = data.daily.get(key) ?? [];
   const models = visibilityByModel(daily, days);
-  const details = await viewRows(source, 'ai_visibility_models', filter, { orderBy: 'v.model' });
-  const backlinks = await backlinkChanges(source, filter);
-  const audits = await auditChanges(source, { project: id, account });
-  const completedAudits = await countCompletedAudits(source, { project: id, account });
-  const top = movers.slice(0, CHARTED_MOVERS);
+  const domains = data.domains.get(key) ?? [];
+  const audits = data.audits.get(key) ?? [];
+  const completedAudits = data.completedAudits.get(key) ?? 0;
   return {
     id,
     name,
@@ -175,16 +223,17 @@ async function projectReport(source: InsightSource, project: { id: string; name:
     topTen: { entered: ranks.filter((r) => r['entered_top10'] === 1).slice(0, TABLE_ROWS), left: ranks.filter((r) => r['left_top10'] === 1).slice(0, TABLE_ROWS) },
     improved: known.filter((r) => Number(r['change']) < 0).length,
     declined: known.filter((r) => Number(r['change']) > 0).length,
-    positions: await positionSeries(source, filter, top, ranks[0] ? String(ranks[0]['start_date']) : undefined),
+    // Filled by chartPositions, for every project at once.
+    positions: new Map(),
     models,
     overall: pooledVisibility(models),
     visibilityMovers: models
       .filter((m) => m.change && m.change.change !== 0 && (scope.allChanges || m.change.significant))
       .sort((a, b) => Math.abs(b.change?.change ?? 0) - Math.abs(a.change?.change ?? 0)),
-    modelDetails: new Map(details.map((d) => [String(d['model']), d])),
+    modelDetails: new Map((data.details.get(key) ?? []).map((d) => [String(d['model']), d])),
     visibility: smoothedVisibility(daily, days),
-    domains: { gained: backlinks.domains.filter((d) => d['change'] === 'gained'), lost: backlinks.domains.filter((d) => d['change'] === 'lost') },
-    trend: backlinks.trend.map((t) => [String(t['day']), t['referring_domains'] === null ? null : Number(t['referring_domains'])]),
+    domains: { gained: domains.filter((d) => d['change'] === 'gained'), lost: domains.filter((d) => d['change'] === 'lost') },
+    trend: (data.trend.get(key) ?? []).map((t) => [String(t['day']), t['referring_domains'] === null ? null : Number(t['referring_domains'])]),
     audits: {
       completed: completedAudits > 0,
       hasPrevious: completedAudits > 1,
@@ -197,19 +246,19 @@ async function projectReport(source: InsightSource, project: { id: string; name:
 }
 
 /**
- * A project's AI answers per model and day, counted (`responses`) with those in which the brand is
+ * The projects' AI answers per model and day, counted (`responses`) with those in which the brand is
  * visible (`hits`): what the visibility figures and the smoothed chart are made of, over the days
  * they read (this period, the one before, and the chart's trailing window): a few hundred rows,
  * where the view's rows per prompt were thousands.
  */
-async function visibilityDays(source: InsightSource, scope: { project: string; account: string | undefined }, days: number): Promise<ResultRow[]> {
+async function visibilityDays(source: InsightSource, scope: { project?: string | undefined; account?: string | undefined }, days: number): Promise<ResultRow[]> {
   const q = scopedSql(source, scope);
   const back = Math.max(2 * days, days + SMOOTHING_DAYS - 1);
   const scoped = bindScope(
     `WITH ${responses(q)},
 d AS (SELECT account_id, project_id, model, day, COUNT(*) AS responses, SUM(visible) AS hits FROM responses GROUP BY account_id, project_id, model, day),
 ends AS (SELECT account_id, project_id, MAX(day) AS end_day FROM d GROUP BY account_id, project_id)
-SELECT d.project_id AS project_id, d.model AS model, ${q.dayText('d.day')} AS day, ${q.int('d.responses')} AS responses, ${q.int('d.hits')} AS hits
+SELECT ${q.accountOut('d.account_id')} AS account_id, d.project_id AS project_id, d.model AS model, ${q.dayText('d.day')} AS day, ${q.int('d.responses')} AS responses, ${q.int('d.hits')} AS hits
 FROM d JOIN ends e ON e.account_id = d.account_id AND e.project_id = d.project_id WHERE d.day > ${q.minusDays('e.end_day', String(back))} ORDER BY day`,
     scope,
   );
@@ -219,42 +268,66 @@ FROM d JOIN ends e ON e.account_id = d.account_id AND e.project_id = d.project_i
 /** The days of the smoothed visibility line's trailing window (smoothedVisibility's default). */
 const SMOOTHING_DAYS = 7;
 
-/** The daily desktop positions of some keywords since `from` (the same rows rank_changes reads). */
-async function positionSeries(source: InsightSource, scope: { project: string; account: string | undefined }, keywords: ResultRow[], from: string | undefined) {
-  const series = new Map<string, Array<[string, number | null]>>();
-  if (!keywords.length || from === undefined) return series;
-  const q = scopedSql(source, scope);
-  const ids = keywords.map((k) => String(k['keyword_id']));
-  // The keywords are named where each table is read, so only their rows are sorted for the window.
-  const only = (alias: string, table: string, column: string) => `${q.text(alias, table, column)} IN (${ids.map(literal).join(', ')})`;
-  const scoped = bindScope(`WITH ${rankingDays(q, only)} SELECT keyword_id, ${q.dayText('day')} AS day, ${q.int('desktop')} AS position FROM daily`, scope);
+/**
+ * The daily desktop positions of each project's biggest movers since its period's start (the same
+ * rows rank_changes reads), for every charted project in one statement: the projects and keywords
+ * are named where each table is read, so only their rows are read (by the key) and sorted.
+ */
+async function chartPositions(source: InsightSource, scope: ReportScope, reports: ProjectReport[], ranks: Map<string, ResultRow[]> | undefined): Promise<void> {
+  const charted = reports.flatMap((report) => {
+    const rows = ranks?.get(projectKey(report.account, report.id)) ?? [];
+    const top = report.movers.slice(0, CHARTED_MOVERS);
+    return top.length && rows[0] ? [{ report, top, from: String(rows[0]['start_date']) }] : [];
+  });
+  if (!charted.length) return;
+  const q = scopedSql(source, { project: scope.project || undefined, account: scope.account });
+  const projects = [...new Set(charted.map((c) => c.report.id))];
+  const ids = [...new Set(charted.flatMap((c) => c.top.map((k) => String(k['keyword_id']))))];
+  const only = (alias: string, table: string, column: string) =>
+    `${q.text(alias, table, 'project_id')} IN (${projects.map(literal).join(', ')}) AND ${q.text(alias, table, column)} IN (${ids.map(literal).join(', ')})`;
+  const from = charted.map((c) => c.from).sort()[0] as string;
+  const scoped = bindScope(
+    `WITH ${rankingDays(q, only)} SELECT ${q.accountOut('account_id')} AS account_id, project_id, keyword_id, ${q.dayText('day')} AS day, ${q.int('desktop')} AS position FROM daily`,
+    { project: scope.project || undefined, account: scope.account },
+  );
   const rows = await source.query(`${scoped.sql} WHERE day >= ? ORDER BY day`, [...scoped.params, from]);
-  // Series in the movers' order (the biggest first), whatever order the rows of one day come in.
-  const byId = new Map(keywords.map((k) => [String(k['keyword_id']), [] as Array<[string, number | null]>]));
-  // Labelled with the location: one keyword text tracked in two places is two lines, told apart.
-  for (const k of keywords) {
-    const label = keywordLabel(k);
-    series.set(series.has(label) ? `${label} [${k['keyword_id']}]` : label, byId.get(String(k['keyword_id'])) as Array<[string, number | null]>);
+  const byKeyword = new Map<string, Array<[string, number | null]>>();
+  const since = new Map<string, string>();
+  for (const { report, top, from: start } of charted) {
+    const key = projectKey(report.account, report.id);
+    since.set(key, start);
+    // Series in the movers' order (the biggest first), whatever order the rows of one day come in;
+    // labelled with the location: one keyword text tracked in two places is two lines, told apart.
+    for (const k of top) {
+      const label = keywordLabel(k);
+      const series: Array<[string, number | null]> = [];
+      byKeyword.set(`${key}\u0000${k['keyword_id']}`, series);
+      report.positions.set(report.positions.has(label) ? `${label} [${k['keyword_id']}]` : label, series);
+    }
   }
   for (const row of rows.rows) {
-    byId.get(String(row['keyword_id']))?.push([String(row['day']), row['position'] === null ? null : Number(row['position'])]);
+    const key = rowKey(row);
+    if (String(row['day']) < (since.get(key) ?? '')) continue;
+    byKeyword.get(`${key}\u0000${row['keyword_id']}`)?.push([String(row['day']), row['position'] === null ? null : Number(row['position'])]);
   }
-  return series;
 }
 
 /** A text as a SQL string literal. */
 const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
 /**
- * A project's completed audits, counted up to 2 (audit_changes has no row when the audits found no
+ * Each project's completed audits, counted (audit_changes has no row when the audits found no
  * open issue, so its rows cannot tell "no audit yet" from "a clean audit").
  */
-async function countCompletedAudits(source: InsightSource, scope: { project: string; account: string | undefined }): Promise<number> {
+async function countCompletedAudits(source: InsightSource, scope: { project?: string | undefined; account?: string | undefined }): Promise<ResultRow[]> {
   const q = scopedSql(source, scope);
   const A = 'audits_list';
+  if (!source.columns.has(A)) return [];
   const scoped = bindScope(
-    `SELECT 1 AS found FROM ${A} a WHERE ${q.scoped('a', A)} AND lower(${q.text('a', A, 'status')}) = 'completed' AND ${q.col('a', A, 'completed_at')} IS NOT NULL AND ${q.current('a', A)} LIMIT 2`,
+    `SELECT ${q.accountOut(q.account('a', A))} AS account_id, ${q.text('a', A, 'project_id')} AS project_id, ${q.int('COUNT(*)')} AS audits FROM ${A} a
+WHERE ${q.scoped('a', A)} AND lower(${q.text('a', A, 'status')}) = 'completed' AND ${q.col('a', A, 'completed_at')} IS NOT NULL AND ${q.current('a', A)}
+GROUP BY ${q.groupKeys('a', A, ['project_id'])}`,
     scope,
   );
-  return (await source.query(scoped.sql, scoped.params)).rows.length;
+  return (await source.query(scoped.sql, scoped.params)).rows;
 }
