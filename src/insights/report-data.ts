@@ -1,10 +1,10 @@
 import { bindScope } from './dialect.js';
 import { keywordLabel } from './keyword-locations.js';
 import { InsightError } from './errors.js';
-import { auditChanges, backlinkChanges, rankChanges, scopedSql, viewRows } from './queries.js';
+import { auditChanges, backlinkChanges, scopedSql, viewRows } from './queries.js';
 import type { InsightSource, ResultRow } from './source.js';
 import { type ModelVisibility, pooledVisibility, smoothedVisibility, visibilityByModel } from './visibility-samples.js';
-import { rankingDays, responses } from './views.js';
+import { insightView, rankingDays, responses } from './views.js';
 
 /** Everything one project's section of the report shows. @internal */
 export interface ProjectReport {
@@ -115,8 +115,7 @@ function byProject(rows: readonly ResultRow[]): Map<string, ResultRow[]> {
 async function readAccount(source: InsightSource, scope: ReportScope): Promise<AccountData> {
   const where = { project: scope.project || undefined, account: scope.account };
   const filter = { ...where, days: scope.days };
-  // rank_changes carries each keyword's location: one text tracked in two places reads as two rows.
-  const ranks = await rankChanges(source, { ...filter, device: 'desktop' });
+  const ranks = await rankSummary(source, filter);
   const daily = await visibilityDays(source, where, scope.days);
   const details = await viewRows(source, 'ai_visibility_models', filter, { orderBy: 'v.project_id, v.model' });
   const backlinks = await backlinkChanges(source, filter);
@@ -206,8 +205,7 @@ function projectReport(data: AccountData, project: { id: string; name: string; a
   const days = scope.days;
   const key = projectKey(account, id);
   const ranks = data.ranks.get(key) ?? [];
-  const known = ranks.filter((r) => r['change'] !== null);
-  const movers = known.filter((r) => r['change'] !== 0);
+  const movers = ranks.filter((r) => r['change'] !== null && r['change'] !== 0 && Number(r['mover_rank']) <= TABLE_ROWS).map(plain);
   const daily = data.daily.get(key) ?? [];
   const models = visibilityByModel(daily, days);
   const domains = data.domains.get(key) ?? [];
@@ -219,10 +217,13 @@ function projectReport(data: AccountData, project: { id: string; name: string; a
     account,
     days,
     endDate: ranks[0] ? String(ranks[0]['end_date']) : undefined,
-    movers: movers.slice(0, TABLE_ROWS),
-    topTen: { entered: ranks.filter((r) => r['entered_top10'] === 1).slice(0, TABLE_ROWS), left: ranks.filter((r) => r['left_top10'] === 1).slice(0, TABLE_ROWS) },
-    improved: known.filter((r) => Number(r['change']) < 0).length,
-    declined: known.filter((r) => Number(r['change']) > 0).length,
+    movers,
+    topTen: {
+      entered: ranks.filter((r) => r['entered_top10'] === 1 && Number(r['entered_rank']) <= TABLE_ROWS).map(plain),
+      left: ranks.filter((r) => r['left_top10'] === 1 && Number(r['left_rank']) <= TABLE_ROWS).map(plain),
+    },
+    improved: Number(ranks[0]?.['improved'] ?? 0),
+    declined: Number(ranks[0]?.['declined'] ?? 0),
     // Filled by chartPositions, for every project at once.
     positions: new Map(),
     models,
@@ -243,6 +244,37 @@ function projectReport(data: AccountData, project: { id: string; name: string; a
       open: audits.filter((a) => a['change'] === 'open').length,
     },
   };
+}
+
+/** The columns rankSummary adds to rank_changes' rows. */
+const SUMMARY_COLUMNS = ['mover_rank', 'entered_rank', 'left_rank', 'overall_rank', 'improved', 'declined'];
+
+/** A rank_changes row as the view has it (without rankSummary's columns). */
+const plain = (row: ResultRow): ResultRow => Object.fromEntries(Object.entries(row).filter(([k]) => !SUMMARY_COLUMNS.includes(k)));
+
+/**
+ * What the report shows of rank_changes (desktop), for every project at once, counted and ranked in
+ * the database: each project's first row, its biggest movers, top-10 entries and exits (the first
+ * TABLE_ROWS of each, in rank_changes' order: the biggest change first), and how many keywords
+ * improved and declined. A project's rows of every keyword stay in the database (an agency
+ * account's 200,000 keywords were sent to the report for 45 rows a project).
+ */
+async function rankSummary(source: InsightSource, filter: { project?: string | undefined; account?: string | undefined; days: number }): Promise<ResultRow[]> {
+  const q = scopedSql(source, filter);
+  const view = insightView('rank_changes') as NonNullable<ReturnType<typeof insightView>>;
+  const scoped = bindScope(view.select(q, [filter.days]), filter);
+  const order = 'ORDER BY (v.change IS NULL), ABS(v.change) DESC, v.keyword, v.keyword_id';
+  const project = 'v.account_id, v.project_id';
+  const rank = (by: string) => q.int(`ROW_NUMBER() OVER (PARTITION BY ${project}${by} ${order})`);
+  const count = (condition: string) => q.int(`SUM(CASE WHEN ${condition} THEN 1 ELSE 0 END) OVER (PARTITION BY ${project})`);
+  const text = `SELECT r.* FROM (
+  SELECT v.*, ${rank(', CASE WHEN v.change IS NOT NULL AND v.change <> 0 THEN 1 ELSE 0 END')} AS mover_rank, ${rank(', v.entered_top10')} AS entered_rank,
+    ${rank(', v.left_top10')} AS left_rank, ${rank('')} AS overall_rank, ${count('v.change < 0')} AS improved, ${count('v.change > 0')} AS declined
+  FROM (${scoped.sql}) v WHERE v.device = 'desktop'
+) r
+WHERE r.overall_rank = 1 OR (r.mover_rank <= ${TABLE_ROWS} AND r.change <> 0) OR (r.entered_rank <= ${TABLE_ROWS} AND r.entered_top10 = 1) OR (r.left_rank <= ${TABLE_ROWS} AND r.left_top10 = 1)
+ORDER BY r.account_id, r.project_id, r.overall_rank`;
+  return (await source.query(text, scoped.params)).rows;
 }
 
 /**

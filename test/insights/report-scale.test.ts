@@ -60,7 +60,7 @@ async function agencyStore(copies = 0): Promise<DatabaseSync> {
 
 /** A source that records, for each statement, the stored tables its plan reads whole. */
 function planningSource(db: DatabaseSync) {
-  const scans: Array<{ sql: string; scanned: string[] }> = [];
+  const scans: Array<{ sql: string; scanned: string[]; rows: number }> = [];
   const source: InsightSource = {
     dialect: 'sqlite',
     location: 'test',
@@ -74,17 +74,16 @@ function planningSource(db: DatabaseSync) {
         .prepare(`EXPLAIN QUERY PLAN ${sql}`)
         .all(...bound)
         .map((r) => String(r['detail']));
+      const rows = db
+        .prepare(sql)
+        .all(...bound)
+        .map((r) => ({ ...r }));
       scans.push({
         sql,
         scanned: plan.filter((line) => /^SCAN /.test(line) && aliases.has(line.split(' ')[1] as string)),
+        rows: rows.length,
       });
-      return {
-        rows: db
-          .prepare(sql)
-          .all(...bound)
-          .map((r) => ({ ...r })),
-        truncated: false,
-      };
+      return { rows, truncated: false };
     },
     close: async () => undefined,
   };
@@ -98,6 +97,37 @@ const same = (report: unknown, id: string) =>
   ).replaceAll(JSON.stringify(id), '"the project"');
 
 describe('the report of an agency account', () => {
+  it("receives the rows it shows of rank_changes, not every keyword's (ranked and counted in the database)", async () => {
+    const file = join(dir, 'many.db');
+    const store = sqliteStore(file);
+    await store.open();
+    const history = Array.from({ length: 80 }, (_, k) =>
+      ['2026-03-01', '2026-03-08'].map((day, d) => ({
+        project_id: P,
+        keyword_id: `k${k}`,
+        check_date: day,
+        keyword: `keyword ${k}`,
+        desktop_position: d ? 1 + ((k * 7) % 50) : 1 + ((k * 3) % 50),
+        source: 'history',
+      })),
+    ).flat();
+    await store.commit({ writes: [...fixtureWrites(), { table: TABLE_SCHEMAS['rankings.history'], rows: history }] });
+    await store.close();
+    const db = new DatabaseSync(file, { readOnly: true });
+    const { source, scans } = planningSource(db);
+    const [report] = await gatherReport(source, { days: 7 });
+    const moved = (
+      db
+        .prepare("SELECT COUNT(*) AS n FROM rank_changes WHERE period_days = 7 AND device = 'desktop' AND change <> 0")
+        .get() as { n: number }
+    ).n;
+    expect(moved).toBeGreaterThan(60);
+    expect(report?.movers).toHaveLength(15);
+    expect((report?.improved ?? 0) + (report?.declined ?? 0)).toBe(moved);
+    expect(Math.max(...scans.map((s) => s.rows))).toBeLessThan(50);
+    db.close();
+  });
+
   it('finds the projects with data by the key index, reading no table whole', async () => {
     const db = await agencyStore();
     const { source, scans } = planningSource(db);
