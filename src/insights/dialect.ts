@@ -18,6 +18,8 @@ export type TableColumns = ReadonlyMap<string, ReadonlyMap<string, { name: strin
 export interface Scope {
   account?: boolean | undefined;
   project?: boolean | undefined;
+  /** One AI model's responses (`$model`), where the table has a `model` column. */
+  model?: boolean | undefined;
 }
 
 /**
@@ -44,6 +46,15 @@ export class Sql {
     return this.has(table, 'account_id') ? this.text(alias, table, 'account_id') : this.dialect === 'sqlite' ? "''" : "''::text";
   }
 
+  /**
+   * The GROUP BY list of the account (where the table has one) and `columns` of `table`. A store
+   * of one account groups by the columns alone: a constant in the list hides from SQLite that the
+   * rows come in the order of the key index, and it sorts them all instead.
+   */
+  groupKeys(alias: string, table: string, columns: readonly string[]): string {
+    return [...(this.has(table, 'account_id') ? [this.text(alias, table, 'account_id')] : []), ...columns.map((c) => this.text(alias, table, c))].join(', ');
+  }
+
   /** The account key as the views output it: null in a store of one account. */
   accountOut(expr: string): string {
     return `NULLIF(${expr}, '')`;
@@ -57,6 +68,7 @@ export class Sql {
     const conditions: string[] = [];
     if (this.scope.account) conditions.push(this.has(table, 'account_id') ? `${this.col(alias, table, 'account_id')} = $account` : `'' = $account`);
     if (this.scope.project) conditions.push(`${this.col(alias, table, projectColumn)} = $project`);
+    if (this.scope.model && this.has(table, 'model')) conditions.push(`${this.col(alias, table, 'model')} = $model`);
     return conditions.length ? conditions.join(' AND ') : '1 = 1';
   }
 
@@ -84,11 +96,67 @@ export class Sql {
   day(alias: string, table: string, column: string): string {
     const found = this.columns.get(table)?.get(column.toLowerCase());
     if (!found) return this.dialect === 'sqlite' ? 'NULL' : 'NULL::date';
+    return this.dayOf(`${alias}.${quote(found.name)}`, table, column);
+  }
+
+  /**
+   * The UTC day of `expr`, a value of `table.column` as stored (the column itself, or an aggregate
+   * of it such as `MAX(h.check_date)`: the stored values sort as their days do, so the day of the
+   * latest value is the latest day).
+   */
+  dayOf(expr: string, table: string, column: string): string {
+    const found = this.columns.get(table)?.get(column.toLowerCase());
+    if (!found) return this.dialect === 'sqlite' ? 'NULL' : 'NULL::date';
+    if (this.dialect === 'sqlite') return `date(${expr})`;
+    if (/^timestamp/.test(found.type)) return `((${expr}) AT TIME ZONE 'UTC')::date`;
+    if (found.type === 'date') return expr;
+    return `(CASE WHEN (${expr})::text ~ '^\\d{4}-\\d{2}-\\d{2}' THEN left((${expr})::text, 10)::date END)`;
+  }
+
+  /**
+   * `alias.column`'s day is before `day` (a day expression), written on the column as stored so
+   * the table's key index is used: a seek, not a scan. SQLite stores dates and timestamps as ISO
+   * text, which sorts as its days do; PostgreSQL's date and timestamp columns compare with a day.
+   * Any other type is converted row by row.
+   */
+  dayBefore(alias: string, table: string, column: string, day: string): string {
+    const found = this.columns.get(table)?.get(column.toLowerCase());
+    if (!found) return 'FALSE';
     const c = `${alias}.${quote(found.name)}`;
-    if (this.dialect === 'sqlite') return `date(${c})`;
-    if (/^timestamp/.test(found.type)) return `((${c}) AT TIME ZONE 'UTC')::date`;
-    if (found.type === 'date') return c;
-    return `(CASE WHEN (${c})::text ~ '^\\d{4}-\\d{2}-\\d{2}' THEN left((${c})::text, 10)::date END)`;
+    if (this.dialect === 'sqlite') return `${c} < ${day}`;
+    if (found.type === 'date') return `${c} < ${day}`;
+    if (found.type === 'timestamp with time zone') return `${c} < ((${day})::timestamp AT TIME ZONE 'UTC')`;
+    if (/^timestamp/.test(found.type)) return `${c} < (${day})::timestamp`;
+    return `${this.day(alias, table, column)} < ${day}`;
+  }
+
+  /** The day after `day`. */
+  nextDay(day: string): string {
+    return this.dialect === 'sqlite' ? `date(${day}, '+1 days')` : `(${day} + 1)`;
+  }
+
+  /** The greatest text, compared byte by byte in both databases (a PostgreSQL collation could order packed values otherwise). */
+  maxText(expr: string): string {
+    return this.dialect === 'sqlite' ? `MAX(${expr})` : `MAX((${expr}) COLLATE "C")`;
+  }
+
+  /** A whole number from 0 to 9,999,999 as 7 digits (null reads 0), for text that sorts and unpacks by position. */
+  digits7(expr: string): string {
+    return this.dialect === 'sqlite' ? `printf('%07d', MIN(COALESCE(${expr}, 0), 9999999))` : `lpad(LEAST(COALESCE(${expr}, 0), 9999999)::int::text, 7, '0')`;
+  }
+
+  /** The whole number written by {@link digits7} at 1-based `start` of `text`; 0 reads null. */
+  undigits7(text: string, start: number): string {
+    return this.dialect === 'sqlite' ? `NULLIF(CAST(substr(${text}, ${start}, 7) AS INTEGER), 0)` : `NULLIF(substr(${text}, ${start}, 7)::int, 0)`;
+  }
+
+  /** A day as the 10 characters YYYY-MM-DD, and back. */
+  packDay(day: string): string {
+    return this.dialect === 'sqlite' ? day : `to_char(${day}, 'YYYY-MM-DD')`;
+  }
+
+  unpackDay(text: string): string {
+    return this.dialect === 'sqlite' ? `substr(${text}, 1, 10)` : `substr(${text}, 1, 10)::date`;
   }
 
   /** A day minus `n` days (n an integer expression). */
@@ -104,6 +172,25 @@ export class Sql {
   /** A number from a column of any type (integers, reals, numeric text, jsonb numbers). */
   num(expr: string): string {
     return this.dialect === 'sqlite' ? `CAST(${expr} AS REAL)` : `(${expr})::text::float8`;
+  }
+
+  /**
+   * {@link num} of a column, converted directly where PostgreSQL already holds a number (the same
+   * value: a numeric reaches float8 through its text either way), not through text row by row.
+   */
+  numCol(alias: string, table: string, column: string): string {
+    const c = this.col(alias, table, column);
+    const type = this.columns.get(table)?.get(column.toLowerCase())?.type ?? '';
+    if (this.dialect === 'postgres' && NUMERIC_TYPES.has(type)) return `(${c})::float8`;
+    return this.num(c);
+  }
+
+  /** {@link flag} of a column; a PostgreSQL boolean is tested as it is, not through its text row by row. */
+  flagCol(alias: string, table: string, column: string): string {
+    const c = this.col(alias, table, column);
+    const type = this.columns.get(table)?.get(column.toLowerCase())?.type ?? '';
+    if (this.dialect === 'postgres' && type === 'boolean') return `(CASE WHEN ${c} THEN 1 ELSE 0 END)`;
+    return this.flag(c);
   }
 
   /** 1 when a boolean-ish column is true (true, 1, 't', 'true'), else 0. */
@@ -137,14 +224,17 @@ export class Sql {
   }
 }
 
+/** PostgreSQL's number types (information_schema's data_type), read as float8 directly. */
+const NUMERIC_TYPES = new Set(['smallint', 'integer', 'bigint', 'numeric', 'real', 'double precision']);
+
 /**
- * Replaces the `$account` and `$project` marks of a scoped SELECT with `?` and lists the values in
+ * Replaces the `$account`, `$project` and `$model` marks of a scoped SELECT with `?` and lists the values in
  * the order the marks appear (both dialects bind `?` by position).
  * @internal
  */
-export function bindScope(sql: string, values: { account?: string | undefined; project?: string | undefined }): { sql: string; params: unknown[] } {
+export function bindScope(sql: string, values: { account?: string | undefined; project?: string | undefined; model?: string | undefined }): { sql: string; params: unknown[] } {
   const params: unknown[] = [];
-  const text = sql.replace(/\$(account|project)\b/g, (_m, name: 'account' | 'project') => {
+  const text = sql.replace(/\$(account|project|model)\b/g, (_m, name: 'account' | 'project' | 'model') => {
     params.push(values[name] ?? null);
     return '?';
   });

@@ -1,4 +1,3 @@
-import { addDays } from '../sync/datasets/rows.js';
 import { Sql, bindScope } from './dialect.js';
 import type { InsightSource, QueryLimits, ResultRow } from './source.js';
 import { insightView } from './views.js';
@@ -27,7 +26,7 @@ export const DEFAULT_DAYS = 28;
 export async function viewRows(
   source: InsightSource,
   name: string,
-  filter: InsightFilter,
+  filter: InsightFilter & { model?: string | undefined },
   options: { where?: Array<[string, unknown]>; orderBy: string; limits?: QueryLimits },
 ): Promise<ResultRow[]> {
   const view = insightView(name);
@@ -43,9 +42,9 @@ export async function viewRows(
   return (await source.query(text, [...scoped.params, ...conditions.map(([, p]) => p)], options.limits)).rows;
 }
 
-/** The dialect, scoped to the filter's project and account (bind the SELECT with {@link bindScope}). @internal */
-export function scopedSql(source: InsightSource, filter: Pick<InsightFilter, 'project' | 'account'>): Sql {
-  return new Sql(source.dialect, source.columns, { project: filter.project !== undefined, account: filter.account !== undefined });
+/** The dialect, scoped to the filter's project and account (and AI model) (bind the SELECT with {@link bindScope}). @internal */
+export function scopedSql(source: InsightSource, filter: Pick<InsightFilter, 'project' | 'account'> & { model?: string | undefined }): Sql {
+  return new Sql(source.dialect, source.columns, { project: filter.project !== undefined, account: filter.account !== undefined, model: filter.model !== undefined });
 }
 
 /** A condition and its parameter when the value is given. */
@@ -62,27 +61,38 @@ export function rankChanges(source: InsightSource, filter: InsightFilter & { dev
   });
 }
 
-/** Per-model visibility against the previous period, and the daily rows of the period. @internal */
+/**
+ * Per-model visibility against the previous period, and the daily rows of the period. A model
+ * filter is applied where prompts_history is read, so the planner sees one model's rows from the
+ * start (a filter around the view left PostgreSQL's estimates to guess).
+ * @internal
+ */
 export async function aiVisibility(source: InsightSource, filter: InsightFilter & { model?: string | undefined }, limits?: QueryLimits) {
-  const models = await viewRows(source, 'ai_visibility_models', { ...filter, limit: undefined }, { where: when('v.model = ?', filter.model), orderBy: 'v.project_id, v.visibility_pct DESC, v.model', limits });
+  const models = await viewRows(source, 'ai_visibility_models', { ...filter, limit: undefined }, { orderBy: 'v.project_id, v.visibility_pct DESC, v.model', limits });
   const from = models.map((m) => String(m['start_date'])).sort()[0];
-  const daily = from
-    ? await viewRows(source, 'ai_visibility', filter, { where: [...when('v.model = ?', filter.model), ['v.day >= ?', from]], orderBy: 'v.day DESC, v.model, v.prompt', limits })
-    : [];
+  const daily = from ? await viewRows(source, 'ai_visibility', filter, { where: [['v.day >= ?', from]], orderBy: 'v.day DESC, v.model, v.prompt', limits }) : [];
   return { models, daily };
 }
 
-/** Referring domains gained and lost in the period, and the daily trend over it. @internal */
+/**
+ * Referring domains gained and lost in the period, and the daily trend over it: each project's
+ * days of the period (ending at its latest backlink day), cut in the database; with a `limit`, the
+ * latest `limit` days (by day, then project), in the order of project and day.
+ * @internal
+ */
 export async function backlinkChanges(source: InsightSource, filter: InsightFilter & { change?: 'gained' | 'lost' | undefined }, limits?: QueryLimits) {
   const domains = await viewRows(source, 'backlink_changes', filter, { where: when('v.change = ?', filter.change), orderBy: 'v.changed_on DESC, v.domain', limits });
-  // The trend is a few rows per project and day: the period is cut here, per project, by date.
-  const all = await viewRows(source, 'backlink_trend', { ...filter, limit: undefined }, { orderBy: 'v.account_id, v.project_id, v.day', limits });
+  const view = insightView('backlink_trend') as NonNullable<ReturnType<typeof insightView>>;
+  const q = scopedSql(source, filter);
+  const days = Math.trunc(filter.days ?? DEFAULT_DAYS);
+  const start = q.dialect === 'sqlite' ? `date(t.last_day, '-${days} days')` : `to_char(t.last_day::date - ${days}, 'YYYY-MM-DD')`;
+  const scoped = bindScope(view.select(q, []), filter);
+  const order = filter.limit === undefined ? 't.account_id, t.project_id, t.day' : `t.day DESC, t.account_id, t.project_id LIMIT ${Math.trunc(filter.limit)}`;
+  const text = `SELECT t.* FROM (SELECT v.*, MAX(v.day) OVER (PARTITION BY v.account_id, v.project_id) AS last_day FROM (${scoped.sql}) v) t WHERE t.day > ${start} ORDER BY ${order}`;
+  const rows = (await source.query(text, scoped.params, limits)).rows.map(({ last_day: _, ...row }) => row);
   // Per account and project: one project id in two accounts of a fleet warehouse is two projects.
-  const key = (row: ResultRow) => `${row['account_id'] ?? ''}\u0000${row['project_id']}`;
-  const last = new Map<string, string>();
-  for (const row of all) last.set(key(row), String(row['day']));
-  const days = filter.days ?? DEFAULT_DAYS;
-  const trend = all.filter((row) => String(row['day']) > addDays(last.get(key(row)) as string, -days));
+  const sortKey = (row: ResultRow) => `${row['account_id'] ?? ''}\u0000${row['project_id']}\u0000${row['day']}`;
+  const trend = filter.limit === undefined ? rows : rows.sort((a, b) => (sortKey(a) < sortKey(b) ? -1 : sortKey(a) > sortKey(b) ? 1 : 0));
   return { domains, trend };
 }
 

@@ -1,10 +1,10 @@
 import { checkAccount } from './account-choice.js';
 import { bindScope } from './dialect.js';
 import { keywordLabel } from './keyword-locations.js';
-import { auditChanges, backlinkChanges, rankChanges, scopedSql, viewRows } from './queries.js';
+import { auditChanges, backlinkChanges, scopedSql, viewRows } from './queries.js';
 import type { InsightSource, ResultRow } from './source.js';
 import { type ModelVisibility, pooledVisibility, smoothedVisibility, visibilityByModel } from './visibility-samples.js';
-import { rankingDays } from './views.js';
+import { insightView, rankingDays, responses } from './views.js';
 
 /** Everything one project's section of the report shows. @internal */
 export interface ProjectReport {
@@ -72,27 +72,101 @@ export async function gatherReport(source: InsightSource, options: ReportScope):
     params,
   );
   const active = await projectsWithData(source, options);
+  // Each answer is read once for every project of the scope (one statement, one plan, one pass
+  // over its rows), then split by project: per-project statements cost a plan and a round trip
+  // each, hundreds of times over in an agency account.
+  const data = active.size ? await readAccount(source, options) : undefined;
   const out: ProjectReport[] = [];
   for (const p of projects.rows) {
     const account = p['account_id'] === null || p['account_id'] === undefined ? undefined : String(p['account_id']);
     const project = { id: String(p['id']), name: String(p['name'] ?? p['id']), account };
-    // An agency holds hundreds of projects, most without data: each query costs a plan and a round trip.
-    out.push(active.has(projectKey(account, project.id)) ? await projectReport(source, project, options) : emptyReport(project, options.days));
+    out.push(data && active.has(projectKey(account, project.id)) ? projectReport(data, project, options) : emptyReport(project, options.days));
+  }
+  await chartPositions(source, options, out, data?.ranks);
+  return out;
+}
+
+/** What the report reads, for every project of its scope, by project (see {@link rowKey}). */
+interface AccountData {
+  ranks: Map<string, ResultRow[]>;
+  daily: Map<string, ResultRow[]>;
+  details: Map<string, ResultRow[]>;
+  domains: Map<string, ResultRow[]>;
+  trend: Map<string, ResultRow[]>;
+  audits: Map<string, ResultRow[]>;
+  completedAudits: Map<string, number>;
+}
+
+/** The project a row of a view belongs to, keyed as {@link projectKey}. */
+const rowKey = (row: ResultRow) => projectKey(row['account_id'] === null || row['account_id'] === undefined || row['account_id'] === '' ? undefined : String(row['account_id']), String(row['project_id']));
+
+/** Rows by project, each project's in the order they came. */
+function byProject(rows: readonly ResultRow[]): Map<string, ResultRow[]> {
+  const out = new Map<string, ResultRow[]>();
+  for (const row of rows) {
+    const key = rowKey(row);
+    const list = out.get(key);
+    if (list) list.push(row);
+    else out.set(key, [row]);
   }
   return out;
+}
+
+async function readAccount(source: InsightSource, scope: ReportScope): Promise<AccountData> {
+  const where = { project: scope.project || undefined, account: scope.account };
+  const filter = { ...where, days: scope.days };
+  const ranks = await rankSummary(source, filter);
+  const daily = await visibilityDays(source, where, scope.days);
+  const details = await viewRows(source, 'ai_visibility_models', filter, { orderBy: 'v.project_id, v.model' });
+  const backlinks = await backlinkChanges(source, filter);
+  const audits = await auditChanges(source, where);
+  const completed = await countCompletedAudits(source, where);
+  return {
+    ranks: byProject(ranks),
+    daily: byProject(daily),
+    details: byProject(details),
+    domains: byProject(backlinks.domains),
+    trend: byProject(backlinks.trend),
+    audits: byProject(audits),
+    completedAudits: new Map(completed.map((r) => [rowKey(r), Number(r['audits'])])),
+  };
 }
 
 /** The stored tables a project's report reads. */
 const DATA_TABLES = ['rankings_history', 'rankings_list', 'prompts_history', 'backlinks_history', 'backlinks_summary', 'backlinks_domains', 'audits_list', 'audits_issues'];
 
+/** The key column after project_id of each of those tables (its primary key's order). */
+const NEXT_KEY: Readonly<Record<string, string>> = {
+  rankings_history: 'keyword_id',
+  rankings_list: 'snapshot_date',
+  prompts_history: 'prompt_id',
+  backlinks_history: 'check_date',
+  backlinks_summary: 'snapshot_date',
+  backlinks_domains: 'domain',
+  audits_list: 'id',
+  audits_issues: 'audit_id',
+};
+
 const projectKey = (account: string | undefined, project: string) => `${account ?? ''}\u0000${project}`;
 
-/** The projects (of the account and project, if given) with a row in any table the report reads: one pass over the tables' key indexes. */
+/**
+ * The projects (of the account and project, if given) with a row in any table the report reads:
+ * per project and table, one seek on the table's key (project_id first), never a pass over a
+ * table's rows (a DISTINCT over rankings_history cost a quarter of a pass over the rankings).
+ */
 async function projectsWithData(source: InsightSource, scope: { account?: string | undefined; project?: string | undefined }): Promise<Set<string>> {
   const q = scopedSql(source, scope);
+  const P = 'projects_list';
   const tables = DATA_TABLES.filter((t) => source.columns.has(t));
   if (!tables.length) return new Set();
-  const scoped = bindScope(tables.map((t) => `SELECT DISTINCT ${q.account('t', t)} AS account_id, ${q.text('t', t, 'project_id')} AS project_id FROM ${t} t WHERE ${q.scoped('t', t)}`).join(' UNION '), scope);
+  const sameAccount = (t: string) => (q.has(t, 'account_id') && q.has(P, 'account_id') ? ` AND ${q.col('t', t, 'account_id')} = ${q.col('p', P, 'account_id')}` : '');
+  // A scalar subquery in the order of the key, not EXISTS: PostgreSQL drops an ORDER BY inside
+  // EXISTS and, where most rows belong to a few projects, reads a project without rows with a
+  // whole-table scan (20 s for 100 projects); in the key's order it is one index probe.
+  const holds = tables.map(
+    (t) => `(SELECT 1 FROM ${t} t WHERE ${q.col('t', t, 'project_id')} = ${q.col('p', P, 'id')}${sameAccount(t)} ORDER BY ${q.col('t', t, NEXT_KEY[t] as string)} LIMIT 1) IS NOT NULL`,
+  );
+  const scoped = bindScope(`SELECT ${q.account('p', P)} AS account_id, ${q.text('p', P, 'id')} AS project_id FROM ${P} p WHERE ${q.scoped('p', P, 'id')} AND (${holds.join(' OR ')})`, scope);
   const rows = (await source.query(scoped.sql, scoped.params)).rows;
   return new Set(rows.map((r) => projectKey(r['account_id'] === '' ? undefined : String(r['account_id']), String(r['project_id']))));
 }
@@ -119,41 +193,41 @@ function emptyReport(project: { id: string; name: string; account: string | unde
   };
 }
 
-async function projectReport(source: InsightSource, project: { id: string; name: string; account: string | undefined }, scope: ReportScope): Promise<ProjectReport> {
+function projectReport(data: AccountData, project: { id: string; name: string; account: string | undefined }, scope: ReportScope): ProjectReport {
   const { id, name, account } = project;
   const days = scope.days;
-  const filter = { project: id, account, days };
-  // rank_changes carries each keyword's location: one text tracked in two places reads as two rows.
-  const ranks = await rankChanges(source, { ...filter, device: 'desktop' });
-  const known = ranks.filter((r) => r['change'] !== null);
-  const movers = known.filter((r) => r['change'] !== 0);
-  const daily = await viewRows(source, 'ai_visibility', { project: id, account }, { orderBy: 'v.day' });
+  const key = projectKey(account, id);
+  const ranks = data.ranks.get(key) ?? [];
+  const movers = ranks.filter((r) => r['change'] !== null && r['change'] !== 0 && Number(r['mover_rank']) <= TABLE_ROWS).map(plain);
+  const daily = data.daily.get(key) ?? [];
   const models = visibilityByModel(daily, days);
-  const details = await viewRows(source, 'ai_visibility_models', filter, { orderBy: 'v.model' });
-  const backlinks = await backlinkChanges(source, filter);
-  const audits = await auditChanges(source, { project: id, account });
-  const completedAudits = await countCompletedAudits(source, { project: id, account });
-  const top = movers.slice(0, CHARTED_MOVERS);
+  const domains = data.domains.get(key) ?? [];
+  const audits = data.audits.get(key) ?? [];
+  const completedAudits = data.completedAudits.get(key) ?? 0;
   return {
     id,
     name,
     account,
     days,
     endDate: ranks[0] ? String(ranks[0]['end_date']) : undefined,
-    movers: movers.slice(0, TABLE_ROWS),
-    topTen: { entered: ranks.filter((r) => r['entered_top10'] === 1).slice(0, TABLE_ROWS), left: ranks.filter((r) => r['left_top10'] === 1).slice(0, TABLE_ROWS) },
-    improved: known.filter((r) => Number(r['change']) < 0).length,
-    declined: known.filter((r) => Number(r['change']) > 0).length,
-    positions: await positionSeries(source, filter, top, ranks[0] ? String(ranks[0]['start_date']) : undefined),
+    movers,
+    topTen: {
+      entered: ranks.filter((r) => r['entered_top10'] === 1 && Number(r['entered_rank']) <= TABLE_ROWS).map(plain),
+      left: ranks.filter((r) => r['left_top10'] === 1 && Number(r['left_rank']) <= TABLE_ROWS).map(plain),
+    },
+    improved: Number(ranks[0]?.['improved'] ?? 0),
+    declined: Number(ranks[0]?.['declined'] ?? 0),
+    // Filled by chartPositions, for every project at once.
+    positions: new Map(),
     models,
     overall: pooledVisibility(models),
     visibilityMovers: models
       .filter((m) => m.change && m.change.change !== 0 && (scope.allChanges || m.change.significant))
       .sort((a, b) => Math.abs(b.change?.change ?? 0) - Math.abs(a.change?.change ?? 0)),
-    modelDetails: new Map(details.map((d) => [String(d['model']), d])),
+    modelDetails: new Map((data.details.get(key) ?? []).map((d) => [String(d['model']), d])),
     visibility: smoothedVisibility(daily, days),
-    domains: { gained: backlinks.domains.filter((d) => d['change'] === 'gained'), lost: backlinks.domains.filter((d) => d['change'] === 'lost') },
-    trend: backlinks.trend.map((t) => [String(t['day']), t['referring_domains'] === null ? null : Number(t['referring_domains'])]),
+    domains: { gained: domains.filter((d) => d['change'] === 'gained'), lost: domains.filter((d) => d['change'] === 'lost') },
+    trend: (data.trend.get(key) ?? []).map((t) => [String(t['day']), t['referring_domains'] === null ? null : Number(t['referring_domains'])]),
     audits: {
       completed: completedAudits > 0,
       hasPrevious: completedAudits > 1,
@@ -165,37 +239,120 @@ async function projectReport(source: InsightSource, project: { id: string; name:
   };
 }
 
-/** The daily desktop positions of some keywords since `from` (the same rows rank_changes reads). */
-async function positionSeries(source: InsightSource, scope: { project: string; account: string | undefined }, keywords: ResultRow[], from: string | undefined) {
-  const series = new Map<string, Array<[string, number | null]>>();
-  if (!keywords.length || from === undefined) return series;
-  const q = scopedSql(source, scope);
-  const ids = keywords.map((k) => String(k['keyword_id']));
-  const scoped = bindScope(`WITH ${rankingDays(q)} SELECT keyword_id, ${q.dayText('day')} AS day, ${q.int('desktop')} AS position FROM daily`, scope);
-  const rows = await source.query(`${scoped.sql} WHERE day >= ? AND keyword_id IN (${ids.map(() => '?').join(', ')}) ORDER BY day`, [...scoped.params, from, ...ids]);
-  // Series in the movers' order (the biggest first), whatever order the rows of one day come in.
-  const byId = new Map(keywords.map((k) => [String(k['keyword_id']), [] as Array<[string, number | null]>]));
-  // Labelled with the location: one keyword text tracked in two places is two lines, told apart.
-  for (const k of keywords) {
-    const label = keywordLabel(k);
-    series.set(series.has(label) ? `${label} [${k['keyword_id']}]` : label, byId.get(String(k['keyword_id'])) as Array<[string, number | null]>);
-  }
-  for (const row of rows.rows) {
-    byId.get(String(row['keyword_id']))?.push([String(row['day']), row['position'] === null ? null : Number(row['position'])]);
-  }
-  return series;
+/** The columns rankSummary adds to rank_changes' rows. */
+const SUMMARY_COLUMNS = ['mover_rank', 'entered_rank', 'left_rank', 'overall_rank', 'improved', 'declined'];
+
+/** A rank_changes row as the view has it (without rankSummary's columns). */
+const plain = (row: ResultRow): ResultRow => Object.fromEntries(Object.entries(row).filter(([k]) => !SUMMARY_COLUMNS.includes(k)));
+
+/**
+ * What the report shows of rank_changes (desktop), for every project at once, counted and ranked in
+ * the database: each project's first row, its biggest movers, top-10 entries and exits (the first
+ * TABLE_ROWS of each, in rank_changes' order: the biggest change first), and how many keywords
+ * improved and declined. A project's rows of every keyword stay in the database (an agency
+ * account's 200,000 keywords were sent to the report for 45 rows a project).
+ */
+async function rankSummary(source: InsightSource, filter: { project?: string | undefined; account?: string | undefined; days: number }): Promise<ResultRow[]> {
+  const q = scopedSql(source, filter);
+  const view = insightView('rank_changes') as NonNullable<ReturnType<typeof insightView>>;
+  const scoped = bindScope(view.select(q, [filter.days]), filter);
+  const order = 'ORDER BY (v.change IS NULL), ABS(v.change) DESC, v.keyword, v.keyword_id';
+  const project = 'v.account_id, v.project_id';
+  const rank = (by: string) => q.int(`ROW_NUMBER() OVER (PARTITION BY ${project}${by} ${order})`);
+  const count = (condition: string) => q.int(`SUM(CASE WHEN ${condition} THEN 1 ELSE 0 END) OVER (PARTITION BY ${project})`);
+  const text = `SELECT r.* FROM (
+  SELECT v.*, ${rank(', CASE WHEN v.change IS NOT NULL AND v.change <> 0 THEN 1 ELSE 0 END')} AS mover_rank, ${rank(', v.entered_top10')} AS entered_rank,
+    ${rank(', v.left_top10')} AS left_rank, ${rank('')} AS overall_rank, ${count('v.change < 0')} AS improved, ${count('v.change > 0')} AS declined
+  FROM (${scoped.sql}) v WHERE v.device = 'desktop'
+) r
+WHERE r.overall_rank = 1 OR (r.mover_rank <= ${TABLE_ROWS} AND r.change <> 0) OR (r.entered_rank <= ${TABLE_ROWS} AND r.entered_top10 = 1) OR (r.left_rank <= ${TABLE_ROWS} AND r.left_top10 = 1)
+ORDER BY r.account_id, r.project_id, r.overall_rank`;
+  return (await source.query(text, scoped.params)).rows;
 }
 
 /**
- * A project's completed audits, counted up to 2 (audit_changes has no row when the audits found no
- * open issue, so its rows cannot tell "no audit yet" from "a clean audit").
+ * The projects' AI answers per model and day, counted (`responses`) with those in which the brand is
+ * visible (`hits`): what the visibility figures and the smoothed chart are made of, over the days
+ * they read (this period, the one before, and the chart's trailing window): a few hundred rows,
+ * where the view's rows per prompt were thousands.
  */
-async function countCompletedAudits(source: InsightSource, scope: { project: string; account: string | undefined }): Promise<number> {
+async function visibilityDays(source: InsightSource, scope: { project?: string | undefined; account?: string | undefined }, days: number): Promise<ResultRow[]> {
   const q = scopedSql(source, scope);
-  const A = 'audits_list';
+  const back = Math.max(2 * days, days + SMOOTHING_DAYS - 1);
   const scoped = bindScope(
-    `SELECT 1 AS found FROM ${A} a WHERE ${q.scoped('a', A)} AND lower(${q.text('a', A, 'status')}) = 'completed' AND ${q.col('a', A, 'completed_at')} IS NOT NULL AND ${q.current('a', A)} LIMIT 2`,
+    `WITH ${responses(q)},
+d AS (SELECT account_id, project_id, model, day, COUNT(*) AS responses, SUM(visible) AS hits FROM responses GROUP BY account_id, project_id, model, day),
+ends AS (SELECT account_id, project_id, MAX(day) AS end_day FROM d GROUP BY account_id, project_id)
+SELECT ${q.accountOut('d.account_id')} AS account_id, d.project_id AS project_id, d.model AS model, ${q.dayText('d.day')} AS day, ${q.int('d.responses')} AS responses, ${q.int('d.hits')} AS hits
+FROM d JOIN ends e ON e.account_id = d.account_id AND e.project_id = d.project_id WHERE d.day > ${q.minusDays('e.end_day', String(back))} ORDER BY day`,
     scope,
   );
-  return (await source.query(scoped.sql, scoped.params)).rows.length;
+  return (await source.query(scoped.sql, scoped.params)).rows;
+}
+
+/** The days of the smoothed visibility line's trailing window (smoothedVisibility's default). */
+const SMOOTHING_DAYS = 7;
+
+/**
+ * The daily desktop positions of each project's biggest movers since its period's start (the same
+ * rows rank_changes reads), for every charted project in one statement: the projects and keywords
+ * are named where each table is read, so only their rows are read (by the key) and sorted.
+ */
+async function chartPositions(source: InsightSource, scope: ReportScope, reports: ProjectReport[], ranks: Map<string, ResultRow[]> | undefined): Promise<void> {
+  const charted = reports.flatMap((report) => {
+    const rows = ranks?.get(projectKey(report.account, report.id)) ?? [];
+    const top = report.movers.slice(0, CHARTED_MOVERS);
+    return top.length && rows[0] ? [{ report, top, from: String(rows[0]['start_date']) }] : [];
+  });
+  if (!charted.length) return;
+  const q = scopedSql(source, { project: scope.project || undefined, account: scope.account });
+  const projects = [...new Set(charted.map((c) => c.report.id))];
+  const ids = [...new Set(charted.flatMap((c) => c.top.map((k) => String(k['keyword_id']))))];
+  const only = (alias: string, table: string, column: string) =>
+    `${q.text(alias, table, 'project_id')} IN (${projects.map(literal).join(', ')}) AND ${q.text(alias, table, column)} IN (${ids.map(literal).join(', ')})`;
+  const from = charted.map((c) => c.from).sort()[0] as string;
+  const scoped = bindScope(
+    `WITH ${rankingDays(q, only)} SELECT ${q.accountOut('account_id')} AS account_id, project_id, keyword_id, ${q.dayText('day')} AS day, ${q.int('desktop')} AS position FROM daily`,
+    { project: scope.project || undefined, account: scope.account },
+  );
+  const rows = await source.query(`${scoped.sql} WHERE day >= ? ORDER BY day`, [...scoped.params, from]);
+  const byKeyword = new Map<string, Array<[string, number | null]>>();
+  const since = new Map<string, string>();
+  for (const { report, top, from: start } of charted) {
+    const key = projectKey(report.account, report.id);
+    since.set(key, start);
+    // Series in the movers' order (the biggest first), whatever order the rows of one day come in;
+    // labelled with the location: one keyword text tracked in two places is two lines, told apart.
+    for (const k of top) {
+      const label = keywordLabel(k);
+      const series: Array<[string, number | null]> = [];
+      byKeyword.set(`${key}\u0000${k['keyword_id']}`, series);
+      report.positions.set(report.positions.has(label) ? `${label} [${k['keyword_id']}]` : label, series);
+    }
+  }
+  for (const row of rows.rows) {
+    const key = rowKey(row);
+    if (String(row['day']) < (since.get(key) ?? '')) continue;
+    byKeyword.get(`${key}\u0000${row['keyword_id']}`)?.push([String(row['day']), row['position'] === null ? null : Number(row['position'])]);
+  }
+}
+
+/** A text as a SQL string literal. */
+const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
+
+/**
+ * Each project's completed audits, counted (audit_changes has no row when the audits found no
+ * open issue, so its rows cannot tell "no audit yet" from "a clean audit").
+ */
+async function countCompletedAudits(source: InsightSource, scope: { project?: string | undefined; account?: string | undefined }): Promise<ResultRow[]> {
+  const q = scopedSql(source, scope);
+  const A = 'audits_list';
+  if (!source.columns.has(A)) return [];
+  const scoped = bindScope(
+    `SELECT ${q.accountOut(q.account('a', A))} AS account_id, ${q.text('a', A, 'project_id')} AS project_id, ${q.int('COUNT(*)')} AS audits FROM ${A} a
+WHERE ${q.scoped('a', A)} AND lower(${q.text('a', A, 'status')}) = 'completed' AND ${q.col('a', A, 'completed_at')} IS NOT NULL AND ${q.current('a', A)}
+GROUP BY ${q.groupKeys('a', A, ['project_id'])}`,
+    scope,
+  );
+  return (await source.query(scoped.sql, scoped.params)).rows;
 }

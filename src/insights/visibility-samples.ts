@@ -29,9 +29,13 @@ export interface ModelVisibility {
   change?: ShareChange | undefined;
 }
 
-/** Answers in which the brand is visible on one daily row: exact, since the view rounds the share of a few answers to 0.1%. */
+/**
+ * Answers in which the brand is visible on one daily row: its `hits` where the row carries the
+ * count, else from the share (exact, since the view rounds the share of a few answers to 0.1%).
+ */
 function hitsOf(row: ResultRow): Sample {
   const n = Number(row['responses'] ?? 0);
+  if (row['hits'] !== undefined && row['hits'] !== null) return { n, hits: Number(row['hits']) };
   return { n, hits: Math.min(n, Math.round((n * Number(row['visibility_pct'] ?? 0)) / 100)) };
 }
 
