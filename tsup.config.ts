@@ -13,10 +13,14 @@ const mainEntryExternal: Plugin = {
   setup(build) {
     // `../index.js` or, from a sub-folder (src/sync/stores/sql/…), `../../../index.js`: whichever is src/index.ts.
     build.onResolve({ filter: /^(\.\.\/)+index\.js$/ }, (args) =>
-      importsMainEntry.test(args.importer) && resolve(args.resolveDir, args.path) === MAIN_ENTRY ? { path: 'seo-visibility', external: true } : undefined,
+      importsMainEntry.test(args.importer) && resolve(args.resolveDir, args.path) === MAIN_ENTRY
+        ? { path: 'seo-visibility', external: true }
+        : undefined,
     );
     // The fleet runs seo-visibility/sync: the same entry the app imports (one SyncError class), not a copy.
-    build.onResolve({ filter: /^\.\.\/sync\/index\.js$/ }, (args) => (/\/src\/fleet\//.test(args.importer) ? { path: 'seo-visibility/sync', external: true } : undefined));
+    build.onResolve({ filter: /^\.\.\/sync\/index\.js$/ }, (args) =>
+      /\/src\/fleet\//.test(args.importer) ? { path: 'seo-visibility/sync', external: true } : undefined,
+    );
   },
 };
 

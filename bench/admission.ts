@@ -23,7 +23,12 @@ async function viaBottleneck(n: number, maxConcurrent: number | null) {
 
 async function viaGate(n: number, primed: boolean) {
   const gate = new LocalRateGate([{ limit: 1e9, intervalMs: 60_000 }]);
-  if (primed) (await gate.acquire({ retry: false, maxWaitMs: 60_000 })).settle({ limit: 1e9, remaining: 1e9, reset: Date.now() / 1000 + 3600 });
+  if (primed)
+    (await gate.acquire({ retry: false, maxWaitMs: 60_000 })).settle({
+      limit: 1e9,
+      remaining: 1e9,
+      reset: Date.now() / 1000 + 3600,
+    });
   const waits: number[] = [];
   const start = performance.now();
   await Promise.all(

@@ -31,25 +31,60 @@ export async function fleetBench(): Promise<Row[]> {
     { keywords: 2, latencyMs: LATENCY_MS },
   );
   try {
-    const phases: Array<{ workers: number; ms: number; requests: number; rateLimited: number; completed: number; least: number }> = [];
+    const phases: Array<{
+      workers: number;
+      ms: number;
+      requests: number;
+      rateLimited: number;
+      completed: number;
+      least: number;
+    }> = [];
     for (const workers of workerCounts) {
       for (const a of env.accounts) a.sim.reset();
       const queue = { ...FAST_QUEUE, name: `bench-${workers}` };
       const schema = `bench_${workers}`;
-      const fleet = createFleet({ postgres: env.pg.url, accounts: Object.fromEntries(ids.map((id) => [id, { apiKey: 'the-bench-process-never-syncs', job: { projects: 'all' as const } }])), queue, schema });
+      const fleet = createFleet({
+        postgres: env.pg.url,
+        accounts: Object.fromEntries(
+          ids.map((id) => [id, { apiKey: 'the-bench-process-never-syncs', job: { projects: 'all' as const } }]),
+        ),
+        queue,
+        schema,
+      });
       try {
         await fleet.enqueue();
-        const args = { postgres: env.pg.url, accounts: env.workerAccounts(ids), queue, schema, concurrency: 1, exitWhenIdle: true };
+        const args = {
+          postgres: env.pg.url,
+          accounts: env.workerAccounts(ids),
+          queue,
+          schema,
+          concurrency: 1,
+          exitWhenIdle: true,
+        };
         const start = performance.now();
         const running = Array.from({ length: workers }, (_, i) => startWorker(env, `w${i + 1}`, args, 600_000));
         const outcomes = await Promise.all(running.map((w) => w.done));
         const ms = performance.now() - start;
-        for (const o of outcomes) if (o.code !== 0) throw new Error(`fleet bench: a worker failed (${o.code}): ${o.stderr}`);
+        for (const o of outcomes)
+          if (o.code !== 0) throw new Error(`fleet bench: a worker failed (${o.code}): ${o.stderr}`);
         const status = await fleet.status();
-        const served = env.accounts.map((a) => ({ total: a.sim.requests.length, rateLimited: a.sim.requests.filter((r) => r.status === 429).length }));
+        const served = env.accounts.map((a) => ({
+          total: a.sim.requests.length,
+          rateLimited: a.sim.requests.filter((r) => r.status === 429).length,
+        }));
         // Every account at once, each under its own key: the slowest account's least time.
-        const least = Math.max(...served.map((s) => leastTimeMs(s.total, windows, { now: Date.now() })), ...served.map((s) => (s.total * LATENCY_MS) / 4));
-        phases.push({ workers, ms, requests: served.reduce((s, x) => s + x.total, 0), rateLimited: served.reduce((s, x) => s + x.rateLimited, 0), completed: status.filter((s) => s.state === 'completed').length, least });
+        const least = Math.max(
+          ...served.map((s) => leastTimeMs(s.total, windows, { now: Date.now() })),
+          ...served.map((s) => (s.total * LATENCY_MS) / 4),
+        );
+        phases.push({
+          workers,
+          ms,
+          requests: served.reduce((s, x) => s + x.total, 0),
+          rateLimited: served.reduce((s, x) => s + x.rateLimited, 0),
+          completed: status.filter((s) => s.state === 'completed').length,
+          least,
+        });
       } finally {
         await fleet.close();
       }
@@ -66,7 +101,10 @@ export async function fleetBench(): Promise<Row[]> {
         figure: `${accounts} accounts on ${p.workers} worker process${p.workers === 1 ? '' : 'es'}, ${LATENCY_MS} ms latency, windows ÷${SPEEDUP}`,
         value: `${s(p.ms)} for ${p.requests.toLocaleString('en-US')} requests, ${p.completed}/${accounts} completed, ${p.rateLimited} × 429${p.workers > 1 ? `; ${scaling.toFixed(2)}× one worker` : ''}`,
         peer: `least time the budgets allow (every account at once): ${s(p.least)}${p.workers > 1 ? `; one worker: ${s(one.ms)}` : ''}`,
-        target: p.workers === 1 ? 'zero 429s; every account completed' : `zero 429s; every account completed; ≥ ${(0.5 * ideal).toFixed(1)}× one worker (half of ${ideal}×: ${p.workers} workers, ${accounts} accounts, ${availableParallelism()} cores, shared)`,
+        target:
+          p.workers === 1
+            ? 'zero 429s; every account completed'
+            : `zero 429s; every account completed; ≥ ${(0.5 * ideal).toFixed(1)}× one worker (half of ${ideal}×: ${p.workers} workers, ${accounts} accounts, ${availableParallelism()} cores, shared)`,
         pass: ok && (p.workers === 1 || scaling >= 0.5 * ideal),
         binding: true,
         holds: ok,

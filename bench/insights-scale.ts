@@ -23,22 +23,33 @@ import { type SyntheticAccount, fillSynthetic, groupedPass, seedCommit } from '.
 const SECTION = '8b. Insights at agency scale';
 // Quick mode's figures bind nothing (timing): it proves the section runs, on an account small enough
 // for seconds; the report still reads 28 days of it.
-const N: SyntheticAccount = QUICK ? { projects: 20, withData: 4, keywords: 100, days: 30 } : { projects: 500, withData: 100, keywords: 2000, days: 90 };
+const N: SyntheticAccount = QUICK
+  ? { projects: 20, withData: 4, keywords: 100, days: 30 }
+  : { projects: 500, withData: 100, keywords: 2000, days: 90 };
 const DOUBLED: SyntheticAccount = { ...N, projects: N.projects * 2, withData: N.withData * 2 };
 const TARGET = 3;
 /** Twice the rows should take about twice the time; 2.6× leaves room for a noisy shared machine. */
 const LINEAR = 2.6;
 
 /** What is timed: the report's queries and each MCP view tool, each with the tables it reads. */
-const ANSWERS: Array<{ name: string; run: (s: InsightSource) => Promise<unknown>; reads: Array<'rankings' | 'prompts' | 'backlinks' | 'audits'> }> = [
-  { name: 'report (every project, 28 days)', run: (s) => gatherReport(s, { days: 28 }), reads: ['rankings', 'prompts', 'backlinks', 'audits'] },
+const ANSWERS: Array<{
+  name: string;
+  run: (s: InsightSource) => Promise<unknown>;
+  reads: Array<'rankings' | 'prompts' | 'backlinks' | 'audits'>;
+}> = [
+  {
+    name: 'report (every project, 28 days)',
+    run: (s) => gatherReport(s, { days: 28 }),
+    reads: ['rankings', 'prompts', 'backlinks', 'audits'],
+  },
   { name: 'rank_changes tool', run: (s) => rankChanges(s, { days: 28, limit: 50 }), reads: ['rankings'] },
   { name: 'ai_visibility tool', run: (s) => aiVisibility(s, { days: 28, limit: 50 }), reads: ['prompts'] },
   { name: 'backlink_changes tool', run: (s) => backlinkChanges(s, { days: 28, limit: 50 }), reads: ['backlinks'] },
   { name: 'audit_changes tool', run: (s) => auditChanges(s, { limit: 50 }), reads: ['audits'] },
 ];
 
-const describe = (a: SyntheticAccount) => `${a.projects} projects, ${a.withData} with ${a.keywords.toLocaleString('en-US')} keywords × ${a.days} days`;
+const describe = (a: SyntheticAccount) =>
+  `${a.projects} projects, ${a.withData} with ${a.keywords.toLocaleString('en-US')} keywords × ${a.days} days`;
 
 export async function insightsScaleBench(): Promise<Row[]> {
   const dir = mkdtempSync(join(tmpdir(), 'sv-bench-scale-'));
@@ -58,9 +69,17 @@ export async function insightsScaleBench(): Promise<Row[]> {
         try {
           for (const answer of ANSWERS) {
             const peer = groupedPass(answer.reads);
-            const timed = await versus(() => answer.run(source), () => source.query(peer), runs, 0);
+            const timed = await versus(
+              () => answer.run(source),
+              () => source.query(peer),
+              runs,
+              0,
+            );
             times.set(answer.name, [...(times.get(answer.name) ?? []), timed.a]);
-            if (process.env.BENCH_VERBOSE) process.stderr.write(`${store} ${size} ${answer.name}: ${timed.a.toFixed(0)} ms vs ${timed.b.toFixed(0)} ms\n`);
+            if (process.env.BENCH_VERBOSE)
+              process.stderr.write(
+                `${store} ${size} ${answer.name}: ${timed.a.toFixed(0)} ms vs ${timed.b.toFixed(0)} ms\n`,
+              );
             if (size === 'n' || answer === ANSWERS[0]) {
               rows.push({
                 section: SECTION,
@@ -97,7 +116,13 @@ export async function insightsScaleBench(): Promise<Row[]> {
 }
 
 /** A store of the synthetic account (its tables and views made by the store itself), opened for reading. */
-async function syntheticSource(store: 'SQLite' | 'PostgreSQL', account: SyntheticAccount, dir: string, url: string, size: string): Promise<InsightSource> {
+async function syntheticSource(
+  store: 'SQLite' | 'PostgreSQL',
+  account: SyntheticAccount,
+  dir: string,
+  url: string,
+  size: string,
+): Promise<InsightSource> {
   if (store === 'SQLite') {
     const file = join(dir, `scale-${size}.db`);
     const target = sqliteStore(file, { extensions: [insightViews] });
@@ -133,5 +158,6 @@ async function syntheticSource(store: 'SQLite' | 'PostgreSQL', account: Syntheti
 
 // `tsx bench/insights-scale.ts [--quick]` runs this section alone.
 if (process.argv[1]?.endsWith('insights-scale.ts')) {
-  for (const row of await insightsScaleBench()) process.stdout.write(`${row.pass ? 'PASS' : 'miss'} ${row.figure}: ${row.value} | ${row.peer} | ${row.target}\n`);
+  for (const row of await insightsScaleBench())
+    process.stdout.write(`${row.pass ? 'PASS' : 'miss'} ${row.figure}: ${row.value} | ${row.peer} | ${row.target}\n`);
 }

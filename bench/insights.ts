@@ -20,20 +20,29 @@ import { startPostgres } from '../test/helpers/postgres-server.js';
 import { QUICK, type Row, ms, versus } from './lib.js';
 
 /** The least work a rank comparison needs: every ranking row read once, grouped per keyword. */
-const GROUPED_SCAN = 'SELECT COUNT(*) AS n FROM (SELECT project_id, keyword_id, MAX(check_date) AS d, MIN(desktop_position) AS p FROM rankings_history GROUP BY project_id, keyword_id) x';
+const GROUPED_SCAN =
+  'SELECT COUNT(*) AS n FROM (SELECT project_id, keyword_id, MAX(check_date) AS d, MIN(desktop_position) AS p FROM rankings_history GROUP BY project_id, keyword_id) x';
 const RANK_CHANGES = 'SELECT COUNT(*) AS n FROM rank_changes';
 
 export async function insightsBench(): Promise<Row[]> {
   const section = '8. What changed (insights)';
   const sim = createSimulator({ seed: 1, keywordsPerProject: QUICK ? 50 : 500, rateLimit: false });
   const server = await sim.listen({ host: '127.0.0.1', port: 0 });
-  const client = new SeoVisibilityClient({ apiKey: sim.keys.readOnly, baseUrl: server.url, rateLimit: { windows: false } });
+  const client = new SeoVisibilityClient({
+    apiKey: sim.keys.readOnly,
+    baseUrl: server.url,
+    rateLimit: { windows: false },
+  });
   const dir = mkdtempSync(join(tmpdir(), 'sv-bench-insights-'));
   const postgres = await startPostgres();
   const rows: Row[] = [];
   try {
     const file = join(dir, 'seo.db');
-    const result = await runSync(client, { projects: 'all' }, { store: sqliteStore(file, { extensions: [insightViews] }) });
+    const result = await runSync(
+      client,
+      { projects: 'all' },
+      { store: sqliteStore(file, { extensions: [insightViews] }) },
+    );
     await runSync(client, { projects: 'all' }, { store: postgresStore(postgres.url, { extensions: [insightViews] }) });
     const runs = QUICK ? 3 : 9;
     for (const [name, options] of [
@@ -42,7 +51,11 @@ export async function insightsBench(): Promise<Row[]> {
     ] as const) {
       const source: InsightSource = await openSource(options);
       try {
-        const timed = await versus(() => source.query(RANK_CHANGES), () => source.query(GROUPED_SCAN), runs);
+        const timed = await versus(
+          () => source.query(RANK_CHANGES),
+          () => source.query(GROUPED_SCAN),
+          runs,
+        );
         rows.push({
           section,
           figure: `rank_changes, 3 periods × 4 devices, ${name}`,

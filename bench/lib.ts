@@ -34,7 +34,12 @@ export const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
  * Times `a` and `b` alternately (`runs` each, after `warmup` each), so drift and other load on the
  * machine hit both alike. Returns the median of each and their ratio.
  */
-export async function versus(a: () => Promise<unknown>, b: () => Promise<unknown>, runs: number, warmup = Math.ceil(runs / 5)) {
+export async function versus(
+  a: () => Promise<unknown>,
+  b: () => Promise<unknown>,
+  runs: number,
+  warmup = Math.ceil(runs / 5),
+) {
   for (let i = 0; i < warmup; i++) {
     await a();
     await b();
@@ -61,7 +66,12 @@ export async function versus(a: () => Promise<unknown>, b: () => Promise<unknown
  * longer call more, while CPU time counts only the work itself. Both sides run in this process
  * (server included), so the ratio is of everything each side costs.
  */
-export async function versusCpu(a: () => Promise<unknown>, b: () => Promise<unknown>, runs: number, warmup = Math.ceil(runs / 5)) {
+export async function versusCpu(
+  a: () => Promise<unknown>,
+  b: () => Promise<unknown>,
+  runs: number,
+  warmup = Math.ceil(runs / 5),
+) {
   for (let i = 0; i < warmup; i++) {
     await a();
     await b();
@@ -98,10 +108,11 @@ export async function cannedServer(bodies: Record<string, string>) {
   const port = typeof address === 'object' && address ? address.port : 0;
   return {
     origin: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 

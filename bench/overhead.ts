@@ -27,7 +27,11 @@ async function recordBodies() {
   for (const [name, path] of Object.entries(paths)) {
     const query = name === 'list' ? '?limit=1000' : '';
     const json = await (await sim.fetch(`http://localhost${path}${query}`, { headers: auth })).json();
-    json.meta.rate_limit = { limit: 1_000_000_000, remaining: 1_000_000_000, reset: Math.ceil(Date.now() / 1000) + 86_400 };
+    json.meta.rate_limit = {
+      limit: 1_000_000_000,
+      remaining: 1_000_000_000,
+      reset: Math.ceil(Date.now() / 1000) + 86_400,
+    };
     bodies[path] = JSON.stringify(json);
   }
   return { projectId, key: sim.keys.readOnly, paths, bodies };
@@ -38,9 +42,16 @@ export async function overhead(): Promise<Row[]> {
   const server = await cannedServer(bodies);
   const baseUrl = `${server.origin}/api/v1`;
   // The default client, with pacing windows too large to bind: the throttle runs, but never waits.
-  const client = new SeoVisibilityClient({ apiKey: key, baseUrl, rateLimit: { windows: [{ limit: 1e9, intervalMs: 60_000 }] } });
+  const client = new SeoVisibilityClient({
+    apiKey: key,
+    baseUrl,
+    rateLimit: { windows: [{ limit: 1e9, intervalMs: 60_000 }] },
+  });
   const headers = { authorization: `Bearer ${key}`, accept: 'application/json' };
-  const raw = (path: string, query = '') => async () => JSON.parse(await (await fetch(`${server.origin}${path}${query}`, { headers })).text());
+  const raw =
+    (path: string, query = '') =>
+    async () =>
+      JSON.parse(await (await fetch(`${server.origin}${path}${query}`, { headers })).text());
 
   const rows: Row[] = [];
   try {

@@ -11,13 +11,23 @@ import { QUICK, type Row, ms, sleep } from './lib.js';
 /** A client on an in-process simulator whose fetch counts requests; the rate budget never binds. */
 function setup(keywords: number, latencyMs = 0) {
   // A window too large to bind: the budget reported shrinks honestly, as a real server's does.
-  const sim = createSimulator({ seed: 11, keywordsPerProject: keywords, rateLimit: { windows: [{ limit: 1e9, intervalMs: 3_600_000 }] }, latencyMs });
+  const sim = createSimulator({
+    seed: 11,
+    keywordsPerProject: keywords,
+    rateLimit: { windows: [{ limit: 1e9, intervalMs: 3_600_000 }] },
+    latencyMs,
+  });
   let requests = 0;
   const fetch: typeof globalThis.fetch = (input, init) => {
     requests++;
     return sim.fetch(input as string, init);
   };
-  const client = new SeoVisibilityClient({ apiKey: sim.keys.readOnly, baseUrl: sim.baseUrl, fetch, rateLimit: { windows: false } });
+  const client = new SeoVisibilityClient({
+    apiKey: sim.keys.readOnly,
+    baseUrl: sim.baseUrl,
+    fetch,
+    rateLimit: { windows: false },
+  });
   return { client, projectId: sim.data.listedProjects[0]!.id, requests: () => requests };
 }
 
@@ -64,7 +74,12 @@ export async function requestCount(): Promise<Row[]> {
 }
 
 /** Iterates `pages` pages of 1,000 with a consumer that works `workMs` per page; tracks read-ahead. */
-async function slowConsumer(options: { prefetch?: number; concurrency?: number }, pages: number, latencyMs: number, workMs: number) {
+async function slowConsumer(
+  options: { prefetch?: number; concurrency?: number },
+  pages: number,
+  latencyMs: number,
+  workMs: number,
+) {
   const { client, projectId, requests } = setup(pages * 1000, latencyMs);
   let consumed = 0;
   let maxAhead = 0;

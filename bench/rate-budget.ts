@@ -13,7 +13,9 @@ function idealSends(windows: Window[], n: number): number[] {
   const times: number[] = [];
   let t = 0;
   while (times.length < n) {
-    const fits = windows.every((w) => times.filter((s) => Math.floor(s / w.intervalMs) === Math.floor(t / w.intervalMs)).length < w.limit);
+    const fits = windows.every(
+      (w) => times.filter((s) => Math.floor(s / w.intervalMs) === Math.floor(t / w.intervalMs)).length < w.limit,
+    );
     if (fits) times.push(t);
     // Next candidate: now again if it fit, else the next window boundary of any window.
     else t = Math.min(...windows.map((w) => (Math.floor(t / w.intervalMs) + 1) * w.intervalMs));
@@ -60,7 +62,13 @@ async function run(windows: Window[], total: number, callers: number, pace: bool
   const ideal = idealSends(windows, sends.length);
   const actualSpan = (sends.at(-1) as number) - start;
   const idealSpan = ideal.at(-1) as number;
-  return { limited: limited.count, requests: sends.length, actualSpan, idealSpan, efficiency: idealSpan / Math.max(actualSpan, idealSpan, 1) };
+  return {
+    limited: limited.count,
+    requests: sends.length,
+    actualSpan,
+    idealSpan,
+    efficiency: idealSpan / Math.max(actualSpan, idealSpan, 1),
+  };
 }
 
 /**
@@ -71,7 +79,12 @@ async function run(windows: Window[], total: number, callers: number, pace: bool
 async function burst(n: number, speedup: number) {
   const sim = createSimulator({ seed: 17, speedup, latencyMs: 2 });
   const { fetch, sends, limited } = countingFetch(sim);
-  const client = new SeoVisibilityClient({ apiKey: sim.keys.readOnly, baseUrl: sim.baseUrl, fetch, rateLimit: { windows: sim.rateWindows } });
+  const client = new SeoVisibilityClient({
+    apiKey: sim.keys.readOnly,
+    baseUrl: sim.baseUrl,
+    fetch,
+    rateLimit: { windows: sim.rateWindows },
+  });
   const projectId = sim.data.listedProjects[0]!.id;
   const minute = sim.rateWindows[0]!.intervalMs;
   await sleep(minute - (Date.now() % minute) + 5);
@@ -79,7 +92,13 @@ async function burst(n: number, speedup: number) {
   const outcomes = await Promise.allSettled(Array.from({ length: n }, () => client.backlinks.summary(projectId)));
   const span = Date.now() - start;
   const idealSpan = idealSends(sim.rateWindows, n).at(-1) as number;
-  return { failures: outcomes.filter((o) => o.status === 'rejected').length, limited: limited.count, requests: sends.length, span, idealSpan };
+  return {
+    failures: outcomes.filter((o) => o.status === 'rejected').length,
+    limited: limited.count,
+    requests: sends.length,
+    span,
+    idealSpan,
+  };
 }
 
 const describe = (windows: Window[]) => windows.map((w) => `${w.limit}/${w.intervalMs / 1000} s`).join(' + ');
@@ -91,15 +110,38 @@ export async function rateBudget(): Promise<Row[]> {
   // The documented minute/hour/day windows, compressed: each binds in turn. Windows are whole
   // seconds because `reset` is reported in whole seconds, as the API documents.
   const documented: Window[] = QUICK
-    ? [{ limit: 5, intervalMs: 1_000 }, { limit: 10, intervalMs: 2_000 }, { limit: 15, intervalMs: 4_000 }]
-    : [{ limit: 10, intervalMs: 1_000 }, { limit: 30, intervalMs: 4_000 }, { limit: 60, intervalMs: 12_000 }];
+    ? [
+        { limit: 5, intervalMs: 1_000 },
+        { limit: 10, intervalMs: 2_000 },
+        { limit: 15, intervalMs: 4_000 },
+      ]
+    : [
+        { limit: 10, intervalMs: 1_000 },
+        { limit: 30, intervalMs: 4_000 },
+        { limit: 60, intervalMs: 12_000 },
+      ];
   const documentedTotal = QUICK ? 20 : 80;
 
   const rows: Row[] = [];
   const cases: Array<[string, Window[], number, boolean]> = [
-    [`${total} calls, ${callers} callers, simulator ${describe(short)}, client windows set to match`, short, total, true],
-    [`${total} calls, ${callers} callers, simulator ${describe(short)}, server-reported budget only`, short, total, false],
-    [`${documentedTotal} calls, ${callers} callers, minute/hour/day compressed to ${describe(documented)}`, documented, documentedTotal, true],
+    [
+      `${total} calls, ${callers} callers, simulator ${describe(short)}, client windows set to match`,
+      short,
+      total,
+      true,
+    ],
+    [
+      `${total} calls, ${callers} callers, simulator ${describe(short)}, server-reported budget only`,
+      short,
+      total,
+      false,
+    ],
+    [
+      `${documentedTotal} calls, ${callers} callers, minute/hour/day compressed to ${describe(documented)}`,
+      documented,
+      documentedTotal,
+      true,
+    ],
   ];
   for (const [figure, windows, n, pace] of QUICK ? [cases[0]!, cases[2]!] : cases) {
     const r = await run(windows, n, callers, pace);

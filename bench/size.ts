@@ -13,7 +13,9 @@ import { QUICK, type Row, kib, median, ms } from './lib.js';
 /** Median time of `import(file)` in a fresh Node process. */
 function importTime(file: string, runs: number): number {
   const script = `const t = performance.now(); await import(${JSON.stringify(pathToFileURL(file).href)}); console.log(performance.now() - t);`;
-  const times = Array.from({ length: runs }, () => Number(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }).trim()));
+  const times = Array.from({ length: runs }, () =>
+    Number(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }).trim()),
+  );
   return median(times);
 }
 
@@ -31,13 +33,31 @@ export async function size(): Promise<Row[]> {
     },
   ];
   // What each dependency costs, gzipped: the bundle with it against the bundle without it.
-  const dependencies: Record<string, string[]> = { ky: ['ky'], 'zod/mini': ['zod/mini'], 'p-retry (+ is-network-error)': ['p-retry'] };
+  const dependencies: Record<string, string[]> = {
+    ky: ['ky'],
+    'zod/mini': ['zod/mini'],
+    'p-retry (+ is-network-error)': ['p-retry'],
+  };
   for (const [name, specifiers] of Object.entries(dependencies)) {
     const rest = await measure('src/index.ts', specifiers);
-    rows.push({ section: '6. Size', figure: `  part: ${name}`, value: `${kib(main.gzipped - rest.gzipped)} gzipped`, peer: '', target: '', pass: undefined });
+    rows.push({
+      section: '6. Size',
+      figure: `  part: ${name}`,
+      value: `${kib(main.gzipped - rest.gzipped)} gzipped`,
+      peer: '',
+      target: '',
+      pass: undefined,
+    });
   }
   for (const { part, minified } of main.parts.filter((p) => p.part.startsWith('src/'))) {
-    rows.push({ section: '6. Size', figure: `  part: ${part}`, value: `${kib(minified)} minified`, peer: '', target: '', pass: undefined });
+    rows.push({
+      section: '6. Size',
+      figure: `  part: ${part}`,
+      value: `${kib(minified)} minified`,
+      peer: '',
+      target: '',
+      pass: undefined,
+    });
   }
 
   const dir = mkdtempSync(join(tmpdir(), 'seo-visibility-bench-'));

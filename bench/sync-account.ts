@@ -18,8 +18,15 @@ export interface BenchAccount {
   close(): Promise<void>;
 }
 
-export async function startBenchAccount(options: { simulators: number; keywords: number; latencyMs: number; windows: Array<{ limit: number; intervalMs: number }> }): Promise<BenchAccount> {
-  const sims: Simulator[] = Array.from({ length: options.simulators }, (_, i) => createSimulator({ seed: 101 + i, keywordsPerProject: options.keywords, rateLimit: false }));
+export async function startBenchAccount(options: {
+  simulators: number;
+  keywords: number;
+  latencyMs: number;
+  windows: Array<{ limit: number; intervalMs: number }>;
+}): Promise<BenchAccount> {
+  const sims: Simulator[] = Array.from({ length: options.simulators }, (_, i) =>
+    createSimulator({ seed: 101 + i, keywordsPerProject: options.keywords, rateLimit: false }),
+  );
   const owner = new Map<string, Simulator>();
   for (const sim of sims) for (const p of sim.data.listedProjects) owner.set(p.id, sim);
   const projects = sims.flatMap((sim) => sim.data.listedProjects.map((p) => ({ ...p })));
@@ -30,7 +37,13 @@ export async function startBenchAccount(options: { simulators: number; keywords:
 
   const send = (res: ServerResponse, status: number, body: unknown) => {
     const text = JSON.stringify(body);
-    setTimeout(() => res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text), options.latencyMs);
+    setTimeout(
+      () =>
+        res
+          .writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) })
+          .end(text),
+      options.latencyMs,
+    );
   };
 
   const serve = async (req: IncomingMessage, res: ServerResponse) => {
@@ -39,18 +52,37 @@ export async function startBenchAccount(options: { simulators: number; keywords:
     const { allowed, meta } = limiter.take(apiKey, Date.now());
     if (!allowed) {
       rateLimited++;
-      return send(res, 429, { success: false, error: { code: 'RATE_LIMITED', message: 'Rate limit exceeded. Try again later.' }, meta: { request_id: `req_${total}`, rate_limit: meta } });
+      return send(res, 429, {
+        success: false,
+        error: { code: 'RATE_LIMITED', message: 'Rate limit exceeded. Try again later.' },
+        meta: { request_id: `req_${total}`, rate_limit: meta },
+      });
     }
     const path = url.pathname.replace(/^\/api\/v1/, '');
     if (path === '/projects') {
       const limit = Math.min(500, Number(url.searchParams.get('limit') ?? 50));
       const offset = Number(url.searchParams.get('offset') ?? 0);
       const data = projects.slice(offset, offset + limit);
-      return send(res, 200, { success: true, data, meta: { request_id: `req_${total}`, rate_limit: meta, pagination: { total: projects.length, limit, offset, has_more: offset + limit < projects.length } } });
+      return send(res, 200, {
+        success: true,
+        data,
+        meta: {
+          request_id: `req_${total}`,
+          rate_limit: meta,
+          pagination: { total: projects.length, limit, offset, has_more: offset + limit < projects.length },
+        },
+      });
     }
     const sim = owner.get(path.split('/')[2] ?? '');
-    if (!sim) return send(res, 404, { success: false, error: { code: 'NOT_FOUND', message: 'Project not found' }, meta: { request_id: `req_${total}`, rate_limit: meta } });
-    const response = await sim.handle(new Request(`${sim.baseUrl}${path}${url.search}`, { headers: { authorization: `Bearer ${sim.keys.readOnly}` } }));
+    if (!sim)
+      return send(res, 404, {
+        success: false,
+        error: { code: 'NOT_FOUND', message: 'Project not found' },
+        meta: { request_id: `req_${total}`, rate_limit: meta },
+      });
+    const response = await sim.handle(
+      new Request(`${sim.baseUrl}${path}${url.search}`, { headers: { authorization: `Bearer ${sim.keys.readOnly}` } }),
+    );
     const body = (await response.json()) as { meta?: Record<string, unknown> };
     // The account's budget, not the (unlimited) one of the simulator behind it.
     body.meta = { ...body.meta, rate_limit: meta };

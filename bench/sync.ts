@@ -10,7 +10,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SeoVisibilityClient } from '../src/index.js';
 import { leastTimeMs } from '../src/sync/scheduling/budget.js';
-import { DOCUMENTED_WINDOWS, type SyncStore, planSync, postgresStore, runSync, sqliteStore } from '../src/sync/index.js';
+import {
+  DOCUMENTED_WINDOWS,
+  type SyncStore,
+  planSync,
+  postgresStore,
+  runSync,
+  sqliteStore,
+} from '../src/sync/index.js';
 import { startPostgres } from '../test/helpers/postgres-server.js';
 import { QUICK, type Row } from './lib.js';
 import { startBenchAccount } from './sync-account.js';
@@ -30,7 +37,9 @@ async function handWritten(client: SeoVisibilityClient, crashAfter = Number.POSI
   const count = () => {
     if (++requests > crashAfter) throw new Crash('crashed');
   };
-  const pages = async <T>(fetchPage: (offset: number) => PromiseLike<{ items: T[]; hasNextPage(): boolean }>): Promise<T[]> => {
+  const pages = async <T>(
+    fetchPage: (offset: number) => PromiseLike<{ items: T[]; hasNextPage(): boolean }>,
+  ): Promise<T[]> => {
     const out: T[] = [];
     for (let offset = 0; ; ) {
       count();
@@ -48,11 +57,18 @@ async function handWritten(client: SeoVisibilityClient, crashAfter = Number.POSI
       count();
       rows.push(await client.rankings.history(p, (kw.id ?? kw.keyword_id) as string));
     }
-    for (const prompt of await pages((offset) => client.prompts.list(p, { limit, offset }))) rows.push(...(await pages((offset) => client.prompts.history(p, prompt.id, { limit, offset }))));
+    for (const prompt of await pages((offset) => client.prompts.list(p, { limit, offset })))
+      rows.push(...(await pages((offset) => client.prompts.history(p, prompt.id, { limit, offset }))));
     for (const audit of await pages((offset) => client.audits.list(p, { limit, offset }))) {
-      if (audit.status === 'completed' || audit.status === 'failed') rows.push(...(await pages((offset) => client.audits.issues(p, audit.id, { limit, offset }))));
+      if (audit.status === 'completed' || audit.status === 'failed')
+        rows.push(...(await pages((offset) => client.audits.issues(p, audit.id, { limit, offset }))));
     }
-    for (const call of [() => client.backlinks.list(p), () => client.backlinks.summary(p), () => client.backlinks.history(p), () => client.backlinks.domains(p)]) {
+    for (const call of [
+      () => client.backlinks.list(p),
+      () => client.backlinks.summary(p),
+      () => client.backlinks.history(p),
+      () => client.backlinks.domains(p),
+    ]) {
       count();
       rows.push(await call());
     }
@@ -66,7 +82,8 @@ export async function syncBench(): Promise<Row[]> {
   const section = '7. Copy your data out';
   const latencyMs = QUICK ? 10 : 50;
   const account = await startBenchAccount({ simulators: QUICK ? 1 : 5, keywords: QUICK ? 20 : 60, latencyMs, windows });
-  const client = () => new SeoVisibilityClient({ apiKey: account.apiKey, baseUrl: account.baseUrl, rateLimit: { windows } });
+  const client = () =>
+    new SeoVisibilityClient({ apiKey: account.apiKey, baseUrl: account.baseUrl, rateLimit: { windows } });
   const dir = mkdtempSync(join(tmpdir(), 'sv-bench-sync-'));
   const postgres = await startPostgres();
   try {
@@ -83,7 +100,13 @@ export async function syncBench(): Promise<Row[]> {
       const ms = performance.now() - began;
       const after = account.served();
       const requests = after.total - before.total;
-      return { result: outcome, ms, spent: requests, rateLimited: after.rateLimited - before.rateLimited, rows: Object.values(outcome.datasets).reduce((n, d) => n + (d?.rows ?? 0), 0) };
+      return {
+        result: outcome,
+        ms,
+        spent: requests,
+        rateLimited: after.rateLimited - before.rateLimited,
+        rows: Object.values(outcome.datasets).reduce((n, d) => n + (d?.rows ?? 0), 0),
+      };
     };
     const sqlite = await copy(sqliteStore(join(dir, 'seo.db')));
     const { result, spent, rateLimited, rows } = sqlite;
@@ -99,7 +122,9 @@ export async function syncBench(): Promise<Row[]> {
     const full = await handWritten(client());
     const fullMs = performance.now() - start;
     start = performance.now();
-    const crashed = await handWritten(client(), Math.floor(full / 2)).catch((e: unknown) => (e instanceof Crash ? Math.floor(full / 2) : Promise.reject(e)));
+    const crashed = await handWritten(client(), Math.floor(full / 2)).catch((e: unknown) =>
+      e instanceof Crash ? Math.floor(full / 2) : Promise.reject(e),
+    );
     const crashedMs = performance.now() - start;
     const naiveMs = fullMs + crashedMs;
     const s = (v: number) => `${(v / 1000).toFixed(1)} s`;

@@ -21,18 +21,62 @@ const SEED = 'zz-seed';
  * makes the columns a sync would (with a sync's types), then deleted by {@link fillSynthetic}.
  */
 export function seedCommit(): StoreCommit {
-  const t = (dataset: keyof typeof TABLE_SCHEMAS, row: Record<string, unknown>) => ({ table: TABLE_SCHEMAS[dataset], rows: [{ project_id: SEED, ...row }] });
+  const t = (dataset: keyof typeof TABLE_SCHEMAS, row: Record<string, unknown>) => ({
+    table: TABLE_SCHEMAS[dataset],
+    rows: [{ project_id: SEED, ...row }],
+  });
   return {
     writes: [
-      { table: TABLE_SCHEMAS['projects.list'], rows: [{ id: SEED, name: 'seed', websiteUrl: 'https://seed.example/', status: 'active' }] },
-      t('rankings.history', { keyword_id: 'k', check_date: '2026-01-01', keyword: 'k', desktop_position: 1, mobile_position: 1, source: 'history' }),
-      t('rankings.list', { snapshot_date: '2026-01-01', id: 'k', keyword: 'k', desktop_position: 1, mobile_position: 1, location: 'Boston' }),
-      t('prompts.history', { prompt_id: 'q', model: 'm', checked_at: '2026-01-01T10:00:00Z', prompt: 'q', is_visible: true, position: 1, citations_count: 0, citations: [] }),
-      t('backlinks.history', { check_date: '2026-01-01', new_referring_domains: 1, lost_referring_domains: 1, net_domains_change: 0, new_backlinks: 1, lost_backlinks: 1 }),
+      {
+        table: TABLE_SCHEMAS['projects.list'],
+        rows: [{ id: SEED, name: 'seed', websiteUrl: 'https://seed.example/', status: 'active' }],
+      },
+      t('rankings.history', {
+        keyword_id: 'k',
+        check_date: '2026-01-01',
+        keyword: 'k',
+        desktop_position: 1,
+        mobile_position: 1,
+        source: 'history',
+      }),
+      t('rankings.list', {
+        snapshot_date: '2026-01-01',
+        id: 'k',
+        keyword: 'k',
+        desktop_position: 1,
+        mobile_position: 1,
+        location: 'Boston',
+      }),
+      t('prompts.history', {
+        prompt_id: 'q',
+        model: 'm',
+        checked_at: '2026-01-01T10:00:00Z',
+        prompt: 'q',
+        is_visible: true,
+        position: 1,
+        citations_count: 0,
+        citations: [],
+      }),
+      t('backlinks.history', {
+        check_date: '2026-01-01',
+        new_referring_domains: 1,
+        lost_referring_domains: 1,
+        net_domains_change: 0,
+        new_backlinks: 1,
+        lost_backlinks: 1,
+      }),
       t('backlinks.summary', { snapshot_date: '2026-01-01', total_referring_domains: 1 }),
       t('backlinks.domains', { domain: 'd.example', first_seen: '2026-01-01', domain_rank: 1, backlinks: 1 }),
       t('audits.list', { id: 'a', status: 'completed', completed_at: '2026-01-01T00:00:00Z' }),
-      t('audits.issues', { audit_id: 'a', id: 'i', type: 't', severity: 'critical', title: 't', affected_count: 1, status: 'failed' }),
+      t('audits.issues', {
+        audit_id: 'a',
+        id: 'i',
+        type: 't',
+        severity: 'critical',
+        title: 't',
+        affected_count: 1,
+        status: 'failed',
+      }),
     ],
   };
 }
@@ -43,11 +87,18 @@ type Exec = (sql: string) => Promise<unknown> | unknown;
 /** The statements that fill the (empty) tables of a store opened once by its own store class. */
 export function syntheticStatements(dialect: 'sqlite' | 'postgres', a: SyntheticAccount): string[] {
   const pg = dialect === 'postgres';
-  const series = (name: string, n: number) => (pg ? `${name}(i) AS (SELECT generate_series(0, ${n - 1}))` : `${name}(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM ${name} WHERE i < ${n - 1})`);
-  const withSeries = (...s: Array<[string, number]>) => `WITH ${pg ? '' : 'RECURSIVE '}${s.map(([name, n]) => series(name, n)).join(', ')}`;
-  const id = (prefix: string, expr: string) => (pg ? `'${prefix}' || lpad((${expr})::text, 9, '0')` : `'${prefix}' || printf('%09d', ${expr})`);
-  const day = (expr: string) => (pg ? `(date '2026-01-01' + (${expr})::int)` : `date('2026-01-01', '+' || (${expr}) || ' days')`);
-  const time = (expr: string) => (pg ? `(${day(expr)}::timestamp AT TIME ZONE 'UTC' + interval '10 hours')` : `${day(expr)} || 'T10:00:00Z'`);
+  const series = (name: string, n: number) =>
+    pg
+      ? `${name}(i) AS (SELECT generate_series(0, ${n - 1}))`
+      : `${name}(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM ${name} WHERE i < ${n - 1})`;
+  const withSeries = (...s: Array<[string, number]>) =>
+    `WITH ${pg ? '' : 'RECURSIVE '}${s.map(([name, n]) => series(name, n)).join(', ')}`;
+  const id = (prefix: string, expr: string) =>
+    pg ? `'${prefix}' || lpad((${expr})::text, 9, '0')` : `'${prefix}' || printf('%09d', ${expr})`;
+  const day = (expr: string) =>
+    pg ? `(date '2026-01-01' + (${expr})::int)` : `date('2026-01-01', '+' || (${expr}) || ' days')`;
+  const time = (expr: string) =>
+    pg ? `(${day(expr)}::timestamp AT TIME ZONE 'UTC' + interval '10 hours')` : `${day(expr)} || 'T10:00:00Z'`;
   const bool = (expr: string) => (pg ? `(${expr})` : `(CASE WHEN ${expr} THEN 1 ELSE 0 END)`);
   const json = (text: string) => (pg ? `'${text}'::jsonb` : `'${text}'`);
   const last = a.days - 1;
@@ -74,8 +125,13 @@ export function syntheticStatements(dialect: 'sqlite' | 'postgres', a: Synthetic
 }
 
 /** Fills a store's tables (made by opening the store and committing {@link seedCommit}) with the synthetic account. */
-export async function fillSynthetic(exec: Exec, dialect: 'sqlite' | 'postgres', account: SyntheticAccount): Promise<void> {
-  for (const { table } of seedCommit().writes ?? []) await exec(`DELETE FROM ${table.table} WHERE ${table.table === 'projects_list' ? 'id' : 'project_id'} = '${SEED}'`);
+export async function fillSynthetic(
+  exec: Exec,
+  dialect: 'sqlite' | 'postgres',
+  account: SyntheticAccount,
+): Promise<void> {
+  for (const { table } of seedCommit().writes ?? [])
+    await exec(`DELETE FROM ${table.table} WHERE ${table.table === 'projects_list' ? 'id' : 'project_id'} = '${SEED}'`);
   for (const statement of syntheticStatements(dialect, account)) await exec(statement);
 }
 
@@ -88,7 +144,9 @@ export const GROUPED_PASS: Record<string, string[]> = {
     'SELECT project_id, keyword_id, MAX(check_date) AS d, MIN(desktop_position) AS p FROM rankings_history GROUP BY project_id, keyword_id',
     'SELECT project_id, id, MAX(snapshot_date) AS d, MIN(desktop_position) AS p FROM rankings_list GROUP BY project_id, id',
   ],
-  prompts: ['SELECT project_id, prompt_id, model, MAX(checked_at) AS d, COUNT(*) AS p FROM prompts_history GROUP BY project_id, prompt_id, model'],
+  prompts: [
+    'SELECT project_id, prompt_id, model, MAX(checked_at) AS d, COUNT(*) AS p FROM prompts_history GROUP BY project_id, prompt_id, model',
+  ],
   backlinks: [
     'SELECT project_id, MAX(check_date) AS d, SUM(net_domains_change) AS p FROM backlinks_history GROUP BY project_id',
     'SELECT project_id, MAX(first_seen) AS d, COUNT(*) AS p FROM backlinks_domains GROUP BY project_id',

@@ -22,14 +22,30 @@ const LATENCY_MS = QUICK ? 20 : 50;
 export async function webhooksFleetBench(): Promise<Row[]> {
   const section = '11. Events in a fleet (webhooks → pg-boss)';
   const ids = ['acme', 'globex'];
-  const sims = ids.map((_, i) => createSimulator({ seed: 21 + i, keywordsPerProject: QUICK ? 100 : 500, latencyMs: LATENCY_MS }));
-  const [pg, ...https] = await Promise.all([startPostgres(), ...sims.map((s) => s.listen({ host: '127.0.0.1', port: 0 }))]);
-  const accounts = Object.fromEntries(ids.map((id, i) => [id, { apiKey: sims[i]!.keys.readWrite, job: { projects: 'all' as const, datasets: ['rankings.list' as const] }, client: { baseUrl: https[i]!.url } }]));
+  const sims = ids.map((_, i) =>
+    createSimulator({ seed: 21 + i, keywordsPerProject: QUICK ? 100 : 500, latencyMs: LATENCY_MS }),
+  );
+  const [pg, ...https] = await Promise.all([
+    startPostgres(),
+    ...sims.map((s) => s.listen({ host: '127.0.0.1', port: 0 })),
+  ]);
+  const accounts = Object.fromEntries(
+    ids.map((id, i) => [
+      id,
+      {
+        apiKey: sims[i]!.keys.readWrite,
+        job: { projects: 'all' as const, datasets: ['rankings.list' as const] },
+        client: { baseUrl: https[i]!.url },
+      },
+    ]),
+  );
   const fleet = createFleet({ postgres: pg.url, accounts, schema: 'bench_events', queue: { name: 'bench-events' } });
   const mainSecret = generateWebhookSecret();
   let queued = 0;
   const { node } = await fleetReceivers({
-    queue: { enqueueEvent: async (account, event) => fleet.enqueueEvent(account, event).then((r) => (r.queued && queued++, r)) },
+    queue: {
+      enqueueEvent: async (account, event) => fleet.enqueueEvent(account, event).then((r) => (r.queued && queued++, r)),
+    },
     accountIds: ids,
     mainSecret,
     path: '/hooks/seo',
@@ -41,25 +57,41 @@ export async function webhooksFleetBench(): Promise<Row[]> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const runs: Array<{ requests: number; rows: number; status: string }> = [];
   const stop = new AbortController();
-  const working = fleet.work({ concurrency: 2, signal: stop.signal, onEvent: (e) => void (e.type === 'end' && e.run && runs.push({ requests: e.run.requests, rows: e.run.rows, status: e.run.status })) });
+  const working = fleet.work({
+    concurrency: 2,
+    signal: stop.signal,
+    onEvent: (e) =>
+      void (
+        e.type === 'end' &&
+        e.run &&
+        runs.push({ requests: e.run.requests, rows: e.run.rows, status: e.run.status })
+      ),
+  });
   try {
     const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
     for (const [i, id] of ids.entries()) {
       const client = new SeoVisibilityClient({ apiKey: sims[i]!.keys.readWrite, baseUrl: https[i]!.url });
-      await ensureWebhooks(client, { url: accountHookPath(`${origin}/hooks/seo`, id), secret: await accountWebhookSecret(mainSecret, id), events: ['keywords.updated'] });
+      await ensureWebhooks(client, {
+        url: accountHookPath(`${origin}/hooks/seo`, id),
+        secret: await accountWebhookSecret(mainSecret, id),
+        events: ['keywords.updated'],
+      });
     }
     const projects = sims.reduce((n, s) => n + s.data.listedProjects.length, 0);
     const before = sims.map((s) => s.requests.length);
     const latencies: number[] = [];
     let events = 0;
     for (let hour = 0; hour < 48 && events < projects; hour++) {
-      const delivered = (await Promise.all(sims.map((s) => s.advance(3_600_000)))).flat().filter((d) => d.payload.event === 'keywords.updated' && d.status === 202);
+      const delivered = (await Promise.all(sims.map((s) => s.advance(3_600_000))))
+        .flat()
+        .filter((d) => d.payload.event === 'keywords.updated' && d.status === 202);
       if (delivered.length === 0) continue;
       // From the acknowledged deliveries to every queued read done: the rows are in the warehouse.
       const started = performance.now();
       await new Promise((resolve) => setTimeout(resolve, 50)); // the handlers start after the answer
       const done = () => runs.filter((r) => r.status === 'completed').length;
-      for (const until = Date.now() + 120_000; done() < queued && Date.now() < until; ) await new Promise((resolve) => setTimeout(resolve, 20));
+      for (const until = Date.now() + 120_000; done() < queued && Date.now() < until; )
+        await new Promise((resolve) => setTimeout(resolve, 20));
       const elapsed = performance.now() - started;
       for (const _ of delivered) latencies.push(elapsed);
       events += delivered.length;

@@ -19,12 +19,27 @@ const LATENCY_MS = QUICK ? 20 : 50;
 
 export async function webhooksBench(): Promise<Row[]> {
   const section = '10. Events to fresh rows (webhooks)';
-  const sim = createSimulator({ seed: 11, keywordsPerProject: QUICK ? 100 : 500, latencyMs: LATENCY_MS, rateLimit: false });
-  const client = new SeoVisibilityClient({ apiKey: sim.keys.readWrite, baseUrl: sim.baseUrl, fetch: sim.fetch, rateLimit: { windows: false } });
+  const sim = createSimulator({
+    seed: 11,
+    keywordsPerProject: QUICK ? 100 : 500,
+    latencyMs: LATENCY_MS,
+    rateLimit: false,
+  });
+  const client = new SeoVisibilityClient({
+    apiKey: sim.keys.readWrite,
+    baseUrl: sim.baseUrl,
+    fetch: sim.fetch,
+    rateLimit: { windows: false },
+  });
   const dir = mkdtempSync(join(tmpdir(), 'sv-bench-webhooks-'));
   const path = join(dir, 'copy.db');
   const reports: EventSyncReport[] = [];
-  const eventSync = createEventSync(client, { store: sqliteStore(path), now: () => sim.now(), settleMs: 0, onSync: (r) => reports.push(r) });
+  const eventSync = createEventSync(client, {
+    store: sqliteStore(path),
+    now: () => sim.now(),
+    settleMs: 0,
+    onSync: (r) => reports.push(r),
+  });
   const secret = generateWebhookSecret();
   const receiver = createWebhookReceiver({ secret, path: '/hooks/seo', now: () => sim.now() });
   eventSync.attach(receiver);
@@ -33,8 +48,17 @@ export async function webhooksBench(): Promise<Row[]> {
   try {
     const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
     const projects = sim.data.listedProjects.map((p) => p.id);
-    const nightly = await runSync(client, { projects: 'all', datasets: ['rankings.list'] }, { store: sqliteStore(path), now: () => sim.now() });
-    for (const projectId of projects) await client.webhooks.create({ url: webhookUrl(`${origin}/hooks/seo`, secret), project_id: projectId, events: ['keywords.updated'] });
+    const nightly = await runSync(
+      client,
+      { projects: 'all', datasets: ['rankings.list'] },
+      { store: sqliteStore(path), now: () => sim.now() },
+    );
+    for (const projectId of projects)
+      await client.webhooks.create({
+        url: webhookUrl(`${origin}/hooks/seo`, secret),
+        project_id: projectId,
+        events: ['keywords.updated'],
+      });
     const latencies: number[] = [];
     const seen = new Set<string>();
     for (let hour = 0; hour < 48 && seen.size < projects.length; hour++) {
@@ -62,7 +86,7 @@ export async function webhooksBench(): Promise<Row[]> {
         figure: `keywords.updated → fresh rows in the copy (${projects.length} projects, ${LATENCY_MS} ms per response), median`,
         value: ms(median(latencies), 0),
         peer: 'nightly sync: the next run, up to 24 h later',
-        target: 'the event\'s read, right after the acknowledgement',
+        target: "the event's read, right after the acknowledgement",
         pass: latencies.length === projects.length,
         binding: true,
         holds: latencies.length === projects.length,

@@ -27,7 +27,8 @@ if (!latest) {
   }
   for (const [severity, issues] of bySeverity) {
     console.log(`\n${severity.toUpperCase()} (${issues.length})`);
-    for (const issue of issues.slice(0, 5)) console.log(`  ${String(issue.affected_count).padStart(5)} pages  ${issue.title}`);
+    for (const issue of issues.slice(0, 5))
+      console.log(`  ${String(issue.affected_count).padStart(5)} pages  ${issue.title}`);
     // The heading counts them all: say how many the top five leave out.
     if (issues.length > 5) console.log(`  … and ${issues.length - 5} more`);
   }

@@ -12,7 +12,16 @@ const client = new SeoVisibilityClient();
 const projectId = process.argv[2] ?? (await client.projects.list({ limit: 1 })).items[0]?.id;
 if (!projectId) throw new Error('No project: pass a project id');
 
-const columns = ['id', 'keyword', 'location', 'desktop_position', 'mobile_position', 'ai_mode_position', 'maps_position', 'net_change'] as const;
+const columns = [
+  'id',
+  'keyword',
+  'location',
+  'desktop_position',
+  'mobile_position',
+  'ai_mode_position',
+  'maps_position',
+  'net_change',
+] as const;
 // RFC 4180: quote fields holding a comma, quote or line break; double the quotes inside.
 const cell = (value: unknown) => {
   const text = value === undefined || value === null ? '' : String(value);

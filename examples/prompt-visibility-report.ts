@@ -15,9 +15,13 @@ if (!projectId) throw new Error('No project: pass a project id');
 
 const prompts = await client.prompts.list(projectId, { limit: 5 });
 for (const prompt of prompts.items) {
-  console.log(`\n“${prompt.prompt}” — visible in ${prompt.visibility_percentage}% of checks, best on ${prompt.best_model}`);
+  console.log(
+    `\n“${prompt.prompt}” — visible in ${prompt.visibility_percentage}% of checks, best on ${prompt.best_model}`,
+  );
   for (const [model, response] of Object.entries(prompt.latest_responses)) {
-    console.log(`  ${response.is_visible ? '✔' : '✘'} ${model.padEnd(28)} ${response.is_visible ? `position ${response.position}` : 'not shown'}`);
+    console.log(
+      `  ${response.is_visible ? '✔' : '✘'} ${model.padEnd(28)} ${response.is_visible ? `position ${response.position}` : 'not shown'}`,
+    );
   }
   // History is paginated over responses; count cited domains across the last 90 days.
   const cited = new Map<string, number>();

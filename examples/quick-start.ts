@@ -26,7 +26,8 @@ const keywords: KeywordRanking[] = [];
 for await (const page of client.rankings.list(project.id).pages()) {
   keywords.push(...page.items);
   const total = page.pagination?.total;
-  if (process.stderr.isTTY) process.stderr.write(`\r  reading keywords… ${keywords.length}${total ? ` / ${total}` : ''}`);
+  if (process.stderr.isTTY)
+    process.stderr.write(`\r  reading keywords… ${keywords.length}${total ? ` / ${total}` : ''}`);
 }
 if (process.stderr.isTTY) process.stderr.write('\r\x1b[2K');
 
@@ -34,7 +35,8 @@ const movers = [...keywords].sort((a, b) => b.net_change - a.net_change);
 out();
 out(bold(`Top movers (of ${keywords.length} keywords, net change over desktop + mobile + AI mode + maps)`));
 for (const kw of movers.slice(0, 5)) out(`  ▲ ${String(kw.net_change).padStart(4)}  ${kw.keyword} (${kw.location})`);
-for (const kw of movers.slice(-3).reverse()) out(`  ▼ ${String(kw.net_change).padStart(4)}  ${kw.keyword} (${kw.location})`);
+for (const kw of movers.slice(-3).reverse())
+  out(`  ▼ ${String(kw.net_change).padStart(4)}  ${kw.keyword} (${kw.location})`);
 
 // AI visibility: how often each model shows the brand, over every tracked prompt.
 const byModel = new Map<string, { visible: number; checks: number }>();
@@ -48,16 +50,22 @@ for await (const prompt of client.prompts.list(project.id)) {
 }
 out();
 out(bold('AI visibility per model'));
-for (const [model, { visible, checks }] of [...byModel].sort((a, b) => b[1].visible / b[1].checks - a[1].visible / a[1].checks)) {
+for (const [model, { visible, checks }] of [...byModel].sort(
+  (a, b) => b[1].visible / b[1].checks - a[1].visible / a[1].checks,
+)) {
   const share = visible / checks;
-  out(`  ${model.padEnd(28)} ${'█'.repeat(Math.round(share * 20)).padEnd(20, '·')} ${(share * 100).toFixed(0)}% of ${checks} prompts`);
+  out(
+    `  ${model.padEnd(28)} ${'█'.repeat(Math.round(share * 20)).padEnd(20, '·')} ${(share * 100).toFixed(0)}% of ${checks} prompts`,
+  );
 }
 
 out();
 try {
   const audit = await client.audits.latest(project.id);
   out(bold(`Latest audit (${audit.completed_at?.slice(0, 10) ?? 'in progress'}, ${audit.pages_crawled} pages)`));
-  out(`  critical ${audit.critical_issues} · warning ${audit.warning_issues} · notice ${audit.notice_issues} · passed checks ${audit.issues_summary.passed}`);
+  out(
+    `  critical ${audit.critical_issues} · warning ${audit.warning_issues} · notice ${audit.notice_issues} · passed checks ${audit.issues_summary.passed}`,
+  );
 } catch (error) {
   if (!(error instanceof NotFoundError)) throw error;
   out(bold('Latest audit')); // 404 means no audit has completed yet
@@ -67,11 +75,14 @@ try {
 const backlinks = await client.backlinks.summary(project.id);
 out();
 out(bold('Backlinks'));
-out(`  ${backlinks.total_backlinks} backlinks from ${backlinks.total_referring_domains} domains · dofollow ${backlinks.dofollow_backlinks} · broken ${backlinks.broken_backlinks}`);
+out(
+  `  ${backlinks.total_backlinks} backlinks from ${backlinks.total_referring_domains} domains · dofollow ${backlinks.dofollow_backlinks} · broken ${backlinks.broken_backlinks}`,
+);
 
 const today = new Date();
 const upcoming = await client.content.list(project.id, { date_from: today, limit: 5 });
 out();
 out(bold('Upcoming content'));
-for (const item of upcoming.items) out(`  ${item.scheduled_date.slice(0, 10)}  ${item.status.padEnd(15)} ${item.title}`);
+for (const item of upcoming.items)
+  out(`  ${item.scheduled_date.slice(0, 10)}  ${item.status.padEnd(15)} ${item.title}`);
 if (upcoming.items.length === 0) out('  nothing scheduled');

@@ -22,7 +22,9 @@ const server = await simulator?.listen({ port: 0 });
 if (simulator && server) {
   process.env.SEO_VISIBILITY_API_KEY = simulator.keys.readWrite;
   process.env.SEO_VISIBILITY_BASE_URL = server.url;
-  process.stderr.write(`Simulator on ${server.url} (set SEO_VISIBILITY_API_KEY and SEO_VISIBILITY_BASE_URL to use the real service)\n`);
+  process.stderr.write(
+    `Simulator on ${server.url} (set SEO_VISIBILITY_API_KEY and SEO_VISIBILITY_BASE_URL to use the real service)\n`,
+  );
 }
 // The example sees its own arguments, as if it had been run directly.
 process.argv.splice(2, 1);

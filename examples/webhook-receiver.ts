@@ -16,11 +16,14 @@ import { createServer } from 'node:http';
 import { SeoVisibilityClient } from 'seo-visibility';
 import { createWebhookReceiver, generateWebhookSecret, webhookUrl } from 'seo-visibility/webhooks';
 
-const selfTest = process.env.EXIT_AFTER_TEST === '1' || process.env.SEO_VISIBILITY_BASE_URL?.startsWith('http://127.0.0.1');
+const selfTest =
+  process.env.EXIT_AFTER_TEST === '1' || process.env.SEO_VISIBILITY_BASE_URL?.startsWith('http://127.0.0.1');
 // Fails closed: a listening receiver needs a secret you keep; the self-test makes a throwaway one.
 const secret = process.env.WEBHOOK_SECRET || (selfTest ? generateWebhookSecret() : undefined);
 if (!secret) {
-  console.error('Set WEBHOOK_SECRET (43 random URL-safe characters: generateWebhookSecret() from seo-visibility/webhooks makes one).');
+  console.error(
+    'Set WEBHOOK_SECRET (43 random URL-safe characters: generateWebhookSecret() from seo-visibility/webhooks makes one).',
+  );
   process.exit(2);
 }
 
@@ -30,10 +33,14 @@ const receiver = createWebhookReceiver({ secret, path: '/hooks/seo' })
     console.log(`audit ${event.data.audit_id} done: ${event.data.pages_crawled} pages — read it with audits.latest()`);
   })
   .on('keywords.updated', (event) => {
-    console.log(`${event.data.keywords_updated} keywords updated in project ${event.project_id} — read them with rankings.list()`);
+    console.log(
+      `${event.data.keywords_updated} keywords updated in project ${event.project_id} — read them with rankings.list()`,
+    );
   })
   .on('prompts.updated', (event) => {
-    console.log(`prompt ${event.data.prompt_id}: ${event.data.visibility_percentage}% visible, best on ${event.data.best_model}`);
+    console.log(
+      `prompt ${event.data.prompt_id}: ${event.data.visibility_percentage}% visible, best on ${event.data.best_model}`,
+    );
   })
   .on('webhook.test', (event) => {
     received++;
@@ -65,7 +72,11 @@ if (selfTest) {
   const client = new SeoVisibilityClient();
   const project = (await client.projects.list({ limit: 1 })).items[0];
   if (!project) throw new Error('No project to subscribe to');
-  const hook = await client.webhooks.create({ url: webhookUrl(`${origin}/hooks/seo`, secret), project_id: project.id, events: ['audit.completed', 'keywords.updated'] });
+  const hook = await client.webhooks.create({
+    url: webhookUrl(`${origin}/hooks/seo`, secret),
+    project_id: project.id,
+    events: ['audit.completed', 'keywords.updated'],
+  });
   try {
     await client.webhooks.test(hook.id!);
     const deadline = Date.now() + 5_000;

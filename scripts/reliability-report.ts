@@ -18,7 +18,11 @@ const DOC = join(root, 'docs/reliability.md');
 
 rmSync(ROWS_DIR, { recursive: true, force: true });
 // Both suites: the in-process rows (unit config) and the child-process ones (faults.system.test.ts).
-const suite = (...config: string[]) => spawnSync(process.execPath, [join(root, 'node_modules/vitest/vitest.mjs'), 'run', ...config, 'test/reliability'], { cwd: root, stdio: 'inherit' });
+const suite = (...config: string[]) =>
+  spawnSync(process.execPath, [join(root, 'node_modules/vitest/vitest.mjs'), 'run', ...config, 'test/reliability'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
 const runs = [suite(), suite('--config', 'vitest.system.config.ts')];
 const vitest = { status: runs.every((r) => r.status === 0) ? 0 : 1 };
 
@@ -32,7 +36,9 @@ if (missing.length > 0) {
 const stored = readdirSync(ROWS_DIR, { withFileTypes: true })
   .filter((entry) => entry.isFile() && entry.name.endsWith('.json'))
   .map((entry) => JSON.parse(readFileSync(join(ROWS_DIR, entry.name), 'utf8')) as StoredRows);
-const rows = stored.flatMap((s) => s.rows).sort((a, b) => a.area.localeCompare(b.area) || a.input.localeCompare(b.input));
+const rows = stored
+  .flatMap((s) => s.rows)
+  .sort((a, b) => a.area.localeCompare(b.area) || a.input.localeCompare(b.input));
 const modes = [...new Set(stored.map((s) => `RELIABILITY_RUNS=${s.runs}, seed ${s.seed}`))].sort();
 writeFileSync(DOC, render(rows, modes));
 const failing = rows.filter((r) => !holds(r)).length;
@@ -72,7 +78,10 @@ function render(all: Row[], runModes: string[]): string {
     '',
     '| Area | Fault / input class | Cases | Expected | Observed | Server saw | Holds |',
     '| --- | --- | ---: | --- | --- | --- | :---: |',
-    ...all.map((r) => `| ${cell(r.area)} | ${cell(r.input)} | ${r.cases.toLocaleString('en-US')} | ${cell(r.expected)} | ${cell(r.observed)} | ${cell(r.serverSaw)} | ${holds(r) ? 'yes' : '**NO**'} |`),
+    ...all.map(
+      (r) =>
+        `| ${cell(r.area)} | ${cell(r.input)} | ${r.cases.toLocaleString('en-US')} | ${cell(r.expected)} | ${cell(r.observed)} | ${cell(r.serverSaw)} | ${holds(r) ? 'yes' : '**NO**'} |`,
+    ),
     '',
   ].join('\n');
 }

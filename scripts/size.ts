@@ -41,7 +41,10 @@ export async function measure(entry = 'src/index.ts', without: string[] = []): P
         name: 'without',
         setup(b) {
           if (without.length === 0) return;
-          b.onResolve({ filter: new RegExp(`^(${without.join('|')})$`) }, () => ({ path: 'empty', namespace: 'without' }));
+          b.onResolve({ filter: new RegExp(`^(${without.join('|')})$`) }, () => ({
+            path: 'empty',
+            namespace: 'without',
+          }));
           b.onLoad({ filter: /.*/, namespace: 'without' }, () => ({ contents: '', loader: 'js' }));
         },
       },
@@ -74,7 +77,17 @@ export async function measure(entry = 'src/index.ts', without: string[] = []): P
 
 /** Bundles `entry` for Node (ESM, minified) into a string, for import-time measurement. */
 export async function bundleForNode(entry = 'src/index.ts'): Promise<string> {
-  const result = await build({ absWorkingDir: root, entryPoints: [entry], bundle: true, minify: true, format: 'esm', platform: 'node', target: 'node22', write: false, logLevel: 'silent' });
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: [entry],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node22',
+    write: false,
+    logLevel: 'silent',
+  });
   return result.outputFiles[0]!.text;
 }
 
@@ -83,6 +96,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
   for (const { part, minified } of report.parts) console.log(`  ${part.padEnd(24)} ${kib(minified)} minified`);
   const over = report.gzipped > LIMIT_BYTES;
-  console.log(`seo-visibility main entry: ${kib(report.minified)} minified, ${kib(report.gzipped)} gzipped (budget ${kib(LIMIT_BYTES)}: ${over ? 'OVER THE BUDGET' : 'ok'})`);
+  console.log(
+    `seo-visibility main entry: ${kib(report.minified)} minified, ${kib(report.gzipped)} gzipped (budget ${kib(LIMIT_BYTES)}: ${over ? 'OVER THE BUDGET' : 'ok'})`,
+  );
   process.exit(over ? 1 : 0);
 }

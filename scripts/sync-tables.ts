@@ -46,15 +46,24 @@ export function renderSyncTables(): string {
     '',
     '| Table | Dataset | Primary key | Kind | Read |',
     '| --- | --- | --- | --- | --- |',
-    ...tables.map((t) => `| \`${t.table}\` | \`${t.dataset}\` | ${t.primaryKey.map((k) => `\`${k}\``).join(', ')} | ${t.kind} | ${REFRESH_WORDS[t.refresh]} |`),
+    ...tables.map(
+      (t) =>
+        `| \`${t.table}\` | \`${t.dataset}\` | ${t.primaryKey.map((k) => `\`${k}\``).join(', ')} | ${t.kind} | ${REFRESH_WORDS[t.refresh]} |`,
+    ),
     '',
     '## Kinds, and the two columns every table has',
     '',
-    ...(['snapshot', 'current', 'history'] as const).map((kind) => `- **${kind}** (${tables.filter((t) => t.kind === kind).map((t) => `\`${t.table}\``).join(', ')}): ${KIND_WORDS[kind]}.`),
+    ...(['snapshot', 'current', 'history'] as const).map(
+      (kind) =>
+        `- **${kind}** (${tables
+          .filter((t) => t.kind === kind)
+          .map((t) => `\`${t.table}\``)
+          .join(', ')}): ${KIND_WORDS[kind]}.`,
+    ),
     '',
     `- \`${SYNC_COLUMNS[0]}\`: when a run last read the row (ISO time, the sync's clock; it only grows).`,
     `- \`${SYNC_COLUMNS[1]}\`: null while the API serves the row. On a table of current state, a complete`,
-    '  re-read (every page of one project\'s list, in one run) marks the rows it did not return, and clears',
+    "  re-read (every page of one project's list, in one run) marks the rows it did not return, and clears",
     '  the mark when a row comes back. An interrupted re-read marks nothing. A project the API no longer',
     '  knows (deleted while a run was stopped) is marked in `projects_list`, and the run goes on. NDJSON',
     '  appends a tombstone line: the row again, with `_deleted_at` set (the last line of a key wins).',

@@ -50,27 +50,91 @@ const before = changesFromHead(root);
 const passes: Pass[] = [
   {
     name: 'system packages',
-    about: 'Chromium, redis-server and PostgreSQL for the browser, Redis and Postgres tests; as root on Debian, whichever is missing is installed with apt-get (output below)',
+    about:
+      'Chromium, redis-server and PostgreSQL for the browser, Redis and Postgres tests; as root on Debian, whichever is missing is installed with apt-get (output below)',
     estimate: 1,
     command: ['bash', 'scripts/ensure-system-deps.sh'],
   },
-  { name: 'typecheck', about: 'tsc over src, tests, examples, benchmarks and scripts', estimate: 40, together: 'static', command: npm('typecheck') },
-  { name: 'lint', about: 'Biome, linter only (biome.jsonc): unused imports and variables are errors; no file is rewritten', estimate: 5, together: 'static', command: npm('lint') },
-  { name: 'import circles', about: 'dependency-cruiser over src/ (.dependency-cruiser.cjs): fails while any import circle remains', estimate: 15, together: 'static', command: npm('circles') },
-  { name: 'unit', about: 'vitest run: every *.test.ts but the system and packed ones; in-process, injected clock (Node 24)', estimate: 60, command: npm('test:unit') },
+  {
+    name: 'typecheck',
+    about: 'tsc over src, tests, examples, benchmarks and scripts',
+    estimate: 40,
+    together: 'static',
+    command: npm('typecheck'),
+  },
+  {
+    name: 'lint',
+    about: 'Biome, linter only (biome.jsonc): unused imports and variables are errors; no file is rewritten',
+    estimate: 5,
+    together: 'static',
+    command: npm('lint'),
+  },
+  {
+    name: 'import circles',
+    about: 'dependency-cruiser over src/ (.dependency-cruiser.cjs): fails while any import circle remains',
+    estimate: 15,
+    together: 'static',
+    command: npm('circles'),
+  },
+  {
+    name: 'unit',
+    about: 'vitest run: every *.test.ts but the system and packed ones; in-process, injected clock (Node 24)',
+    estimate: 60,
+    command: npm('test:unit'),
+  },
   // The system suite mostly waits (on child processes, real rate windows, Retry-After): its two
   // workers left CPU idle that the passes beside it use (the bench's binding figures are counts and
   // 429s, not times). None of them reads dist/, which the packed tarball's build rewrites, so that
   // one stays after them.
-  { name: 'system', about: 'vitest.system.config.ts: the *.system.test.ts files: one PostgreSQL and one Redis for the run, the CLI, child processes, kill loops, examples (Node 24)', estimate: 360, together: 'beside system', streams: true, command: npm('test:system') },
-  { name: 'docs', about: 'TypeDoc into docs/api (gitignored), failing on any warning', estimate: 40, together: 'beside system', command: npm('docs') },
-  { name: 'size', about: 'the main entry gzipped for the browser, dependencies included, within its budget', estimate: 10, together: 'beside system', command: npm('size') },
-  { name: 'node 22 smoke', about: 'a smoke set of unit files on Node 22 (downloaded into the npm cache by `npm exec node@22` on first use); the packed tarball runs on Node 22 too', estimate: 30, together: 'beside system', command: npm('test:node22') },
-  { name: 'bench quick', about: 'the benchmark in its short mode: request counts, read-ahead, 429s and size are binding', estimate: 60, together: 'beside system', command: npm('bench:quick') },
-  { name: 'packed tarball', about: 'npm pack, installed in a scratch project: Node import/require/tsc, publint, attw, headless Chromium, Deno, Bun, workerd, and Node 22', estimate: 120, command: npm('test:packed') },
+  {
+    name: 'system',
+    about:
+      'vitest.system.config.ts: the *.system.test.ts files: one PostgreSQL and one Redis for the run, the CLI, child processes, kill loops, examples (Node 24)',
+    estimate: 360,
+    together: 'beside system',
+    streams: true,
+    command: npm('test:system'),
+  },
+  {
+    name: 'docs',
+    about: 'TypeDoc into docs/api (gitignored), failing on any warning',
+    estimate: 40,
+    together: 'beside system',
+    command: npm('docs'),
+  },
+  {
+    name: 'size',
+    about: 'the main entry gzipped for the browser, dependencies included, within its budget',
+    estimate: 10,
+    together: 'beside system',
+    command: npm('size'),
+  },
+  {
+    name: 'node 22 smoke',
+    about:
+      'a smoke set of unit files on Node 22 (downloaded into the npm cache by `npm exec node@22` on first use); the packed tarball runs on Node 22 too',
+    estimate: 30,
+    together: 'beside system',
+    command: npm('test:node22'),
+  },
+  {
+    name: 'bench quick',
+    about: 'the benchmark in its short mode: request counts, read-ahead, 429s and size are binding',
+    estimate: 60,
+    together: 'beside system',
+    command: npm('bench:quick'),
+  },
+  {
+    name: 'packed tarball',
+    about:
+      'npm pack, installed in a scratch project: Node import/require/tsc, publint, attw, headless Chromium, Deno, Bun, workerd, and Node 22',
+    estimate: 120,
+    command: npm('test:packed'),
+  },
   {
     name: 'tree unchanged',
-    about: 'the working tree is the committed tree: no pass, and not `npm install` before them, rewrote a tracked file or left an untracked one',
+    about:
+      'the working tree is the committed tree: no pass, and not `npm install` before them, rewrote a tracked file or left an untracked one',
     estimate: 1,
     check: () => {
       const after = changesFromHead(root);
@@ -111,7 +175,9 @@ const clock = (seconds: number) => `${Math.floor(seconds / 60)} min ${Math.round
 const recorded = recordedTimes();
 const timeOf = (p: Pass) => recorded[p.name] ?? p.estimate;
 const expected = steps(selected).reduce((sum, step) => sum + Math.max(...step.map(timeOf)), 0);
-const source = selected.every((p) => recorded[p.name] !== undefined) ? 'the last run on this machine, artifacts/test-times.json' : 'estimates for a 2-core machine';
+const source = selected.every((p) => recorded[p.name] !== undefined)
+  ? 'the last run on this machine, artifacts/test-times.json'
+  : 'estimates for a 2-core machine';
 process.stdout.write(`npm test: ${selected.length} passes, expected to take about ${clock(expected)} (${source})\n`);
 
 /** Runs a pass with its output on this terminal; resolves true when it passed. */
@@ -135,7 +201,11 @@ function runStreaming(pass: Pass): Promise<boolean> {
 function runCaptured(pass: Pass): Promise<{ ok: boolean; output: string }> {
   const [command, ...args] = pass.command as string[];
   return new Promise((resolve) => {
-    const child = spawn(command as string, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: process.stdout.isTTY ? '1' : '0' } });
+    const child = spawn(command as string, args, {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, FORCE_COLOR: process.stdout.isTTY ? '1' : '0' },
+    });
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
@@ -149,7 +219,8 @@ async function runAll(): Promise<{ results: Array<{ name: string; ok: boolean; s
   const results: Array<{ name: string; ok: boolean; seconds: number }> = [];
   let index = 0;
   const header = (pass: Pass) => `npm test [${selected.indexOf(pass) + 1}/${selected.length}] ${pass.name}`;
-  const footer = (pass: Pass, ok: boolean, seconds: number) => `\n━━━ ${header(pass)}: ${ok ? 'passed' : 'FAILED'} (${seconds} s) ━━━\n`;
+  const footer = (pass: Pass, ok: boolean, seconds: number) =>
+    `\n━━━ ${header(pass)}: ${ok ? 'passed' : 'FAILED'} (${seconds} s) ━━━\n`;
 
   for (const step of steps(selected)) {
     if (step.length === 1) {
@@ -163,7 +234,9 @@ async function runAll(): Promise<{ results: Array<{ name: string; ok: boolean; s
       // A long pass (the system suite) shows its progress as it goes; the passes beside it are kept
       // and shown whole once it ends, so no two outputs interleave.
       const [first, ...beside] = step as [Pass, ...Pass[]];
-      process.stdout.write(`\n━━━ side by side: ${step.map((p) => p.name).join(', ')} (${beside.map((p) => p.name).join(', ')} shown after ${first.name}) ━━━\n`);
+      process.stdout.write(
+        `\n━━━ side by side: ${step.map((p) => p.name).join(', ')} (${beside.map((p) => p.name).join(', ')} shown after ${first.name}) ━━━\n`,
+      );
       process.stdout.write(`\n━━━ ${header(first)} ━━━\n    ${first.about}\n\n`);
       const shown = new Map<Pass, string>();
       const t0 = Date.now();
@@ -206,8 +279,17 @@ runAll().then(({ results, index }) => {
   const skipped = selected.slice(index).map((p) => p.name);
   // Recorded for the next run's estimate: passed passes only (a failure's time says little).
   mkdirSync(join(root, 'artifacts'), { recursive: true });
-  writeFileSync(timesFile, `${JSON.stringify({ ...recorded, ...Object.fromEntries(results.filter((r) => r.ok).map((r) => [r.name, r.seconds])) }, null, 2)}\n`);
-  process.stdout.write(`\n${selected.filter((p) => results.some((r) => r.name === p.name)).map((p) => results.find((r) => r.name === p.name)!).map((r) => `  ${r.ok ? 'ok  ' : 'FAIL'} ${r.name} (${r.seconds} s)`).join('\n')}\n`);
+  writeFileSync(
+    timesFile,
+    `${JSON.stringify({ ...recorded, ...Object.fromEntries(results.filter((r) => r.ok).map((r) => [r.name, r.seconds])) }, null, 2)}\n`,
+  );
+  process.stdout.write(
+    `\n${selected
+      .filter((p) => results.some((r) => r.name === p.name))
+      .map((p) => results.find((r) => r.name === p.name)!)
+      .map((r) => `  ${r.ok ? 'ok  ' : 'FAIL'} ${r.name} (${r.seconds} s)`)
+      .join('\n')}\n`,
+  );
   process.stdout.write(
     failed.length === 0
       ? `npm test: ${selected.length} passes, all passed (${clock(total)}; expected ${clock(expected)})\n`

@@ -59,7 +59,8 @@ export interface MisplacedTest {
 // The folders whose relative imports the check follows; src/ is the SDK itself (its CLI may run
 // processes a unit test never reaches) and node_modules are not ours.
 const FOLLOWED = ['test/', 'examples/', 'scripts/', 'bench/'];
-const IMPORT = /(?:^|[\s;])(?:import|export)\s[^'"`]*?from\s*['"]([^'"]+)['"]|(?:^|[\s;(])import\s*\(?\s*['"]([^'"]+)['"]/gm;
+const IMPORT =
+  /(?:^|[\s;])(?:import|export)\s[^'"`]*?from\s*['"]([^'"]+)['"]|(?:^|[\s;(])import\s*\(?\s*['"]([^'"]+)['"]/gm;
 
 /** The module specifiers a file imports (static, re-exports and literal dynamic imports; type-only imports count too, which errs on the safe side). */
 export function importsOf(source: string): string[] {
@@ -70,7 +71,13 @@ export function importsOf(source: string): string[] {
 
 function resolveRelative(root: string, from: string, specifier: string): string | undefined {
   const base = resolve(root, dirname(from), specifier);
-  const candidates = [base, base.replace(/\.js$/, '.ts'), base.replace(/\.mjs$/, '.mts'), `${base}.ts`, join(base, 'index.ts')];
+  const candidates = [
+    base,
+    base.replace(/\.js$/, '.ts'),
+    base.replace(/\.mjs$/, '.mts'),
+    `${base}.ts`,
+    join(base, 'index.ts'),
+  ];
   const found = candidates.find((c) => existsSync(c) && statSync(c).isFile());
   return found ? relative(root, found).split('\\').join('/') : undefined;
 }
@@ -126,7 +133,10 @@ export function misplacedUnitTests(root: string, files: string[] = testFiles(roo
 /** One line per misplaced file: what it reaches and how. */
 export function describeMisplaced(list: MisplacedTest[]): string {
   return list
-    .map((m) => `${m.file}: ${m.reason} (${m.via.join(' → ')}); rename it to *${SYSTEM_SUFFIX}, or move the slow tests to a new *${SYSTEM_SUFFIX} beside it`)
+    .map(
+      (m) =>
+        `${m.file}: ${m.reason} (${m.via.join(' → ')}); rename it to *${SYSTEM_SUFFIX}, or move the slow tests to a new *${SYSTEM_SUFFIX} beside it`,
+    )
     .join('\n');
 }
 
@@ -134,7 +144,9 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const root = fileURLToPath(new URL('..', import.meta.url));
   const misplaced = misplacedUnitTests(root);
   if (misplaced.length > 0) {
-    console.error(`${misplaced.length} unit test file(s) start a server or a process:\n${describeMisplaced(misplaced)}`);
+    console.error(
+      `${misplaced.length} unit test file(s) start a server or a process:\n${describeMisplaced(misplaced)}`,
+    );
     process.exit(1);
   }
   console.log('every unit test file stays in-process');

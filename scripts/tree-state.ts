@@ -14,7 +14,10 @@ export interface TreeChange {
 
 /** The paths of `root` that differ from HEAD; `undefined` when `root` is not a git checkout (an unpacked tarball). */
 export function changesFromHead(root: string): TreeChange[] | undefined {
-  const status = spawnSync('git', ['status', '--porcelain=v1', '-z', '--untracked-files=all'], { cwd: root, encoding: 'utf8' });
+  const status = spawnSync('git', ['status', '--porcelain=v1', '-z', '--untracked-files=all'], {
+    cwd: root,
+    encoding: 'utf8',
+  });
   if (status.status !== 0) return undefined;
   const entries = status.stdout.split('\0');
   const changes: TreeChange[] = [];
@@ -31,5 +34,10 @@ export function changesFromHead(root: string): TreeChange[] | undefined {
 /** The changes, one per line, each marked when it was already there before the run began. */
 export function describeChanges(changes: TreeChange[], before: TreeChange[] = []): string {
   const was = new Set(before.map((c) => `${c.status} ${c.path}`));
-  return changes.map((c) => `  ${c.status} ${c.path}${was.has(`${c.status} ${c.path}`) ? ' (already so before npm test began: commit, stash or remove it)' : ''}`).join('\n');
+  return changes
+    .map(
+      (c) =>
+        `  ${c.status} ${c.path}${was.has(`${c.status} ${c.path}`) ? ' (already so before npm test began: commit, stash or remove it)' : ''}`,
+    )
+    .join('\n');
 }

@@ -116,7 +116,10 @@ export class SeoVisibilityClient {
     }
     const fixed = FIXED.find((key) => key in overrides);
     if (fixed !== undefined) {
-      throw new InvalidArgumentError(fixed, `cannot change in withOptions: the new client shares this client's key and rate budget; create a new SeoVisibilityClient instead`);
+      throw new InvalidArgumentError(
+        fixed,
+        `cannot change in withOptions: the new client shares this client's key and rate budget; create a new SeoVisibilityClient instead`,
+      );
     }
     const base = this.#options;
     const given = overrides as ClientOptions;
@@ -147,7 +150,10 @@ export class SeoVisibilityClient {
    * const { response } = await client.request({ method: 'DELETE', path: `/projects/${projectId}/keyword-groups/${groupId}` }).withResponse();
    * ```
    */
-  request<S extends AnySchema | undefined = undefined>(request: CustomRequest<S>, options?: RequestOptions): ApiPromise<CustomResult<S>> {
+  request<S extends AnySchema | undefined = undefined>(
+    request: CustomRequest<S>,
+    options?: RequestOptions,
+  ): ApiPromise<CustomResult<S>> {
     return new ApiPromise(async () => this.#transport.request(customCall(request, options)));
   }
 

@@ -77,7 +77,15 @@ export type {
   ContentPreferencesUpdateParams,
   ContentStatus,
 } from './resources/content.js';
-export type { Projects, CreatedProject, ProductMode, Project, ProjectCreateParams, ProjectListParams, ProjectStatus } from './resources/projects.js';
+export type {
+  Projects,
+  CreatedProject,
+  ProductMode,
+  Project,
+  ProjectCreateParams,
+  ProjectListParams,
+  ProjectStatus,
+} from './resources/projects.js';
 export type {
   Prompts,
   Citation,

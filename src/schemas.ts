@@ -18,7 +18,15 @@
  * ```
  * @packageDocumentation
  */
-export { AuditIssueSchema, AuditSchema, AuditStatusSchema, IssueSeveritySchema, IssueStatusSchema, IssuesSummarySchema, LatestAuditSchema } from './resources/audits.js';
+export {
+  AuditIssueSchema,
+  AuditSchema,
+  AuditStatusSchema,
+  IssueSeveritySchema,
+  IssueStatusSchema,
+  IssuesSummarySchema,
+  LatestAuditSchema,
+} from './resources/audits.js';
 export {
   AnchorTextSchema,
   BacklinkHistoryEntrySchema,
@@ -28,10 +36,34 @@ export {
   BacklinkTargetSchema,
   ReferringDomainSchema,
 } from './resources/backlinks.js';
-export { ContentDetailSchema, ContentItemSchema, ContentMetaDataSchema, ContentPreferencesSchema, ContentStatusSchema } from './resources/content.js';
-export { CreatedProjectPlanSchema, CreatedProjectSchema, ProductModeSchema, ProjectSchema, ProjectStatusSchema } from './resources/projects.js';
-export { CitationSchema, ModelResponseSchema, PromptDetailSchema, PromptHistorySchema, PromptResponseSchema, PromptSchema } from './resources/prompts.js';
-export { KeywordHistoryEntrySchema, KeywordHistorySchema, KeywordHistorySummarySchema, KeywordRankingSchema } from './resources/rankings.js';
+export {
+  ContentDetailSchema,
+  ContentItemSchema,
+  ContentMetaDataSchema,
+  ContentPreferencesSchema,
+  ContentStatusSchema,
+} from './resources/content.js';
+export {
+  CreatedProjectPlanSchema,
+  CreatedProjectSchema,
+  ProductModeSchema,
+  ProjectSchema,
+  ProjectStatusSchema,
+} from './resources/projects.js';
+export {
+  CitationSchema,
+  ModelResponseSchema,
+  PromptDetailSchema,
+  PromptHistorySchema,
+  PromptResponseSchema,
+  PromptSchema,
+} from './resources/prompts.js';
+export {
+  KeywordHistoryEntrySchema,
+  KeywordHistorySchema,
+  KeywordHistorySummarySchema,
+  KeywordRankingSchema,
+} from './resources/rankings.js';
 export { DeletedSchema, ReportSchema } from './resources/reports.js';
 export {
   AuditCompletedEventSchema,

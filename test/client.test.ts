@@ -1,7 +1,14 @@
 import { afterEach, describe, expect, expectTypeOf, test, vi } from 'vitest';
 import * as zm from 'zod/mini';
 import * as z from 'zod';
-import { DOCUMENTED_WINDOWS, InvalidArgumentError, NotFoundError, RateLimitedError, ResponseValidationError, SeoVisibilityClient } from '../src/index.js';
+import {
+  DOCUMENTED_WINDOWS,
+  InvalidArgumentError,
+  NotFoundError,
+  RateLimitedError,
+  ResponseValidationError,
+  SeoVisibilityClient,
+} from '../src/index.js';
 import { createSimulator } from '../src/testing/index.js';
 import { RateLimiter } from '../src/testing/rate-limiter.js';
 import { VERSION } from '../src/wire/version.js';
@@ -31,7 +38,11 @@ function refusal(run: () => unknown): InvalidArgumentError {
 async function expectBurstServed(client: SeoVisibilityClient, sim: ReturnType<typeof createSimulator>): Promise<void> {
   let done = 0;
   const failures: unknown[] = [];
-  for (let i = 0; i < 600; i++) void client.projects.list({ limit: 1 }).then(() => done++, (error: unknown) => failures.push(error));
+  for (let i = 0; i < 600; i++)
+    void client.projects.list({ limit: 1 }).then(
+      () => done++,
+      (error: unknown) => failures.push(error),
+    );
   for (let step = 0; step < 400 && done + failures.length < 600; step++) await vi.advanceTimersByTimeAsync(1_000);
   expect(failures.map(String)).toEqual([]);
   expect(done).toBe(600);
@@ -60,7 +71,9 @@ describe('construction', () => {
 
   test('explicit options win over the environment', () => {
     vi.stubEnv('SEO_VISIBILITY_BASE_URL', 'https://env.example.com/api/v1');
-    expect(new SeoVisibilityClient({ apiKey: 'sv_live_x', baseUrl: 'https://given.example.com/api/v1' }).baseUrl).toBe('https://given.example.com/api/v1');
+    expect(new SeoVisibilityClient({ apiKey: 'sv_live_x', baseUrl: 'https://given.example.com/api/v1' }).baseUrl).toBe(
+      'https://given.example.com/api/v1',
+    );
   });
 
   test.each([
@@ -80,16 +93,30 @@ describe('construction', () => {
     expect(error.message).not.toContain('sv_live_x');
   });
 
-  test.each(['http://localhost:4010/api/v1', 'http://127.0.0.1:8080/api/v1', 'http://[::1]:3000/api/v1'])('allows plain http to loopback %s', (baseUrl) => {
-    expect(new SeoVisibilityClient({ apiKey: 'sv_live_x', baseUrl }).baseUrl).toBe(baseUrl);
-  });
+  test.each(['http://localhost:4010/api/v1', 'http://127.0.0.1:8080/api/v1', 'http://[::1]:3000/api/v1'])(
+    'allows plain http to loopback %s',
+    (baseUrl) => {
+      expect(new SeoVisibilityClient({ apiKey: 'sv_live_x', baseUrl }).baseUrl).toBe(baseUrl);
+    },
+  );
 
   test('does not reject a key for its prefix (the prefix is not documented)', () => {
-    expect(() => new SeoVisibilityClient({ apiKey: 'anything_live_abc', baseUrl: 'https://a.example.com/api/v1' })).not.toThrow();
+    expect(
+      () => new SeoVisibilityClient({ apiKey: 'anything_live_abc', baseUrl: 'https://a.example.com/api/v1' }),
+    ).not.toThrow();
   });
 
   test('exposes every namespace', () => {
-    expect(Object.keys(new SeoVisibilityClient(base))).toEqual(['projects', 'rankings', 'prompts', 'audits', 'backlinks', 'content', 'reports', 'webhooks']);
+    expect(Object.keys(new SeoVisibilityClient(base))).toEqual([
+      'projects',
+      'rankings',
+      'prompts',
+      'audits',
+      'backlinks',
+      'content',
+      'reports',
+      'webhooks',
+    ]);
   });
 
   test('identifies itself as seo-visibility/<version> node/<version>', async () => {
@@ -128,7 +155,11 @@ describe('throttle with default options', () => {
         body.meta.rate_limit = hourly.take('key', Date.now()).meta;
         return new Response(JSON.stringify(body), { status: 200, headers: response.headers });
       };
-      const client = new SeoVisibilityClient({ apiKey: sim.keys.readWrite, baseUrl: sim.baseUrl, fetch: fetch as typeof globalThis.fetch });
+      const client = new SeoVisibilityClient({
+        apiKey: sim.keys.readWrite,
+        baseUrl: sim.baseUrl,
+        fetch: fetch as typeof globalThis.fetch,
+      });
       await expectBurstServed(client, sim);
     } finally {
       vi.useRealTimers();
@@ -164,7 +195,13 @@ describe('hooks', () => {
   test('a single function is accepted where an array is expected, and called once per attempt', async () => {
     const { options } = simulated();
     const seen: string[] = [];
-    const client = new SeoVisibilityClient({ ...options, hooks: { onRequest: (info) => void seen.push(`request ${info.method}`), onResponse: [(info) => void seen.push(`response ${info.status}`)] } });
+    const client = new SeoVisibilityClient({
+      ...options,
+      hooks: {
+        onRequest: (info) => void seen.push(`request ${info.method}`),
+        onResponse: [(info) => void seen.push(`response ${info.status}`)],
+      },
+    });
     await client.projects.list();
     expect(seen).toEqual(['request GET', 'response 200']);
   });
@@ -174,7 +211,12 @@ describe('hooks', () => {
     const boom = () => {
       throw new TypeError('hook bug');
     };
-    const client = new SeoVisibilityClient({ ...options, maxQueueWait: 0, rateLimit: { windows: false }, hooks: { onRequest: boom, onResponse: boom, onError: boom, onRetry: boom } });
+    const client = new SeoVisibilityClient({
+      ...options,
+      maxQueueWait: 0,
+      rateLimit: { windows: false },
+      hooks: { onRequest: boom, onResponse: boom, onError: boom, onRetry: boom },
+    });
     for (let i = 0; i < 20; i++) await client.projects.list({ limit: 1 });
     // A leaked permit would count as in flight forever and shrink the budget below what the server reports.
     await Promise.all(Array.from({ length: 20 }, () => client.projects.list({ limit: 1 })));
@@ -203,7 +245,9 @@ describe('browser key guard', () => {
   });
 
   test('starts with dangerouslyAllowBrowser: true', () => {
-    expect(inBrowser(() => new SeoVisibilityClient({ ...base, dangerouslyAllowBrowser: true })).baseUrl).toBe(base.baseUrl);
+    expect(inBrowser(() => new SeoVisibilityClient({ ...base, dangerouslyAllowBrowser: true })).baseUrl).toBe(
+      base.baseUrl,
+    );
   });
 
   test('with the opt-in, a custom fetch in a browser sends no User-Agent', async () => {
@@ -265,7 +309,12 @@ describe('withOptions', () => {
     const { sent, options } = simulated({ rateLimit: { windows: [{ limit: 3, intervalMs: 60_000 }] } });
     const first = new SeoVisibilityClient({ ...options, maxRetryDelay: 1_000, rateLimit: { windows: false } });
     for (let i = 0; i < 3; i++) await first.projects.list();
-    const second = new SeoVisibilityClient({ ...options, maxRetryDelay: 1_000, maxRetries: 0, rateLimit: { windows: false } });
+    const second = new SeoVisibilityClient({
+      ...options,
+      maxRetryDelay: 1_000,
+      maxRetries: 0,
+      rateLimit: { windows: false },
+    });
     await expect(second.projects.list()).rejects.toBeInstanceOf(RateLimitedError);
     expect(sent).toHaveLength(4);
   });
@@ -288,7 +337,12 @@ describe('request: any endpoint', () => {
   test('sends through the same pipeline and validates data with the schema given', async () => {
     const { sent, options } = simulated();
     const client = new SeoVisibilityClient(options);
-    const projects = await client.request({ method: 'GET', path: '/projects', query: { limit: 2 }, schema: z.array(z.object({ id: z.string(), name: z.string() })) });
+    const projects = await client.request({
+      method: 'GET',
+      path: '/projects',
+      query: { limit: 2 },
+      schema: z.array(z.object({ id: z.string(), name: z.string() })),
+    });
     expect(projects).toHaveLength(2);
     expect(typeof projects[0]!.name).toBe('string');
     expect(new URL(sent[0]!.url).search).toBe('?limit=2');
@@ -297,8 +351,10 @@ describe('request: any endpoint', () => {
 
   test('the result is typed by the schema (zod or zod/mini), unknown without one', () => {
     const client = new SeoVisibilityClient(base);
-    const classic = () => client.request({ method: 'GET', path: '/projects', schema: z.array(z.object({ id: z.string() })) });
-    const mini = () => client.request({ method: 'GET', path: '/projects', schema: zm.array(zm.object({ id: zm.string() })) });
+    const classic = () =>
+      client.request({ method: 'GET', path: '/projects', schema: z.array(z.object({ id: z.string() })) });
+    const mini = () =>
+      client.request({ method: 'GET', path: '/projects', schema: zm.array(zm.object({ id: zm.string() })) });
     const bare = () => client.request({ method: 'GET', path: '/projects' });
     expectTypeOf<Awaited<ReturnType<typeof classic>>>().toEqualTypeOf<Array<{ id: string }>>();
     expectTypeOf<Awaited<ReturnType<typeof mini>>>().toEqualTypeOf<Array<{ id: string }>>();
@@ -307,7 +363,9 @@ describe('request: any endpoint', () => {
 
   test('without a schema, data is unknown and passed through; withResponse gives the HTTP response', async () => {
     const { options } = simulated();
-    const { data, response } = await new SeoVisibilityClient(options).request({ method: 'GET', path: '/projects' }).withResponse();
+    const { data, response } = await new SeoVisibilityClient(options)
+      .request({ method: 'GET', path: '/projects' })
+      .withResponse();
     expect(Array.isArray(data)).toBe(true);
     expect(response.status).toBe(200);
   });
@@ -315,7 +373,9 @@ describe('request: any endpoint', () => {
   test('a response the schema refuses is a ResponseValidationError; an unknown path is the API error', async () => {
     const { options } = simulated();
     const client = new SeoVisibilityClient({ ...options, maxRetries: 0 });
-    await expect(client.request({ method: 'GET', path: '/projects', schema: z.array(z.object({ id: z.number() })) })).rejects.toBeInstanceOf(ResponseValidationError);
+    await expect(
+      client.request({ method: 'GET', path: '/projects', schema: z.array(z.object({ id: z.number() })) }),
+    ).rejects.toBeInstanceOf(ResponseValidationError);
     await expect(client.request({ method: 'GET', path: '/no-such-route' })).rejects.toBeInstanceOf(NotFoundError);
   });
 
@@ -336,7 +396,11 @@ describe('request: any endpoint', () => {
     [{ method: 'GET', path: '/projects?limit=1' }, 'request.path', /query string/],
     [{ method: 'GET', path: 'https://evil.example.com/api/v1/projects' }, 'request.path', /without a scheme/],
     [{ method: 'GET', path: '//evil.example.com/x' }, 'request.path', /'\/\/'/],
-    [{ method: 'GET', path: '/projects', params: { limit: 1 } }, 'request.params', /not an option; request takes method, path, query, body, schema/],
+    [
+      { method: 'GET', path: '/projects', params: { limit: 1 } },
+      'request.params',
+      /not an option; request takes method, path, query, body, schema/,
+    ],
     [{ method: 'GET', path: '/projects', qeury: { limit: 1 } }, 'request.qeury', /did you mean request.query\?/],
     [{ method: 'GET', path: '/projects', query: { limit: Number.NaN } }, 'request.query.limit', /finite number/],
     [{ method: 'GET', path: '/projects', body: { a: 1 } }, 'request.body', /GET request has no body/],

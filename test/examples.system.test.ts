@@ -9,7 +9,8 @@ const run = promisify(execFile);
 const examples = readdirSync('examples').filter((name) => name.endsWith('.ts') && name !== 'run-with-simulator.ts');
 
 const expected: Record<string, RegExp> = {
-  'quick-start.ts': /Top movers[\s\S]*AI visibility per model[\s\S]*Latest audit[\s\S]*Backlinks[\s\S]*Upcoming content/,
+  'quick-start.ts':
+    /Top movers[\s\S]*AI visibility per model[\s\S]*Latest audit[\s\S]*Backlinks[\s\S]*Upcoming content/,
   'export-keywords-csv.ts': /^id,keyword,location,desktop_position/m,
   'audit-triage.ts': /open issues over \d+ pages/,
   'prompt-visibility-report.ts': /visible in \d+% of checks/,
@@ -24,7 +25,11 @@ describe('examples', () => {
   // A reader without a key runs what the header says: it must name the simulator wrapper.
   test.each(examples)('%s says in its header how to run it without a key', (name) => {
     const header = /^\/\*\*[\s\S]*?\*\//.exec(readFileSync(`examples/${name}`, 'utf8'))?.[0] ?? '';
-    expect(header).toMatch(name === 'quick-start.ts' ? /npm run demo:quick-start\b/ : new RegExp(`npm run (--silent )?example examples/${name.replace('.', '\\.')}`));
+    expect(header).toMatch(
+      name === 'quick-start.ts'
+        ? /npm run demo:quick-start\b/
+        : new RegExp(`npm run (--silent )?example examples/${name.replace('.', '\\.')}`),
+    );
     expect(header).toContain('SEO_VISIBILITY_API_KEY');
   });
 
@@ -37,7 +42,11 @@ describe('examples', () => {
 
   test.each(examples)('%s runs against the simulator and exits 0', async (name) => {
     const env = { ...process.env, SEO_VISIBILITY_API_KEY: '', SEO_VISIBILITY_BASE_URL: '' };
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'examples/run-with-simulator.ts', `examples/${name}`], { env, timeout: 60_000 });
+    const { stdout } = await run(
+      process.execPath,
+      ['--import', 'tsx', 'examples/run-with-simulator.ts', `examples/${name}`],
+      { env, timeout: 60_000 },
+    );
     expect(stdout).toMatch(expected[name]!);
   });
 });

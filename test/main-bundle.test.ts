@@ -25,7 +25,9 @@ beforeAll(async () => {
   });
   inputs = Object.keys(result.metafile.inputs);
   const output = Object.values(result.metafile.outputs)[0]!;
-  shipped = Object.entries(output.inputs).filter(([, { bytesInOutput }]) => bytesInOutput > 0).map(([path]) => path);
+  shipped = Object.entries(output.inputs)
+    .filter(([, { bytesInOutput }]) => bytesInOutput > 0)
+    .map(([path]) => path);
 });
 
 test('the bundle is the SDK itself (the check below would pass on an empty one)', () => {
@@ -45,7 +47,9 @@ test.each([
 
 // Issue 24: zod/mini's own builders parse every response. Classic zod (about 20 KiB more, gzipped)
 // and zod's schema compiler (about 9.5 KiB more) would not fit the 37 KiB budget.
-test('the main entry ships zod/mini, neither classic zod nor zod\'s schema compiler', () => {
+test("the main entry ships zod/mini, neither classic zod nor zod's schema compiler", () => {
   expect(shipped.some((path) => path.includes('node_modules/zod/v4/mini/'))).toBe(true);
-  expect(shipped.filter((path) => /node_modules\/zod\/v4\/classic\/|node_modules\/zod\/v4\/core\/compile\.js/.test(path))).toEqual([]);
+  expect(
+    shipped.filter((path) => /node_modules\/zod\/v4\/classic\/|node_modules\/zod\/v4\/core\/compile\.js/.test(path)),
+  ).toEqual([]);
 });

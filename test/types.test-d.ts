@@ -63,17 +63,23 @@ describe('client namespaces and method return types', () => {
   });
 
   test('single-response methods return ApiPromise of their data', () => {
-    expectTypeOf(client.projects.create({ websiteUrl: 'https://a.example' })).toEqualTypeOf<ApiPromise<CreatedProject>>();
+    expectTypeOf(client.projects.create({ websiteUrl: 'https://a.example' })).toEqualTypeOf<
+      ApiPromise<CreatedProject>
+    >();
     expectTypeOf(client.rankings.history(id, id)).toEqualTypeOf<ApiPromise<KeywordHistory>>();
     expectTypeOf(client.prompts.get(id, id)).toEqualTypeOf<ApiPromise<PromptDetail>>();
     expectTypeOf(client.audits.latest(id)).toEqualTypeOf<ApiPromise<LatestAudit>>();
     expectTypeOf(client.backlinks.list(id)).toEqualTypeOf<ApiPromise<BacklinkTarget[]>>();
     expectTypeOf(client.backlinks.summary(id)).toEqualTypeOf<ApiPromise<BacklinkSummary>>();
     expectTypeOf(client.content.get(id, id)).toEqualTypeOf<ApiPromise<ContentDetail>>();
-    expectTypeOf(client.content.updatePreferences(id, { preferences: 'x' })).toEqualTypeOf<ApiPromise<ContentPreferences>>();
+    expectTypeOf(client.content.updatePreferences(id, { preferences: 'x' })).toEqualTypeOf<
+      ApiPromise<ContentPreferences>
+    >();
     expectTypeOf(client.reports.list(id)).toEqualTypeOf<ApiPromise<Report[]>>();
     expectTypeOf(client.reports.delete(id, 'slug')).toEqualTypeOf<ApiPromise<Deleted>>();
-    expectTypeOf(client.webhooks.create({ url: 'https://a.example', project_id: id, events: ['audit.completed'] })).toEqualTypeOf<ApiPromise<WebhookSubscription>>();
+    expectTypeOf(
+      client.webhooks.create({ url: 'https://a.example', project_id: id, events: ['audit.completed'] }),
+    ).toEqualTypeOf<ApiPromise<WebhookSubscription>>();
     expectTypeOf(client.webhooks.test(id)).toEqualTypeOf<ApiPromise<WebhookTestResult>>();
   });
 
@@ -194,6 +200,8 @@ describe('webhook events', () => {
       expectTypeOf(event.event).toEqualTypeOf<string>();
       expectTypeOf(event.data).toEqualTypeOf<Record<string, unknown>>();
     }
-    expectTypeOf<Extract<KnownWebhookEvent, { event: 'prompts.updated' }>['data']['best_model']>().toEqualTypeOf<string>();
+    expectTypeOf<
+      Extract<KnownWebhookEvent, { event: 'prompts.updated' }>['data']['best_model']
+    >().toEqualTypeOf<string>();
   });
 });

@@ -69,7 +69,8 @@ export function nodeBuiltinsIn(metafile: Metafile): string[] {
     if (builtins.has(input) || input.startsWith('node:')) found.add(input);
     for (const imported of info.imports) {
       if (imported.path.startsWith('(disabled):')) continue;
-      if (imported.external || builtins.has(imported.path) || imported.path.startsWith('node:')) found.add(imported.path);
+      if (imported.external || builtins.has(imported.path) || imported.path.startsWith('node:'))
+        found.add(imported.path);
     }
   }
   return [...found].sort();
@@ -78,5 +79,7 @@ export function nodeBuiltinsIn(metafile: Metafile): string[] {
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const outdir = join(here, 'dist');
   const meta = await buildDashboard({ outdir });
-  console.log(`built ${join(outdir, 'index.html')} (${Object.keys(meta.inputs).length} modules); Node built-ins: ${nodeBuiltinsIn(meta).join(', ') || 'none'}`);
+  console.log(
+    `built ${join(outdir, 'index.html')} (${Object.keys(meta.inputs).length} modules); Node built-ins: ${nodeBuiltinsIn(meta).join(', ') || 'none'}`,
+  );
 }

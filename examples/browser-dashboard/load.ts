@@ -29,7 +29,10 @@ export async function loadPositions(client: SeoVisibilityClient, now: number): P
     break; // one keyword is all the chart needs: leaving the loop stops paging
   }
   if (!keywordId) throw new Error('no keyword');
-  const history = await client.rankings.history(project.id, keywordId, { date_from: new Date(now - 89 * DAY), date_to: new Date(now) });
+  const history = await client.rankings.history(project.id, keywordId, {
+    date_from: new Date(now - 89 * DAY),
+    date_to: new Date(now),
+  });
   return { project, history };
 }
 
@@ -38,7 +41,10 @@ export async function loadPositions(client: SeoVisibilityClient, now: number): P
  * answer shows the brand, in percent, best first.
  * @example `const rows = await loadVisibility(client, projectId); // [{ label: 'openai/gpt-5', value: 62.5 }, …]`
  */
-export async function loadVisibility(client: SeoVisibilityClient, projectId: string): Promise<Array<{ label: string; value: number }>> {
+export async function loadVisibility(
+  client: SeoVisibilityClient,
+  projectId: string,
+): Promise<Array<{ label: string; value: number }>> {
   const counts = new Map<string, { visible: number; total: number }>();
   for await (const prompt of client.prompts.list(projectId)) {
     for (const [model, response] of Object.entries(prompt.latest_responses)) {
@@ -48,7 +54,9 @@ export async function loadVisibility(client: SeoVisibilityClient, projectId: str
       counts.set(model, c);
     }
   }
-  return [...counts].map(([label, c]) => ({ label, value: (100 * c.visible) / c.total })).sort((a, b) => b.value - a.value);
+  return [...counts]
+    .map(([label, c]) => ({ label, value: (100 * c.visible) / c.total }))
+    .sort((a, b) => b.value - a.value);
 }
 
 /**
@@ -64,8 +72,19 @@ export async function rateLimitNotice(): Promise<string> {
   // that window's reset at least a minute ahead of the client's clock.
   const minute = 60_000;
   const windowStart = (Math.floor(Date.now() / minute) + 1) * minute + 1;
-  const sim = createSimulator({ seed: 2, now: () => windowStart, rateLimit: { windows: [{ limit: 1, intervalMs: minute }] } });
-  const client = new SeoVisibilityClient({ apiKey: sim.keys.readOnly, baseUrl: sim.baseUrl, fetch: sim.fetch, rateLimit: false, maxRetryDelay: 1_000, dangerouslyAllowBrowser: true });
+  const sim = createSimulator({
+    seed: 2,
+    now: () => windowStart,
+    rateLimit: { windows: [{ limit: 1, intervalMs: minute }] },
+  });
+  const client = new SeoVisibilityClient({
+    apiKey: sim.keys.readOnly,
+    baseUrl: sim.baseUrl,
+    fetch: sim.fetch,
+    rateLimit: false,
+    maxRetryDelay: 1_000,
+    dangerouslyAllowBrowser: true,
+  });
   await client.projects.list();
   try {
     await client.projects.list();
@@ -82,8 +101,17 @@ export async function rateLimitNotice(): Promise<string> {
  * to `parseWebhookEvent`.
  * @example `const events = await collectEvents(sim, client, projectId, received);`
  */
-export async function collectEvents(sim: Simulator, client: SeoVisibilityClient, projectId: string, received: string[]): Promise<WebhookEvent[]> {
-  const hook = await client.webhooks.create({ url: 'https://dashboard.example/hooks/seo', project_id: projectId, events: ['keywords.updated', 'prompts.updated', 'audit.completed'] });
+export async function collectEvents(
+  sim: Simulator,
+  client: SeoVisibilityClient,
+  projectId: string,
+  received: string[],
+): Promise<WebhookEvent[]> {
+  const hook = await client.webhooks.create({
+    url: 'https://dashboard.example/hooks/seo',
+    project_id: projectId,
+    events: ['keywords.updated', 'prompts.updated', 'audit.completed'],
+  });
   if (hook.id) await client.webhooks.test(hook.id);
   await sim.advance(DAY);
   return received.map((body) => parseWebhookEvent(body));

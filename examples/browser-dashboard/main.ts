@@ -23,13 +23,22 @@ async function main(): Promise<void> {
     },
   });
   // In the page: the simulator's keys are no secret, so the browser guard may let this client start.
-  const client = new SeoVisibilityClient({ apiKey: sim.keys.readWrite, baseUrl: sim.baseUrl, fetch: sim.fetch, dangerouslyAllowBrowser: true });
+  const client = new SeoVisibilityClient({
+    apiKey: sim.keys.readWrite,
+    baseUrl: sim.baseUrl,
+    fetch: sim.fetch,
+    dangerouslyAllowBrowser: true,
+  });
 
   const { project, history } = await loadPositions(client, sim.now());
   byId('project').textContent = `${project.name} · ${project.websiteUrl}`;
   byId('keyword').textContent = keywordSubtitle(history);
   const dates = history.history.map((day) => day.check_date);
-  const series = CHANNELS.map((c) => ({ label: c.label, color: c.color, values: history.history.map((day) => day[c.key] ?? null) }));
+  const series = CHANNELS.map((c) => ({
+    label: c.label,
+    color: c.color,
+    values: history.history.map((day) => day[c.key] ?? null),
+  }));
   byId('positions').append(positionChart(dates, series));
 
   byId('visibility').append(percentBars(await loadVisibility(client, project.id)));

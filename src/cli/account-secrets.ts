@@ -15,7 +15,13 @@ const LABEL = 'seo-visibility webhook account secret v1\u0000';
  */
 export async function accountWebhookSecret(mainSecret: string, accountId: string): Promise<string> {
   const encoder = new TextEncoder();
-  const key = await crypto.subtle.importKey('raw', encoder.encode(mainSecret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const key = await crypto.subtle.importKey(
+    'raw',
+    encoder.encode(mainSecret),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  );
   const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(`${LABEL}${accountId}`)));
   let binary = '';
   for (const byte of mac) binary += String.fromCharCode(byte);

@@ -1,5 +1,13 @@
 import { existsSync } from 'node:fs';
-import { type DatasetName, type SyncJob, type SyncResult, type SyncWindow, SyncError, planSync, runSync } from '../sync/index.js';
+import {
+  type DatasetName,
+  type SyncJob,
+  type SyncResult,
+  type SyncWindow,
+  SyncError,
+  planSync,
+  runSync,
+} from '../sync/index.js';
 import { missedEventLines } from './missed-events.js';
 import { type Connection, UsageError, connect } from './connect.js';
 import { EXIT } from './exit-codes.js';
@@ -22,7 +30,10 @@ interface IO {
 }
 
 function jobOf(opts: CommonOptions): SyncJob {
-  return { projects: opts.project?.length ? opts.project : 'all', ...(opts.datasets ? { datasets: opts.datasets } : {}) };
+  return {
+    projects: opts.project?.length ? opts.project : 'all',
+    ...(opts.datasets ? { datasets: opts.datasets } : {}),
+  };
 }
 
 /**
@@ -31,7 +42,10 @@ function jobOf(opts: CommonOptions): SyncJob {
  */
 function checkReserve(reserve: number, windows: readonly SyncWindow[]): void {
   const day = windows.reduce((a, b) => (b.intervalMs > a.intervalMs ? b : a));
-  if (reserve >= day.limit) throw new UsageError(`--reserve must be below the day's budget of ${day.limit.toLocaleString('en-US')} requests, got ${reserve.toLocaleString('en-US')}`);
+  if (reserve >= day.limit)
+    throw new UsageError(
+      `--reserve must be below the day's budget of ${day.limit.toLocaleString('en-US')} requests, got ${reserve.toLocaleString('en-US')}`,
+    );
 }
 
 /** Runs `fn` with a connection, turning errors into a message and an exit code. */
@@ -43,7 +57,10 @@ async function withConnection(opts: CommonOptions, io: IO, fn: (c: Connection) =
     return await fn(connection);
   } catch (error) {
     io.err.write(`seo-visibility: ${terminalText(error instanceof Error ? error.message : String(error))}\n`);
-    const usage = error instanceof UsageError || (error as { name?: string })?.name === 'InvalidArgumentError' || (error instanceof SyncError && (error.code === 'unknown_project' || error.code === 'job_changed'));
+    const usage =
+      error instanceof UsageError ||
+      (error as { name?: string })?.name === 'InvalidArgumentError' ||
+      (error instanceof SyncError && (error.code === 'unknown_project' || error.code === 'job_changed'));
     return usage ? EXIT.usage : EXIT.failed;
   } finally {
     await connection?.close();
@@ -51,7 +68,11 @@ async function withConnection(opts: CommonOptions, io: IO, fn: (c: Connection) =
 }
 
 /** The store the flags name, or a usage error written to stderr (exit 2). */
-function chooseStore(flags: StoreFlags, io: IO, options: { required: boolean; allowNdjson: boolean }): ReturnType<typeof storeFactory> | number {
+function chooseStore(
+  flags: StoreFlags,
+  io: IO,
+  options: { required: boolean; allowNdjson: boolean },
+): ReturnType<typeof storeFactory> | number {
   try {
     return storeFactory(flags, process.env, options);
   } catch (error) {
@@ -68,7 +89,12 @@ export function planCommand(opts: CommonOptions & StoreFlags & { json?: boolean 
     // A plan reads a store; it never creates one: a --db file that is not there yet holds nothing,
     // so the plan counts every request without opening (and so creating) it.
     const absent = opts.db !== undefined && opts.db !== ':memory:' && !existsSync(opts.db);
-    const plan = await planSync(client, jobOf(opts), { store: absent ? undefined : store?.(), budget: { reserve: opts.reserve }, windows, signal: io.signal });
+    const plan = await planSync(client, jobOf(opts), {
+      store: absent ? undefined : store?.(),
+      budget: { reserve: opts.reserve },
+      windows,
+      signal: io.signal,
+    });
     if (opts.json) io.out.write(`${terminalJson({ ...plan, summary: undefined, summaryText: plan.summary })}\n`);
     else io.out.write(`Plan for ${source}\n${terminalText(plan.summary)}\n`);
     return EXIT.done;
@@ -89,10 +115,17 @@ export function syncCommand(
     const job = jobOf(opts);
     // Lines may quote the server (a project's name, a reason): printed through terminalText.
     const say = (line: string) => io.out.write(`${terminalText(line)}\n`);
-    say(`Syncing ${job.projects === 'all' ? 'all projects' : `${job.projects.length} project(s)`} from ${source} into ${store().location}`);
+    say(
+      `Syncing ${job.projects === 'all' ? 'all projects' : `${job.projects.length} project(s)`} from ${source} into ${store().location}`,
+    );
     let reporter: Reporter | undefined;
     if (mode !== 'none') {
-      const plan = await planSync(client, job, { store: store(), budget: { reserve: opts.reserve }, windows, signal: io.signal }).catch((error: unknown) => {
+      const plan = await planSync(client, job, {
+        store: store(),
+        budget: { reserve: opts.reserve },
+        windows,
+        signal: io.signal,
+      }).catch((error: unknown) => {
         // The first Ctrl-C while planning: nothing is running yet, so stop here with nothing lost.
         if (io.signal.aborted) return undefined;
         throw error;
@@ -101,7 +134,9 @@ export function syncCommand(
         say('Stopped: interrupted while planning. Nothing was written; run the same command again to start.');
         return EXIT.stopped;
       }
-      say(`Plan: ${plan.requests.toLocaleString('en-US')} requests, ${shortDuration(plan.leastTimeMs)} at the least; ${plan.fitsToday ? "fits in today's budget" : `spans ${plan.days} days of budget`}; rankings.history: ${plan.historyPath}`);
+      say(
+        `Plan: ${plan.requests.toLocaleString('en-US')} requests, ${shortDuration(plan.leastTimeMs)} at the least; ${plan.fitsToday ? "fits in today's budget" : `spans ${plan.days} days of budget`}; rankings.history: ${plan.historyPath}`,
+      );
       reporter = mode === 'bars' ? new BarsReporter(plan, windows, io.out) : new LinesReporter(plan, windows, say);
     }
     let result: SyncResult | undefined;
@@ -119,13 +154,20 @@ export function syncCommand(
       reporter?.stop(result);
     }
     const rows = Object.values(result.datasets).reduce((s, d) => s + (d?.rows ?? 0), 0);
-    say(`${result.requests.toLocaleString('en-US')} requests, ${rows.toLocaleString('en-US')} rows written (snapshot ${result.snapshotDate}, run ${result.run}).`);
+    say(
+      `${result.requests.toLocaleString('en-US')} requests, ${rows.toLocaleString('en-US')} rows written (snapshot ${result.snapshotDate}, run ${result.run}).`,
+    );
     for (const line of missedEventLines(result.missedEvents)) say(line);
     if (result.status === 'completed') {
       say('Done: every dataset is up to date.');
       return EXIT.done;
     }
-    const why = { max_requests: '--max-requests reached', daily_budget: "today's budget is spent (less --reserve)", rate_limited: 'the rate limit resets later than the client waits', aborted: 'interrupted' }[result.reason ?? 'aborted'];
+    const why = {
+      max_requests: '--max-requests reached',
+      daily_budget: "today's budget is spent (less --reserve)",
+      rate_limited: 'the rate limit resets later than the client waits',
+      aborted: 'interrupted',
+    }[result.reason ?? 'aborted'];
     say(`Stopped: ${why}. Progress is saved; run the same command again to resume.`);
     return EXIT.stopped;
   });

@@ -39,7 +39,10 @@ export class UsageError extends Error {
  * faster, so a whole sync takes seconds and still shows the pacing.
  * @internal
  */
-export async function connect(options: { simulator?: boolean | undefined; keywords?: number | undefined }, env: NodeJS.ProcessEnv = process.env): Promise<Connection> {
+export async function connect(
+  options: { simulator?: boolean | undefined; keywords?: number | undefined },
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Connection> {
   if (options.simulator) {
     const { createSimulator } = await import('../testing/index.js');
     const sim = createSimulator({ seed: 1, keywordsPerProject: options.keywords ?? 500, speedup: SIMULATOR_SPEEDUP });
@@ -47,18 +50,38 @@ export async function connect(options: { simulator?: boolean | undefined; keywor
     const server = await sim.listen({ host: '127.0.0.1', port: 0 });
     let client: SeoVisibilityClient;
     try {
-      client = new SeoVisibilityClient({ apiKey: sim.keys.readOnly, baseUrl: server.url, rateLimit: { windows }, ...logTo(env) });
+      client = new SeoVisibilityClient({
+        apiKey: sim.keys.readOnly,
+        baseUrl: server.url,
+        rateLimit: { windows },
+        ...logTo(env),
+      });
     } catch (error) {
       await server.close(); // else its open socket keeps the process alive after the error
       throw error;
     }
-    return { client, windows, source: `the built-in simulator at ${server.url} (rate windows ${SIMULATOR_SPEEDUP}× faster)`, close: () => server.close() };
+    return {
+      client,
+      windows,
+      source: `the built-in simulator at ${server.url} (rate windows ${SIMULATOR_SPEEDUP}× faster)`,
+      close: () => server.close(),
+    };
   }
-  if (!env['SEO_VISIBILITY_API_KEY']) throw new UsageError('No API key: set SEO_VISIBILITY_API_KEY (and SEO_VISIBILITY_BASE_URL), or pass --simulator to try it on the built-in simulator.');
-  if (!env['SEO_VISIBILITY_BASE_URL']) throw new UsageError('No API address: set SEO_VISIBILITY_BASE_URL to the base URL ending in /api/v1, or pass --simulator.');
+  if (!env['SEO_VISIBILITY_API_KEY'])
+    throw new UsageError(
+      'No API key: set SEO_VISIBILITY_API_KEY (and SEO_VISIBILITY_BASE_URL), or pass --simulator to try it on the built-in simulator.',
+    );
+  if (!env['SEO_VISIBILITY_BASE_URL'])
+    throw new UsageError(
+      'No API address: set SEO_VISIBILITY_BASE_URL to the base URL ending in /api/v1, or pass --simulator.',
+    );
   let client: SeoVisibilityClient;
   try {
-    client = new SeoVisibilityClient({ apiKey: env['SEO_VISIBILITY_API_KEY'], baseUrl: env['SEO_VISIBILITY_BASE_URL'], ...logTo(env) });
+    client = new SeoVisibilityClient({
+      apiKey: env['SEO_VISIBILITY_API_KEY'],
+      baseUrl: env['SEO_VISIBILITY_BASE_URL'],
+      ...logTo(env),
+    });
   } catch (error) {
     // The user typed a variable, not a client option: name the variable.
     const variable = isInvalidArgumentError(error) ? ENV_OF[error.argument] : undefined;

@@ -17,21 +17,36 @@ export type FleetEnsureStep = EnsureWebhookStep & { account: string };
  * @example `await ensureFleetWebhooks({ url: 'https://example.com/hooks/seo', accounts: 'accounts.json', dryRun: true }, secret)`
  * @internal
  */
-export async function ensureFleetWebhooks(opts: { url: string; accounts: string; events?: KnownWebhookEventName[] | undefined; dryRun?: boolean | undefined }, mainSecret: string): Promise<FleetEnsureStep[]> {
+export async function ensureFleetWebhooks(
+  opts: { url: string; accounts: string; events?: KnownWebhookEventName[] | undefined; dryRun?: boolean | undefined },
+  mainSecret: string,
+): Promise<FleetEnsureStep[]> {
   checkSecrets(mainSecret);
   const file = readAccountsFile(opts.accounts);
-  if (file.missingKeys.length) throw new UsageError(`These key variables are not set: ${file.missingKeys.join(', ')}. Each account's subscriptions are made on its own key`);
-  if (file.malformedKeys.length) throw new UsageError(`These keys cannot be sent: ${file.malformedKeys.join('; ')}. Set each variable to the key alone`);
+  if (file.missingKeys.length)
+    throw new UsageError(
+      `These key variables are not set: ${file.missingKeys.join(', ')}. Each account's subscriptions are made on its own key`,
+    );
+  if (file.malformedKeys.length)
+    throw new UsageError(
+      `These keys cannot be sent: ${file.malformedKeys.join('; ')}. Set each variable to the key alone`,
+    );
   const steps: FleetEnsureStep[] = [];
   for (const [id, account] of Object.entries(file.accounts)) {
     const client = new SeoVisibilityClient({ ...account.client, apiKey: account.apiKey });
     try {
       const secret = await accountWebhookSecret(mainSecret, id);
-      const done = await ensureWebhooks(client, { url: accountHookPath(opts.url, id), secret, ...(opts.events ? { events: opts.events } : {}), dryRun: opts.dryRun === true });
+      const done = await ensureWebhooks(client, {
+        url: accountHookPath(opts.url, id),
+        secret,
+        ...(opts.events ? { events: opts.events } : {}),
+        dryRun: opts.dryRun === true,
+      });
       steps.push(...done.map((step) => ({ account: id, ...step })));
     } catch (error) {
       // The SDK's messages never hold a key or a secret; the account is named for the reader.
-      if (error instanceof Error && !(error instanceof UsageError) && error.name !== 'InvalidArgumentError') error.message = `account ${id}: ${error.message}`;
+      if (error instanceof Error && !(error instanceof UsageError) && error.name !== 'InvalidArgumentError')
+        error.message = `account ${id}: ${error.message}`;
       throw error;
     }
   }

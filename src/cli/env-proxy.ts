@@ -25,7 +25,13 @@ export async function useEnvProxy(env: NodeJS.ProcessEnv): Promise<void> {
   if (!httpProxy && !httpsProxy) return;
   const { EnvHttpProxyAgent, setGlobalDispatcher } = await import('undici');
   // Passed explicitly (not left to undici's own reading of process.env): `env` is what is checked.
-  setGlobalDispatcher(new EnvHttpProxyAgent({ httpProxy: httpProxy?.value ?? '', httpsProxy: httpsProxy?.value ?? httpProxy?.value ?? '', noProxy: env['no_proxy'] || env['NO_PROXY'] || '' }));
+  setGlobalDispatcher(
+    new EnvHttpProxyAgent({
+      httpProxy: httpProxy?.value ?? '',
+      httpsProxy: httpsProxy?.value ?? httpProxy?.value ?? '',
+      noProxy: env['no_proxy'] || env['NO_PROXY'] || '',
+    }),
+  );
 }
 
 /** The first of `names` that is set, checked to be an http(s) URL. */
@@ -40,7 +46,9 @@ function pick(env: NodeJS.ProcessEnv, ...names: string[]): { name: string; value
     // refused below
   }
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    throw new UsageError(`${name}: expected a proxy URL such as http://proxy.example.com:3128 (the value is not shown: it may hold a password)`);
+    throw new UsageError(
+      `${name}: expected a proxy URL such as http://proxy.example.com:3128 (the value is not shown: it may hold a password)`,
+    );
   }
   return { name, value };
 }

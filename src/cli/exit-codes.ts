@@ -12,10 +12,30 @@ export const EXIT = { done: 0, failed: 1, usage: 2, alert: 3, stopped: 75 } as c
 type Command = 'plan' | 'sync' | 'report' | 'mcp';
 
 /** What each code means, per command where that differs; `only`: the commands that return it (`fleet` has its own help). */
-const MEANINGS: ReadonlyArray<{ code: number; text: string | Record<Command, string>; only?: ReadonlyArray<Command | 'fleet work'> }> = [
-  { code: EXIT.done, text: { plan: 'done: the plan is printed', sync: 'done: every dataset is up to date', report: 'done: the report is written', mcp: 'done: the client disconnected' } },
-  { code: EXIT.alert, text: 'an --alert threshold was crossed: the report is written and the offending rows printed', only: ['report'] },
-  { code: EXIT.stopped, text: 'stopped (budget spent, --max-requests reached, Ctrl-C); progress is saved, run the same command to resume', only: ['sync', 'fleet work'] },
+const MEANINGS: ReadonlyArray<{
+  code: number;
+  text: string | Record<Command, string>;
+  only?: ReadonlyArray<Command | 'fleet work'>;
+}> = [
+  {
+    code: EXIT.done,
+    text: {
+      plan: 'done: the plan is printed',
+      sync: 'done: every dataset is up to date',
+      report: 'done: the report is written',
+      mcp: 'done: the client disconnected',
+    },
+  },
+  {
+    code: EXIT.alert,
+    text: 'an --alert threshold was crossed: the report is written and the offending rows printed',
+    only: ['report'],
+  },
+  {
+    code: EXIT.stopped,
+    text: 'stopped (budget spent, --max-requests reached, Ctrl-C); progress is saved, run the same command to resume',
+    only: ['sync', 'fleet work'],
+  },
   {
     code: EXIT.failed,
     text: {
@@ -30,7 +50,8 @@ const MEANINGS: ReadonlyArray<{ code: number; text: string | Record<Command, str
     text: {
       plan: 'bad usage (an unknown or empty option, a bad value, an unknown dataset, no API key)',
       sync: 'bad usage (an unknown or empty option, a bad value, an unknown dataset, no API key)',
-      report: 'bad usage (an unknown or empty option, a bad value, not exactly one of --db and --postgres, a bad --alert, an unknown project, a missing --out folder)',
+      report:
+        'bad usage (an unknown or empty option, a bad value, not exactly one of --db and --postgres, a bad --alert, an unknown project, a missing --out folder)',
       mcp: 'bad usage (an unknown or empty option, a bad value, not exactly one of --db and --postgres, --allow-writes without --live)',
     },
   },
@@ -42,11 +63,31 @@ const ENVIRONMENT: ReadonlyArray<{ name: string; text: string; for: ReadonlyArra
   { name: 'SEO_VISIBILITY_API_KEY', text: 'the API key, for the api tool of --live only', for: ['mcp'] },
   { name: 'SEO_VISIBILITY_BASE_URL', text: "the API's base URL, ending in /api/v1", for: ['plan', 'sync'] },
   { name: 'SEO_VISIBILITY_BASE_URL', text: "the API's base URL, ending in /api/v1 (--live only)", for: ['mcp'] },
-  { name: 'SEO_VISIBILITY_POSTGRES_URL', text: 'the PostgreSQL URL when no --db, --ndjson or --postgres is given', for: ['plan', 'sync'] },
-  { name: 'SEO_VISIBILITY_POSTGRES_URL', text: 'the PostgreSQL URL when no --db or --postgres is given', for: ['report', 'mcp'] },
-  { name: 'SEO_VISIBILITY_LOG', text: 'debug | info | warn | error: log each request to stderr', for: ['plan', 'sync'] },
-  { name: 'SEO_VISIBILITY_LOG', text: 'debug | info | warn | error: log each request of the api tool to stderr', for: ['mcp'] },
-  { name: 'HTTPS_PROXY, NO_PROXY', text: 'a proxy to the API (HTTP_PROXY for http://), and hosts reached without it', for: ['plan', 'sync', 'mcp'] },
+  {
+    name: 'SEO_VISIBILITY_POSTGRES_URL',
+    text: 'the PostgreSQL URL when no --db, --ndjson or --postgres is given',
+    for: ['plan', 'sync'],
+  },
+  {
+    name: 'SEO_VISIBILITY_POSTGRES_URL',
+    text: 'the PostgreSQL URL when no --db or --postgres is given',
+    for: ['report', 'mcp'],
+  },
+  {
+    name: 'SEO_VISIBILITY_LOG',
+    text: 'debug | info | warn | error: log each request to stderr',
+    for: ['plan', 'sync'],
+  },
+  {
+    name: 'SEO_VISIBILITY_LOG',
+    text: 'debug | info | warn | error: log each request of the api tool to stderr',
+    for: ['mcp'],
+  },
+  {
+    name: 'HTTPS_PROXY, NO_PROXY',
+    text: 'a proxy to the API (HTTP_PROXY for http://), and hosts reached without it',
+    for: ['plan', 'sync', 'mcp'],
+  },
 ];
 
 /**
@@ -56,11 +97,16 @@ const ENVIRONMENT: ReadonlyArray<{ name: string; text: string; for: ReadonlyArra
  * @internal
  */
 export function exitHelp(command?: Command): string {
-  const lines = MEANINGS.filter((m) => command === undefined || m.only === undefined || m.only.includes(command)).map((m) => {
-    const text = typeof m.text === 'string' ? m.text : command ? m.text[command] : m.code === EXIT.done ? 'done' : m.text.plan;
-    return `  ${String(m.code).padEnd(3)} ${command === undefined && m.only ? `${m.only.join(' and ')} only: ` : ''}${text}`;
-  });
-  const env = ENVIRONMENT.filter((e) => e.for.includes(command ?? 'sync')).map((e) => `  ${e.name.padEnd(28)} ${e.text}`);
+  const lines = MEANINGS.filter((m) => command === undefined || m.only === undefined || m.only.includes(command)).map(
+    (m) => {
+      const text =
+        typeof m.text === 'string' ? m.text : command ? m.text[command] : m.code === EXIT.done ? 'done' : m.text.plan;
+      return `  ${String(m.code).padEnd(3)} ${command === undefined && m.only ? `${m.only.join(' and ')} only: ` : ''}${text}`;
+    },
+  );
+  const env = ENVIRONMENT.filter((e) => e.for.includes(command ?? 'sync')).map(
+    (e) => `  ${e.name.padEnd(28)} ${e.text}`,
+  );
   return `
 Exit codes:
 ${lines.join('\n')}

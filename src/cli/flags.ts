@@ -14,7 +14,8 @@ import { DATASET_NAMES, type DatasetName } from '../sync/index.js';
 export function wholeNumber(flag: string, min: number) {
   return (value: string): number => {
     const n = Number(value);
-    if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(n) || n < min) throw new CommanderArgumentError(`${flag} must be a whole number ≥ ${min}, got ${JSON.stringify(value)}`);
+    if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(n) || n < min)
+      throw new CommanderArgumentError(`${flag} must be a whole number ≥ ${min}, got ${JSON.stringify(value)}`);
     return n;
   };
 }
@@ -29,7 +30,10 @@ export function nonEmpty(flag: string) {
 
 /** Comma-separated items of a flag, refusing an empty value or an empty list. */
 function items(flag: string, value: string): string[] {
-  const list = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const list = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (list.length === 0) throw new CommanderArgumentError(`${flag} needs a value, got ${JSON.stringify(value)}`);
   return list;
 }
@@ -38,7 +42,10 @@ function items(flag: string, value: string): string[] {
 export function projectIds(value: string, previous: string[] = []): string[] {
   const ids = items('--project', value);
   const bad = ids.find((id) => !isUuid(id));
-  if (bad !== undefined) throw new CommanderArgumentError(`--project expects project UUIDs such as 3f2b9c4e-8a1d-4c6e-9b7a-2d5e1f0a6c3b, got ${JSON.stringify(bad)}`);
+  if (bad !== undefined)
+    throw new CommanderArgumentError(
+      `--project expects project UUIDs such as 3f2b9c4e-8a1d-4c6e-9b7a-2d5e1f0a6c3b, got ${JSON.stringify(bad)}`,
+    );
   return [...previous, ...ids];
 }
 
@@ -46,6 +53,9 @@ export function projectIds(value: string, previous: string[] = []): string[] {
 export function datasetNames(value: string): DatasetName[] {
   const names = items('--datasets', value);
   const unknown = names.filter((n) => !(DATASET_NAMES as readonly string[]).includes(n));
-  if (unknown.length) throw new CommanderArgumentError(`--datasets: unknown dataset ${unknown.join(', ')}; known datasets: ${DATASET_NAMES.join(', ')}`);
+  if (unknown.length)
+    throw new CommanderArgumentError(
+      `--datasets: unknown dataset ${unknown.join(', ')}; known datasets: ${DATASET_NAMES.join(', ')}`,
+    );
   return names as DatasetName[];
 }

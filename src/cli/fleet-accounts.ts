@@ -63,12 +63,19 @@ export function readAccountsFile(path: string, env: NodeJS.ProcessEnv = process.
     text = readFileSync(path, 'utf8');
     parsed = JSON.parse(text);
   } catch (error) {
-    const why = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : error instanceof SyntaxError ? `not valid JSON (${error.message})` : String((error as Error).message);
+    const why =
+      (error as NodeJS.ErrnoException).code === 'ENOENT'
+        ? 'no such file'
+        : error instanceof SyntaxError
+          ? `not valid JSON (${error.message})`
+          : String((error as Error).message);
     throw new UsageError(`--accounts ${path}: ${why}`);
   }
   refuseDuplicates(path, text);
   const top = objectAt(parsed, `--accounts ${path}`, '{ "accounts": { "<id>": { "keyEnv": "<VARIABLE>" } } }');
-  for (const key of Object.keys(top)) if (key !== 'accounts' && key !== 'baseUrl') throw new UsageError(`--accounts ${path}: unknown key "${key}" (the file takes "accounts" and "baseUrl")`);
+  for (const key of Object.keys(top))
+    if (key !== 'accounts' && key !== 'baseUrl')
+      throw new UsageError(`--accounts ${path}: unknown key "${key}" (the file takes "accounts" and "baseUrl")`);
   const entries = objectAt(top['accounts'], `--accounts ${path}: "accounts"`, '{ "<id>": { "keyEnv": "<VARIABLE>" } }');
   if (Object.keys(entries).length === 0) throw new UsageError(`--accounts ${path}: "accounts" is empty`);
   const sharedUrl = top['baseUrl'] ?? env['SEO_VISIBILITY_BASE_URL'];
@@ -78,7 +85,9 @@ export function readAccountsFile(path: string, env: NodeJS.ProcessEnv = process.
   for (const [id, raw] of Object.entries(entries)) {
     const where = `--accounts ${path}: account "${id}"`;
     const entry = objectAt(raw, where, '{ "keyEnv": "<VARIABLE>" }') as Partial<AccountEntry>;
-    for (const key of Object.keys(entry)) if (!ENTRY_KEYS.includes(key)) throw new UsageError(`${where}: unknown key "${key}" (an account takes ${ENTRY_KEYS.join(', ')})`);
+    for (const key of Object.keys(entry))
+      if (!ENTRY_KEYS.includes(key))
+        throw new UsageError(`${where}: unknown key "${key}" (an account takes ${ENTRY_KEYS.join(', ')})`);
     // The value is never echoed: when it is not a name, it may well be the key itself.
     if (typeof entry.keyEnv !== 'string' || !VARIABLE_NAME.test(entry.keyEnv))
       throw new UsageError(
@@ -86,13 +95,22 @@ export function readAccountsFile(path: string, env: NodeJS.ProcessEnv = process.
       );
     const apiKey = env[entry.keyEnv];
     if (!apiKey) missingKeys.push(`${id}: ${entry.keyEnv}`);
-    else if (!isWellFormedKey(apiKey)) malformedKeys.push(`${id}: ${entry.keyEnv} holds whitespace, control or non-ASCII characters (a trailing newline or CR from a .env file?)`);
+    else if (!isWellFormedKey(apiKey))
+      malformedKeys.push(
+        `${id}: ${entry.keyEnv} holds whitespace, control or non-ASCII characters (a trailing newline or CR from a .env file?)`,
+      );
     const baseUrl = entry.baseUrl ?? sharedUrl;
     accounts[id] = {
       apiKey: apiKey ?? '',
       job: { projects: entry.projects ?? 'all', ...(entry.datasets ? { datasets: entry.datasets } : {}) },
-      client: { ...(typeof baseUrl === 'string' ? { baseUrl } : {}), ...(entry.windows ? { rateLimit: { windows: entry.windows } } : {}) },
-      budget: { ...(entry.reserve !== undefined ? { reserve: entry.reserve } : {}), ...(entry.maxRequests !== undefined ? { maxRequests: entry.maxRequests } : {}) },
+      client: {
+        ...(typeof baseUrl === 'string' ? { baseUrl } : {}),
+        ...(entry.windows ? { rateLimit: { windows: entry.windows } } : {}),
+      },
+      budget: {
+        ...(entry.reserve !== undefined ? { reserve: entry.reserve } : {}),
+        ...(entry.maxRequests !== undefined ? { maxRequests: entry.maxRequests } : {}),
+      },
     };
   }
   return { accounts, missingKeys, malformedKeys };
@@ -119,10 +137,13 @@ function refuseDuplicates(path: string, text: string): void {
       : twice.path.length === 2 && twice.path[0] === 'accounts'
         ? `"${twice.key}" of account "${twice.path[1]}"`
         : `"${[...twice.path, twice.key].join('.')}"`;
-  throw new UsageError(`--accounts ${path}: ${what} is given twice: ${at(twice.first)} and ${at(twice.second)}. JSON would keep only the second; remove or rename one`);
+  throw new UsageError(
+    `--accounts ${path}: ${what} is given twice: ${at(twice.first)} and ${at(twice.second)}. JSON would keep only the second; remove or rename one`,
+  );
 }
 
 function objectAt(value: unknown, where: string, example: string): Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError(`${where}: expected an object such as ${example}`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new UsageError(`${where}: expected an object such as ${example}`);
   return value as Record<string, unknown>;
 }

@@ -11,8 +11,14 @@ const EXAMPLES: Record<FleetCommand, string[]> = {
     'seo-visibility fleet work --accounts accounts.json --exit-when-idle           # from cron',
     'seo-visibility fleet work --accounts accounts.json --simulator --exit-when-idle  # no keys: built-in simulator',
   ],
-  status: ['seo-visibility fleet status --accounts accounts.json', 'seo-visibility fleet status --accounts accounts.json --json   # every failure text whole'],
-  plan: ['seo-visibility fleet plan --accounts accounts.json', 'seo-visibility fleet plan --accounts accounts.json --simulator --json'],
+  status: [
+    'seo-visibility fleet status --accounts accounts.json',
+    'seo-visibility fleet status --accounts accounts.json --json   # every failure text whole',
+  ],
+  plan: [
+    'seo-visibility fleet plan --accounts accounts.json',
+    'seo-visibility fleet plan --accounts accounts.json --simulator --json',
+  ],
 };
 
 const DONE: Record<FleetCommand, string> = {
@@ -39,7 +45,9 @@ export function fleetHelp(command: FleetCommand): string {
     `  0   ${DONE[command]}`,
     `  1   ${FAILED[command]}`,
     `  2   bad usage: an unknown option, no Postgres, a bad accounts file${command === 'work' || command === 'plan' ? ', a key variable unset or malformed' : ''}`,
-    ...(command === 'work' ? ['  75  stopped by Ctrl-C or SIGTERM: the runs in hand are queued again, progress saved'] : []),
+    ...(command === 'work'
+      ? ['  75  stopped by Ctrl-C or SIGTERM: the runs in hand are queued again, progress saved']
+      : []),
   ];
   return `
 Examples:

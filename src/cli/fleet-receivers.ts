@@ -13,7 +13,13 @@ export interface EventQueue {
 }
 
 /** The events that read something (EVENT_DATASETS); the others are acknowledged and dropped. */
-const READING_EVENTS: readonly KnownWebhookEventName[] = ['keywords.updated', 'prompts.updated', 'audit.completed', 'content.created', 'content.status_changed'];
+const READING_EVENTS: readonly KnownWebhookEventName[] = [
+  'keywords.updated',
+  'prompts.updated',
+  'audit.completed',
+  'content.created',
+  'content.status_changed',
+];
 
 /** The fleet's receivers and the Node handler that routes to them. @internal */
 export interface FleetReceivers {

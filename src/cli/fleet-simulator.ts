@@ -24,14 +24,24 @@ export interface SimulatedAccounts {
 export async function simulatedAccounts(accounts: Readonly<Record<string, FleetAccount>>): Promise<SimulatedAccounts> {
   const { createSimulator, listenAccounts } = await import('../testing/index.js');
   const ids = Object.keys(accounts);
-  const sims = ids.map((id) => createSimulator({ seed: seedOf(id), keywordsPerProject: KEYWORDS, speedup: SIMULATOR_SPEEDUP }));
+  const sims = ids.map((id) =>
+    createSimulator({ seed: seedOf(id), keywordsPerProject: KEYWORDS, speedup: SIMULATOR_SPEEDUP }),
+  );
   const server = await listenAccounts(sims, { host: '127.0.0.1', port: 0 });
   const served: Record<string, FleetAccount> = {};
   ids.forEach((id, i) => {
     const sim = sims[i]!;
-    served[id] = { ...accounts[id]!, apiKey: sim.keys.readOnly, client: { ...accounts[id]!.client, baseUrl: server.url, rateLimit: { windows: sim.rateWindows } } };
+    served[id] = {
+      ...accounts[id]!,
+      apiKey: sim.keys.readOnly,
+      client: { ...accounts[id]!.client, baseUrl: server.url, rateLimit: { windows: sim.rateWindows } },
+    };
   });
-  return { accounts: served, source: `the built-in simulator at ${server.url} (${ids.length} account(s), rate windows ${SIMULATOR_SPEEDUP}× faster)`, close: () => server.close() };
+  return {
+    accounts: served,
+    source: `the built-in simulator at ${server.url} (${ids.length} account(s), rate windows ${SIMULATOR_SPEEDUP}× faster)`,
+    close: () => server.close(),
+  };
 }
 
 /** A stable seed from an account id (FNV-1a). */

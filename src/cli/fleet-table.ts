@@ -18,13 +18,18 @@ export function statusTable(status: readonly AccountStatus[], width: number | un
     const r = flat[i]!;
     const count = (n: number | '') => (n === '' ? '-' : n.toLocaleString('en-US'));
     // Cells quote the server (a failure's message): no escape sequence or bidi control reaches the terminal.
-    return [s.account, stateWords(s), r.lastRunEnded || '-', count(r.requests), count(r.rows)].map((cell) => terminalText(cell, { oneLine: true }));
+    return [s.account, stateWords(s), r.lastRunEnded || '-', count(r.requests), count(r.rows)].map((cell) =>
+      terminalText(cell, { oneLine: true }),
+    );
   });
   const head = ['account', 'state', 'last run (UTC)', 'requests', 'rows'];
   const STATE = 1;
   let cut = false;
   if (width !== undefined) {
-    const others = head.reduce((sum, h, i) => (i === STATE ? sum : sum + Math.max(h.length, ...rows.map((r) => r[i]!.length))), 0);
+    const others = head.reduce(
+      (sum, h, i) => (i === STATE ? sum : sum + Math.max(h.length, ...rows.map((r) => r[i]!.length))),
+      0,
+    );
     const room = Math.max(MIN_STATE_WIDTH, width - others - 2 * (head.length - 1));
     for (const r of rows) {
       if (r[STATE]!.length > room) {
@@ -44,6 +49,10 @@ export function statusTable(status: readonly AccountStatus[], width: number | un
 export function table(head: string[], given: string[][]): string {
   const rows = given.map((r) => r.map((cell) => terminalText(cell, { oneLine: true }))); // cells may quote the server
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
   return `${[line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n')}\n`;
 }

@@ -48,13 +48,15 @@ Environment:
   SEO_VISIBILITY_POSTGRES_URL   the Postgres URL when --postgres is not given
   SEO_VISIBILITY_BASE_URL       the API's base URL when the accounts file gives none`;
 
-const SIMULATOR_HELP = "serve every account of the file from the built-in simulator (no keys needed; rate windows 60× faster): try a fleet on a local Postgres";
+const SIMULATOR_HELP =
+  'serve every account of the file from the built-in simulator (no keys needed; rate windows 60× faster): try a fleet on a local Postgres';
 
 /** Parses a whole number option, naming it. */
 function whole(name: string, min: number) {
   return (value: string): number => {
     const n = Number(value);
-    if (value.trim() === '' || !Number.isInteger(n) || n < min) throw new CommanderArgumentError(`${name} must be a whole number ≥ ${min}, got "${value}"`);
+    if (value.trim() === '' || !Number.isInteger(n) || n < min)
+      throw new CommanderArgumentError(`${name} must be a whole number ≥ ${min}, got "${value}"`);
     return n;
   };
 }
@@ -64,35 +66,56 @@ function whole(name: string, min: number) {
  * @internal
  */
 export function registerFleet(program: Command, io: IO): void {
-  const fleet = program.command('fleet').description('Sync many accounts, each on its own key, with workers on as many machines as you run (pg-boss on your Postgres).').addHelpText('after', HELP);
+  const fleet = program
+    .command('fleet')
+    .description(
+      'Sync many accounts, each on its own key, with workers on as many machines as you run (pg-boss on your Postgres).',
+    )
+    .addHelpText('after', HELP);
   const common = (command: Command) =>
     command
-      .option('--postgres <url>', 'the Postgres that holds the queue and the warehouse (or SEO_VISIBILITY_POSTGRES_URL)')
-      .requiredOption('--accounts <file>', 'the accounts file (JSON): each account and the environment variable holding its key')
+      .option(
+        '--postgres <url>',
+        'the Postgres that holds the queue and the warehouse (or SEO_VISIBILITY_POSTGRES_URL)',
+      )
+      .requiredOption(
+        '--accounts <file>',
+        'the accounts file (JSON): each account and the environment variable holding its key',
+      )
       .option('--schema <name>', 'the warehouse schema (default seo_visibility_fleet)')
-      .option('--queue <name>', 'the pg-boss queue (default seo-visibility-sync; each --schema gets its own: <name>/<schema>)');
+      .option(
+        '--queue <name>',
+        'the pg-boss queue (default seo-visibility-sync; each --schema gets its own: <name>/<schema>)',
+      );
 
   common(fleet.command('enqueue'))
     .addHelpText('after', fleetHelp('enqueue'))
-    .description('Queue one sync per account (all, or those given with --account); an account already queued is left as it is.')
+    .description(
+      'Queue one sync per account (all, or those given with --account); an account already queued is left as it is.',
+    )
     .option('--account <id...>', 'only these accounts (repeatable)')
     .action((flags: FleetFlags & { account?: string[] }) =>
       run(io, flags, false, async (f) => {
         const { queued, alreadyQueued } = await f.enqueue(flags.account ?? 'all');
-        io.out.write(`Queued ${queued.length} account(s)${queued.length ? `: ${queued.join(', ')}` : ''}.${alreadyQueued.length ? ` Already queued: ${alreadyQueued.join(', ')}.` : ''}\n`);
+        io.out.write(
+          `Queued ${queued.length} account(s)${queued.length ? `: ${queued.join(', ')}` : ''}.${alreadyQueued.length ? ` Already queued: ${alreadyQueued.join(', ')}.` : ''}\n`,
+        );
         return EXIT.done;
       }),
     );
 
   common(fleet.command('work'))
     .addHelpText('after', fleetHelp('work'))
-    .description('Work the queue in this process until Ctrl-C/SIGTERM (or, with --exit-when-idle, until nothing is left to do).')
+    .description(
+      'Work the queue in this process until Ctrl-C/SIGTERM (or, with --exit-when-idle, until nothing is left to do).',
+    )
     .option('--simulator', SIMULATOR_HELP)
     .option('--concurrency <n>', 'accounts synced at once by this process', whole('--concurrency', 1), 4)
     .option('--exit-when-idle', 'exit once no account is queued, running or being retried anywhere in the fleet')
     .action((flags: FleetFlags & { concurrency: number; exitWhenIdle?: boolean }) =>
       run(io, flags, true, async (f) => {
-        const say = (line: string) => io.out.write(`[${new Date().toISOString().slice(11, 19)}] ${terminalText(line, { oneLine: true })}\n`);
+        const say = (line: string) =>
+          io.out.write(`[${new Date().toISOString().slice(11, 19)}] ${terminalText(line, { oneLine: true })}\n`);
         const result = await f.work({
           concurrency: flags.concurrency,
           exitWhenIdle: flags.exitWhenIdle ?? false,
@@ -101,14 +124,22 @@ export function registerFleet(program: Command, io: IO): void {
             if (e.type === 'start') say(`${e.account}: started`);
             else if (e.type === 'error') say(`queue: ${e.message}`);
             else if (e.type === 'waiting') say(e.account ? `${e.account}: ${e.message}` : `${e.message}`);
-            else if (e.run) say(`${e.account}: ${e.run.status}${e.run.reason ? ` (${e.run.reason})` : ''}, ${e.run.requests} requests, ${e.run.rows} rows${e.run.resumesAt ? `; resumes at ${e.run.resumesAt}` : ''}${e.run.error ? `: ${e.run.error.message}` : ''}`);
+            else if (e.run)
+              say(
+                `${e.account}: ${e.run.status}${e.run.reason ? ` (${e.run.reason})` : ''}, ${e.run.requests} requests, ${e.run.rows} rows${e.run.resumesAt ? `; resumes at ${e.run.resumesAt}` : ''}${e.run.error ? `: ${e.run.error.message}` : ''}`,
+              );
           },
         });
-        say(`${result.runs} run(s): ${result.completed} completed, ${result.stopped} stopped, ${result.failed} failed.`);
+        say(
+          `${result.runs} run(s): ${result.completed} completed, ${result.stopped} stopped, ${result.failed} failed.`,
+        );
         if (io.signal.aborted) return EXIT.stopped;
         // A failed run that pg-boss retried to success is not a failure: what counts is where each account ended.
         const failed = (await f.status()).filter((s) => s.state === 'failed');
-        if (failed.length) say(`Failed: ${failed.map((s) => `${s.account} (${s.lastRun?.error?.message ?? 'see status'})`).join(', ')}.`);
+        if (failed.length)
+          say(
+            `Failed: ${failed.map((s) => `${s.account} (${s.lastRun?.error?.message ?? 'see status'})`).join(', ')}.`,
+          );
         return failed.length ? EXIT.failed : EXIT.done;
       }),
     );
@@ -135,9 +166,16 @@ export function registerFleet(program: Command, io: IO): void {
         const plan = await f.plan();
         if (flags.json) io.out.write(`${terminalJson(plan)}\n`);
         else {
-          const rows = plan.accounts.map((p) => [p.account, p.error ? `error: ${p.error}` : p.requests.toLocaleString('en-US'), p.error ? '' : shortDuration(p.leastTimeMs), p.error ? '' : p.fitsToday ? 'yes' : `no (${p.days} days)`]);
+          const rows = plan.accounts.map((p) => [
+            p.account,
+            p.error ? `error: ${p.error}` : p.requests.toLocaleString('en-US'),
+            p.error ? '' : shortDuration(p.leastTimeMs),
+            p.error ? '' : p.fitsToday ? 'yes' : `no (${p.days} days)`,
+          ]);
           io.out.write(table(['account', 'requests', 'least time', 'fits today'], rows));
-          io.out.write(`${plan.requests.toLocaleString('en-US')} requests in all; ${plan.fitToday} of ${plan.accounts.length} account(s) fit today; with a worker free for each, the slowest takes ${shortDuration(plan.leastTimeMs)}.\n`);
+          io.out.write(
+            `${plan.requests.toLocaleString('en-US')} requests in all; ${plan.fitToday} of ${plan.accounts.length} account(s) fit today; with a worker free for each, the slowest takes ${shortDuration(plan.leastTimeMs)}.\n`,
+          );
         }
         return plan.accounts.some((p) => p.error) ? EXIT.failed : EXIT.done;
       }),
@@ -148,7 +186,12 @@ export function registerFleet(program: Command, io: IO): void {
  * Builds the fleet from the flags and runs `fn`, turning errors into a message and an exit code.
  * `needsKeys`: the command calls the API, so every account's key variable must be set.
  */
-async function run(io: IO, flags: FleetFlags, needsKeys: boolean, fn: (fleet: Fleet) => Promise<number>): Promise<void> {
+async function run(
+  io: IO,
+  flags: FleetFlags,
+  needsKeys: boolean,
+  fn: (fleet: Fleet) => Promise<number>,
+): Promise<void> {
   const postgres = flags.postgres ?? process.env['SEO_VISIBILITY_POSTGRES_URL'];
   let fleet: Fleet | undefined;
   let simulated: SimulatedAccounts | undefined;
@@ -162,15 +205,30 @@ async function run(io: IO, flags: FleetFlags, needsKeys: boolean, fn: (fleet: Fl
       accounts = simulated.accounts;
       (flags.json ? io.err : io.out).write(`Accounts served by ${simulated.source}.\n`);
     } else if (needsKeys) {
-      if (file.missingKeys.length) throw new UsageError(`These key variables are not set: ${file.missingKeys.join(', ')}. Every worker needs every account's key (or try it with --simulator).`);
-      if (file.malformedKeys.length) throw new UsageError(`These keys cannot be sent: ${file.malformedKeys.join('; ')}. Set each variable to the key alone.`);
+      if (file.missingKeys.length)
+        throw new UsageError(
+          `These key variables are not set: ${file.missingKeys.join(', ')}. Every worker needs every account's key (or try it with --simulator).`,
+        );
+      if (file.malformedKeys.length)
+        throw new UsageError(
+          `These keys cannot be sent: ${file.malformedKeys.join('; ')}. Set each variable to the key alone.`,
+        );
     }
-    fleet = createFleet({ postgres, accounts, ...(flags.schema ? { schema: flags.schema } : {}), ...(flags.queue ? { queue: { name: flags.queue } } : {}) });
+    fleet = createFleet({
+      postgres,
+      accounts,
+      ...(flags.schema ? { schema: flags.schema } : {}),
+      ...(flags.queue ? { queue: { name: flags.queue } } : {}),
+    });
     io.setExit(await fn(fleet));
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     io.err.write(`seo-visibility: ${terminalText(withoutPassword(message, postgres))}\n`);
-    io.setExit(error instanceof UsageError || (error as { name?: string })?.name === 'InvalidArgumentError' ? EXIT.usage : EXIT.failed);
+    io.setExit(
+      error instanceof UsageError || (error as { name?: string })?.name === 'InvalidArgumentError'
+        ? EXIT.usage
+        : EXIT.failed,
+    );
   } finally {
     await fleet?.close();
     await simulated?.close();

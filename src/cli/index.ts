@@ -21,7 +21,8 @@ function quietSqliteWarning(): void {
   process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
     const text = typeof warning === 'string' ? warning : warning.message;
     const type = typeof rest[0] === 'string' ? rest[0] : (rest[0] as { type?: string } | undefined)?.type;
-    if ((type === 'ExperimentalWarning' || (warning as Error).name === 'ExperimentalWarning') && /sqlite/i.test(text)) return;
+    if ((type === 'ExperimentalWarning' || (warning as Error).name === 'ExperimentalWarning') && /sqlite/i.test(text))
+      return;
     (emit as (...args: unknown[]) => void)(warning, ...rest);
   }) as typeof process.emitWarning;
 }
@@ -37,7 +38,9 @@ export async function main(argv: readonly string[]): Promise<number> {
   let interrupts = 0;
   const onSignal = () => {
     if (++interrupts > 1) process.exit(130);
-    process.stderr.write('\nStopping: finishing the requests in flight and saving progress (Ctrl-C again to quit at once)…\n');
+    process.stderr.write(
+      '\nStopping: finishing the requests in flight and saving progress (Ctrl-C again to quit at once)…\n',
+    );
     controller.abort();
   };
   process.on('SIGINT', onSignal);
@@ -53,7 +56,12 @@ export async function main(argv: readonly string[]): Promise<number> {
   process.stderr.on('error', onClosedOutput); // `… 2>&1 | head -1`
   let code: number = EXIT.done;
   try {
-    await buildProgram({ out: process.stdout, err: process.stderr, signal: controller.signal, setExit: (c) => (code = c) }).parseAsync([...argv]);
+    await buildProgram({
+      out: process.stdout,
+      err: process.stderr,
+      signal: controller.signal,
+      setExit: (c) => (code = c),
+    }).parseAsync([...argv]);
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.done : EXIT.usage;
     process.stderr.write(`seo-visibility: ${terminalText(error instanceof Error ? error.message : String(error))}\n`);

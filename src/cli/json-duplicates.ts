@@ -55,7 +55,13 @@ export function findDuplicateKeys(text: string): DuplicateKey[] {
       }
       i = end;
     } else if (c === '{' || c === '[') {
-      stack.push({ kind: c === '{' ? 'object' : 'array', path: childPath(), keys: new Map(), expectKey: c === '{', lastKey: '' });
+      stack.push({
+        kind: c === '{' ? 'object' : 'array',
+        path: childPath(),
+        keys: new Map(),
+        expectKey: c === '{',
+        lastKey: '',
+      });
     } else if (c === '}' || c === ']') {
       stack.pop();
     } else if (c === ',') {

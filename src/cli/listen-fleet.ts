@@ -40,7 +40,10 @@ export interface FleetListenFlags {
 export async function listenFleet(flags: FleetListenFlags, mainSecret: string, io: CommandIO): Promise<number> {
   let fleet: Fleet | undefined;
   let server: Server | undefined;
-  const dedupeBase = postgresDedupeStore(flags.postgres, { schema: (flags.schema ?? 'seo_visibility_fleet').toLowerCase(), table: 'webhook_events' });
+  const dedupeBase = postgresDedupeStore(flags.postgres, {
+    schema: (flags.schema ?? 'seo_visibility_fleet').toLowerCase(),
+    table: 'webhook_events',
+  });
   const say = (line: string) => io.out.write(`${terminalText(line, { oneLine: true })}\n`);
   try {
     checkSecrets(mainSecret);
@@ -48,10 +51,21 @@ export async function listenFleet(flags: FleetListenFlags, mainSecret: string, i
     const ids = Object.keys(file.accounts);
     if (flags.work > 0) {
       // Only a worker calls the API: a receiver alone needs no key at all.
-      if (file.missingKeys.length) throw new UsageError(`These key variables are not set: ${file.missingKeys.join(', ')}. --work syncs every account, so it needs every account's key (or leave the work to \`fleet work\`).`);
-      if (file.malformedKeys.length) throw new UsageError(`These keys cannot be sent: ${file.malformedKeys.join('; ')}. Set each variable to the key alone.`);
+      if (file.missingKeys.length)
+        throw new UsageError(
+          `These key variables are not set: ${file.missingKeys.join(', ')}. --work syncs every account, so it needs every account's key (or leave the work to \`fleet work\`).`,
+        );
+      if (file.malformedKeys.length)
+        throw new UsageError(
+          `These keys cannot be sent: ${file.malformedKeys.join('; ')}. Set each variable to the key alone.`,
+        );
     }
-    fleet = createFleet({ postgres: flags.postgres, accounts: file.accounts, ...(flags.schema ? { schema: flags.schema } : {}), ...(flags.queue ? { queue: { name: flags.queue } } : {}) });
+    fleet = createFleet({
+      postgres: flags.postgres,
+      accounts: file.accounts,
+      ...(flags.schema ? { schema: flags.schema } : {}),
+      ...(flags.queue ? { queue: { name: flags.queue } } : {}),
+    });
     const dedupe = accountDedupe(dedupeBase, ids);
     let kept = 0;
     const onError = (id: string, error: unknown, event: { event: string; project_id: string }) => {
@@ -60,7 +74,15 @@ export async function listenFleet(flags: FleetListenFlags, mainSecret: string, i
         `seo-visibility: ${terminalText(id, { oneLine: true })}: ${terminalText(event.event, { oneLine: true })} of project ${terminalText(event.project_id, { oneLine: true })} could not be queued (kept: the next start queues it): ${terminalText(error instanceof Error ? error.message : String(error), { oneLine: true })}\n`,
       );
     };
-    const { receivers, node } = await fleetReceivers({ queue: fleet, accountIds: ids, mainSecret, path: flags.path, dedupe, say, onError });
+    const { receivers, node } = await fleetReceivers({
+      queue: fleet,
+      accountIds: ids,
+      mainSecret,
+      path: flags.path,
+      dedupe,
+      say,
+      onError,
+    });
     server = createServer(node);
     server.headersTimeout = 10_000;
     server.requestTimeout = 15_000;
@@ -77,17 +99,29 @@ export async function listenFleet(flags: FleetListenFlags, mainSecret: string, i
     let recovered = 0;
     for (const receiver of receivers.values()) recovered += await receiver.recover({ olderThanMs: 0 });
     if (recovered > 0) say(`recovered ${recovered} acknowledged event(s) a stopped process had not queued`);
-    if (orphans > 0) say(`${orphans} acknowledged event(s) of accounts not in ${flags.accounts} are left for a start that has them`);
+    if (orphans > 0)
+      say(`${orphans} acknowledged event(s) of accounts not in ${flags.accounts} are left for a start that has them`);
     // Never a secret: the main one nor an account's.
-    say(`listening on http://${flags.host}:${port}${accountHookPath(flags.path, '<account>')}/<its secret> for ${ids.length} account(s): ${ids.join(', ')}`);
+    say(
+      `listening on http://${flags.host}:${port}${accountHookPath(flags.path, '<account>')}/<its secret> for ${ids.length} account(s): ${ids.join(', ')}`,
+    );
 
     const stopping = new AbortController();
-    const working = flags.work > 0 ? fleet.work({ concurrency: flags.work, signal: stopping.signal, onEvent: (e) => e.type === 'end' && e.run && say(workLine(e.account ?? '', e.run)) }) : undefined;
+    const working =
+      flags.work > 0
+        ? fleet.work({
+            concurrency: flags.work,
+            signal: stopping.signal,
+            onEvent: (e) => e.type === 'end' && e.run && say(workLine(e.account ?? '', e.run)),
+          })
+        : undefined;
     // A worker that fails (its Postgres gone) ends the process too, as a failure.
     const workFailed = working?.then(
       () => false,
       (error: unknown) => {
-        io.err.write(`seo-visibility: the worker stopped: ${terminalText(error instanceof Error ? error.message : String(error), { oneLine: true })}\n`);
+        io.err.write(
+          `seo-visibility: the worker stopped: ${terminalText(error instanceof Error ? error.message : String(error), { oneLine: true })}\n`,
+        );
         return true;
       },
     );
@@ -101,11 +135,17 @@ export async function listenFleet(flags: FleetListenFlags, mainSecret: string, i
     for (const receiver of receivers.values()) await receiver.idle();
     stopping.abort();
     await workFailed;
-    say(kept === 0 ? 'stopped: every acknowledged event was queued' : `stopped: every acknowledged event was queued but ${kept}, kept for the next start`);
+    say(
+      kept === 0
+        ? 'stopped: every acknowledged event was queued'
+        : `stopped: every acknowledged event was queued but ${kept}, kept for the next start`,
+    );
     return failed ? EXIT.failed : EXIT.done;
   } catch (error) {
     const usage = error instanceof UsageError || (error as { name?: string })?.name === 'InvalidArgumentError';
-    io.err.write(`seo-visibility: ${terminalText(withoutPassword(error instanceof Error ? error.message : String(error), flags.postgres))}\n`);
+    io.err.write(
+      `seo-visibility: ${terminalText(withoutPassword(error instanceof Error ? error.message : String(error), flags.postgres))}\n`,
+    );
     return usage ? EXIT.usage : EXIT.failed;
   } finally {
     if (server?.listening) await new Promise<void>((resolve) => server!.close(() => resolve()));
@@ -114,6 +154,15 @@ export async function listenFleet(flags: FleetListenFlags, mainSecret: string, i
   }
 }
 
-function workLine(account: string, run: { status: string; reason?: string | undefined; requests: number; rows: number; error?: { message: string } | undefined }): string {
+function workLine(
+  account: string,
+  run: {
+    status: string;
+    reason?: string | undefined;
+    requests: number;
+    rows: number;
+    error?: { message: string } | undefined;
+  },
+): string {
   return `${run.status.padEnd(14)} ${account}  ${run.requests} request(s), ${run.rows} row(s)${run.reason ? ` (${run.reason})` : ''}${run.error ? `: ${run.error.message}` : ''}`;
 }

@@ -13,11 +13,29 @@ import { registerWebhooks } from './webhooks.js';
 /** Options both commands take. */
 function common(command: Command): Command {
   return command
-    .option('-p, --project <id...>', 'project id(s) to copy (repeatable or comma-separated); all projects by default', projectIds)
-    .option('-d, --datasets <names>', `comma-separated datasets (default: all): ${DATASET_NAMES.join(', ')}`, datasetNames)
-    .option('--reserve <n>', "requests of the day's budget to leave free for interactive use (below the day's budget)", wholeNumber('--reserve', 0), 0)
+    .option(
+      '-p, --project <id...>',
+      'project id(s) to copy (repeatable or comma-separated); all projects by default',
+      projectIds,
+    )
+    .option(
+      '-d, --datasets <names>',
+      `comma-separated datasets (default: all): ${DATASET_NAMES.join(', ')}`,
+      datasetNames,
+    )
+    .option(
+      '--reserve <n>',
+      "requests of the day's budget to leave free for interactive use (below the day's budget)",
+      wholeNumber('--reserve', 0),
+      0,
+    )
     .option('--simulator', 'run against the built-in simulator (no API key needed; rate windows 60× faster)')
-    .addOption(new Option('--simulator-keywords <n>', 'keywords of the simulator\'s first project').argParser(wholeNumber('--simulator-keywords', 0)).default(500).hideHelp());
+    .addOption(
+      new Option('--simulator-keywords <n>', "keywords of the simulator's first project")
+        .argParser(wholeNumber('--simulator-keywords', 0))
+        .default(500)
+        .hideHelp(),
+    );
 }
 
 /**
@@ -25,9 +43,16 @@ function common(command: Command): Command {
  * @example `await buildProgram(io).parseAsync(process.argv)`
  * @internal
  */
-export function buildProgram(io: { out: NodeJS.WriteStream; err: NodeJS.WriteStream; setExit: (code: number) => void; signal: AbortSignal }): Command {
+export function buildProgram(io: {
+  out: NodeJS.WriteStream;
+  err: NodeJS.WriteStream;
+  setExit: (code: number) => void;
+  signal: AbortSignal;
+}): Command {
   const program = new Command('seo-visibility')
-    .description('Copy your SEO and AI Visibility data out: plan a sync against the rate budget, then run it into SQLite, resumably.')
+    .description(
+      'Copy your SEO and AI Visibility data out: plan a sync against the rate budget, then run it into SQLite, resumably.',
+    )
     .showHelpAfterError('(add --help for usage and examples)')
     .configureOutput({ writeOut: (s) => io.out.write(s), writeErr: (s) => io.err.write(s) })
     .exitOverride()
@@ -52,9 +77,19 @@ ${exitHelp()}`,
     );
 
   common(program.command('plan'))
-    .description('Print what a sync would cost: requests per dataset, the time under the rate windows, and whether it fits in today\'s budget.')
-    .option('--db <file>', 'the SQLite file a later sync writes to (what it holds is not counted again)', nonEmpty('--db'))
-    .option('--postgres <url>', 'the PostgreSQL database a later sync writes to (schema seo_visibility)', nonEmpty('--postgres'))
+    .description(
+      "Print what a sync would cost: requests per dataset, the time under the rate windows, and whether it fits in today's budget.",
+    )
+    .option(
+      '--db <file>',
+      'the SQLite file a later sync writes to (what it holds is not counted again)',
+      nonEmpty('--db'),
+    )
+    .option(
+      '--postgres <url>',
+      'the PostgreSQL database a later sync writes to (schema seo_visibility)',
+      nonEmpty('--postgres'),
+    )
     .option('--json', 'print the plan as JSON')
     .addHelpText(
       'after',
@@ -69,14 +104,35 @@ ${exitHelp('plan')}`,
     .action(async (opts) => io.setExit(await planCommand(opts, io)));
 
   common(program.command('sync'))
-    .description('Copy the data into a SQLite file (or NDJSON files), resumably: Ctrl-C or a spent budget stops it with progress saved; the same command resumes.')
+    .description(
+      'Copy the data into a SQLite file (or NDJSON files), resumably: Ctrl-C or a spent budget stops it with progress saved; the same command resumes.',
+    )
     .option('--db <file>', 'the SQLite file to write (created if missing)', nonEmpty('--db'))
-    .option('--ndjson <dir>', 'write newline-delimited JSON files into this folder instead of SQLite', nonEmpty('--ndjson'))
-    .option('--postgres <url>', 'write into PostgreSQL (schema seo_visibility) instead of SQLite; the password is never printed', nonEmpty('--postgres'))
+    .option(
+      '--ndjson <dir>',
+      'write newline-delimited JSON files into this folder instead of SQLite',
+      nonEmpty('--ndjson'),
+    )
+    .option(
+      '--postgres <url>',
+      'write into PostgreSQL (schema seo_visibility) instead of SQLite; the password is never printed',
+      nonEmpty('--postgres'),
+    )
     .option('--max-requests <n>', 'stop (resumably) after this many requests', wholeNumber('--max-requests', 1))
-    .option('--concurrency <n>', 'requests in flight at once (at most one per dataset and project)', wholeNumber('--concurrency', 1), 4)
+    .option(
+      '--concurrency <n>',
+      'requests in flight at once (at most one per dataset and project)',
+      wholeNumber('--concurrency', 1),
+      4,
+    )
     .option('--fresh', 'drop the progress of a stopped run of another job instead of failing')
-    .addOption(new Option('--progress <mode>', 'bars, lines or none (default: bars on a terminal, lines otherwise)').choices(['bars', 'lines', 'none']))
+    .addOption(
+      new Option('--progress <mode>', 'bars, lines or none (default: bars on a terminal, lines otherwise)').choices([
+        'bars',
+        'lines',
+        'none',
+      ]),
+    )
     .addHelpText(
       'after',
       `

@@ -23,7 +23,8 @@ interface Line {
 export function etaMs(remaining: number, windows: readonly SyncWindow[], observedPerMs: number): number {
   if (remaining <= 0) return 0;
   let budgetMs = 0;
-  for (const w of windows) if (remaining > w.limit) budgetMs = Math.max(budgetMs, Math.ceil(remaining / w.limit - 1) * w.intervalMs);
+  for (const w of windows)
+    if (remaining > w.limit) budgetMs = Math.max(budgetMs, Math.ceil(remaining / w.limit - 1) * w.intervalMs);
   return Math.max(budgetMs, observedPerMs > 0 ? remaining / observedPerMs : 0);
 }
 
@@ -44,7 +45,8 @@ abstract class BaseReporter implements Reporter {
     plan: SyncPlan,
     protected readonly windows: readonly SyncWindow[],
   ) {
-    for (const [name, d] of Object.entries(plan.byDataset)) this.lines.set(name as DatasetName, { planned: d?.requests ?? 0, requests: 0, rows: 0, done: false });
+    for (const [name, d] of Object.entries(plan.byDataset))
+      this.lines.set(name as DatasetName, { planned: d?.requests ?? 0, requests: 0, rows: 0, done: false });
   }
 
   update(progress: SyncProgress): void {
@@ -86,10 +88,23 @@ export class BarsReporter extends BaseReporter {
   constructor(plan: SyncPlan, windows: readonly SyncWindow[], stream: NodeJS.WriteStream) {
     super(plan, windows);
     this.#multi = new cliProgress.MultiBar(
-      { format: ' {name} {bar} {value}/{total} req  {rows} rows  ETA {eta_budget}', barsize: 24, hideCursor: true, clearOnComplete: false, stream, etaBuffer: 50, fps: 10, autopadding: true },
+      {
+        format: ' {name} {bar} {value}/{total} req  {rows} rows  ETA {eta_budget}',
+        barsize: 24,
+        hideCursor: true,
+        clearOnComplete: false,
+        stream,
+        etaBuffer: 50,
+        fps: 10,
+        autopadding: true,
+      },
       cliProgress.Presets.shades_classic,
     );
-    for (const [name, line] of this.lines) this.#bars.set(name, this.#multi.create(Math.max(1, line.planned), 0, { name: name.padEnd(17), rows: 0, eta_budget: '-' }));
+    for (const [name, line] of this.lines)
+      this.#bars.set(
+        name,
+        this.#multi.create(Math.max(1, line.planned), 0, { name: name.padEnd(17), rows: 0, eta_budget: '-' }),
+      );
   }
 
   protected render(): void {
@@ -98,7 +113,10 @@ export class BarsReporter extends BaseReporter {
       if (!bar) continue;
       const total = Math.max(1, line.planned, line.requests);
       bar.setTotal(total);
-      bar.update(line.done ? total : Math.min(line.requests, total), { rows: line.rows.toLocaleString('en-US'), eta_budget: line.done ? 'done' : shortDuration(this.eta(name)) });
+      bar.update(line.done ? total : Math.min(line.requests, total), {
+        rows: line.rows.toLocaleString('en-US'),
+        eta_budget: line.done ? 'done' : shortDuration(this.eta(name)),
+      });
     }
   }
 
@@ -125,14 +143,18 @@ export class LinesReporter extends BaseReporter {
     const line = this.lines.get(dataset);
     if (line?.done && !this.#finished.has(dataset)) {
       this.#finished.add(dataset);
-      this.print(`${stamp()} ${dataset} done: ${line.requests.toLocaleString('en-US')} request${line.requests === 1 ? '' : 's'}, ${line.rows.toLocaleString('en-US')} rows`);
+      this.print(
+        `${stamp()} ${dataset} done: ${line.requests.toLocaleString('en-US')} request${line.requests === 1 ? '' : 's'}, ${line.rows.toLocaleString('en-US')} rows`,
+      );
     }
     if (Date.now() - this.#last >= this.everyMs) {
       this.#last = Date.now();
       const all = [...this.lines.values()];
       const spent = all.reduce((s, l) => s + l.requests, 0);
       const planned = all.reduce((s, l) => s + Math.max(l.planned, l.requests), 0);
-      this.print(`${stamp()} progress: ${spent}/${planned} requests (${planned ? Math.floor((100 * spent) / planned) : 100}%), ETA ${shortDuration(this.eta())}`);
+      this.print(
+        `${stamp()} progress: ${spent}/${planned} requests (${planned ? Math.floor((100 * spent) / planned) : 100}%), ETA ${shortDuration(this.eta())}`,
+      );
     }
   }
 

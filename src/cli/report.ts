@@ -13,13 +13,26 @@ import { type CommandIO, storeOptions, withStoreErrors } from './store-options.j
 /** `seo-visibility report`: what changed, as one HTML file with charts; `--alert` for cron jobs. @internal */
 export function registerReport(program: Command, io: CommandIO): void {
   storeOptions(program.command('report'))
-    .description('Write what changed (rank movers, top-10 entries and exits, AI visibility by model, referring domains, new audit issues) as one self-contained HTML file with charts.')
+    .description(
+      'Write what changed (rank movers, top-10 entries and exits, AI visibility by model, referring domains, new audit issues) as one self-contained HTML file with charts.',
+    )
     .requiredOption('--out <file>', 'the HTML file to write', nonEmpty('--out'))
     .option('-p, --project <id>', 'one project (all by default)', nonEmpty('--project'))
-    .option('--account <id>', "one account of a fleet warehouse (its account_id): its projects and alerts only; by default every account, a section per account, alert lines naming theirs", nonEmpty('--account'))
+    .option(
+      '--account <id>',
+      'one account of a fleet warehouse (its account_id): its projects and alerts only; by default every account, a section per account, alert lines naming theirs',
+      nonEmpty('--account'),
+    )
     .option('--days <n>', 'period length in days, ending at the latest synced data', wholeNumber('--days', 1), 28)
-    .option('--alert <threshold...>', "exit 3 and print the rows when a threshold is crossed: rank_drop>=N, visibility_drop>=N, domains_lost>=N, new_critical>=N (repeatable)", (value: string, previous: string[] = []) => [...previous, value])
-    .option('--all-changes', 'AI visibility is a sample: list every change among the movers and in visibility_drop, not only the significant ones (two-proportion z-test at 95%)')
+    .option(
+      '--alert <threshold...>',
+      'exit 3 and print the rows when a threshold is crossed: rank_drop>=N, visibility_drop>=N, domains_lost>=N, new_critical>=N (repeatable)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option(
+      '--all-changes',
+      'AI visibility is a sample: list every change among the movers and in visibility_drop, not only the significant ones (two-proportion z-test at 95%)',
+    )
     .addHelpText(
       'after',
       `
@@ -37,7 +50,20 @@ ${exitHelp('report')}`,
     .action(async (opts) => io.setExit(await reportCommand(opts, io)));
 }
 
-async function reportCommand(opts: { db?: string; postgres?: string; schema: string; out: string; project?: string; account?: string; days: number; alert?: string[]; allChanges?: boolean }, io: CommandIO): Promise<number> {
+async function reportCommand(
+  opts: {
+    db?: string;
+    postgres?: string;
+    schema: string;
+    out: string;
+    project?: string;
+    account?: string;
+    days: number;
+    alert?: string[];
+    allChanges?: boolean;
+  },
+  io: CommandIO,
+): Promise<number> {
   let alerts: Alert[] = [];
   // Checked before the store is opened: a bad threshold or folder is a usage error, nothing is read.
   const usage = await withStoreErrors(io, async () => {
@@ -50,11 +76,20 @@ async function reportCommand(opts: { db?: string; postgres?: string; schema: str
   return withStoreErrors(
     io,
     async (source) => {
-      const result = await writeReport(source, { out: opts.out, project: opts.project, account: opts.account, days: opts.days, alerts, allChanges: opts.allChanges });
+      const result = await writeReport(source, {
+        out: opts.out,
+        project: opts.project,
+        account: opts.account,
+        days: opts.days,
+        alerts,
+        allChanges: opts.allChanges,
+      });
       io.out.write(`Report of ${result.projects} project(s) over ${opts.days} days written to ${resolve(opts.out)}\n`);
       // Keywords, domains and issue types are the server's text: no escape sequence or bidi control of theirs reaches the terminal.
       for (const { alert, lines } of result.alerts) {
-        io.out.write(`ALERT ${alert.text}: ${lines.length} row(s)\n${lines.map((l) => `  ${terminalText(l, { oneLine: true })}\n`).join('')}`);
+        io.out.write(
+          `ALERT ${alert.text}: ${lines.length} row(s)\n${lines.map((l) => `  ${terminalText(l, { oneLine: true })}\n`).join('')}`,
+        );
       }
       return result.alerts.length ? EXIT.alert : EXIT.done;
     },

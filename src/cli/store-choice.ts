@@ -21,16 +21,25 @@ export const POSTGRES_ENV = 'SEO_VISIBILITY_POSTGRES_URL';
  * them after a `sync`.
  * @internal
  */
-export function storeFactory(flags: StoreFlags, env: NodeJS.ProcessEnv, options: { required: boolean; allowNdjson: boolean }): (() => SyncStore) | undefined {
+export function storeFactory(
+  flags: StoreFlags,
+  env: NodeJS.ProcessEnv,
+  options: { required: boolean; allowNdjson: boolean },
+): (() => SyncStore) | undefined {
   const given = (['db', 'ndjson', 'postgres'] as const).filter((k) => flags[k] !== undefined);
-  const names = options.allowNdjson ? '--db <file>, --ndjson <dir> or --postgres <url>' : '--db <file> or --postgres <url>';
-  if (given.length > 1) throw new UsageError(`give only one of ${names}, got ${given.map((k) => `--${k}`).join(' and ')}`);
+  const names = options.allowNdjson
+    ? '--db <file>, --ndjson <dir> or --postgres <url>'
+    : '--db <file> or --postgres <url>';
+  if (given.length > 1)
+    throw new UsageError(`give only one of ${names}, got ${given.map((k) => `--${k}`).join(' and ')}`);
   const postgres = flags.postgres ?? (given.length === 0 ? env[POSTGRES_ENV] || undefined : undefined);
   if (postgres !== undefined) return () => postgresStore(postgres, { extensions: [insightViews] });
   if (flags.ndjson !== undefined) return () => ndjsonStore(flags.ndjson as string);
   if (flags.db !== undefined) {
     if (!hasSqlite()) {
-      throw new UsageError(`--db needs Node's built-in node:sqlite (Node ≥ 22.13); this is Node ${process.versions.node}. Use ${options.allowNdjson ? '--ndjson DIR or ' : ''}--postgres URL instead, or a newer Node.`);
+      throw new UsageError(
+        `--db needs Node's built-in node:sqlite (Node ≥ 22.13); this is Node ${process.versions.node}. Use ${options.allowNdjson ? '--ndjson DIR or ' : ''}--postgres URL instead, or a newer Node.`,
+      );
     }
     return () => sqliteStore(flags.db as string, { extensions: [insightViews] });
   }

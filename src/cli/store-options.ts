@@ -19,7 +19,11 @@ export interface CommandIO {
 export function storeOptions(command: Command): Command {
   return command
     .option('--db <file>', 'the SQLite store a sync wrote', nonEmpty('--db'))
-    .addOption(new Option('--postgres <url>', 'the PostgreSQL store a sync wrote (a password in it is never printed)').env('SEO_VISIBILITY_POSTGRES_URL'))
+    .addOption(
+      new Option('--postgres <url>', 'the PostgreSQL store a sync wrote (a password in it is never printed)').env(
+        'SEO_VISIBILITY_POSTGRES_URL',
+      ),
+    )
     .option('--schema <name>', "the Postgres store's schema", DEFAULT_PG_SCHEMA)
     .addOption(new Option('--simulator', 'with --live: call the built-in simulator instead of the API').hideHelp());
 }
@@ -30,11 +34,17 @@ export function storeOptions(command: Command): Command {
  * as in sync and fleet, since the command was right and the install is not).
  * @internal
  */
-export async function withStoreErrors(io: CommandIO, fn: (source: InsightSource) => Promise<number>, opts?: SourceOptions, open?: (o: SourceOptions) => Promise<InsightSource>): Promise<number> {
+export async function withStoreErrors(
+  io: CommandIO,
+  fn: (source: InsightSource) => Promise<number>,
+  opts?: SourceOptions,
+  open?: (o: SourceOptions) => Promise<InsightSource>,
+): Promise<number> {
   let source: InsightSource | undefined;
   try {
     if (opts && open) {
-      if (!opts.db === !opts.postgres) throw new InsightError('usage', 'give exactly one of --db <file> or --postgres <url>');
+      if (!opts.db === !opts.postgres)
+        throw new InsightError('usage', 'give exactly one of --db <file> or --postgres <url>');
       source = await open(opts);
     }
     return await fn(source as InsightSource);

@@ -15,7 +15,9 @@
  * @internal
  */
 export function terminalText(text: string, options: { oneLine?: boolean } = {}): string {
-  return text.replace(ESCAPE_SEQUENCE, '').replace(options.oneLine ? CONTROL_OR_BREAK : CONTROL, (c) => (c === '\n' || c === '\t' ? ' ' : ''));
+  return text
+    .replace(ESCAPE_SEQUENCE, '')
+    .replace(options.oneLine ? CONTROL_OR_BREAK : CONTROL, (c) => (c === '\n' || c === '\t' ? ' ' : ''));
 }
 
 /**
@@ -30,7 +32,10 @@ export function terminalText(text: string, options: { oneLine?: boolean } = {}):
  * @internal
  */
 export function terminalJson(value: unknown): string {
-  return JSON.stringify(value, null, 2).replace(UNPRINTABLE_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value, null, 2).replace(
+    UNPRINTABLE_IN_JSON,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 // ESC (or its 8-bit forms) with what follows it: CSI `ESC [ … final`, OSC / DCS / SOS / PM / APC

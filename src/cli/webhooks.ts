@@ -2,7 +2,13 @@ import { type Command, InvalidArgumentError as CommanderArgumentError } from 'co
 import { isInvalidArgumentError, KNOWN_EVENT_NAMES, type KnownWebhookEventName } from '../index.js';
 import { createServer } from 'node:http';
 import { createEventSync } from '../sync/index.js';
-import { createWebhookReceiver, ensureWebhooks, generateWebhookSecret, memoryDedupeStore, postgresDedupeStore } from '../webhooks/index.js';
+import {
+  createWebhookReceiver,
+  ensureWebhooks,
+  generateWebhookSecret,
+  memoryDedupeStore,
+  postgresDedupeStore,
+} from '../webhooks/index.js';
 import { connect, UsageError } from './connect.js';
 import { ensureFleetWebhooks } from './ensure-fleet.js';
 import { listenFleet } from './listen-fleet.js';
@@ -16,9 +22,15 @@ import { terminalJson, terminalText } from './terminal-text.js';
 const SECRET_ENV = 'SEO_VISIBILITY_WEBHOOK_SECRET';
 
 function eventNames(value: string): KnownWebhookEventName[] {
-  const names = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const names = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const bad = names.find((n) => !(KNOWN_EVENT_NAMES as readonly string[]).includes(n));
-  if (names.length === 0 || bad !== undefined) throw new CommanderArgumentError(`--events expects a comma-separated list of ${KNOWN_EVENT_NAMES.join(', ')}, got ${JSON.stringify(bad ?? value)}`);
+  if (names.length === 0 || bad !== undefined)
+    throw new CommanderArgumentError(
+      `--events expects a comma-separated list of ${KNOWN_EVENT_NAMES.join(', ')}, got ${JSON.stringify(bad ?? value)}`,
+    );
   return names as KnownWebhookEventName[];
 }
 
@@ -53,31 +65,72 @@ Environment:
 
 /** `seo-visibility webhooks ensure|secret`: subscriptions kept pointed at the receiver. @internal */
 export function registerWebhooks(program: Command, io: CommandIO): void {
-  const webhooks = program.command('webhooks').description('Keep one webhook subscription per project pointed at your receiver (seo-visibility/webhooks).');
+  const webhooks = program
+    .command('webhooks')
+    .description('Keep one webhook subscription per project pointed at your receiver (seo-visibility/webhooks).');
   webhooks
     .command('ensure')
-    .description('Make sure every project has exactly one subscription to the receiver at --url, carrying the current secret: idempotent, no duplicates, a new secret rotates the URL in place.')
-    .requiredOption('--url <base>', "the receiver's public base URL, without the secret (https://example.com/hooks/seo)", nonEmpty('--url'))
+    .description(
+      'Make sure every project has exactly one subscription to the receiver at --url, carrying the current secret: idempotent, no duplicates, a new secret rotates the URL in place.',
+    )
+    .requiredOption(
+      '--url <base>',
+      "the receiver's public base URL, without the secret (https://example.com/hooks/seo)",
+      nonEmpty('--url'),
+    )
     .option('--events <names>', `comma-separated events (default: all): ${KNOWN_EVENT_NAMES.join(', ')}`, eventNames)
     .option('--dry-run', 'print what would change, and change nothing')
     .option('--json', 'print the steps as JSON')
-    .option('--accounts <file>', "a fleet: every account of `fleet`'s accounts file, each on its own key, subscribed to <url>/<account>/<its secret> (what `listen --accounts` answers)")
-    .addHelpText('after', `\nExamples:\n  $ seo-visibility webhooks ensure --url https://example.com/hooks/seo --dry-run\n  $ seo-visibility webhooks ensure --url https://example.com/hooks/seo --events keywords.updated,audit.completed\n  $ seo-visibility webhooks ensure --url https://example.com/hooks/seo --accounts accounts.json   # a fleet\n${HELP}`)
+    .option(
+      '--accounts <file>',
+      "a fleet: every account of `fleet`'s accounts file, each on its own key, subscribed to <url>/<account>/<its secret> (what `listen --accounts` answers)",
+    )
+    .addHelpText(
+      'after',
+      `\nExamples:\n  $ seo-visibility webhooks ensure --url https://example.com/hooks/seo --dry-run\n  $ seo-visibility webhooks ensure --url https://example.com/hooks/seo --events keywords.updated,audit.completed\n  $ seo-visibility webhooks ensure --url https://example.com/hooks/seo --accounts accounts.json   # a fleet\n${HELP}`,
+    )
     .action(async (opts: EnsureFlags) => io.setExit(await ensureCommand(opts, io)));
   program
     .command('listen')
-    .description('Run a webhook receiver (seo-visibility/webhooks) that reads each event\'s data into your copy (seo-visibility/sync), within the budget. SIGTERM stops it cleanly: what was acknowledged is read first.')
+    .description(
+      "Run a webhook receiver (seo-visibility/webhooks) that reads each event's data into your copy (seo-visibility/sync), within the budget. SIGTERM stops it cleanly: what was acknowledged is read first.",
+    )
     .requiredOption('--port <n>', 'the port to listen on', wholeNumber('--port', 0))
-    .option('--host <address>', 'the address to listen on (put a proxy or tunnel in front)', nonEmpty('--host'), '127.0.0.1')
+    .option(
+      '--host <address>',
+      'the address to listen on (put a proxy or tunnel in front)',
+      nonEmpty('--host'),
+      '127.0.0.1',
+    )
     .option('--path <path>', 'the path the secret is appended to', nonEmpty('--path'), '/hooks/seo')
     .option('--db <file>', 'the SQLite file of your copy', nonEmpty('--db'))
-    .option('--postgres <url>', 'the PostgreSQL database of your copy (also where repeated deliveries are remembered)', nonEmpty('--postgres'))
-    .option('--reserve <n>', "requests of the day's budget the reads leave for the nightly sync (one account; a fleet's accounts file gives each its own)", wholeNumber('--reserve', 0), 0)
-    .option('--accounts <file>', "fleet mode (needs --postgres): the accounts file of `fleet`; each account gets its own URL, <path>/<account>/<its secret>, and its events become jobs for the fleet's workers")
+    .option(
+      '--postgres <url>',
+      'the PostgreSQL database of your copy (also where repeated deliveries are remembered)',
+      nonEmpty('--postgres'),
+    )
+    .option(
+      '--reserve <n>',
+      "requests of the day's budget the reads leave for the nightly sync (one account; a fleet's accounts file gives each its own)",
+      wholeNumber('--reserve', 0),
+      0,
+    )
+    .option(
+      '--accounts <file>',
+      "fleet mode (needs --postgres): the accounts file of `fleet`; each account gets its own URL, <path>/<account>/<its secret>, and its events become jobs for the fleet's workers",
+    )
     .option('--schema <name>', 'fleet mode: the warehouse schema (as `fleet --schema`)', nonEmpty('--schema'))
     .option('--queue <name>', 'fleet mode: the pg-boss queue (as `fleet --queue`)', nonEmpty('--queue'))
-    .option('--work <n>', 'fleet mode: also work the queue here, n accounts at once (0: leave it to `fleet work`; a receiver alone needs no API key)', wholeNumber('--work', 0), 0)
-    .addHelpText('after', `\nExamples:\n  $ seo-visibility listen --port 8787 --db seo.db --reserve 2000\n  $ seo-visibility listen --port 8787 --host 0.0.0.0 --postgres postgres://sync@db/warehouse\n  $ seo-visibility listen --port 8787 --postgres postgres://sync@db/warehouse --accounts accounts.json             # a fleet: jobs for \`fleet work\`\n  $ seo-visibility listen --port 8787 --postgres postgres://sync@db/warehouse --accounts accounts.json --work 2    # and work them here\n${LISTEN_HELP}`)
+    .option(
+      '--work <n>',
+      'fleet mode: also work the queue here, n accounts at once (0: leave it to `fleet work`; a receiver alone needs no API key)',
+      wholeNumber('--work', 0),
+      0,
+    )
+    .addHelpText(
+      'after',
+      `\nExamples:\n  $ seo-visibility listen --port 8787 --db seo.db --reserve 2000\n  $ seo-visibility listen --port 8787 --host 0.0.0.0 --postgres postgres://sync@db/warehouse\n  $ seo-visibility listen --port 8787 --postgres postgres://sync@db/warehouse --accounts accounts.json             # a fleet: jobs for \`fleet work\`\n  $ seo-visibility listen --port 8787 --postgres postgres://sync@db/warehouse --accounts accounts.json --work 2    # and work them here\n${LISTEN_HELP}`,
+    )
     .action(async (opts: ListenFlags) => io.setExit(await listenCommand(opts, io)));
   webhooks
     .command('secret')
@@ -96,7 +149,10 @@ function usage(io: CommandIO, message: string): number {
 /** The receiver's secret from its variable, or undefined after saying how to set it (a usage error). */
 function receiverSecret(io: CommandIO): string | undefined {
   const secret = process.env[SECRET_ENV];
-  if (!secret) io.err.write(`seo-visibility: set ${SECRET_ENV} to the receiver's secret (seo-visibility webhooks secret makes one).\n`);
+  if (!secret)
+    io.err.write(
+      `seo-visibility: set ${SECRET_ENV} to the receiver's secret (seo-visibility webhooks secret makes one).\n`,
+    );
   return secret || undefined;
 }
 
@@ -115,18 +171,30 @@ async function ensureCommand(opts: EnsureFlags, io: CommandIO): Promise<number> 
   try {
     const steps = opts.accounts
       ? await ensureFleetWebhooks({ ...opts, accounts: opts.accounts }, secret)
-      : await ensureWebhooks((connection = await connect({})).client, { url: opts.url, secret, ...(opts.events ? { events: opts.events } : {}), dryRun: opts.dryRun === true });
+      : await ensureWebhooks((connection = await connect({})).client, {
+          url: opts.url,
+          secret,
+          ...(opts.events ? { events: opts.events } : {}),
+          dryRun: opts.dryRun === true,
+        });
     if (opts.json) {
       io.out.write(`${terminalJson(steps)}\n`);
       return EXIT.done;
     }
-    for (const s of steps) io.out.write(`${s.action.padEnd(7)} ${'account' in s ? `${terminalText(String(s.account), { oneLine: true })}  ` : ''}${terminalText(s.projectId, { oneLine: true })}  ${terminalText(s.url, { oneLine: true })}  ${s.events.map((e) => terminalText(e, { oneLine: true })).join(',')}\n`);
+    for (const s of steps)
+      io.out.write(
+        `${s.action.padEnd(7)} ${'account' in s ? `${terminalText(String(s.account), { oneLine: true })}  ` : ''}${terminalText(s.projectId, { oneLine: true })}  ${terminalText(s.url, { oneLine: true })}  ${s.events.map((e) => terminalText(e, { oneLine: true })).join(',')}\n`,
+      );
     const count = (action: string) => steps.filter((s) => s.action === action).length;
     const verb = opts.dryRun ? 'would be ' : '';
-    io.out.write(`${count('create')} ${verb}created, ${count('update')} ${verb}updated, ${count('delete')} ${verb}deleted, ${count('keep')} kept${opts.dryRun ? ' (dry run: nothing changed)' : ''}\n`);
+    io.out.write(
+      `${count('create')} ${verb}created, ${count('update')} ${verb}updated, ${count('delete')} ${verb}deleted, ${count('keep')} kept${opts.dryRun ? ' (dry run: nothing changed)' : ''}\n`,
+    );
     return EXIT.done;
   } catch (error) {
-    const usage = error instanceof UsageError || (isInvalidArgumentError(error) && ['base', 'secret', 'events'].includes(error.argument));
+    const usage =
+      error instanceof UsageError ||
+      (isInvalidArgumentError(error) && ['base', 'secret', 'events'].includes(error.argument));
     // Messages name the argument and never the secret (ensureWebhooks and webhookUrl never echo it).
     io.err.write(`seo-visibility: ${terminalText(error instanceof Error ? error.message : String(error))}\n`);
     return usage ? EXIT.usage : EXIT.failed;
@@ -151,14 +219,35 @@ interface ListenFlags {
 async function listenCommand(opts: ListenFlags, io: CommandIO): Promise<number> {
   const secret = receiverSecret(io);
   if (!secret) return EXIT.usage;
-  const fleetOnly = (['schema', 'queue'] as const).find((flag) => opts[flag] !== undefined) ?? (opts.work > 0 ? 'work' : undefined);
-  if (opts.accounts === undefined && fleetOnly) return usage(io, `--${fleetOnly} is for fleet mode: give --accounts <file> too`);
+  const fleetOnly =
+    (['schema', 'queue'] as const).find((flag) => opts[flag] !== undefined) ?? (opts.work > 0 ? 'work' : undefined);
+  if (opts.accounts === undefined && fleetOnly)
+    return usage(io, `--${fleetOnly} is for fleet mode: give --accounts <file> too`);
   if (opts.accounts !== undefined) {
     const postgres = opts.postgres ?? process.env['SEO_VISIBILITY_POSTGRES_URL'];
-    if (opts.db !== undefined) return usage(io, "--db and --accounts: a fleet's copy and queue are in Postgres; give --postgres <url> instead of --db");
-    if (!postgres) return usage(io, 'No Postgres: fleet mode (--accounts) needs --postgres <url> or SEO_VISIBILITY_POSTGRES_URL');
-    if (opts.reserve !== 0) return usage(io, "--reserve and --accounts: each account's reserve is in the accounts file (\"reserve\")");
-    return listenFleet({ port: opts.port, host: opts.host, path: opts.path, postgres, accounts: opts.accounts, schema: opts.schema, queue: opts.queue, work: opts.work }, secret, io);
+    if (opts.db !== undefined)
+      return usage(
+        io,
+        "--db and --accounts: a fleet's copy and queue are in Postgres; give --postgres <url> instead of --db",
+      );
+    if (!postgres)
+      return usage(io, 'No Postgres: fleet mode (--accounts) needs --postgres <url> or SEO_VISIBILITY_POSTGRES_URL');
+    if (opts.reserve !== 0)
+      return usage(io, '--reserve and --accounts: each account\'s reserve is in the accounts file ("reserve")');
+    return listenFleet(
+      {
+        port: opts.port,
+        host: opts.host,
+        path: opts.path,
+        postgres,
+        accounts: opts.accounts,
+        schema: opts.schema,
+        queue: opts.queue,
+        work: opts.work,
+      },
+      secret,
+      io,
+    );
   }
   let connection: Awaited<ReturnType<typeof connect>> | undefined;
   try {
@@ -170,13 +259,19 @@ async function listenCommand(opts: ListenFlags, io: CommandIO): Promise<number> 
       store,
       windows: connection.windows,
       budget: { reserve: opts.reserve },
-      onSync: (r) => io.out.write(`${r.status.padEnd(15)} ${terminalText(r.projectId, { oneLine: true })}  ${r.datasets.join(',')}  ${r.events} event(s), ${r.requests} request(s)\n`),
+      onSync: (r) =>
+        io.out.write(
+          `${r.status.padEnd(15)} ${terminalText(r.projectId, { oneLine: true })}  ${r.datasets.join(',')}  ${r.events} event(s), ${r.requests} request(s)\n`,
+        ),
     });
     const receiver = createWebhookReceiver({
       secret,
       path: opts.path,
       dedupe,
-      onError: (error, event) => io.err.write(`seo-visibility: the read for ${terminalText(event.event, { oneLine: true })} of project ${terminalText(event.project_id, { oneLine: true })} failed: ${terminalText(error instanceof Error ? error.message : String(error), { oneLine: true })}\n`),
+      onError: (error, event) =>
+        io.err.write(
+          `seo-visibility: the read for ${terminalText(event.event, { oneLine: true })} of project ${terminalText(event.project_id, { oneLine: true })} failed: ${terminalText(error instanceof Error ? error.message : String(error), { oneLine: true })}\n`,
+        ),
     });
     eventSync.attach(receiver);
     const server = createServer(receiver.node);
@@ -206,7 +301,8 @@ async function listenCommand(opts: ListenFlags, io: CommandIO): Promise<number> 
     io.out.write('stopped: every acknowledged event was handled\n');
     return EXIT.done;
   } catch (error) {
-    const usage = error instanceof UsageError || (isInvalidArgumentError(error) && ['secret', 'path'].includes(error.argument));
+    const usage =
+      error instanceof UsageError || (isInvalidArgumentError(error) && ['secret', 'path'].includes(error.argument));
     io.err.write(`seo-visibility: ${terminalText(error instanceof Error ? error.message : String(error))}\n`);
     return usage ? EXIT.usage : EXIT.failed;
   } finally {

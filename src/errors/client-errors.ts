@@ -58,7 +58,9 @@ export class ConnectionError extends SeoVisibilityError {
   readonly code: string | undefined;
 
   constructor(init: ConnectionErrorInit) {
-    super(`Connection${init.host ? ` to ${init.host}` : ''} failed before a complete response arrived: ${init.detail}${init.code ? ` (${init.code})` : ''}`);
+    super(
+      `Connection${init.host ? ` to ${init.host}` : ''} failed before a complete response arrived: ${init.detail}${init.code ? ` (${init.code})` : ''}`,
+    );
     this.host = init.host;
     this.code = init.code;
   }

@@ -18,7 +18,11 @@ function chainHas(error: unknown, name: string): boolean {
   if (typeof error !== 'object' || error === null) return false;
   // A foreign Error's own `name` field says what it is even when the class name was lost.
   if ((error as { name?: unknown }).name === name) return true;
-  for (let proto = Object.getPrototypeOf(error); proto !== null && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+  for (
+    let proto = Object.getPrototypeOf(error);
+    proto !== null && proto !== Object.prototype;
+    proto = Object.getPrototypeOf(proto)
+  ) {
     const ctor = Object.hasOwn(proto, 'constructor') ? (proto as { constructor?: unknown }).constructor : undefined;
     if (typeof ctor === 'function' && ctor.name === name) return true;
   }

@@ -49,7 +49,14 @@ export interface ErrorResponseInfo {
 export function errorFromResponse(info: ErrorResponseInfo): ApiError {
   const code = info.code ?? 'NON_ENVELOPE_RESPONSE';
   const message = info.message ?? `HTTP ${info.status} without the API's error envelope`;
-  const init: ApiErrorInit = { status: info.status, code, message, requestId: info.requestId, rateLimit: info.rateLimit, headers: info.headers };
+  const init: ApiErrorInit = {
+    status: info.status,
+    code,
+    message,
+    requestId: info.requestId,
+    rateLimit: info.rateLimit,
+    headers: info.headers,
+  };
   // Own keys only: a server code such as `toString` or `constructor` must not reach Object.prototype.
   const byItsCode = Object.hasOwn(byCode, code) ? byCode[code] : undefined;
   if (code === 'RATE_LIMITED' || (!byItsCode && info.status === 429)) {

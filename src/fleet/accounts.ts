@@ -30,14 +30,23 @@ export class Accounts {
   /** The ids `which` names: every configured account for `'all'` (a function cannot be listed). */
   ids(which: unknown, what: string): string[] {
     if (which === undefined || which === 'all') {
-      if (typeof this.#source === 'function') throw new FleetError('unknown_account', `${what}('all') needs the accounts as an object; with accounts given as a function, pass the account ids: ${what}(['acme', …])`);
+      if (typeof this.#source === 'function')
+        throw new FleetError(
+          'unknown_account',
+          `${what}('all') needs the accounts as an object; with accounts given as a function, pass the account ids: ${what}(['acme', …])`,
+        );
       return Object.keys(this.#source);
     }
-    if (!Array.isArray(which) || which.length === 0) throw new FleetError('unknown_account', `${what}: expected 'all' or a non-empty array of account ids`);
+    if (!Array.isArray(which) || which.length === 0)
+      throw new FleetError('unknown_account', `${what}: expected 'all' or a non-empty array of account ids`);
     const ids = which.map((id, i) => checkAccountId(id, `accounts[${i}]`));
     if (typeof this.#source !== 'function') {
       const unknown = ids.filter((id) => !Object.hasOwn(this.#source, id));
-      if (unknown.length) throw new FleetError('unknown_account', `${what}: no account ${unknown.map((id) => `'${id}'`).join(', ')} in the configuration (known: ${Object.keys(this.#source).join(', ') || 'none'})`);
+      if (unknown.length)
+        throw new FleetError(
+          'unknown_account',
+          `${what}: no account ${unknown.map((id) => `'${id}'`).join(', ')} in the configuration (known: ${Object.keys(this.#source).join(', ') || 'none'})`,
+        );
     }
     return [...new Set(ids)];
   }
@@ -67,8 +76,17 @@ export class Accounts {
   }
 
   async #account(id: string): Promise<FleetAccount> {
-    const account: FleetAccount | undefined = typeof this.#source === 'function' ? await this.#source(id) : Object.hasOwn(this.#source, id) ? this.#source[id] : undefined;
-    if (!account) throw new FleetError('unknown_account', `No account '${id}' in this worker's configuration (removed from it?): its job is failed, not retried. Every worker needs every account it may be handed; enqueue it again once they hold it`);
+    const account: FleetAccount | undefined =
+      typeof this.#source === 'function'
+        ? await this.#source(id)
+        : Object.hasOwn(this.#source, id)
+          ? this.#source[id]
+          : undefined;
+    if (!account)
+      throw new FleetError(
+        'unknown_account',
+        `No account '${id}' in this worker's configuration (removed from it?): its job is failed, not retried. Every worker needs every account it may be handed; enqueue it again once they hold it`,
+      );
     return account;
   }
 }
@@ -83,7 +101,8 @@ function clientOf(id: string, options: ClientOptions): SeoVisibilityClient {
     return new SeoVisibilityClient(options);
   } catch (error) {
     const e = error as { name?: unknown; argument?: unknown; message?: unknown };
-    if (e?.name !== 'InvalidArgumentError' || typeof e.argument !== 'string' || typeof e.message !== 'string') throw error;
+    if (e?.name !== 'InvalidArgumentError' || typeof e.argument !== 'string' || typeof e.message !== 'string')
+      throw error;
     throw new InvalidArgumentError(`accounts.${id}.${e.argument}`, e.message.slice(`Invalid ${e.argument}: `.length));
   }
 }

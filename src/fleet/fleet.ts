@@ -7,7 +7,13 @@ import { type FleetOptions, checkFleetOptions, runCheck } from './options.js';
 import { type FleetPlan, PLAN_AT_ONCE, planFleet } from './plan.js';
 import { FleetQueue, queueSettings } from './queue.js';
 import { type FleetEvent, runAccountJob } from './run-account.js';
-import { type FleetScheduleOptions, type FleetWorkOptions, type FleetWorkResult, checkScheduleOptions, checkWorkOptions } from './work-options.js';
+import {
+  type FleetScheduleOptions,
+  type FleetWorkOptions,
+  type FleetWorkResult,
+  checkScheduleOptions,
+  checkWorkOptions,
+} from './work-options.js';
 import { type AccountStatus, statusOf } from './status.js';
 import { WaitingWatch } from './waiting-watch.js';
 import { DEFAULT_SCHEMA, Warehouse } from './warehouse.js';
@@ -80,7 +86,10 @@ export class Fleet {
    */
   async enqueueEvent(account: string, event: WebhookEvent): Promise<{ queued: boolean; datasets: DatasetName[] }> {
     const [id] = this.#accounts.ids([account], 'enqueueEvent');
-    const asked: DatasetName[] = typeof event?.event === 'string' && Object.hasOwn(EVENT_DATASETS, event.event) ? [...EVENT_DATASETS[event.event as keyof typeof EVENT_DATASETS]] : [];
+    const asked: DatasetName[] =
+      typeof event?.event === 'string' && Object.hasOwn(EVENT_DATASETS, event.event)
+        ? [...EVENT_DATASETS[event.event as keyof typeof EVENT_DATASETS]]
+        : [];
     if (asked.length === 0 || !isUuid(event.project_id)) return { queued: false, datasets: [] };
     // Only what the account copies: a read of another project or dataset would copy what the
     // account's job leaves out, on its budget (the event names the project; anyone with the URL can).
@@ -127,11 +136,25 @@ export class Fleet {
     this.#listeners.add(emit);
     const onAbort = () => stopping.abort();
     signal?.addEventListener('abort', onAbort, { once: true });
-    const ctx = { schema: this.#schema, accounts: this.#accounts, queue, store: (id: string) => this.#storeFor(id), stopping: stopping.signal, emit };
-    const stops = [await queue.work(concurrency, (job) => runAccountJob(ctx, job)), await queue.workSchedule((data) => this.enqueue(data.accounts).then(() => undefined))];
+    const ctx = {
+      schema: this.#schema,
+      accounts: this.#accounts,
+      queue,
+      store: (id: string) => this.#storeFor(id),
+      stopping: stopping.signal,
+      emit,
+    };
+    const stops = [
+      await queue.work(concurrency, (job) => runAccountJob(ctx, job)),
+      await queue.workSchedule((data) => this.enqueue(data.accounts).then(() => undefined)),
+    ];
     try {
       await waiting.look();
-      if (!signal?.aborted) await this.#until(stopping.signal, async () => (await waiting.look(), exitWhenIdle && inHand.size === 0 && !(await queue.busy())));
+      if (!signal?.aborted)
+        await this.#until(
+          stopping.signal,
+          async () => (await waiting.look(), exitWhenIdle && inHand.size === 0 && !(await queue.busy())),
+        );
       stopping.abort();
       await Promise.all(stops.map((stop) => stop()));
     } finally {
@@ -170,7 +193,11 @@ export class Fleet {
    */
   async status(): Promise<AccountStatus[]> {
     const queue = await this.#open();
-    return statusOf(this.#accounts.listable ? this.#accounts.ids('all', 'status') : undefined, await queue.jobs(), Date.now());
+    return statusOf(
+      this.#accounts.listable ? this.#accounts.ids('all', 'status') : undefined,
+      await queue.jobs(),
+      Date.now(),
+    );
   }
 
   /**
@@ -198,9 +225,13 @@ export class Fleet {
    * ```
    */
   async schedule(cron: string, options: FleetScheduleOptions = {}): Promise<void> {
-    if (typeof cron !== 'string' || cron.trim() === '') throw new InvalidArgumentError('cron', "expected a cron expression such as '0 3 * * *'");
+    if (typeof cron !== 'string' || cron.trim() === '')
+      throw new InvalidArgumentError('cron', "expected a cron expression such as '0 3 * * *'");
     runCheck(checkScheduleOptions, options);
-    const accounts = options.accounts === undefined || options.accounts === 'all' ? 'all' : this.#accounts.ids(options.accounts, 'schedule');
+    const accounts =
+      options.accounts === undefined || options.accounts === 'all'
+        ? 'all'
+        : this.#accounts.ids(options.accounts, 'schedule');
     if (accounts === 'all') this.#accounts.ids('all', 'schedule');
     const queue = await this.#open();
     await queue.schedule(cron, { accounts }, options.tz);
@@ -229,7 +260,13 @@ export class Fleet {
     this.#closed = true;
     const queue = this.#queue;
     this.#queue = undefined;
-    await Promise.all([queue?.then((q) => q.stop(), () => undefined), this.#warehouse.close()]);
+    await Promise.all([
+      queue?.then(
+        (q) => q.stop(),
+        () => undefined,
+      ),
+      this.#warehouse.close(),
+    ]);
   }
 
   #checkOpen(): void {

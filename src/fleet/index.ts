@@ -24,7 +24,14 @@
  */
 export { createFleet, Fleet } from './fleet.js';
 export type { FleetWorkOptions, FleetWorkResult, FleetScheduleOptions } from './work-options.js';
-export type { FleetOptions, FleetAccount, FleetAccounts, FleetClientOptions, FleetPostgresPool, FleetQueueOptions } from './options.js';
+export type {
+  FleetOptions,
+  FleetAccount,
+  FleetAccounts,
+  FleetClientOptions,
+  FleetPostgresPool,
+  FleetQueueOptions,
+} from './options.js';
 export type { AccountRun, FleetEvent } from './run-account.js';
 export type { AccountStatus } from './status.js';
 export { statusRows, type AccountStatusRow } from './status-rows.js';

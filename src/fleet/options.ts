@@ -69,7 +69,9 @@ export interface FleetAccount {
  * const fromVault: FleetAccounts = async (id) => ({ apiKey: await vault.read(`seo/${id}`), job: { projects: 'all' } });
  * ```
  */
-export type FleetAccounts = Readonly<Record<string, FleetAccount>> | ((accountId: string) => FleetAccount | undefined | Promise<FleetAccount | undefined>);
+export type FleetAccounts =
+  | Readonly<Record<string, FleetAccount>>
+  | ((accountId: string) => FleetAccount | undefined | Promise<FleetAccount | undefined>);
 
 /**
  * How the fleet uses pg-boss: the queue's name and schema, how fast a vanished worker's account is
@@ -249,15 +251,34 @@ export const ACCOUNT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
 /** Checks an account id, naming `where` it came from. @internal */
 export function checkAccountId(id: unknown, where: string): string {
-  if (typeof id !== 'string' || !ACCOUNT_ID.test(id)) throw new InvalidArgumentError(where, `expected an account id of letters, digits, '.', '_' and '-' (up to 100, starting with a letter or digit), got ${JSON.stringify(id)}`);
+  if (typeof id !== 'string' || !ACCOUNT_ID.test(id))
+    throw new InvalidArgumentError(
+      where,
+      `expected an account id of letters, digits, '.', '_' and '-' (up to 100, starting with a letter or digit), got ${JSON.stringify(id)}`,
+    );
   return id;
 }
 
-const seconds = (min: number, max: number) => optional(integerIn(min, max, `expected whole seconds from ${min} to ${max}`));
-const identifier = optional(is<string>((v) => typeof v === 'string' && /^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(v), 'expected a Postgres identifier: a letter or _, then letters, digits or _ (up to 63)'));
-const isPool = (v: unknown): v is FleetPostgresPool => isObject(v) && typeof v['query'] === 'function' && typeof v['connect'] === 'function';
+const seconds = (min: number, max: number) =>
+  optional(integerIn(min, max, `expected whole seconds from ${min} to ${max}`));
+const identifier = optional(
+  is<string>(
+    (v) => typeof v === 'string' && /^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(v),
+    'expected a Postgres identifier: a letter or _, then letters, digits or _ (up to 63)',
+  ),
+);
+const isPool = (v: unknown): v is FleetPostgresPool =>
+  isObject(v) && typeof v['query'] === 'function' && typeof v['connect'] === 'function';
 // An account's key is checked here only for being a string: the client checks its form, without ever echoing it.
-const account = object({ apiKey: string('expected the API key, a string'), job: is((v) => isObject(v), "expected a job such as { projects: 'all' }"), client: optional(is((v) => isObject(v), 'expected client options')), budget: optional(is((v) => isObject(v), 'expected { reserve?, maxRequests? }')) }, 'expected { apiKey, job, client?, budget? }');
+const account = object(
+  {
+    apiKey: string('expected the API key, a string'),
+    job: is((v) => isObject(v), "expected a job such as { projects: 'all' }"),
+    client: optional(is((v) => isObject(v), 'expected client options')),
+    budget: optional(is((v) => isObject(v), 'expected { reserve?, maxRequests? }')),
+  },
+  'expected { apiKey, job, client?, budget? }',
+);
 
 /**
  * Runs a table-driven check and throws the main entry's `InvalidArgumentError`: built, this entry
@@ -270,7 +291,8 @@ export function runCheck<T>(check: Check<T>, value: unknown): asserts value is T
     check(value, '');
   } catch (error) {
     const e = error as { name?: unknown; argument?: unknown; message?: unknown };
-    if (e?.name !== 'InvalidArgumentError' || typeof e.argument !== 'string' || typeof e.message !== 'string') throw error;
+    if (e?.name !== 'InvalidArgumentError' || typeof e.argument !== 'string' || typeof e.message !== 'string')
+      throw error;
     throw new InvalidArgumentError(e.argument, e.message.slice(`Invalid ${e.argument}: `.length));
   }
 }
@@ -278,21 +300,38 @@ export function runCheck<T>(check: Check<T>, value: unknown): asserts value is T
 /** @internal */
 export const checkFleetOptions: Check<FleetOptions> = object(
   {
-    postgres: is<string | FleetPostgresPool>((v) => (typeof v === 'string' && v !== '') || isPool(v), 'expected a connection string or a pg.Pool'),
+    postgres: is<string | FleetPostgresPool>(
+      (v) => (typeof v === 'string' && v !== '') || isPool(v),
+      'expected a connection string or a pg.Pool',
+    ),
     accounts: (v, path) => {
       if (typeof v === 'function') return;
-      if (!isObject(v)) throw new InvalidArgumentError(path, 'expected an object of account id to { apiKey, job }, or a function (id) => account');
+      if (!isObject(v))
+        throw new InvalidArgumentError(
+          path,
+          'expected an object of account id to { apiKey, job }, or a function (id) => account',
+        );
       for (const [id, a] of Object.entries(v)) {
         checkAccountId(id, `${path} key`);
         account(a, `${path}.${id}`);
       }
     },
-    client: optional(is((v) => isObject(v) && !('apiKey' in v), 'expected client options without apiKey (each account carries its own key)')),
+    client: optional(
+      is(
+        (v) => isObject(v) && !('apiKey' in v),
+        'expected client options without apiKey (each account carries its own key)',
+      ),
+    ),
     schema: identifier,
     queue: optional(
       object(
         {
-          name: optional(is<string>((v) => typeof v === 'string' && /^[A-Za-z0-9_.-]{1,100}$/.test(v), "expected a queue name of letters, digits, '_', '.' and '-'")),
+          name: optional(
+            is<string>(
+              (v) => typeof v === 'string' && /^[A-Za-z0-9_.-]{1,100}$/.test(v),
+              "expected a queue name of letters, digits, '_', '.' and '-'",
+            ),
+          ),
           schema: identifier,
           heartbeatSeconds: seconds(10, 3_600),
           checkIntervalSeconds: seconds(1, 3_600),

@@ -10,7 +10,11 @@ export interface FleetPeers {
 }
 
 const missing = (name: string, cause: unknown) =>
-  new FleetError('missing_peer', `seo-visibility/fleet needs the optional peer dependencies pg-boss and pg, and '${name}' could not be loaded. Install both: npm install pg-boss pg`, { cause });
+  new FleetError(
+    'missing_peer',
+    `seo-visibility/fleet needs the optional peer dependencies pg-boss and pg, and '${name}' could not be loaded. Install both: npm install pg-boss pg`,
+    { cause },
+  );
 
 /**
  * Loads `pg-boss` and `pg`, once, on first use: they are optional peer dependencies, so a plain
@@ -19,7 +23,10 @@ const missing = (name: string, cause: unknown) =>
  * @internal
  */
 export const loadFleetPeers: () => Promise<FleetPeers> = loadOnce(() =>
-  Promise.all([importPeer('pg-boss', () => import('pg-boss'), missing), importPeer('pg', () => import('pg'), missing)]).then(([boss, pgModule]) => ({
+  Promise.all([
+    importPeer('pg-boss', () => import('pg-boss'), missing),
+    importPeer('pg', () => import('pg'), missing),
+  ]).then(([boss, pgModule]) => ({
     PgBoss: boss.PgBoss,
     // pg is CommonJS: its classes hang off the default export under ESM.
     Pool: ((pgModule as { default?: typeof pg }).default ?? (pgModule as unknown as typeof pg)).Pool,

@@ -54,7 +54,11 @@ export interface FleetPlan {
 export const PLAN_AT_ONCE = 4;
 
 /** Plans every account in `ids`; a failure is that account's `error`, not the fleet's. @internal */
-export async function planFleet(accounts: Accounts, ids: readonly string[], store: (accountId: string) => SyncStore): Promise<FleetPlan> {
+export async function planFleet(
+  accounts: Accounts,
+  ids: readonly string[],
+  store: (accountId: string) => SyncStore,
+): Promise<FleetPlan> {
   const plans: AccountPlan[] = new Array(ids.length);
   let next = 0;
   const lane = async () => {
@@ -63,11 +67,32 @@ export async function planFleet(accounts: Accounts, ids: readonly string[], stor
       const id = ids[i]!;
       try {
         const account = await accounts.resolve(id);
-        const plan = await planSync(account.client, account.job, { store: store(id), windows: account.windows, budget: account.budget });
-        plans[i] = { account: id, requests: plan.requests, leastTimeMs: plan.leastTimeMs, fitsToday: plan.fitsToday, days: plan.days, remainingToday: plan.remainingToday, summary: plan.summary };
+        const plan = await planSync(account.client, account.job, {
+          store: store(id),
+          windows: account.windows,
+          budget: account.budget,
+        });
+        plans[i] = {
+          account: id,
+          requests: plan.requests,
+          leastTimeMs: plan.leastTimeMs,
+          fitsToday: plan.fitsToday,
+          days: plan.days,
+          remainingToday: plan.remainingToday,
+          summary: plan.summary,
+        };
       } catch (error) {
         const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-        plans[i] = { account: id, requests: 0, leastTimeMs: 0, fitsToday: false, days: 0, remainingToday: 0, summary: `not planned (${message})`, error: message };
+        plans[i] = {
+          account: id,
+          requests: 0,
+          leastTimeMs: 0,
+          fitsToday: false,
+          days: 0,
+          remainingToday: 0,
+          summary: `not planned (${message})`,
+          error: message,
+        };
       }
     }
   };

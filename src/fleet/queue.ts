@@ -9,7 +9,13 @@ export interface SyncJobData {
   /** The warehouse schema of the fleet that queued it (absent on jobs queued before it was carried). */
   schema?: string | undefined;
   /** A webhook event's read: one project's datasets, re-read (absent: the account's own job). */
-  event?: { projectId: string; datasets: string[]; /** Times it was put off for its account's store in use. */ deferrals?: number | undefined } | undefined;
+  event?:
+    | {
+        projectId: string;
+        datasets: string[] /** Times it was put off for its account's store in use. */;
+        deferrals?: number | undefined;
+      }
+    | undefined;
 }
 
 /** What a scheduled job carries: the accounts to enqueue when it fires. @internal */
@@ -74,12 +80,19 @@ export class FleetQueue {
    * heartbeats stopped, so the more instances run, the sooner a dead worker's job is handed over)
    * and fires schedules; pg-boss makes each pass run once across them.
    */
-  static async start(postgres: string | FleetPostgresPool, settings: QueueSettings, onError: (error: Error) => void): Promise<FleetQueue> {
+  static async start(
+    postgres: string | FleetPostgresPool,
+    settings: QueueSettings,
+    onError: (error: Error) => void,
+  ): Promise<FleetQueue> {
     const { PgBoss } = await loadFleetPeers();
     // pg-boss's own default pool (10): a worker's fetches, heartbeats, supervision, monitoring and
     // the fleet's looks at the queue (busy, waiting notes) share it, and with 4 a loaded machine saw
     // pg-boss's 10 s wait for a connection run out ("timeout exceeded when trying to connect").
-    const connection = typeof postgres === 'string' ? { connectionString: postgres, max: 10 } : { db: { executeSql: (text: string, values?: unknown[]) => postgres.query(text, values) } };
+    const connection =
+      typeof postgres === 'string'
+        ? { connectionString: postgres, max: 10 }
+        : { db: { executeSql: (text: string, values?: unknown[]) => postgres.query(text, values) } };
     const boss = new PgBoss({
       ...connection,
       schema: settings.schema,
@@ -115,7 +128,10 @@ export class FleetQueue {
   /** Queues one run of `account` of the fleet of `schema` (at `startAfter`); false when one is already queued. */
   async send(account: string, schema: string, startAfter?: Date): Promise<boolean> {
     const data: SyncJobData = { account, schema };
-    const id = await this.#boss.send(this.settings.name, data, { singletonKey: account, ...(startAfter ? { startAfter } : {}) });
+    const id = await this.#boss.send(this.settings.name, data, {
+      singletonKey: account,
+      ...(startAfter ? { startAfter } : {}),
+    });
     return id !== null;
   }
 
@@ -124,25 +140,53 @@ export class FleetQueue {
    * project and datasets at a time (the queue is stately): false when one is already queued, so a
    * burst of events becomes one read. `later`: the same read put off (its account's store was in use).
    */
-  async sendEvent(account: string, schema: string, projectId: string, datasets: readonly string[], later?: { startAfter: Date; deferrals: number }): Promise<boolean> {
-    const data: SyncJobData = { account, schema, event: { projectId, datasets: [...datasets], ...(later ? { deferrals: later.deferrals } : {}) } };
-    const id = await this.#boss.send(this.settings.name, data, { singletonKey: `${account}/${projectId}/${datasets.join('+')}`, ...(later ? { startAfter: later.startAfter } : {}) });
+  async sendEvent(
+    account: string,
+    schema: string,
+    projectId: string,
+    datasets: readonly string[],
+    later?: { startAfter: Date; deferrals: number },
+  ): Promise<boolean> {
+    const data: SyncJobData = {
+      account,
+      schema,
+      event: { projectId, datasets: [...datasets], ...(later ? { deferrals: later.deferrals } : {}) },
+    };
+    const id = await this.#boss.send(this.settings.name, data, {
+      singletonKey: `${account}/${projectId}/${datasets.join('+')}`,
+      ...(later ? { startAfter: later.startAfter } : {}),
+    });
     return id !== null;
   }
 
   /** Runs `handler` on each job, `concurrency` at a time; resolves with what stops it (once the jobs in hand are settled). */
-  async work(concurrency: number, handler: (job: JobWithMetadata<SyncJobData>) => Promise<JobResult>): Promise<() => Promise<void>> {
-    const options = { localConcurrency: concurrency, batchSize: 1, includeMetadata: true, perJobResults: true, pollingIntervalSeconds: this.settings.pollingIntervalSeconds } as const;
+  async work(
+    concurrency: number,
+    handler: (job: JobWithMetadata<SyncJobData>) => Promise<JobResult>,
+  ): Promise<() => Promise<void>> {
+    const options = {
+      localConcurrency: concurrency,
+      batchSize: 1,
+      includeMetadata: true,
+      perJobResults: true,
+      pollingIntervalSeconds: this.settings.pollingIntervalSeconds,
+    } as const;
     // No explicit type arguments: pg-boss infers the handler's shape (metadata, per-job results) from the options.
-    const id = await this.#boss.work(this.settings.name, options, (jobs: Array<JobWithMetadata<SyncJobData>>) => Promise.all(jobs.map(handler)));
+    const id = await this.#boss.work(this.settings.name, options, (jobs: Array<JobWithMetadata<SyncJobData>>) =>
+      Promise.all(jobs.map(handler)),
+    );
     return () => this.#boss.offWork(this.settings.name, { id, wait: true });
   }
 
   /** Handles schedule ticks; resolves with what stops it. */
   async workSchedule(handler: (data: ScheduleJobData) => Promise<void>): Promise<() => Promise<void>> {
-    const id = await this.#boss.work<ScheduleJobData>(this.scheduleQueue, { pollingIntervalSeconds: this.settings.pollingIntervalSeconds }, async (jobs) => {
-      for (const job of jobs) await handler(job.data);
-    });
+    const id = await this.#boss.work<ScheduleJobData>(
+      this.scheduleQueue,
+      { pollingIntervalSeconds: this.settings.pollingIntervalSeconds },
+      async (jobs) => {
+        for (const job of jobs) await handler(job.data);
+      },
+    );
     return () => this.#boss.offWork(this.scheduleQueue, { id, wait: true });
   }
 
@@ -168,7 +212,10 @@ export class FleetQueue {
   async jobs(): Promise<Array<JobWithMetadata<SyncJobData>>> {
     const out: Array<JobWithMetadata<SyncJobData>> = [];
     for (let after: string | undefined; ; ) {
-      const page = await this.#boss.findJobs<SyncJobData>(this.settings.name, { limit: 1_000, ...(after ? { after } : {}) });
+      const page = await this.#boss.findJobs<SyncJobData>(this.settings.name, {
+        limit: 1_000,
+        ...(after ? { after } : {}),
+      });
       out.push(...page);
       if (page.length < 1_000) return out;
       after = page[page.length - 1]!.id;

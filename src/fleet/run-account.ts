@@ -1,5 +1,11 @@
 import type { JobResult, JobWithMetadata } from 'pg-boss';
-import { type DatasetName, DOCUMENTED_WINDOWS, type StopReason, type SyncStore, type SyncWindow } from '../sync/index.js';
+import {
+  type DatasetName,
+  DOCUMENTED_WINDOWS,
+  type StopReason,
+  type SyncStore,
+  type SyncWindow,
+} from '../sync/index.js';
 import { runScopedSync } from '../sync/run.js';
 import type { Accounts } from './accounts.js';
 import { FleetError } from './errors.js';
@@ -33,7 +39,15 @@ export interface AccountRun {
   /** The length of the key's budget day (its longest window), to tell when the budget next resets. */
   dayWindowMs: number;
   /** A failed run's error: name, message and, from the API, status, code and request id. */
-  error?: { name: string; message: string; status?: number | undefined; code?: string | undefined; requestId?: string | undefined } | undefined;
+  error?:
+    | {
+        name: string;
+        message: string;
+        status?: number | undefined;
+        code?: string | undefined;
+        requestId?: string | undefined;
+      }
+    | undefined;
 }
 
 /**
@@ -94,7 +108,10 @@ export async function runAccountJob(ctx: RunContext, job: JobWithMetadata<SyncJo
     // Each fleet has its own queue, so this is a guard: run into this schema, another fleet's
     // account would be copied into the wrong warehouse, and its own fleet would never see the run.
     if (job.data.schema !== undefined && job.data.schema !== ctx.schema)
-      throw new FleetError('other_fleet', `The job of account '${id}' belongs to the fleet whose warehouse schema is '${job.data.schema}', not this one ('${ctx.schema}'): not run. Give each fleet its own schema and queue`);
+      throw new FleetError(
+        'other_fleet',
+        `The job of account '${id}' belongs to the fleet whose warehouse schema is '${job.data.schema}', not this one ('${ctx.schema}'): not run. Give each fleet its own schema and queue`,
+      );
     // Resolving builds the account's client, which refuses a malformed key: inside the run's error
     // handling, so that failure is recorded and judged like any other, not left to pg-boss bare.
     const account = await ctx.accounts.resolve(id);
@@ -105,35 +122,83 @@ export async function runAccountJob(ctx: RunContext, job: JobWithMetadata<SyncJo
     const syncJob = event ? { projects: [event.projectId], datasets: event.datasets as DatasetName[] } : account.job;
     // An event's read trusts the project list the account's copy read within a day (no GET /projects per event).
     const scope = event ? { knownProjectsMaxAgeMs: DOCUMENTED_DAY_MS } : {};
-    const result = await runScopedSync(account.client, syncJob, { store: ctx.store(id), signal: AbortSignal.any([job.signal, ctx.stopping]), windows: account.windows, budget: account.budget, ...(event ? { reread: event.datasets as DatasetName[] } : {}) }, scope);
-    const counts = { requests: result.requests, rows: Object.values(result.datasets).reduce((s, d) => s + (d?.rows ?? 0), 0) };
-    if (result.status === 'completed') run = { ...base, ...counts, status: 'completed', endedAt: new Date().toISOString() };
+    const result = await runScopedSync(
+      account.client,
+      syncJob,
+      {
+        store: ctx.store(id),
+        signal: AbortSignal.any([job.signal, ctx.stopping]),
+        windows: account.windows,
+        budget: account.budget,
+        ...(event ? { reread: event.datasets as DatasetName[] } : {}),
+      },
+      scope,
+    );
+    const counts = {
+      requests: result.requests,
+      rows: Object.values(result.datasets).reduce((s, d) => s + (d?.rows ?? 0), 0),
+    };
+    if (result.status === 'completed')
+      run = { ...base, ...counts, status: 'completed', endedAt: new Date().toISOString() };
     else {
-      if (result.reason === 'aborted' && !ctx.stopping.aborted) throw new Error(`The claim on account '${id}' was lost (its heartbeat lapsed or the job expired); another worker resumes it`);
+      if (result.reason === 'aborted' && !ctx.stopping.aborted)
+        throw new Error(
+          `The claim on account '${id}' was lost (its heartbeat lapsed or the job expired); another worker resumes it`,
+        );
       // An event's read that stops is not resumed: the account's own runs read the data.
       const resumesAt = event ? undefined : resumeTime(result.reason, account.windows, Date.now());
       if (resumesAt) await ctx.queue.send(id, ctx.schema, resumesAt);
-      run = { ...base, ...counts, status: 'stopped', reason: result.reason, endedAt: new Date().toISOString(), ...(resumesAt ? { resumesAt: resumesAt.toISOString() } : {}) };
+      run = {
+        ...base,
+        ...counts,
+        status: 'stopped',
+        reason: result.reason,
+        endedAt: new Date().toISOString(),
+        ...(resumesAt ? { resumesAt: resumesAt.toISOString() } : {}),
+      };
     }
     return { id: job.id, status: 'completed', output: run };
   } catch (error) {
-    run = { ...base, status: 'failed', requests: 0, rows: 0, endedAt: new Date().toISOString(), error: describeError(error) };
+    run = {
+      ...base,
+      status: 'failed',
+      requests: 0,
+      rows: 0,
+      endedAt: new Date().toISOString(),
+      error: describeError(error),
+    };
     // A refused key will be refused again: fail this account now, and only it.
-    if (run.error?.status === 401 || run.error?.status === 403) return { id: job.id, status: 'deadletter', output: { ...run, reason: 'key_refused' } };
+    if (run.error?.status === 401 || run.error?.status === 403)
+      return { id: job.id, status: 'deadletter', output: { ...run, reason: 'key_refused' } };
     // An event's read that meets its account's store in use (the account's own run, or another
     // project's event read on another slot) is put off and queued again, not failed: a failure
     // spent pg-boss's retries while a nightly run held the store for longer, and lost the read.
     const event = job.data.event;
-    if (event && (error as { name?: unknown })?.name === 'SyncError' && (error as { code?: unknown }).code === 'in_use') {
+    if (
+      event &&
+      (error as { name?: unknown })?.name === 'SyncError' &&
+      (error as { code?: unknown }).code === 'in_use'
+    ) {
       const deferrals = (event.deferrals ?? 0) + 1;
       const startAfter = new Date(Date.now() + eventDeferralMs(deferrals));
       await ctx.queue.sendEvent(id, ctx.schema, event.projectId, event.datasets, { startAfter, deferrals });
-      run = { ...base, status: 'stopped', requests: 0, rows: 0, endedAt: run.endedAt, resumesAt: startAfter.toISOString() };
+      run = {
+        ...base,
+        status: 'stopped',
+        requests: 0,
+        rows: 0,
+        endedAt: run.endedAt,
+        resumesAt: startAfter.toISOString(),
+      };
       return { id: job.id, status: 'completed', output: run };
     }
     // An event's read that meets the account's stopped run (job_changed) waits for that run's
     // resume, which reads the data: done, not a failure, and never retried.
-    if (job.data.event && (error as { name?: unknown; code?: unknown })?.name === 'SyncError' && (error as { code?: unknown }).code === 'job_changed') {
+    if (
+      job.data.event &&
+      (error as { name?: unknown; code?: unknown })?.name === 'SyncError' &&
+      (error as { code?: unknown }).code === 'job_changed'
+    ) {
       run = { ...base, status: 'stopped', requests: 0, rows: 0, endedAt: run.endedAt };
       return { id: job.id, status: 'completed', output: run };
     }
@@ -153,11 +218,16 @@ export async function runAccountJob(ctx: RunContext, job: JobWithMetadata<SyncJo
  * lets the server's window roll over first.
  * @internal
  */
-export function resumeTime(reason: StopReason | undefined, windows: readonly SyncWindow[], now: number): Date | undefined {
+export function resumeTime(
+  reason: StopReason | undefined,
+  windows: readonly SyncWindow[],
+  now: number,
+): Date | undefined {
   if (reason === 'aborted') return new Date(now);
   if (reason !== 'daily_budget' && reason !== 'rate_limited') return undefined;
   const sorted = [...windows].sort((a, b) => a.intervalMs - b.intervalMs);
-  const window = reason === 'daily_budget' || sorted.length === 1 ? sorted[sorted.length - 1]! : sorted[sorted.length - 2]!;
+  const window =
+    reason === 'daily_budget' || sorted.length === 1 ? sorted[sorted.length - 1]! : sorted[sorted.length - 2]!;
   return new Date((Math.floor(now / window.intervalMs) + 1) * window.intervalMs + 1_000);
 }
 
@@ -178,7 +248,11 @@ export function eventDeferralMs(n: number): number {
  */
 function isConfigurationError(error: unknown): boolean {
   const e = error as { name?: unknown; code?: unknown };
-  return e?.name === 'InvalidArgumentError' || (e?.name === 'FleetError' && (e.code === 'unknown_account' || e.code === 'other_fleet')) || (e?.name === 'SyncError' && (e.code === 'unknown_project' || e.code === 'job_changed'));
+  return (
+    e?.name === 'InvalidArgumentError' ||
+    (e?.name === 'FleetError' && (e.code === 'unknown_account' || e.code === 'other_fleet')) ||
+    (e?.name === 'SyncError' && (e.code === 'unknown_project' || e.code === 'job_changed'))
+  );
 }
 
 /**

@@ -42,7 +42,10 @@ export interface AccountStatusRow {
 export function statusRows(status: readonly AccountStatus[]): AccountStatusRow[] {
   return status.map((s) => {
     const run = s.lastRun;
-    const error = run?.status === 'failed' && run.error ? `${run.error.name}${run.error.status !== undefined ? ` (${run.error.status})` : ''}: ${run.error.message}` : '';
+    const error =
+      run?.status === 'failed' && run.error
+        ? `${run.error.name}${run.error.status !== undefined ? ` (${run.error.status})` : ''}: ${run.error.message}`
+        : '';
     return {
       account: s.account,
       state: s.state,

@@ -35,7 +35,11 @@ export interface AccountStatus {
  * undefined (given as a function, which cannot be listed): every account the queue has seen.
  * @internal
  */
-export function statusOf(accounts: readonly string[] | undefined, jobs: ReadonlyArray<JobWithMetadata<SyncJobData>>, now: number): AccountStatus[] {
+export function statusOf(
+  accounts: readonly string[] | undefined,
+  jobs: ReadonlyArray<JobWithMetadata<SyncJobData>>,
+  now: number,
+): AccountStatus[] {
   const byAccount = new Map<string, Array<JobWithMetadata<SyncJobData>>>();
   for (const id of accounts ?? []) byAccount.set(id, []);
   for (const job of jobs) {
@@ -49,10 +53,16 @@ export function statusOf(accounts: readonly string[] | undefined, jobs: Readonly
   }
   return [...byAccount].map(([account, list]) => {
     const latest = list[list.length - 1];
-    const lastRun = [...list].reverse().map(runOf).find((r) => r !== undefined);
+    const lastRun = [...list]
+      .reverse()
+      .map(runOf)
+      .find((r) => r !== undefined);
     const status: AccountStatus = { account, state: 'never run' };
     if (lastRun) status.lastRun = lastRun;
-    if (lastRun) status.nextBudgetReset = new Date((Math.floor(now / lastRun.dayWindowMs) + 1) * lastRun.dayWindowMs).toISOString();
+    if (lastRun)
+      status.nextBudgetReset = new Date(
+        (Math.floor(now / lastRun.dayWindowMs) + 1) * lastRun.dayWindowMs,
+      ).toISOString();
     if (!latest) return status;
     if (latest.state === 'active') status.state = 'running';
     else if (latest.state === 'retry') status.state = 'retrying';
@@ -73,7 +83,10 @@ export function statusOf(accounts: readonly string[] | undefined, jobs: Readonly
  * worker failed it before recording one) still says why, with the times pg-boss kept.
  */
 function runOf(job: JobWithMetadata<SyncJobData>): AccountRun | undefined {
-  const output = job.output as (Partial<AccountRun> & { run?: AccountRun; message?: unknown; name?: unknown }) | null | undefined;
+  const output = job.output as
+    | (Partial<AccountRun> & { run?: AccountRun; message?: unknown; name?: unknown })
+    | null
+    | undefined;
   if (!output || typeof output !== 'object') return undefined;
   if (output.run && typeof output.run === 'object') return output.run;
   if (typeof output.status === 'string' && typeof output.startedAt === 'string') return output as AccountRun;
@@ -98,7 +111,8 @@ function runOf(job: JobWithMetadata<SyncJobData>): AccountRun | undefined {
  * @internal
  */
 export function stateWords(s: AccountStatus): string {
-  if (s.state === 'stopped' && s.resumesAt) return `stopped, resumes at ${s.resumesAt.slice(0, 19).replace('T', ' ')} UTC`;
+  if (s.state === 'stopped' && s.resumesAt)
+    return `stopped, resumes at ${s.resumesAt.slice(0, 19).replace('T', ' ')} UTC`;
   if (s.state === 'failed' && s.lastRun?.error) return `failed: ${s.lastRun.error.message}`;
   return s.state;
 }

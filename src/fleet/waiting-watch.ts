@@ -29,7 +29,14 @@ export class WaitingWatch {
   #nextLook = Number.NEGATIVE_INFINITY;
   #gap = FIRST_GAP_MS;
 
-  constructor(queue: Pick<FleetQueue, 'jobs'>, settings: QueueSettings, concurrency: number, inHand: ReadonlySet<string>, emit: (event: FleetEvent) => void, now: () => number = Date.now) {
+  constructor(
+    queue: Pick<FleetQueue, 'jobs'>,
+    settings: QueueSettings,
+    concurrency: number,
+    inHand: ReadonlySet<string>,
+    emit: (event: FleetEvent) => void,
+    now: () => number = Date.now,
+  ) {
     this.#queue = queue;
     this.#settings = settings;
     this.#concurrency = concurrency;
@@ -42,14 +49,26 @@ export class WaitingWatch {
     if (this.#inHand.size >= this.#concurrency || this.#now() < this.#nextLook) return;
     let found = false;
     try {
-      const fresh = waitingNotes(await this.#queue.jobs(), this.#inHand, this.#settings, this.#now()).filter((n) => !this.#said.has(n.key));
+      const fresh = waitingNotes(await this.#queue.jobs(), this.#inHand, this.#settings, this.#now()).filter(
+        (n) => !this.#said.has(n.key),
+      );
       for (const note of fresh) this.#said.add(note.key);
       const at = this.#now();
-      for (const note of fresh.slice(0, MAX_NOTES)) this.#emit({ type: 'waiting', account: note.account, at, message: note.message });
-      if (fresh.length > MAX_NOTES) this.#emit({ type: 'waiting', at, message: `and ${fresh.length - MAX_NOTES} more account(s) held elsewhere or waiting (fleet status lists every one)` });
+      for (const note of fresh.slice(0, MAX_NOTES))
+        this.#emit({ type: 'waiting', account: note.account, at, message: note.message });
+      if (fresh.length > MAX_NOTES)
+        this.#emit({
+          type: 'waiting',
+          at,
+          message: `and ${fresh.length - MAX_NOTES} more account(s) held elsewhere or waiting (fleet status lists every one)`,
+        });
       found = fresh.length > 0;
     } catch (error) {
-      this.#emit({ type: 'error', at: this.#now(), message: `could not read the queue to say what this worker waits for: ${error instanceof Error ? error.message : String(error)}` });
+      this.#emit({
+        type: 'error',
+        at: this.#now(),
+        message: `could not read the queue to say what this worker waits for: ${error instanceof Error ? error.message : String(error)}`,
+      });
     }
     if (found) this.#gap = FIRST_GAP_MS;
     this.#nextLook = this.#now() + this.#gap;

@@ -19,7 +19,12 @@ const RETRY_DELAY_MAX_SECONDS = 600;
  * holds (`inHand`), finished ones and ones ready to run need no note.
  * @internal
  */
-export function waitingNotes(jobs: ReadonlyArray<JobWithMetadata<SyncJobData>>, inHand: ReadonlySet<string>, settings: QueueSettings, now: number): WaitingNote[] {
+export function waitingNotes(
+  jobs: ReadonlyArray<JobWithMetadata<SyncJobData>>,
+  inHand: ReadonlySet<string>,
+  settings: QueueSettings,
+  now: number,
+): WaitingNote[] {
   const notes: WaitingNote[] = [];
   for (const job of jobs) {
     const account = job.data?.account;
@@ -35,9 +40,17 @@ export function waitingNotes(jobs: ReadonlyArray<JobWithMetadata<SyncJobData>>, 
         message: `held by another worker (last heartbeat ${seconds(now - beat)} ago). If that worker is gone, its heartbeat lapses after ${settings.heartbeatSeconds} s and it is handed over within ${settings.checkIntervalSeconds} s more, retried ${retry} s later: by ${clock(latest)} at the latest`,
       });
     } else if (job.state === 'retry' && startAfter > now) {
-      notes.push({ account, key: `${job.id}:retry:${job.retryCount ?? 0}`, message: `its last run failed or its worker stopped answering: retried at ${clock(startAfter)} (in ${seconds(startAfter - now)})` });
+      notes.push({
+        account,
+        key: `${job.id}:retry:${job.retryCount ?? 0}`,
+        message: `its last run failed or its worker stopped answering: retried at ${clock(startAfter)} (in ${seconds(startAfter - now)})`,
+      });
     } else if (job.state === 'created' && startAfter > now) {
-      notes.push({ account, key: `${job.id}:created`, message: `queued to resume at ${clock(startAfter)} (in ${seconds(startAfter - now)})` });
+      notes.push({
+        account,
+        key: `${job.id}:created`,
+        message: `queued to resume at ${clock(startAfter)} (in ${seconds(startAfter - now)})`,
+      });
     }
   }
   return notes;

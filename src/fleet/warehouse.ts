@@ -41,7 +41,13 @@ export class Warehouse {
     // server only drops the session, and the lock, once TCP keepalives go unanswered, two hours by
     // default; asked for here, about a minute, so another worker can take the account over.
     this.#pool ??= loadFleetPeers().then(
-      ({ Pool }) => (this.#opened = new Pool({ connectionString: url, max: 2 * connections + 2, keepAlive: true, options: SERVER_KEEPALIVES })),
+      ({ Pool }) =>
+        (this.#opened = new Pool({
+          connectionString: url,
+          max: 2 * connections + 2,
+          keepAlive: true,
+          options: SERVER_KEEPALIVES,
+        })),
     );
     await this.#pool;
   }

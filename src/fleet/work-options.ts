@@ -114,7 +114,12 @@ export const checkWorkOptions = object(
 export const checkScheduleOptions = object(
   {
     tz: optional(string("expected a time zone such as 'Europe/Paris'")),
-    accounts: optional(is<'all' | readonly string[]>((v) => v === 'all' || Array.isArray(v), "expected 'all' or an array of account ids")),
+    accounts: optional(
+      is<'all' | readonly string[]>(
+        (v) => v === 'all' || Array.isArray(v),
+        "expected 'all' or an array of account ids",
+      ),
+    ),
   },
   'expected { tz?, accounts? }',
 );

@@ -33,10 +33,24 @@ export async function heldAccounts(source: InsightSource, limits: QueryLimits = 
  * @example `await checkAccount(source, 'initech')` throws `--account initech: the warehouse holds no such account; it holds acme, globex`
  * @internal
  */
-export async function checkAccount(source: InsightSource, account: string, argument = '--account', limits: QueryLimits = {}): Promise<void> {
-  if (!isFleet(source)) throw new InsightError('usage', `${argument} ${account}: this store holds one account (its tables have no account_id column); leave ${argument} out`);
+export async function checkAccount(
+  source: InsightSource,
+  account: string,
+  argument = '--account',
+  limits: QueryLimits = {},
+): Promise<void> {
+  if (!isFleet(source))
+    throw new InsightError(
+      'usage',
+      `${argument} ${account}: this store holds one account (its tables have no account_id column); leave ${argument} out`,
+    );
   const held = await heldAccounts(source, limits);
   if (held.includes(account)) return;
-  const listed = held.slice(0, LISTED).join(', ') + (held.length > LISTED ? `, and ${held.length - LISTED} more (SELECT DISTINCT account_id FROM projects_list)` : '');
-  throw new InsightError('usage', `${argument} ${account}: the warehouse holds no such account; it holds ${listed || 'none yet'}`);
+  const listed =
+    held.slice(0, LISTED).join(', ') +
+    (held.length > LISTED ? `, and ${held.length - LISTED} more (SELECT DISTINCT account_id FROM projects_list)` : '');
+  throw new InsightError(
+    'usage',
+    `${argument} ${account}: the warehouse holds no such account; it holds ${listed || 'none yet'}`,
+  );
 }

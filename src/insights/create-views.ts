@@ -27,7 +27,12 @@ export const VIEW_WARNING_CODE = 'SEO_VISIBILITY_VIEW_SKIPPED';
  */
 export function createInsightViews(db: SqliteConnection): void {
   const sql = new Sql('sqlite', columnsOf(db.prepare(SQLITE_COLUMNS).all()));
-  const stored = new Map(db.prepare("SELECT name, sql FROM main.sqlite_master WHERE type = 'view'").all().map((r) => [String(r['name']), String(r['sql'])]));
+  const stored = new Map(
+    db
+      .prepare("SELECT name, sql FROM main.sqlite_master WHERE type = 'view'")
+      .all()
+      .map((r) => [String(r['name']), String(r['sql'])]),
+  );
   db.exec('SAVEPOINT insight_views');
   try {
     for (const view of INSIGHT_VIEWS) {
@@ -71,17 +76,33 @@ export interface PostgresViewOptions {
  * again. Call it outside any transaction.
  * @internal
  */
-export async function createPostgresInsightViews(client: PgQueryable, schema: string, options: PostgresViewOptions = {}): Promise<void> {
+export async function createPostgresInsightViews(
+  client: PgQueryable,
+  schema: string,
+  options: PostgresViewOptions = {},
+): Promise<void> {
   const warn = options.warn ?? ((message: string) => process.emitWarning(message, { code: VIEW_WARNING_CODE }));
   const lockTimeout = Math.max(1, Math.trunc(options.lockTimeoutMs ?? VIEW_LOCK_TIMEOUT_MS));
   let q: Sql;
   let stored: Map<string, string>;
   try {
-    q = new Sql('postgres', columnsOf((await client.query('SELECT table_name, column_name, data_type FROM information_schema.columns WHERE table_schema = $1', [schema])).rows));
+    q = new Sql(
+      'postgres',
+      columnsOf(
+        (
+          await client.query(
+            'SELECT table_name, column_name, data_type FROM information_schema.columns WHERE table_schema = $1',
+            [schema],
+          )
+        ).rows,
+      ),
+    );
     stored = await viewComments(client, schema);
   } catch (error) {
     // After the copy's COMMIT: a committed page must not be reported as failed for its views.
-    warn(`The insight views of ${schema} were left as they were (PostgreSQL: ${(error as Error).message ?? String(error)}); the copy went on, and the next sync tries again`);
+    warn(
+      `The insight views of ${schema} were left as they were (PostgreSQL: ${(error as Error).message ?? String(error)}); the copy went on, and the next sync tries again`,
+    );
     return;
   }
   for (const view of INSIGHT_VIEWS) {
@@ -112,12 +133,22 @@ function viewComment(view: InsightView, select: string): string {
 
 /** The comments of the schema's views, by name. */
 async function viewComments(client: PgQueryable, schema: string): Promise<Map<string, string>> {
-  const rows = await client.query("SELECT c.relname AS name, obj_description(c.oid, 'pg_class') AS comment FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relkind = 'v'", [schema]);
+  const rows = await client.query(
+    "SELECT c.relname AS name, obj_description(c.oid, 'pg_class') AS comment FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relkind = 'v'",
+    [schema],
+  );
   return new Map(rows.rows.map((r) => [String(r['name']), String(r['comment'] ?? '')]));
 }
 
 /** Replaces one view in its own transaction: CREATE OR REPLACE, else (columns changed) DROP and CREATE. */
-async function replaceView(client: PgQueryable, schema: string, name: string, select: string, comment: string, lockTimeoutMs: number): Promise<void> {
+async function replaceView(
+  client: PgQueryable,
+  schema: string,
+  name: string,
+  select: string,
+  comment: string,
+  lockTimeoutMs: number,
+): Promise<void> {
   const id = `${quote(schema)}.${quote(name)}`;
   const inTransaction = async (statements: string[]) => {
     // search_path for the transaction only: the view binds to this schema's tables.

@@ -43,7 +43,11 @@ export class Sql {
    */
   account(alias: string, table: string): string {
     // PostgreSQL refuses a bare constant in GROUP BY and PARTITION BY: a cast is an expression.
-    return this.has(table, 'account_id') ? this.text(alias, table, 'account_id') : this.dialect === 'sqlite' ? "''" : "''::text";
+    return this.has(table, 'account_id')
+      ? this.text(alias, table, 'account_id')
+      : this.dialect === 'sqlite'
+        ? "''"
+        : "''::text";
   }
 
   /**
@@ -52,7 +56,10 @@ export class Sql {
    * rows come in the order of the key index, and it sorts them all instead.
    */
   groupKeys(alias: string, table: string, columns: readonly string[]): string {
-    return [...(this.has(table, 'account_id') ? [this.text(alias, table, 'account_id')] : []), ...columns.map((c) => this.text(alias, table, c))].join(', ');
+    return [
+      ...(this.has(table, 'account_id') ? [this.text(alias, table, 'account_id')] : []),
+      ...columns.map((c) => this.text(alias, table, c)),
+    ].join(', ');
   }
 
   /** The account key as the views output it: null in a store of one account. */
@@ -66,7 +73,10 @@ export class Sql {
    */
   scoped(alias: string, table: string, projectColumn = 'project_id'): string {
     const conditions: string[] = [];
-    if (this.scope.account) conditions.push(this.has(table, 'account_id') ? `${this.col(alias, table, 'account_id')} = $account` : `'' = $account`);
+    if (this.scope.account)
+      conditions.push(
+        this.has(table, 'account_id') ? `${this.col(alias, table, 'account_id')} = $account` : `'' = $account`,
+      );
     if (this.scope.project) conditions.push(`${this.col(alias, table, projectColumn)} = $project`);
     if (this.scope.model && this.has(table, 'model')) conditions.push(`${this.col(alias, table, 'model')} = $model`);
     return conditions.length ? conditions.join(' AND ') : '1 = 1';
@@ -142,12 +152,16 @@ export class Sql {
 
   /** A whole number from 0 to 9,999,999 as 7 digits (null reads 0), for text that sorts and unpacks by position. */
   digits7(expr: string): string {
-    return this.dialect === 'sqlite' ? `printf('%07d', MIN(COALESCE(${expr}, 0), 9999999))` : `lpad(LEAST(COALESCE(${expr}, 0), 9999999)::int::text, 7, '0')`;
+    return this.dialect === 'sqlite'
+      ? `printf('%07d', MIN(COALESCE(${expr}, 0), 9999999))`
+      : `lpad(LEAST(COALESCE(${expr}, 0), 9999999)::int::text, 7, '0')`;
   }
 
   /** The whole number written by {@link digits7} at 1-based `start` of `text`; 0 reads null. */
   undigits7(text: string, start: number): string {
-    return this.dialect === 'sqlite' ? `NULLIF(CAST(substr(${text}, ${start}, 7) AS INTEGER), 0)` : `NULLIF(substr(${text}, ${start}, 7)::int, 0)`;
+    return this.dialect === 'sqlite'
+      ? `NULLIF(CAST(substr(${text}, ${start}, 7) AS INTEGER), 0)`
+      : `NULLIF(substr(${text}, ${start}, 7)::int, 0)`;
   }
 
   /** A day as the 10 characters YYYY-MM-DD, and back. */
@@ -195,7 +209,9 @@ export class Sql {
 
   /** 1 when a boolean-ish column is true (true, 1, 't', 'true'), else 0. */
   flag(expr: string): string {
-    return this.dialect === 'sqlite' ? `(CASE WHEN ${expr} IN (1, '1', 'true') THEN 1 ELSE 0 END)` : `(CASE WHEN lower((${expr})::text) IN ('1', 't', 'true') THEN 1 ELSE 0 END)`;
+    return this.dialect === 'sqlite'
+      ? `(CASE WHEN ${expr} IN (1, '1', 'true') THEN 1 ELSE 0 END)`
+      : `(CASE WHEN lower((${expr})::text) IN ('1', 't', 'true') THEN 1 ELSE 0 END)`;
   }
 
   /** An integer for output (PostgreSQL's bigint and numeric reach JavaScript as strings). */
@@ -210,7 +226,9 @@ export class Sql {
 
   /** Whether the text of `haystack` contains `needle` (both lower-cased). */
   contains(haystack: string, needle: string): string {
-    return this.dialect === 'sqlite' ? `(instr(lower(${haystack}), ${needle}) > 0)` : `(strpos(lower((${haystack})::text), ${needle}) > 0)`;
+    return this.dialect === 'sqlite'
+      ? `(instr(lower(${haystack}), ${needle}) > 0)`
+      : `(strpos(lower((${haystack})::text), ${needle}) > 0)`;
   }
 
   /** `alias._deleted_at IS NULL` where the table marks deletes; rows of older stores all count. */
@@ -232,7 +250,10 @@ const NUMERIC_TYPES = new Set(['smallint', 'integer', 'bigint', 'numeric', 'real
  * the order the marks appear (both dialects bind `?` by position).
  * @internal
  */
-export function bindScope(sql: string, values: { account?: string | undefined; project?: string | undefined; model?: string | undefined }): { sql: string; params: unknown[] } {
+export function bindScope(
+  sql: string,
+  values: { account?: string | undefined; project?: string | undefined; model?: string | undefined },
+): { sql: string; params: unknown[] } {
   const params: unknown[] = [];
   const text = sql.replace(/\$(account|project|model)\b/g, (_m, name: 'account' | 'project' | 'model') => {
     params.push(values[name] ?? null);

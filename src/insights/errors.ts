@@ -37,8 +37,13 @@ export async function loadPeer<T>(name: string, purpose: string, pkg = name): Pr
   try {
     return (await import(name)) as T;
   } catch (error) {
-    if ((error as { code?: string })?.code === 'ERR_MODULE_NOT_FOUND' || /Cannot find (module|package)/.test(String((error as Error)?.message))) {
-      throw new InsightError('missing_peer', `${purpose} needs the optional package "${pkg}": npm install ${pkg}`, { cause: error });
+    if (
+      (error as { code?: string })?.code === 'ERR_MODULE_NOT_FOUND' ||
+      /Cannot find (module|package)/.test(String((error as Error)?.message))
+    ) {
+      throw new InsightError('missing_peer', `${purpose} needs the optional package "${pkg}": npm install ${pkg}`, {
+        cause: error,
+      });
     }
     throw error;
   }

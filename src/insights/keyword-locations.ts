@@ -21,7 +21,11 @@ export async function keywordLocations(source: InsightSource, project?: string):
     `SELECT ${q.text('l', L, 'id')} AS keyword_id, MAX(${q.text('l', L, 'location')}) AS location FROM ${L} l ${project ? `WHERE ${q.text('l', L, 'project_id')} = ?` : ''} GROUP BY ${q.text('l', L, 'id')}`,
     project ? [project] : [],
   );
-  return new Map(rows.rows.filter((r) => r['location'] !== null && r['location'] !== '').map((r) => [String(r['keyword_id']), String(r['location'])]));
+  return new Map(
+    rows.rows
+      .filter((r) => r['location'] !== null && r['location'] !== '')
+      .map((r) => [String(r['keyword_id']), String(r['location'])]),
+  );
 }
 
 /**
@@ -35,7 +39,9 @@ export async function keywordLocations(source: InsightSource, project?: string):
  * @internal
  */
 export function withLocations(rows: readonly ResultRow[], locations: ReadonlyMap<string, string>): ResultRow[] {
-  return rows.map((r) => (r['location'] !== undefined ? r : { ...r, location: locations.get(String(r['keyword_id'])) ?? null }));
+  return rows.map((r) =>
+    r['location'] !== undefined ? r : { ...r, location: locations.get(String(r['keyword_id'])) ?? null },
+  );
 }
 
 /**
@@ -49,5 +55,7 @@ export function withLocations(rows: readonly ResultRow[], locations: ReadonlyMap
  */
 export function keywordLabel(row: ResultRow): string {
   const location = row['location'];
-  return location === null || location === undefined || location === '' ? String(row['keyword']) : `${row['keyword']} (${location})`;
+  return location === null || location === undefined || location === ''
+    ? String(row['keyword'])
+    : `${row['keyword']} (${location})`;
 }

@@ -22,7 +22,12 @@ export interface LiveApi {
  * @internal
  */
 export function apiTool(live: LiveApi): ToolDef {
-  const budget = new BudgetTracker({ maxRequests: Number.POSITIVE_INFINITY, reserve: live.reserve, windows: live.windows, spentToday: 0 });
+  const budget = new BudgetTracker({
+    maxRequests: Number.POSITIVE_INFINITY,
+    reserve: live.reserve,
+    windows: live.windows,
+    spentToday: 0,
+  });
   const methods = live.allowWrites ? (['GET', 'POST', 'PATCH', 'DELETE'] as const) : (['GET'] as const);
   return {
     name: 'api',
@@ -30,14 +35,22 @@ export function apiTool(live: LiveApi): ToolDef {
     input: z.strictObject({
       method: z.enum(methods).optional().describe('GET by default'),
       path: z.string().min(1).describe("the path below the base URL, starting with '/'"),
-      query: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional().describe('query parameters'),
+      query: z
+        .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
+        .optional()
+        .describe('query parameters'),
       body: z.unknown().optional().describe('a JSON body (not for GET)'),
     }),
     // A live call reaches the world outside the store; GET reads only and may be repeated.
-    annotations: live.allowWrites ? { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true } : { readOnlyHint: true, idempotentHint: true, openWorldHint: true },
+    annotations: live.allowWrites
+      ? { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true }
+      : { readOnlyHint: true, idempotentHint: true, openWorldHint: true },
     run: async (args) => {
       if (budget.check() === 'daily_budget') {
-        throw new InsightError('usage', `The api tool stops at the reserve of ${live.reserve} requests left in today's budget; the synced store (sql and the insight tools) still answers`);
+        throw new InsightError(
+          'usage',
+          `The api tool stops at the reserve of ${live.reserve} requests left in today's budget; the synced store (sql and the insight tools) still answers`,
+        );
       }
       // Every attempt counts, retries included; a retry past the reserve is refused.
       const call = budget.begin();
@@ -45,12 +58,24 @@ export function apiTool(live: LiveApi): ToolDef {
       try {
         const method = (args['method'] as 'GET' | undefined) ?? 'GET';
         const { data, meta } = await live.client
-          .request({ method, path: String(args['path']), query: args['query'] as Record<string, string>, ...(args['body'] === undefined ? {} : { body: args['body'] }) }, { signal: call.signal, hooks: call.hooks })
+          .request(
+            {
+              method,
+              path: String(args['path']),
+              query: args['query'] as Record<string, string>,
+              ...(args['body'] === undefined ? {} : { body: args['body'] }),
+            },
+            { signal: call.signal, hooks: call.hooks },
+          )
           .withResponse();
         report = meta.rate_limit;
         return { data, request_id: meta.request_id, rate_limit: meta.rate_limit };
       } catch (error) {
-        if (call.refused) throw new InsightError('usage', `The api tool stopped retrying at the reserve of ${live.reserve} requests left in today's budget; the synced store (sql and the insight tools) still answers`);
+        if (call.refused)
+          throw new InsightError(
+            'usage',
+            `The api tool stopped retrying at the reserve of ${live.reserve} requests left in today's budget; the synced store (sql and the insight tools) still answers`,
+          );
         throw error;
       } finally {
         call.end(report);

@@ -15,7 +15,8 @@ export function toolText(result: unknown, maxBytes: number): string {
   // The bulk is not in a top-level list (an api reply's nested data): the start of its JSON text.
   const frame = { truncated: true, note: sizeNote(maxBytes), json_start: '' };
   let start = text.slice(0, Math.max(0, maxBytes - byteLength(JSON.stringify(frame))));
-  while (start && byteLength(JSON.stringify({ ...frame, json_start: start })) > maxBytes) start = start.slice(0, Math.floor(start.length * 0.9));
+  while (start && byteLength(JSON.stringify({ ...frame, json_start: start })) > maxBytes)
+    start = start.slice(0, Math.floor(start.length * 0.9));
   return JSON.stringify({ ...frame, json_start: start });
 }
 
@@ -31,7 +32,11 @@ function fitted(result: Record<string, unknown>, maxBytes: number): Record<strin
   const frame = { ...result, ...Object.fromEntries(lists.map(([k]) => [k, []])), truncated: true, note };
   let budget = maxBytes - byteLength(JSON.stringify(frame, jsonValue)) - 32; // room for the count fields below
   const out: Record<string, unknown> = { ...result };
-  const sized = lists.map(([key, rows]) => ({ key, rows, sizes: rows.map((r) => byteLength(JSON.stringify(r, jsonValue) ?? 'null') + 1) }));
+  const sized = lists.map(([key, rows]) => ({
+    key,
+    rows,
+    sizes: rows.map((r) => byteLength(JSON.stringify(r, jsonValue) ?? 'null') + 1),
+  }));
   sized.sort((a, b) => total(a.sizes) - total(b.sizes));
   sized.forEach(({ key, rows, sizes }, i) => {
     const share = Math.floor(budget / (sized.length - i));
@@ -51,7 +56,10 @@ export function jsonValue(this: unknown, key: string, value: unknown): unknown {
   if (raw instanceof Date) return Number.isNaN(raw.getTime()) ? null : raw.toISOString();
   // A SQLite BLOB as PostgreSQL's row_to_json writes a bytea: one short text, not a key per byte.
   if (raw instanceof Uint8Array) return `\\x${Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('hex')}`;
-  if (typeof value === 'bigint') return value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(value) : value.toString();
+  if (typeof value === 'bigint')
+    return value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= BigInt(Number.MIN_SAFE_INTEGER)
+      ? Number(value)
+      : value.toString();
   if (typeof value === 'string' && TIMESTAMP.test(value) && realDate(value)) {
     const at = new Date(value);
     return Number.isNaN(at.getTime()) ? value : at.toISOString();
@@ -69,6 +77,7 @@ function realDate(text: string): boolean {
   return utc.getUTCFullYear() === year && utc.getUTCMonth() === month - 1 && utc.getUTCDate() === day;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const byteLength = (text: string) => Buffer.byteLength(text, 'utf8');
 const total = (sizes: number[]) => sizes.reduce((a, b) => a + b, 0);

@@ -22,7 +22,11 @@ const ROWS = 10;
 
 const ARGS = {
   project: z.string().min(1).describe('the project: its id or its name'),
-  days: z.string().regex(/^\d{1,3}$/).optional().describe('period length in days (default 7)'),
+  days: z
+    .string()
+    .regex(/^\d{1,3}$/)
+    .optional()
+    .describe('period length in days (default 7)'),
 };
 
 /**
@@ -37,21 +41,54 @@ const ARGS = {
  */
 export function storePrompts(source: InsightSource, limits: ToolLimits, scope: ToolScope = {}): PromptDef[] {
   const open = isFleet(source) && scope.account === undefined;
-  const args = open ? { ...ARGS, account: z.string().min(1).optional().describe("the project's account in the fleet warehouse (its account_id); needed when the project's name or id is in two accounts") } : ARGS;
+  const args = open
+    ? {
+        ...ARGS,
+        account: z
+          .string()
+          .min(1)
+          .optional()
+          .describe(
+            "the project's account in the fleet warehouse (its account_id); needed when the project's name or id is in two accounts",
+          ),
+      }
+    : ARGS;
   const facts = async (a: Record<string, string | undefined>) => {
     const days = a['days'] === undefined ? 7 : Number(a['days']);
-    if (!Number.isInteger(days) || days < 1 || days > 366) throw new InsightError('usage', `days must be a whole number of days from 1 to 366, got ${JSON.stringify(a['days'])}`);
+    if (!Number.isInteger(days) || days < 1 || days > 366)
+      throw new InsightError(
+        'usage',
+        `days must be a whole number of days from 1 to 366, got ${JSON.stringify(a['days'])}`,
+      );
     const bounded = { timeoutMs: limits.timeoutMs };
     const asked = open ? a['account'] : scope.account;
     if (open && asked !== undefined) await checkAccount(source, asked, 'account', bounded);
-    const { id: project, account } = await chooseProject(source, String(a['project'] ?? ''), { account: asked }, bounded);
+    const { id: project, account } = await chooseProject(
+      source,
+      String(a['project'] ?? ''),
+      { account: asked },
+      bounded,
+    );
     const filter = { project, account, days, limit: ROWS };
-    const [moves, visibility, backlinks, audit] = [await rankChanges(source, { ...filter, moved: true }, bounded), await aiVisibility(source, filter, bounded), await backlinkChanges(source, filter, bounded), await auditChanges(source, { project, account, limit: ROWS }, bounded)];
+    const [moves, visibility, backlinks, audit] = [
+      await rankChanges(source, { ...filter, moved: true }, bounded),
+      await aiVisibility(source, filter, bounded),
+      await backlinkChanges(source, filter, bounded),
+      await auditChanges(source, { project, account, limit: ROWS }, bounded),
+    ];
     return {
       period_days: days,
       /** How the message names the project: its name as asked, and its account in a fleet warehouse. */
       named: `${JSON.stringify(a['project'])}${account === undefined ? '' : ` (account ${JSON.stringify(account)})`}`,
-      facts: toolText({ rank_changes: brief(moves), ai_visibility_models: brief(visibility.models.slice(0, ROWS)), backlink_changes: brief(backlinks.domains), audit_changes: brief(audit) }, Math.max(2000, limits.maxBytes - 2000)),
+      facts: toolText(
+        {
+          rank_changes: brief(moves),
+          ai_visibility_models: brief(visibility.models.slice(0, ROWS)),
+          backlink_changes: brief(backlinks.domains),
+          audit_changes: brief(audit),
+        },
+        Math.max(2000, limits.maxBytes - 2000),
+      ),
     };
   };
   const rules =
@@ -60,7 +97,8 @@ export function storePrompts(source: InsightSource, limits: ToolLimits, scope: T
   return [
     {
       name: 'weekly_pulse',
-      description: "A project's week in one read: ranking moves, AI visibility by model, referring domains gained and lost, new audit issues. From the synced store, no API request.",
+      description:
+        "A project's week in one read: ranking moves, AI visibility by model, referring domains gained and lost, new audit issues. From the synced store, no API request.",
       args,
       text: async (a) => {
         const { period_days, named, facts: data } = await facts(a);
@@ -69,7 +107,8 @@ export function storePrompts(source: InsightSource, limits: ToolLimits, scope: T
     },
     {
       name: 'client_update',
-      description: 'What to tell a client about the last period: a short plain-language update (wins, risks, next steps) for the project. From the synced store, no API request.',
+      description:
+        'What to tell a client about the last period: a short plain-language update (wins, risks, next steps) for the project. From the synced store, no API request.',
       args,
       text: async (a) => {
         const { period_days, named, facts: data } = await facts(a);

@@ -32,20 +32,40 @@ export async function createMcpServer(offer: McpOffer): Promise<McpServerType> {
   const { McpServer } = await loadPeer<McpModule>(`${MCP_PACKAGE}/server/mcp.js`, 'seo-visibility mcp', MCP_PACKAGE);
   const server = new McpServer({ name: 'seo-visibility', version: VERSION });
   for (const tool of offer.tools) {
-    server.registerTool(tool.name, { description: tool.description, inputSchema: tool.input, annotations: tool.annotations }, async (args: Record<string, unknown>) => {
-      try {
-        const result = await tool.run(args);
-        return { content: [{ type: 'text' as const, text: offer.redact(toolText(result, offer.maxBytes)) }] };
-      } catch (error) {
-        return { isError: true, content: [{ type: 'text' as const, text: offer.redact(`${(error as Error)?.name ?? 'Error'}: ${(error as Error)?.message ?? String(error)}`) }] };
-      }
-    });
+    server.registerTool(
+      tool.name,
+      { description: tool.description, inputSchema: tool.input, annotations: tool.annotations },
+      async (args: Record<string, unknown>) => {
+        try {
+          const result = await tool.run(args);
+          return { content: [{ type: 'text' as const, text: offer.redact(toolText(result, offer.maxBytes)) }] };
+        } catch (error) {
+          return {
+            isError: true,
+            content: [
+              {
+                type: 'text' as const,
+                text: offer.redact(
+                  `${(error as Error)?.name ?? 'Error'}: ${(error as Error)?.message ?? String(error)}`,
+                ),
+              },
+            ],
+          };
+        }
+      },
+    );
   }
   for (const prompt of offer.prompts ?? []) {
-    server.registerPrompt(prompt.name, { description: prompt.description, argsSchema: prompt.args }, async (args: Record<string, string | undefined>) => ({
-      description: prompt.description,
-      messages: [{ role: 'user' as const, content: { type: 'text' as const, text: offer.redact(await prompt.text(args)) } }],
-    }));
+    server.registerPrompt(
+      prompt.name,
+      { description: prompt.description, argsSchema: prompt.args },
+      async (args: Record<string, string | undefined>) => ({
+        description: prompt.description,
+        messages: [
+          { role: 'user' as const, content: { type: 'text' as const, text: offer.redact(await prompt.text(args)) } },
+        ],
+      }),
+    );
   }
   return server;
 }
@@ -56,7 +76,11 @@ export async function createMcpServer(offer: McpOffer): Promise<McpServerType> {
  */
 export async function serveMcp(offer: McpOffer): Promise<{ closed: Promise<void> }> {
   const server = await createMcpServer(offer);
-  const { StdioServerTransport } = await loadPeer<StdioModule>(`${MCP_PACKAGE}/server/stdio.js`, 'seo-visibility mcp', MCP_PACKAGE);
+  const { StdioServerTransport } = await loadPeer<StdioModule>(
+    `${MCP_PACKAGE}/server/stdio.js`,
+    'seo-visibility mcp',
+    MCP_PACKAGE,
+  );
   await server.connect(new StdioServerTransport());
   const closed = new Promise<void>((resolve) => {
     server.server.onclose = () => resolve();

@@ -37,8 +37,18 @@ export interface ToolDef {
   run(args: Record<string, unknown>): Promise<unknown>;
 }
 
-const project = z.string().min(1).optional().describe('only this project: its id or its name; all projects when absent');
-const days = z.number().int().min(1).max(366).optional().describe(`period length in days, ending at each project's latest data (default ${DEFAULT_DAYS})`);
+const project = z
+  .string()
+  .min(1)
+  .optional()
+  .describe('only this project: its id or its name; all projects when absent');
+const days = z
+  .number()
+  .int()
+  .min(1)
+  .max(366)
+  .optional()
+  .describe(`period length in days, ending at each project's latest data (default ${DEFAULT_DAYS})`);
 
 /** What differs between the stores when writing SQL by hand (the schema tool says it too). */
 const QUOTING = {
@@ -66,7 +76,8 @@ export interface ToolScope {
  */
 export function sqlAccountNote(source: InsightSource, scope: ToolScope = {}): string | undefined {
   if (!isFleet(source)) return undefined;
-  const all = 'This is a fleet warehouse: every table and view holds the rows of many accounts, told apart by account_id (first in every key); join on account_id as well as the ids, since one project id can be in two accounts.';
+  const all =
+    'This is a fleet warehouse: every table and view holds the rows of many accounts, told apart by account_id (first in every key); join on account_id as well as the ids, since one project id can be in two accounts.';
   return scope.account === undefined
     ? `${all} Filter with WHERE account_id = '<account>' to read one account.`
     : `${all} This server answers for account ${JSON.stringify(scope.account)}: the sql tool does not filter for you, so add WHERE account_id = ${sqlText(scope.account)} on every table and view you read.`;
@@ -77,13 +88,29 @@ const sqlText = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
 /** The read tools over a store: schema, sql and the four insight views, for one account or all (see {@link ToolScope}). @internal */
 export function storeTools(source: InsightSource, limits: ToolLimits, scope: ToolScope = {}): ToolDef[] {
-  const limit = z.number().int().min(1).max(limits.maxRows).optional().describe(`rows at most (default 50, at most ${limits.maxRows})`);
+  const limit = z
+    .number()
+    .int()
+    .min(1)
+    .max(limits.maxRows)
+    .optional()
+    .describe(`rows at most (default 50, at most ${limits.maxRows})`);
   const bounded: QueryLimits = { timeoutMs: limits.timeoutMs };
   const rows = (n: unknown) => (typeof n === 'number' ? n : 50);
   const note = sqlAccountNote(source, scope);
   /** Every account is in reach: the tools take `account` and label and group their rows by it. */
   const open = isFleet(source) && scope.account === undefined;
-  const accountArg = open ? { account: z.string().min(1).optional().describe("only this account of the fleet warehouse (its account_id); every account when absent, each row with its account_id") } : {};
+  const accountArg = open
+    ? {
+        account: z
+          .string()
+          .min(1)
+          .optional()
+          .describe(
+            'only this account of the fleet warehouse (its account_id); every account when absent, each row with its account_id',
+          ),
+      }
+    : {};
   const labelled = open ? ' Rows carry account_id and come grouped by account.' : '';
   /** The filters every view tool takes: the account, and the project named by id or name within it. */
   const filter = async (a: Record<string, unknown>) => {
@@ -92,21 +119,34 @@ export function storeTools(source: InsightSource, limits: ToolLimits, scope: Too
       account = a['account'];
       await checkAccount(source, account, 'account', bounded);
     }
-    const chosen = typeof a['project'] === 'string' ? await chooseProject(source, a['project'], { account }, bounded) : undefined;
-    return { project: chosen?.id, account: chosen?.account ?? account, days: a['days'] as number | undefined, limit: rows(a['limit']) };
+    const chosen =
+      typeof a['project'] === 'string' ? await chooseProject(source, a['project'], { account }, bounded) : undefined;
+    return {
+      project: chosen?.id,
+      account: chosen?.account ?? account,
+      days: a['days'] as number | undefined,
+      limit: rows(a['limit']),
+    };
   };
   /** The rows grouped by account (stable: each account's rows keep their order) when they may come from several. */
   const grouped = <T extends ResultRow>(list: T[]): T[] => (open ? byAccount(list) : list);
   return [
     {
       name: 'schema',
-      description: 'How to write SQL for this store, the insight views (what each answers, every column) and the tables (key, typed columns). Start here before writing SQL.',
+      description:
+        'How to write SQL for this store, the insight views (what each answers, every column) and the tables (key, typed columns). Start here before writing SQL.',
       input: z.strictObject({}),
       annotations: STORE_READ,
       run: async () => {
         const schema = describeSchema(source);
         // A fleet warehouse's keys start with account_id (postgresStore with accountId puts it first).
-        return note ? { ...schema, how_to: [...schema.how_to, note], tables: schema.tables.map((t) => ({ ...t, key: ['account_id', ...t.key] })) } : schema;
+        return note
+          ? {
+              ...schema,
+              how_to: [...schema.how_to, note],
+              tables: schema.tables.map((t) => ({ ...t, key: ['account_id', ...t.key] })),
+            }
+          : schema;
       },
     },
     {
@@ -114,15 +154,33 @@ export function storeTools(source: InsightSource, limits: ToolLimits, scope: Too
       description: `Runs one read-only SQL statement (${source.dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'}: SELECT, WITH, VALUES, TABLE, SHOW or EXPLAIN) over the store and returns at most max_rows rows and ${limits.maxBytes.toLocaleString('en-US')} bytes, under a ${limits.timeoutMs} ms time limit. Writes are refused. ${QUOTING[source.dialect]}${note ? ` ${note}` : ''} Timestamps read as UTC ISO 8601. The views rank_changes, ai_visibility, ai_visibility_models, backlink_changes, backlink_trend and audit_changes hold periods of 7, 28 and 90 days; the schema tool lists every table and column.`,
       input: z.strictObject({
         query: z.string().min(1).describe('one SELECT statement'),
-        max_rows: z.number().int().min(1).max(limits.maxRows).optional().describe(`rows at most (default and cap ${limits.maxRows})`),
+        max_rows: z
+          .number()
+          .int()
+          .min(1)
+          .max(limits.maxRows)
+          .optional()
+          .describe(`rows at most (default and cap ${limits.maxRows})`),
       }),
       annotations: STORE_READ,
       run: async (args) => {
         const maxRows = (args['max_rows'] as number | undefined) ?? limits.maxRows;
         const statement = oneStatement(String(args['query']), source.dialect);
-        const result = await source.query(statement, [], { maxRows, maxBytes: limits.maxBytes, timeoutMs: limits.timeoutMs });
-        const note = result.cutBy === 'bytes' ? sizeNote(limits.maxBytes) : `Cut at ${maxRows} rows (the row cap): add a WHERE, an aggregate or a LIMIT to see what matters.`;
-        return { rows: result.rows, row_count: result.rows.length, truncated: result.truncated, ...(result.truncated ? { note } : {}) };
+        const result = await source.query(statement, [], {
+          maxRows,
+          maxBytes: limits.maxBytes,
+          timeoutMs: limits.timeoutMs,
+        });
+        const note =
+          result.cutBy === 'bytes'
+            ? sizeNote(limits.maxBytes)
+            : `Cut at ${maxRows} rows (the row cap): add a WHERE, an aggregate or a LIMIT to see what matters.`;
+        return {
+          rows: result.rows,
+          row_count: result.rows.length,
+          truncated: result.truncated,
+          ...(result.truncated ? { note } : {}),
+        };
       },
     },
     {
@@ -133,16 +191,36 @@ export function storeTools(source: InsightSource, limits: ToolLimits, scope: Too
         ...accountArg,
         days,
         limit,
-        device: z.enum(['desktop', 'mobile', 'ai_mode', 'maps']).optional().describe('one device; all four when absent'),
-        movement: z.enum(['entered top 3', 'entered top 10', 'left top 10', 'left top 3']).optional().describe('only keywords with this movement'),
+        device: z
+          .enum(['desktop', 'mobile', 'ai_mode', 'maps'])
+          .optional()
+          .describe('one device; all four when absent'),
+        movement: z
+          .enum(['entered top 3', 'entered top 10', 'left top 10', 'left top 3'])
+          .optional()
+          .describe('only keywords with this movement'),
       }),
       annotations: STORE_READ,
-      run: async (a) => ({ rows: grouped(await rankChanges(source, { ...(await filter(a)), device: a['device'] as string, movement: a['movement'] as string }, bounded)) }),
+      run: async (a) => ({
+        rows: grouped(
+          await rankChanges(
+            source,
+            { ...(await filter(a)), device: a['device'] as string, movement: a['movement'] as string },
+            bounded,
+          ),
+        ),
+      }),
     },
     {
       name: 'ai_visibility',
       description: `How visible the brand is in each AI model's answers over a period, against the previous period of the same length (models), and per prompt and day (daily).${labelled}`,
-      input: z.strictObject({ project, ...accountArg, days, limit, model: z.string().min(1).optional().describe("one model, e.g. 'openai/gpt-5'") }),
+      input: z.strictObject({
+        project,
+        ...accountArg,
+        days,
+        limit,
+        model: z.string().min(1).optional().describe("one model, e.g. 'openai/gpt-5'"),
+      }),
       annotations: STORE_READ,
       run: async (a) => {
         const f = await filter(a);
@@ -174,7 +252,15 @@ export function storeTools(source: InsightSource, limits: ToolLimits, scope: Too
         severity: z.enum(['critical', 'warning', 'notice']).optional(),
       }),
       annotations: STORE_READ,
-      run: async (a) => ({ rows: grouped(await auditChanges(source, { ...(await filter(a)), change: a['change'] as 'new', severity: a['severity'] as string }, bounded)) }),
+      run: async (a) => ({
+        rows: grouped(
+          await auditChanges(
+            source,
+            { ...(await filter(a)), change: a['change'] as 'new', severity: a['severity'] as string },
+            bounded,
+          ),
+        ),
+      }),
     },
   ];
 }

@@ -51,7 +51,8 @@ function scanCode(sql: string, dialect: DialectName, visit: (i: number) => boole
   let i = 0;
   while (i < sql.length) {
     const ch = sql[i] as string;
-    if ((ch === 'e' || ch === 'E') && sql[i + 1] === "'" && !/[\w$]/.test(sql[i - 1] ?? '')) i = endOfEscapeString(sql, i + 2);
+    if ((ch === 'e' || ch === 'E') && sql[i + 1] === "'" && !/[\w$]/.test(sql[i - 1] ?? ''))
+      i = endOfEscapeString(sql, i + 2);
     else if (ch === "'" || ch === '"' || ch === '`') i = endOfQuoted(sql, i + 1, ch);
     else if (ch === '[' && dialect === 'sqlite') i = endOf(sql, ']', i + 1);
     else if (ch === '$' && dialect === 'postgres' && dollarTag(sql, i)) {

@@ -13,6 +13,9 @@ export interface SourceOptions {
 /** Opens the store a command names (exactly one of `db` and `postgres`). @internal */
 export async function openSource(options: SourceOptions): Promise<InsightSource> {
   if (options.db) return (await import('./sqlite-source.js')).openSqliteSource(options.db);
-  if (options.postgres) return (await import('./postgres-source.js')).openPostgresSource(options.postgres, options.schema, { forAgents: options.forAgents });
+  if (options.postgres)
+    return (await import('./postgres-source.js')).openPostgresSource(options.postgres, options.schema, {
+      forAgents: options.forAgents,
+    });
   throw new Error('openSource: no store given');
 }

@@ -7,7 +7,12 @@ import { InsightError } from './errors.js';
  * run a shell command (`COPY … TO PROGRAM`), read or write any server file (`pg_read_file`,
  * `COPY … TO '<file>'`), or end and cancel other sessions (`pg_terminate_backend`).
  */
-const ESCAPE_GROUPS = ['pg_execute_server_program', 'pg_read_server_files', 'pg_write_server_files', 'pg_signal_backend'] as const;
+const ESCAPE_GROUPS = [
+  'pg_execute_server_program',
+  'pg_read_server_files',
+  'pg_write_server_files',
+  'pg_signal_backend',
+] as const;
 
 /** dblink opens a second connection whose writes no READ ONLY transaction of ours covers. */
 const REMOTE_FUNCTIONS = ['dblink', 'dblink_exec', 'dblink_connect', 'dblink_connect_u'] as const;
@@ -41,7 +46,13 @@ interface RoleFacts {
 
 /** "it has X" for the login role itself, "it can become Y, which has X" for a role it is a member of. */
 const holders = (facts: RoleFacts, roles: string[], what: string) =>
-  roles.length === 0 ? [] : [roles.includes(facts.role) ? `it has ${what}` : `it can become ${roles.join(', ')} (set_config('role', …) inside a SELECT), which has ${what}`];
+  roles.length === 0
+    ? []
+    : [
+        roles.includes(facts.role)
+          ? `it has ${what}`
+          : `it can become ${roles.join(', ')} (set_config('role', …) inside a SELECT), which has ${what}`,
+      ];
 
 /**
  * Refuses a role an agent's SQL could misuse. `BEGIN READ ONLY` stops writes to tables, not what a
@@ -64,16 +75,35 @@ export async function refuseUnsafeRole(client: Client, schema: string): Promise<
   const facts = rows[0];
   if (!facts) throw new InsightError('connect', 'Cannot read the connected role from pg_roles');
   // A superuser login can become every role: the one reason says it all.
-  const reasons = facts.superuser ? ['it is a superuser (it may read server files and run shell commands from a SELECT)'] : [
-    ...(facts.superusers.length ? [`it can become the superuser role ${facts.superusers.join(', ')} (set_config('role', …) inside a SELECT; it may then read server files and run shell commands)`] : []),
-    ...facts.groups.map((g) => `it is a member of ${g}${g === 'pg_signal_backend' ? ' (it may end other sessions, the sync among them)' : ' (it may reach server files or programs from a SELECT)'}`),
-    ...holders(facts, facts.replication, 'REPLICATION (it may create replication slots that hold WAL forever)'),
-    ...holders(facts, facts.createrole, 'CREATEROLE (it may grant itself any of the above)'),
-    ...(facts.owners.length ? [`it owns the store's tables or is a member of their owner ${facts.owners.join(', ')} (the sync's role: it may end the sync's session or hold its locks)`] : []),
-    ...(facts.remote.length ? [`it may call ${facts.remote.join(', ')} (a second connection outside the read-only transaction)`] : []),
-    // A built-in function kept from PUBLIC (pg_read_file, pg_ls_dir, lo_import…) that an administrator granted to it.
-    ...(facts.granted.length ? [`it may call ${facts.granted.join(', ')}, granted to it although PostgreSQL keeps it from PUBLIC (server files, other sessions or the server's state)`] : []),
-  ];
+  const reasons = facts.superuser
+    ? ['it is a superuser (it may read server files and run shell commands from a SELECT)']
+    : [
+        ...(facts.superusers.length
+          ? [
+              `it can become the superuser role ${facts.superusers.join(', ')} (set_config('role', …) inside a SELECT; it may then read server files and run shell commands)`,
+            ]
+          : []),
+        ...facts.groups.map(
+          (g) =>
+            `it is a member of ${g}${g === 'pg_signal_backend' ? ' (it may end other sessions, the sync among them)' : ' (it may reach server files or programs from a SELECT)'}`,
+        ),
+        ...holders(facts, facts.replication, 'REPLICATION (it may create replication slots that hold WAL forever)'),
+        ...holders(facts, facts.createrole, 'CREATEROLE (it may grant itself any of the above)'),
+        ...(facts.owners.length
+          ? [
+              `it owns the store's tables or is a member of their owner ${facts.owners.join(', ')} (the sync's role: it may end the sync's session or hold its locks)`,
+            ]
+          : []),
+        ...(facts.remote.length
+          ? [`it may call ${facts.remote.join(', ')} (a second connection outside the read-only transaction)`]
+          : []),
+        // A built-in function kept from PUBLIC (pg_read_file, pg_ls_dir, lo_import…) that an administrator granted to it.
+        ...(facts.granted.length
+          ? [
+              `it may call ${facts.granted.join(', ')}, granted to it although PostgreSQL keeps it from PUBLIC (server files, other sessions or the server's state)`,
+            ]
+          : []),
+      ];
   if (!reasons.length) return;
   const s = quote(schema);
   throw new InsightError(

@@ -42,7 +42,11 @@ interface Session {
  * the insight views of this version created again as temporary views (where the role may).
  * @internal
  */
-export async function openPostgresSource(url: string, schema: string, options: PostgresSourceOptions = {}): Promise<InsightSource> {
+export async function openPostgresSource(
+  url: string,
+  schema: string,
+  options: PostgresSourceOptions = {},
+): Promise<InsightSource> {
   const location = `${redactUrl(url)} (schema ${schema})`;
   const { default: pg } = await loadPeer<PgModule>('pg', '--postgres');
   let columns: TableColumns | undefined;
@@ -61,7 +65,12 @@ export async function openPostgresSource(url: string, schema: string, options: P
 
   const open = async (): Promise<Session> => {
     const socket = new Socket();
-    const client = new pg.Client({ connectionString: url, application_name: 'seo-visibility insights', connectionTimeoutMillis: 10_000, stream: () => socket });
+    const client = new pg.Client({
+      connectionString: url,
+      application_name: 'seo-visibility insights',
+      connectionTimeoutMillis: 10_000,
+      stream: () => socket,
+    });
     const session = { client, socket };
     live.add(session);
     // A dropped connection fails the next query (and is opened again) instead of crashing the process.
@@ -72,7 +81,13 @@ export async function openPostgresSource(url: string, schema: string, options: P
       drop(session);
       const cause = error as { message?: string; code?: string };
       // The message of a refused password can quote the user and host, never the password; the URL is redacted.
-      throw new InsightError('connect', `Cannot connect to PostgreSQL at ${location}: ${cause.code ?? ''} ${(cause.message ?? '').replaceAll(url, location)}`.replace(/ {2,}/g, ' '));
+      throw new InsightError(
+        'connect',
+        `Cannot connect to PostgreSQL at ${location}: ${cause.code ?? ''} ${(cause.message ?? '').replaceAll(url, location)}`.replace(
+          / {2,}/g,
+          ' ',
+        ),
+      );
     }
     try {
       await client.query("SET TIME ZONE 'UTC'");
@@ -83,12 +98,17 @@ export async function openPostgresSource(url: string, schema: string, options: P
       // PostgreSQL 14+: a backend whose client went away (a time limit here) stops within a second.
       await client.query("SET client_connection_check_interval = '1s'").catch(() => {});
       const found = columnsOf((await client.query(POSTGRES_COLUMNS)).rows);
-      if (!found.has('projects_list')) throw new InsightError('connect', `The schema ${schema} holds no synced store: run seo-visibility sync --postgres first, or pass --schema`);
+      if (!found.has('projects_list'))
+        throw new InsightError(
+          'connect',
+          `The schema ${schema} holds no synced store: run seo-visibility sync --postgres first, or pass --schema`,
+        );
       if (options.forAgents) await refuseUnsafeRole(client, schema);
       columns ??= found;
       try {
         await client.query('BEGIN');
-        for (const statement of viewStatements(new Sql('postgres', columns), { temp: true })) await client.query(statement);
+        for (const statement of viewStatements(new Sql('postgres', columns), { temp: true }))
+          await client.query(statement);
         await client.query('COMMIT');
       } catch {
         // A role without TEMP privilege still reads the stored views.
@@ -99,14 +119,24 @@ export async function openPostgresSource(url: string, schema: string, options: P
     } catch (error) {
       drop(session);
       if (error instanceof InsightError) throw error;
-      throw new InsightError('connect', `Cannot read the PostgreSQL store at ${location}: ${(error as Error).message}`, { cause: error });
+      throw new InsightError(
+        'connect',
+        `Cannot read the PostgreSQL store at ${location}: ${(error as Error).message}`,
+        { cause: error },
+      );
     }
   };
 
   current = await open();
 
   /** One call, on the open session or a new one; a connection lost before an answer is tried once more on a new one (reads only, so safe to repeat). */
-  const attempt = async (sql: string, params: readonly unknown[], limits: QueryLimits, abandoned: { yes: boolean }, retry: boolean): Promise<QueryResult> => {
+  const attempt = async (
+    sql: string,
+    params: readonly unknown[],
+    limits: QueryLimits,
+    abandoned: { yes: boolean },
+    retry: boolean,
+  ): Promise<QueryResult> => {
     if (!current) {
       const opened = await open();
       // Opened after its call was abandoned (the drop below missed it): not the next call's session.
@@ -123,7 +153,11 @@ export async function openPostgresSource(url: string, schema: string, options: P
       if (error instanceof InsightError || abandoned.yes) throw error;
       drop(session);
       if (retry) return attempt(sql, params, limits, abandoned, false);
-      throw new InsightError('connect', `Lost the connection to PostgreSQL at ${location}: ${(error as Error).message}`, { cause: error });
+      throw new InsightError(
+        'connect',
+        `Lost the connection to PostgreSQL at ${location}: ${(error as Error).message}`,
+        { cause: error },
+      );
     }
   };
 
@@ -165,10 +199,18 @@ function withinTime<T>(call: Promise<T>, ms: number, onLate: () => Error): Promi
 }
 
 function timeoutError(ms: number): InsightError {
-  return new InsightError('timeout', `The query was stopped at its time limit of ${ms} ms: narrow it (a WHERE on project_id or a date, fewer joins) or ask for fewer rows`);
+  return new InsightError(
+    'timeout',
+    `The query was stopped at its time limit of ${ms} ms: narrow it (a WHERE on project_id or a date, fewer joins) or ask for fewer rows`,
+  );
 }
 
-async function runReadOnly(client: Client, sql: string, params: readonly unknown[], limits: QueryLimits): Promise<QueryResult> {
+async function runReadOnly(
+  client: Client,
+  sql: string,
+  params: readonly unknown[],
+  limits: QueryLimits,
+): Promise<QueryResult> {
   const maxRows = limits.maxRows ?? Number.MAX_SAFE_INTEGER;
   const trimmed = sql.replace(/[\s;]+$/, '');
   // Only a query with parameters is renumbered: a user's `?` inside a string literal stays as written.
@@ -176,29 +218,51 @@ async function runReadOnly(client: Client, sql: string, params: readonly unknown
   const kind = statementKind(text);
   const agents = limits.maxBytes !== undefined;
   if (agents && kind === 'other') {
-    throw new InsightError('read_only', 'The store is open read-only: only statements that read (SELECT, WITH, VALUES, TABLE, SHOW, EXPLAIN) run here, nothing was changed');
+    throw new InsightError(
+      'read_only',
+      'The store is open read-only: only statements that read (SELECT, WITH, VALUES, TABLE, SHOW, EXPLAIN) run here, nothing was changed',
+    );
   }
   // The caps wrap the statement in `( … )`: one that closed that parenthesis itself could add a
   // branch of its own beside the wrapper's, outside every cap (20 MB sent for a 20 kB reply).
   if (kind === 'rows' && !balancedParentheses(text, 'postgres')) {
-    throw new InsightError('query', 'The statement closes a parenthesis it did not open (or leaves one open), outside strings and comments: check its parentheses');
+    throw new InsightError(
+      'query',
+      'The statement closes a parenthesis it did not open (or leaves one open), outside strings and comments: check its parentheses',
+    );
   }
   // A query is capped in the database in every case, so a huge result is never built or sent:
   // rows by a LIMIT, and for an agent's SQL bytes too (each row as JSON text, cut at the cap).
-  const capped = kind !== 'rows' ? text : agents ? jsonRows(text, maxRows, limits.maxBytes as number) : maxRows < Number.MAX_SAFE_INTEGER ? `SELECT * FROM (\n${text}\n) AS capped LIMIT ${maxRows + 1}` : text;
+  const capped =
+    kind !== 'rows'
+      ? text
+      : agents
+        ? jsonRows(text, maxRows, limits.maxBytes as number)
+        : maxRows < Number.MAX_SAFE_INTEGER
+          ? `SELECT * FROM (\n${text}\n) AS capped LIMIT ${maxRows + 1}`
+          : text;
   await client.query('BEGIN READ ONLY');
   try {
-    if (limits.timeoutMs !== undefined) await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.trunc(limits.timeoutMs))}`);
+    if (limits.timeoutMs !== undefined)
+      await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.trunc(limits.timeoutMs))}`);
     const result = await client.query({ text: capped, values: [...params], queryMode: 'extended' } as never);
     const rows = (result as unknown as { rows: ResultRow[] }).rows;
     if (kind === 'rows' && agents) return fromJsonRows(rows, maxRows, limits.maxBytes as number);
     if (agents) return cutToSize(rows, maxRows, limits.maxBytes as number);
-    return { rows: rows.slice(0, maxRows), truncated: rows.length > maxRows, cutBy: rows.length > maxRows ? 'rows' : undefined };
+    return {
+      rows: rows.slice(0, maxRows),
+      truncated: rows.length > maxRows,
+      cutBy: rows.length > maxRows ? 'rows' : undefined,
+    };
   } catch (error) {
     const code = (error as { code?: string }).code;
     const message = (error as Error).message;
     // The cap's wrapper makes a write inside a WITH a subquery, which PostgreSQL refuses before its read-only check.
-    if (code === READ_ONLY_SQL_TRANSACTION || (code === FEATURE_NOT_SUPPORTED && /data-modifying/.test(message))) throw new InsightError('read_only', `The store is open read-only: only statements that read run here, nothing was changed (PostgreSQL: ${message})`);
+    if (code === READ_ONLY_SQL_TRANSACTION || (code === FEATURE_NOT_SUPPORTED && /data-modifying/.test(message)))
+      throw new InsightError(
+        'read_only',
+        `The store is open read-only: only statements that read run here, nothing was changed (PostgreSQL: ${message})`,
+      );
     if (code === QUERY_CANCELED && limits.timeoutMs !== undefined) throw timeoutError(limits.timeoutMs);
     // A server error (it has a SQLSTATE) is the query's; a lost connection (no code, or the
     // classes 08 and 57P: a restart, an administrator ending the session) is for the caller to open again.

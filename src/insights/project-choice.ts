@@ -21,7 +21,12 @@ export interface ChosenProject {
  * @example `await chooseProject(source, 'Acme Outdoor', { account: 'acme' })` is `{ id: '3f6c…', account: 'acme' }`, or an InsightError listing the projects
  * @internal
  */
-export async function chooseProject(source: InsightSource, given: string, scope: { account?: string | undefined } = {}, limits: QueryLimits = {}): Promise<ChosenProject> {
+export async function chooseProject(
+  source: InsightSource,
+  given: string,
+  scope: { account?: string | undefined } = {},
+  limits: QueryLimits = {},
+): Promise<ChosenProject> {
   const fleet = isFleet(source);
   const sql = new Sql(source.dialect, source.columns);
   const id = sql.text('p', 'projects_list', 'id');
@@ -33,22 +38,44 @@ export async function chooseProject(source: InsightSource, given: string, scope:
     only ? [scope.account] : [],
     limits,
   );
-  const projects = rows.map((r) => ({ id: String(r['id']), name: r['name'] == null ? '' : String(r['name']), account: r['account_id'] == null ? undefined : String(r['account_id']) }));
+  const projects = rows.map((r) => ({
+    id: String(r['id']),
+    name: r['name'] == null ? '' : String(r['name']),
+    account: r['account_id'] == null ? undefined : String(r['account_id']),
+  }));
   const accounts = new Set(projects.map((p) => p.account));
-  const label = (p: (typeof projects)[number]) => `${JSON.stringify(p.name)} (${p.id}${accounts.size > 1 ? `, account ${p.account}` : ''})`;
-  const list = (ps: typeof projects) => ps.slice(0, LISTED).map(label).join(', ') + (ps.length > LISTED ? `, and ${ps.length - LISTED} more (the sql tool lists them: SELECT ${fleet ? 'account_id, ' : ''}id, name FROM projects_list)` : '');
+  const label = (p: (typeof projects)[number]) =>
+    `${JSON.stringify(p.name)} (${p.id}${accounts.size > 1 ? `, account ${p.account}` : ''})`;
+  const list = (ps: typeof projects) =>
+    ps.slice(0, LISTED).map(label).join(', ') +
+    (ps.length > LISTED
+      ? `, and ${ps.length - LISTED} more (the sql tool lists them: SELECT ${fleet ? 'account_id, ' : ''}id, name FROM projects_list)`
+      : '');
   const pick = (p: (typeof projects)[number]): ChosenProject => ({ id: p.id, account: p.account });
   const byId = projects.filter((p) => p.id === given);
   if (byId.length === 1) return pick(byId[0] as (typeof projects)[number]);
-  if (byId.length > 1) throw new InsightError('usage', `The project ${given} is in ${byId.length} accounts: pass account, one of ${byId.map((p) => p.account).join(', ')}`);
+  if (byId.length > 1)
+    throw new InsightError(
+      'usage',
+      `The project ${given} is in ${byId.length} accounts: pass account, one of ${byId.map((p) => p.account).join(', ')}`,
+    );
   const wanted = given.trim().toLowerCase();
   const named = projects.filter((p) => p.name.trim().toLowerCase() === wanted);
   if (named.length === 1) return pick(named[0] as (typeof projects)[number]);
   if (named.length > 1) {
     const where = new Set(named.map((p) => p.account));
-    const hint = where.size > 1 ? `pass account (one of ${[...where].join(', ')}) or one of their ids` : 'pass one of their ids';
-    throw new InsightError('usage', `${named.length} projects are named ${JSON.stringify(given)}${where.size > 1 ? ` in ${where.size} accounts` : ''}: ${hint}: ${list(named)}`);
+    const hint =
+      where.size > 1 ? `pass account (one of ${[...where].join(', ')}) or one of their ids` : 'pass one of their ids';
+    throw new InsightError(
+      'usage',
+      `${named.length} projects are named ${JSON.stringify(given)}${where.size > 1 ? ` in ${where.size} accounts` : ''}: ${hint}: ${list(named)}`,
+    );
   }
   const within = only ? ` in account ${scope.account}` : '';
-  throw new InsightError('usage', projects.length ? `No project${within} has the id or name ${JSON.stringify(given)}. The projects: ${list(projects)}` : `No project${within} has the id or name ${JSON.stringify(given)}: the store holds no projects yet (run a sync)`);
+  throw new InsightError(
+    'usage',
+    projects.length
+      ? `No project${within} has the id or name ${JSON.stringify(given)}. The projects: ${list(projects)}`
+      : `No project${within} has the id or name ${JSON.stringify(given)}: the store holds no projects yet (run a sync)`,
+  );
 }

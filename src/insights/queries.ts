@@ -43,8 +43,15 @@ export async function viewRows(
 }
 
 /** The dialect, scoped to the filter's project and account (and AI model) (bind the SELECT with {@link bindScope}). @internal */
-export function scopedSql(source: InsightSource, filter: Pick<InsightFilter, 'project' | 'account'> & { model?: string | undefined }): Sql {
-  return new Sql(source.dialect, source.columns, { project: filter.project !== undefined, account: filter.account !== undefined, model: filter.model !== undefined });
+export function scopedSql(
+  source: InsightSource,
+  filter: Pick<InsightFilter, 'project' | 'account'> & { model?: string | undefined },
+): Sql {
+  return new Sql(source.dialect, source.columns, {
+    project: filter.project !== undefined,
+    account: filter.account !== undefined,
+    model: filter.model !== undefined,
+  });
 }
 
 /** A condition and its parameter when the value is given. */
@@ -53,9 +60,17 @@ function when(condition: string, value: unknown): Array<[string, unknown]> {
 }
 
 /** Keywords by how far they moved (the biggest first), optionally one device or one movement. @internal */
-export function rankChanges(source: InsightSource, filter: InsightFilter & { device?: string | undefined; movement?: string | undefined; moved?: boolean | undefined }, limits?: QueryLimits) {
+export function rankChanges(
+  source: InsightSource,
+  filter: InsightFilter & { device?: string | undefined; movement?: string | undefined; moved?: boolean | undefined },
+  limits?: QueryLimits,
+) {
   return viewRows(source, 'rank_changes', filter, {
-    where: [...when('v.device = ?', filter.device), ...when('v.movement = ?', filter.movement), ...(filter.moved ? ([['v.change <> ?', 0]] as Array<[string, unknown]>) : [])],
+    where: [
+      ...when('v.device = ?', filter.device),
+      ...when('v.movement = ?', filter.movement),
+      ...(filter.moved ? ([['v.change <> ?', 0]] as Array<[string, unknown]>) : []),
+    ],
     orderBy: '(v.change IS NULL), ABS(v.change) DESC, v.keyword, v.device',
     limits,
   });
@@ -67,10 +82,25 @@ export function rankChanges(source: InsightSource, filter: InsightFilter & { dev
  * start (a filter around the view left PostgreSQL's estimates to guess).
  * @internal
  */
-export async function aiVisibility(source: InsightSource, filter: InsightFilter & { model?: string | undefined }, limits?: QueryLimits) {
-  const models = await viewRows(source, 'ai_visibility_models', { ...filter, limit: undefined }, { orderBy: 'v.project_id, v.visibility_pct DESC, v.model', limits });
+export async function aiVisibility(
+  source: InsightSource,
+  filter: InsightFilter & { model?: string | undefined },
+  limits?: QueryLimits,
+) {
+  const models = await viewRows(
+    source,
+    'ai_visibility_models',
+    { ...filter, limit: undefined },
+    { orderBy: 'v.project_id, v.visibility_pct DESC, v.model', limits },
+  );
   const from = models.map((m) => String(m['start_date'])).sort()[0];
-  const daily = from ? await viewRows(source, 'ai_visibility', filter, { where: [['v.day >= ?', from]], orderBy: 'v.day DESC, v.model, v.prompt', limits }) : [];
+  const daily = from
+    ? await viewRows(source, 'ai_visibility', filter, {
+        where: [['v.day >= ?', from]],
+        orderBy: 'v.day DESC, v.model, v.prompt',
+        limits,
+      })
+    : [];
   return { models, daily };
 }
 
@@ -80,27 +110,47 @@ export async function aiVisibility(source: InsightSource, filter: InsightFilter 
  * latest `limit` days (by day, then project), in the order of project and day.
  * @internal
  */
-export async function backlinkChanges(source: InsightSource, filter: InsightFilter & { change?: 'gained' | 'lost' | undefined }, limits?: QueryLimits) {
-  const domains = await viewRows(source, 'backlink_changes', filter, { where: when('v.change = ?', filter.change), orderBy: 'v.changed_on DESC, v.domain', limits });
+export async function backlinkChanges(
+  source: InsightSource,
+  filter: InsightFilter & { change?: 'gained' | 'lost' | undefined },
+  limits?: QueryLimits,
+) {
+  const domains = await viewRows(source, 'backlink_changes', filter, {
+    where: when('v.change = ?', filter.change),
+    orderBy: 'v.changed_on DESC, v.domain',
+    limits,
+  });
   const view = insightView('backlink_trend') as NonNullable<ReturnType<typeof insightView>>;
   const q = scopedSql(source, filter);
   const days = Math.trunc(filter.days ?? DEFAULT_DAYS);
-  const start = q.dialect === 'sqlite' ? `date(t.last_day, '-${days} days')` : `to_char(t.last_day::date - ${days}, 'YYYY-MM-DD')`;
+  const start =
+    q.dialect === 'sqlite' ? `date(t.last_day, '-${days} days')` : `to_char(t.last_day::date - ${days}, 'YYYY-MM-DD')`;
   const scoped = bindScope(view.select(q, []), filter);
-  const order = filter.limit === undefined ? 't.account_id, t.project_id, t.day' : `t.day DESC, t.account_id, t.project_id LIMIT ${Math.trunc(filter.limit)}`;
+  const order =
+    filter.limit === undefined
+      ? 't.account_id, t.project_id, t.day'
+      : `t.day DESC, t.account_id, t.project_id LIMIT ${Math.trunc(filter.limit)}`;
   const text = `SELECT t.* FROM (SELECT v.*, MAX(v.day) OVER (PARTITION BY v.account_id, v.project_id) AS last_day FROM (${scoped.sql}) v) t WHERE t.day > ${start} ORDER BY ${order}`;
   const rows = (await source.query(text, scoped.params, limits)).rows.map(({ last_day: _, ...row }) => row);
   // Per account and project: one project id in two accounts of a fleet warehouse is two projects.
   const sortKey = (row: ResultRow) => `${row['account_id'] ?? ''}\u0000${row['project_id']}\u0000${row['day']}`;
-  const trend = filter.limit === undefined ? rows : rows.sort((a, b) => (sortKey(a) < sortKey(b) ? -1 : sortKey(a) > sortKey(b) ? 1 : 0));
+  const trend =
+    filter.limit === undefined
+      ? rows
+      : rows.sort((a, b) => (sortKey(a) < sortKey(b) ? -1 : sortKey(a) > sortKey(b) ? 1 : 0));
   return { domains, trend };
 }
 
 /** Audit issues new, fixed and still open between the last two completed audits. @internal */
-export function auditChanges(source: InsightSource, filter: InsightFilter & { change?: 'new' | 'fixed' | 'open' | undefined; severity?: string | undefined }, limits?: QueryLimits) {
+export function auditChanges(
+  source: InsightSource,
+  filter: InsightFilter & { change?: 'new' | 'fixed' | 'open' | undefined; severity?: string | undefined },
+  limits?: QueryLimits,
+) {
   return viewRows(source, 'audit_changes', filter, {
     where: [...when('v.change = ?', filter.change), ...when('v.severity = ?', filter.severity)],
-    orderBy: "v.project_id, CASE v.change WHEN 'new' THEN 0 WHEN 'open' THEN 1 ELSE 2 END, CASE v.severity WHEN 'critical' THEN 0 WHEN 'warning' THEN 1 ELSE 2 END, v.issue_type",
+    orderBy:
+      "v.project_id, CASE v.change WHEN 'new' THEN 0 WHEN 'open' THEN 1 ELSE 2 END, CASE v.severity WHEN 'critical' THEN 0 WHEN 'warning' THEN 1 ELSE 2 END, v.issue_type",
     limits,
   });
 }

@@ -44,7 +44,9 @@ const projectKey = (account: unknown, project: unknown) => `${account ?? ''}\u00
 
 /** Rows of one project each (every project in scope, a count of 0 included), carrying a count and the items counted. */
 function perProject(rows: ResultRow[], projects: readonly ResultRow[]): Array<ResultRow & { value: number }> {
-  const out = new Map<string, ResultRow & { value: number; found: ResultRow[] }>(projects.map((p) => [projectKey(p['account_id'], p['project_id']), { ...p, value: 0, found: [] }]));
+  const out = new Map<string, ResultRow & { value: number; found: ResultRow[] }>(
+    projects.map((p) => [projectKey(p['account_id'], p['project_id']), { ...p, value: 0, found: [] }]),
+  );
   for (const r of rows) {
     const key = projectKey(r['account_id'], r['project_id']);
     const entry = out.get(key) ?? { account_id: r['account_id'], project_id: r['project_id'], value: 0, found: [] };
@@ -52,15 +54,27 @@ function perProject(rows: ResultRow[], projects: readonly ResultRow[]): Array<Re
     entry.found.push(r);
     out.set(key, entry);
   }
-  return [...out.values()].map(({ found, ...p }) => ({ ...p, items: found.map((r) => r['domain'] ?? r['issue_type']).join(', ') }));
+  return [...out.values()].map(({ found, ...p }) => ({
+    ...p,
+    items: found.map((r) => r['domain'] ?? r['issue_type']).join(', '),
+  }));
 }
 
 /** The projects in scope (of the account, and the one project, if given), each with its account_id (null in a store of one account). */
 async function projectsInScope(source: InsightSource, filter: AlertScope): Promise<ResultRow[]> {
   const fleet = isFleet(source);
-  const where = [...(filter.account !== undefined && fleet ? ['account_id = ?'] : []), ...(filter.project ? ['id = ?'] : [])];
-  const params = [...(filter.account !== undefined && fleet ? [filter.account] : []), ...(filter.project ? [filter.project] : [])];
-  const { rows } = await source.query(`SELECT ${fleet ? 'account_id' : 'NULL'} AS account_id, id AS project_id FROM projects_list ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`, params);
+  const where = [
+    ...(filter.account !== undefined && fleet ? ['account_id = ?'] : []),
+    ...(filter.project ? ['id = ?'] : []),
+  ];
+  const params = [
+    ...(filter.account !== undefined && fleet ? [filter.account] : []),
+    ...(filter.project ? [filter.project] : []),
+  ];
+  const { rows } = await source.query(
+    `SELECT ${fleet ? 'account_id' : 'NULL'} AS account_id, id AS project_id FROM projects_list ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`,
+    params,
+  );
   return rows;
 }
 
@@ -68,7 +82,8 @@ async function projectsInScope(source: InsightSource, filter: AlertScope): Promi
 export const ALERT_METRICS: Readonly<Record<string, Metric>> = {
   rank_drop: {
     description: 'positions a keyword lost over the period, on any device (rank_changes.change)',
-    line: (r, where) => `${keywordLabel(r)} (${r['device']}): ${r['start_position'] ?? '–'} → ${r['end_position'] ?? '–'}, ${Number(r['change']) > 0 ? '+' : ''}${r['change']} [${where}]`,
+    line: (r, where) =>
+      `${keywordLabel(r)} (${r['device']}): ${r['start_position'] ?? '–'} → ${r['end_position'] ?? '–'}, ${Number(r['change']) > 0 ? '+' : ''}${r['change']} [${where}]`,
     rows: async (source, filter) => {
       const rows = (await rankChanges(source, filter)).filter((r) => r['change'] !== null);
       const located = rows.length ? withLocations(rows, await keywordLocations(source, filter.project)) : rows;
@@ -76,11 +91,17 @@ export const ALERT_METRICS: Readonly<Record<string, Metric>> = {
     },
   },
   visibility_drop: {
-    description: "percentage points an AI model's brand visibility fell against the previous period, when the fall is significant (two-proportion z-test at 95%; --all-changes: any fall)",
+    description:
+      "percentage points an AI model's brand visibility fell against the previous period, when the fall is significant (two-proportion z-test at 95%; --all-changes: any fall)",
     line: (r, where) =>
       `${r['model']}: ${formatPct(r['previous_pct'])} of ${formatCount(r['previous_n'])} → ${formatPct(r['pct'])} of ${formatCount(r['n'])} answers (${formatSigned(-Number(r['value']), 1)} points, ${r['significant'] ? 'significant' : 'not significant'} at 95%) [${where}]`,
     rows: async (source, filter) => {
-      const daily = await viewRows(source, 'ai_visibility', { project: filter.project, account: filter.account }, { orderBy: 'v.account_id, v.project_id, v.day' });
+      const daily = await viewRows(
+        source,
+        'ai_visibility',
+        { project: filter.project, account: filter.account },
+        { orderBy: 'v.account_id, v.project_id, v.day' },
+      );
       return visibilityByModel(daily, filter.days)
         .filter((m) => m.change && m.previous && (filter.allChanges || m.change.significant))
         .map((m) => ({
@@ -100,12 +121,25 @@ export const ALERT_METRICS: Readonly<Record<string, Metric>> = {
   domains_lost: {
     description: 'referring domains a project lost over the period',
     line: (r, where) => `${where}: ${r['value']} lost${r['items'] ? ` (${r['items']})` : ''}`,
-    rows: async (source, filter) => perProject((await backlinkChanges(source, { ...filter, change: 'lost' })).domains, await projectsInScope(source, filter)),
+    rows: async (source, filter) =>
+      perProject(
+        (await backlinkChanges(source, { ...filter, change: 'lost' })).domains,
+        await projectsInScope(source, filter),
+      ),
   },
   new_critical: {
     description: "critical issues new in a project's latest audit",
     line: (r, where) => `${where}: ${r['value']} new critical${r['items'] ? ` (${r['items']})` : ''}`,
-    rows: async (source, filter) => perProject(await auditChanges(source, { project: filter.project, account: filter.account, change: 'new', severity: 'critical' }), await projectsInScope(source, filter)),
+    rows: async (source, filter) =>
+      perProject(
+        await auditChanges(source, {
+          project: filter.project,
+          account: filter.account,
+          change: 'new',
+          severity: 'critical',
+        }),
+        await projectsInScope(source, filter),
+      ),
   },
 };
 
@@ -113,16 +147,29 @@ export const ALERT_METRICS: Readonly<Record<string, Metric>> = {
 export function parseAlert(text: string): Alert {
   const match = /^\s*([a-z_]+)\s*(>=|<=|>|<|=)\s*(-?\d+(?:\.\d+)?)\s*$/.exec(text);
   const known = Object.keys(ALERT_METRICS);
-  if (!match) throw new InsightError('usage', `--alert ${JSON.stringify(text)}: expected <metric><op><number>, e.g. rank_drop>=5 (metrics: ${known.join(', ')}; ops: >=, >, <=, <, =)`);
+  if (!match)
+    throw new InsightError(
+      'usage',
+      `--alert ${JSON.stringify(text)}: expected <metric><op><number>, e.g. rank_drop>=5 (metrics: ${known.join(', ')}; ops: >=, >, <=, <, =)`,
+    );
   const [, metric, op, value] = match as unknown as [string, string, Op, string];
   if (!(metric in ALERT_METRICS)) {
     const near = closestKey(metric, known);
-    throw new InsightError('usage', `--alert ${JSON.stringify(text)}: unknown metric ${metric}${near ? `; did you mean ${near}?` : ''} (metrics: ${known.join(', ')})`);
+    throw new InsightError(
+      'usage',
+      `--alert ${JSON.stringify(text)}: unknown metric ${metric}${near ? `; did you mean ${near}?` : ''} (metrics: ${known.join(', ')})`,
+    );
   }
   return { text: text.trim(), metric, op, value: Number(value) };
 }
 
-const test: Record<Op, (a: number, b: number) => boolean> = { '>=': (a, b) => a >= b, '>': (a, b) => a > b, '<=': (a, b) => a <= b, '<': (a, b) => a < b, '=': (a, b) => a === b };
+const test: Record<Op, (a: number, b: number) => boolean> = {
+  '>=': (a, b) => a >= b,
+  '>': (a, b) => a > b,
+  '<=': (a, b) => a <= b,
+  '<': (a, b) => a < b,
+  '=': (a, b) => a === b,
+};
 
 /**
  * The rows that cross each alert's threshold, of one account (`filter.account`, refused when the
@@ -132,7 +179,11 @@ const test: Record<Op, (a: number, b: number) => boolean> = { '>=': (a, b) => a 
  * @example `await checkAlerts(source, [parseAlert('rank_drop>=5')], { account: 'acme', days: 7 })`
  * @internal
  */
-export async function checkAlerts(source: InsightSource, alerts: readonly Alert[], filter: AlertScope): Promise<Array<{ alert: Alert; lines: string[] }>> {
+export async function checkAlerts(
+  source: InsightSource,
+  alerts: readonly Alert[],
+  filter: AlertScope,
+): Promise<Array<{ alert: Alert; lines: string[] }>> {
   if (filter.account !== undefined) await checkAccount(source, filter.account);
   const named = filter.account === undefined && alerts.length > 0 && (await heldAccounts(source)).length > 1;
   const where = (r: ResultRow) => `project ${r['project_id']}${named ? `, account ${r['account_id']}` : ''}`;

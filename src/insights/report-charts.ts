@@ -2,7 +2,11 @@ import { loadPeer } from './errors.js';
 
 /** The part of ECharts' API the report uses (server-side SVG rendering). */
 interface ECharts {
-  init(dom: null, theme: null, options: { renderer: 'svg'; ssr: true; width: number; height: number }): {
+  init(
+    dom: null,
+    theme: null,
+    options: { renderer: 'svg'; ssr: true; width: number; height: number },
+  ): {
     setOption(option: unknown): void;
     renderToSVGString(): string;
     dispose(): void;
@@ -57,13 +61,31 @@ export async function chartRenderer(): Promise<(chart: LineChart) => string> {
         grid: { left: 48, right: 24, top: 40, bottom: 36 },
         xAxis: { type: 'category', boundaryGap: false, data: days },
         // Positions, counts and whole percentages: no axis label like "39.5 referring domains".
-        yAxis: { type: 'value', minInterval: 1, inverse: chart.inverse ?? false, min: chart.yRange?.[0] ?? (chart.inverse ? 1 : undefined), max: chart.yRange?.[1], scale: !chart.inverse && !chart.yRange },
+        yAxis: {
+          type: 'value',
+          minInterval: 1,
+          inverse: chart.inverse ?? false,
+          min: chart.yRange?.[0] ?? (chart.inverse ? 1 : undefined),
+          max: chart.yRange?.[1],
+          scale: !chart.inverse && !chart.yRange,
+        },
         series: chart.series.map((s, i) => {
           const style = seriesStyle(i);
           const data = alignTo(days, s.points);
           // A value with no neighbour draws no line: such a series gets dots, or it would be in the legend only.
-          const showSymbol = data.some((v, d) => v !== null && (data[d - 1] ?? null) === null && (data[d + 1] ?? null) === null);
-          return { type: 'line', name: s.name, showSymbol, symbolSize: 6, connectNulls: false, color: style.color, lineStyle: { width: 2, type: style.dashed ? 'dashed' : 'solid' }, data };
+          const showSymbol = data.some(
+            (v, d) => v !== null && (data[d - 1] ?? null) === null && (data[d + 1] ?? null) === null,
+          );
+          return {
+            type: 'line',
+            name: s.name,
+            showSymbol,
+            symbolSize: 6,
+            connectNulls: false,
+            color: style.color,
+            lineStyle: { width: 2, type: style.dashed ? 'dashed' : 'solid' },
+            data,
+          };
         }),
       });
       return instance.renderToSVGString();
@@ -74,7 +96,10 @@ export async function chartRenderer(): Promise<(chart: LineChart) => string> {
 }
 
 /** A series' values on the chart's shared x axis (a missing day is a gap). */
-function alignTo(days: readonly string[], points: ReadonlyArray<readonly [string, number | null]>): Array<number | null> {
+function alignTo(
+  days: readonly string[],
+  points: ReadonlyArray<readonly [string, number | null]>,
+): Array<number | null> {
   const byDay = new Map(points);
   return days.map((d) => byDay.get(d) ?? null);
 }

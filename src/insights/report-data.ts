@@ -38,7 +38,14 @@ export interface ProjectReport {
   /** Referring domains per day over the period, from the backlink history (the API's daily counts). */
   trend: Array<[string, number | null]>;
   /** `completed`: the project has a completed audit (else the counts mean nothing); `hasPrevious`: two or more, so fixed issues can be told. */
-  audits: { completed: boolean; hasPrevious: boolean; newCritical: ResultRow[]; new: number; fixed: number; open: number };
+  audits: {
+    completed: boolean;
+    hasPrevious: boolean;
+    newCritical: ResultRow[];
+    new: number;
+    fixed: number;
+    open: number;
+  };
 }
 
 /** What the report is asked for. @internal */
@@ -65,8 +72,14 @@ const TABLE_ROWS = 15;
 export async function gatherReport(source: InsightSource, options: ReportScope): Promise<ProjectReport[]> {
   const fleet = source.columns.get('projects_list')?.has('account_id') ?? false;
   if (options.account !== undefined) await checkAccount(source, options.account);
-  const where = [...(options.account !== undefined ? [fleet ? 'account_id = ?' : "'' = ?"] : []), ...(options.project ? ['id = ?'] : [])];
-  const params = [...(options.account !== undefined ? [options.account] : []), ...(options.project ? [options.project] : [])];
+  const where = [
+    ...(options.account !== undefined ? [fleet ? 'account_id = ?' : "'' = ?"] : []),
+    ...(options.project ? ['id = ?'] : []),
+  ];
+  const params = [
+    ...(options.account !== undefined ? [options.account] : []),
+    ...(options.project ? [options.project] : []),
+  ];
   const projects = await source.query(
     `SELECT ${fleet ? 'account_id' : 'NULL'} AS account_id, id, name FROM projects_list ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${fleet ? 'account_id, ' : ''}name, id`,
     params,
@@ -80,7 +93,11 @@ export async function gatherReport(source: InsightSource, options: ReportScope):
   for (const p of projects.rows) {
     const account = p['account_id'] === null || p['account_id'] === undefined ? undefined : String(p['account_id']);
     const project = { id: String(p['id']), name: String(p['name'] ?? p['id']), account };
-    out.push(data && active.has(projectKey(account, project.id)) ? projectReport(data, project, options) : emptyReport(project, options.days));
+    out.push(
+      data && active.has(projectKey(account, project.id))
+        ? projectReport(data, project, options)
+        : emptyReport(project, options.days),
+    );
   }
   await chartPositions(source, options, out, data?.ranks);
   return out;
@@ -98,7 +115,13 @@ interface AccountData {
 }
 
 /** The project a row of a view belongs to, keyed as {@link projectKey}. */
-const rowKey = (row: ResultRow) => projectKey(row['account_id'] === null || row['account_id'] === undefined || row['account_id'] === '' ? undefined : String(row['account_id']), String(row['project_id']));
+const rowKey = (row: ResultRow) =>
+  projectKey(
+    row['account_id'] === null || row['account_id'] === undefined || row['account_id'] === ''
+      ? undefined
+      : String(row['account_id']),
+    String(row['project_id']),
+  );
 
 /** Rows by project, each project's in the order they came. */
 function byProject(rows: readonly ResultRow[]): Map<string, ResultRow[]> {
@@ -133,7 +156,16 @@ async function readAccount(source: InsightSource, scope: ReportScope): Promise<A
 }
 
 /** The stored tables a project's report reads. */
-const DATA_TABLES = ['rankings_history', 'rankings_list', 'prompts_history', 'backlinks_history', 'backlinks_summary', 'backlinks_domains', 'audits_list', 'audits_issues'];
+const DATA_TABLES = [
+  'rankings_history',
+  'rankings_list',
+  'prompts_history',
+  'backlinks_history',
+  'backlinks_summary',
+  'backlinks_domains',
+  'audits_list',
+  'audits_issues',
+];
 
 /** The key column after project_id of each of those tables (its primary key's order). */
 const NEXT_KEY: Readonly<Record<string, string>> = {
@@ -154,21 +186,33 @@ const projectKey = (account: string | undefined, project: string) => `${account 
  * per project and table, one seek on the table's key (project_id first), never a pass over a
  * table's rows (a DISTINCT over rankings_history cost a quarter of a pass over the rankings).
  */
-async function projectsWithData(source: InsightSource, scope: { account?: string | undefined; project?: string | undefined }): Promise<Set<string>> {
+async function projectsWithData(
+  source: InsightSource,
+  scope: { account?: string | undefined; project?: string | undefined },
+): Promise<Set<string>> {
   const q = scopedSql(source, scope);
   const P = 'projects_list';
   const tables = DATA_TABLES.filter((t) => source.columns.has(t));
   if (!tables.length) return new Set();
-  const sameAccount = (t: string) => (q.has(t, 'account_id') && q.has(P, 'account_id') ? ` AND ${q.col('t', t, 'account_id')} = ${q.col('p', P, 'account_id')}` : '');
+  const sameAccount = (t: string) =>
+    q.has(t, 'account_id') && q.has(P, 'account_id')
+      ? ` AND ${q.col('t', t, 'account_id')} = ${q.col('p', P, 'account_id')}`
+      : '';
   // A scalar subquery in the order of the key, not EXISTS: PostgreSQL drops an ORDER BY inside
   // EXISTS and, where most rows belong to a few projects, reads a project without rows with a
   // whole-table scan (20 s for 100 projects); in the key's order it is one index probe.
   const holds = tables.map(
-    (t) => `(SELECT 1 FROM ${t} t WHERE ${q.col('t', t, 'project_id')} = ${q.col('p', P, 'id')}${sameAccount(t)} ORDER BY ${q.col('t', t, NEXT_KEY[t] as string)} LIMIT 1) IS NOT NULL`,
+    (t) =>
+      `(SELECT 1 FROM ${t} t WHERE ${q.col('t', t, 'project_id')} = ${q.col('p', P, 'id')}${sameAccount(t)} ORDER BY ${q.col('t', t, NEXT_KEY[t] as string)} LIMIT 1) IS NOT NULL`,
   );
-  const scoped = bindScope(`SELECT ${q.account('p', P)} AS account_id, ${q.text('p', P, 'id')} AS project_id FROM ${P} p WHERE ${q.scoped('p', P, 'id')} AND (${holds.join(' OR ')})`, scope);
+  const scoped = bindScope(
+    `SELECT ${q.account('p', P)} AS account_id, ${q.text('p', P, 'id')} AS project_id FROM ${P} p WHERE ${q.scoped('p', P, 'id')} AND (${holds.join(' OR ')})`,
+    scope,
+  );
   const rows = (await source.query(scoped.sql, scoped.params)).rows;
-  return new Set(rows.map((r) => projectKey(r['account_id'] === '' ? undefined : String(r['account_id']), String(r['project_id']))));
+  return new Set(
+    rows.map((r) => projectKey(r['account_id'] === '' ? undefined : String(r['account_id']), String(r['project_id']))),
+  );
 }
 
 /** A project with no rows: what its queries would have answered. */
@@ -193,12 +237,18 @@ function emptyReport(project: { id: string; name: string; account: string | unde
   };
 }
 
-function projectReport(data: AccountData, project: { id: string; name: string; account: string | undefined }, scope: ReportScope): ProjectReport {
+function projectReport(
+  data: AccountData,
+  project: { id: string; name: string; account: string | undefined },
+  scope: ReportScope,
+): ProjectReport {
   const { id, name, account } = project;
   const days = scope.days;
   const key = projectKey(account, id);
   const ranks = data.ranks.get(key) ?? [];
-  const movers = ranks.filter((r) => r['change'] !== null && r['change'] !== 0 && Number(r['mover_rank']) <= TABLE_ROWS).map(plain);
+  const movers = ranks
+    .filter((r) => r['change'] !== null && r['change'] !== 0 && Number(r['mover_rank']) <= TABLE_ROWS)
+    .map(plain);
   const daily = data.daily.get(key) ?? [];
   const models = visibilityByModel(daily, days);
   const domains = data.domains.get(key) ?? [];
@@ -226,8 +276,14 @@ function projectReport(data: AccountData, project: { id: string; name: string; a
       .sort((a, b) => Math.abs(b.change?.change ?? 0) - Math.abs(a.change?.change ?? 0)),
     modelDetails: new Map((data.details.get(key) ?? []).map((d) => [String(d['model']), d])),
     visibility: smoothedVisibility(daily, days),
-    domains: { gained: domains.filter((d) => d['change'] === 'gained'), lost: domains.filter((d) => d['change'] === 'lost') },
-    trend: (data.trend.get(key) ?? []).map((t) => [String(t['day']), t['referring_domains'] === null ? null : Number(t['referring_domains'])]),
+    domains: {
+      gained: domains.filter((d) => d['change'] === 'gained'),
+      lost: domains.filter((d) => d['change'] === 'lost'),
+    },
+    trend: (data.trend.get(key) ?? []).map((t) => [
+      String(t['day']),
+      t['referring_domains'] === null ? null : Number(t['referring_domains']),
+    ]),
     audits: {
       completed: completedAudits > 0,
       hasPrevious: completedAudits > 1,
@@ -243,7 +299,8 @@ function projectReport(data: AccountData, project: { id: string; name: string; a
 const SUMMARY_COLUMNS = ['mover_rank', 'entered_rank', 'left_rank', 'overall_rank', 'improved', 'declined'];
 
 /** A rank_changes row as the view has it (without rankSummary's columns). */
-const plain = (row: ResultRow): ResultRow => Object.fromEntries(Object.entries(row).filter(([k]) => !SUMMARY_COLUMNS.includes(k)));
+const plain = (row: ResultRow): ResultRow =>
+  Object.fromEntries(Object.entries(row).filter(([k]) => !SUMMARY_COLUMNS.includes(k)));
 
 /**
  * What the report shows of rank_changes (desktop), for every project at once, counted and ranked in
@@ -252,14 +309,18 @@ const plain = (row: ResultRow): ResultRow => Object.fromEntries(Object.entries(r
  * improved and declined. A project's rows of every keyword stay in the database (an agency
  * account's 200,000 keywords were sent to the report for 45 rows a project).
  */
-async function rankSummary(source: InsightSource, filter: { project?: string | undefined; account?: string | undefined; days: number }): Promise<ResultRow[]> {
+async function rankSummary(
+  source: InsightSource,
+  filter: { project?: string | undefined; account?: string | undefined; days: number },
+): Promise<ResultRow[]> {
   const q = scopedSql(source, filter);
   const view = insightView('rank_changes') as NonNullable<ReturnType<typeof insightView>>;
   const scoped = bindScope(view.select(q, [filter.days]), filter);
   const order = 'ORDER BY (v.change IS NULL), ABS(v.change) DESC, v.keyword, v.keyword_id';
   const project = 'v.account_id, v.project_id';
   const rank = (by: string) => q.int(`ROW_NUMBER() OVER (PARTITION BY ${project}${by} ${order})`);
-  const count = (condition: string) => q.int(`SUM(CASE WHEN ${condition} THEN 1 ELSE 0 END) OVER (PARTITION BY ${project})`);
+  const count = (condition: string) =>
+    q.int(`SUM(CASE WHEN ${condition} THEN 1 ELSE 0 END) OVER (PARTITION BY ${project})`);
   const text = `SELECT r.* FROM (
   SELECT v.*, ${rank(', CASE WHEN v.change IS NOT NULL AND v.change <> 0 THEN 1 ELSE 0 END')} AS mover_rank, ${rank(', v.entered_top10')} AS entered_rank,
     ${rank(', v.left_top10')} AS left_rank, ${rank('')} AS overall_rank, ${count('v.change < 0')} AS improved, ${count('v.change > 0')} AS declined
@@ -276,7 +337,11 @@ ORDER BY r.account_id, r.project_id, r.overall_rank`;
  * they read (this period, the one before, and the chart's trailing window): a few hundred rows,
  * where the view's rows per prompt were thousands.
  */
-async function visibilityDays(source: InsightSource, scope: { project?: string | undefined; account?: string | undefined }, days: number): Promise<ResultRow[]> {
+async function visibilityDays(
+  source: InsightSource,
+  scope: { project?: string | undefined; account?: string | undefined },
+  days: number,
+): Promise<ResultRow[]> {
   const q = scopedSql(source, scope);
   const back = Math.max(2 * days, days + SMOOTHING_DAYS - 1);
   const scoped = bindScope(
@@ -298,7 +363,12 @@ const SMOOTHING_DAYS = 7;
  * rows rank_changes reads), for every charted project in one statement: the projects and keywords
  * are named where each table is read, so only their rows are read (by the key) and sorted.
  */
-async function chartPositions(source: InsightSource, scope: ReportScope, reports: ProjectReport[], ranks: Map<string, ResultRow[]> | undefined): Promise<void> {
+async function chartPositions(
+  source: InsightSource,
+  scope: ReportScope,
+  reports: ProjectReport[],
+  ranks: Map<string, ResultRow[]> | undefined,
+): Promise<void> {
   const charted = reports.flatMap((report) => {
     const rows = ranks?.get(projectKey(report.account, report.id)) ?? [];
     const top = report.movers.slice(0, CHARTED_MOVERS);
@@ -333,7 +403,9 @@ async function chartPositions(source: InsightSource, scope: ReportScope, reports
   for (const row of rows.rows) {
     const key = rowKey(row);
     if (String(row['day']) < (since.get(key) ?? '')) continue;
-    byKeyword.get(`${key}\u0000${row['keyword_id']}`)?.push([String(row['day']), row['position'] === null ? null : Number(row['position'])]);
+    byKeyword
+      .get(`${key}\u0000${row['keyword_id']}`)
+      ?.push([String(row['day']), row['position'] === null ? null : Number(row['position'])]);
   }
 }
 
@@ -344,7 +416,10 @@ const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
  * Each project's completed audits, counted (audit_changes has no row when the audits found no
  * open issue, so its rows cannot tell "no audit yet" from "a clean audit").
  */
-async function countCompletedAudits(source: InsightSource, scope: { project?: string | undefined; account?: string | undefined }): Promise<ResultRow[]> {
+async function countCompletedAudits(
+  source: InsightSource,
+  scope: { project?: string | undefined; account?: string | undefined },
+): Promise<ResultRow[]> {
   const q = scopedSql(source, scope);
   const A = 'audits_list';
   if (!source.columns.has(A)) return [];

@@ -7,8 +7,13 @@ import type { Interval } from './wilson.js';
  */
 
 const MISSING = '–';
-const en = (n: number, digits: number) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-const isMissing = (n: unknown): n is null | undefined => n === null || n === undefined || (typeof n === 'number' && Number.isNaN(n)) || (typeof n === 'string' && n.trim() === '');
+const en = (n: number, digits: number) =>
+  n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const isMissing = (n: unknown): n is null | undefined =>
+  n === null ||
+  n === undefined ||
+  (typeof n === 'number' && Number.isNaN(n)) ||
+  (typeof n === 'string' && n.trim() === '');
 
 /** A count: `61,099`. @internal */
 export function formatCount(n: unknown): string {

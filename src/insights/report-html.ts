@@ -1,7 +1,13 @@
-
 import { type LineChart, seriesStyle } from './report-charts.js';
 import type { ProjectReport } from './report-data.js';
-import { formatAverage, formatCount, formatInterval, formatPct, formatPosition, formatSigned } from './report-format.js';
+import {
+  formatAverage,
+  formatCount,
+  formatInterval,
+  formatPct,
+  formatPosition,
+  formatSigned,
+} from './report-format.js';
 import type { ResultRow } from './source.js';
 import type { ModelVisibility } from './visibility-samples.js';
 
@@ -37,15 +43,20 @@ function rankChangeCell(change: unknown): Cell {
   if (n === 0) return { html: '<span class="same">0<span class="sr"> (no change)</span></span>' };
   const better = n < 0;
   const words = `${better ? 'better: up' : 'worse: down'} ${Math.abs(n)} place${Math.abs(n) === 1 ? '' : 's'}`;
-  return { html: `<span class="${better ? 'better' : 'worse'}"><span aria-hidden="true">${better ? '▲' : '▼'} </span>${esc(formatSigned(n))}<span class="sr"> (${words})</span></span>` };
+  return {
+    html: `<span class="${better ? 'better' : 'worse'}"><span aria-hidden="true">${better ? '▲' : '▼'} </span>${esc(formatSigned(n))}<span class="sr"> (${words})</span></span>`,
+  };
 }
 
 function visibilityChangeCell(m: ModelVisibility): Cell {
   if (!m.change) return '–';
   const points = formatSigned(100 * m.change.change, 1);
-  if (!m.change.significant) return { html: `<span class="same">${esc(points)}<span class="sr"> (not significant)</span></span>` };
+  if (!m.change.significant)
+    return { html: `<span class="same">${esc(points)}<span class="sr"> (not significant)</span></span>` };
   const better = m.change.change > 0;
-  return { html: `<span class="${better ? 'better' : 'worse'}"><span aria-hidden="true">${better ? '▲' : '▼'} </span>${esc(points)}<span class="sr"> (${better ? 'better' : 'worse'}, significant)</span></span>` };
+  return {
+    html: `<span class="${better ? 'better' : 'worse'}"><span aria-hidden="true">${better ? '▲' : '▼'} </span>${esc(points)}<span class="sr"> (${better ? 'better' : 'worse'}, significant)</span></span>`,
+  };
 }
 
 /** "1 keyword", "2 keywords": a count and its noun. */
@@ -72,26 +83,49 @@ export function summaryWords(p: ProjectReport): string[] {
   } else lines.push('No keyword rankings synced yet.');
   if (p.overall) {
     const o = p.overall;
-    const previous = o.previous && o.previousInterval ? ` (${formatPct(100 * o.previousInterval.share)} of ${formatCount(o.previous.n)})` : '';
-    lines.push(`The brand is visible in ${shareWords(o)} across ${p.models.length} AI model${p.models.length === 1 ? '' : 's'}; against the previous ${p.days} days${previous}: ${changeWords(o)}.`);
-    const moved = p.visibilityMovers.map((m) => `${m.model} ${formatSigned(100 * (m.change?.change ?? 0), 1)} points${m.change?.significant ? '' : ' (not significant)'}`);
+    const previous =
+      o.previous && o.previousInterval
+        ? ` (${formatPct(100 * o.previousInterval.share)} of ${formatCount(o.previous.n)})`
+        : '';
+    lines.push(
+      `The brand is visible in ${shareWords(o)} across ${p.models.length} AI model${p.models.length === 1 ? '' : 's'}; against the previous ${p.days} days${previous}: ${changeWords(o)}.`,
+    );
+    const moved = p.visibilityMovers.map(
+      (m) =>
+        `${m.model} ${formatSigned(100 * (m.change?.change ?? 0), 1)} points${m.change?.significant ? '' : ' (not significant)'}`,
+    );
     const withChange = p.models.filter((m) => m.change).length;
-    if (moved.length) lines.push(`${p.visibilityMovers.every((m) => m.change?.significant) ? 'Models whose visibility changed significantly' : 'Changes by model (significant or not)'}: ${moved.join('; ')}.`);
-    else if (withChange) lines.push(`No model's visibility changed significantly at 95% against the previous ${p.days} days.`);
+    if (moved.length)
+      lines.push(
+        `${p.visibilityMovers.every((m) => m.change?.significant) ? 'Models whose visibility changed significantly' : 'Changes by model (significant or not)'}: ${moved.join('; ')}.`,
+      );
+    else if (withChange)
+      lines.push(`No model's visibility changed significantly at 95% against the previous ${p.days} days.`);
   }
-  const lostNote = p.domains.lost.length === 0 ? ' (losses are tracked from the second sync on: a domain is lost when a later sync no longer finds it)' : '';
-  lines.push(`Referring domains in the domain list: ${formatCount(p.domains.gained.length)} gained and ${formatCount(p.domains.lost.length)} lost in the period${lostNote}.`);
+  const lostNote =
+    p.domains.lost.length === 0
+      ? ' (losses are tracked from the second sync on: a domain is lost when a later sync no longer finds it)'
+      : '';
+  lines.push(
+    `Referring domains in the domain list: ${formatCount(p.domains.gained.length)} gained and ${formatCount(p.domains.lost.length)} lost in the period${lostNote}.`,
+  );
   const known = p.trend.filter((t): t is [string, number] => t[1] !== null);
   const first = known[0];
   const last = known.at(-1);
   if (first && last) {
-    lines.push(`The backlink history (the chart, the API's daily counts) went from ${formatCount(first[1])} referring domains on ${first[0]} to ${formatCount(last[1])} on ${last[0]} (${formatSigned(last[1] - first[1])}).`);
+    lines.push(
+      `The backlink history (the chart, the API's daily counts) went from ${formatCount(first[1])} referring domains on ${first[0]} to ${formatCount(last[1])} on ${last[0]} (${formatSigned(last[1] - first[1])}).`,
+    );
   }
   if (!p.audits.completed) lines.push('No completed audit yet: audit issues are compared once an audit has completed.');
   else if (!p.audits.hasPrevious) {
-    lines.push(`First completed audit: ${counted(p.audits.new, 'open issue')} (${formatCount(p.audits.newCritical.length)} critical); fixed issues are counted from the second completed audit on.`);
+    lines.push(
+      `First completed audit: ${counted(p.audits.new, 'open issue')} (${formatCount(p.audits.newCritical.length)} critical); fixed issues are counted from the second completed audit on.`,
+    );
   } else {
-    lines.push(`Latest audit against the one before: ${counted(p.audits.new, 'new issue')} (${formatCount(p.audits.newCritical.length)} critical), ${formatCount(p.audits.fixed)} fixed, ${formatCount(p.audits.open)} still open.`);
+    lines.push(
+      `Latest audit against the one before: ${counted(p.audits.new, 'new issue')} (${formatCount(p.audits.newCritical.length)} critical), ${formatCount(p.audits.fixed)} fixed, ${formatCount(p.audits.open)} still open.`,
+    );
   }
   return lines;
 }
@@ -99,9 +133,20 @@ export function summaryWords(p: ProjectReport): string[] {
 /** The charts of one project's section. @internal */
 export function projectCharts(p: ProjectReport): LineChart[] {
   return [
-    { title: 'Desktop position of the biggest movers (1 = top)', inverse: true, series: [...p.positions].map(([name, points]) => ({ name, points })) },
-    { title: 'Brand visibility by AI model, % of answers over the trailing 7 days', yRange: [0, 100], series: [...p.visibility].map(([name, points]) => ({ name, points })) },
-    { title: 'Referring domains per day (backlink history)', series: [{ name: 'referring domains (backlink history)', points: p.trend }] },
+    {
+      title: 'Desktop position of the biggest movers (1 = top)',
+      inverse: true,
+      series: [...p.positions].map(([name, points]) => ({ name, points })),
+    },
+    {
+      title: 'Brand visibility by AI model, % of answers over the trailing 7 days',
+      yRange: [0, 100],
+      series: [...p.visibility].map(([name, points]) => ({ name, points })),
+    },
+    {
+      title: 'Referring domains per day (backlink history)',
+      series: [{ name: 'referring domains (backlink history)', points: p.trend }],
+    },
   ];
 }
 
@@ -160,11 +205,37 @@ ${table(
   'No AI answers checked in the period.',
 )}
 <${sub}>Referring domains lost (domain list)</${sub}>
-${table(p.domains.lost, [['Domain', (r) => String(r['domain'] ?? '')], ['Lost on', (r) => String(r['changed_on'] ?? '–')], ['Domain rank', (r) => formatCount(r['domain_rank'])]], p.domains.gained.length || p.domains.lost.length ? 'None lost in the period.' : 'None lost in the period (losses are tracked from the second sync on).')}
+${table(
+  p.domains.lost,
+  [
+    ['Domain', (r) => String(r['domain'] ?? '')],
+    ['Lost on', (r) => String(r['changed_on'] ?? '–')],
+    ['Domain rank', (r) => formatCount(r['domain_rank'])],
+  ],
+  p.domains.gained.length || p.domains.lost.length
+    ? 'None lost in the period.'
+    : 'None lost in the period (losses are tracked from the second sync on).',
+)}
 <${sub}>Referring domains gained (domain list)</${sub}>
-${table(p.domains.gained, [['Domain', (r) => String(r['domain'] ?? '')], ['First seen', (r) => String(r['changed_on'] ?? '–')], ['Domain rank', (r) => formatCount(r['domain_rank'])]], 'None gained in the period.')}
+${table(
+  p.domains.gained,
+  [
+    ['Domain', (r) => String(r['domain'] ?? '')],
+    ['First seen', (r) => String(r['changed_on'] ?? '–')],
+    ['Domain rank', (r) => formatCount(r['domain_rank'])],
+  ],
+  'None gained in the period.',
+)}
 <${sub}>New critical audit issues</${sub}>
-${table(p.audits.newCritical, [['Issue', (r) => String(r['title'] ?? '')], ['Type', (r) => String(r['issue_type'] ?? '')], ['Pages', (r) => formatCount(r['affected_count'])]], p.audits.completed ? 'No new critical issue in the latest audit.' : 'No completed audit yet.')}
+${table(
+  p.audits.newCritical,
+  [
+    ['Issue', (r) => String(r['title'] ?? '')],
+    ['Type', (r) => String(r['issue_type'] ?? '')],
+    ['Pages', (r) => formatCount(r['affected_count'])],
+  ],
+  p.audits.completed ? 'No new critical issue in the latest audit.' : 'No completed audit yet.',
+)}
 </section>`;
 }
 
@@ -187,12 +258,17 @@ function byAccount(projects: readonly ProjectReport[]): Map<string, ProjectRepor
  * projects of the same name in two accounts are never read as one. A store of one account has no
  * account id to name (its tables have no account_id).
  */
-function reportBody(projects: readonly ProjectReport[], render: (chart: LineChart) => string): { whose: string; title: string; sections: string } {
+function reportBody(
+  projects: readonly ProjectReport[],
+  render: (chart: LineChart) => string,
+): { whose: string; title: string; sections: string } {
   const accounts = byAccount(projects);
   const [only] = accounts.keys();
   if (accounts.size <= 1) {
     const sections = projects.map((p) => projectSection(p, render, 2)).join('\n');
-    return only === undefined ? { whose: '', title: '', sections } : { whose: `Account ${only}: `, title: ` (account ${only})`, sections };
+    return only === undefined
+      ? { whose: '', title: '', sections }
+      : { whose: `Account ${only}: `, title: ` (account ${only})`, sections };
   }
   const names = [...accounts.keys()];
   const sections = [...accounts].map(
@@ -203,8 +279,15 @@ ${mine.map((p) => projectSection(p, render, 3)).join('\n')}
 </section>`,
   );
   // An agency's warehouse may hold hundreds: the first few are named here, every one heads its section.
-  const named = names.length > NAMED_ACCOUNTS ? `${names.slice(0, NAMED_ACCOUNTS).join(', ')} and ${formatCount(names.length - NAMED_ACCOUNTS)} more` : names.join(', ');
-  return { whose: `${formatCount(names.length)} accounts (${named}), each in its own section: `, title: ` (${formatCount(names.length)} accounts)`, sections: sections.join('\n') };
+  const named =
+    names.length > NAMED_ACCOUNTS
+      ? `${names.slice(0, NAMED_ACCOUNTS).join(', ')} and ${formatCount(names.length - NAMED_ACCOUNTS)} more`
+      : names.join(', ');
+  return {
+    whose: `${formatCount(names.length)} accounts (${named}), each in its own section: `,
+    title: ` (${formatCount(names.length)} accounts)`,
+    sections: sections.join('\n'),
+  };
 }
 
 /**
@@ -213,7 +296,11 @@ ${mine.map((p) => projectSection(p, render, 3)).join('\n')}
  * of (in a fleet warehouse), or groups the projects by account when it spans several.
  * @internal
  */
-export function reportHtml(projects: readonly ProjectReport[], render: (chart: LineChart) => string, generatedAt: Date): string {
+export function reportHtml(
+  projects: readonly ProjectReport[],
+  render: (chart: LineChart) => string,
+  generatedAt: Date,
+): string {
   const { whose, title, sections } = reportBody(projects, render);
   return `<!doctype html>
 <html lang="en">
@@ -244,5 +331,3 @@ ${sections || '<p class="none">The store holds no projects yet: run seo-visibili
 </html>
 `;
 }
-
-

@@ -25,11 +25,20 @@ export interface ReportOptions {
  * returns the alerts whose thresholds were crossed.
  * @internal
  */
-export async function writeReport(source: InsightSource, options: ReportOptions): Promise<{ projects: number; alerts: Awaited<ReturnType<typeof checkAlerts>> }> {
+export async function writeReport(
+  source: InsightSource,
+  options: ReportOptions,
+): Promise<{ projects: number; alerts: Awaited<ReturnType<typeof checkAlerts>> }> {
   const render = await chartRenderer();
-  const scope = { project: options.project, account: options.account, days: options.days, allChanges: options.allChanges };
+  const scope = {
+    project: options.project,
+    account: options.account,
+    days: options.days,
+    allChanges: options.allChanges,
+  };
   const projects = await gatherReport(source, scope);
-  if (options.project && projects.length === 0) throw new InsightError('usage', `--project ${options.project}: the store holds no such project`);
+  if (options.project && projects.length === 0)
+    throw new InsightError('usage', `--project ${options.project}: the store holds no such project`);
   const html = reportHtml(projects, render, options.now ?? new Date());
   writeFileAtomically(options.out, html);
   return { projects: projects.length, alerts: await checkAlerts(source, options.alerts, scope) };

@@ -10,7 +10,8 @@ import type { Sql } from './dialect.js';
 export const Z95 = 1.959963984540054;
 
 const float = (q: Sql, expr: string) => (q.dialect === 'sqlite' ? `((${expr}) * 1.0)` : `(${expr})::float8`);
-const clamp01 = (q: Sql, expr: string) => (q.dialect === 'sqlite' ? `max(0.0, min(1.0, ${expr}))` : `GREATEST(0.0, LEAST(1.0, ${expr}))`);
+const clamp01 = (q: Sql, expr: string) =>
+  q.dialect === 'sqlite' ? `max(0.0, min(1.0, ${expr}))` : `GREATEST(0.0, LEAST(1.0, ${expr}))`;
 
 /**
  * One bound of the 95% Wilson score interval of x successes in n trials, in percent (null when n

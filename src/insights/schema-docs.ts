@@ -12,15 +12,16 @@ const SHARED: Readonly<Record<string, string>> = {
   audit_id: 'the audit (audits_list.id)',
   source: "where a history row came from: 'history' (rankings.history) or 'rankings.list' (the day's list)",
   _synced_at: 'when a sync last read the row',
-  _deleted_at: 'when a complete re-read no longer returned the row (null while the API serves it): add `_deleted_at IS NULL` for current rows',
-  _raw: "JSON text of the fields whose column cannot hold the value exactly (or that have no column), as the API sent them; null when every value is in its column (docs/warehouse.md)",
+  _deleted_at:
+    'when a complete re-read no longer returned the row (null while the API serves it): add `_deleted_at IS NULL` for current rows',
+  _raw: 'JSON text of the fields whose column cannot hold the value exactly (or that have no column), as the API sent them; null when every value is in its column (docs/warehouse.md)',
 };
 
 /** How to write SQL for each store: what differs, said where an agent reads it first. */
 const HOW_TO: Readonly<Record<DialectName, readonly string[]>> = {
   postgres: [
     'PostgreSQL: camelCase columns must be double-quoted ("websiteUrl", "createdAt"); unquoted names fold to lower case and are not found.',
-    'Timestamps are timestamptz and dates are date: compare them with dates (checked_at >= DATE \'2026-03-01\'); they read as ISO 8601 in UTC (2026-03-08T10:00:00.000Z).',
+    "Timestamps are timestamptz and dates are date: compare them with dates (checked_at >= DATE '2026-03-01'); they read as ISO 8601 in UTC (2026-03-08T10:00:00.000Z).",
   ],
   sqlite: [
     'SQLite: column names are case-insensitive, quoting is optional ("websiteUrl" or websiteUrl).',
@@ -28,7 +29,11 @@ const HOW_TO: Readonly<Record<DialectName, readonly string[]>> = {
   ],
 };
 
-const REFRESH = { day: 'a daily snapshot or history', once: 'read once per item', run: 'current state, re-read every run' } as const;
+const REFRESH = {
+  day: 'a daily snapshot or history',
+  once: 'read once per item',
+  run: 'current state, re-read every run',
+} as const;
 
 /**
  * What the `schema` tool returns, short enough for an agent's context: how to write SQL for this
@@ -44,7 +49,9 @@ export function describeSchema(source: InsightSource) {
     .map((t) => {
       const stored = [...(source.columns.get(t.table)?.values() ?? [])];
       const types: Readonly<Record<string, string>> = t.types;
-      const columns = stored.map(({ name }) => `${name} ${types[name] ?? (name === 'snapshot_date' ? 'date' : 'text')}`).join(', ');
+      const columns = stored
+        .map(({ name }) => `${name} ${types[name] ?? (name === 'snapshot_date' ? 'date' : 'text')}`)
+        .join(', ');
       return { name: t.table, holds: `${t.dataset} rows (${REFRESH[t.refresh]})`, key: t.primaryKey, columns };
     })
     .filter((t) => t.columns.length > 0);

@@ -23,11 +23,14 @@ const SQLITE_AUTH = 23;
  */
 export async function openSqliteSource(file: string): Promise<InsightSource> {
   const path = resolve(file);
-  if (!existsSync(path)) throw new InsightError('connect', `No SQLite store at ${path}: run \`seo-visibility sync --db ${file}\` first`);
+  if (!existsSync(path))
+    throw new InsightError('connect', `No SQLite store at ${path}: run \`seo-visibility sync --db ${file}\` first`);
   const reader = new SqliteReader(path);
   try {
     await reader.send({ open: path });
-    const columns = columnsOf((await reader.send({ sql: SQLITE_COLUMNS, params: [], maxRows: Number.MAX_SAFE_INTEGER })).rows);
+    const columns = columnsOf(
+      (await reader.send({ sql: SQLITE_COLUMNS, params: [], maxRows: Number.MAX_SAFE_INTEGER })).rows,
+    );
     await reader.send({ exec: viewStatements(new Sql('sqlite', columns), { temp: true }) });
     await reader.send({ lock: true });
     return {
@@ -39,7 +42,11 @@ export async function openSqliteSource(file: string): Promise<InsightSource> {
     };
   } catch (error) {
     reader.close();
-    throw error instanceof InsightError ? error : new InsightError('connect', `Cannot open the SQLite store at ${path}: ${(error as Error).message}`, { cause: error });
+    throw error instanceof InsightError
+      ? error
+      : new InsightError('connect', `Cannot open the SQLite store at ${path}: ${(error as Error).message}`, {
+          cause: error,
+        });
   }
 }
 
@@ -62,7 +69,16 @@ class SqliteReader {
   }
 
   query(sql: string, params: readonly unknown[], limits: QueryLimits): Promise<QueryResult> {
-    const run = () => this.#call({ sql, params: params.map(sqlParam), maxRows: limits.maxRows ?? Number.MAX_SAFE_INTEGER, ...(limits.maxBytes === undefined ? {} : { maxBytes: limits.maxBytes }) }, limits.timeoutMs);
+    const run = () =>
+      this.#call(
+        {
+          sql,
+          params: params.map(sqlParam),
+          maxRows: limits.maxRows ?? Number.MAX_SAFE_INTEGER,
+          ...(limits.maxBytes === undefined ? {} : { maxBytes: limits.maxBytes }),
+        },
+        limits.timeoutMs,
+      );
     // One statement at a time: a timeout kills the process, which must not take a neighbour with it.
     const result = this.#queue.then(run, run);
     this.#queue = result.catch(() => undefined);
@@ -85,7 +101,12 @@ class SqliteReader {
           : setTimeout(() => {
               this.#pending.delete(id);
               this.close();
-              reject(new InsightError('timeout', `The query was stopped at its time limit of ${timeoutMs} ms: narrow it (a WHERE on project_id or a date, fewer joins) or ask for fewer rows`));
+              reject(
+                new InsightError(
+                  'timeout',
+                  `The query was stopped at its time limit of ${timeoutMs} ms: narrow it (a WHERE on project_id or a date, fewer joins) or ask for fewer rows`,
+                ),
+              );
             }, timeoutMs);
       this.#pending.set(id, {
         child,
@@ -102,7 +123,10 @@ class SqliteReader {
     });
     if (reply.error !== undefined) {
       if (reply.errcode === SQLITE_READONLY || reply.errcode === SQLITE_AUTH) {
-        throw new InsightError('read_only', `The store is open read-only: only SELECT statements (and PRAGMA reads) run here, nothing was changed (SQLite: ${reply.error})`);
+        throw new InsightError(
+          'read_only',
+          `The store is open read-only: only SELECT statements (and PRAGMA reads) run here, nothing was changed (SQLite: ${reply.error})`,
+        );
       }
       throw new InsightError('query', `SQLite: ${reply.error}`);
     }
@@ -111,7 +135,10 @@ class SqliteReader {
 
   async #start(): Promise<void> {
     this.#stderr = '';
-    const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', '-e', SQLITE_READER_PROGRAM], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'advanced' });
+    const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', '-e', SQLITE_READER_PROGRAM], {
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      serialization: 'advanced',
+    });
     child.stderr?.on('data', (chunk: Buffer) => {
       this.#stderr = (this.#stderr + chunk.toString()).slice(-2000);
     });
@@ -126,7 +153,12 @@ class SqliteReader {
       for (const [id, waiter] of this.#pending) {
         if (waiter.child !== child) continue;
         this.#pending.delete(id);
-        waiter.reject(new InsightError('query', `The SQLite reader of ${this.path} stopped (${signal ?? `exit code ${code}`})${this.#stderr ? `: ${this.#stderr.trim()}` : ''}`));
+        waiter.reject(
+          new InsightError(
+            'query',
+            `The SQLite reader of ${this.path} stopped (${signal ?? `exit code ${code}`})${this.#stderr ? `: ${this.#stderr.trim()}` : ''}`,
+          ),
+        );
       }
     });
     this.#child = child;

@@ -39,7 +39,10 @@ export const DEVICES = ['desktop', 'mobile', 'ai_mode', 'maps'] as const;
  * on each table where it is read (e.g. a few keywords: the window then sorts their rows only).
  * @internal
  */
-export function rankingDays(q: Sql, only: (alias: string, table: string, keywordColumn: string) => string = () => '1 = 1'): string {
+export function rankingDays(
+  q: Sql,
+  only: (alias: string, table: string, keywordColumn: string) => string = () => '1 = 1',
+): string {
   const H = 'rankings_history';
   const L = 'rankings_list';
   const location = (alias: string, table: string) => q.text(alias, table, 'location');
@@ -70,7 +73,8 @@ const rankChanges: InsightView = {
     project_id: 'project id',
     keyword_id: 'keyword id',
     keyword: 'the keyword text (at its latest check)',
-    location: 'where the keyword is tracked (rankings_list.location): the same keyword tracked in two places is two keyword ids, told apart here',
+    location:
+      'where the keyword is tracked (rankings_list.location): the same keyword tracked in two places is two keyword ids, told apart here',
     device: 'desktop, mobile, ai_mode or maps',
     period_days: 'period length in days (7, 28 or 90 in the view)',
     start_date: 'the period start (YYYY-MM-DD): end_date minus period_days',
@@ -93,7 +97,8 @@ const rankChanges: InsightView = {
     const inTop = (x: string, n: number) => `(${x} IS NOT NULL AND ${x} <= ${n})`;
     const entered = (n: number) => `(CASE WHEN ${inTop(end, n)} AND NOT ${inTop(start, n)} THEN 1 ELSE 0 END)`;
     const left = (n: number) => `(CASE WHEN ${inTop(start, n)} AND NOT ${inTop(end, n)} THEN 1 ELSE 0 END)`;
-    const pick = (prefix: string) => `CASE d.device ${DEVICES.map((d) => `WHEN '${d}' THEN p.${prefix}${d}`).join(' ')} END`;
+    const pick = (prefix: string) =>
+      `CASE d.device ${DEVICES.map((d) => `WHEN '${d}' THEN p.${prefix}${d}`).join(' ')} END`;
     // Each keyword's checks come from two tables. rankings_history, keyed by (project, keyword,
     // day), is read by its key: its latest day per keyword in one pass over the key index, then per
     // keyword and period two seeks (the check in force at the period's start, the latest check).
@@ -205,7 +210,9 @@ function devicePosition(q: Sql, alias: string, table: string, device: string): s
 /** The day of a rankings_list snapshot row `l`: its last check where the store has it, else the snapshot's day. */
 function listDay(q: Sql): string {
   const L = 'rankings_list';
-  return q.has(L, 'last_checked') ? `COALESCE(${q.day('l', L, 'last_checked')}, ${q.day('l', L, 'snapshot_date')})` : q.day('l', L, 'snapshot_date');
+  return q.has(L, 'last_checked')
+    ? `COALESCE(${q.day('l', L, 'last_checked')}, ${q.day('l', L, 'snapshot_date')})`
+    : q.day('l', L, 'snapshot_date');
 }
 
 /**
@@ -279,7 +286,8 @@ const aiVisibilityModels: InsightView = {
     previous_visibility_low_pct: `${WILSON} low bound of previous_visibility_pct`,
     previous_visibility_high_pct: `${WILSON} high bound of previous_visibility_pct`,
     visibility_change: 'visibility_pct - previous_visibility_pct, in percentage points: positive is better',
-    visibility_change_significant: '1 when the change is significant at 95% (two-proportion z-test: |p1 − p2| ≥ 1.96 × the pooled standard error), else 0; null without a previous period',
+    visibility_change_significant:
+      '1 when the change is significant at 95% (two-proportion z-test: |p1 − p2| ≥ 1.96 × the pooled standard error), else 0; null without a previous period',
     average_position: 'average position where visible',
     previous_average_position: 'the same over the previous period',
     citation_share_pct: "percentage of responses citing the project's site",
@@ -290,8 +298,10 @@ const aiVisibilityModels: InsightView = {
     const cur = (x: string) => `CASE WHEN d.day > b.prev_end THEN ${x} END`;
     const prev = (x: string) => `CASE WHEN d.day <= b.prev_end THEN ${x} END`;
     // A share of the period's responses, as AVG over them would give it (sum / count, then × 100).
-    const pct = (sum: string, count: string) => `100.0 * (${q.dialect === 'sqlite' ? `CAST(${sum} AS REAL)` : `(${sum})::numeric`} / ${count})`;
-    const mean = (sum: string, count: string) => `(${sum}) / ${q.dialect === 'sqlite' ? `CAST(${count} AS REAL)` : `(${count})::float8`}`;
+    const pct = (sum: string, count: string) =>
+      `100.0 * (${q.dialect === 'sqlite' ? `CAST(${sum} AS REAL)` : `(${sum})::numeric`} / ${count})`;
+    const mean = (sum: string, count: string) =>
+      `(${sum}) / ${q.dialect === 'sqlite' ? `CAST(${count} AS REAL)` : `(${count})::float8`}`;
     // The responses are counted per project, model and day first (one pass, a few rows per day
     // come out), and the periods are summed from those: the join with each project's periods
     // never sees a response row, whatever a filter makes of the planner's estimates.
@@ -389,7 +399,8 @@ const backlinkTrend: InsightView = {
     net_domains_change: 'won minus lost',
     new_backlinks: 'backlinks won that day',
     lost_backlinks: 'backlinks lost that day',
-    referring_domains: "referring domains at the end of that day (latest summary's total minus the net changes after it); null without a summary",
+    referring_domains:
+      "referring domains at the end of that day (latest summary's total minus the net changes after it); null without a summary",
   },
   periodic: false,
   select(q) {
@@ -484,7 +495,14 @@ FROM types`;
  * per-model summary of AI visibility and the referring-domain trend the report charts.
  * @internal
  */
-export const INSIGHT_VIEWS: readonly InsightView[] = [rankChanges, aiVisibility, aiVisibilityModels, backlinkChanges, backlinkTrend, auditChanges];
+export const INSIGHT_VIEWS: readonly InsightView[] = [
+  rankChanges,
+  aiVisibility,
+  aiVisibilityModels,
+  backlinkChanges,
+  backlinkTrend,
+  auditChanges,
+];
 
 /** The view named `name`, or undefined. @internal */
 export function insightView(name: string): InsightView | undefined {

@@ -69,7 +69,10 @@ function lastDays(rows: readonly ResultRow[]): Map<string, string> {
  */
 export function visibilityByModel(rows: readonly ResultRow[], days: number): ModelVisibility[] {
   const last = lastDays(rows);
-  const groups = new Map<string, { account_id: string | null; project_id: string; key: string; model: string; current: Sample; previous: Sample }>();
+  const groups = new Map<
+    string,
+    { account_id: string | null; project_id: string; key: string; model: string; current: Sample; previous: Sample }
+  >();
   for (const r of rows) {
     const project = projectKey(r);
     const end = last.get(project) as string;
@@ -79,7 +82,14 @@ export function visibilityByModel(rows: readonly ResultRow[], days: number): Mod
     if (!inCurrent && !inPrevious) continue;
     const key = `${project}\u0000${r['model']}`;
     const account = r['account_id'] === null || r['account_id'] === undefined ? null : String(r['account_id']);
-    const group = groups.get(key) ?? { account_id: account, project_id: String(r['project_id']), key: project, model: String(r['model']), current: EMPTY, previous: EMPTY };
+    const group = groups.get(key) ?? {
+      account_id: account,
+      project_id: String(r['project_id']),
+      key: project,
+      model: String(r['model']),
+      current: EMPTY,
+      previous: EMPTY,
+    };
     if (inCurrent) group.current = add(group.current, hitsOf(r));
     else group.previous = add(group.previous, hitsOf(r));
     groups.set(key, group);
@@ -88,7 +98,19 @@ export function visibilityByModel(rows: readonly ResultRow[], days: number): Mod
   for (const g of groups.values()) {
     if (g.current.n === 0) continue; // like the view: a model with no answer in the period has no row
     const end = last.get(g.key) as string;
-    out.push(compare({ ...(g.account_id === null ? {} : { account_id: g.account_id }), project_id: g.project_id, model: g.model, start: addDays(end, 1 - days), end }, g.current, g.previous));
+    out.push(
+      compare(
+        {
+          ...(g.account_id === null ? {} : { account_id: g.account_id }),
+          project_id: g.project_id,
+          model: g.model,
+          start: addDays(end, 1 - days),
+          end,
+        },
+        g.current,
+        g.previous,
+      ),
+    );
   }
   return out.sort((a, b) => {
     const [ka, kb] = [projectKey(a as unknown as ResultRow), projectKey(b as unknown as ResultRow)];
@@ -97,7 +119,11 @@ export function visibilityByModel(rows: readonly ResultRow[], days: number): Mod
 }
 
 /** One sample against the one before it. */
-function compare(base: Pick<ModelVisibility, 'account_id' | 'project_id' | 'model' | 'start' | 'end'>, current: Sample, previous: Sample): ModelVisibility {
+function compare(
+  base: Pick<ModelVisibility, 'account_id' | 'project_id' | 'model' | 'start' | 'end'>,
+  current: Sample,
+  previous: Sample,
+): ModelVisibility {
   const hasPrevious = previous.n > 0;
   return {
     ...base,
@@ -123,7 +149,11 @@ export function pooledVisibility(models: readonly ModelVisibility[]): ModelVisib
   if (!first) return undefined;
   const current = models.reduce((s, m) => add(s, m.current), EMPTY);
   const previous = models.reduce((s, m) => add(s, m.previous ?? EMPTY), EMPTY);
-  return compare({ project_id: first.project_id, model: 'all models', start: first.start, end: first.end }, current, previous);
+  return compare(
+    { project_id: first.project_id, model: 'all models', start: first.start, end: first.end },
+    current,
+    previous,
+  );
 }
 
 /**
@@ -137,7 +167,11 @@ export function pooledVisibility(models: readonly ModelVisibility[]): ModelVisib
  * ```
  * @internal
  */
-export function smoothedVisibility(rows: readonly ResultRow[], days: number, window = 7): Map<string, Array<[string, number | null]>> {
+export function smoothedVisibility(
+  rows: readonly ResultRow[],
+  days: number,
+  window = 7,
+): Map<string, Array<[string, number | null]>> {
   const last = [...lastDays(rows).values()].sort().at(-1);
   const out = new Map<string, Array<[string, number | null]>>();
   if (last === undefined) return out;

@@ -44,7 +44,11 @@ export function wilson(sample: Sample, z = Z95): Interval {
   const centre = (p + z2 / (2 * n)) / denominator;
   const half = (z / denominator) * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
   // At 0 or n hits one bound is exactly 0 or 1; clamp the last bit of rounding.
-  return { share: p, low: hits === 0 ? 0 : Math.max(0, centre - half), high: hits === n ? 1 : Math.min(1, centre + half) };
+  return {
+    share: p,
+    low: hits === 0 ? 0 : Math.max(0, centre - half),
+    high: hits === n ? 1 : Math.min(1, centre + half),
+  };
 }
 
 /** A change of share between two periods and whether it is significant. @internal */
@@ -71,7 +75,8 @@ export interface ShareChange {
 export function compareShares(current: Sample, previous: Sample, z = Z95): ShareChange {
   checkSample(current);
   checkSample(previous);
-  if (current.n === 0 || previous.n === 0) throw new RangeError('compareShares: both samples need at least one answer (n > 0)');
+  if (current.n === 0 || previous.n === 0)
+    throw new RangeError('compareShares: both samples need at least one answer (n > 0)');
   const p1 = current.hits / current.n;
   const p2 = previous.hits / previous.n;
   const pooled = (current.hits + previous.hits) / (current.n + previous.n);

@@ -37,16 +37,24 @@ const fail = (path: string, message: string): never => {
 };
 
 /** A check from a test and the message of a refusal. */
-export const is = <T>(test: (v: unknown) => boolean, message: string): Check<T> => (v, path) => test(v) || fail(path, message);
+export const is =
+  <T>(test: (v: unknown) => boolean, message: string): Check<T> =>
+  (v, path) =>
+    test(v) || fail(path, message);
 
-export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export const optional = <T>(check: Check<T>): Check<T | undefined> & { o: true } =>
   Object.assign((v: unknown, path: string) => v === undefined || check(v, path), { o: true as const });
 
 /** An array, each item checked (its index in the path). */
 export const array = <T>(item: Check<T>, message: string): Check<T[]> =>
-  Object.assign((v: unknown, path: string) => (Array.isArray(v) ? v.forEach((x, i) => void item(x, `${path}[${i}]`)) : fail(path, message)), { k: 'a' as const });
+  Object.assign(
+    (v: unknown, path: string) =>
+      Array.isArray(v) ? v.forEach((x, i) => void item(x, `${path}[${i}]`)) : fail(path, message),
+    { k: 'a' as const },
+  );
 
 /**
  * A strict object: an unknown key is refused first, naming the closest known key; then each entry,
@@ -57,7 +65,8 @@ export const object = <S extends Shape>(shape: S, message: string): Check<ShapeI
     (v: unknown, path: string) => {
       if (!isObject(v)) return fail(path, message);
       const known = Object.keys(shape);
-      for (const key of Object.keys(v)) if (!known.includes(key)) throw new UnknownKey(sub(path, key), unknownKey(key, path, known));
+      for (const key of Object.keys(v))
+        if (!known.includes(key)) throw new UnknownKey(sub(path, key), unknownKey(key, path, known));
       let first: unknown;
       for (const key of known) {
         try {
@@ -77,12 +86,17 @@ export const object = <S extends Shape>(shape: S, message: string): Check<ShapeI
  * array: a value of `B`'s kind goes to `B` (so the message points inside it), anything else gets
  * the union's own message.
  */
-export const union = <A, B>(accepts: (v: unknown) => v is A, b: Check<B>, message: string): Check<A | B> => (v, path) =>
-  accepts(v) || (typeof v === 'object' && v !== null && (b.k === 'a') === Array.isArray(v) ? b(v, path) : fail(path, message));
+export const union =
+  <A, B>(accepts: (v: unknown) => v is A, b: Check<B>, message: string): Check<A | B> =>
+  (v, path) =>
+    accepts(v) ||
+    (typeof v === 'object' && v !== null && (b.k === 'a') === Array.isArray(v) ? b(v, path) : fail(path, message));
 
 /** An object of string keys to values `value` accepts. */
-export const record = <V>(value: Check<V>, message: string): Check<Record<string, V>> => (v, path) =>
-  isObject(v) ? Object.keys(v).forEach((key) => void value(v[key], sub(path, key))) : fail(path, message);
+export const record =
+  <V>(value: Check<V>, message: string): Check<Record<string, V>> =>
+  (v, path) =>
+    isObject(v) ? Object.keys(v).forEach((key) => void value(v[key], sub(path, key))) : fail(path, message);
 
 /**
  * `86400000` → `86,400,000`. Not `toLocaleString`: these messages are built when the module loads,
@@ -92,18 +106,30 @@ const grouped = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g
 
 /** A number in a range (durations), finite. */
 export const numberIn = (min: number, max: number, unit: string): Check<number> =>
-  is((n) => typeof n === 'number' && n >= min && n <= max, `expected a number from ${grouped(min)} to ${grouped(max)}${unit}`);
+  is(
+    (n) => typeof n === 'number' && n >= min && n <= max,
+    `expected a number from ${grouped(min)} to ${grouped(max)}${unit}`,
+  );
 
 /** A safe integer in a range. */
 export const integerIn = (min: number, max: number, message?: string): Check<number> =>
   is(
     (n) => Number.isSafeInteger(n) && (n as number) >= min && (n as number) <= max,
-    message ?? (max === Number.MAX_SAFE_INTEGER ? `expected an integer of ${min} or more` : `expected an integer from ${min} to ${grouped(max)}`),
+    message ??
+      (max === Number.MAX_SAFE_INTEGER
+        ? `expected an integer of ${min} or more`
+        : `expected an integer from ${min} to ${grouped(max)}`),
   );
 
 /** One of a few strings. */
 export const oneOf = <const T extends readonly string[]>(values: T): Check<T[number]> =>
-  is((v) => values.includes(v as string), `expected ${values.map((v) => `'${v}'`).join(', ').replace(/, ([^,]*)$/, ' or $1')}`);
+  is(
+    (v) => values.includes(v as string),
+    `expected ${values
+      .map((v) => `'${v}'`)
+      .join(', ')
+      .replace(/, ([^,]*)$/, ' or $1')}`,
+  );
 
 export const string = (message: string): Check<string> => is((v) => typeof v === 'string', message);
 
@@ -115,7 +141,15 @@ export const withMethods = <T>(methods: string[], what: string): Check<T> =>
 
 // Spellings other tools use for the same option (`windowMs` is express-rate-limit's, and was the
 // simulator's before 0.2).
-const ALIASES: Record<string, string> = { windowMs: 'intervalMs', window: 'intervalMs', interval: 'intervalMs', retries: 'maxRetries', key: 'apiKey', url: 'baseUrl', prefixUrl: 'baseUrl' };
+const ALIASES: Record<string, string> = {
+  windowMs: 'intervalMs',
+  window: 'intervalMs',
+  interval: 'intervalMs',
+  retries: 'maxRetries',
+  key: 'apiKey',
+  url: 'baseUrl',
+  prefixUrl: 'baseUrl',
+};
 // Keys that belong somewhere else entirely.
 const ELSEWHERE: Record<string, string> = {
   redis: "a budget shared through Redis is `rateLimit: redisRateLimit({ redis })` from 'seo-visibility/redis'",

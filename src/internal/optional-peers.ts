@@ -25,7 +25,11 @@ export function loadOnce<T>(load: () => Promise<T>): () => Promise<T> {
  * than the runtime's "Cannot find package".
  * @internal
  */
-export async function importPeer<T>(name: string, importer: () => Promise<T>, missing: (name: string, cause: unknown) => Error): Promise<T> {
+export async function importPeer<T>(
+  name: string,
+  importer: () => Promise<T>,
+  missing: (name: string, cause: unknown) => Error,
+): Promise<T> {
   try {
     return await importer();
   } catch (error) {

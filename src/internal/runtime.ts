@@ -32,7 +32,8 @@ export function readEnv(): Record<string, string | undefined> {
 export function isBrowser(): boolean {
   const g = globals();
   if (g.process?.versions?.node !== undefined || g.Deno !== undefined || g.Bun !== undefined) return false;
-  const page = typeof g.window === 'object' && g.window !== null && typeof g.document === 'object' && g.document !== null;
+  const page =
+    typeof g.window === 'object' && g.window !== null && typeof g.document === 'object' && g.document !== null;
   // A dedicated or shared worker of a page; Cloudflare's workerd defines no WorkerGlobalScope.
   const worker = typeof g.WorkerGlobalScope === 'function' && g.navigator?.userAgent !== 'Cloudflare-Workers';
   return page || worker;

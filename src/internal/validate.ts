@@ -17,7 +17,10 @@ const CONTROL_OR_SPACE = /[\s\u0000-\u001f\u007f]/;
 /** A UUID path parameter (`projectId`, `keywordId`, …). */
 export function uuid(argument: string, value: unknown): string {
   if (!isUuid(value)) {
-    throw new InvalidArgumentError(argument, `expected a UUID such as 3f2b9c4e-8a1d-4c6e-9b7a-2d5e1f0a6c3b, got ${describe(value)}`);
+    throw new InvalidArgumentError(
+      argument,
+      `expected a UUID such as 3f2b9c4e-8a1d-4c6e-9b7a-2d5e1f0a6c3b, got ${describe(value)}`,
+    );
   }
   return value;
 }
@@ -28,8 +31,18 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 /** A non-UUID identifier, such as a report slug: any non-empty string without control characters. */
 export function slug(argument: string, value: unknown): string {
   // '.' and '..' would be resolved away by URL parsing even when encoded (%2E%2E), so refuse them.
-  if (typeof value !== 'string' || value.trim() === '' || CONTROL_OR_SPACE.test(value) || value === '.' || value === '..' || LONE_SURROGATE.test(value)) {
-    throw new InvalidArgumentError(argument, `expected a non-empty id without spaces, control characters or broken UTF-16 (and not '.' or '..'), got ${describe(value)}`);
+  if (
+    typeof value !== 'string' ||
+    value.trim() === '' ||
+    CONTROL_OR_SPACE.test(value) ||
+    value === '.' ||
+    value === '..' ||
+    LONE_SURROGATE.test(value)
+  ) {
+    throw new InvalidArgumentError(
+      argument,
+      `expected a non-empty id without spaces, control characters or broken UTF-16 (and not '.' or '..'), got ${describe(value)}`,
+    );
   }
   return value;
 }
@@ -53,10 +66,17 @@ export function offset(value: unknown): number | undefined {
 }
 
 /** One of a fixed set of values (for request parameters, whose allowed values are documented). */
-export function oneOf<const T extends readonly string[]>(argument: string, value: unknown, allowed: T): T[number] | undefined {
+export function oneOf<const T extends readonly string[]>(
+  argument: string,
+  value: unknown,
+  allowed: T,
+): T[number] | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'string' || !allowed.includes(value)) {
-    throw new InvalidArgumentError(argument, `expected one of ${allowed.map((v) => `'${v}'`).join(', ')}, got ${describe(value)}`);
+    throw new InvalidArgumentError(
+      argument,
+      `expected one of ${allowed.map((v) => `'${v}'`).join(', ')}, got ${describe(value)}`,
+    );
   }
   return value;
 }
@@ -77,11 +97,15 @@ export function text(argument: string, value: unknown): string | undefined {
 export function date(argument: string, value: unknown): string | undefined {
   if (value === undefined) return undefined;
   if (value instanceof Date) {
-    if (Number.isNaN(value.getTime())) throw new InvalidArgumentError(argument, 'expected a valid Date, got Invalid Date');
+    if (Number.isNaN(value.getTime()))
+      throw new InvalidArgumentError(argument, 'expected a valid Date, got Invalid Date');
     return value.toISOString();
   }
   if (typeof value !== 'string' || !ISO_DATE.test(value) || Number.isNaN(Date.parse(value)) || !isCalendarDay(value)) {
-    throw new InvalidArgumentError(argument, `expected a Date or an ISO 8601 date such as 2026-11-21, got ${describe(value)}`);
+    throw new InvalidArgumentError(
+      argument,
+      `expected a Date or an ISO 8601 date such as 2026-11-21, got ${describe(value)}`,
+    );
   }
   return value;
 }
@@ -96,7 +120,10 @@ function isCalendarDay(value: string): boolean {
 /** An absolute http(s) URL. */
 export function url(argument: string, value: unknown): string {
   if (typeof value === 'string' && /^https?:\/\//i.test(value) && URL.canParse(value)) return value;
-  throw new InvalidArgumentError(argument, `expected an absolute http(s) URL such as https://example.com, got ${describe(value)}`);
+  throw new InvalidArgumentError(
+    argument,
+    `expected an absolute http(s) URL such as https://example.com, got ${describe(value)}`,
+  );
 }
 
 /** A string, possibly empty (e.g. content preferences, which may be cleared). */
@@ -106,7 +133,10 @@ export function string(argument: string, value: unknown): string {
 }
 
 /** `date_from` / `date_to` of a params bag, each checked by {@link date}. */
-export function dateRange(params: { date_from?: unknown; date_to?: unknown }): { date_from: string | undefined; date_to: string | undefined } {
+export function dateRange(params: { date_from?: unknown; date_to?: unknown }): {
+  date_from: string | undefined;
+  date_to: string | undefined;
+} {
   return { date_from: date('date_from', params.date_from), date_to: date('date_to', params.date_to) };
 }
 
@@ -124,7 +154,10 @@ export function jsonBody(argument: string, value: unknown): void {
   try {
     JSON.stringify(value);
   } catch (error) {
-    throw new InvalidArgumentError(argument, `expected a JSON-serializable body: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+    throw new InvalidArgumentError(
+      argument,
+      `expected a JSON-serializable body: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+    );
   }
 }
 
@@ -147,19 +180,36 @@ export function apiKey(value: unknown): string {
   // Printable ASCII only: a character above U+00FF cannot go in a header at all (fetch throws a
   // TypeError before sending), and whitespace or control characters would corrupt it.
   if (!/^[\x21-\x7e]+$/.test(value)) {
-    throw new InvalidArgumentError('apiKey', 'the key contains whitespace, non-ASCII or control characters; copy it again without them');
+    throw new InvalidArgumentError(
+      'apiKey',
+      'the key contains whitespace, non-ASCII or control characters; copy it again without them',
+    );
   }
   // The client masks the key in everything it hands out (src/internal/redactor.ts), wherever it
   // occurs: a key as short as `e` or `id` occurs in every response, which would read `succ***ss`.
   if (value.length < MIN_API_KEY_LENGTH) {
-    throw new InvalidArgumentError('apiKey', `expected an API key of at least ${MIN_API_KEY_LENGTH} characters, as issued in the dashboard; a shorter text is not a key (a placeholder?)`);
+    throw new InvalidArgumentError(
+      'apiKey',
+      `expected an API key of at least ${MIN_API_KEY_LENGTH} characters, as issued in the dashboard; a shorter text is not a key (a placeholder?)`,
+    );
   }
   return value;
 }
 
 // Headers the HTTP stack owns: fetch either throws on them (transfer-encoding, expect, keep-alive,
 // upgrade) or silently replaces them (content-length, connection, host), so refuse them up front.
-const STACK_HEADERS = new Set(['connection', 'content-length', 'expect', 'host', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+const STACK_HEADERS = new Set([
+  'connection',
+  'content-length',
+  'expect',
+  'host',
+  'keep-alive',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
 
 /**
  * A header value must not carry CR/LF or other control characters (header injection), nor a
@@ -168,7 +218,11 @@ const STACK_HEADERS = new Set(['connection', 'content-length', 'expect', 'host',
  */
 function headerValue(name: string, value: string): string {
   // eslint-disable-next-line no-control-regex -- control characters are exactly what we reject
-  if (/[\u0000-\u0008\u000a-\u001f\u007f\u0100-\uffff]/.test(value) || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) || STACK_HEADERS.has(name.toLowerCase())) {
+  if (
+    /[\u0000-\u0008\u000a-\u001f\u007f\u0100-\uffff]/.test(value) ||
+    !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) ||
+    STACK_HEADERS.has(name.toLowerCase())
+  ) {
     throw new InvalidArgumentError(
       `headers['${name.replace(/[^\x20-\x7e]/g, '?')}']`,
       'header names must be tokens other than those the HTTP stack sets (content-length, host, …) and values must not contain non-Latin-1 or control characters',

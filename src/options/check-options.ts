@@ -28,22 +28,43 @@ const ms = (min: number) => c.numberIn(min, MAX_MS, ' ms');
 const isFalse = (v: unknown): v is false => v === false;
 const isFunction = (v: unknown): v is Hook<never> => typeof v === 'function';
 /** A record of header names to strings, each name and value then checked for what fetch would refuse. */
-const headerRecord = c.record(c.string('expected a string header value'), 'expected an object of header names to string values');
+const headerRecord = c.record(
+  c.string('expected a string header value'),
+  'expected an object of header names to string values',
+);
 const headers: c.Check<Record<string, string>> = (v, path) => {
   headerRecord(v, path);
   check.headers(v as Record<string, string>);
 };
 // A single function stands for an array of one; `resolveConfig` wraps it.
-const hookList = <I>() => c.optional(c.union(isFunction as (v: unknown) => v is Hook<I>, c.array(c.fn<Hook<I>>('a function'), ''), 'expected a function or an array of functions'));
+const hookList = <I>() =>
+  c.optional(
+    c.union(
+      isFunction as (v: unknown) => v is Hook<I>,
+      c.array(c.fn<Hook<I>>('a function'), ''),
+      'expected a function or an array of functions',
+    ),
+  );
 
 export const windowShape = {
   limit: c.integerIn(1, Number.MAX_SAFE_INTEGER),
   intervalMs: ms(1),
 };
 export const rateLimitShape = {
-  windows: c.optional(c.union(isFalse, c.array(c.object(windowShape, 'expected a window { limit, intervalMs }'), ''), 'expected false or an array of { limit, intervalMs }')),
+  windows: c.optional(
+    c.union(
+      isFalse,
+      c.array(c.object(windowShape, 'expected a window { limit, intervalMs }'), ''),
+      'expected false or an array of { limit, intervalMs }',
+    ),
+  ),
   shareInProcess: c.optional(c.is<boolean>((v) => typeof v === 'boolean', 'expected true or false')),
-  gate: c.optional(c.withMethods<RateGateFactory>(['createGate'], 'an object with a createGate(context) method, such as redisRateLimit() returns in seo-visibility/redis')),
+  gate: c.optional(
+    c.withMethods<RateGateFactory>(
+      ['createGate'],
+      'an object with a createGate(context) method, such as redisRateLimit() returns in seo-visibility/redis',
+    ),
+  ),
 };
 export const retryBackoffShape = {
   initialDelay: c.optional(ms(0)),
@@ -69,14 +90,26 @@ export const clientShape = {
   maxRetryDelay: c.optional(ms(0)),
   maxResponseBytes: c.optional(c.integerIn(1_024, MAX_RESPONSE_BYTES)),
   retryBackoff: c.optional(c.object(retryBackoffShape, 'expected an object { initialDelay?, maxDelay? }')),
-  rateLimit: c.optional(c.union(isFalse, c.object(rateLimitShape, ''), 'expected false or an object { windows?, shareInProcess?, gate? }')),
+  rateLimit: c.optional(
+    c.union(isFalse, c.object(rateLimitShape, ''), 'expected false or an object { windows?, shareInProcess?, gate? }'),
+  ),
   fetch: c.optional(c.fn<typeof globalThis.fetch>('a fetch function')),
-  logger: c.optional(c.withMethods<LoggerOption>(['debug', 'warn'], 'a logger with debug and warn methods (console, pino and winston fit)')),
+  logger: c.optional(
+    c.withMethods<LoggerOption>(
+      ['debug', 'warn'],
+      'a logger with debug and warn methods (console, pino and winston fit)',
+    ),
+  ),
   logLevel: c.optional(c.oneOf(LEVELS)),
   dangerouslyAllowBrowser: c.optional(c.is<boolean>((v) => typeof v === 'boolean', 'expected true or false')),
 };
 export const requestShape = {
-  signal: c.optional(c.is<AbortSignal>((v) => c.isObject(v) && typeof v.aborted === 'boolean' && typeof v.addEventListener === 'function', 'expected an AbortSignal')),
+  signal: c.optional(
+    c.is<AbortSignal>(
+      (v) => c.isObject(v) && typeof v.aborted === 'boolean' && typeof v.addEventListener === 'function',
+      'expected an AbortSignal',
+    ),
+  ),
   ...requestShared,
 };
 
@@ -86,13 +119,14 @@ export const checkRequestOptions = c.object(requestShape, 'expected an object su
 // ---- The compiler's proof that schema and interface agree, level by level. ----
 type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 /** Same keys, and values assignable both ways (the schema's input is what a user may pass). */
-type Agrees<C, Interface> = Same<keyof c.In<C>, keyof Interface> extends true
-  ? [Required<c.In<C>>] extends [Required<Interface>]
-    ? [Required<Interface>] extends [Required<c.In<C>>]
-      ? true
-      : 'the interface accepts a value the schema refuses'
-    : 'the schema accepts a value the interface refuses'
-  : 'the keys differ';
+type Agrees<C, Interface> =
+  Same<keyof c.In<C>, keyof Interface> extends true
+    ? [Required<c.In<C>>] extends [Required<Interface>]
+      ? [Required<Interface>] extends [Required<c.In<C>>]
+        ? true
+        : 'the interface accepts a value the schema refuses'
+      : 'the schema accepts a value the interface refuses'
+    : 'the keys differ';
 type Level<S extends Record<string, c.Check<unknown>>> = c.Check<c.ShapeIn<S>>;
 const proofs: [
   Agrees<typeof checkClientOptions, ClientOptions>,

@@ -1,8 +1,24 @@
 import type { ClientHooks, LoggerOption, LogLevel } from './hooks.js';
 import type { RateLimitOptions } from './rate-limit-options.js';
 
-export type { ClientHooks, ErrorInfo, Hook, Logger, LoggerOption, LogLevel, RequestInfo, ResponseInfo, RetryInfo } from './hooks.js';
-export { DOCUMENTED_WINDOWS, type RateGateContext, type RateGateFactory, type RateLimitOptions, type RateWindow } from './rate-limit-options.js';
+export type {
+  ClientHooks,
+  ErrorInfo,
+  Hook,
+  Logger,
+  LoggerOption,
+  LogLevel,
+  RequestInfo,
+  ResponseInfo,
+  RetryInfo,
+} from './hooks.js';
+export {
+  DOCUMENTED_WINDOWS,
+  type RateGateContext,
+  type RateGateFactory,
+  type RateLimitOptions,
+  type RateWindow,
+} from './rate-limit-options.js';
 
 /**
  * Backoff between retries of 5xx, time-outs and connection failures, as p-retry computes it

@@ -17,7 +17,11 @@ export const LEVELS = Object.keys(RANK) as LogLevel[];
  *
  * @internal
  */
-export function resolveLogger(option: LoggerOption | undefined, level: LogLevel | undefined, env: string | undefined): Logger | undefined {
+export function resolveLogger(
+  option: LoggerOption | undefined,
+  level: LogLevel | undefined,
+  env: string | undefined,
+): Logger | undefined {
   const chosen = level ?? envLevel(env) ?? (option ? 'debug' : 'off');
   if (chosen === 'off') return undefined;
   const target = option ?? console;

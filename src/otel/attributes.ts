@@ -20,7 +20,18 @@ export const ATTR = {
 } as const;
 
 /** The methods the conventions name as they are; any other is reported as `_OTHER`. */
-const KNOWN_METHODS = new Set(['CONNECT', 'DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT', 'TRACE', 'QUERY']);
+const KNOWN_METHODS = new Set([
+  'CONNECT',
+  'DELETE',
+  'GET',
+  'HEAD',
+  'OPTIONS',
+  'PATCH',
+  'POST',
+  'PUT',
+  'TRACE',
+  'QUERY',
+]);
 const DEFAULT_PORTS: Record<string, number> = { 'https:': 443, 'http:': 80 };
 
 /** What a request hook tells about one attempt, as far as its span needs it. @internal */

@@ -1,4 +1,12 @@
-import { type Span, SpanKind, SpanStatusCode, type Tracer, type TracerProvider, context, trace } from '@opentelemetry/api';
+import {
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  type Tracer,
+  type TracerProvider,
+  context,
+  trace,
+} from '@opentelemetry/api';
 import type { ClientHooks, ErrorInfo, RequestInfo, ResponseInfo, RetryInfo } from 'seo-visibility';
 // The main entry, which the build leaves external (`import … from 'seo-visibility'`): one
 // InvalidArgumentError class for both entries, so `instanceof` holds whichever entry threw.
@@ -109,7 +117,11 @@ export function otelHooks(options?: OtelHooksOptions): OtelHooks {
     onRequest: [
       (info) => {
         // The hook runs inside the caller's async context, so `context.active()` holds the caller's span.
-        const span = tracer.startSpan(spanName(info), { kind: SpanKind.CLIENT, attributes: requestAttributes(info) }, context.active());
+        const span = tracer.startSpan(
+          spanName(info),
+          { kind: SpanKind.CLIENT, attributes: requestAttributes(info) },
+          context.active(),
+        );
         const key = keyOf(info);
         const spans = open.get(key);
         if (spans) spans.push(span);
@@ -155,7 +167,10 @@ function fail(span: Span, type: string, error: Error | undefined, fallback: stri
 }
 
 function statusOf(error: unknown): number | undefined {
-  const status = typeof error === 'object' && error !== null && 'status' in error ? (error as { status: unknown }).status : undefined;
+  const status =
+    typeof error === 'object' && error !== null && 'status' in error
+      ? (error as { status: unknown }).status
+      : undefined;
   return typeof status === 'number' ? status : undefined;
 }
 
@@ -164,22 +179,36 @@ const KNOWN_OPTIONS = ['tracer', 'tracerProvider'];
 function resolveTracer(options: OtelHooksOptions | undefined): Tracer {
   if (options === undefined) return trace.getTracer(SCOPE, VERSION);
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    throw new InvalidArgumentError('options', `expected an object with tracer or tracerProvider, got ${describe(options)}`);
+    throw new InvalidArgumentError(
+      'options',
+      `expected an object with tracer or tracerProvider, got ${describe(options)}`,
+    );
   }
   for (const key of Object.keys(options)) {
-    if (!KNOWN_OPTIONS.includes(key)) throw new InvalidArgumentError(`options.${key}`, `unknown option; otelHooks takes ${KNOWN_OPTIONS.join(' or ')}`);
+    if (!KNOWN_OPTIONS.includes(key))
+      throw new InvalidArgumentError(`options.${key}`, `unknown option; otelHooks takes ${KNOWN_OPTIONS.join(' or ')}`);
   }
   const { tracer, tracerProvider } = options;
   if (tracer !== undefined && tracerProvider !== undefined) {
-    throw new InvalidArgumentError('options', 'give tracer or tracerProvider, not both: a tracer already belongs to a provider');
+    throw new InvalidArgumentError(
+      'options',
+      'give tracer or tracerProvider, not both: a tracer already belongs to a provider',
+    );
   }
   if (tracer !== undefined) {
-    if (typeof (tracer as Partial<Tracer> | null)?.startSpan !== 'function') throw new InvalidArgumentError('options.tracer', `expected an OpenTelemetry Tracer (an object with startSpan), got ${describe(tracer)}`);
+    if (typeof (tracer as Partial<Tracer> | null)?.startSpan !== 'function')
+      throw new InvalidArgumentError(
+        'options.tracer',
+        `expected an OpenTelemetry Tracer (an object with startSpan), got ${describe(tracer)}`,
+      );
     return tracer;
   }
   if (tracerProvider !== undefined) {
     if (typeof (tracerProvider as Partial<TracerProvider> | null)?.getTracer !== 'function') {
-      throw new InvalidArgumentError('options.tracerProvider', `expected an OpenTelemetry TracerProvider (an object with getTracer), got ${describe(tracerProvider)}`);
+      throw new InvalidArgumentError(
+        'options.tracerProvider',
+        `expected an OpenTelemetry TracerProvider (an object with getTracer), got ${describe(tracerProvider)}`,
+      );
     }
     return tracerProvider.getTracer(SCOPE, VERSION);
   }

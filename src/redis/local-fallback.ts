@@ -27,8 +27,13 @@ export class LocalFallback {
   gate(): RateGate {
     if (!this.#warned) {
       this.#warned = true;
-      const logger = this.#context.logger ?? { warn: (message: string, details?: Record<string, unknown>) => console.warn(message, details) };
-      logger.warn('seo-visibility: Redis is unreachable; rate limiting falls back to this process only until it is back', { error: this.#reason() });
+      const logger = this.#context.logger ?? {
+        warn: (message: string, details?: Record<string, unknown>) => console.warn(message, details),
+      };
+      logger.warn(
+        'seo-visibility: Redis is unreachable; rate limiting falls back to this process only until it is back',
+        { error: this.#reason() },
+      );
     }
     return (this.#gate ??= this.#context.localGate());
   }

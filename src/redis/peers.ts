@@ -28,9 +28,13 @@ const missing = (name: string, cause: unknown) =>
  * @internal
  */
 export const loadPeers: () => Promise<Peers> = loadOnce(() =>
-  Promise.all([importPeer('bottleneck', () => import('bottleneck'), missing), importPeer('ioredis', () => import('ioredis'), missing)]).then(([bottleneck, ioredis]) => ({
+  Promise.all([
+    importPeer('bottleneck', () => import('bottleneck'), missing),
+    importPeer('ioredis', () => import('ioredis'), missing),
+  ]).then(([bottleneck, ioredis]) => ({
     // Both are CommonJS: the class is the module itself (`default`), or its `Redis` export.
     Bottleneck: ((bottleneck as { default?: unknown }).default ?? bottleneck) as typeof BottleneckClass,
-    Redis: ((ioredis as { Redis?: unknown }).Redis ?? (ioredis as { default?: { Redis?: unknown } }).default?.Redis) as typeof RedisClass,
+    Redis: ((ioredis as { Redis?: unknown }).Redis ??
+      (ioredis as { default?: { Redis?: unknown } }).default?.Redis) as typeof RedisClass,
   })),
 );

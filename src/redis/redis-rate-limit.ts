@@ -1,12 +1,19 @@
 import type { Redis } from 'ioredis';
-import { type AcquireOptions, InvalidArgumentError, type Permit, type RateGate, type RateGateContext, type RateGateFactory, type RateLimitOptions } from '../index.js';
+import {
+  type AcquireOptions,
+  InvalidArgumentError,
+  type Permit,
+  type RateGate,
+  type RateGateContext,
+  type RateGateFactory,
+  type RateLimitOptions,
+} from '../index.js';
 import type { RedisErrorChoice } from './error-choice.js';
 import { limiterId } from './limiter-id.js';
 import { type Peers, loadPeers } from './peers.js';
 import { RedisStore } from './redis-store.js';
 import { RenewableLimiter } from './renewable-limiter.js';
 import { SharedRateGate } from './shared-rate-gate.js';
-
 
 /**
  * Options of {@link redisRateLimit}. Checked when it is called: an unknown key or a bad value is an
@@ -152,7 +159,11 @@ export function redisRateLimit(options: RedisRateLimitOptions): RedisRateLimit {
           made.on('error', () => {}); // the store's health reports Redis errors
           return made;
         });
-      limiter = new RenewableLimiter(make, (made) => store.whenReady(made), (made, reason) => store.retire(made, reason));
+      limiter = new RenewableLimiter(
+        make,
+        (made) => store.whenReady(made),
+        (made, reason) => store.retire(made, reason),
+      );
       limiters.set(limiterKey, limiter);
     }
     const gate = new SharedRateGate(limiter, store, limiterKey, context, onRedisError);
@@ -160,18 +171,15 @@ export function redisRateLimit(options: RedisRateLimitOptions): RedisRateLimit {
     return gate;
   };
 
-  return new SharedRedisBudget(
-    { createGate: (context) => new DeferredGate(openGate(context)) },
-    async () => {
-      if (!started) return;
-      const { store } = await started.catch(() => ({ store: undefined }));
-      await Promise.all([...gates].map((gate) => gate.close()));
-      gates.clear();
-      await store?.close();
-      limiters.clear();
-      started = undefined;
-    },
-  );
+  return new SharedRedisBudget({ createGate: (context) => new DeferredGate(openGate(context)) }, async () => {
+    if (!started) return;
+    const { store } = await started.catch(() => ({ store: undefined }));
+    await Promise.all([...gates].map((gate) => gate.close()));
+    gates.clear();
+    await store?.close();
+    limiters.clear();
+    started = undefined;
+  });
 }
 
 /**
@@ -213,18 +221,31 @@ class DeferredGate implements RateGate {
 const KNOWN_KEYS = ['redis', 'id', 'onRedisError', 'connectTimeoutMs'] as const;
 
 /** Every option checked before anything connects: a mistyped key or value is an `InvalidArgumentError`. */
-function checkOptions(options: RedisRateLimitOptions): Required<Omit<RedisRateLimitOptions, 'id'>> & Pick<RedisRateLimitOptions, 'id'> {
-  if (typeof options !== 'object' || options === null) throw new InvalidArgumentError('options', 'expected an object such as { redis: "redis://127.0.0.1:6379" }');
+function checkOptions(
+  options: RedisRateLimitOptions,
+): Required<Omit<RedisRateLimitOptions, 'id'>> & Pick<RedisRateLimitOptions, 'id'> {
+  if (typeof options !== 'object' || options === null)
+    throw new InvalidArgumentError('options', 'expected an object such as { redis: "redis://127.0.0.1:6379" }');
   for (const key of Object.keys(options)) {
-    if (!(KNOWN_KEYS as readonly string[]).includes(key)) throw new InvalidArgumentError(key, `unknown option of redisRateLimit(); the options are ${KNOWN_KEYS.join(', ')}`);
+    if (!(KNOWN_KEYS as readonly string[]).includes(key))
+      throw new InvalidArgumentError(
+        key,
+        `unknown option of redisRateLimit(); the options are ${KNOWN_KEYS.join(', ')}`,
+      );
   }
   const { redis, id, onRedisError = 'fail', connectTimeoutMs = 5_000 } = options;
-  if (typeof redis !== 'string' && (typeof redis !== 'object' || redis === null || typeof (redis as Partial<Redis>).duplicate !== 'function')) {
+  if (
+    typeof redis !== 'string' &&
+    (typeof redis !== 'object' || redis === null || typeof (redis as Partial<Redis>).duplicate !== 'function')
+  ) {
     throw new InvalidArgumentError('redis', 'expected a redis:// or rediss:// URL, or an ioredis client');
   }
-  if (typeof redis === 'string' && !/^rediss?:\/\//i.test(redis)) throw new InvalidArgumentError('redis', 'expected a redis:// or rediss:// URL, or an ioredis client');
-  if (onRedisError !== 'fail' && onRedisError !== 'local') throw new InvalidArgumentError('onRedisError', "expected 'fail' or 'local'");
-  if (id !== undefined && (typeof id !== 'string' || id === '')) throw new InvalidArgumentError('id', 'expected a non-empty string');
+  if (typeof redis === 'string' && !/^rediss?:\/\//i.test(redis))
+    throw new InvalidArgumentError('redis', 'expected a redis:// or rediss:// URL, or an ioredis client');
+  if (onRedisError !== 'fail' && onRedisError !== 'local')
+    throw new InvalidArgumentError('onRedisError', "expected 'fail' or 'local'");
+  if (id !== undefined && (typeof id !== 'string' || id === ''))
+    throw new InvalidArgumentError('id', 'expected a non-empty string');
   if (typeof connectTimeoutMs !== 'number' || !(connectTimeoutMs > 0 && connectTimeoutMs <= 600_000)) {
     throw new InvalidArgumentError('connectTimeoutMs', 'expected a number of milliseconds from 1 to 600000');
   }

@@ -58,7 +58,10 @@ export class RedisStore {
    */
   limiter(make: (connection: Bottleneck.IORedisConnection) => Bottleneck): Bottleneck {
     // Bottleneck's own cluster support; passing `Redis` stops it from require()-ing ioredis itself.
-    const connection = new this.#peers.Bottleneck.IORedisConnection({ client: this.client.duplicate(), Redis: this.#peers.Redis });
+    const connection = new this.#peers.Bottleneck.IORedisConnection({
+      client: this.client.duplicate(),
+      Redis: this.#peers.Redis,
+    });
     connection.on('error', (error: Error) => this.#set(this.#error(error)));
     const limiter = make(connection);
     this.#connections.set(limiter, connection);
@@ -96,7 +99,10 @@ export class RedisStore {
   async whenReady(limiter: Bottleneck): Promise<void> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(this.#error(new Error(`no answer within ${this.#connectTimeoutMs} ms`))), this.#connectTimeoutMs);
+      timer = setTimeout(
+        () => reject(this.#error(new Error(`no answer within ${this.#connectTimeoutMs} ms`))),
+        this.#connectTimeoutMs,
+      );
     });
     try {
       await Promise.race([limiter.ready(), timeout]);

@@ -1,7 +1,8 @@
 import type Bottleneck from 'bottleneck';
 
 /** Why a job of a replaced limiter was dropped: its caller asks the new limiter instead. */
-export const RENEWED = 'seo-visibility: the shared budget was rebuilt after Redis lost its keys; this job moves to the new limiter';
+export const RENEWED =
+  'seo-visibility: the shared budget was rebuilt after Redis lost its keys; this job moves to the new limiter';
 
 /** The replies of bottleneck's scripts when Redis no longer holds the limiter's keys. */
 const LOST_KEYS = /\b(?:SETTINGS_KEY_NOT_FOUND|UNKNOWN_CLIENT)\b/;
@@ -35,7 +36,11 @@ export class RenewableLimiter {
    * `ready` waits for a new limiter to be usable (the store bounds it with its connect time-out);
    * `retire` stops a replaced one, dropping its waiting jobs, and closes its connection.
    */
-  constructor(make: () => Bottleneck, ready: (limiter: Bottleneck) => Promise<void>, retire: (limiter: Bottleneck, reason: string) => Promise<void>) {
+  constructor(
+    make: () => Bottleneck,
+    ready: (limiter: Bottleneck) => Promise<void>,
+    retire: (limiter: Bottleneck, reason: string) => Promise<void>,
+  ) {
     this.#make = make;
     this.#ready = ready;
     this.#retire = retire;

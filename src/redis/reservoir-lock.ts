@@ -4,7 +4,8 @@ import type { Redis } from 'ioredis';
 const LOCK_TTL_MS = 2_000;
 const LOCK_RETRY_MS = 5;
 /** Deletes the lock only if this process still holds it (it may have expired and moved on). */
-const RELEASE_LOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
+const RELEASE_LOCK =
+  "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
 
 /**
  * Runs `work` while holding a short Redis lock on `key`. The shared gate raises bottleneck's
@@ -29,14 +30,17 @@ export async function withRedisLock(client: Redis, key: string, work: () => Prom
   // Each SET has the same deadline: a Redis that takes the command and never answers (an ioredis
   // client that queues while offline) must not hold the caller, and close() with it, for good.
   while ((await beforeDeadline(client.set(key, token, 'PX', LOCK_TTL_MS, 'NX'), deadline)) !== 'OK') {
-    if (Date.now() > deadline) throw new Error(`the shared rate budget's lock stayed taken for ${2 * LOCK_TTL_MS} ms; this update was skipped`);
+    if (Date.now() > deadline)
+      throw new Error(`the shared rate budget's lock stayed taken for ${2 * LOCK_TTL_MS} ms; this update was skipped`);
     await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
   }
   try {
     await work();
   } finally {
     // Not waited for past the deadline either: an unreleased lock expires by itself after 2 s.
-    await beforeDeadline(client.eval(RELEASE_LOCK, 1, key, token), Math.max(deadline, Date.now() + LOCK_TTL_MS)).catch(() => {});
+    await beforeDeadline(client.eval(RELEASE_LOCK, 1, key, token), Math.max(deadline, Date.now() + LOCK_TTL_MS)).catch(
+      () => {},
+    );
   }
 }
 
@@ -44,7 +48,15 @@ export async function withRedisLock(client: Redis, key: string, work: () => Prom
 function beforeDeadline<T>(command: Promise<T>, deadline: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`Redis did not answer the shared rate budget's lock within ${2 * LOCK_TTL_MS} ms; this update was skipped`)), Math.max(0, deadline - Date.now()));
+    timer = setTimeout(
+      () =>
+        reject(
+          new Error(
+            `Redis did not answer the shared rate budget's lock within ${2 * LOCK_TTL_MS} ms; this update was skipped`,
+          ),
+        ),
+      Math.max(0, deadline - Date.now()),
+    );
   });
   command.catch(() => {}); // answered after the deadline: nobody listens any more
   return Promise.race([command, late]).finally(() => clearTimeout(timer));

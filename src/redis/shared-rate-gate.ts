@@ -1,6 +1,14 @@
 // Values from the main entry, which the build leaves external (`from 'seo-visibility'`): one class
 // hierarchy for every entry. `isUsableRateLimit` and `WaiterQueue` import no error class: bundled as is.
-import { AbortedError, type AcquireOptions, type Permit, type RateGate, type RateGateContext, type RateLimit, type Refusal } from '../index.js';
+import {
+  AbortedError,
+  type AcquireOptions,
+  type Permit,
+  type RateGate,
+  type RateGateContext,
+  type RateLimit,
+  type Refusal,
+} from '../index.js';
 import { isUsableRateLimit } from '../core/rate-limit/usable-rate-limit.js';
 import { type Waiter, WaiterQueue } from '../core/rate-limit/waiter-queue.js';
 import { LocalFallback } from './local-fallback.js';
@@ -58,7 +66,13 @@ export class SharedRateGate implements RateGate {
   /** When the budget was last seen spent, until when (ms). */
   #spentUntil = 0;
 
-  constructor(limiters: RenewableLimiter, store: RedisStore, id: string, context: RateGateContext, onError: RedisErrorChoice) {
+  constructor(
+    limiters: RenewableLimiter,
+    store: RedisStore,
+    id: string,
+    context: RateGateContext,
+    onError: RedisErrorChoice,
+  ) {
     this.#limiters = limiters;
     this.#store = store;
     this.#id = id;
@@ -216,7 +230,9 @@ export class SharedRateGate implements RateGate {
           settled = true;
           const limiter = this.#limiters.current;
           // A gateway's bare 429 (or a Retry-After past the reset) spends the whole budget until then, for every process.
-          const report = refusal ? { limit: rateLimit?.limit ?? 0, remaining: 0, reset: refusal.untilMs / 1000 } : rateLimit;
+          const report = refusal
+            ? { limit: rateLimit?.limit ?? 0, remaining: 0, reset: refusal.untilMs / 1000 }
+            : rateLimit;
           this.#track(this.#observe(report))
             .finally(() => this.#inFlight--)
             .catch((error: unknown) => {
@@ -238,14 +254,16 @@ export class SharedRateGate implements RateGate {
     // Recorded before this job leaves `running`, which is what #load relies on.
     if (resetMs > this.#window) {
       this.#window = resetMs;
-      if (await this.#ledger.record(resetMs, rateLimit.remaining, true)) return this.#lockedReservoir(() => this.#load(resetMs));
+      if (await this.#ledger.record(resetMs, rateLimit.remaining, true))
+        return this.#lockedReservoir(() => this.#load(resetMs));
       return this.#lower(resetMs, rateLimit.remaining);
     }
     // A window already known: lower first, so a 429 holds the other processes back as soon as it can.
     await this.#lower(resetMs, rateLimit.remaining);
     // The newest window is claimed again once a shorter window spent before it has ended (#reopen).
     const reclaim = resetMs === this.#window;
-    if ((await this.#ledger.record(resetMs, rateLimit.remaining, reclaim)) && reclaim) await this.#lockedReservoir(() => this.#load(resetMs));
+    if ((await this.#ledger.record(resetMs, rateLimit.remaining, reclaim)) && reclaim)
+      await this.#lockedReservoir(() => this.#load(resetMs));
   }
 
   /**
@@ -256,14 +274,17 @@ export class SharedRateGate implements RateGate {
    */
   #reopenAt(untilMs: number): void {
     if (this.#closed || untilMs >= this.#window || this.#reopens.has(untilMs)) return;
-    const timer = setTimeout(() => {
-      this.#reopens.delete(untilMs);
-      if (this.#closed) return;
-      const limiter = this.#limiters.current;
-      this.#track(this.#reopen(untilMs))
-        .catch((error: unknown) => this.#lost(error, limiter))
-        .finally(() => this.#watch(this.#window, 1));
-    }, Math.max(0, untilMs - Date.now()) + OPEN_DELAY_MS);
+    const timer = setTimeout(
+      () => {
+        this.#reopens.delete(untilMs);
+        if (this.#closed) return;
+        const limiter = this.#limiters.current;
+        this.#track(this.#reopen(untilMs))
+          .catch((error: unknown) => this.#lost(error, limiter))
+          .finally(() => this.#watch(this.#window, 1));
+      },
+      Math.max(0, untilMs - Date.now()) + OPEN_DELAY_MS,
+    );
     timer.unref?.();
     this.#reopens.set(untilMs, timer);
   }
@@ -335,7 +356,8 @@ export class SharedRateGate implements RateGate {
         return this.#scheduleOpen(newest);
       }
       const current = (await this.#limiters.current.currentReservoir()) ?? 0;
-      if (current <= 0 && (await this.#limiters.current.running()) <= 1) await this.#limiters.current.incrementReservoir(1 - current);
+      if (current <= 0 && (await this.#limiters.current.running()) <= 1)
+        await this.#limiters.current.incrementReservoir(1 - current);
     });
   }
 
@@ -354,14 +376,17 @@ export class SharedRateGate implements RateGate {
     if (resetMs <= this.#openAt) return;
     this.#openAt = resetMs;
     clearTimeout(this.#openTimer);
-    const timer = setTimeout(() => {
-      this.#openTimer = undefined;
-      if (this.#closed) return;
-      const limiter = this.#limiters.current;
-      this.#track(this.#open(String(resetMs), MARKER_TTL_MS))
-        .catch((error: unknown) => this.#lost(error, limiter))
-        .finally(() => this.#watch(resetMs, 1));
-    }, Math.max(0, resetMs - Date.now()) + OPEN_DELAY_MS);
+    const timer = setTimeout(
+      () => {
+        this.#openTimer = undefined;
+        if (this.#closed) return;
+        const limiter = this.#limiters.current;
+        this.#track(this.#open(String(resetMs), MARKER_TTL_MS))
+          .catch((error: unknown) => this.#lost(error, limiter))
+          .finally(() => this.#watch(resetMs, 1));
+      },
+      Math.max(0, resetMs - Date.now()) + OPEN_DELAY_MS,
+    );
     timer.unref?.();
     this.#openTimer = timer;
   }

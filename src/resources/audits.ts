@@ -16,15 +16,7 @@ const MAX_LIMIT = MAX_LIMITS.audits;
 
 /** `status` of an audit (open enum). */
 // The three enums below are open: a value the server adds later parses and types as string.
-export const AuditStatusSchema = openEnum(
-  [
-    'pending',
-    'crawling',
-    'processing',
-    'completed',
-    'failed',
-  ] as const,
-);
+export const AuditStatusSchema = openEnum(['pending', 'crawling', 'processing', 'completed', 'failed'] as const);
 
 /** `severity` of an audit issue (open enum). */
 export const IssueSeveritySchema = openEnum(['critical', 'warning', 'notice'] as const);
@@ -248,7 +240,12 @@ export class Audits extends ApiResource {
    * }
    * ```
    */
-  issues(projectId: string, auditId: string, params?: AuditIssueListParams, options?: RequestOptions): PagePromise<AuditIssue> {
+  issues(
+    projectId: string,
+    auditId: string,
+    params?: AuditIssueListParams,
+    options?: RequestOptions,
+  ): PagePromise<AuditIssue> {
     return this.getList('/projects/{projectId}/audits/{auditId}/issues', AuditIssuePage, {
       ids: { projectId, auditId },
       params,

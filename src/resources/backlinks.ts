@@ -230,7 +230,10 @@ export class Backlinks extends ApiResource {
    * ```
    */
   summary(projectId: string, options?: RequestOptions): ApiPromise<BacklinkSummary> {
-    return this.call('GET', '/projects/{projectId}/backlinks/summary', BacklinkSummarySchema, { ids: { projectId }, options });
+    return this.call('GET', '/projects/{projectId}/backlinks/summary', BacklinkSummarySchema, {
+      ids: { projectId },
+      options,
+    });
   }
 
   /**
@@ -243,7 +246,10 @@ export class Backlinks extends ApiResource {
    * ```
    */
   history(projectId: string, options?: RequestOptions): ApiPromise<BacklinkHistory> {
-    return this.call('GET', '/projects/{projectId}/backlinks/history', BacklinkHistorySchema, { ids: { projectId }, options });
+    return this.call('GET', '/projects/{projectId}/backlinks/history', BacklinkHistorySchema, {
+      ids: { projectId },
+      options,
+    });
   }
 
   /**
@@ -268,6 +274,9 @@ export class Backlinks extends ApiResource {
    * ```
    */
   domains(projectId: string, options?: RequestOptions): ApiPromise<ReferringDomain[]> {
-    return this.call('GET', '/projects/{projectId}/backlinks/domains', DomainListSchema, { ids: { projectId }, options });
+    return this.call('GET', '/projects/{projectId}/backlinks/domains', DomainListSchema, {
+      ids: { projectId },
+      options,
+    });
   }
 }

@@ -17,14 +17,7 @@ const MAX_LIMIT = MAX_LIMITS.content;
 
 /** `status` of a content item (open enum). */
 // Open: the reference does not give the complete list of content statuses.
-export const ContentStatusSchema = openEnum(
-  [
-    'Approved',
-    'Published',
-    'Needs Approval',
-    'Revising',
-  ] as const,
-);
+export const ContentStatusSchema = openEnum(['Approved', 'Published', 'Needs Approval', 'Revising'] as const);
 
 /**
  * Status name of a content item, e.g. `Approved`, `Published`, `Needs Approval`, `Revising`. The
@@ -213,7 +206,10 @@ export class Content extends ApiResource {
    * ```
    */
   get(projectId: string, contentId: string, options?: RequestOptions): ApiPromise<ContentDetail> {
-    return this.call('GET', '/projects/{projectId}/content/{contentId}', ContentDetailSchema, { ids: { projectId, contentId }, options });
+    return this.call('GET', '/projects/{projectId}/content/{contentId}', ContentDetailSchema, {
+      ids: { projectId, contentId },
+      options,
+    });
   }
 
   /**
@@ -225,7 +221,10 @@ export class Content extends ApiResource {
    * ```
    */
   getPreferences(projectId: string, options?: RequestOptions): ApiPromise<ContentPreferences> {
-    return this.call('GET', '/projects/{projectId}/content/preferences', ContentPreferencesSchema, { ids: { projectId }, options });
+    return this.call('GET', '/projects/{projectId}/content/preferences', ContentPreferencesSchema, {
+      ids: { projectId },
+      options,
+    });
   }
 
   /**
@@ -237,7 +236,11 @@ export class Content extends ApiResource {
    * await client.content.updatePreferences(projectId, { preferences: 'Tone: friendly. Avoid jargon.' });
    * ```
    */
-  updatePreferences(projectId: string, body: ContentPreferencesUpdateParams, options?: RequestOptions): ApiPromise<ContentPreferences> {
+  updatePreferences(
+    projectId: string,
+    body: ContentPreferencesUpdateParams,
+    options?: RequestOptions,
+  ): ApiPromise<ContentPreferences> {
     return this.call('PATCH', '/projects/{projectId}/content/preferences', ContentPreferencesSchema, {
       ids: { projectId },
       options,

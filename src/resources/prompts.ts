@@ -186,7 +186,12 @@ export type PromptHistory = z.infer<typeof PromptHistorySchema>;
 const PromptPage = pageOf(PromptSchema, MAX_LIMIT);
 // Paginated over `data.responses`: a page's `data` is the whole history object.
 // A response has no id: one model's answer at one time is one response.
-const PromptHistoryPage: PageOf<PromptResponse, PromptHistory> = { schema: PromptHistorySchema, maxLimit: MAX_LIMIT, items: (data) => data.responses, key: (r) => `${r.model}\u0000${r.checked_at}` };
+const PromptHistoryPage: PageOf<PromptResponse, PromptHistory> = {
+  schema: PromptHistorySchema,
+  maxLimit: MAX_LIMIT,
+  items: (data) => data.responses,
+  key: (r) => `${r.model}\u0000${r.checked_at}`,
+};
 
 /** Paging of `prompts.list`. */
 export interface PromptListParams {
@@ -240,7 +245,10 @@ export class Prompts extends ApiResource {
    * ```
    */
   get(projectId: string, promptId: string, options?: RequestOptions): ApiPromise<PromptDetail> {
-    return this.call('GET', '/projects/{projectId}/prompts/{promptId}', PromptDetailSchema, { ids: { projectId, promptId }, options });
+    return this.call('GET', '/projects/{projectId}/prompts/{promptId}', PromptDetailSchema, {
+      ids: { projectId, promptId },
+      options,
+    });
   }
 
   /**
@@ -254,7 +262,12 @@ export class Prompts extends ApiResource {
    * }
    * ```
    */
-  history(projectId: string, promptId: string, params?: PromptHistoryParams, options?: RequestOptions): PagePromise<PromptResponse, PromptHistory> {
+  history(
+    projectId: string,
+    promptId: string,
+    params?: PromptHistoryParams,
+    options?: RequestOptions,
+  ): PagePromise<PromptResponse, PromptHistory> {
     return this.getList('/projects/{projectId}/prompts/{promptId}/history', PromptHistoryPage, {
       ids: { projectId, promptId },
       params,

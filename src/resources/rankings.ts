@@ -205,7 +205,12 @@ export class Rankings extends ApiResource {
    * console.log(history.summary.best_position, history.history.length);
    * ```
    */
-  history(projectId: string, keywordId: string, params?: RankingHistoryParams, options?: RequestOptions): ApiPromise<KeywordHistory> {
+  history(
+    projectId: string,
+    keywordId: string,
+    params?: RankingHistoryParams,
+    options?: RequestOptions,
+  ): ApiPromise<KeywordHistory> {
     return this.call('GET', '/projects/{projectId}/rankings/keywords/{keywordId}/history', KeywordHistorySchema, {
       ids: { projectId, keywordId },
       options,

@@ -96,7 +96,11 @@ export class Reports extends ApiResource {
    * ```
    */
   create(projectId: string, body?: ReportCreateParams, options?: RequestOptions): ApiPromise<Report> {
-    return this.call('POST', '/projects/{projectId}/reports', ReportSchema, { ids: { projectId }, options, body: () => paramsOf('body', body) });
+    return this.call('POST', '/projects/{projectId}/reports', ReportSchema, {
+      ids: { projectId },
+      options,
+      body: () => paramsOf('body', body),
+    });
   }
 
   /**
@@ -108,7 +112,10 @@ export class Reports extends ApiResource {
    * ```
    */
   get(projectId: string, reportId: string, options?: RequestOptions): ApiPromise<Report> {
-    return this.call('GET', '/projects/{projectId}/reports/{reportId}', ReportSchema, { ids: { projectId, reportId }, options });
+    return this.call('GET', '/projects/{projectId}/reports/{reportId}', ReportSchema, {
+      ids: { projectId, reportId },
+      options,
+    });
   }
 
   /**
@@ -121,6 +128,9 @@ export class Reports extends ApiResource {
    * ```
    */
   delete(projectId: string, reportId: string, options?: RequestOptions): ApiPromise<Deleted> {
-    return this.call('DELETE', '/projects/{projectId}/reports/{reportId}', DeletedSchema, { ids: { projectId, reportId }, options });
+    return this.call('DELETE', '/projects/{projectId}/reports/{reportId}', DeletedSchema, {
+      ids: { projectId, reportId },
+      options,
+    });
   }
 }

@@ -124,12 +124,20 @@ export class SyncContext {
    * Writes one request's rows (stamped `_synced_at`, `_deleted_at` cleared), its marks and its
    * progress in one transaction, with the day's spend ledger.
    */
-  commit(dataset: DatasetName, writes: Array<{ table: TableSchema; rows: Row[] }>, state: Record<string, unknown>, marks: readonly MarkRequest[] = []): Promise<void> {
+  commit(
+    dataset: DatasetName,
+    writes: Array<{ table: TableSchema; rows: Row[] }>,
+    state: Record<string, unknown>,
+    marks: readonly MarkRequest[] = [],
+  ): Promise<void> {
     this.#count(dataset);
     return this.#write(() => {
       const at = this.stamp();
       return {
-        writes: writes.map((w) => ({ table: w.table, rows: w.rows.map((r) => ({ ...r, _synced_at: at, _deleted_at: null })) })),
+        writes: writes.map((w) => ({
+          table: w.table,
+          rows: w.rows.map((r) => ({ ...r, _synced_at: at, _deleted_at: null })),
+        })),
         deletes: marks.map((m) => ({ ...m, at })),
         state,
         after: () => {
@@ -151,7 +159,9 @@ export class SyncContext {
    * One commit, with the ledger: the attempts sent since the last commit are added to the day's
    * spend in the same transaction (attempts that brought no rows, failed ones and retries too).
    */
-  #write(build: () => Omit<StoreCommit, 'state'> & { state: Record<string, unknown>; after?: () => void }): Promise<void> {
+  #write(
+    build: () => Omit<StoreCommit, 'state'> & { state: Record<string, unknown>; after?: () => void },
+  ): Promise<void> {
     return this.#serial(async () => {
       const { after, ...commit } = build();
       const ledger = this.ledgerKey();
@@ -184,7 +194,11 @@ export class SyncContext {
  */
 function requestFailed(dataset: DatasetName, target: Target, error: unknown): SyncError {
   const where = `${dataset} of project ${target.projectId || '(all)'}${target.itemId ? `, item ${target.itemId}` : ''} (GET ${endpointOf(dataset, target)})`;
-  return new SyncError('request_failed', `Reading ${where} failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`, { cause: error });
+  return new SyncError(
+    'request_failed',
+    `Reading ${where} failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`,
+    { cause: error },
+  );
 }
 
 /** Whether a failure is a 404, directly or as the cause of `request_failed`. @internal */

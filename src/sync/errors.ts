@@ -56,7 +56,11 @@ export class SyncError extends SeoVisibilityError {
    */
   readonly failures: readonly ProjectFailure[];
 
-  constructor(code: SyncError['code'], message: string, options?: { cause?: unknown; permanent?: boolean; failures?: readonly ProjectFailure[] }) {
+  constructor(
+    code: SyncError['code'],
+    message: string,
+    options?: { cause?: unknown; permanent?: boolean; failures?: readonly ProjectFailure[] },
+  ) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.permanent = options?.permanent ?? false;

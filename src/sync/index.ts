@@ -26,7 +26,16 @@ export { postgresStore, type PostgresPool, type PostgresStoreOptions } from './s
 export type { SyncStore, StoreCommit, DeleteMark, Row } from './stores/store.js';
 export type { StoreExtension, SqliteConnection, PostgresConnection } from './stores/store-extension.js';
 export type { SyncJob } from './job.js';
-export { DATASET_NAMES, SYNC_COLUMNS, TABLE_SCHEMAS, type ColumnType, type DatasetName, type TableKind, type TableSchema, type Freshness } from './datasets/datasets.js';
+export {
+  DATASET_NAMES,
+  SYNC_COLUMNS,
+  TABLE_SCHEMAS,
+  type ColumnType,
+  type DatasetName,
+  type TableKind,
+  type TableSchema,
+  type Freshness,
+} from './datasets/datasets.js';
 export type { ReportedBudget } from './datasets/requests.js';
 export { DOCUMENTED_WINDOWS, type SyncBudget, type SyncWindow, type StopReason } from './scheduling/budget.js';
 export { type ProjectFailure, SyncError } from './errors.js';

@@ -41,20 +41,27 @@ export interface NormalizedJob {
   items?: Partial<Record<string, string[]>> | undefined;
 }
 
-
 /**
  * Validates a job: unknown keys, malformed project ids and unknown datasets are
  * `InvalidArgumentError`s, raised before anything is sent.
  * @internal
  */
 export function normalizeJob(job: unknown): NormalizedJob {
-  if (typeof job !== 'object' || job === null || Array.isArray(job)) throw new InvalidArgumentError('job', "expected an object such as { projects: 'all', datasets: ['rankings.list'] }");
-  for (const key of Object.keys(job)) if (key !== 'projects' && key !== 'datasets') throw new InvalidArgumentError(key, 'unknown job key; expected projects or datasets');
+  if (typeof job !== 'object' || job === null || Array.isArray(job))
+    throw new InvalidArgumentError(
+      'job',
+      "expected an object such as { projects: 'all', datasets: ['rankings.list'] }",
+    );
+  for (const key of Object.keys(job))
+    if (key !== 'projects' && key !== 'datasets')
+      throw new InvalidArgumentError(key, 'unknown job key; expected projects or datasets');
   const { projects, datasets } = job as { projects?: unknown; datasets?: unknown };
   let ids: 'all' | string[];
   if (projects === 'all') ids = 'all';
   else if (Array.isArray(projects) && projects.length > 0) {
-    for (const id of projects) if (!isUuid(id)) throw new InvalidArgumentError('projects', `expected 'all' or project UUIDs, got ${JSON.stringify(id)}`);
+    for (const id of projects)
+      if (!isUuid(id))
+        throw new InvalidArgumentError('projects', `expected 'all' or project UUIDs, got ${JSON.stringify(id)}`);
     ids = [...new Set((projects as string[]).map((id) => id.toLowerCase()))].sort();
   } else throw new InvalidArgumentError('projects', "expected 'all' or a non-empty array of project ids");
   const names = checkDatasets(datasets);

@@ -1,6 +1,13 @@
 import type { SeoVisibilityClient } from '../index.js';
 import { InvalidArgumentError } from '../index.js';
-import { BudgetTracker, type StopReason, type SyncBudget, type SyncWindow, checkBudget, ledgerKey } from './scheduling/budget.js';
+import {
+  BudgetTracker,
+  type StopReason,
+  type SyncBudget,
+  type SyncWindow,
+  checkBudget,
+  ledgerKey,
+} from './scheduling/budget.js';
 import { DATASET_NAMES, type DatasetName } from './datasets/datasets.js';
 import { type RunRecord, StopRun, SyncContext } from './context.js';
 import { SyncError } from './errors.js';
@@ -197,7 +204,12 @@ export async function runSync(client: SeoVisibilityClient, job: SyncJob, options
  * 404 (deleted since the project list the run trusted).
  * @internal
  */
-export async function runScopedSync(client: SeoVisibilityClient, job: SyncJob, options: RunSyncOptions, scope: RunScope): Promise<SyncResult & { goneProjects: string[] }> {
+export async function runScopedSync(
+  client: SeoVisibilityClient,
+  job: SyncJob,
+  options: RunSyncOptions,
+  scope: RunScope,
+): Promise<SyncResult & { goneProjects: string[] }> {
   const normalized = scopeJob(normalizeJob(job), scope);
   const opts = checkRunOptions(options);
   const reread = checkReread(opts.reread, normalized.datasets);
@@ -206,10 +218,11 @@ export async function runScopedSync(client: SeoVisibilityClient, job: SyncJob, o
   const today = () => new Date(now()).toISOString().slice(0, 10);
   const store = opts.store;
   await store.open();
-  if (scope.record) await store.commit({ state: scope.record(store, now()) }).catch(async (error: unknown) => {
-    await store.close();
-    throw error;
-  });
+  if (scope.record)
+    await store.commit({ state: scope.record(store, now()) }).catch(async (error: unknown) => {
+      await store.close();
+      throw error;
+    });
   // After a stop, the store gets a few seconds to finish what it is writing: one that does not
   // answer (a frozen database) must not hold the stop. Then the run ends stopped and the store is closed.
   const grace = stopGrace(opts.signal);
@@ -230,10 +243,32 @@ export async function runScopedSync(client: SeoVisibilityClient, job: SyncJob, o
       dayChanged = previous.snapshotDay !== today();
       run = { ...previous, status: 'running', snapshotDay: today() };
       resumed = true;
-    } else run = { id: (previous?.id ?? 0) + 1, job: key, snapshotDay: today(), status: 'running', projects: [], ...(reread.length > 0 ? { hint: true } : {}) };
+    } else
+      run = {
+        id: (previous?.id ?? 0) + 1,
+        job: key,
+        snapshotDay: today(),
+        status: 'running',
+        projects: [],
+        ...(reread.length > 0 ? { hint: true } : {}),
+      };
     const datasets = new Set<DatasetName>(normalized.datasets);
-    const budget = new BudgetTracker({ maxRequests, reserve, windows, spentToday: (store.get(ledgerKey(now(), windows)) as number | undefined) ?? 0 });
-    const ctx = new SyncContext(client, store, budget, run, datasets, opts.signal, () => ledgerKey(now(), windows), now);
+    const budget = new BudgetTracker({
+      maxRequests,
+      reserve,
+      windows,
+      spentToday: (store.get(ledgerKey(now(), windows)) as number | undefined) ?? 0,
+    });
+    const ctx = new SyncContext(
+      client,
+      store,
+      budget,
+      run,
+      datasets,
+      opts.signal,
+      () => ledgerKey(now(), windows),
+      now,
+    );
     ctx.scope = scope;
     ctx.watch = missedEventWatch(store, now());
     let missedEvents: MissedEvent[] | undefined;
@@ -252,7 +287,11 @@ export async function runScopedSync(client: SeoVisibilityClient, job: SyncJob, o
       // A new store tracks the keys of its current-state lists from its first row on (list-pass.ts).
       if (!previous) await ctx.save({ [TRACKED_KEY]: true });
       if (!resumed) run.projects = await resolveProjects(ctx, normalized);
-      await ctx.save({ run, ...(resumed && !dayChanged ? {} : staleTasks(store, run)), ...(resumed ? {} : rereadTasks(store, run, reread)) });
+      await ctx.save({
+        run,
+        ...(resumed && !dayChanged ? {} : staleTasks(store, run)),
+        ...(resumed ? {} : rereadTasks(store, run, reread)),
+      });
     } catch (error) {
       // The project list's attempts are spent either way: the ledger records them.
       if (error instanceof StopRun) {
@@ -264,7 +303,11 @@ export async function runScopedSync(client: SeoVisibilityClient, job: SyncJob, o
       throw error;
     }
     const order = DATASET_NAMES.filter((d) => datasets.has(d) || normalized.implied.includes(d));
-    const scheduler = new Scheduler(run.projects.map((p) => projectStreams(ctx, p, order)), opts.concurrency ?? 4, order.length);
+    const scheduler = new Scheduler(
+      run.projects.map((p) => projectStreams(ctx, p, order)),
+      opts.concurrency ?? 4,
+      order.length,
+    );
     const report = (dataset: DatasetName) => opts.onProgress?.(progressOf(ctx, scheduler, dataset));
     if (datasets.has('projects.list') && !resumed) report('projects.list');
     let stop: StopReason | undefined;
@@ -284,7 +327,13 @@ export async function runScopedSync(client: SeoVisibilityClient, job: SyncJob, o
     const watched = ctx.watch?.finish(!stop, !scope.quiet && reread.length === 0);
     missedEvents = watched?.missed;
     // With the attempts no page's commit recorded (failed, aborted, refused): the ledger ends exact.
-    if ((await Promise.race([ctx.save({ run: { ...run, status: stop ? 'stopped' : 'completed' }, ...watched?.state }), grace.expired])) === ABANDONED) return result('stopped', 'aborted');
+    if (
+      (await Promise.race([
+        ctx.save({ run: { ...run, status: stop ? 'stopped' : 'completed' }, ...watched?.state }),
+        grace.expired,
+      ])) === ABANDONED
+    )
+      return result('stopped', 'aborted');
     return result(stop ? 'stopped' : 'completed', stop);
   } finally {
     grace.cancel();
@@ -325,20 +374,32 @@ function rereadTasks(store: SyncStore, run: RunRecord, datasets: readonly Datase
 
 function checkReread(value: unknown, datasets: readonly DatasetName[]): DatasetName[] {
   if (value === undefined) return [];
-  if (!Array.isArray(value) || !value.every((d) => typeof d === 'string' && (datasets as readonly string[]).includes(d))) {
-    throw new InvalidArgumentError('reread', `expected datasets of the job (${datasets.join(', ')}), got ${JSON.stringify(value)}`);
+  if (
+    !Array.isArray(value) ||
+    !value.every((d) => typeof d === 'string' && (datasets as readonly string[]).includes(d))
+  ) {
+    throw new InvalidArgumentError(
+      'reread',
+      `expected datasets of the job (${datasets.join(', ')}), got ${JSON.stringify(value)}`,
+    );
   }
   return value as DatasetName[];
 }
 
 function checkRunOptions(options: unknown): RunSyncOptions {
-  if (typeof options !== 'object' || options === null) throw new InvalidArgumentError('options', 'expected an object with at least { store }');
-  for (const key of Object.keys(options)) if (!OPTION_KEYS.includes(key)) throw new InvalidArgumentError(key, `unknown runSync option; expected one of ${OPTION_KEYS.join(', ')}`);
+  if (typeof options !== 'object' || options === null)
+    throw new InvalidArgumentError('options', 'expected an object with at least { store }');
+  for (const key of Object.keys(options))
+    if (!OPTION_KEYS.includes(key))
+      throw new InvalidArgumentError(key, `unknown runSync option; expected one of ${OPTION_KEYS.join(', ')}`);
   const o = options as RunSyncOptions;
-  if (typeof o.store?.open !== 'function' || typeof o.store.commit !== 'function') throw new InvalidArgumentError('store', 'expected a store such as sqliteStore(path) or ndjsonStore(dir)');
-  if (o.concurrency !== undefined && !(Number.isInteger(o.concurrency) && o.concurrency >= 1)) throw new InvalidArgumentError('concurrency', `expected an integer ≥ 1, got ${String(o.concurrency)}`);
-  if (o.onProgress !== undefined && typeof o.onProgress !== 'function') throw new InvalidArgumentError('onProgress', 'expected a function');
-  if (o.now !== undefined && typeof o.now !== 'function') throw new InvalidArgumentError('now', 'expected a function returning epoch milliseconds');
+  if (typeof o.store?.open !== 'function' || typeof o.store.commit !== 'function')
+    throw new InvalidArgumentError('store', 'expected a store such as sqliteStore(path) or ndjsonStore(dir)');
+  if (o.concurrency !== undefined && !(Number.isInteger(o.concurrency) && o.concurrency >= 1))
+    throw new InvalidArgumentError('concurrency', `expected an integer ≥ 1, got ${String(o.concurrency)}`);
+  if (o.onProgress !== undefined && typeof o.onProgress !== 'function')
+    throw new InvalidArgumentError('onProgress', 'expected a function');
+  if (o.now !== undefined && typeof o.now !== 'function')
+    throw new InvalidArgumentError('now', 'expected a function returning epoch milliseconds');
   return o;
 }
-

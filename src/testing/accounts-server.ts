@@ -21,15 +21,21 @@ import type { Simulator } from './simulator.js';
  * await server.close();
  * ```
  */
-export function listenAccounts(simulators: readonly Simulator[], options: ListenOptions = {}): Promise<SimulatorServer> {
-  if (!Array.isArray(simulators) || simulators.length === 0) throw new RangeError('listenAccounts: expected a non-empty array of simulators');
+export function listenAccounts(
+  simulators: readonly Simulator[],
+  options: ListenOptions = {},
+): Promise<SimulatorServer> {
+  if (!Array.isArray(simulators) || simulators.length === 0)
+    throw new RangeError('listenAccounts: expected a non-empty array of simulators');
   const basePath = new URL(simulators[0]!.baseUrl).pathname.replace(/\/+$/, '');
-  if (simulators.some((sim) => new URL(sim.baseUrl).pathname.replace(/\/+$/, '') !== basePath)) throw new RangeError('listenAccounts: every simulator must have the same base path');
+  if (simulators.some((sim) => new URL(sim.baseUrl).pathname.replace(/\/+$/, '') !== basePath))
+    throw new RangeError('listenAccounts: every simulator must have the same base path');
   const owner = new Map<string, Simulator>();
   for (const sim of simulators) for (const key of [sim.keys.readWrite, sim.keys.readOnly]) owner.set(key, sim);
   const dispatcher = {
     // An unknown key goes to the first simulator, which refuses it like any key it does not hold.
-    dispatch: (request: Request, path: string): Promise<Outcome> => (owner.get(bearer(request)) ?? simulators[0]!).dispatch(request, path),
+    dispatch: (request: Request, path: string): Promise<Outcome> =>
+      (owner.get(bearer(request)) ?? simulators[0]!).dispatch(request, path),
   };
   return startHttpServer(dispatcher, basePath, options);
 }

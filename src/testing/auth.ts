@@ -24,7 +24,8 @@ export type KeyScope = 'read' | 'write';
  * @internal
  */
 export function makeKeys(seed: number, given: Partial<SimulatorKeys> = {}): SimulatorKeys {
-  const random = (kind: string) => [0, 1, 2].map((i) => hash32(seed, 'api-key', kind, i).toString(36).padStart(7, '0')).join('');
+  const random = (kind: string) =>
+    [0, 1, 2].map((i) => hash32(seed, 'api-key', kind, i).toString(36).padStart(7, '0')).join('');
   return {
     readWrite: given.readWrite ?? `sv_live_rw_${random('rw')}`,
     readOnly: given.readOnly ?? `sv_live_ro_${random('ro')}`,
@@ -52,7 +53,10 @@ export function authenticate(header: string | null, keys: SimulatorKeys): { key:
 export function redactHeaders(headers: Headers): Record<string, string> {
   const out: Record<string, string> = {};
   headers.forEach((value, name) => {
-    out[name] = name === 'authorization' ? value.replace(/^(\S+\s+)?.*$/, (_m, scheme: string | undefined) => `${scheme ?? ''}[REDACTED]`) : value;
+    out[name] =
+      name === 'authorization'
+        ? value.replace(/^(\S+\s+)?.*$/, (_m, scheme: string | undefined) => `${scheme ?? ''}[REDACTED]`)
+        : value;
   });
   return out;
 }

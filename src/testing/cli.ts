@@ -28,7 +28,10 @@ const USAGE = `Usage: seo-visibility-simulator [--port 4010] [--host 127.0.0.1] 
  * Parses arguments, starts the server, and returns a function that stops it.
  * @example `const stop = await main(['--port', '0']); await stop();`
  */
-export async function main(argv: readonly string[], print: (line: string) => void = console.log): Promise<() => Promise<void>> {
+export async function main(
+  argv: readonly string[],
+  print: (line: string) => void = console.log,
+): Promise<() => Promise<void>> {
   const { values } = parseArgs({
     args: [...argv],
     options: {
@@ -65,7 +68,8 @@ export async function main(argv: readonly string[], print: (line: string) => voi
   print(`SEO_VISIBILITY_BASE_URL=${server.url}`);
   print(`Read + Write key: ${sim.keys.readWrite}`);
   print(`Read Only key:    ${sim.keys.readOnly}`);
-  if (sim.rateWindows.length > 0) print(`Rate windows per key: ${sim.rateWindows.map((w) => `${w.limit}/${w.intervalMs} ms`).join(', ')}`);
+  if (sim.rateWindows.length > 0)
+    print(`Rate windows per key: ${sim.rateWindows.map((w) => `${w.limit}/${w.intervalMs} ms`).join(', ')}`);
   return async () => {
     if (timer) clearInterval(timer);
     await server.close();

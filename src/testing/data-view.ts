@@ -58,7 +58,9 @@ export class SimulatorData {
 
   /** Prompt details of a project, in list order. @example `sim.data.prompts(id).find((p) => p.last_checked === null)` */
   prompts(projectId: string): PromptDetailRecord[] {
-    return (this.#store.prompts.get(this.#project(projectId).record.id) ?? []).map((p) => promptDetail(this.#store.seed, p));
+    return (this.#store.prompts.get(this.#project(projectId).record.id) ?? []).map((p) =>
+      promptDetail(this.#store.seed, p),
+    );
   }
 
   /** Audits of a project, most recent first. @example `sim.data.audits(id)[0]?.status` */
@@ -104,7 +106,9 @@ export class SimulatorData {
 
   /** Ids of soft-deleted reports of a project (they answer 404). @example `sim.data.deletedReportIds(id)[0]` */
   deletedReportIds(projectId: string): string[] {
-    return (this.#store.reports.get(this.#project(projectId).record.id) ?? []).filter((r) => r.deletedAt !== null).map((r) => r.record.id);
+    return (this.#store.reports.get(this.#project(projectId).record.id) ?? [])
+      .filter((r) => r.deletedAt !== null)
+      .map((r) => r.record.id);
   }
 
   /** Every webhook subscription. @example `sim.data.webhooks().filter((w) => w.active)` */
@@ -119,6 +123,8 @@ export class SimulatorData {
   }
 
   #audits(projectId: string) {
-    return [...(this.#store.audits.get(this.#project(projectId).record.id) ?? [])].sort((a, b) => b.createdAt - a.createdAt);
+    return [...(this.#store.audits.get(this.#project(projectId).record.id) ?? [])].sort(
+      (a, b) => b.createdAt - a.createdAt,
+    );
   }
 }

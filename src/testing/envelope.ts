@@ -58,7 +58,10 @@ const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 export function successResponse(result: RouteResult, requestId: string, rateLimit: RateLimitMeta): Response {
   const meta: Record<string, unknown> = { request_id: requestId, rate_limit: rateLimit };
   if (result.pagination) meta['pagination'] = result.pagination;
-  return new Response(JSON.stringify({ success: true, data: result.data, meta }), { status: result.status ?? 200, headers: JSON_HEADERS });
+  return new Response(JSON.stringify({ success: true, data: result.data, meta }), {
+    status: result.status ?? 200,
+    headers: JSON_HEADERS,
+  });
 }
 
 /**
@@ -66,7 +69,13 @@ export function successResponse(result: RouteResult, requestId: string, rateLimi
  * @example `errorResponse(401, 'UNAUTHORIZED', 'Invalid API key', 'req_1', rateLimit)`
  * @internal
  */
-export function errorResponse(status: number, code: string, message: string, requestId: string, rateLimit: RateLimitMeta): Response {
+export function errorResponse(
+  status: number,
+  code: string,
+  message: string,
+  requestId: string,
+  rateLimit: RateLimitMeta,
+): Response {
   const body = { success: false, error: { code, message }, meta: { request_id: requestId, rate_limit: rateLimit } };
   return new Response(JSON.stringify(body), { status, headers: JSON_HEADERS });
 }

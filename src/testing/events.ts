@@ -20,7 +20,12 @@ export interface PendingEvent {
  * @example `makeEvent('audit.started', at, projectId, { audit_id, target_url, max_crawl_pages })`
  * @internal
  */
-export function makeEvent(event: EventPayload['event'], at: number, projectId: string, data: Record<string, unknown>): PendingEvent {
+export function makeEvent(
+  event: EventPayload['event'],
+  at: number,
+  projectId: string,
+  data: Record<string, unknown>,
+): PendingEvent {
   return { payload: { event, timestamp: isoTime(at), project_id: projectId, data }, at };
 }
 
@@ -54,7 +59,9 @@ export class EventBus {
   async publish(events: readonly PendingEvent[]): Promise<DeliveryRecord[]> {
     const out: DeliveryRecord[] = [];
     for (const { payload, at } of events) {
-      const targets = this.#store.webhooks.filter((w) => w.active && w.project_id === payload.project_id && (w.events as string[]).includes(payload.event));
+      const targets = this.#store.webhooks.filter(
+        (w) => w.active && w.project_id === payload.project_id && (w.events as string[]).includes(payload.event),
+      );
       for (const hook of targets) out.push(await this.send(hook, payload, at));
     }
     return out;
@@ -62,7 +69,15 @@ export class EventBus {
 
   /** Sends one payload to one subscription and records the attempt (never throws). */
   async send(hook: WebhookRecord, payload: EventPayload, at: number): Promise<DeliveryRecord> {
-    const record: DeliveryRecord = { webhook_id: hook.id, url: hook.url, payload, status: null, ok: false, error: null, at };
+    const record: DeliveryRecord = {
+      webhook_id: hook.id,
+      url: hook.url,
+      payload,
+      status: null,
+      ok: false,
+      error: null,
+      at,
+    };
     try {
       const response = await this.#deliver(hook.url, {
         method: 'POST',

@@ -113,5 +113,6 @@ function matches(match: FaultMatch | undefined, method: string, path: string): b
 
 function validate(fault: Fault): void {
   if (fault.type === 'delay' && !(fault.ms >= 0)) throw new RangeError('inject: delay ms must be ≥ 0');
-  if (fault.type === 'status' && ![429, 500, 502, 503].includes(fault.status)) throw new RangeError('inject: status must be 429, 500, 502 or 503');
+  if (fault.type === 'status' && ![429, 500, 502, 503].includes(fault.status))
+    throw new RangeError('inject: status must be 429, 500, 502 or 503');
 }

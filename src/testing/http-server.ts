@@ -33,7 +33,11 @@ export interface SimulatorServer {
  * @example `const server = await startHttpServer(sim, '/api/v1', { port: 0 });`
  * @internal
  */
-export async function startHttpServer(sim: Dispatcher, basePath: string, options: ListenOptions = {}): Promise<SimulatorServer> {
+export async function startHttpServer(
+  sim: Dispatcher,
+  basePath: string,
+  options: ListenOptions = {},
+): Promise<SimulatorServer> {
   const { createServer } = await import('node:http');
   const host = options.host ?? '127.0.0.1';
   const server: Server = createServer((req, res) => {
@@ -60,7 +64,13 @@ export async function startHttpServer(sim: Dispatcher, basePath: string, options
   };
 }
 
-async function serve(sim: Dispatcher, basePath: string, host: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function serve(
+  sim: Dispatcher,
+  basePath: string,
+  host: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   const aborter = new AbortController();
@@ -75,7 +85,12 @@ async function serve(sim: Dispatcher, basePath: string, host: string, req: Incom
   }
   const method = req.method ?? 'GET';
   const body = chunks.length > 0 && method !== 'GET' && method !== 'HEAD' ? Buffer.concat(chunks) : undefined;
-  const request = new Request(`http://${req.headers.host ?? host}${req.url ?? '/'}`, { method, headers, body, signal: aborter.signal });
+  const request = new Request(`http://${req.headers.host ?? host}${req.url ?? '/'}`, {
+    method,
+    headers,
+    body,
+    signal: aborter.signal,
+  });
   let outcome: Awaited<ReturnType<typeof sim.dispatch>>;
   try {
     outcome = await sim.dispatch(request, basePath);

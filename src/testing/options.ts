@@ -107,10 +107,17 @@ export interface ResolvedOptions {
 const MAX_MS = 86_400_000;
 const isFalse = (v: unknown): v is false => v === false;
 const windows: c.Check<SimRateWindow[]> = (v, path) => {
-  c.array(c.object(windowShape, 'expected a window { limit, intervalMs }'), 'expected an array of windows { limit, intervalMs }')(v, path);
-  if ((v as unknown[]).length === 0) c.is(() => false, 'expected at least one window (or rateLimit: false for no limits)')(v, path);
+  c.array(
+    c.object(windowShape, 'expected a window { limit, intervalMs }'),
+    'expected an array of windows { limit, intervalMs }',
+  )(v, path);
+  if ((v as unknown[]).length === 0)
+    c.is(() => false, 'expected at least one window (or rateLimit: false for no limits)')(v, path);
 };
-const url: c.Check<string> = c.is((v) => typeof v === 'string' && URL.canParse(v), 'expected an absolute URL such as http://localhost/api/v1');
+const url: c.Check<string> = c.is(
+  (v) => typeof v === 'string' && URL.canParse(v),
+  'expected an absolute URL such as http://localhost/api/v1',
+);
 
 /**
  * The simulator's options, checked by the client's option checker: an unknown key names the
@@ -120,15 +127,33 @@ const url: c.Check<string> = c.is((v) => typeof v === 'string' && URL.canParse(v
 const simulatorShape = {
   seed: c.optional(c.is<number>((v) => Number.isFinite(v), 'expected a finite number')),
   baseUrl: c.optional(url),
-  keys: c.optional(c.object({ readWrite: c.optional(c.string('expected the key as a string')), readOnly: c.optional(c.string('expected the key as a string')) }, 'expected an object { readWrite?, readOnly? }')),
-  rateLimit: c.optional(c.union(isFalse, c.object({ windows: c.optional(windows) }, ''), 'expected false or an object { windows? }')),
+  keys: c.optional(
+    c.object(
+      {
+        readWrite: c.optional(c.string('expected the key as a string')),
+        readOnly: c.optional(c.string('expected the key as a string')),
+      },
+      'expected an object { readWrite?, readOnly? }',
+    ),
+  ),
+  rateLimit: c.optional(
+    c.union(isFalse, c.object({ windows: c.optional(windows) }, ''), 'expected false or an object { windows? }'),
+  ),
   speedup: c.optional(c.numberIn(1, 3_600, ' (times faster)')),
   now: c.optional(c.fn<() => number>('a function returning epoch milliseconds')),
   keywordsPerProject: c.optional(c.integerIn(0, Number.MAX_SAFE_INTEGER)),
   latencyMs: c.optional(c.numberIn(0, MAX_MS, ' ms')),
   deliver: c.optional(c.fn<Deliver>('a function (url, init) => Promise<Response>')),
   deliveryTimeoutMs: c.optional(c.numberIn(1, MAX_MS, ' ms')),
-  plan: c.optional(c.object({ active: c.optional(c.is<boolean>((v) => typeof v === 'boolean', 'expected true or false')), manageUrl: c.optional(c.string('expected a URL as a string')) }, 'expected an object { active?, manageUrl? }')),
+  plan: c.optional(
+    c.object(
+      {
+        active: c.optional(c.is<boolean>((v) => typeof v === 'boolean', 'expected true or false')),
+        manageUrl: c.optional(c.string('expected a URL as a string')),
+      },
+      'expected an object { active?, manageUrl? }',
+    ),
+  ),
   chaos: c.optional(checkChaosOptions),
 } satisfies { [K in keyof Required<SimulatorOptions>]: c.Check<SimulatorOptions[K]> };
 const checkSimulatorOptions = c.object(simulatorShape, 'expected an object such as { seed, speedup }');
@@ -150,14 +175,20 @@ export function resolveOptions(options: SimulatorOptions = {}): ResolvedOptions 
     baseUrl,
     basePath,
     keys: options.keys ?? {},
-    windows: rate === false ? false : (rate?.windows ?? DEFAULT_RATE_WINDOWS).map((w) => ({ limit: w.limit, intervalMs: w.intervalMs / speedup })),
+    windows:
+      rate === false
+        ? false
+        : (rate?.windows ?? DEFAULT_RATE_WINDOWS).map((w) => ({ limit: w.limit, intervalMs: w.intervalMs / speedup })),
     now: options.now ?? Date.now,
     keywordsPerProject: options.keywordsPerProject ?? 2500,
     latencyMs: options.latencyMs ?? 0,
     // Resolved at call time, not here: a fetch mock installed after creation is still honoured.
     deliver: options.deliver ?? ((url, init) => globalThis.fetch(url, init)),
     deliveryTimeoutMs: options.deliveryTimeoutMs ?? 5_000,
-    plan: { active: options.plan?.active ?? true, manageUrl: options.plan?.manageUrl ?? 'https://app.seo-visibility.example/settings/billing' },
+    plan: {
+      active: options.plan?.active ?? true,
+      manageUrl: options.plan?.manageUrl ?? 'https://app.seo-visibility.example/settings/billing',
+    },
     chaos: options.chaos ? resolveChaos(options.chaos) : undefined,
   };
 }

@@ -34,7 +34,10 @@ function intParam(query: URLSearchParams, name: string, fallback: number): numbe
  * @example `paginate(rows, { limit: 2, offset: 0 }) // { data: rows.slice(0, 2), pagination: {...} }`
  * @internal
  */
-export function paginate<T>(items: readonly T[], p: { limit: number; offset: number }): { data: T[]; pagination: PaginationMeta } {
+export function paginate<T>(
+  items: readonly T[],
+  p: { limit: number; offset: number },
+): { data: T[]; pagination: PaginationMeta } {
   return { data: items.slice(p.offset, p.offset + p.limit), pagination: pageMeta(items.length, p) };
 }
 
@@ -48,7 +51,12 @@ export function pageMeta(total: number, p: { limit: number; offset: number }): P
  * @example `enumParam(query, 'device', ['all', 'desktop', 'mobile'], 'all')`
  * @internal
  */
-export function enumParam<const T extends string>(query: URLSearchParams, name: string, allowed: readonly T[], fallback?: T): T | undefined {
+export function enumParam<const T extends string>(
+  query: URLSearchParams,
+  name: string,
+  allowed: readonly T[],
+  fallback?: T,
+): T | undefined {
   const raw = query.get(name);
   if (raw === null || raw === '') return fallback;
   if (!(allowed as readonly string[]).includes(raw)) throw invalid(`${name} must be one of: ${allowed.join(', ')}`);
@@ -134,6 +142,7 @@ export function isHttpUrl(value: unknown): value is string {
  * @internal
  */
 export function objectBody(body: unknown): Record<string, unknown> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('Request body must be a JSON object');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw invalid('Request body must be a JSON object');
   return body as Record<string, unknown>;
 }

@@ -67,7 +67,12 @@ export async function dispatch(deps: PipelineDeps, request: Request, basePath: s
 }
 
 /** `dispatch` without chaos; `first` may answer a request before the API does. */
-async function serve(deps: PipelineDeps, request: Request, basePath: string, first?: (req: ChaosRequest, entry: RequestLogEntry) => Promise<Outcome | undefined>): Promise<Outcome> {
+async function serve(
+  deps: PipelineDeps,
+  request: Request,
+  basePath: string,
+  first?: (req: ChaosRequest, entry: RequestLogEntry) => Promise<Outcome | undefined>,
+): Promise<Outcome> {
   const { store } = deps;
   const url = new URL(request.url);
   const method = request.method.toUpperCase();
@@ -84,14 +89,25 @@ async function serve(deps: PipelineDeps, request: Request, basePath: string, fir
       body = text;
     }
   }
-  const entry: RequestLogEntry = { method, path, query: Object.fromEntries(url.searchParams), headers: redactHeaders(request.headers), body, status: null, at: store.now() };
+  const entry: RequestLogEntry = {
+    method,
+    path,
+    query: Object.fromEntries(url.searchParams),
+    headers: redactHeaders(request.headers),
+    body,
+    status: null,
+    at: store.now(),
+  };
   deps.log.push(entry);
   const requestId = deps.nextRequestId();
   const auth = authenticate(request.headers.get('authorization'), deps.keys);
 
   const fault = deps.faults.take(method, path);
   if (fault && fault.type !== 'delay') return finish(entry, faultOutcome(fault, deps, requestId, auth?.key));
-  const early = await first?.({ method, path, query: url.searchParams, requestId, key: auth?.key, now: store.now() }, entry);
+  const early = await first?.(
+    { method, path, query: url.searchParams, requestId, key: auth?.key, now: store.now() },
+    entry,
+  );
   if (early) return finish(entry, early);
   const wait = (fault?.type === 'delay' ? fault.ms : 0) + deps.latencyMs;
   if (wait > 0) await sleep(wait, request.signal);
@@ -101,15 +117,38 @@ async function serve(deps: PipelineDeps, request: Request, basePath: string, fir
     ({ kind: 'response', response: errorResponse(status, code, message, requestId, meta) }) as const;
   if (!auth) return finish(entry, fail(401, 'UNAUTHORIZED', 'Invalid API key'));
   const budget = deps.limiter.take(auth.key, now);
-  if (!budget.allowed) return finish(entry, fail(429, 'RATE_LIMITED', 'Rate limit exceeded. Try again later.', budget.meta));
-  if (auth.scope === 'read' && method !== 'GET') return finish(entry, fail(403, 'FORBIDDEN', 'This API key is read-only: writes need a Read + Write key', budget.meta));
+  if (!budget.allowed)
+    return finish(entry, fail(429, 'RATE_LIMITED', 'Rate limit exceeded. Try again later.', budget.meta));
+  if (auth.scope === 'read' && method !== 'GET')
+    return finish(
+      entry,
+      fail(403, 'FORBIDDEN', 'This API key is read-only: writes need a Read + Write key', budget.meta),
+    );
   if (!inBase) return finish(entry, fail(404, 'NOT_FOUND', `No API route at ${url.pathname}`, budget.meta));
 
   const match = matchRoute(method, path);
-  if (match.kind === 'not-found') return finish(entry, fail(404, 'NOT_FOUND', `No route for ${method} ${path}`, budget.meta));
-  if (match.kind === 'method-not-allowed') return finish(entry, fail(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed here (allowed: ${match.allowed.join(', ')})`, budget.meta));
+  if (match.kind === 'not-found')
+    return finish(entry, fail(404, 'NOT_FOUND', `No route for ${method} ${path}`, budget.meta));
+  if (match.kind === 'method-not-allowed')
+    return finish(
+      entry,
+      fail(
+        405,
+        'METHOD_NOT_ALLOWED',
+        `${method} is not allowed here (allowed: ${match.allowed.join(', ')})`,
+        budget.meta,
+      ),
+    );
   try {
-    const ctx: RouteContext = { store, params: match.params, query: url.searchParams, body, bodyIsJson, now, ...deps.context };
+    const ctx: RouteContext = {
+      store,
+      params: match.params,
+      query: url.searchParams,
+      body,
+      bodyIsJson,
+      now,
+      ...deps.context,
+    };
     const result = await match.route.handler(ctx);
     return finish(entry, { kind: 'response', response: successResponse(result, requestId, budget.meta) });
   } catch (error) {
@@ -124,17 +163,31 @@ function finish(entry: RequestLogEntry, outcome: Outcome): Outcome {
 }
 
 /** Injected faults do not consume rate budget: they stand for failures before the API answered. */
-function faultOutcome(fault: Exclude<Fault, { type: 'delay' }>, deps: PipelineDeps, requestId: string, key: string | undefined): Outcome {
+function faultOutcome(
+  fault: Exclude<Fault, { type: 'delay' }>,
+  deps: PipelineDeps,
+  requestId: string,
+  key: string | undefined,
+): Outcome {
   const now = deps.store.now();
   switch (fault.type) {
     case 'drop':
       return { kind: 'drop' };
     case 'malformed':
-      return { kind: 'response', response: new Response('{"success":true,"data":[{"id":"', { status: fault.status ?? 200, headers: { 'content-type': 'application/json' } }) };
+      return {
+        kind: 'response',
+        response: new Response('{"success":true,"data":[{"id":"', {
+          status: fault.status ?? 200,
+          headers: { 'content-type': 'application/json' },
+        }),
+      };
     case 'html': {
       const status = fault.status ?? 502;
       const html = `<!DOCTYPE html><html><head><title>${status} Bad Gateway</title></head><body><h1>${status} Bad Gateway</h1><hr><center>nginx</center></body></html>`;
-      return { kind: 'response', response: new Response(html, { status, headers: { 'content-type': 'text/html; charset=utf-8' } }) };
+      return {
+        kind: 'response',
+        response: new Response(html, { status, headers: { 'content-type': 'text/html; charset=utf-8' } }),
+      };
     }
     case 'status': {
       const limited = fault.status === 429;
@@ -150,9 +203,13 @@ function sleep(ms: number, signal: AbortSignal | null): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    }, { once: true });
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
   });
 }

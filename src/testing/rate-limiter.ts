@@ -37,7 +37,8 @@ export class RateLimiter {
   constructor(windows: readonly SimRateWindow[] | false) {
     this.#enabled = windows !== false;
     const list = windows === false ? DEFAULT_RATE_WINDOWS.slice(0, 1) : windows;
-    if (list.length === 0 || list.some((w) => !(w.limit >= 1 && w.intervalMs >= 1))) throw new RangeError('rateLimit.windows needs at least one window with limit ≥ 1 and intervalMs ≥ 1');
+    if (list.length === 0 || list.some((w) => !(w.limit >= 1 && w.intervalMs >= 1)))
+      throw new RangeError('rateLimit.windows needs at least one window with limit ≥ 1 and intervalMs ≥ 1');
     this.#windows = [...list].sort((a, b) => a.intervalMs - b.intervalMs);
   }
 
@@ -45,7 +46,9 @@ export class RateLimiter {
   take(key: string, now: number): { allowed: boolean; meta: RateLimitMeta } {
     if (!this.#enabled) return { allowed: true, meta: this.peek(key, now) };
     const state = this.#state(key, now);
-    const blocked = state.map((s, i) => ({ s, w: this.#windows[i] as SimRateWindow })).filter(({ s, w }) => s.count >= w.limit);
+    const blocked = state
+      .map((s, i) => ({ s, w: this.#windows[i] as SimRateWindow }))
+      .filter(({ s, w }) => s.count >= w.limit);
     if (blocked.length > 0) {
       // Every blocking window must reset before a retry can succeed: report the latest one.
       const last = blocked.reduce((a, b) => (b.s.start + b.w.intervalMs > a.s.start + a.w.intervalMs ? b : a));
@@ -61,14 +64,19 @@ export class RateLimiter {
       // Limits off: report a budget no client can spend. A constant 200 with a minute-long reset
       // would make a client that counts its own requests (as the SDK does) pace to 200/minute.
       const w = this.#windows[0] as SimRateWindow;
-      return { limit: UNLIMITED, remaining: UNLIMITED, reset: resetSeconds(Math.floor(now / w.intervalMs) * w.intervalMs, w) };
+      return {
+        limit: UNLIMITED,
+        remaining: UNLIMITED,
+        reset: resetSeconds(Math.floor(now / w.intervalMs) * w.intervalMs, w),
+      };
     }
     const state = this.#state(key, now);
     let best: RateLimitMeta | undefined;
     state.forEach((s, i) => {
       const w = this.#windows[i] as SimRateWindow;
       const meta = { limit: w.limit, remaining: Math.max(0, w.limit - s.count), reset: resetSeconds(s.start, w) };
-      if (!best || meta.remaining < best.remaining || (meta.remaining === best.remaining && meta.reset > best.reset)) best = meta;
+      if (!best || meta.remaining < best.remaining || (meta.remaining === best.remaining && meta.reset > best.reset))
+        best = meta;
     });
     return best as RateLimitMeta;
   }
@@ -88,7 +96,9 @@ export class RateLimiter {
     let state = this.#counts.get(key);
     if (!state) this.#counts.set(key, (state = this.#windows.map(() => ({ start: -1, count: 0 }))));
     state.forEach((s, i) => {
-      const start = Math.floor(now / (this.#windows[i] as SimRateWindow).intervalMs) * (this.#windows[i] as SimRateWindow).intervalMs;
+      const start =
+        Math.floor(now / (this.#windows[i] as SimRateWindow).intervalMs) *
+        (this.#windows[i] as SimRateWindow).intervalMs;
       if (s.start !== start) Object.assign(s, { start, count: 0 });
     });
     return state;

@@ -13,7 +13,14 @@
  * ```
  */
 import type { Audit, AuditIssue, AuditStatus, LatestAudit } from '../resources/audits.js';
-import type { AnchorText, BacklinkHistory, BacklinkHistoryEntry, BacklinkSummary, BacklinkTarget, ReferringDomain } from '../resources/backlinks.js';
+import type {
+  AnchorText,
+  BacklinkHistory,
+  BacklinkHistoryEntry,
+  BacklinkSummary,
+  BacklinkTarget,
+  ReferringDomain,
+} from '../resources/backlinks.js';
 import type { ContentDetail, ContentItem, ContentPreferences, ContentStatus } from '../resources/content.js';
 import type { ProductMode, Project, ProjectStatus } from '../resources/projects.js';
 import type { Citation, ModelResponse, Prompt, PromptDetail, PromptResponse } from '../resources/prompts.js';
@@ -97,7 +104,11 @@ export type AnchorEntry = Wire<AnchorText>;
  * SDK guesses (`domain`, `domain_rank`) and three of its own choosing.
  * @example `d.domain_rank`
  */
-export type ReferringDomainRecord = Served<ReferringDomain, 'domain' | 'domain_rank'> & { backlinks: number; dofollow: boolean; first_seen: string };
+export type ReferringDomainRecord = Served<ReferringDomain, 'domain' | 'domain_rank'> & {
+  backlinks: number;
+  dofollow: boolean;
+  first_seen: string;
+};
 
 /** All backlink data of one project (the simulator's state, one record per endpoint). @example `const b: BacklinkData = sim.data.backlinks(projectId);` */
 export interface BacklinkData {
@@ -143,4 +154,7 @@ export type EventName = KnownWebhookEventName;
  * a fresh simulator never sends traffic off the machine; `PATCH { active: true }` enables one.
  * @example `sim.data.webhooks().filter((w) => w.active)`
  */
-export type WebhookRecord = Served<WebhookSubscription, 'id' | 'url' | 'project_id' | 'events' | 'created_at' | 'updated_at'> & { active: boolean };
+export type WebhookRecord = Served<
+  WebhookSubscription,
+  'id' | 'url' | 'project_id' | 'events' | 'created_at' | 'updated_at'
+> & { active: boolean };

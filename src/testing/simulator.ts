@@ -93,7 +93,17 @@ export class Simulator {
       chaos: this.chaos,
       context: {
         plan: o.plan,
-        sendTest: (hook) => this.#bus.send(hook, { event: 'webhook.test', timestamp: new Date(this.now()).toISOString(), project_id: hook.project_id, data: { webhook_id: hook.id, message: 'Test delivery from the SEO and AI Visibility simulator' } }, this.now()),
+        sendTest: (hook) =>
+          this.#bus.send(
+            hook,
+            {
+              event: 'webhook.test',
+              timestamp: new Date(this.now()).toISOString(),
+              project_id: hook.project_id,
+              data: { webhook_id: hook.id, message: 'Test delivery from the SEO and AI Visibility simulator' },
+            },
+            this.now(),
+          ),
       },
     };
     this.fetch = (input, init) => this.handle(new Request(input, init));
@@ -121,7 +131,8 @@ export class Simulator {
    */
   async handle(request: Request): Promise<Response> {
     const outcome = await this.dispatch(request);
-    if (outcome.kind === 'drop') throw new TypeError('fetch failed', { cause: new Error('simulator dropped the connection (injected fault)') });
+    if (outcome.kind === 'drop')
+      throw new TypeError('fetch failed', { cause: new Error('simulator dropped the connection (injected fault)') });
     return outcome.response;
   }
 

@@ -62,7 +62,9 @@ function scan(store: Store, p: ProjectState): PendingEvent[] {
   p.lastScanAt += DAY_MS;
   if (p.keywords.count === 0) return [];
   const updated = p.keywords.scannedCount();
-  return [makeEvent('keywords.updated', p.lastScanAt, p.record.id, { keywords_updated: updated, job_id: store.rng.uuid() })];
+  return [
+    makeEvent('keywords.updated', p.lastScanAt, p.record.id, { keywords_updated: updated, job_id: store.rng.uuid() }),
+  ];
 }
 
 function queueAudit(store: Store, p: ProjectState): PendingEvent[] {
@@ -83,7 +85,9 @@ function queueAudit(store: Store, p: ProjectState): PendingEvent[] {
     willFail: store.rng.chance(0.1),
     issues: [],
   };
-  audit.pages_crawled = audit.willFail ? store.rng.int(3, 40) : store.rng.int(Math.round(audit.max_crawl_pages * 0.6), audit.max_crawl_pages);
+  audit.pages_crawled = audit.willFail
+    ? store.rng.int(3, 40)
+    : store.rng.int(Math.round(audit.max_crawl_pages * 0.6), audit.max_crawl_pages);
   store.audits.get(p.record.id)?.unshift(audit);
   return [];
 }
@@ -95,7 +99,13 @@ function stepAudit(store: Store, a: AuditState): PendingEvent[] {
       a.status = 'crawling';
       a.startedAt = at;
       a.nextAt = at + a.crawlMs;
-      return [makeEvent('audit.started', at, a.projectId, { audit_id: a.id, target_url: a.target_url, max_crawl_pages: a.max_crawl_pages })];
+      return [
+        makeEvent('audit.started', at, a.projectId, {
+          audit_id: a.id,
+          target_url: a.target_url,
+          max_crawl_pages: a.max_crawl_pages,
+        }),
+      ];
     case 'crawling':
       a.status = 'processing';
       a.nextAt = at + 3 * MINUTE_MS;
@@ -109,7 +119,13 @@ function stepAudit(store: Store, a: AuditState): PendingEvent[] {
       }
       a.status = 'completed';
       a.issues = makeIssues(store.rng, a.pages_crawled, at);
-      return [makeEvent('audit.completed', at, a.projectId, { audit_id: a.id, target_url: a.target_url, pages_crawled: a.pages_crawled })];
+      return [
+        makeEvent('audit.completed', at, a.projectId, {
+          audit_id: a.id,
+          target_url: a.target_url,
+          pages_crawled: a.pages_crawled,
+        }),
+      ];
   }
 }
 
@@ -118,15 +134,33 @@ function analyse(store: Store, p: PromptState): PendingEvent[] {
   p.rounds++;
   p.nextAt = roundTime(p, p.rounds);
   const agg = latestAggregates(store.seed, p);
-  return [makeEvent('prompts.updated', at, p.projectId, { prompt_id: p.id, visibility_percentage: agg.visibility_percentage, average_position: agg.average_position, best_model: agg.best_model, models_checked: p.models.length })];
+  return [
+    makeEvent('prompts.updated', at, p.projectId, {
+      prompt_id: p.id,
+      visibility_percentage: agg.visibility_percentage,
+      average_position: agg.average_position,
+      best_model: agg.best_model,
+      models_checked: p.models.length,
+    }),
+  ];
 }
 
 function stepContent(store: Store, c: ContentState): PendingEvent[] {
   const at = c.nextAt ?? 0;
   const next = nextStatus(store.rng, c);
-  Object.assign(c.detail, { status: next.status, status_color: STATUS_COLORS[next.status] ?? '#64748b', updated_at: isoTime(at) });
+  Object.assign(c.detail, {
+    status: next.status,
+    status_color: STATUS_COLORS[next.status] ?? '#64748b',
+    updated_at: isoTime(at),
+  });
   c.nextAt = next.nextAt;
-  return [makeEvent('content.status_changed', at, c.projectId, { content_id: c.detail.id, title: c.detail.title, new_status: next.status })];
+  return [
+    makeEvent('content.status_changed', at, c.projectId, {
+      content_id: c.detail.id,
+      title: c.detail.title,
+      new_status: next.status,
+    }),
+  ];
 }
 
 function addContent(store: Store, p: ProjectState): PendingEvent[] {
@@ -136,5 +170,12 @@ function addContent(store: Store, p: ProjectState): PendingEvent[] {
   const item = makeContent(store.rng, p.record.id, p.terms, scheduled, 'Needs Approval', at);
   store.content.get(p.record.id)?.push(item);
   const d = item.detail;
-  return [makeEvent('content.created', at, p.record.id, { content_id: d.id, title: d.title, content_type: d.content_type, scheduled_date: d.scheduled_date })];
+  return [
+    makeEvent('content.created', at, p.record.id, {
+      content_id: d.id,
+      title: d.title,
+      content_type: d.content_type,
+      scheduled_date: d.scheduled_date,
+    }),
+  ];
 }

@@ -31,7 +31,13 @@ type Literals<T> = T extends string ? (string extends T ? never : T) : never;
  * a map of `unknown` (`WebhookTestEvent['data']`) cannot be told from a loose object and becomes
  * `{}`: give such a field its own type (as `EventPayload` does).
  */
-type KnownKey<T, K extends keyof T> = string extends K ? (unknown extends T[K] ? never : K) : number extends K ? never : K;
+type KnownKey<T, K extends keyof T> = string extends K
+  ? unknown extends T[K]
+    ? never
+    : K
+  : number extends K
+    ? never
+    : K;
 
 /**
  * The wire record the simulator serves for an SDK response type `T`: the same fields, nested

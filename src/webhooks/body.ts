@@ -30,7 +30,10 @@ export async function readBoundedBody(request: Request, limits: BodyLimits): Pro
   let size = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<BodyRefusal>((resolve) => {
-    timer = setTimeout(() => resolve({ status: 408, reason: `body not received within ${limits.timeoutMs} ms` }), limits.timeoutMs);
+    timer = setTimeout(
+      () => resolve({ status: 408, reason: `body not received within ${limits.timeoutMs} ms` }),
+      limits.timeoutMs,
+    );
   });
   const read = async (): Promise<Uint8Array | BodyRefusal> => {
     for (;;) {

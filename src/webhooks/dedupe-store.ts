@@ -64,7 +64,8 @@ export interface MemoryDedupeStoreOptions {
  */
 export function memoryDedupeStore(options: MemoryDedupeStoreOptions = {}): WebhookDedupeStore {
   const maxKeys = options.maxKeys ?? 100_000;
-  if (!Number.isSafeInteger(maxKeys) || maxKeys < 1) throw new InvalidArgumentError('maxKeys', `expected a positive integer, got ${String(maxKeys)}`);
+  if (!Number.isSafeInteger(maxKeys) || maxKeys < 1)
+    throw new InvalidArgumentError('maxKeys', `expected a positive integer, got ${String(maxKeys)}`);
   // Insertion order is claim order; with one window for every key, it is also expiry order.
   const keys = new Map<string, number>();
   return {

@@ -1,7 +1,13 @@
 // Subscriptions kept in place: every project of the account has exactly one subscription to the
 // receiver, with the events it handles and the current secret in its URL. Idempotent: a second run
 // changes nothing; a new secret rotates the URL of the existing subscription instead of adding one.
-import { InvalidArgumentError, KNOWN_EVENT_NAMES, type KnownWebhookEventName, type SeoVisibilityClient, type WebhookSubscription } from '../index.js';
+import {
+  InvalidArgumentError,
+  KNOWN_EVENT_NAMES,
+  type KnownWebhookEventName,
+  type SeoVisibilityClient,
+  type WebhookSubscription,
+} from '../index.js';
 import { deleteDuplicate, keepFirst } from './ensure-converge.js';
 import { webhookUrl } from './secret.js';
 
@@ -67,7 +73,8 @@ export interface EnsureWebhookStep {
   events: string[];
 }
 
-const sameEvents = (a: readonly string[] | undefined, b: readonly string[]) => a !== undefined && a.length === b.length && b.every((e) => a.includes(e));
+const sameEvents = (a: readonly string[] | undefined, b: readonly string[]) =>
+  a !== undefined && a.length === b.length && b.every((e) => a.includes(e));
 
 /**
  * Makes sure every project of the account has exactly one subscription to the receiver at `url`,
@@ -83,8 +90,12 @@ const sameEvents = (a: readonly string[] | undefined, b: readonly string[]) => a
  * for (const step of steps) console.log(step.action, step.projectId, step.url);
  * ```
  */
-export async function ensureWebhooks(client: SeoVisibilityClient, options: EnsureWebhooksOptions): Promise<EnsureWebhookStep[]> {
-  if (typeof options !== 'object' || options === null) throw new InvalidArgumentError('options', 'expected { url, secret }');
+export async function ensureWebhooks(
+  client: SeoVisibilityClient,
+  options: EnsureWebhooksOptions,
+): Promise<EnsureWebhookStep[]> {
+  if (typeof options !== 'object' || options === null)
+    throw new InvalidArgumentError('options', 'expected { url, secret }');
   const target = webhookUrl(options.url, options.secret);
   const base = target.slice(0, target.lastIndexOf('/') + 1);
   const shown = `${base}…`;
@@ -96,10 +107,17 @@ export async function ensureWebhooks(client: SeoVisibilityClient, options: Ensur
   for await (const project of client.projects.list()) projects.push(project);
   const hooks = await client.webhooks.list();
   // Ours: those whose URL is this receiver's base followed by one segment (a secret, current or old).
-  const ours = hooks.filter((h) => typeof h.url === 'string' && h.url.startsWith(base) && !h.url.slice(base.length).includes('/'));
-  const unreadable = hooks.filter((h) => typeof h.id !== 'string' || typeof h.url !== 'string' || typeof h.project_id !== 'string');
+  const ours = hooks.filter(
+    (h) => typeof h.url === 'string' && h.url.startsWith(base) && !h.url.slice(base.length).includes('/'),
+  );
+  const unreadable = hooks.filter(
+    (h) => typeof h.id !== 'string' || typeof h.url !== 'string' || typeof h.project_id !== 'string',
+  );
   if (unreadable.length > 0) {
-    throw new InvalidArgumentError('subscriptions', `the subscription list does not show id, url and project_id for ${unreadable.length} subscription(s): duplicates could not be told apart, so nothing was changed`);
+    throw new InvalidArgumentError(
+      'subscriptions',
+      `the subscription list does not show id, url and project_id for ${unreadable.length} subscription(s): duplicates could not be told apart, so nothing was changed`,
+    );
   }
   const steps: EnsureWebhookStep[] = [];
   const created = new Set<string>();
@@ -111,7 +129,9 @@ export async function ensureWebhooks(client: SeoVisibilityClient, options: Ensur
     if (!keep) {
       steps.push({ action: 'create', projectId: project.id, url: shown, events });
       if (!options.dryRun) {
-        steps[steps.length - 1]!.webhookId = (await client.webhooks.create({ url: target, project_id: project.id, events })).id;
+        steps[steps.length - 1]!.webhookId = (
+          await client.webhooks.create({ url: target, project_id: project.id, events })
+        ).id;
         created.add(project.id);
       }
     } else if (keep.url === target && sameEvents(keep.events, events)) {
@@ -121,7 +141,13 @@ export async function ensureWebhooks(client: SeoVisibilityClient, options: Ensur
       if (!options.dryRun) await client.webhooks.update(keep.id!, { url: target, events });
     }
     for (const duplicate of existing.filter((h) => h !== keep)) {
-      steps.push({ action: 'delete', projectId: project.id, webhookId: duplicate.id, url: shown, events: [...(duplicate.events ?? [])] });
+      steps.push({
+        action: 'delete',
+        projectId: project.id,
+        webhookId: duplicate.id,
+        url: shown,
+        events: [...(duplicate.events ?? [])],
+      });
       if (!options.dryRun) await deleteDuplicate(client, duplicate.id!);
     }
   }
@@ -134,18 +160,36 @@ export async function ensureWebhooks(client: SeoVisibilityClient, options: Ensur
  * and, per project this run created for, all but the subscription every racer keeps are deleted;
  * the kept one is brought to this run's URL and events if a racer gave it others.
  */
-async function converge(client: SeoVisibilityClient, run: { base: string; target: string; shown: string; events: string[]; projects: ReadonlySet<string> }): Promise<EnsureWebhookStep[]> {
+async function converge(
+  client: SeoVisibilityClient,
+  run: { base: string; target: string; shown: string; events: string[]; projects: ReadonlySet<string> },
+): Promise<EnsureWebhookStep[]> {
   const steps: EnsureWebhookStep[] = [];
   const hooks = await client.webhooks.list();
   for (const projectId of run.projects) {
-    const mine = hooks.filter((h) => h.project_id === projectId && typeof h.url === 'string' && h.url.startsWith(run.base) && !h.url.slice(run.base.length).includes('/')).sort(keepFirst);
+    const mine = hooks
+      .filter(
+        (h) =>
+          h.project_id === projectId &&
+          typeof h.url === 'string' &&
+          h.url.startsWith(run.base) &&
+          !h.url.slice(run.base.length).includes('/'),
+      )
+      .sort(keepFirst);
     const [keep, ...duplicates] = mine;
     if (keep && (keep.url !== run.target || !sameEvents(keep.events, run.events))) {
       await client.webhooks.update(keep.id!, { url: run.target, events: run.events as KnownWebhookEventName[] });
       steps.push({ action: 'update', projectId, webhookId: keep.id, url: run.shown, events: run.events });
     }
     for (const duplicate of duplicates) {
-      if (await deleteDuplicate(client, duplicate.id!)) steps.push({ action: 'delete', projectId, webhookId: duplicate.id, url: run.shown, events: [...(duplicate.events ?? [])] });
+      if (await deleteDuplicate(client, duplicate.id!))
+        steps.push({
+          action: 'delete',
+          projectId,
+          webhookId: duplicate.id,
+          url: run.shown,
+          events: [...(duplicate.events ?? [])],
+        });
     }
   }
   return steps;

@@ -16,7 +16,9 @@ const IDENTITY: Readonly<Record<string, readonly string[]>> = {
 
 /** An unknown event's ids: every `id` or `*_id` field of its `data`, in name order. */
 function guessedIds(data: Record<string, unknown>): string[] {
-  return Object.keys(data).filter((name) => name === 'id' || name.endsWith('_id')).sort();
+  return Object.keys(data)
+    .filter((name) => name === 'id' || name.endsWith('_id'))
+    .sort();
 }
 
 /**
@@ -37,7 +39,12 @@ export async function webhookEventKey(event: WebhookEvent): Promise<string> {
   // The instant, not its spelling: "…10:00:00Z", "…10:00:00.000Z" and "…12:00:00+02:00" are one time.
   const at = Date.parse(event.timestamp);
   const instant = Number.isFinite(at) ? new Date(at).toISOString() : event.timestamp;
-  const identity = JSON.stringify([event.event, event.project_id, instant, ...fields.map((name) => [name, data[name] ?? null])]);
+  const identity = JSON.stringify([
+    event.event,
+    event.project_id,
+    instant,
+    ...fields.map((name) => [name, data[name] ?? null]),
+  ]);
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(identity)));
   return Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }

@@ -33,5 +33,9 @@ export type { NodeRequest, NodeResponse } from './node-adapter.js';
 export { generateWebhookSecret, webhookUrl } from './secret.js';
 export { webhookEventKey } from './event-key.js';
 export { memoryDedupeStore, type MemoryDedupeStoreOptions, type WebhookDedupeStore } from './dedupe-store.js';
-export { postgresDedupeStore, type PostgresDedupeStoreOptions, type WebhookPostgresPool } from './postgres-dedupe-store.js';
+export {
+  postgresDedupeStore,
+  type PostgresDedupeStoreOptions,
+  type WebhookPostgresPool,
+} from './postgres-dedupe-store.js';
 export { ensureWebhooks, type EnsureWebhookStep, type EnsureWebhooksOptions } from './ensure.js';

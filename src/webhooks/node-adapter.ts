@@ -71,7 +71,13 @@ function bodyStream(request: NodeRequest): ReadableStream<Uint8Array> {
  * Serves one Node request with the Fetch handler. With Express's `next`, a request outside `path`
  * goes on to the application's other routes instead of a 404. @internal
  */
-export function nodeAdapter(handle: FetchHandler, path: string, request: NodeRequest, response: NodeResponse, next?: (error?: unknown) => void): void {
+export function nodeAdapter(
+  handle: FetchHandler,
+  path: string,
+  request: NodeRequest,
+  response: NodeResponse,
+  next?: (error?: unknown) => void,
+): void {
   const target = request.originalUrl ?? request.url ?? '/';
   const pathname = target.split('?')[0] ?? '/';
   if (next && pathname !== path && !pathname.startsWith(`${path}/`)) {
@@ -83,7 +89,11 @@ export function nodeAdapter(handle: FetchHandler, path: string, request: NodeReq
   // and every delivery would wait bodyTimeoutMs for a 408 that blames the sender. Say what is wrong.
   if (request.readableEnded === true && method !== 'GET' && method !== 'HEAD') {
     response.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
-    response.end(new TextEncoder().encode('The webhook receiver got a body already read by a body parser: mount receiver.node before express.json() (or any body parser).'));
+    response.end(
+      new TextEncoder().encode(
+        'The webhook receiver got a body already read by a body parser: mount receiver.node before express.json() (or any body parser).',
+      ),
+    );
     return;
   }
   let fetchRequest: Request;
@@ -107,24 +117,25 @@ export function nodeAdapter(handle: FetchHandler, path: string, request: NodeReq
     response.end();
     return;
   }
-  handle(fetchRequest).then(
-    async (answer) => {
-      const out: Record<string, string> = {};
-      answer.headers.forEach((value, name) => {
-        out[name] = value;
-      });
-      // A body left unread (refused) is not drained for the next request: the connection closes.
-      if (!request.complete) out.connection = 'close';
-      const body = new Uint8Array(await answer.arrayBuffer());
-      response.writeHead(answer.status, out);
-      response.end(body);
-    },
-    (error: unknown) => {
-      if (next) return next(error);
-      response.writeHead(500, { connection: 'close' });
-      response.end();
-    },
-  )
+  handle(fetchRequest)
+    .then(
+      async (answer) => {
+        const out: Record<string, string> = {};
+        answer.headers.forEach((value, name) => {
+          out[name] = value;
+        });
+        // A body left unread (refused) is not drained for the next request: the connection closes.
+        if (!request.complete) out.connection = 'close';
+        const body = new Uint8Array(await answer.arrayBuffer());
+        response.writeHead(answer.status, out);
+        response.end(body);
+      },
+      (error: unknown) => {
+        if (next) return next(error);
+        response.writeHead(500, { connection: 'close' });
+        response.end();
+      },
+    )
     // The client went away before the answer: nothing to write to, and nothing may reject unhandled.
     .catch(() => undefined);
 }

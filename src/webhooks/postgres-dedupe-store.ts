@@ -54,15 +54,25 @@ const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
 
 function identifier(name: string, value: unknown, fallback: string): string {
   if (value === undefined) return fallback;
-  if (typeof value !== 'string' || !IDENTIFIER.test(value)) throw new InvalidArgumentError(name, `expected a lower-case SQL identifier (a-z, 0-9, _; at most 63), got ${typeof value === 'string' ? JSON.stringify(value) : typeof value}`);
+  if (typeof value !== 'string' || !IDENTIFIER.test(value))
+    throw new InvalidArgumentError(
+      name,
+      `expected a lower-case SQL identifier (a-z, 0-9, _; at most 63), got ${typeof value === 'string' ? JSON.stringify(value) : typeof value}`,
+    );
   return value;
 }
 
 const loadPg: () => Promise<PgModule> = loadOnce(() =>
   // At run time only: the webhooks entry bundles for Workers, where pg is not installed.
-  importPeer('pg', () => importAtRunTime<PgModule>('pg'), (_, cause) => new Error('postgresDedupeStore needs the optional peer dependency pg (node-postgres), which could not be loaded. Install it: npm install pg', { cause })).then(
-    (mod) => ((mod as unknown as { default?: PgModule }).default ?? mod) as PgModule,
-  ),
+  importPeer(
+    'pg',
+    () => importAtRunTime<PgModule>('pg'),
+    (_, cause) =>
+      new Error(
+        'postgresDedupeStore needs the optional peer dependency pg (node-postgres), which could not be loaded. Install it: npm install pg',
+        { cause },
+      ),
+  ).then((mod) => ((mod as unknown as { default?: PgModule }).default ?? mod) as PgModule),
 );
 
 /** Claims between two sweeps of expired rows. */
@@ -80,8 +90,17 @@ const SWEEP_EVERY = 500;
  * const receiver = createWebhookReceiver({ secret: generateWebhookSecret(), dedupe: postgresDedupeStore(postgres) });
  * ```
  */
-export function postgresDedupeStore(target: string | WebhookPostgresPool, options: PostgresDedupeStoreOptions = {}): WebhookDedupeStore {
-  if (typeof target === 'string' ? target.trim() === '' : typeof target !== 'object' || target === null || typeof (target as Partial<WebhookPostgresPool>).query !== 'function') {
+export function postgresDedupeStore(
+  target: string | WebhookPostgresPool,
+  options: PostgresDedupeStoreOptions = {},
+): WebhookDedupeStore {
+  if (
+    typeof target === 'string'
+      ? target.trim() === ''
+      : typeof target !== 'object' ||
+        target === null ||
+        typeof (target as Partial<WebhookPostgresPool>).query !== 'function'
+  ) {
     throw new InvalidArgumentError('target', 'expected a postgres:// connection string or a pg.Pool');
   }
   const schema = identifier('schema', options.schema, 'seo_visibility');
@@ -114,7 +133,9 @@ export function postgresDedupeStore(target: string | WebhookPostgresPool, option
         await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
         await client.query(`CREATE TABLE IF NOT EXISTS ${table} (key text PRIMARY KEY, expires_at bigint NOT NULL)`);
         // The body of an event whose handlers have not finished, and when it was (last) taken.
-        await client.query(`ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS body text, ADD COLUMN IF NOT EXISTS claimed_at bigint NOT NULL DEFAULT 0`);
+        await client.query(
+          `ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS body text, ADD COLUMN IF NOT EXISTS claimed_at bigint NOT NULL DEFAULT 0`,
+        );
         await client.query('COMMIT');
         client.release();
       } catch (error) {
@@ -133,7 +154,8 @@ export function postgresDedupeStore(target: string | WebhookPostgresPool, option
     async claim(key, expiresAt, now, body) {
       const pool = await open();
       // Expired rows go, but never one whose handlers have not finished (it waits for recovery).
-      if (++claims % SWEEP_EVERY === 0) await pool.query(`DELETE FROM ${table} WHERE expires_at <= $1 AND body IS NULL`, [now]);
+      if (++claims % SWEEP_EVERY === 0)
+        await pool.query(`DELETE FROM ${table} WHERE expires_at <= $1 AND body IS NULL`, [now]);
       const result = await pool.query(
         `INSERT INTO ${table} AS t (key, expires_at, body, claimed_at) VALUES ($1, $2, $4, $3) ON CONFLICT (key) DO UPDATE SET expires_at = EXCLUDED.expires_at, body = EXCLUDED.body, claimed_at = EXCLUDED.claimed_at WHERE t.expires_at <= $3 RETURNING 1`,
         [key, expiresAt, now, body ?? null],
@@ -146,7 +168,10 @@ export function postgresDedupeStore(target: string | WebhookPostgresPool, option
     },
     async takeUnhandled(before, now) {
       const pool = await open();
-      const result = await pool.query<{ key: string; body: string }>(`UPDATE ${table} SET claimed_at = $2 WHERE body IS NOT NULL AND claimed_at < $1 RETURNING key, body`, [before, now]);
+      const result = await pool.query<{ key: string; body: string }>(
+        `UPDATE ${table} SET claimed_at = $2 WHERE body IS NOT NULL AND claimed_at < $1 RETURNING key, body`,
+        [before, now],
+      );
       return result.rows;
     },
     async release(key) {

@@ -3,7 +3,15 @@
 // request came to the secret URL, as a JSON POST, within the size and time bounds, and parsed as an
 // event not already taken. Handlers run after the answer, so the sender never waits for them.
 import pRetry from 'p-retry';
-import { InvalidArgumentError, isKnownWebhookEvent, KNOWN_EVENT_NAMES, type KnownWebhookEvent, parseWebhookEvent, type UnknownWebhookEvent, type WebhookEvent } from '../index.js';
+import {
+  InvalidArgumentError,
+  isKnownWebhookEvent,
+  KNOWN_EVENT_NAMES,
+  type KnownWebhookEvent,
+  parseWebhookEvent,
+  type UnknownWebhookEvent,
+  type WebhookEvent,
+} from '../index.js';
 import { readBoundedBody } from './body.js';
 import { nodeAdapter, type NodeRequest, type NodeResponse } from './node-adapter.js';
 import { memoryDedupeStore, type WebhookDedupeStore } from './dedupe-store.js';
@@ -265,11 +273,15 @@ export interface WebhookReceiver {
 const HANDLER_NAMES: ReadonlySet<string> = new Set([...KNOWN_EVENT_NAMES, 'webhook.test', 'unknown']);
 
 const text = (status: number, body: string, headers: Record<string, string> = {}) =>
-  new Response(body === '' ? null : body, { status, headers: body === '' ? headers : { 'content-type': 'text/plain; charset=utf-8', ...headers } });
+  new Response(body === '' ? null : body, {
+    status,
+    headers: body === '' ? headers : { 'content-type': 'text/plain; charset=utf-8', ...headers },
+  });
 
 function positiveInteger(name: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) throw new InvalidArgumentError(name, `expected a positive integer, got ${String(value)}`);
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1)
+    throw new InvalidArgumentError(name, `expected a positive integer, got ${String(value)}`);
   return value;
 }
 
@@ -316,13 +328,26 @@ const isWaitUntil = (value: unknown): value is WaitUntilContext =>
  * ```
  */
 export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookReceiver {
-  if (typeof options !== 'object' || options === null) throw new InvalidArgumentError('options', 'expected { secret, … }: the receiver refuses to start without a secret');
+  if (typeof options !== 'object' || options === null)
+    throw new InvalidArgumentError('options', 'expected { secret, … }: the receiver refuses to start without a secret');
   const secrets = checkSecrets(options.secret);
   const path = checkPath(options.path ?? '/');
-  const limits = { maxBytes: positiveInteger('maxBodyBytes', options.maxBodyBytes, 65_536), timeoutMs: positiveInteger('bodyTimeoutMs', options.bodyTimeoutMs, 10_000) };
+  const limits = {
+    maxBytes: positiveInteger('maxBodyBytes', options.maxBodyBytes, 65_536),
+    timeoutMs: positiveInteger('bodyTimeoutMs', options.bodyTimeoutMs, 10_000),
+  };
   const dedupe = options.dedupe === undefined ? memoryDedupeStore() : options.dedupe;
-  if (dedupe !== false && (typeof dedupe !== 'object' || dedupe === null || typeof dedupe.claim !== 'function' || typeof dedupe.release !== 'function')) {
-    throw new InvalidArgumentError('dedupe', 'expected a dedupe store (memoryDedupeStore(), postgresDedupeStore(…)) or false');
+  if (
+    dedupe !== false &&
+    (typeof dedupe !== 'object' ||
+      dedupe === null ||
+      typeof dedupe.claim !== 'function' ||
+      typeof dedupe.release !== 'function')
+  ) {
+    throw new InvalidArgumentError(
+      'dedupe',
+      'expected a dedupe store (memoryDedupeStore(), postgresDedupeStore(…)) or false',
+    );
   }
   const windowMs = positiveInteger('dedupeWindowMs', options.dedupeWindowMs, 86_400_000);
   const storeTimeoutMs = positiveInteger('storeTimeoutMs', options.storeTimeoutMs, 5_000);
@@ -330,12 +355,20 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
   const attempts = positiveInteger('retry.attempts', options.retry?.attempts, 3);
   const delayMs = positiveInteger('retry.delayMs', options.retry?.delayMs, 1000);
   const now = options.now ?? Date.now;
-  const onError = options.onError ?? ((error: unknown, event: WebhookEvent) => {
-    console.error(`seo-visibility/webhooks: the ${JSON.stringify(event.event)} handler failed for project ${JSON.stringify(event.project_id)}: ${error instanceof Error ? error.message : String(error)}`);
-  });
-  const onStoreError = options.onStoreError ?? ((error: unknown, event: WebhookEvent) => {
-    console.error(`seo-visibility/webhooks: the dedupe store could not record a ${JSON.stringify(event.event)} event for project ${JSON.stringify(event.project_id)} (answered 503): ${error instanceof Error ? error.message : String(error)}`);
-  });
+  const onError =
+    options.onError ??
+    ((error: unknown, event: WebhookEvent) => {
+      console.error(
+        `seo-visibility/webhooks: the ${JSON.stringify(event.event)} handler failed for project ${JSON.stringify(event.project_id)}: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    });
+  const onStoreError =
+    options.onStoreError ??
+    ((error: unknown, event: WebhookEvent) => {
+      console.error(
+        `seo-visibility/webhooks: the dedupe store could not record a ${JSON.stringify(event.event)} event for project ${JSON.stringify(event.project_id)} (answered 503): ${error instanceof Error ? error.message : String(error)}`,
+      );
+    });
   const handlers = new Map<string, (event: never) => void | Promise<void>>();
   const pending = new Set<Promise<void>>();
 
@@ -352,7 +385,12 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
   async function run(event: WebhookEvent, key: string | undefined): Promise<void> {
     const handler = handlers.get(isKnownWebhookEvent(event) ? event.event : 'unknown');
     try {
-      const once = async () => within(Promise.resolve(handler?.(event as never)), handlerTimeoutMs, () => new Error(`the handler did not settle within handlerTimeoutMs of ${handlerTimeoutMs} ms`));
+      const once = async () =>
+        within(
+          Promise.resolve(handler?.(event as never)),
+          handlerTimeoutMs,
+          () => new Error(`the handler did not settle within handlerTimeoutMs of ${handlerTimeoutMs} ms`),
+        );
       if (handler) await pRetry(once, { retries: attempts - 1, minTimeout: delayMs, factor: 2, randomize: true });
       // Done: a durable store forgets the body it kept for a restart.
       if (key !== undefined && dedupe) await dedupe.handled?.(key).catch(() => undefined);
@@ -384,7 +422,8 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     if (type !== 'application/json') return text(415, 'Expected content-type: application/json.');
     // The bytes are read as they come (a decompressed body would escape the size bound): say so, not "not JSON".
     const encoding = request.headers.get('content-encoding')?.trim().toLowerCase();
-    if (encoding && encoding !== 'identity') return text(415, 'Expected a body without content-encoding (send it uncompressed).');
+    if (encoding && encoding !== 'identity')
+      return text(415, 'Expected a body without content-encoding (send it uncompressed).');
     const body = await readBoundedBody(request, limits);
     // No connection header here (hop-by-hop: Deno and Workers own it); the Node adapter closes a connection whose body was left unread.
     if (!(body instanceof Uint8Array)) return text(body.status, `Refused: ${body.reason}.`);
@@ -421,8 +460,16 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
 
   const receiver: WebhookReceiver = {
     on(name, handler) {
-      if (typeof name !== 'string' || !HANDLER_NAMES.has(name)) throw new InvalidArgumentError('name', `expected one of ${[...HANDLER_NAMES].join(', ')}, got ${typeof name === 'string' ? JSON.stringify(name) : typeof name}`);
-      if (typeof handler !== 'function') throw new InvalidArgumentError('handler', `expected a function for ${JSON.stringify(name)}, got ${typeof handler}`);
+      if (typeof name !== 'string' || !HANDLER_NAMES.has(name))
+        throw new InvalidArgumentError(
+          'name',
+          `expected one of ${[...HANDLER_NAMES].join(', ')}, got ${typeof name === 'string' ? JSON.stringify(name) : typeof name}`,
+        );
+      if (typeof handler !== 'function')
+        throw new InvalidArgumentError(
+          'handler',
+          `expected a function for ${JSON.stringify(name)}, got ${typeof handler}`,
+        );
       handlers.set(name, handler as (event: never) => void);
       return receiver;
     },
@@ -434,7 +481,8 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     async recover(options = {}) {
       if (dedupe === false || dedupe.takeUnhandled === undefined) return 0;
       const olderThanMs = options.olderThanMs ?? 60_000;
-      if (typeof olderThanMs !== 'number' || !(olderThanMs >= 0)) throw new InvalidArgumentError('olderThanMs', `expected a number of ms ≥ 0, got ${String(olderThanMs)}`);
+      if (typeof olderThanMs !== 'number' || !(olderThanMs >= 0))
+        throw new InvalidArgumentError('olderThanMs', `expected a number of ms ≥ 0, got ${String(olderThanMs)}`);
       const taken = await dedupe.takeUnhandled(now() - olderThanMs, now());
       for (const { key, body } of taken) {
         let event: WebhookEvent;

@@ -31,14 +31,26 @@ export function generateWebhookSecret(): string {
  */
 export function checkSecrets(value: unknown): readonly string[] {
   const list = Array.isArray(value) ? (value as unknown[]) : [value];
-  if (list.length === 0) throw new InvalidArgumentError('secret', 'expected a secret (see generateWebhookSecret()), got an empty list');
+  if (list.length === 0)
+    throw new InvalidArgumentError('secret', 'expected a secret (see generateWebhookSecret()), got an empty list');
   for (const secret of list) {
     if (typeof secret !== 'string' || secret === '') {
-      throw new InvalidArgumentError('secret', `the receiver refuses to start without a secret: expected a string of at least ${MIN_SECRET_LENGTH} URL-safe characters (generateWebhookSecret() makes one), got ${secret === '' ? 'an empty string' : typeof secret}`);
+      throw new InvalidArgumentError(
+        'secret',
+        `the receiver refuses to start without a secret: expected a string of at least ${MIN_SECRET_LENGTH} URL-safe characters (generateWebhookSecret() makes one), got ${secret === '' ? 'an empty string' : typeof secret}`,
+      );
     }
     // The message never repeats the secret, only what is wrong with it.
-    if (secret.length < MIN_SECRET_LENGTH) throw new InvalidArgumentError('secret', `expected at least ${MIN_SECRET_LENGTH} characters, got ${secret.length} (generateWebhookSecret() makes one)`);
-    if (!URL_SAFE.test(secret)) throw new InvalidArgumentError('secret', 'expected only the URL-safe characters A-Z, a-z, 0-9, "-" and "_" (generateWebhookSecret() makes one)');
+    if (secret.length < MIN_SECRET_LENGTH)
+      throw new InvalidArgumentError(
+        'secret',
+        `expected at least ${MIN_SECRET_LENGTH} characters, got ${secret.length} (generateWebhookSecret() makes one)`,
+      );
+    if (!URL_SAFE.test(secret))
+      throw new InvalidArgumentError(
+        'secret',
+        'expected only the URL-safe characters A-Z, a-z, 0-9, "-" and "_" (generateWebhookSecret() makes one)',
+      );
   }
   return list as string[];
 }
@@ -49,7 +61,10 @@ export function checkSecrets(value: unknown): readonly string[] {
  */
 export function checkPath(value: unknown): string {
   if (typeof value !== 'string' || !value.startsWith('/') || /[?#\s]/.test(value)) {
-    throw new InvalidArgumentError('path', `expected a URL path starting with "/" (no query, no fragment), such as '/hooks/seo', got ${typeof value === 'string' ? JSON.stringify(value) : typeof value}`);
+    throw new InvalidArgumentError(
+      'path',
+      `expected a URL path starting with "/" (no query, no fragment), such as '/hooks/seo', got ${typeof value === 'string' ? JSON.stringify(value) : typeof value}`,
+    );
   }
   // As a request's URL spells it (percent-encoded, dot segments resolved): the receiver compares
   // the path of the URL it receives, so '/hooks/café' must be kept as '/hooks/caf%C3%A9'.
@@ -76,9 +91,13 @@ export function webhookUrl(base: string | URL, secret: string): string {
   } catch {
     throw new InvalidArgumentError('base', 'expected an absolute http(s) URL such as https://example.com/hooks/seo');
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new InvalidArgumentError('base', `expected an http(s) URL, got ${url.protocol}`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new InvalidArgumentError('base', `expected an http(s) URL, got ${url.protocol}`);
   if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
-    throw new InvalidArgumentError('base', 'expected a URL without query, fragment or credentials: the secret is the only part the receiver checks');
+    throw new InvalidArgumentError(
+      'base',
+      'expected a URL without query, fragment or credentials: the secret is the only part the receiver checks',
+    );
   }
   url.pathname = `${url.pathname.replace(/\/+$/, '')}/${checked}`;
   return url.href;
@@ -92,7 +111,10 @@ const encoder = new TextEncoder();
  * the Fetch handler does. @internal
  */
 export async function sameSecret(candidate: string, secret: string): Promise<boolean> {
-  const [a, b] = await Promise.all([crypto.subtle.digest('SHA-256', encoder.encode(candidate)), crypto.subtle.digest('SHA-256', encoder.encode(secret))]);
+  const [a, b] = await Promise.all([
+    crypto.subtle.digest('SHA-256', encoder.encode(candidate)),
+    crypto.subtle.digest('SHA-256', encoder.encode(secret)),
+  ]);
   const x = new Uint8Array(a);
   const y = new Uint8Array(b);
   let difference = 0;

@@ -8,4 +8,11 @@
  * ```
  * @internal
  */
-export const MAX_LIMITS = { projects: 500, rankings: 1000, prompts: 200, audits: 1000, backlinks: 1000, content: 1000 } as const;
+export const MAX_LIMITS = {
+  projects: 500,
+  rankings: 1000,
+  prompts: 200,
+  audits: 1000,
+  backlinks: 1000,
+  content: 1000,
+} as const;

@@ -27,13 +27,18 @@ export function openEnum<const T extends readonly string[]>(_values: T): z.ZodMi
  * A loose object with `base`'s fields and more: the same as `z.extend`, spelled with the public
  * `shape` so the bundle carries one object kind and no extend machinery. @internal
  */
-export function extendLoose<A extends z.core.$ZodLooseShape, B extends z.core.$ZodLooseShape>(base: z.ZodMiniObject<A, z.core.$loose>, more: B) {
+export function extendLoose<A extends z.core.$ZodLooseShape, B extends z.core.$ZodLooseShape>(
+  base: z.ZodMiniObject<A, z.core.$loose>,
+  more: B,
+) {
   return z.looseObject({ ...base.shape, ...more } as Omit<A, keyof B> & B);
 }
 
 /** `shape` with every field optional (what `z.partial` does), without the partial machinery. @internal */
 export function optionalShape<A extends z.core.$ZodLooseShape>(shape: A): { [K in keyof A]: z.ZodMiniOptional<A[K]> } {
-  return Object.fromEntries(Object.entries(shape).map(([key, field]) => [key, z.optional(field)])) as { [K in keyof A]: z.ZodMiniOptional<A[K]> };
+  return Object.fromEntries(Object.entries(shape).map(([key, field]) => [key, z.optional(field)])) as {
+    [K in keyof A]: z.ZodMiniOptional<A[K]>;
+  };
 }
 
 /** A number field (may carry a fraction). @internal */

@@ -33,14 +33,24 @@ beforeAll(async () => {
   site = await serveStatic(outdir);
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--headless',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
     // No --user-data-dir: playwright gives every launch a fresh temporary profile of its own.
   });
   page = await browser.newPage({ viewport: { width: 820, height: 900 } });
   page.on('pageerror', (error) => errors.push(error.message));
   // Every request must stay on the page's own origin: the API is simulated in the page.
   page.on('request', (request) => {
-    if (!request.url().startsWith(site.url) && !request.url().startsWith('data:')) errors.push(`unexpected request ${request.url()}`);
+    if (!request.url().startsWith(site.url) && !request.url().startsWith('data:'))
+      errors.push(`unexpected request ${request.url()}`);
   });
   await page.goto(site.url);
   await page.waitForFunction(() => document.body.dataset.status !== 'loading', undefined, { timeout: 30_000 });
@@ -68,24 +78,33 @@ describe('browser dashboard (headless Chromium, packed SDK)', () => {
     // 90 daily checks; 89 between midnight UTC and the day's 02:00 UTC scan.
     expect(await page.locator('#keyword').textContent()).toMatch(/, (89|90) days$/);
     const series = await page.locator('#positions polyline').evaluateAll((lines) =>
-      lines.map((line) => ({ label: line.getAttribute('data-series'), points: (line.getAttribute('points') ?? '').trim().split(/\s+/).length })),
+      lines.map((line) => ({
+        label: line.getAttribute('data-series'),
+        points: (line.getAttribute('points') ?? '').trim().split(/\s+/).length,
+      })),
     );
     expect(series.map((s) => s.label)).toEqual(['Desktop', 'Mobile', 'AI mode', 'Maps']);
     for (const s of series) expect(s.points).toBeGreaterThan(80);
   });
 
   it("draws the brand's AI visibility per model", async () => {
-    const bars = await page.locator('#visibility rect[data-model]').evaluateAll((rects) => rects.map((r) => r.getAttribute('data-model') ?? ''));
+    const bars = await page
+      .locator('#visibility rect[data-model]')
+      .evaluateAll((rects) => rects.map((r) => r.getAttribute('data-model') ?? ''));
     expect(bars.length).toBeGreaterThan(1);
     for (const model of bars) expect(model).toMatch(/^[\w.-]+\/[\w.-]+$/);
   });
 
   it('catches RateLimitedError in the browser', async () => {
-    expect(await page.locator('#rate-limit').textContent()).toMatch(/^Rate limited \(429\): retry after \d\d:\d\d:\d\d$/);
+    expect(await page.locator('#rate-limit').textContent()).toMatch(
+      /^Rate limited \(429\): retry after \d\d:\d\d:\d\d$/,
+    );
   });
 
   it('parses webhook events with parseWebhookEvent', async () => {
-    const events = await page.locator('#events li').evaluateAll((items) => items.map((li) => (li as HTMLElement).dataset.event));
+    const events = await page
+      .locator('#events li')
+      .evaluateAll((items) => items.map((li) => (li as HTMLElement).dataset.event));
     expect(events).toContain('webhook.test');
     expect(events.some((name) => name === 'keywords.updated' || name === 'prompts.updated')).toBe(true);
   });

@@ -30,29 +30,60 @@ beforeAll(() => void (dir = mkdtempSync(join(tmpdir(), 'sv-chaos-cli-'))));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('chaos (system): the CLI prints no server control text and no key', () => {
-  it('seo-visibility sync under 5xx answers with terminal escapes and echoed keys', async () => {
-    const verdicts = new Verdicts(FILE);
-    for (const seed of SEEDS) {
-      const sim = createSimulator({ seed: 3, keywordsPerProject: 5, rateLimit: false, chaos: { seed, rate: 1, faultyAttempts: 100, kinds: ['server-error', 'hostile-values', 'key-echo'] } });
-      const server = await sim.listen({ port: 0 });
-      try {
-        const run = await runCli(['sync', '--db', join(dir, `cli-${seed}.db`)], { SEO_VISIBILITY_BASE_URL: server.url, SEO_VISIBILITY_API_KEY: sim.keys.readOnly });
-        const shown = (text: string) => JSON.stringify(text.slice(-300));
-        verdicts.check(seed, SETTLES, !run.hung, () => `the CLI was still running after ${BOUND_MS / 1000} s; ${journalText(sim)}`);
-        verdicts.check(seed, NO_TERMINAL_CONTROL, !CONTROL.test(run.output), () => `the CLI printed ${shown(run.output)}`);
-        verdicts.check(seed, NO_KEY, !run.output.includes(sim.keys.readOnly), () => `the CLI printed the key: ${shown(run.output.replaceAll(sim.keys.readOnly, '<KEY>'))}`);
-      } finally {
-        await server.close();
+  it(
+    'seo-visibility sync under 5xx answers with terminal escapes and echoed keys',
+    async () => {
+      const verdicts = new Verdicts(FILE);
+      for (const seed of SEEDS) {
+        const sim = createSimulator({
+          seed: 3,
+          keywordsPerProject: 5,
+          rateLimit: false,
+          chaos: { seed, rate: 1, faultyAttempts: 100, kinds: ['server-error', 'hostile-values', 'key-echo'] },
+        });
+        const server = await sim.listen({ port: 0 });
+        try {
+          const run = await runCli(['sync', '--db', join(dir, `cli-${seed}.db`)], {
+            SEO_VISIBILITY_BASE_URL: server.url,
+            SEO_VISIBILITY_API_KEY: sim.keys.readOnly,
+          });
+          const shown = (text: string) => JSON.stringify(text.slice(-300));
+          verdicts.check(
+            seed,
+            SETTLES,
+            !run.hung,
+            () => `the CLI was still running after ${BOUND_MS / 1000} s; ${journalText(sim)}`,
+          );
+          verdicts.check(
+            seed,
+            NO_TERMINAL_CONTROL,
+            !CONTROL.test(run.output),
+            () => `the CLI printed ${shown(run.output)}`,
+          );
+          verdicts.check(
+            seed,
+            NO_KEY,
+            !run.output.includes(sim.keys.readOnly),
+            () => `the CLI printed the key: ${shown(run.output.replaceAll(sim.keys.readOnly, '<KEY>'))}`,
+          );
+        } finally {
+          await server.close();
+        }
       }
-    }
-    console.info(verdicts.summary('cli test', SEEDS.length));
-    expect(verdicts.breaks).toEqual([]);
-  }, SEEDS.length * 70_000);
+      console.info(verdicts.summary('cli test', SEEDS.length));
+      expect(verdicts.breaks).toEqual([]);
+    },
+    SEEDS.length * 70_000,
+  );
 });
 
 function runCli(args: string[], env: Record<string, string>): Promise<{ output: string; hung: boolean }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     let hung = false;
     const timer = setTimeout(() => {

@@ -44,16 +44,20 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('chaos (system): SIGKILLs of a child sync through chaos over HTTP, then resumes', () => {
-  it('every day completes with the truth in the copy; every child ends within its bound; no key anywhere', async () => {
-    const verdicts = new Verdicts(FILE);
-    let kills = 0;
-    const seeds = chaosSeeds(FAST);
-    for (const seed of seeds) kills += await checkSeed(seed, verdicts);
-    console.info(`chaos kill test: ${seeds.length} seeds × ${DAYS} days, ${kills} SIGKILLs landed`);
-    expect(kills).toBeGreaterThan(0);
-    console.info(verdicts.summary('kill test', seeds.length));
-    expect(verdicts.breaks).toEqual([]);
-  }, timeoutFor(FAST, 120_000));
+  it(
+    'every day completes with the truth in the copy; every child ends within its bound; no key anywhere',
+    async () => {
+      const verdicts = new Verdicts(FILE);
+      let kills = 0;
+      const seeds = chaosSeeds(FAST);
+      for (const seed of seeds) kills += await checkSeed(seed, verdicts);
+      console.info(`chaos kill test: ${seeds.length} seeds × ${DAYS} days, ${kills} SIGKILLs landed`);
+      expect(kills).toBeGreaterThan(0);
+      console.info(verdicts.summary('kill test', seeds.length));
+      expect(verdicts.breaks).toEqual([]);
+    },
+    timeoutFor(FAST, 120_000),
+  );
 });
 
 async function checkSeed(seed: number, verdicts: Verdicts): Promise<number> {
@@ -61,7 +65,13 @@ async function checkSeed(seed: number, verdicts: Verdicts): Promise<number> {
   // The simulator's clock runs with the wall clock from the day's noon (a gateway 429's window must
   // pass); the children date their snapshots with the day's noon, hours from midnight either way.
   const started = Date.now();
-  const sim: Simulator = createSimulator({ seed: 1 + (seed % 97), keywordsPerProject: 20, now: () => now + (Date.now() - started), rateLimit: false, chaos: { seed, rate: 0.15, listItems: 1_010, kinds: KINDS, bombBytes: 32 * 1024 * 1024, slowChunkMs: 200 } });
+  const sim: Simulator = createSimulator({
+    seed: 1 + (seed % 97),
+    keywordsPerProject: 20,
+    now: () => now + (Date.now() - started),
+    rateLimit: false,
+    chaos: { seed, rate: 0.15, listItems: 1_010, kinds: KINDS, bombBytes: 32 * 1024 * 1024, slowChunkMs: 200 },
+  });
   const server: SimulatorServer = await sim.listen({ port: 0 });
   const db = join(dir, `copy-${seed}.db`);
   const printed: string[] = [];
@@ -81,7 +91,11 @@ async function checkSeed(seed: number, verdicts: Verdicts): Promise<number> {
         const outcome = await runKillable(script, args, killAt, CHILD_BOUND_MS);
         printed.push(...outcome.printed);
         if (outcome.hung) {
-          verdicts.broke(seed, SETTLES, `day ${day} child ${child}: still running after ${CHILD_BOUND_MS / 1000} s; ${journalText(sim)}`);
+          verdicts.broke(
+            seed,
+            SETTLES,
+            `day ${day} child ${child}: still running after ${CHILD_BOUND_MS / 1000} s; ${journalText(sim)}`,
+          );
           return landed;
         }
         if (outcome.killed) landed++;
@@ -89,15 +103,37 @@ async function checkSeed(seed: number, verdicts: Verdicts): Promise<number> {
         result = outcome.result;
       }
       if (result?.status !== 'completed') {
-        verdicts.broke(seed, COMPLETES, `day ${day}: not completed after ${KILLS} kills and ${MAX_RESUMES} resumes${lastFailure ? `; the last failed with: ${lastFailure}` : ''}; ${journalText(sim)}`);
+        verdicts.broke(
+          seed,
+          COMPLETES,
+          `day ${day}: not completed after ${KILLS} kills and ${MAX_RESUMES} resumes${lastFailure ? `; the last failed with: ${lastFailure}` : ''}; ${journalText(sim)}`,
+        );
         return landed;
       }
-      checkCopy(seed, day + 1, sim, db, start, touchedSince(sim, changesAtStart), { snapshotDate: new Date(now).toISOString().slice(0, 10) }, verdicts);
+      checkCopy(
+        seed,
+        day + 1,
+        sim,
+        db,
+        start,
+        touchedSince(sim, changesAtStart),
+        { snapshotDate: new Date(now).toISOString().slice(0, 10) },
+        verdicts,
+      );
     }
     const key = sim.keys.readOnly;
-    const leaks = [...new Set(printed.filter((line) => line.includes(key)).map((line) => (JSON.parse(line) as { what: string }).what))];
+    const leaks = [
+      ...new Set(
+        printed.filter((line) => line.includes(key)).map((line) => (JSON.parse(line) as { what: string }).what),
+      ),
+    ];
     if (readFileSync(db).toString('latin1').includes(key)) leaks.push('the SQLite file');
-    verdicts.check(seed, NO_KEY, leaks.length === 0, () => `the key appears in: ${leaks.join(', ')}; ${journalText(sim)}`);
+    verdicts.check(
+      seed,
+      NO_KEY,
+      leaks.length === 0,
+      () => `the key appears in: ${leaks.join(', ')}; ${journalText(sim)}`,
+    );
     return landed;
   } finally {
     await server.close();

@@ -47,18 +47,22 @@ afterAll(async () => {
 });
 
 describe('chaos (system): two accounts into one PostgreSQL schema under hostile values and types', () => {
-  it('every day of every account completes, its copy equals its truth, and no key is stored or printed', async () => {
-    const verdicts = new Verdicts(FILE);
-    const seeds = chaosSeeds(FAST);
-    // A few seeds at a time, each taking the next one left when it ends (all at once would be 500 in heavy mode).
-    let next = 0;
-    const lane = async () => {
-      while (next < seeds.length) await checkSeed(seeds[next++] as number, verdicts);
-    };
-    await Promise.all(Array.from({ length: Math.min(SEEDS_AT_ONCE, seeds.length) }, lane));
-    console.info(verdicts.summary('postgres test', chaosSeeds(FAST).length));
-    expect(verdicts.breaks).toEqual([]);
-  }, timeoutFor(FAST, 120_000));
+  it(
+    'every day of every account completes, its copy equals its truth, and no key is stored or printed',
+    async () => {
+      const verdicts = new Verdicts(FILE);
+      const seeds = chaosSeeds(FAST);
+      // A few seeds at a time, each taking the next one left when it ends (all at once would be 500 in heavy mode).
+      let next = 0;
+      const lane = async () => {
+        while (next < seeds.length) await checkSeed(seeds[next++] as number, verdicts);
+      };
+      await Promise.all(Array.from({ length: Math.min(SEEDS_AT_ONCE, seeds.length) }, lane));
+      console.info(verdicts.summary('postgres test', chaosSeeds(FAST).length));
+      expect(verdicts.breaks).toEqual([]);
+    },
+    timeoutFor(FAST, 120_000),
+  );
 });
 
 async function checkSeed(seed: number, verdicts: Verdicts): Promise<void> {
@@ -68,7 +72,13 @@ async function checkSeed(seed: number, verdicts: Verdicts): Promise<void> {
   const schema = `chaos_${seed}`;
   // Two accounts with different data and chaos seeds: a field one sends as a number, the other may send as text.
   const accounts = ['a', 'b'].map((id, i) => {
-    const sim = createSimulator({ seed: 1 + ((seed + i) % 97), keywordsPerProject: 20, now: () => now + (Date.now() - started), rateLimit: false, chaos: { seed: seed + i, rate: 0.25, listItems: 1_010, kinds: KINDS, slowChunkMs: 50 } });
+    const sim = createSimulator({
+      seed: 1 + ((seed + i) % 97),
+      keywordsPerProject: 20,
+      now: () => now + (Date.now() - started),
+      rateLimit: false,
+      chaos: { seed: seed + i, rate: 0.25, listItems: 1_010, kinds: KINDS, slowChunkMs: 50 },
+    });
     const outputs = new Outputs();
     const client = new SeoVisibilityClient({
       apiKey: sim.keys.readOnly,
@@ -77,7 +87,10 @@ async function checkSeed(seed: number, verdicts: Verdicts): Promise<void> {
       rateLimit: { windows: false },
       retryBackoff: { initialDelay: 1, maxDelay: 20 },
       logLevel: 'debug',
-      logger: { debug: (...a: unknown[]) => outputs.add('logger.debug', a), warn: (...a: unknown[]) => outputs.add('logger.warn', a) },
+      logger: {
+        debug: (...a: unknown[]) => outputs.add('logger.debug', a),
+        warn: (...a: unknown[]) => outputs.add('logger.warn', a),
+      },
       hooks: { onResponse: [(info) => outputs.add('hook onResponse', info)] },
     });
     return { id, sim, client, outputs };
@@ -92,25 +105,55 @@ async function checkSeed(seed: number, verdicts: Verdicts): Promise<void> {
       const done = await runDay(account, schema, seed, day, verdicts);
       if (!done) return;
       const date = new Date(now).toISOString().slice(0, 10);
-      const held = { current: await pgCopyOf(pool, schema, account.id), counts: await pgSnapshotCounts(pool, schema, account.id, date) };
-      checkHeld(seed, `account ${account.id}, day ${day + 1}`, sim, held, start, touchedSince(sim, changesAtStart), date, verdicts);
+      const held = {
+        current: await pgCopyOf(pool, schema, account.id),
+        counts: await pgSnapshotCounts(pool, schema, account.id, date),
+      };
+      checkHeld(
+        seed,
+        `account ${account.id}, day ${day + 1}`,
+        sim,
+        held,
+        start,
+        touchedSince(sim, changesAtStart),
+        date,
+        verdicts,
+      );
     }
   }
   for (const { id, sim, outputs } of accounts) {
     const key = sim.keys.readOnly;
     const leaks = outputs.leaksOf(key);
-    const { rows } = await pool.query(`SELECT count(*)::int AS n FROM "${schema}"."projects_list" t WHERE t::text LIKE '%' || $1 || '%'`, [key]);
+    const { rows } = await pool.query(
+      `SELECT count(*)::int AS n FROM "${schema}"."projects_list" t WHERE t::text LIKE '%' || $1 || '%'`,
+      [key],
+    );
     if (Number(rows[0]?.n) > 0) leaks.push('projects_list rows');
-    verdicts.check(seed, NO_KEY, leaks.length === 0, () => `account ${id}: the key appears in: ${leaks.join(', ')}; ${journalText(sim)}`);
+    verdicts.check(
+      seed,
+      NO_KEY,
+      leaks.length === 0,
+      () => `account ${id}: the key appears in: ${leaks.join(', ')}; ${journalText(sim)}`,
+    );
   }
 }
 
-async function runDay(account: { id: string; sim: Simulator; client: SeoVisibilityClient; outputs: Outputs }, schema: string, seed: number, day: number, verdicts: Verdicts): Promise<boolean> {
+async function runDay(
+  account: { id: string; sim: Simulator; client: SeoVisibilityClient; outputs: Outputs },
+  schema: string,
+  seed: number,
+  day: number,
+  verdicts: Verdicts,
+): Promise<boolean> {
   let last = '';
   for (let call = 1; call <= MAX_CALLS; call++) {
     if (call > 1) account.sim.chaos?.nextRun();
     try {
-      const result = await runSync(account.client, { projects: 'all', datasets: [...DATASETS] }, { store: postgresStore(pool, { schema, accountId: account.id }), now: () => account.sim.now() });
+      const result = await runSync(
+        account.client,
+        { projects: 'all', datasets: [...DATASETS] },
+        { store: postgresStore(pool, { schema, accountId: account.id }), now: () => account.sim.now() },
+      );
       account.outputs.add('runSync result', result);
       if (result.status === 'completed') return true;
     } catch (error) {
@@ -118,6 +161,10 @@ async function runDay(account: { id: string; sim: Simulator; client: SeoVisibili
       last = String((error as Error)?.message ?? error).slice(0, 400);
     }
   }
-  verdicts.broke(seed, COMPLETES, `account ${account.id}, day ${day + 1}: not completed after ${MAX_CALLS} calls${last ? `; the last failed with: ${last}` : ''}; ${journalText(account.sim)}`);
+  verdicts.broke(
+    seed,
+    COMPLETES,
+    `account ${account.id}, day ${day + 1}: not completed after ${MAX_CALLS} calls${last ? `; the last failed with: ${last}` : ''}; ${journalText(account.sim)}`,
+  );
   return false;
 }

@@ -9,6 +9,8 @@ describe('the replay command of a failing chaos seed', () => {
   });
 
   it('runs a system file with the system config, which is the one that includes it', () => {
-    expect(replayCommand(42, 'test/reliability/fleetchaos.system.test.ts')).toBe('CHAOS_SEED=42 npx vitest run --config vitest.system.config.ts test/reliability/fleetchaos.system.test.ts');
+    expect(replayCommand(42, 'test/reliability/fleetchaos.system.test.ts')).toBe(
+      'CHAOS_SEED=42 npx vitest run --config vitest.system.config.ts test/reliability/fleetchaos.system.test.ts',
+    );
   });
 });

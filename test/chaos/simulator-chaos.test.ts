@@ -4,18 +4,36 @@
  */
 import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from '../../src/index.js';
-import { CHAOS_KIND_NAMES, CHAOS_KINDS, type ChaosKind, createSimulator, type Simulator } from '../../src/testing/index.js';
+import {
+  CHAOS_KIND_NAMES,
+  CHAOS_KINDS,
+  type ChaosKind,
+  createSimulator,
+  type Simulator,
+} from '../../src/testing/index.js';
 
 const headers = (sim: Simulator) => ({ authorization: `Bearer ${sim.keys.readOnly}` });
 
 /** Reads a list page by page (limit 50) the way a client would, recording each status and body. */
-async function crawl(sim: Simulator, path: string, pages = 6): Promise<Array<{ status: number; type: string; text: string; headers: Headers }>> {
+async function crawl(
+  sim: Simulator,
+  path: string,
+  pages = 6,
+): Promise<Array<{ status: number; type: string; text: string; headers: Headers }>> {
   const out: Array<{ status: number; type: string; text: string; headers: Headers }> = [];
   for (let page = 0; page < pages; page++) {
     for (let attempt = 0; attempt < 4; attempt++) {
-      const response = await sim.fetch(`${sim.baseUrl}${path}?limit=50&offset=${page * 50}`, { headers: headers(sim) }).catch(() => undefined);
+      const response = await sim
+        .fetch(`${sim.baseUrl}${path}?limit=50&offset=${page * 50}`, { headers: headers(sim) })
+        .catch(() => undefined);
       const text = response ? await response.text().catch(() => '') : '';
-      if (response) out.push({ status: response.status, type: response.headers.get('content-type') ?? '', text, headers: response.headers });
+      if (response)
+        out.push({
+          status: response.status,
+          type: response.headers.get('content-type') ?? '',
+          text,
+          headers: response.headers,
+        });
       if (response?.ok) break;
     }
   }
@@ -23,7 +41,12 @@ async function crawl(sim: Simulator, path: string, pages = 6): Promise<Array<{ s
 }
 
 function chaosSim(seed: number, kinds?: ChaosKind[], rate = 0.5): Simulator {
-  return createSimulator({ seed: 2, now: () => Date.UTC(2026, 5, 10, 12), rateLimit: false, chaos: { seed, rate, listItems: 300, slowChunkMs: 0, ...(kinds ? { kinds } : {}) } });
+  return createSimulator({
+    seed: 2,
+    now: () => Date.UTC(2026, 5, 10, 12),
+    rateLimit: false,
+    chaos: { seed, rate, listItems: 300, slowChunkMs: 0, ...(kinds ? { kinds } : {}) },
+  });
 }
 
 describe('chaos mode', () => {
@@ -34,7 +57,11 @@ describe('chaos mode', () => {
       const bodies = await crawl(sim, `/projects/${project}/backlinks/anchors`);
       sim.chaos?.nextRun();
       bodies.push(...(await crawl(sim, `/projects/${project}/content`)));
-      return { journal: sim.chaos?.journal, changes: sim.chaos?.changes, bodies: bodies.map((b) => [b.status, b.text]) };
+      return {
+        journal: sim.chaos?.journal,
+        changes: sim.chaos?.changes,
+        bodies: bodies.map((b) => [b.status, b.text]),
+      };
     };
     const first = await runOnce();
     expect(first.journal?.length).toBeGreaterThan(3);
@@ -42,16 +69,19 @@ describe('chaos mode', () => {
   });
 
   it('another seed makes other choices', async () => {
-    const journals = await Promise.all([11, 12].map(async (seed) => {
-      const sim = chaosSim(seed);
-      await crawl(sim, `/projects/${sim.data.listedProjects[0]?.id}/backlinks/anchors`);
-      return sim.chaos?.journal.map((e) => `${e.kind} ${e.at}`);
-    }));
+    const journals = await Promise.all(
+      [11, 12].map(async (seed) => {
+        const sim = chaosSim(seed);
+        await crawl(sim, `/projects/${sim.data.listedProjects[0]?.id}/backlinks/anchors`);
+        return sim.chaos?.journal.map((e) => `${e.kind} ${e.at}`);
+      }),
+    );
     expect(journals[0]).not.toEqual(journals[1]);
   });
 
   it('every kind names the attack catalogue class it stands for', () => {
-    for (const kind of CHAOS_KIND_NAMES) expect(CHAOS_KINDS[kind].catalogue, kind).toMatch(/^(Time|The server lies|Bodies|Secrets)/);
+    for (const kind of CHAOS_KIND_NAMES)
+      expect(CHAOS_KINDS[kind].catalogue, kind).toMatch(/^(Time|The server lies|Bodies|Secrets)/);
   });
 
   it('each request-level kind happens and looks like the real thing', async () => {
@@ -59,15 +89,23 @@ describe('chaos mode', () => {
     for (let seed = 1; seed <= 40 && seen.size < 6; seed++) {
       const sim = chaosSim(seed, ['gateway-429', 'server-error', 'drop', 'cut-body', 'slow-body', 'key-echo'], 0.6);
       for (const b of await crawl(sim, `/projects/${sim.data.listedProjects[0]?.id}/backlinks/anchors`, 3)) {
-        if (b.status === 429 && b.type.startsWith('text/plain') && b.headers.get('retry-after')) seen.set('gateway-429', b.text);
+        if (b.status === 429 && b.type.startsWith('text/plain') && b.headers.get('retry-after'))
+          seen.set('gateway-429', b.text);
         if (b.status >= 500 && b.type.includes('html')) seen.set('html 5xx', b.text.slice(0, 40));
-        if (b.status === 500 && b.text.includes('"success":true')) seen.set('success envelope with 500', b.text.slice(0, 40));
+        if (b.status === 500 && b.text.includes('"success":true'))
+          seen.set('success envelope with 500', b.text.slice(0, 40));
         if (b.status === 200 && b.type.includes('json') && !isJson(b.text)) seen.set('cut body', b.text.slice(-20));
-        if (b.headers.get('x-echo-authorization')?.includes(sim.keys.readOnly) && b.text.includes(`req_${sim.keys.readOnly}`)) seen.set('key echo', 'header and request id');
+        if (
+          b.headers.get('x-echo-authorization')?.includes(sim.keys.readOnly) &&
+          b.text.includes(`req_${sim.keys.readOnly}`)
+        )
+          seen.set('key echo', 'header and request id');
       }
       if (sim.chaos?.journal.some((e) => e.kind === 'drop')) seen.set('drop', 'connection dropped');
     }
-    expect([...seen.keys()].sort()).toEqual(['cut body', 'drop', 'gateway-429', 'html 5xx', 'key echo', 'success envelope with 500'].sort());
+    expect([...seen.keys()].sort()).toEqual(
+      ['cut body', 'drop', 'gateway-429', 'html 5xx', 'key echo', 'success envelope with 500'].sort(),
+    );
   });
 
   it('list drift changes the truth: sim.data reads the list as changed, and the journal says how', async () => {
@@ -90,9 +128,13 @@ describe('chaos mode', () => {
       const skew = sim.chaos?.skewMs ?? 0;
       if (skew === 0) continue;
       const plain = createSimulator({ seed: 2, now: () => now });
-      const [a, b] = await Promise.all([sim, plain].map((s) => s.fetch(`${s.baseUrl}/projects`, { headers: headers(s) })));
+      const [a, b] = await Promise.all(
+        [sim, plain].map((s) => s.fetch(`${s.baseUrl}/projects`, { headers: headers(s) })),
+      );
       expect(Date.parse(a?.headers.get('date') ?? '') - now).toBe(skew);
-      const reset = async (r: Response | undefined) => ((await r?.json()) as { meta: { rate_limit: { reset: number } } } | undefined)?.meta.rate_limit.reset ?? Number.NaN;
+      const reset = async (r: Response | undefined) =>
+        ((await r?.json()) as { meta: { rate_limit: { reset: number } } } | undefined)?.meta.rate_limit.reset ??
+        Number.NaN;
       expect((await reset(a)) - (await reset(b))).toBe(skew / 1000);
       return;
     }
@@ -103,14 +145,17 @@ describe('chaos mode', () => {
     const found = new Set<string>();
     for (let seed = 1; seed <= 30 && found.size < 4; seed++) {
       const sim = chaosSim(seed, ['hostile-names', 'wide-record', 'type-change', 'hostile-values'], 0.8);
-      const ids = new Set(sim.data.backlinks(sim.data.listedProjects[0]?.id as string).anchors.map((a) => a.anchor_text));
+      const ids = new Set(
+        sim.data.backlinks(sim.data.listedProjects[0]?.id as string).anchors.map((a) => a.anchor_text),
+      );
       const types = new Set<string>();
       for (const b of await crawl(sim, `/projects/${sim.data.listedProjects[0]?.id}/backlinks/anchors`, 3)) {
         const data = (JSON.parse(b.text) as { data: Array<Record<string, unknown>> }).data;
         for (const r of data) expect(ids.has(r['anchor_text'] as string)).toBe(true);
         if (data.some((r) => 'group' in r || 'order' in r || 'we"ird \'name' in r)) found.add('names');
         if (data.some((r) => Object.keys(r).length > 1_700)) found.add('wide');
-        if (data.some((r) => Object.values(r).some((v) => typeof v === 'string' && /[\u0000\ud800\u001b]/.test(v)))) found.add('values');
+        if (data.some((r) => Object.values(r).some((v) => typeof v === 'string' && /[\u0000\ud800\u001b]/.test(v))))
+          found.add('values');
         for (const r of data) types.add(typeof r['chaos_metric']);
       }
       if (types.size > 1) found.add('type change');

@@ -15,20 +15,27 @@ import { checkSyncSeed, PROFILES } from './support/sync-model.js';
 const FILE = 'test/chaos/sync.test.ts';
 afterEach(() => vi.useRealTimers());
 
-describe.each(PROFILES)('chaos ($name): a copy through runs on successive days, stopped and resumed, against the truth', (profile) => {
-  it('completes; no live row marked deleted or lost; deletes marked; snapshots whole; settles; no key anywhere; few 429s', async () => {
-    const verdicts = new Verdicts(FILE);
-    for (const seed of chaosSeeds(profile.fast)) {
-      const dir = mkdtempSync(join(tmpdir(), 'sv-chaos-'));
-      useFakeClock();
-      try {
-        await checkSyncSeed(seed, profile, join(dir, 'copy.db'), verdicts);
-      } finally {
-        vi.useRealTimers();
-        rmSync(dir, { recursive: true, force: true });
-      }
-    }
-    console.info(verdicts.summary(`sync (${profile.name})`, chaosSeeds(profile.fast).length));
-    expect(verdicts.breaks).toEqual([]);
-  }, timeoutFor(profile.fast, 120_000)); // heavy mode adds the 1,700-field record: SQLite spends ~10 s a table adding its columns
-});
+describe.each(PROFILES)(
+  'chaos ($name): a copy through runs on successive days, stopped and resumed, against the truth',
+  (profile) => {
+    it(
+      'completes; no live row marked deleted or lost; deletes marked; snapshots whole; settles; no key anywhere; few 429s',
+      async () => {
+        const verdicts = new Verdicts(FILE);
+        for (const seed of chaosSeeds(profile.fast)) {
+          const dir = mkdtempSync(join(tmpdir(), 'sv-chaos-'));
+          useFakeClock();
+          try {
+            await checkSyncSeed(seed, profile, join(dir, 'copy.db'), verdicts);
+          } finally {
+            vi.useRealTimers();
+            rmSync(dir, { recursive: true, force: true });
+          }
+        }
+        console.info(verdicts.summary(`sync (${profile.name})`, chaosSeeds(profile.fast).length));
+        expect(verdicts.breaks).toEqual([]);
+      },
+      timeoutFor(profile.fast, 120_000),
+    ); // heavy mode adds the 1,700-field record: SQLite spends ~10 s a table adding its columns
+  },
+);

@@ -22,6 +22,8 @@ describe('--account in --help', () => {
   it.each(['report', 'mcp'])('%s: the option, and an example over the fleet schema', (name) => {
     const help = helpOf(name);
     expect(help).toMatch(/--account <id>\s+one account of a fleet warehouse \(its account_id\)/);
-    expect(help).toMatch(new RegExp(`\\$ seo-visibility ${name} --postgres \\S+ --schema seo_visibility_fleet --account acme`));
+    expect(help).toMatch(
+      new RegExp(`\\$ seo-visibility ${name} --postgres \\S+ --schema seo_visibility_fleet --account acme`),
+    );
   });
 });

@@ -6,7 +6,12 @@
 import { describe, expect, it } from 'vitest';
 import { accountDedupe } from '../../src/cli/account-dedupe.js';
 import { accountHookPath, accountWebhookSecret } from '../../src/cli/account-secrets.js';
-import { createWebhookReceiver, generateWebhookSecret, memoryDedupeStore, type WebhookDedupeStore } from '../../src/webhooks/index.js';
+import {
+  createWebhookReceiver,
+  generateWebhookSecret,
+  memoryDedupeStore,
+  type WebhookDedupeStore,
+} from '../../src/webhooks/index.js';
 
 describe('account secrets', () => {
   it('are stable, distinct per account and per main secret, and valid receiver secrets', async () => {

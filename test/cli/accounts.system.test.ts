@@ -31,16 +31,29 @@ afterAll(() => {
 
 /** The CLI bundled once, run as the built bin is (through tsx each run is two Node processes). */
 let bin: string;
-const cli = (args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', cwd: root, timeout: 120_000 });
+const cli = (args: string[]) =>
+  spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', cwd: root, timeout: 120_000 });
 
 describe('report --account --alert', () => {
   it('alerts of one account, then of every account, each line naming its account', () => {
-    const one = cli(['report', '--db', file, '--out', join(dir, 'globex.html'), '--account', 'globex', '--alert', 'new_critical>=1']);
+    const one = cli([
+      'report',
+      '--db',
+      file,
+      '--out',
+      join(dir, 'globex.html'),
+      '--account',
+      'globex',
+      '--alert',
+      'new_critical>=1',
+    ]);
     expect(one.status, one.stderr).toBe(3);
     expect(one.stdout).toContain(`ALERT new_critical>=1: 1 row(s)\n  project ${P}: 1 new critical (server_errors)\n`);
     const all = cli(['report', '--db', file, '--out', join(dir, 'all.html'), '--alert', 'new_critical>=1']);
     expect(all.status, all.stderr).toBe(3);
-    expect(all.stdout).toContain(`ALERT new_critical>=1: 2 row(s)\n  project ${P}, account acme: 1 new critical (server_errors)\n  project ${P}, account globex: 1 new critical (server_errors)\n`);
+    expect(all.stdout).toContain(
+      `ALERT new_critical>=1: 2 row(s)\n  project ${P}, account acme: 1 new critical (server_errors)\n  project ${P}, account globex: 1 new critical (server_errors)\n`,
+    );
   });
 });
 
@@ -52,12 +65,20 @@ describe('mcp --account', () => {
   });
 
   it("serves one account: a project name of that account answers with that account's rows only", async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', '--db', file, '--account', 'globex'], env: { PATH: process.env.PATH ?? '' }, stderr: 'pipe', cwd: root });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [bin, 'mcp', '--db', file, '--account', 'globex'],
+      env: { PATH: process.env.PATH ?? '' },
+      stderr: 'pipe',
+      cwd: root,
+    });
     const client = new Client({ name: 'mcp-accounts', version: '1.0.0' });
     await client.connect(transport);
     try {
       const result = await client.callTool({ name: 'rank_changes', arguments: { project: 'Globex Shop' } });
-      const rows = JSON.parse((result.content as Array<{ text: string }>)[0]?.text ?? '').rows as Array<Record<string, unknown>>;
+      const rows = JSON.parse((result.content as Array<{ text: string }>)[0]?.text ?? '').rows as Array<
+        Record<string, unknown>
+      >;
       expect(rows.length).toBeGreaterThan(0);
       expect(new Set(rows.map((r) => r['account_id']))).toEqual(new Set(['globex']));
       const other = await client.callTool({ name: 'rank_changes', arguments: { project: 'Fixture' } });

@@ -50,7 +50,8 @@ describe('seo-visibility sync', () => {
     const run = await runCliOnTerminal(cli, ['sync', ...SMALL, '--db', join(dir, 'tty.db')]);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/\u001b\[/);
-    for (const dataset of ['rankings.history', 'prompts.history', 'backlinks.anchors']) expect(run.stdout).toMatch(new RegExp(`${dataset.replace('.', '\\.')} +[█░]+ \\d+/\\d+ req +[\\d,]+ rows +ETA `));
+    for (const dataset of ['rankings.history', 'prompts.history', 'backlinks.anchors'])
+      expect(run.stdout).toMatch(new RegExp(`${dataset.replace('.', '\\.')} +[█░]+ \\d+/\\d+ req +[\\d,]+ rows +ETA `));
     expect(run.stdout).toMatch(/ETA \d+s/);
     expect(run.stdout).toContain('Done: every dataset is up to date.');
   }, 90_000);
@@ -60,7 +61,9 @@ describe('seo-visibility sync', () => {
     const first = await runCli(cli, ['sync', ...SMALL, '--db', db, '--max-requests', '50']);
     expect(first.code).toBe(75);
     expect(first.stdout).toMatch(/^50 requests, /m);
-    expect(first.stdout).toContain('Stopped: --max-requests reached. Progress is saved; run the same command again to resume.');
+    expect(first.stdout).toContain(
+      'Stopped: --max-requests reached. Progress is saved; run the same command again to resume.',
+    );
     const rest = await runCli(cli, ['sync', ...SMALL, '--db', db]);
     expect(rest.code).toBe(0);
     expect(rest.stdout).toMatch(/run 1\)/);
@@ -87,7 +90,9 @@ describe('seo-visibility sync', () => {
     expect(bad.stderr).toContain('unknown dataset rankings.lisst');
     const noStore = await runCli(cli, ['sync', '--simulator']);
     expect(noStore.code).toBe(2);
-    expect(noStore.stderr).toContain('sync needs one of --db <file>, --ndjson <dir> or --postgres <url> (or SEO_VISIBILITY_POSTGRES_URL)');
+    expect(noStore.stderr).toContain(
+      'sync needs one of --db <file>, --ndjson <dir> or --postgres <url> (or SEO_VISIBILITY_POSTGRES_URL)',
+    );
   }, 60_000);
 
   it('exit code 1 when the sync fails: a store that cannot be opened', async () => {

@@ -20,16 +20,29 @@ const listen = (server: Server) => new Promise<void>((resolve) => server.listen(
 
 beforeAll(async () => {
   // The API: refuses the key at once (401 is not retried), which is all a plan needs to be seen.
-  api = createServer((_req, res) => res.writeHead(401, { 'content-type': 'application/json' }).end('{"success":false,"error":{"code":"UNAUTHORIZED","message":"bad key"},"meta":{}}'));
+  api = createServer((_req, res) =>
+    res
+      .writeHead(401, { 'content-type': 'application/json' })
+      .end('{"success":false,"error":{"code":"UNAUTHORIZED","message":"bad key"},"meta":{}}'),
+  );
   // A forward proxy, as a corporate one: CONNECT tunnels (undici's ProxyAgent tunnels every
   // request, https:// or not), and absolute-URL requests forwarded.
   proxy = createServer((req, res) => {
     proxied.push(`${req.method} ${req.url}`);
     const target = new URL(req.url ?? '');
-    const upstream = request({ host: target.hostname, port: target.port, path: target.pathname + target.search, method: req.method, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const upstream = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname + target.search,
+        method: req.method,
+        headers: req.headers,
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     upstream.on('error', () => res.writeHead(502).end());
     req.pipe(upstream);
   });
@@ -59,11 +72,25 @@ afterAll(async () => {
 async function plan(env: Record<string, string>): Promise<{ code: number; printed: string }> {
   vi.stubEnv('SEO_VISIBILITY_API_KEY', 'sv_live_proxy_test_key');
   vi.stubEnv('SEO_VISIBILITY_BASE_URL', `http://127.0.0.1:${portOf(api)}/api/v1`);
-  for (const name of ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy', 'NO_PROXY', 'no_proxy', 'NODE_USE_ENV_PROXY']) vi.stubEnv(name, env[name] ?? '');
+  for (const name of [
+    'HTTP_PROXY',
+    'http_proxy',
+    'HTTPS_PROXY',
+    'https_proxy',
+    'NO_PROXY',
+    'no_proxy',
+    'NODE_USE_ENV_PROXY',
+  ])
+    vi.stubEnv(name, env[name] ?? '');
   let printed = '';
   const stream = { write: (s: string) => ((printed += s), true), isTTY: false } as unknown as NodeJS.WriteStream;
   let code = -1;
-  await buildProgram({ out: stream, err: stream, signal: new AbortController().signal, setExit: (c) => (code = c) }).parseAsync(['node', 'seo-visibility', 'plan']);
+  await buildProgram({
+    out: stream,
+    err: stream,
+    signal: new AbortController().signal,
+    setExit: (c) => (code = c),
+  }).parseAsync(['node', 'seo-visibility', 'plan']);
   return { code, printed };
 }
 
@@ -86,7 +113,9 @@ describe('the CLI honours the proxy variables', () => {
   });
 
   test('an unreadable proxy URL is refused naming the variable, never its value (it may hold a password)', async () => {
-    const { code, printed } = await plan({ HTTPS_PROXY: 'proxy.corp:3128 secret-pass' }).catch((error: { exitCode?: number; message: string }) => ({ code: error.exitCode ?? -1, printed: error.message }));
+    const { code, printed } = await plan({ HTTPS_PROXY: 'proxy.corp:3128 secret-pass' }).catch(
+      (error: { exitCode?: number; message: string }) => ({ code: error.exitCode ?? -1, printed: error.message }),
+    );
     expect(code).toBe(2);
     expect(printed).toContain('HTTPS_PROXY: expected a proxy URL');
     expect(printed).not.toContain('secret-pass');

@@ -42,24 +42,40 @@ describe('readAccountsFile: a key written where its variable name belongs', () =
   });
 
   it('an unset variable is still named, since only a valid name is ever printed', () => {
-    const { missingKeys } = readAccountsFile(file(JSON.stringify({ accounts: { acme: { keyEnv: 'ACME_SEO_KEY' } } })), {});
+    const { missingKeys } = readAccountsFile(
+      file(JSON.stringify({ accounts: { acme: { keyEnv: 'ACME_SEO_KEY' } } })),
+      {},
+    );
     expect(missingKeys).toEqual(['acme: ACME_SEO_KEY']);
   });
 });
 
 describe('readAccountsFile: a malformed key in its variable', () => {
   it('a trailing CR/LF (from a .env file) is reported per account and variable, never the key', () => {
-    const { malformedKeys } = readAccountsFile(file(JSON.stringify({ accounts: { acme: { keyEnv: 'ACME_SEO_KEY' }, globex: { keyEnv: 'GLOBEX_SEO_KEY' } } })), {
-      ACME_SEO_KEY: `${KEY}\r\n`,
-      GLOBEX_SEO_KEY: KEY,
-    });
-    expect(malformedKeys).toEqual(['acme: ACME_SEO_KEY holds whitespace, control or non-ASCII characters (a trailing newline or CR from a .env file?)']);
+    const { malformedKeys } = readAccountsFile(
+      file(JSON.stringify({ accounts: { acme: { keyEnv: 'ACME_SEO_KEY' }, globex: { keyEnv: 'GLOBEX_SEO_KEY' } } })),
+      {
+        ACME_SEO_KEY: `${KEY}\r\n`,
+        GLOBEX_SEO_KEY: KEY,
+      },
+    );
+    expect(malformedKeys).toEqual([
+      'acme: ACME_SEO_KEY holds whitespace, control or non-ASCII characters (a trailing newline or CR from a .env file?)',
+    ]);
   });
 });
 
 describe('readAccountsFile: a duplicated account id', () => {
   it('is refused, naming the id and both places (JSON would keep the last one silently)', () => {
-    const text = ['{', '  "accounts": {', '    "acme": { "keyEnv": "ACME_SEO_KEY" },', '    "globex": { "keyEnv": "GLOBEX_SEO_KEY" },', '    "acme": { "keyEnv": "OTHER_KEY" }', '  }', '}'].join('\n');
+    const text = [
+      '{',
+      '  "accounts": {',
+      '    "acme": { "keyEnv": "ACME_SEO_KEY" },',
+      '    "globex": { "keyEnv": "GLOBEX_SEO_KEY" },',
+      '    "acme": { "keyEnv": "OTHER_KEY" }',
+      '  }',
+      '}',
+    ].join('\n');
     const message = refusal(file(text));
     expect(message).toMatch(/account "acme" is given twice: line 3, column 5 and line 5, column 5/);
   });
@@ -70,7 +86,14 @@ describe('readAccountsFile: a duplicated account id', () => {
   });
 
   it('the same id in two different objects is not a duplicate', () => {
-    const path = file(JSON.stringify({ accounts: { acme: { keyEnv: 'ACME_SEO_KEY', projects: ['acme'] }, globex: { keyEnv: 'GLOBEX_SEO_KEY', projects: ['acme'] } } }));
+    const path = file(
+      JSON.stringify({
+        accounts: {
+          acme: { keyEnv: 'ACME_SEO_KEY', projects: ['acme'] },
+          globex: { keyEnv: 'GLOBEX_SEO_KEY', projects: ['acme'] },
+        },
+      }),
+    );
     expect(refusal(path)).toBeUndefined();
   });
 });

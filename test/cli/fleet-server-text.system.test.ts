@@ -20,11 +20,25 @@ let api: Server;
 let dir: string;
 let accounts: string;
 beforeAll(async () => {
-  api = createServer((_req, res) => res.writeHead(403, { 'content-type': 'application/json' }).end(JSON.stringify({ success: false, error: { code: 'FORBIDDEN', message: HOSTILE }, meta: { request_id: 'req_1' } })));
+  api = createServer((_req, res) =>
+    res.writeHead(403, { 'content-type': 'application/json' }).end(
+      JSON.stringify({
+        success: false,
+        error: { code: 'FORBIDDEN', message: HOSTILE },
+        meta: { request_id: 'req_1' },
+      }),
+    ),
+  );
   [pg] = await Promise.all([startPostgres(), new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve))]);
   dir = mkdtempSync(join(tmpdir(), 'sv-fleet-text-'));
   accounts = join(dir, 'accounts.json');
-  writeFileSync(accounts, JSON.stringify({ baseUrl: `http://127.0.0.1:${(api.address() as AddressInfo).port}/api/v1`, accounts: { hostile: { keyEnv: 'HOSTILE_SEO_KEY' } } }));
+  writeFileSync(
+    accounts,
+    JSON.stringify({
+      baseUrl: `http://127.0.0.1:${(api.address() as AddressInfo).port}/api/v1`,
+      accounts: { hostile: { keyEnv: 'HOSTILE_SEO_KEY' } },
+    }),
+  );
   vi.stubEnv('HOSTILE_SEO_KEY', 'sv_live_hostile_fleet_key_01');
 }, 60_000);
 afterAll(async () => {
@@ -38,8 +52,25 @@ async function fleet(command: string, extra: string[] = []): Promise<{ code: num
   let printed = '';
   const stream = { write: (s: string) => ((printed += s), true), isTTY: false } as unknown as NodeJS.WriteStream;
   let code = -1;
-  const args = ['node', 'seo-visibility', 'fleet', command, '--postgres', pg.url, '--accounts', accounts, '--queue', 'hostile-text', ...extra];
-  await buildProgram({ out: stream, err: stream, signal: new AbortController().signal, setExit: (c) => (code = c) }).parseAsync(args);
+  const args = [
+    'node',
+    'seo-visibility',
+    'fleet',
+    command,
+    '--postgres',
+    pg.url,
+    '--accounts',
+    accounts,
+    '--queue',
+    'hostile-text',
+    ...extra,
+  ];
+  await buildProgram({
+    out: stream,
+    err: stream,
+    signal: new AbortController().signal,
+    setExit: (c) => (code = c),
+  }).parseAsync(args);
   return { code, printed };
 }
 

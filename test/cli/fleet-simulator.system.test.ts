@@ -15,7 +15,15 @@ beforeAll(async () => {
   server = await startPostgres();
   dir = mkdtempSync(join(tmpdir(), 'sv-fleet-sim-'));
   file = join(dir, 'accounts.json');
-  writeFileSync(file, JSON.stringify({ accounts: { acme: { keyEnv: 'ACME_SEO_KEY', datasets: ['projects.list', 'rankings.list'] }, globex: { keyEnv: 'GLOBEX_SEO_KEY', datasets: ['projects.list'] } } }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      accounts: {
+        acme: { keyEnv: 'ACME_SEO_KEY', datasets: ['projects.list', 'rankings.list'] },
+        globex: { keyEnv: 'GLOBEX_SEO_KEY', datasets: ['projects.list'] },
+      },
+    }),
+  );
 }, 60_000);
 afterAll(async () => {
   await server?.stop();
@@ -26,9 +34,15 @@ async function fleet(args: string[]): Promise<{ code: number; out: string; err: 
   let out = '';
   let err = '';
   let code = 0;
-  const sink = (write: (s: string) => void) => ({ write: (s: string) => (write(s), true), isTTY: false }) as unknown as NodeJS.WriteStream;
+  const sink = (write: (s: string) => void) =>
+    ({ write: (s: string) => (write(s), true), isTTY: false }) as unknown as NodeJS.WriteStream;
   try {
-    await buildProgram({ out: sink((s) => (out += s)), err: sink((s) => (err += s)), setExit: (c) => (code = c), signal: new AbortController().signal }).parseAsync([
+    await buildProgram({
+      out: sink((s) => (out += s)),
+      err: sink((s) => (err += s)),
+      setExit: (c) => (code = c),
+      signal: new AbortController().signal,
+    }).parseAsync([
       'node',
       'seo-visibility',
       'fleet',

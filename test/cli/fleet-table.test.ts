@@ -4,8 +4,31 @@ import type { AccountStatus } from '../../src/fleet/index.js';
 
 const LONG = `Rate limit exceeded upstream; ${'the gateway said more than anyone reads on one line, '.repeat(3)}end of message.`;
 const status: AccountStatus[] = [
-  { account: 'acme', state: 'completed', lastRun: { status: 'completed', requests: 1154, rows: 108222, startedAt: '2026-06-10T03:00:00.000Z', endedAt: '2026-06-10T03:12:40.512Z', dayWindowMs: 86_400_000 } },
-  { account: 'initech', state: 'failed', lastRun: { status: 'failed', requests: 0, rows: 0, startedAt: '2026-06-10T03:01:00.000Z', endedAt: '2026-06-10T03:01:02.000Z', dayWindowMs: 86_400_000, error: { name: 'InternalServerError', message: LONG, status: 500 } } },
+  {
+    account: 'acme',
+    state: 'completed',
+    lastRun: {
+      status: 'completed',
+      requests: 1154,
+      rows: 108222,
+      startedAt: '2026-06-10T03:00:00.000Z',
+      endedAt: '2026-06-10T03:12:40.512Z',
+      dayWindowMs: 86_400_000,
+    },
+  },
+  {
+    account: 'initech',
+    state: 'failed',
+    lastRun: {
+      status: 'failed',
+      requests: 0,
+      rows: 0,
+      startedAt: '2026-06-10T03:01:00.000Z',
+      endedAt: '2026-06-10T03:01:02.000Z',
+      dayWindowMs: 86_400_000,
+      error: { name: 'InternalServerError', message: LONG, status: 500 },
+    },
+  },
 ];
 
 describe('fleet status table: a long failure text', () => {

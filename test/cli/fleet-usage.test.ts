@@ -13,15 +13,24 @@ const NO_POSTGRES = 'postgres://sync@127.0.0.1:1/warehouse';
 const KEY = 'sv_live_0123456789abcdefABCDEF';
 
 /** Runs `seo-visibility fleet …` in this process with `env` as its environment; resolves with what it printed. */
-async function fleet(args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> {
+async function fleet(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
   let code = 0;
-  const sink = (write: (s: string) => void) => ({ write: (s: string) => (write(s), true), columns: 80, isTTY: false }) as unknown as NodeJS.WriteStream;
+  const sink = (write: (s: string) => void) =>
+    ({ write: (s: string) => (write(s), true), columns: 80, isTTY: false }) as unknown as NodeJS.WriteStream;
   const saved = { ...process.env };
   for (const [k, v] of Object.entries(env)) process.env[k] = v;
   try {
-    await buildProgram({ out: sink((s) => (out += s)), err: sink((s) => (err += s)), setExit: (c) => (code = c), signal: new AbortController().signal }).parseAsync(['node', 'seo-visibility', 'fleet', ...args]);
+    await buildProgram({
+      out: sink((s) => (out += s)),
+      err: sink((s) => (err += s)),
+      setExit: (c) => (code = c),
+      signal: new AbortController().signal,
+    }).parseAsync(['node', 'seo-visibility', 'fleet', ...args]);
   } catch (error) {
     if (!(error instanceof CommanderError)) throw error;
     code = error.exitCode === 0 ? 0 : 2;
@@ -64,7 +73,9 @@ describe('fleet work: a key variable holding a trailing CR/LF', () => {
 
 describe('fleet status: a duplicated account id', () => {
   it('is refused (exit 2), naming the id and both places', async () => {
-    const file = accountsFile('{\n  "accounts": {\n    "acme": { "keyEnv": "A_KEY" },\n    "acme": { "keyEnv": "B_KEY" }\n  }\n}\n');
+    const file = accountsFile(
+      '{\n  "accounts": {\n    "acme": { "keyEnv": "A_KEY" },\n    "acme": { "keyEnv": "B_KEY" }\n  }\n}\n',
+    );
     const run = await fleet(['status', '--postgres', NO_POSTGRES, '--accounts', file]);
     expect(run.code).toBe(2);
     expect(run.err).toContain('account "acme" is given twice: line 3, column 5 and line 4, column 5');

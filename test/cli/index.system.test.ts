@@ -59,7 +59,10 @@ describe('seo-visibility on a closed pipe', () => {
   }, 120_000);
 
   it('sync 2>&1 | head -1: the same when stderr shares the closed pipe', async () => {
-    const run = await throughHead(['sync', ...SMALL, '--db', join(dir, 'both.db'), '--progress', 'lines', '--concurrency', '1'], true);
+    const run = await throughHead(
+      ['sync', ...SMALL, '--db', join(dir, 'both.db'), '--progress', 'lines', '--concurrency', '1'],
+      true,
+    );
     expect(run.first).toMatch(/^Syncing all projects/);
     expect(run.stderr).toBe('');
     expect([0, 75]).toContain(run.code);

@@ -34,7 +34,10 @@ afterAll(async () => {
 
 /** Starts `listen` and resolves with its origin once it listens. */
 function startListen(args: string[], env: NodeJS.ProcessEnv) {
-  const child: ChildProcess = spawn(process.execPath, [cli, 'listen', '--port', '0', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, [cli, 'listen', '--port', '0', ...args], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
@@ -42,7 +45,10 @@ function startListen(args: string[], env: NodeJS.ProcessEnv) {
   const origin = new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`listen did not start:\n${out}`)), 30_000);
     const look = () => {
-      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)\/hooks\/seo\/<account>\/<its secret> for 2 account\(s\): acme, globex/.exec(out);
+      const match =
+        /listening on (http:\/\/127\.0\.0\.1:\d+)\/hooks\/seo\/<account>\/<its secret> for 2 account\(s\): acme, globex/.exec(
+          out,
+        );
       if (match) {
         clearTimeout(timer);
         resolve(match[1]!);
@@ -84,20 +90,37 @@ async function nextKeywordsDelivery(sim: Sim) {
 test('two accounts: deliveries become fleet jobs, read into PostgreSQL with 2 requests for the first and 1 for the next, never a 429; SIGKILL between acknowledgement and queueing loses nothing', async () => {
   const acme = createSimulator({ seed: 11, keywordsPerProject: 25 });
   const globex = createSimulator({ seed: 12, keywordsPerProject: 15 });
-  const [acmeHttp, globexHttp] = await Promise.all([acme.listen({ host: '127.0.0.1', port: 0 }), globex.listen({ host: '127.0.0.1', port: 0 })]);
+  const [acmeHttp, globexHttp] = await Promise.all([
+    acme.listen({ host: '127.0.0.1', port: 0 }),
+    globex.listen({ host: '127.0.0.1', port: 0 }),
+  ]);
   const accounts = join(dir, 'accounts.json');
   writeFileSync(
     accounts,
     JSON.stringify({
       accounts: {
-        acme: { keyEnv: 'ACME_SEO_KEY', baseUrl: acmeHttp.url, projects: [acme.data.listedProjects[0]!.id], datasets: ['rankings.list'] },
-        globex: { keyEnv: 'GLOBEX_SEO_KEY', baseUrl: globexHttp.url, projects: [globex.data.listedProjects[0]!.id], datasets: ['rankings.list'] },
+        acme: {
+          keyEnv: 'ACME_SEO_KEY',
+          baseUrl: acmeHttp.url,
+          projects: [acme.data.listedProjects[0]!.id],
+          datasets: ['rankings.list'],
+        },
+        globex: {
+          keyEnv: 'GLOBEX_SEO_KEY',
+          baseUrl: globexHttp.url,
+          projects: [globex.data.listedProjects[0]!.id],
+          datasets: ['rankings.list'],
+        },
       },
     }),
   );
   const secret = generateWebhookSecret();
   // Read+write keys: `webhooks ensure` creates subscriptions; the worker reads with them too.
-  const env = cleanEnv({ ACME_SEO_KEY: acme.keys.readWrite, GLOBEX_SEO_KEY: globex.keys.readWrite, SEO_VISIBILITY_WEBHOOK_SECRET: secret });
+  const env = cleanEnv({
+    ACME_SEO_KEY: acme.keys.readWrite,
+    GLOBEX_SEO_KEY: globex.keys.readWrite,
+    SEO_VISIBILITY_WEBHOOK_SECRET: secret,
+  });
   const db = new pg.Client({ connectionString: postgres.url });
   await db.connect();
   const listeners: Array<ReturnType<typeof startListen>> = [];
@@ -106,7 +129,11 @@ test('two accounts: deliveries become fleet jobs, read into PostgreSQL with 2 re
     listeners.push(first);
     const origin = await first.origin;
 
-    const ensured = await runCli(cli, ['webhooks', 'ensure', '--url', `${origin}/hooks/seo`, '--accounts', accounts, '--events', 'keywords.updated'], { env });
+    const ensured = await runCli(
+      cli,
+      ['webhooks', 'ensure', '--url', `${origin}/hooks/seo`, '--accounts', accounts, '--events', 'keywords.updated'],
+      { env },
+    );
     expect(ensured.code, ensured.stderr).toBe(0);
     expect(ensured.stdout).toMatch(/create\s+acme\s+\S+\s+http:\/\/127\.0\.0\.1:\d+\/hooks\/seo\/acme\//);
     expect(ensured.stdout).toMatch(/create\s+globex\s+\S+/);
@@ -122,11 +149,20 @@ test('two accounts: deliveries become fleet jobs, read into PostgreSQL with 2 re
     await until(first.output, /completed\s+globex\s+2 request\(s\), 15 row\(s\)/, 60_000);
     const latencyMs = Date.now() - started;
     expect(latencyMs).toBeLessThan(60_000);
-    for (const [sim, id, projectId, rows] of [[acme, 'acme', acme.data.listedProjects[0]!.id, 25], [globex, 'globex', globex.data.listedProjects[0]!.id, 15]] as const) {
-      const { rows: found } = await db.query('SELECT count(*)::int AS n FROM seo_visibility_fleet.rankings_list WHERE account_id = $1 AND project_id = $2', [id, projectId]);
+    for (const [sim, id, projectId, rows] of [
+      [acme, 'acme', acme.data.listedProjects[0]!.id, 25],
+      [globex, 'globex', globex.data.listedProjects[0]!.id, 15],
+    ] as const) {
+      const { rows: found } = await db.query(
+        'SELECT count(*)::int AS n FROM seo_visibility_fleet.rankings_list WHERE account_id = $1 AND project_id = $2',
+        [id, projectId],
+      );
       expect(found[0].n).toBe(rows);
       const spent = sim.requests.slice(before[id]);
-      expect(spent.map((r) => r.path.replace(projectId, '{projectId}'))).toEqual(['/projects', '/projects/{projectId}/rankings/keywords']);
+      expect(spent.map((r) => r.path.replace(projectId, '{projectId}'))).toEqual([
+        '/projects',
+        '/projects/{projectId}/rankings/keywords',
+      ]);
     }
     expect([...acme.requests, ...globex.requests].filter((r) => r.status === 429)).toEqual([]);
 
@@ -142,10 +178,14 @@ test('two accounts: deliveries become fleet jobs, read into PostgreSQL with 2 re
     await first.exited;
     // A statement the killed process had sent would still run once the lock goes (the server sees
     // the dead client only then): end it, as if the process had died before sending it.
-    await lock.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND pid <> pg_backend_pid()");
+    await lock.query(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND pid <> pg_backend_pid()",
+    );
     await lock.query('ROLLBACK');
     await lock.end();
-    const { rows: waiting } = await db.query("SELECT count(*)::int AS n FROM pgboss.job WHERE data->>'account' = 'acme' AND data ? 'event' AND state IN ('created', 'retry', 'active')");
+    const { rows: waiting } = await db.query(
+      "SELECT count(*)::int AS n FROM pgboss.job WHERE data->>'account' = 'acme' AND data ? 'event' AND state IN ('created', 'retry', 'active')",
+    );
     expect(waiting[0].n).toBe(0);
 
     // The restart queues what the killed process acknowledged, and its worker reads it.
@@ -166,7 +206,9 @@ test('two accounts: deliveries become fleet jobs, read into PostgreSQL with 2 re
     for (const text of [printed, JSON.stringify(jobs), JSON.stringify(dedupe)]) {
       for (const hidden of [secret, acme.keys.readWrite, globex.keys.readWrite]) expect(text).not.toContain(hidden);
     }
-    console.log(`events to rows: ${latencyMs} ms for one event per account (2 accounts), 2 requests for each account's first event`);
+    console.log(
+      `events to rows: ${latencyMs} ms for one event per account (2 accounts), 2 requests for each account's first event`,
+    );
   } finally {
     for (const l of listeners) if (l.child.exitCode === null && l.child.signalCode === null) l.child.kill('SIGKILL');
     await db.end();
@@ -194,9 +236,15 @@ test('fleet mode refuses what it cannot honour: exit 2 with the reason', async (
 
 test('a fleet receiver without --work needs no API key, and SIGTERM stops it with exit 0', async () => {
   const accounts = join(dir, 'two.json');
-  writeFileSync(accounts, JSON.stringify({ accounts: { acme: { keyEnv: 'ACME_SEO_KEY' }, globex: { keyEnv: 'GLOBEX_SEO_KEY' } } }));
+  writeFileSync(
+    accounts,
+    JSON.stringify({ accounts: { acme: { keyEnv: 'ACME_SEO_KEY' }, globex: { keyEnv: 'GLOBEX_SEO_KEY' } } }),
+  );
   // No key variable is set: only the workers (`fleet work`) will need them.
-  const listener = startListen(['--postgres', postgres.url, '--accounts', accounts, '--schema', 'keyless_fleet'], cleanEnv({ SEO_VISIBILITY_WEBHOOK_SECRET: generateWebhookSecret() }));
+  const listener = startListen(
+    ['--postgres', postgres.url, '--accounts', accounts, '--schema', 'keyless_fleet'],
+    cleanEnv({ SEO_VISIBILITY_WEBHOOK_SECRET: generateWebhookSecret() }),
+  );
   try {
     await listener.origin;
     listener.child.kill('SIGTERM');

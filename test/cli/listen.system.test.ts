@@ -25,8 +25,24 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 test('without a secret or a store: exit 2', async () => {
-  expect((await runCli(cli, ['listen', '--port', '0', '--db', join(dir, 'x.db')], { env: cleanEnv({ SEO_VISIBILITY_API_KEY: 'k_live_x', SEO_VISIBILITY_BASE_URL: 'http://127.0.0.1:9/api/v1' }) })).code).toBe(2);
-  expect((await runCli(cli, ['listen', '--port', '0'], { env: cleanEnv({ SEO_VISIBILITY_WEBHOOK_SECRET: generateWebhookSecret(), SEO_VISIBILITY_API_KEY: 'k_live_x', SEO_VISIBILITY_BASE_URL: 'http://127.0.0.1:9/api/v1' }) })).code).toBe(2);
+  expect(
+    (
+      await runCli(cli, ['listen', '--port', '0', '--db', join(dir, 'x.db')], {
+        env: cleanEnv({ SEO_VISIBILITY_API_KEY: 'k_live_x', SEO_VISIBILITY_BASE_URL: 'http://127.0.0.1:9/api/v1' }),
+      })
+    ).code,
+  ).toBe(2);
+  expect(
+    (
+      await runCli(cli, ['listen', '--port', '0'], {
+        env: cleanEnv({
+          SEO_VISIBILITY_WEBHOOK_SECRET: generateWebhookSecret(),
+          SEO_VISIBILITY_API_KEY: 'k_live_x',
+          SEO_VISIBILITY_BASE_URL: 'http://127.0.0.1:9/api/v1',
+        }),
+      })
+    ).code,
+  ).toBe(2);
 });
 
 test('an acknowledged keywords.updated is read into the copy before SIGTERM ends the process', async () => {
@@ -36,7 +52,11 @@ test('an acknowledged keywords.updated is read into the copy before SIGTERM ends
     const secret = generateWebhookSecret();
     const db = join(dir, 'copy.db');
     const child = spawn(process.execPath, [cli, 'listen', '--port', '0', '--db', db], {
-      env: cleanEnv({ SEO_VISIBILITY_API_KEY: sim.keys.readOnly, SEO_VISIBILITY_BASE_URL: server.url, SEO_VISIBILITY_WEBHOOK_SECRET: secret }),
+      env: cleanEnv({
+        SEO_VISIBILITY_API_KEY: sim.keys.readOnly,
+        SEO_VISIBILITY_BASE_URL: server.url,
+        SEO_VISIBILITY_WEBHOOK_SECRET: secret,
+      }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -53,11 +73,21 @@ test('an acknowledged keywords.updated is read into the copy before SIGTERM ends
         }
       });
     });
-    const client = new SeoVisibilityClient({ apiKey: sim.keys.readWrite, baseUrl: sim.baseUrl, fetch: sim.fetch, rateLimit: { windows: false } });
+    const client = new SeoVisibilityClient({
+      apiKey: sim.keys.readWrite,
+      baseUrl: sim.baseUrl,
+      fetch: sim.fetch,
+      rateLimit: { windows: false },
+    });
     const projectId = sim.data.listedProjects[0]!.id;
-    await client.webhooks.create({ url: webhookUrl(`${origin}/hooks/seo`, secret), project_id: projectId, events: ['keywords.updated'] });
+    await client.webhooks.create({
+      url: webhookUrl(`${origin}/hooks/seo`, secret),
+      project_id: projectId,
+      events: ['keywords.updated'],
+    });
     let delivered: Awaited<ReturnType<typeof sim.advance>> = [];
-    for (let hour = 0; hour < 48 && delivered.length === 0; hour++) delivered = (await sim.advance(3_600_000)).filter((d) => d.payload.event === 'keywords.updated');
+    for (let hour = 0; hour < 48 && delivered.length === 0; hour++)
+      delivered = (await sim.advance(3_600_000)).filter((d) => d.payload.event === 'keywords.updated');
     expect(delivered.map((d) => d.status)).toEqual([202]);
     // Acknowledged; the read has not had time to run (it waits settleMs): stop now.
     child.kill('SIGTERM');
@@ -67,7 +97,9 @@ test('an acknowledged keywords.updated is read into the copy before SIGTERM ends
     expect(out).not.toContain(secret);
     const copy = new DatabaseSync(db);
     // Dated by the process's own clock (the simulator's ran ahead of it by the hours advanced).
-    const rows = copy.prepare('SELECT count(*) AS n FROM rankings_list WHERE project_id = ?').get(projectId) as { n: number };
+    const rows = copy.prepare('SELECT count(*) AS n FROM rankings_list WHERE project_id = ?').get(projectId) as {
+      n: number;
+    };
     copy.close();
     expect(rows.n).toBe(30);
   } finally {
@@ -77,7 +109,10 @@ test('an acknowledged keywords.updated is read into the copy before SIGTERM ends
 
 /** Starts `listen` and resolves with its origin once it listens. */
 function startListen(args: string[], env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, [cli, 'listen', '--port', '0', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [cli, 'listen', '--port', '0', ...args], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -101,14 +136,28 @@ test('SIGKILLed between the acknowledgement and the read: the read happens after
   const server = await sim.listen({ host: '127.0.0.1', port: 0 });
   try {
     const secret = generateWebhookSecret();
-    const env = cleanEnv({ SEO_VISIBILITY_API_KEY: sim.keys.readOnly, SEO_VISIBILITY_BASE_URL: server.url, SEO_VISIBILITY_WEBHOOK_SECRET: secret });
+    const env = cleanEnv({
+      SEO_VISIBILITY_API_KEY: sim.keys.readOnly,
+      SEO_VISIBILITY_BASE_URL: server.url,
+      SEO_VISIBILITY_WEBHOOK_SECRET: secret,
+    });
     const first = startListen(['--postgres', postgres.url], env);
     const origin = await first.origin;
-    const client = new SeoVisibilityClient({ apiKey: sim.keys.readWrite, baseUrl: sim.baseUrl, fetch: sim.fetch, rateLimit: { windows: false } });
+    const client = new SeoVisibilityClient({
+      apiKey: sim.keys.readWrite,
+      baseUrl: sim.baseUrl,
+      fetch: sim.fetch,
+      rateLimit: { windows: false },
+    });
     const projectId = sim.data.listedProjects[0]!.id;
-    await client.webhooks.create({ url: webhookUrl(`${origin}/hooks/seo`, secret), project_id: projectId, events: ['keywords.updated'] });
+    await client.webhooks.create({
+      url: webhookUrl(`${origin}/hooks/seo`, secret),
+      project_id: projectId,
+      events: ['keywords.updated'],
+    });
     let delivered: Awaited<ReturnType<typeof sim.advance>> = [];
-    for (let hour = 0; hour < 48 && delivered.length === 0; hour++) delivered = (await sim.advance(3_600_000)).filter((d) => d.payload.event === 'keywords.updated');
+    for (let hour = 0; hour < 48 && delivered.length === 0; hour++)
+      delivered = (await sim.advance(3_600_000)).filter((d) => d.payload.event === 'keywords.updated');
     expect(delivered.map((d) => d.status)).toEqual([202]);
     // Acknowledged; the read waits a second for more events: kill it now.
     first.child.kill('SIGKILL');
@@ -131,7 +180,10 @@ test('SIGKILLed between the acknowledgement and the read: the read happens after
     const db = new pg.Client({ connectionString: postgres.url });
     await db.connect();
     try {
-      const { rows } = await db.query('SELECT count(*)::int AS n FROM seo_visibility.rankings_list WHERE project_id = $1', [projectId]);
+      const { rows } = await db.query(
+        'SELECT count(*)::int AS n FROM seo_visibility.rankings_list WHERE project_id = $1',
+        [projectId],
+      );
       expect(rows[0].n).toBe(30);
     } finally {
       await db.end();

@@ -31,7 +31,9 @@ describe('seo-visibility mcp --help', () => {
   });
 
   it('gives a client configuration that installs the optional package from a clean machine', () => {
-    expect(helpOf('mcp')).toContain('"args": ["-y", "-p", "seo-visibility", "-p", "@modelcontextprotocol/sdk", "seo-visibility", "mcp", "--db", "/path/to/seo.db"]');
+    expect(helpOf('mcp')).toContain(
+      '"args": ["-y", "-p", "seo-visibility", "-p", "@modelcontextprotocol/sdk", "seo-visibility", "mcp", "--db", "/path/to/seo.db"]',
+    );
   });
 
   it('report --help speaks of no API key or dataset either', () => {
@@ -47,14 +49,26 @@ describe('seo-visibility mcp --help', () => {
 describe('a missing optional package', () => {
   it('exits 1, as in sync (one cause, one exit code)', async () => {
     const err = { write: () => true } as unknown as NodeJS.WriteStream;
-    const code = await withStoreErrors({ out: err, err, signal: new AbortController().signal, setExit: () => {} }, async () => {
-      throw new InsightError('missing_peer', 'seo-visibility mcp needs the optional package "@modelcontextprotocol/sdk": npm install @modelcontextprotocol/sdk');
-    });
+    const code = await withStoreErrors(
+      { out: err, err, signal: new AbortController().signal, setExit: () => {} },
+      async () => {
+        throw new InsightError(
+          'missing_peer',
+          'seo-visibility mcp needs the optional package "@modelcontextprotocol/sdk": npm install @modelcontextprotocol/sdk',
+        );
+      },
+    );
     expect(code).toBe(EXIT.failed);
   });
 
   it('is named by its package, not by the sub-path imported', async () => {
-    const loading = loadPeer('@seo-visibility-test/no-such-sdk/server/mcp.js', 'seo-visibility mcp', '@seo-visibility-test/no-such-sdk');
-    await expect(loading).rejects.toThrow('seo-visibility mcp needs the optional package "@seo-visibility-test/no-such-sdk": npm install @seo-visibility-test/no-such-sdk');
+    const loading = loadPeer(
+      '@seo-visibility-test/no-such-sdk/server/mcp.js',
+      'seo-visibility mcp',
+      '@seo-visibility-test/no-such-sdk',
+    );
+    await expect(loading).rejects.toThrow(
+      'seo-visibility mcp needs the optional package "@seo-visibility-test/no-such-sdk": npm install @seo-visibility-test/no-such-sdk',
+    );
   });
 });

@@ -15,7 +15,8 @@ afterEach(() => {
 function io() {
   const out: string[] = [];
   const err: string[] = [];
-  const stream = (into: string[]) => ({ write: (chunk: string) => into.push(chunk) > 0, isTTY: false }) as unknown as NodeJS.WriteStream;
+  const stream = (into: string[]) =>
+    ({ write: (chunk: string) => into.push(chunk) > 0, isTTY: false }) as unknown as NodeJS.WriteStream;
   return { out, err, io: { out: stream(out), err: stream(err), signal: new AbortController().signal } };
 }
 

@@ -20,10 +20,15 @@ beforeAll(async () => {
   // A stand-in for the API that counts what reaches it: a refused flag must cost nothing.
   server = createServer((_req, res) => {
     requests++;
-    res.writeHead(500, { 'content-type': 'application/json' }).end('{"success":false,"error":{"code":"INTERNAL_ERROR","message":"counted"}}');
+    res
+      .writeHead(500, { 'content-type': 'application/json' })
+      .end('{"success":false,"error":{"code":"INTERNAL_ERROR","message":"counted"}}');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  env = cleanEnv({ SEO_VISIBILITY_API_KEY: 'sv_live_cli_flags_key', SEO_VISIBILITY_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1` });
+  env = cleanEnv({
+    SEO_VISIBILITY_API_KEY: 'sv_live_cli_flags_key',
+    SEO_VISIBILITY_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`,
+  });
 }, 60_000);
 afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
@@ -33,7 +38,9 @@ afterAll(async () => {
 
 describe('seo-visibility --version', () => {
   it('prints the package version', async () => {
-    const { version } = JSON.parse(readFileSync(join(import.meta.dirname, '../../package.json'), 'utf8')) as { version: string };
+    const { version } = JSON.parse(readFileSync(join(import.meta.dirname, '../../package.json'), 'utf8')) as {
+      version: string;
+    };
     const run = await runCli(cli, ['--version']);
     expect(run.code).toBe(0);
     expect(run.stdout.trim()).toBe(version);

@@ -16,14 +16,18 @@ const HOSTILE = 'boots\x1b]0;you have been pwned\x07\x1b[2J\x1b[H \u202eexe.txt\
 const UNSAFE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
 let source: InsightSource & { file: string };
-vi.mock('../../src/insights/open-source.js', () => ({ openSource: async () => ({ ...source, close: async () => {} }) }));
+vi.mock('../../src/insights/open-source.js', () => ({
+  openSource: async () => ({ ...source, close: async () => {} }),
+}));
 
 beforeAll(async () => {
   // The fixture with a keyword, a domain and an issue type as a hostile server might send them.
   const hostile = structuredClone(REPORT_FIXTURE);
   for (const row of hostile['rankings.history'] ?? []) if (row['keyword'] === 'boots') row['keyword'] = HOSTILE;
-  for (const row of hostile['rankings.list'] ?? []) if (row['keyword'] === 'boots') Object.assign(row, { keyword: HOSTILE, location: `Boston\x1b[31m\u2066` });
-  for (const row of hostile['audits.issues'] ?? []) if (row['type'] === 'server_errors') row['type'] = `server_errors\x1b]8;;http://evil.example\x07click\x1b]8;;\x07`;
+  for (const row of hostile['rankings.list'] ?? [])
+    if (row['keyword'] === 'boots') Object.assign(row, { keyword: HOSTILE, location: `Boston\x1b[31m\u2066` });
+  for (const row of hostile['audits.issues'] ?? [])
+    if (row['type'] === 'server_errors') row['type'] = `server_errors\x1b]8;;http://evil.example\x07click\x1b]8;;\x07`;
   source = await inProcessSource(hostile);
 }, 60_000);
 
@@ -34,10 +38,16 @@ afterAll(async () => {
 async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
-  const stream = (write: (s: string) => void) => ({ write: (s: string) => (write(s), true), isTTY: false }) as unknown as NodeJS.WriteStream;
+  const stream = (write: (s: string) => void) =>
+    ({ write: (s: string) => (write(s), true), isTTY: false }) as unknown as NodeJS.WriteStream;
   let code = -1;
   try {
-    await buildProgram({ out: stream((s) => (out += s)), err: stream((s) => (err += s)), signal: new AbortController().signal, setExit: (c) => (code = c) }).parseAsync(['node', 'seo-visibility', ...args]);
+    await buildProgram({
+      out: stream((s) => (out += s)),
+      err: stream((s) => (err += s)),
+      signal: new AbortController().signal,
+      setExit: (c) => (code = c),
+    }).parseAsync(['node', 'seo-visibility', ...args]);
   } catch (error) {
     // --help ends through commander's exitOverride.
     if ((error as { code?: string }).code !== 'commander.helpDisplayed') throw error;
@@ -49,7 +59,19 @@ async function run(args: string[]): Promise<{ code: number; out: string; err: st
 describe('seo-visibility report, on the terminal', () => {
   it('--alert prints keywords, locations and issue types without a control, escape or bidi character', async () => {
     const out = join(source.file, '..', 'alert.html');
-    const { code, out: printed } = await run(['report', '--db', source.file, '--out', out, '--days', '7', '--alert', 'rank_drop<=-1', '--alert', 'new_critical>=1']);
+    const { code, out: printed } = await run([
+      'report',
+      '--db',
+      source.file,
+      '--out',
+      out,
+      '--days',
+      '7',
+      '--alert',
+      'rank_drop<=-1',
+      '--alert',
+      'new_critical>=1',
+    ]);
     expect(code).toBe(3);
     expect(printed).toContain('ALERT rank_drop<=-1');
     expect(printed).toContain('exe.txt');
@@ -61,14 +83,43 @@ describe('seo-visibility report, on the terminal', () => {
 
   it('--alert visibility_drop fires on the significant drop only; --all-changes also lists the noise', async () => {
     const out = join(source.file, '..', 'alert.html');
-    const quiet = await run(['report', '--db', source.file, '--out', out, '--project', S, '--days', '7', '--alert', 'visibility_drop>=10']);
+    const quiet = await run([
+      'report',
+      '--db',
+      source.file,
+      '--out',
+      out,
+      '--project',
+      S,
+      '--days',
+      '7',
+      '--alert',
+      'visibility_drop>=10',
+    ]);
     expect(quiet.code).toBe(3);
     expect(quiet.out).toContain('ALERT visibility_drop>=10: 1 row(s)');
     expect(quiet.out).toContain('openai/gpt-5: 60.0% of 70 → 20.0% of 70 answers (−40.0 points, significant at 95%)');
-    const all = await run(['report', '--db', source.file, '--out', out, '--project', S, '--days', '7', '--alert', 'visibility_drop>=10', '--all-changes']);
+    const all = await run([
+      'report',
+      '--db',
+      source.file,
+      '--out',
+      out,
+      '--project',
+      S,
+      '--days',
+      '7',
+      '--alert',
+      'visibility_drop>=10',
+      '--all-changes',
+    ]);
     expect(all.out).toContain('ALERT visibility_drop>=10: 2 row(s)');
-    expect(all.out).toContain('perplexity/sonar: 57.1% of 7 → 14.3% of 7 answers (−42.9 points, not significant at 95%)');
-    expect(readFileSync(out, 'utf8')).toContain('Changes by model (significant or not): perplexity/sonar −42.9 points (not significant); openai/gpt-5 −40.0 points.');
+    expect(all.out).toContain(
+      'perplexity/sonar: 57.1% of 7 → 14.3% of 7 answers (−42.9 points, not significant at 95%)',
+    );
+    expect(readFileSync(out, 'utf8')).toContain(
+      'Changes by model (significant or not): perplexity/sonar −42.9 points (not significant); openai/gpt-5 −40.0 points.',
+    );
   });
 
   it('--help speaks of what report takes: no API key, no --simulator, no dataset', async () => {
@@ -83,9 +134,17 @@ describe('seo-visibility report, on the terminal', () => {
 describe('one cause, one exit code', () => {
   it('a missing optional package (echarts, pg) exits 1, as in sync and fleet, not 2 (bad usage)', async () => {
     let err = '';
-    const io = { out: process.stdout, err: { write: (s: string) => ((err += s), true) } as unknown as NodeJS.WriteStream, signal: new AbortController().signal, setExit: () => {} };
+    const io = {
+      out: process.stdout,
+      err: { write: (s: string) => ((err += s), true) } as unknown as NodeJS.WriteStream,
+      signal: new AbortController().signal,
+      setExit: () => {},
+    };
     const code = await withStoreErrors(io, async () => {
-      throw new InsightError('missing_peer', 'seo-visibility report (its charts) needs the optional package "echarts": npm install echarts');
+      throw new InsightError(
+        'missing_peer',
+        'seo-visibility report (its charts) needs the optional package "echarts": npm install echarts',
+      );
     });
     expect(code).toBe(1);
     expect(err).toContain('npm install echarts');

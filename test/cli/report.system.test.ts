@@ -14,7 +14,8 @@ import type { Account } from '../sync/support/account.js';
 // real headless Chromium (no console error, no request but the file itself; a screenshot is kept
 // in artifacts/report/, gitignored), the same report from PostgreSQL, and --alert's exit code.
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium)`);
+if (!existsSync(CHROMIUM))
+  throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium)`);
 const ARTIFACTS = join(root, 'artifacts', 'report');
 
 let account: Account;
@@ -55,13 +56,30 @@ describe('seo-visibility report', () => {
     expect(html.match(/<section>/g)).toHaveLength(4);
     expect(html.match(/<svg /g)?.length).toBeGreaterThanOrEqual(8);
     expect(html).toMatch(/keywords? improved and \d+ declined on desktop/);
-    for (const heading of ['Biggest movers (desktop)', 'Top-10 entries', 'Top-10 exits', 'Referring domains lost', 'New critical audit issues', 'AI visibility by model']) expect(html).toContain(heading);
+    for (const heading of [
+      'Biggest movers (desktop)',
+      'Top-10 entries',
+      'Top-10 exits',
+      'Referring domains lost',
+      'New critical audit issues',
+      'AI visibility by model',
+    ])
+      expect(html).toContain(heading);
   });
 
   it('renders in headless Chromium with no console error and no network request (screenshot kept)', async () => {
     const browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--headless',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     try {
       const page = await browser.newPage({ viewport: { width: 1000, height: 1400 } });
@@ -98,7 +116,9 @@ describe('seo-visibility report', () => {
 
   it("--alert 'rank_drop>=N' exits 3 and prints exactly the rows of rank_changes over the threshold", () => {
     const db = new DatabaseSync(file, { readOnly: true });
-    const drops = db.prepare('SELECT keyword, device, change FROM rank_changes WHERE period_days = 28 AND change >= 5').all();
+    const drops = db
+      .prepare('SELECT keyword, device, change FROM rank_changes WHERE period_days = 28 AND change >= 5')
+      .all();
     db.close();
     expect(drops.length).toBeGreaterThan(0);
     const run = report(['--db', file, '--out', join(ARTIFACTS, 'alert.html'), '--alert', 'rank_drop>=5']);
@@ -106,7 +126,8 @@ describe('seo-visibility report', () => {
     expect(run.stdout).toContain(`ALERT rank_drop>=5: ${drops.length} row(s)`);
     // Each line names the keyword's location, where known: "coffee beans (Boston, MA) (mobile):".
     const literal = (t: unknown) => String(t).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    for (const d of drops) expect(run.stdout).toMatch(new RegExp(`${literal(d['keyword'])}( \\([^)]*\\))? \\(${literal(d['device'])}\\):`));
+    for (const d of drops)
+      expect(run.stdout).toMatch(new RegExp(`${literal(d['keyword'])}( \\([^)]*\\))? \\(${literal(d['device'])}\\):`));
     const quiet = report(['--db', file, '--out', join(ARTIFACTS, 'alert.html'), '--alert', 'rank_drop>=1000']);
     expect(quiet.status).toBe(0);
     expect(quiet.stdout).not.toContain('ALERT');
@@ -123,7 +144,14 @@ describe('seo-visibility report', () => {
     expect(folder.status).toBe(2);
     expect(folder.stderr).toMatch(/the folder .*no-such-folder does not exist/);
     expect(report(['--db', file, '--out', 'x.html', '--dayz', '7']).status).toBe(2);
-    const unknown = report(['--db', file, '--out', join(ARTIFACTS, 'x.html'), '--project', '00000000-0000-4000-8000-000000000000']);
+    const unknown = report([
+      '--db',
+      file,
+      '--out',
+      join(ARTIFACTS, 'x.html'),
+      '--project',
+      '00000000-0000-4000-8000-000000000000',
+    ]);
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toMatch(/--project 0{8}-0{4}-4000-8000-0{12}: the store holds no such project/);
     expect(existsSync(join(ARTIFACTS, 'x.html'))).toBe(false);

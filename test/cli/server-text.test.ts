@@ -19,7 +19,13 @@ let server: Server;
 let dir: string;
 beforeAll(async () => {
   server = createServer((_req, res) => {
-    res.writeHead(403, { 'content-type': 'application/json' }).end(JSON.stringify({ success: false, error: { code: 'FORBIDDEN', message: HOSTILE }, meta: { request_id: 'req_\x1b[31mred' } }));
+    res.writeHead(403, { 'content-type': 'application/json' }).end(
+      JSON.stringify({
+        success: false,
+        error: { code: 'FORBIDDEN', message: HOSTILE },
+        meta: { request_id: 'req_\x1b[31mred' },
+      }),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   dir = mkdtempSync(join(tmpdir(), 'sv-server-text-'));
@@ -37,7 +43,12 @@ async function run(args: string[]): Promise<{ code: number; printed: string }> {
   let printed = '';
   const stream = { write: (s: string) => ((printed += s), true), isTTY: false } as unknown as NodeJS.WriteStream;
   let code = -1;
-  await buildProgram({ out: stream, err: stream, signal: new AbortController().signal, setExit: (c) => (code = c) }).parseAsync(['node', 'seo-visibility', ...args]);
+  await buildProgram({
+    out: stream,
+    err: stream,
+    signal: new AbortController().signal,
+    setExit: (c) => (code = c),
+  }).parseAsync(['node', 'seo-visibility', ...args]);
   return { code, printed };
 }
 

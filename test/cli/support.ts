@@ -14,7 +14,16 @@ export async function bundleCli(): Promise<string> {
   mkdirSync(cache, { recursive: true });
   const dir = mkdtempSync(join(cache, 'sv-cli-'));
   const out = join(dir, 'cli.mjs');
-  await build({ entryPoints: [join(root, 'src', 'cli', 'index.ts')], bundle: true, packages: 'external', platform: 'node', format: 'esm', target: 'node22', outfile: out, logLevel: 'silent' });
+  await build({
+    entryPoints: [join(root, 'src', 'cli', 'index.ts')],
+    bundle: true,
+    packages: 'external',
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    outfile: out,
+    logLevel: 'silent',
+  });
   return out;
 }
 
@@ -29,9 +38,17 @@ export interface CliRun {
  * Runs the CLI on pipes (not a terminal). `interruptOn`: send SIGINT once stdout matches it.
  * Bounded by `timeoutMs`.
  */
-export function runCli(script: string, args: string[], options: { env?: NodeJS.ProcessEnv; interruptOn?: RegExp; timeoutMs?: number; cwd?: string } = {}): Promise<CliRun> {
+export function runCli(
+  script: string,
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; interruptOn?: RegExp; timeoutMs?: number; cwd?: string } = {},
+): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], { env: options.env ?? cleanEnv(), cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [script, ...args], {
+      env: options.env ?? cleanEnv(),
+      cwd: options.cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     let interrupted = false;
@@ -62,7 +79,10 @@ export function runCliOnTerminal(script: string, args: string[], timeoutMs = 60_
   const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
   const command = [process.execPath, script, ...args].map(quote).join(' ');
   return new Promise((resolve, reject) => {
-    const child = spawn('/usr/bin/script', ['-qfec', command, '/dev/null'], { env: { ...cleanEnv(), TERM: 'xterm-256color', COLUMNS: '120', LINES: '40' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('/usr/bin/script', ['-qfec', command, '/dev/null'], {
+      env: { ...cleanEnv(), TERM: 'xterm-256color', COLUMNS: '120', LINES: '40' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     const timer = setTimeout(() => {

@@ -22,7 +22,12 @@ afterAll(async () => {
   await server?.close();
 });
 
-const env = (secret?: string) => ({ ...cleanEnv(), SEO_VISIBILITY_API_KEY: sim.keys.readWrite, SEO_VISIBILITY_BASE_URL: server.url, ...(secret ? { SEO_VISIBILITY_WEBHOOK_SECRET: secret } : {}) });
+const env = (secret?: string) => ({
+  ...cleanEnv(),
+  SEO_VISIBILITY_API_KEY: sim.keys.readWrite,
+  SEO_VISIBILITY_BASE_URL: server.url,
+  ...(secret ? { SEO_VISIBILITY_WEBHOOK_SECRET: secret } : {}),
+});
 const ours = () => sim.data.webhooks().filter((w) => w.url.startsWith(`${BASE}/`));
 const writes = () => sim.requests.filter((r) => r.method !== 'GET').length;
 
@@ -37,7 +42,10 @@ describe('seo-visibility webhooks ensure', () => {
 
   test('bad --events or --url: exit 2', async () => {
     const secret = generateWebhookSecret();
-    expect((await runCli(cli, ['webhooks', 'ensure', '--url', BASE, '--events', 'audit.complete'], { env: env(secret) })).code).toBe(2);
+    expect(
+      (await runCli(cli, ['webhooks', 'ensure', '--url', BASE, '--events', 'audit.complete'], { env: env(secret) }))
+        .code,
+    ).toBe(2);
     const badUrl = await runCli(cli, ['webhooks', 'ensure', '--url', 'ftp://x/hooks'], { env: env(secret) });
     expect(badUrl.code).toBe(2);
     expect(badUrl.stderr + badUrl.stdout).not.toContain(secret);
@@ -49,7 +57,9 @@ describe('seo-visibility webhooks ensure', () => {
     const before = writes();
     const dry = await runCli(cli, ['webhooks', 'ensure', '--url', BASE, '--dry-run'], { env: env(secret) });
     expect(dry.code).toBe(0);
-    expect(dry.stdout).toContain(`${projects} would be created, 0 would be updated, 0 would be deleted, 0 kept (dry run: nothing changed)`);
+    expect(dry.stdout).toContain(
+      `${projects} would be created, 0 would be updated, 0 would be deleted, 0 kept (dry run: nothing changed)`,
+    );
     expect(writes()).toBe(before);
 
     const first = await runCli(cli, ['webhooks', 'ensure', '--url', BASE], { env: env(secret) });
@@ -65,10 +75,13 @@ describe('seo-visibility webhooks ensure', () => {
     const next = generateWebhookSecret();
     const rotated = await runCli(cli, ['webhooks', 'ensure', '--url', BASE, '--json'], { env: env(next) });
     expect(rotated.code).toBe(0);
-    expect((JSON.parse(rotated.stdout) as Array<{ action: string }>).map((s) => s.action)).toEqual(Array(projects).fill('update'));
+    expect((JSON.parse(rotated.stdout) as Array<{ action: string }>).map((s) => s.action)).toEqual(
+      Array(projects).fill('update'),
+    );
     expect(ours()).toHaveLength(projects);
     expect(ours().every((w) => w.url === webhookUrl(BASE, next))).toBe(true);
-    for (const run of [dry, first, again, rotated]) expect(run.stdout + run.stderr).not.toMatch(new RegExp(`${secret}|${next}`));
+    for (const run of [dry, first, again, rotated])
+      expect(run.stdout + run.stderr).not.toMatch(new RegExp(`${secret}|${next}`));
   }, 60_000);
 
   test('webhooks secret prints a new secret', async () => {

@@ -32,7 +32,10 @@ describe('JSDoc examples', () => {
   testCheckedExamples(() => checked, runnable, noRun);
 
   test(`reports ${noRun.length} example(s) tagged no-run (type-checked, not run)`, () => {
-    if (noRun.length > 0) console.info(`JSDoc examples tagged no-run (${noRun.length} of ${snippets.length}):\n${noRun.map((s) => `  ${s.id}`).join('\n')}`);
+    if (noRun.length > 0)
+      console.info(
+        `JSDoc examples tagged no-run (${noRun.length} of ${snippets.length}):\n${noRun.map((s) => `  ${s.id}`).join('\n')}`,
+      );
     expect(noRun.length).toBeLessThan(snippets.length / 10);
   });
 });

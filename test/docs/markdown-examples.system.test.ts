@@ -10,7 +10,12 @@ import { testCheckedExamples } from './support/example-tests.js';
 // `projectId`, … are the values a reader has after the quick start). The README's sync example runs
 // a whole sync of a small account on a simulator 60× faster, hence the longer bound per example.
 // An example tagged `no-check` must import a package the repository does not install.
-const pages = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const pages = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 const snippets = pages.flatMap((page) => markdownSnippets(page, readFileSync(join(root, page), 'utf8')));
 const checkedOnes = snippets.filter((s) => !s.noCheck);
 const runnable = checkedOnes.filter((s) => !s.noRun);
@@ -31,7 +36,10 @@ describe('README and docs/ examples', () => {
 
   testCheckedExamples(() => checked, runnable, noRun);
 
-  test.each(noCheck.map((s) => [s.id, s]))('%s (no-check) imports a package the repository does not install', (_id, snippet) => {
-    expect(uninstalledImports(snippet)).not.toEqual([]);
-  });
+  test.each(noCheck.map((s) => [s.id, s]))(
+    '%s (no-check) imports a package the repository does not install',
+    (_id, snippet) => {
+      expect(uninstalledImports(snippet)).not.toEqual([]);
+    },
+  );
 });

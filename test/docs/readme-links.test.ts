@@ -11,7 +11,12 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 // relative link of either must lead somewhere: a file that exists, and a heading that exists when
 // the link names one.
 const README_BUDGET_BYTES = 20 * 1024;
-const pages = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const pages = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens. */
 const slug = (heading: string) =>
@@ -34,7 +39,8 @@ function links(page: string): Array<{ target: string; line: number }> {
   lines.forEach((text, i) => {
     if (/^\s*```/.test(text)) fenced = !fenced;
     if (fenced) return;
-    for (const m of text.replace(/`[^`]*`/g, '').matchAll(/\]\(([^)\s]+)\)/g)) found.push({ target: m[1]!, line: i + 1 });
+    for (const m of text.replace(/`[^`]*`/g, '').matchAll(/\]\(([^)\s]+)\)/g))
+      found.push({ target: m[1]!, line: i + 1 });
   });
   return found;
 }
@@ -50,8 +56,10 @@ describe('README and docs/', () => {
       if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue; // https:, mailto:
       const [path, anchor] = target.split('#') as [string, string | undefined];
       const file = path === '' ? join(root, page) : join(root, dirname(page), decodeURIComponent(path));
-      if (!file.startsWith(root) || !existsSync(file)) broken.push(`${page}:${line}: ${target} (no file ${relative(root, file)})`);
-      else if (anchor && file.endsWith('.md') && !anchors(file).has(anchor)) broken.push(`${page}:${line}: ${target} (no heading #${anchor})`);
+      if (!file.startsWith(root) || !existsSync(file))
+        broken.push(`${page}:${line}: ${target} (no file ${relative(root, file)})`);
+      else if (anchor && file.endsWith('.md') && !anchors(file).has(anchor))
+        broken.push(`${page}:${line}: ${target} (no heading #${anchor})`);
     }
     expect(broken).toEqual([]);
   });

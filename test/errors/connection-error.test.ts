@@ -22,21 +22,37 @@ async function closedPort(): Promise<number> {
 
 test('a refused 127.0.0.1 port is a ConnectionError with the host and ECONNREFUSED, and no key', async () => {
   const port = await closedPort();
-  const client = new SeoVisibilityClient({ apiKey: KEY, baseUrl: `http://127.0.0.1:${port}/api/v1`, maxRetries: 1, retryBackoff: { initialDelay: 1, maxDelay: 2 }, rateLimit: false });
+  const client = new SeoVisibilityClient({
+    apiKey: KEY,
+    baseUrl: `http://127.0.0.1:${port}/api/v1`,
+    maxRetries: 1,
+    retryBackoff: { initialDelay: 1, maxDelay: 2 },
+    rateLimit: false,
+  });
   const error = (await client.backlinks.summary(PROJECT_ID).catch((e: unknown) => e)) as ConnectionError;
   expect(error).toBeInstanceOf(ConnectionError);
   expect(error.code).toBe('ECONNREFUSED');
   expect(error.host).toBe(`127.0.0.1:${port}`);
   expect(error.message).toContain(`127.0.0.1:${port}`);
   expect(error.message).toContain('ECONNREFUSED');
-  for (const text of [error.message, error.stack ?? '', JSON.stringify(error), inspect(error, { depth: Infinity, showHidden: true })]) {
+  for (const text of [
+    error.message,
+    error.stack ?? '',
+    JSON.stringify(error),
+    inspect(error, { depth: Infinity, showHidden: true }),
+  ]) {
     expect(text).not.toContain(KEY);
   }
   expect(error.cause).toBeUndefined();
 });
 
 test('a port fetch refuses to use (9) keeps undici\'s reason, "bad port", in the ConnectionError', async () => {
-  const client = new SeoVisibilityClient({ apiKey: KEY, baseUrl: 'http://127.0.0.1:9/api/v1', maxRetries: 0, rateLimit: false });
+  const client = new SeoVisibilityClient({
+    apiKey: KEY,
+    baseUrl: 'http://127.0.0.1:9/api/v1',
+    maxRetries: 0,
+    rateLimit: false,
+  });
   const error = (await client.backlinks.summary(PROJECT_ID).catch((e: unknown) => e)) as ConnectionError;
   expect(error).toBeInstanceOf(ConnectionError);
   expect(error.message).toMatch(/bad port/);

@@ -8,10 +8,17 @@ const run = promisify(execFile);
 // five, then how many more (it printed "WARNING (7)" and listed five, the other two unmentioned).
 test('examples/audit-triage.ts: every severity lists or counts each of its issues', async () => {
   const env = { ...process.env, SEO_VISIBILITY_API_KEY: '', SEO_VISIBILITY_BASE_URL: '' };
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'examples/run-with-simulator.ts', 'examples/audit-triage.ts'], { env, timeout: 60_000 });
+  const { stdout } = await run(
+    process.execPath,
+    ['--import', 'tsx', 'examples/run-with-simulator.ts', 'examples/audit-triage.ts'],
+    { env, timeout: 60_000 },
+  );
   const groups = stdout.split(/\n(?=[A-Z]+ \(\d+\)\n)/).slice(1);
   expect(groups.length).toBeGreaterThan(0);
-  expect(groups.some((g) => Number(/^\w+ \((\d+)\)/.exec(g)?.[1]) > 5), 'the simulator has a severity with more than five issues').toBe(true);
+  expect(
+    groups.some((g) => Number(/^\w+ \((\d+)\)/.exec(g)?.[1]) > 5),
+    'the simulator has a severity with more than five issues',
+  ).toBe(true);
   for (const group of groups) {
     const [heading = '', ...lines] = group.trim().split('\n');
     const total = Number(/^\w+ \((\d+)\)$/.exec(heading)?.[1]);

@@ -17,7 +17,14 @@ afterEach(() => {
 /** Starts the example without a key (so it only listens), and reads its listening URL. */
 async function startExample(): Promise<{ child: ChildProcess; origin: string; output: () => string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'examples/webhook-receiver.ts'], {
-    env: { ...process.env, PORT: '0', WEBHOOK_SECRET: SECRET, SEO_VISIBILITY_API_KEY: '', SEO_VISIBILITY_BASE_URL: '', EXIT_AFTER_TEST: '' },
+    env: {
+      ...process.env,
+      PORT: '0',
+      WEBHOOK_SECRET: SECRET,
+      SEO_VISIBILITY_API_KEY: '',
+      SEO_VISIBILITY_BASE_URL: '',
+      EXIT_AFTER_TEST: '',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
@@ -43,8 +50,16 @@ describe('examples/webhook-receiver.ts, attacked', () => {
     const { origin, output } = await startExample();
     const forged = JSON.stringify(auditCompletedEventFixture);
     const statuses = [];
-    for (const [path, method] of [['/', 'POST'], ['/anything', 'POST'], ['/hooks/seo', 'POST'], ['/hooks/seo', 'PUT']] as const) {
-      statuses.push((await fetch(`${origin}${path}`, { method, headers: { 'content-type': 'application/json' }, body: forged })).status);
+    for (const [path, method] of [
+      ['/', 'POST'],
+      ['/anything', 'POST'],
+      ['/hooks/seo', 'POST'],
+      ['/hooks/seo', 'PUT'],
+    ] as const) {
+      statuses.push(
+        (await fetch(`${origin}${path}`, { method, headers: { 'content-type': 'application/json' }, body: forged }))
+          .status,
+      );
     }
     expect(statuses.every((s) => s >= 400)).toBe(true);
     expect(output()).not.toMatch(/audit .* done/);
@@ -57,7 +72,13 @@ describe('examples/webhook-receiver.ts, attacked', () => {
       const chunk = Buffer.alloc(1024 * 1024, 0x20);
       let sent = 0;
       let answered: number | undefined;
-      const request = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'content-type': 'application/json' } });
+      const request = httpRequest({
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+      });
       request.on('response', (response) => {
         answered = response.statusCode;
         response.resume();
@@ -76,7 +97,11 @@ describe('examples/webhook-receiver.ts, attacked', () => {
     });
     expect(status).toBe(413);
     expect(child.exitCode).toBe(null);
-    const health = await fetch(`${origin}/hooks/seo/${SECRET}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(auditCompletedEventFixture) });
+    const health = await fetch(`${origin}/hooks/seo/${SECRET}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(auditCompletedEventFixture),
+    });
     expect(health.status).toBe(202);
   }, 60_000);
 });

@@ -24,12 +24,23 @@ test("an event's job that meets the account's running sync is deferred, then rea
   const fleet = createFleet({
     postgres: server.url,
     schema: 'events_in_use',
-    accounts: { acme: { apiKey: sim.keys.readOnly, job: { projects: 'all', datasets: ['rankings.list'] }, client: { baseUrl: http.url } } },
+    accounts: {
+      acme: {
+        apiKey: sim.keys.readOnly,
+        job: { projects: 'all', datasets: ['rankings.list'] },
+        client: { baseUrl: http.url },
+      },
+    },
     queue: { name: 'events-in-use', pollingIntervalSeconds: 1, retryLimit: 0 },
   });
   try {
     const projectId = sim.data.listedProjects[0]!.id;
-    const event: WebhookEvent = { event: 'keywords.updated', timestamp: new Date().toISOString(), project_id: projectId, data: { keywords_updated: 400, job_id: 'j1' } };
+    const event: WebhookEvent = {
+      event: 'keywords.updated',
+      timestamp: new Date().toISOString(),
+      project_id: projectId,
+      data: { keywords_updated: 400, job_id: 'j1' },
+    };
     await fleet.enqueue();
     const ends: Array<{ status: string; error?: string | undefined }> = [];
     let eventQueued = false;

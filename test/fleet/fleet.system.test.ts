@@ -6,7 +6,15 @@ import { createFleet } from '../../src/fleet/index.js';
 import { runSync, sqliteStore } from '../../src/sync/index.js';
 import { dumpTables } from '../sync/support/account.js';
 import { dumpPostgres, testPool } from '../sync/support/postgres-rows.js';
-import { FAST_QUEUE, type FleetEnv, holds, startFleetEnv, startWorker, waitFor, type WorkerProcess } from './support/fleet-env.js';
+import {
+  FAST_QUEUE,
+  type FleetEnv,
+  holds,
+  startFleetEnv,
+  startWorker,
+  waitFor,
+  type WorkerProcess,
+} from './support/fleet-env.js';
 
 // Each key's own budget, compressed: 20 a second, 1,000 a minute (its "day").
 const WINDOWS = [
@@ -23,7 +31,11 @@ const BAD_KEY = 'sv_live_this_key_was_revoked_000';
 
 let env: FleetEnv;
 beforeAll(async () => {
-  env = await startFleetEnv([...IDS.map((id) => ({ id, windows: WINDOWS })), { id: 'tight', windows: TIGHT }, { id: 'revoked', windows: WINDOWS }]);
+  env = await startFleetEnv([
+    ...IDS.map((id) => ({ id, windows: WINDOWS })),
+    { id: 'tight', windows: TIGHT },
+    { id: 'revoked', windows: WINDOWS },
+  ]);
 }, 60_000);
 afterAll(() => env?.close());
 
@@ -32,8 +44,17 @@ async function referenceCopy(id: string): Promise<ReturnType<typeof dumpTables>>
   const account = env.accounts.find((a) => a.id === id)!;
   const path = join(env.dir, `reference-${id}.db`);
   // Paced on the short window only: the copy may spend as many "days" as it needs.
-  const client = new SeoVisibilityClient({ apiKey: account.sim.keys.readOnly, baseUrl: env.server.url, rateLimit: { windows: [WINDOWS[0]!] }, maxRetryDelay: 20_000 });
-  const result = await runSync(client, { projects: 'all' }, { store: sqliteStore(path), windows: [WINDOWS[0]!, { limit: 100_000, intervalMs: 86_400_000 }] });
+  const client = new SeoVisibilityClient({
+    apiKey: account.sim.keys.readOnly,
+    baseUrl: env.server.url,
+    rateLimit: { windows: [WINDOWS[0]!] },
+    maxRetryDelay: 20_000,
+  });
+  const result = await runSync(
+    client,
+    { projects: 'all' },
+    { store: sqliteStore(path), windows: [WINDOWS[0]!, { limit: 100_000, intervalMs: 86_400_000 }] },
+  );
   expect(result.status).toBe('completed');
   return dumpTables(path);
 }
@@ -42,7 +63,9 @@ async function referenceCopy(id: string): Promise<ReturnType<typeof dumpTables>>
 function testFleet(queueName: string, schema: string, ids: string[]) {
   return createFleet({
     postgres: env.pg.url,
-    accounts: Object.fromEntries(ids.map((id) => [id, { apiKey: 'the-test-process-never-syncs', job: { projects: 'all' as const } }])),
+    accounts: Object.fromEntries(
+      ids.map((id) => [id, { apiKey: 'the-test-process-never-syncs', job: { projects: 'all' as const } }]),
+    ),
     queue: { ...FAST_QUEUE, name: queueName },
     schema,
   });
@@ -50,7 +73,11 @@ function testFleet(queueName: string, schema: string, ids: string[]) {
 
 /** `account: message` of each run of `ids` that ended failed, in any worker. */
 function failedRuns(workers: WorkerProcess[], ids: string[]): string[] {
-  return workers.flatMap((w) => w.events.filter((e) => e.type === 'end' && ids.includes(e.account!) && e.run?.status === 'failed').map((e) => `${e.account}: ${e.run?.error?.message}`));
+  return workers.flatMap((w) =>
+    w.events
+      .filter((e) => e.type === 'end' && ids.includes(e.account!) && e.run?.status === 'failed')
+      .map((e) => `${e.account}: ${e.run?.error?.message}`),
+  );
 }
 
 /** Each account's rows in the warehouse `schema` equal a single-process copy of that account. */
@@ -58,7 +85,8 @@ async function expectRowsOfReference(schema: string, ids: string[]): Promise<voi
   const references = await Promise.all(ids.map(referenceCopy));
   const pool = testPool(env.pg.url);
   try {
-    for (const [i, id] of ids.entries()) expect(await dumpPostgres(pool, schema, references[i]!, { accountId: id }), id).toEqual(references[i]);
+    for (const [i, id] of ids.entries())
+      expect(await dumpPostgres(pool, schema, references[i]!, { accountId: id }), id).toEqual(references[i]);
   } finally {
     await pool.end();
   }
@@ -66,17 +94,29 @@ async function expectRowsOfReference(schema: string, ids: string[]): Promise<voi
 
 describe('a fleet of 3 worker processes and 6 accounts', () => {
   it('completes every account with 0 × 429 per key; a SIGKILLed worker’s account is finished by another; rows equal a single-process copy', async () => {
-    const args = { postgres: env.pg.url, accounts: env.workerAccounts(IDS), queue: { ...FAST_QUEUE, name: 'three-workers' }, schema: 'three_workers', concurrency: 2, exitWhenIdle: true };
+    const args = {
+      postgres: env.pg.url,
+      accounts: env.workerAccounts(IDS),
+      queue: { ...FAST_QUEUE, name: 'three-workers' },
+      schema: 'three_workers',
+      concurrency: 2,
+      exitWhenIdle: true,
+    };
     const fleet = testFleet(args.queue.name, args.schema, IDS);
     try {
       expect((await fleet.enqueue()).queued).toEqual(IDS);
       const before = new Map(env.accounts.map((a) => [a.id, a.sim.requests.length]));
-      const workers: Array<WorkerProcess & { killedAt?: number }> = ['w1', 'w2', 'w3'].map((name) => startWorker(env, name, args));
+      const workers: Array<WorkerProcess & { killedAt?: number }> = ['w1', 'w2', 'w3'].map((name) =>
+        startWorker(env, name, args),
+      );
       // Kill the first worker once one of its accounts is well under way (30 requests served).
       const victim = workers[0]!;
       // Held: started by the victim and not ended. Read again once it is dead, since an account can end
       // between the poll that saw it under way and the kill landing.
-      const heldBy = (w: WorkerProcess) => w.events.filter((e) => e.type === 'start' && !w.events.some((x) => x.type === 'end' && x.jobId === e.jobId)).map((e) => e.account!);
+      const heldBy = (w: WorkerProcess) =>
+        w.events
+          .filter((e) => e.type === 'start' && !w.events.some((x) => x.type === 'end' && x.jobId === e.jobId))
+          .map((e) => e.account!);
       await waitFor(() => heldBy(victim).some((account) => served(account) >= 30), 60_000, 'w1 to be mid-run');
       victim.child.kill('SIGKILL');
       victim.killedAt = Date.now();
@@ -90,21 +130,29 @@ describe('a fleet of 3 worker processes and 6 accounts', () => {
       expect(status.map((s) => [s.account, s.state])).toEqual(IDS.map((id) => [id, 'completed']));
       expect(held.length).toBeGreaterThan(0);
       for (const id of held) {
-        const finisher = workers.slice(1).find((w) => w.events.some((e) => e.type === 'end' && e.account === id && e.run?.status === 'completed'));
+        const finisher = workers
+          .slice(1)
+          .find((w) => w.events.some((e) => e.type === 'end' && e.account === id && e.run?.status === 'completed'));
         expect(finisher, `${id} finished by a surviving worker`).toBeDefined();
         // For the report, not asserted (no wall-clock limits in tests): how long the account waited.
-        const resumed = finisher!.events.find((e) => e.type === 'start' && e.account === id && e.at >= victim.killedAt!)!.at;
-        console.info(`fleet: ${id}, held by the SIGKILLed worker, resumed by ${finisher!.name} ${((resumed - victim.killedAt!) / 1000).toFixed(1)} s after the kill`);
+        const resumed = finisher!.events.find(
+          (e) => e.type === 'start' && e.account === id && e.at >= victim.killedAt!,
+        )!.at;
+        console.info(
+          `fleet: ${id}, held by the SIGKILLed worker, resumed by ${finisher!.name} ${((resumed - victim.killedAt!) / 1000).toFixed(1)} s after the kill`,
+        );
       }
       // No two holds of one account overlap.
       for (const [id, list] of holds(workers)) {
         const sorted = [...list].sort((a, b) => a.from - b.from);
-        for (let i = 1; i < sorted.length; i++) expect(sorted[i]!.from, `${id}: ${JSON.stringify(sorted)}`).toBeGreaterThanOrEqual(sorted[i - 1]!.to);
+        for (let i = 1; i < sorted.length; i++)
+          expect(sorted[i]!.from, `${id}: ${JSON.stringify(sorted)}`).toBeGreaterThanOrEqual(sorted[i - 1]!.to);
       }
       // No run failed (pg-boss would retry it, hiding a store that deadlocks, 40P01, as accounts start together).
       expect(failedRuns(workers, IDS)).toEqual([]);
       // Per key: not one 429.
-      for (const a of env.accounts) expect(a.sim.requests.slice(before.get(a.id)).filter((r) => r.status === 429).length, a.id).toBe(0);
+      for (const a of env.accounts)
+        expect(a.sim.requests.slice(before.get(a.id)).filter((r) => r.status === 429).length, a.id).toBe(0);
       // Rows: each account's store equals a single-process copy of that account.
       await expectRowsOfReference(args.schema, IDS);
     } finally {
@@ -118,12 +166,18 @@ describe('a fleet of 3 worker processes and 6 accounts', () => {
   }, 150_000);
 });
 
-
 describe('two workers, accounts queued twice, a refused key and a spent budget', () => {
   it('never hold one account at once; the refused key fails its account only; the spent budget resumes after its reset', async () => {
     const ids = ['acme', 'globex', 'tight', 'revoked'];
     const queue = { ...FAST_QUEUE, name: 'two-workers' };
-    const args = { postgres: env.pg.url, accounts: env.workerAccounts(ids, { revoked: BAD_KEY }), queue, schema: 'two_workers', concurrency: 2, exitWhenIdle: true };
+    const args = {
+      postgres: env.pg.url,
+      accounts: env.workerAccounts(ids, { revoked: BAD_KEY }),
+      queue,
+      schema: 'two_workers',
+      concurrency: 2,
+      exitWhenIdle: true,
+    };
     const fleet = testFleet(queue.name, args.schema, ids);
     try {
       const tight = env.accounts.find((a) => a.id === 'tight')!;
@@ -133,14 +187,28 @@ describe('two workers, accounts queued twice, a refused key and a spent budget',
       expect(await fleet.enqueue(ids)).toEqual({ queued: [], alreadyQueued: ids });
       const workers = ['p1', 'p2'].map((name) => startWorker(env, name, args));
       // Once acme and globex are running, queue them again: a second job waits behind each active one.
-      await waitFor(() => workers.some((w) => w.events.some((e) => e.type === 'start' && e.account === 'acme')) && workers.some((w) => w.events.some((e) => e.type === 'start' && e.account === 'globex')), 30_000, 'acme and globex to start');
+      await waitFor(
+        () =>
+          workers.some((w) => w.events.some((e) => e.type === 'start' && e.account === 'acme')) &&
+          workers.some((w) => w.events.some((e) => e.type === 'start' && e.account === 'globex')),
+        30_000,
+        'acme and globex to start',
+      );
       expect((await fleet.enqueue(['acme', 'globex'])).queued).toEqual(['acme', 'globex']);
       // The spent budget shows as stopped, with the time it resumes.
       let stopped: Awaited<ReturnType<typeof fleet.status>>[number] | undefined;
-      await waitFor(() => {
-        void fleet.status().then((all) => (stopped ??= all.find((s) => s.account === 'tight' && s.state === 'stopped' && s.resumesAt)));
-        return stopped !== undefined;
-      }, 60_000, "tight's budget to run out");
+      await waitFor(
+        () => {
+          void fleet
+            .status()
+            .then(
+              (all) => (stopped ??= all.find((s) => s.account === 'tight' && s.state === 'stopped' && s.resumesAt)),
+            );
+          return stopped !== undefined;
+        },
+        60_000,
+        "tight's budget to run out",
+      );
       expect(stopped?.lastRun).toMatchObject({ status: 'stopped', reason: 'daily_budget' });
       expect(new Date(stopped!.resumesAt!).getTime()).toBeGreaterThan(Date.now() - 10_000);
 
@@ -151,17 +219,27 @@ describe('two workers, accounts queued twice, a refused key and a spent budget',
       expect(status['globex']?.state).toBe('completed');
       expect(status['tight']?.state).toBe('completed');
       // The refused key: failed at once (no retries), with the server's answer, and alone.
-      expect(status['revoked']).toMatchObject({ state: 'failed', lastRun: { status: 'failed', reason: 'key_refused', error: { name: 'UnauthorizedError', status: 401 } } });
-      const runsOf = (id: string) => workers.flatMap((w) => w.events.filter((e) => e.type === 'end' && e.account === id).map((e) => e.run!));
+      expect(status['revoked']).toMatchObject({
+        state: 'failed',
+        lastRun: { status: 'failed', reason: 'key_refused', error: { name: 'UnauthorizedError', status: 401 } },
+      });
+      const runsOf = (id: string) =>
+        workers.flatMap((w) => w.events.filter((e) => e.type === 'end' && e.account === id).map((e) => e.run!));
       expect(runsOf('revoked')).toHaveLength(1);
       // No other run failed: accounts opening and widening one schema at once never deadlock (40P01).
       expect(failedRuns(workers, ['acme', 'globex', 'tight'])).toEqual([]);
 
       // The spent budget: stopped runs, each resumed no sooner than its reset, then completed.
       const tightRuns = runsOf('tight').sort((a, b) => a.startedAt.localeCompare(b.startedAt));
-      expect(tightRuns.map((r) => r.status), JSON.stringify(tightRuns)).toEqual([...tightRuns.slice(0, -1).map(() => 'stopped'), 'completed']);
+      expect(
+        tightRuns.map((r) => r.status),
+        JSON.stringify(tightRuns),
+      ).toEqual([...tightRuns.slice(0, -1).map(() => 'stopped'), 'completed']);
       expect(tightRuns.length).toBeGreaterThanOrEqual(2);
-      for (let i = 1; i < tightRuns.length; i++) expect(new Date(tightRuns[i]!.startedAt).getTime()).toBeGreaterThanOrEqual(new Date(tightRuns[i - 1]!.resumesAt!).getTime());
+      for (let i = 1; i < tightRuns.length; i++)
+        expect(new Date(tightRuns[i]!.startedAt).getTime()).toBeGreaterThanOrEqual(
+          new Date(tightRuns[i - 1]!.resumesAt!).getTime(),
+        );
       expect(tight.sim.requests.slice(before.get('tight')).filter((r) => r.status === 429)).toHaveLength(0);
 
       // Two runs each for acme and globex, one after the other: no two holds of an account overlap.
@@ -169,7 +247,8 @@ describe('two workers, accounts queued twice, a refused key and a spent budget',
       expect(runsOf('globex')).toHaveLength(2);
       for (const [id, list] of holds(workers)) {
         const sorted = [...list].sort((a, b) => a.from - b.from);
-        for (let i = 1; i < sorted.length; i++) expect(sorted[i]!.from, `${id}: ${JSON.stringify(sorted)}`).toBeGreaterThanOrEqual(sorted[i - 1]!.to);
+        for (let i = 1; i < sorted.length; i++)
+          expect(sorted[i]!.from, `${id}: ${JSON.stringify(sorted)}`).toBeGreaterThanOrEqual(sorted[i - 1]!.to);
       }
 
       await expectRowsOfReference(args.schema, ['acme', 'globex', 'tight']);

@@ -20,7 +20,10 @@ describe('fleet.schedule', () => {
     const small = { projects: 'all' as const, datasets: ['projects.list' as const] };
     const fleet = createFleet({
       postgres: server.url,
-      accounts: { acme: { apiKey: sim.keys.readOnly, job: small, client: { baseUrl: http.url } }, globex: { apiKey: sim.keys.readOnly, job: small, client: { baseUrl: http.url } } },
+      accounts: {
+        acme: { apiKey: sim.keys.readOnly, job: small, client: { baseUrl: http.url } },
+        globex: { apiKey: sim.keys.readOnly, job: small, client: { baseUrl: http.url } },
+      },
       queue: { name: 'scheduled', pollingIntervalSeconds: 1 },
     });
     const db = new pg.Client({ connectionString: server.url });
@@ -28,7 +31,9 @@ describe('fleet.schedule', () => {
     try {
       await fleet.schedule('0 3 * * *', { accounts: ['acme'], tz: 'Europe/Paris' });
       const { rows } = await db.query('SELECT name, cron, timezone, data FROM pgboss.schedule');
-      expect(rows).toEqual([{ name: 'scheduled.schedule', cron: '0 3 * * *', timezone: 'Europe/Paris', data: { accounts: ['acme'] } }]);
+      expect(rows).toEqual([
+        { name: 'scheduled.schedule', cron: '0 3 * * *', timezone: 'Europe/Paris', data: { accounts: ['acme'] } },
+      ]);
 
       // A tick, as pg-boss's clock sends it at 03:00: a job on the schedule queue with the schedule's data.
       const boss = new PgBoss({ connectionString: server.url, supervise: false, schedule: false });
@@ -66,7 +71,13 @@ describe('createFleet with a pg.Pool', () => {
     const pool = new pg.Pool({ connectionString: server.url, max: 6 });
     const fleet = createFleet({
       postgres: pool,
-      accounts: { acme: { apiKey: sim.keys.readOnly, job: { projects: 'all', datasets: ['projects.list', 'backlinks.summary'] }, client: { baseUrl: http.url } } },
+      accounts: {
+        acme: {
+          apiKey: sim.keys.readOnly,
+          job: { projects: 'all', datasets: ['projects.list', 'backlinks.summary'] },
+          client: { baseUrl: http.url },
+        },
+      },
       queue: { name: 'pooled', pollingIntervalSeconds: 1 },
       schema: 'pooled',
     });
@@ -77,7 +88,9 @@ describe('createFleet with a pg.Pool', () => {
       expect(acme).toMatchObject({ account: 'acme', state: 'completed', lastRun: { status: 'completed' } });
       await fleet.close();
       // The pool is the caller's: still usable, and the rows are there under the account.
-      const { rows } = await pool.query('SELECT count(*)::int AS n FROM pooled.projects_list WHERE account_id = $1', ['acme']);
+      const { rows } = await pool.query('SELECT count(*)::int AS n FROM pooled.projects_list WHERE account_id = $1', [
+        'acme',
+      ]);
       expect(rows[0].n).toBe(sim.data.listedProjects.length);
     } finally {
       await fleet.close();
@@ -95,7 +108,11 @@ describe('the default warehouse schema', () => {
     const client = new SeoVisibilityClient({ apiKey: sim.keys.readOnly, baseUrl: http.url });
     // One account synced the single-account way, into postgresStore's default schema.
     expect((await runSync(client, job, { store: postgresStore(server.url) })).status).toBe('completed');
-    const fleet = createFleet({ postgres: server.url, accounts: { acme: { apiKey: sim.keys.readOnly, job, client: { baseUrl: http.url } } }, queue: { name: 'beside', pollingIntervalSeconds: 1 } });
+    const fleet = createFleet({
+      postgres: server.url,
+      accounts: { acme: { apiKey: sim.keys.readOnly, job, client: { baseUrl: http.url } } },
+      queue: { name: 'beside', pollingIntervalSeconds: 1 },
+    });
     try {
       await fleet.enqueue();
       expect(await fleet.work({ exitWhenIdle: true })).toMatchObject({ completed: 1, failed: 0 });
@@ -112,7 +129,13 @@ describe('a run that no retry can mend', () => {
     const http = await sim.listen();
     const fleet = createFleet({
       postgres: server.url,
-      accounts: { acme: { apiKey: sim.keys.readOnly, job: { projects: ['00000000-0000-4000-8000-000000000000'] }, client: { baseUrl: http.url } } },
+      accounts: {
+        acme: {
+          apiKey: sim.keys.readOnly,
+          job: { projects: ['00000000-0000-4000-8000-000000000000'] },
+          client: { baseUrl: http.url },
+        },
+      },
       queue: { name: 'unmendable', pollingIntervalSeconds: 1, retryDelaySeconds: 30 },
       schema: 'unmendable',
     });
@@ -127,4 +150,3 @@ describe('a run that no retry can mend', () => {
     }
   }, 60_000);
 });
-

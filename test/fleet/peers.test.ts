@@ -16,7 +16,9 @@ describe('loadFleetPeers', () => {
     const failure = await loadFleetPeers().catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(FleetError);
     expect((failure as InstanceType<typeof FleetError>).code).toBe('missing_peer');
-    expect((failure as Error).message).toBe("seo-visibility/fleet needs the optional peer dependencies pg-boss and pg, and 'pg-boss' could not be loaded. Install both: npm install pg-boss pg");
+    expect((failure as Error).message).toBe(
+      "seo-visibility/fleet needs the optional peer dependencies pg-boss and pg, and 'pg-boss' could not be loaded. Install both: npm install pg-boss pg",
+    );
     vi.doUnmock('pg-boss');
     const peers = await loadFleetPeers();
     expect(typeof peers.PgBoss).toBe('function');

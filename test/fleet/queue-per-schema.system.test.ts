@@ -24,7 +24,12 @@ afterAll(async () => {
 });
 
 const fleetOf = (schema: string, ids: string[]) =>
-  createFleet({ postgres: server.url, schema, queue: QUEUE, accounts: Object.fromEntries(ids.map((id) => [id, { apiKey: key, job: JOB, client: { baseUrl: http.url } }])) });
+  createFleet({
+    postgres: server.url,
+    schema,
+    queue: QUEUE,
+    accounts: Object.fromEntries(ids.map((id) => [id, { apiKey: key, job: JOB, client: { baseUrl: http.url } }])),
+  });
 
 async function rowsIn(schema: string): Promise<number | 'no table'> {
   const db = new pg.Client({ connectionString: server.url });

@@ -7,7 +7,9 @@ describe('queueSettings: one queue per fleet', () => {
     const a = queueSettings(undefined, 'fleet_a');
     const b = queueSettings(undefined, 'fleet_b');
     expect(a.name).not.toBe(b.name);
-    expect(queueSettings({ name: 'nightly' }, 'fleet_a').name).not.toBe(queueSettings({ name: 'nightly' }, 'fleet_b').name);
+    expect(queueSettings({ name: 'nightly' }, 'fleet_a').name).not.toBe(
+      queueSettings({ name: 'nightly' }, 'fleet_b').name,
+    );
   });
 
   it('the default schema keeps the queue name as given (jobs queued before an upgrade are still found)', () => {

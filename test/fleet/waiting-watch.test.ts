@@ -6,13 +6,29 @@ import { WaitingWatch } from '../../src/fleet/waiting-watch.js';
 
 const settings = queueSettings(undefined, 'seo_visibility_fleet');
 const T0 = Date.UTC(2026, 5, 10, 12, 0, 0);
-const held = (id: string) => ({ id: `job-${id}`, data: { account: id }, state: 'active', startAfter: new Date(T0 - 60_000), startedOn: new Date(T0 - 5_000), heartbeatOn: null, retryCount: 0 }) as unknown as JobWithMetadata<SyncJobData>;
+const held = (id: string) =>
+  ({
+    id: `job-${id}`,
+    data: { account: id },
+    state: 'active',
+    startAfter: new Date(T0 - 60_000),
+    startedOn: new Date(T0 - 5_000),
+    heartbeatOn: null,
+    retryCount: 0,
+  }) as unknown as JobWithMetadata<SyncJobData>;
 
 function watch(jobs: () => Promise<Array<JobWithMetadata<SyncJobData>>>, inHand = new Set<string>(), concurrency = 2) {
   let now = T0;
   let looks = 0;
   const events: FleetEvent[] = [];
-  const w = new WaitingWatch({ jobs: () => (looks++, jobs()) }, settings, concurrency, inHand, (e) => events.push(e), () => now);
+  const w = new WaitingWatch(
+    { jobs: () => (looks++, jobs()) },
+    settings,
+    concurrency,
+    inHand,
+    (e) => events.push(e),
+    () => now,
+  );
   return { w, events, looks: () => looks, advance: (ms: number) => (now += ms) };
 }
 
@@ -44,7 +60,14 @@ describe('WaitingWatch', () => {
   it('more than five at once: five, then one line counting the rest', async () => {
     const { w, events } = watch(async () => ['a', 'b', 'c', 'd', 'e', 'f', 'g'].map(held));
     await w.look();
-    expect(events.map((e) => e.account ?? e.message)).toEqual(['a', 'b', 'c', 'd', 'e', 'and 2 more account(s) held elsewhere or waiting (fleet status lists every one)']);
+    expect(events.map((e) => e.account ?? e.message)).toEqual([
+      'a',
+      'b',
+      'c',
+      'd',
+      'e',
+      'and 2 more account(s) held elsewhere or waiting (fleet status lists every one)',
+    ]);
   });
 
   it('a worker with no room to spare does not look; a failed look is an error event, not a throw', async () => {
@@ -55,6 +78,8 @@ describe('WaitingWatch', () => {
       throw new Error('connection terminated');
     });
     await failing.w.look();
-    expect(failing.events.map((e) => [e.type, e.message])).toEqual([['error', 'could not read the queue to say what this worker waits for: connection terminated']]);
+    expect(failing.events.map((e) => [e.type, e.message])).toEqual([
+      ['error', 'could not read the queue to say what this worker waits for: connection terminated'],
+    ]);
   });
 });

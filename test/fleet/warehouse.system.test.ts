@@ -14,7 +14,11 @@ describe('Warehouse', () => {
     await warehouse.open(1);
     try {
       const show = async (name: string) => (await warehouse.opened!.query(`SHOW ${name}`)).rows[0][name];
-      expect([await show('tcp_keepalives_idle'), await show('tcp_keepalives_interval'), await show('tcp_keepalives_count')]).toEqual(['30', '10', '3']);
+      expect([
+        await show('tcp_keepalives_idle'),
+        await show('tcp_keepalives_interval'),
+        await show('tcp_keepalives_count'),
+      ]).toEqual(['30', '10', '3']);
     } finally {
       await warehouse.close();
     }

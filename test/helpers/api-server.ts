@@ -37,12 +37,22 @@ export function rateLimit(remaining = 199, resetInSeconds = 60) {
 
 /** A success envelope. */
 export function ok(data: unknown, meta: Record<string, unknown> = {}, status = 200) {
-  return HttpResponse.json({ success: true, data, meta: { request_id: 'req_ok', rate_limit: rateLimit(), ...meta } } as JsonBodyType, { status });
+  return HttpResponse.json(
+    { success: true, data, meta: { request_id: 'req_ok', rate_limit: rateLimit(), ...meta } } as JsonBodyType,
+    { status },
+  );
 }
 
 /** An error envelope. */
 export function fail(status: number, code: string, message: string, meta: Record<string, unknown> = {}) {
-  return HttpResponse.json({ success: false, error: { code, message }, meta: { request_id: 'req_err', rate_limit: rateLimit(), ...meta } } as JsonBodyType, { status });
+  return HttpResponse.json(
+    {
+      success: false,
+      error: { code, message },
+      meta: { request_id: 'req_err', rate_limit: rateLimit(), ...meta },
+    } as JsonBodyType,
+    { status },
+  );
 }
 
 /** What a handler saw of a request, for wire assertions. */

@@ -14,4 +14,3 @@ export function onPath(command: string): string | undefined {
     return undefined;
   }
 }
-

@@ -9,14 +9,23 @@ import { ok, rateLimit } from './api-server.js';
 import { expectRejectedBeforeSending, record, type Reply } from './wire.js';
 
 /** A server-side list of `all` records that honours `limit` (default 50) and `offset`. */
-export function pagedReply(all: readonly unknown[], options: { pagination?: boolean; wrap?: (items: unknown[]) => unknown } = {}): Reply {
+export function pagedReply(
+  all: readonly unknown[],
+  options: { pagination?: boolean; wrap?: (items: unknown[]) => unknown } = {},
+): Reply {
   const { pagination = true, wrap = (items) => items } = options;
   return (request) => {
     const limit = request.query.limit === undefined ? 50 : Number(request.query.limit);
     const offset = request.query.offset === undefined ? 0 : Number(request.query.offset);
     const items = all.slice(offset, offset + limit);
-    const meta = pagination ? { pagination: { total: all.length, limit, offset, has_more: offset + items.length < all.length } } : {};
-    return ok(wrap(items), { request_id: `req_offset_${offset}`, rate_limit: { ...rateLimit(150), limit: 200 }, ...meta });
+    const meta = pagination
+      ? { pagination: { total: all.length, limit, offset, has_more: offset + items.length < all.length } }
+      : {};
+    return ok(wrap(items), {
+      request_id: `req_offset_${offset}`,
+      rate_limit: { ...rateLimit(150), limit: 200 },
+      ...meta,
+    });
   };
 }
 

@@ -24,12 +24,19 @@ export interface ShiftingList {
 }
 
 /** Builds a list to serve (`served` starts at 0). */
-export function shiftingList(path: RegExp, items: Array<Record<string, unknown>>, options: { paginated?: boolean; afterPage?: (served: number) => void } = {}): ShiftingList {
+export function shiftingList(
+  path: RegExp,
+  items: Array<Record<string, unknown>>,
+  options: { paginated?: boolean; afterPage?: (served: number) => void } = {},
+): ShiftingList {
   return { path, items, paginated: options.paginated ?? true, served: 0, afterPage: options.afterPage };
 }
 
 /** A `fetch` for the client: the simulator's, with `lists` served from the test's arrays. */
-export function shiftingFetch(sim: Simulator, lists: readonly ShiftingList[]): (input: string | URL | Request, init?: RequestInit) => Promise<Response> {
+export function shiftingFetch(
+  sim: Simulator,
+  lists: readonly ShiftingList[],
+): (input: string | URL | Request, init?: RequestInit) => Promise<Response> {
   return async (input, init) => {
     const request = new Request(input, init);
     const response = await sim.fetch(request.clone());
@@ -40,7 +47,13 @@ export function shiftingFetch(sim: Simulator, lists: readonly ShiftingList[]): (
     const limit = Number(url.searchParams.get('limit') ?? 50);
     const offset = Number(url.searchParams.get('offset') ?? 0);
     body.data = list.items.slice(offset, offset + limit).map((item) => ({ ...item }));
-    if (list.paginated) body.meta['pagination'] = { total: list.items.length, limit, offset, has_more: offset + limit < list.items.length };
+    if (list.paginated)
+      body.meta['pagination'] = {
+        total: list.items.length,
+        limit,
+        offset,
+        has_more: offset + limit < list.items.length,
+      };
     else delete body.meta['pagination'];
     list.served++;
     list.afterPage?.(list.served);

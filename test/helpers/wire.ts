@@ -29,7 +29,8 @@ export function record(server: SetupServer, reply: Reply = () => ok({})): SeenRe
 }
 
 /** Answers every request with `ok(data, meta)`. */
-export const answer = (server: SetupServer, data: unknown, meta: Record<string, unknown> = {}) => record(server, () => ok(data, meta));
+export const answer = (server: SetupServer, data: unknown, meta: Record<string, unknown> = {}) =>
+  record(server, () => ok(data, meta));
 
 /** Settles a promise-like into its rejection reason, failing the test if it resolves. */
 export async function rejection(pending: PromiseLike<unknown>): Promise<unknown> {
@@ -51,7 +52,11 @@ export function expectHeaders(request: SeenRequest | undefined, { json }: { json
  * Asserts `call` returns without throwing, rejects with `InvalidArgumentError` naming `argument`,
  * and that nothing reached the server. A `PagePromise` is also checked when iterated.
  */
-export async function expectRejectedBeforeSending(server: SetupServer, call: () => PromiseLike<unknown>, argument: string) {
+export async function expectRejectedBeforeSending(
+  server: SetupServer,
+  call: () => PromiseLike<unknown>,
+  argument: string,
+) {
   const requests = record(server);
   let pending: PromiseLike<unknown> | undefined;
   expect(() => {
@@ -72,7 +77,12 @@ export async function expectRejectedBeforeSending(server: SetupServer, call: () 
 }
 
 /** Asserts a 200 whose `data` has a wrong type somewhere rejects with `ResponseValidationError` at `path`. */
-export async function expectSchemaFailure(server: SetupServer, call: () => PromiseLike<unknown>, data: unknown, path: PropertyKey[]) {
+export async function expectSchemaFailure(
+  server: SetupServer,
+  call: () => PromiseLike<unknown>,
+  data: unknown,
+  path: PropertyKey[],
+) {
   record(server, () => ok(data, { request_id: 'req_bad_shape' }));
   const error = await rejection(call());
   expect(error).toBeInstanceOf(ResponseValidationError);
@@ -83,11 +93,17 @@ export async function expectSchemaFailure(server: SetupServer, call: () => Promi
 }
 
 /** A 429 whose budget resets now, so the retry goes at once. */
-export const rateLimited = () => fail(429, 'RATE_LIMITED', 'Rate limit exceeded. Try again later.', { request_id: 'req_429', rate_limit: rateLimit(0, 0) });
+export const rateLimited = () =>
+  fail(429, 'RATE_LIMITED', 'Rate limit exceeded. Try again later.', {
+    request_id: 'req_429',
+    rate_limit: rateLimit(0, 0),
+  });
 
 /** Asserts a POST answered 500 is sent exactly once and rejects with `InternalServerError`. */
 export async function expectNotRetriedOn500(server: SetupServer, call: () => PromiseLike<unknown>) {
-  const requests = record(server, () => fail(500, 'INTERNAL_ERROR', 'Internal server error', { request_id: 'req_500' }));
+  const requests = record(server, () =>
+    fail(500, 'INTERNAL_ERROR', 'Internal server error', { request_id: 'req_500' }),
+  );
   const error = await rejection(call());
   expect(error).toBeInstanceOf(InternalServerError);
   expect((error as InternalServerError).requestId).toBe('req_500');
@@ -95,7 +111,12 @@ export async function expectNotRetriedOn500(server: SetupServer, call: () => Pro
 }
 
 /** Asserts the call is sent again, identically, after `first` (a 429 or a 500), and resolves to `data`. */
-export async function expectRetriedAfter(server: SetupServer, first: () => Response, call: () => PromiseLike<unknown>, data: unknown) {
+export async function expectRetriedAfter(
+  server: SetupServer,
+  first: () => Response,
+  call: () => PromiseLike<unknown>,
+  data: unknown,
+) {
   const requests = record(server, (_, n) => (n === 1 ? first() : ok(data, { request_id: 'req_after_retry' })));
   await expect(call()).resolves.toEqual(data);
   expect(requests).toHaveLength(2);

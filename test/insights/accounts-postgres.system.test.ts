@@ -26,7 +26,11 @@ beforeAll(async () => {
   for (const account of ['acme', 'globex']) {
     const store = postgresStore(postgres.url, { schema: 'fleet', accountId: account });
     await store.open();
-    const writes = fixtureWrites().map((w) => (w.table === TABLE_SCHEMAS['projects.list'] && account === 'globex' ? { ...w, rows: w.rows.map((r) => ({ ...r, name: 'Globex Shop' })) } : w));
+    const writes = fixtureWrites().map((w) =>
+      w.table === TABLE_SCHEMAS['projects.list'] && account === 'globex'
+        ? { ...w, rows: w.rows.map((r) => ({ ...r, name: 'Globex Shop' })) }
+        : w,
+    );
     await store.commit({ writes });
     await store.close();
   }
@@ -41,7 +45,10 @@ beforeAll(async () => {
     dialect: 'postgres',
     location: 'test',
     columns: columnsOf((await client.query(POSTGRES_COLUMNS)).rows),
-    query: async (sql, params = []) => ({ rows: (await client.query(numbered(sql), [...params])).rows, truncated: false }),
+    query: async (sql, params = []) => ({
+      rows: (await client.query(numbered(sql), [...params])).rows,
+      truncated: false,
+    }),
     close: async () => undefined,
   };
 }, 120_000);
@@ -52,7 +59,11 @@ afterAll(async () => {
 });
 
 async function call(scope: ToolScope, tool: string, args: Record<string, unknown>) {
-  const server = await createMcpServer({ tools: storeTools(source, LIMITS, scope), redact: (t) => t, maxBytes: LIMITS.maxBytes });
+  const server = await createMcpServer({
+    tools: storeTools(source, LIMITS, scope),
+    redact: (t) => t,
+    maxBytes: LIMITS.maxBytes,
+  });
   const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const agent = new Client({ name: 'accounts-postgres', version: '1.0.0' });
@@ -68,18 +79,29 @@ async function call(scope: ToolScope, tool: string, args: Record<string, unknown
 
 describe('a fleet warehouse in PostgreSQL', () => {
   it('MCP: a project name resolves within its account, a shared id asks which, --account scopes', async () => {
-    const globex = JSON.parse((await call({}, 'rank_changes', { project: 'Globex Shop' })).text).rows as Array<Record<string, unknown>>;
+    const globex = JSON.parse((await call({}, 'rank_changes', { project: 'Globex Shop' })).text).rows as Array<
+      Record<string, unknown>
+    >;
     expect(globex.length).toBeGreaterThan(0);
     expect(new Set(globex.map((r) => r['account_id']))).toEqual(new Set(['globex']));
-    expect((await call({}, 'audit_changes', { project: P })).text).toContain(`The project ${P} is in 2 accounts: pass account, one of acme, globex`);
-    const acme = JSON.parse((await call({ account: 'acme' }, 'rank_changes', { project: P })).text).rows as Array<Record<string, unknown>>;
+    expect((await call({}, 'audit_changes', { project: P })).text).toContain(
+      `The project ${P} is in 2 accounts: pass account, one of acme, globex`,
+    );
+    const acme = JSON.parse((await call({ account: 'acme' }, 'rank_changes', { project: P })).text).rows as Array<
+      Record<string, unknown>
+    >;
     expect(acme.map((r) => ({ ...r, account_id: 'globex' }))).toEqual(globex);
-    expect((await call({}, 'rank_changes', { account: 'initech' })).text).toBe('InsightError: account initech: the warehouse holds no such account; it holds acme, globex');
+    expect((await call({}, 'rank_changes', { account: 'initech' })).text).toBe(
+      'InsightError: account initech: the warehouse holds no such account; it holds acme, globex',
+    );
   });
 
   it('alerts: each account apart, named; --account one of them', async () => {
     const [all] = await checkAlerts(source, [parseAlert('new_critical>=1')], { days: 7 });
-    expect(all?.lines).toEqual([`project ${P}, account acme: 1 new critical (server_errors)`, `project ${P}, account globex: 1 new critical (server_errors)`]);
+    expect(all?.lines).toEqual([
+      `project ${P}, account acme: 1 new critical (server_errors)`,
+      `project ${P}, account globex: 1 new critical (server_errors)`,
+    ]);
     const [one] = await checkAlerts(source, [parseAlert('new_critical>=1')], { days: 7, account: 'globex' });
     expect(one?.lines).toEqual([`project ${P}: 1 new critical (server_errors)`]);
   });

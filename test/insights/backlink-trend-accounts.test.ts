@@ -12,7 +12,9 @@ describe('backlink trend in a fleet warehouse', () => {
     expect(alone.length).toBeGreaterThan(0);
     const db = fleetDb(['acme', 'globex']);
     // globex synced a month later: its latest day is 2026-04-08.
-    db.prepare(`INSERT INTO backlinks_history (account_id, project_id, check_date, new_referring_domains, lost_referring_domains, net_domains_change) VALUES ('globex', ?, '2026-04-08', 1, 0, 1)`).run(P);
+    db.prepare(
+      `INSERT INTO backlinks_history (account_id, project_id, check_date, new_referring_domains, lost_referring_domains, net_domains_change) VALUES ('globex', ?, '2026-04-08', 1, 0, 1)`,
+    ).run(P);
     const { trend } = await backlinkChanges(inProcessSource(db), { days: 7 });
     expect(trend.filter((r) => r['account_id'] === 'acme')).toEqual(alone);
     expect(trend.filter((r) => r['account_id'] === 'globex').map((r) => r['day'])).toEqual(['2026-04-08']);

@@ -9,8 +9,12 @@ import { root } from './support.js';
 const doc = readFileSync(join(root, 'docs', 'insights.md'), 'utf8');
 
 describe('docs/insights.md', () => {
-  it.each(INSIGHT_VIEWS.map((v) => [v.name, v] as const))('documents %s, every column with its description', (_name, view) => {
-    expect(doc).toContain(`### \`${view.name}\`\n\n${view.description}\n`);
-    for (const [column, description] of Object.entries(view.columns)) expect(doc).toContain(`| \`${column}\` | ${description.replaceAll('|', '\\|')} |`);
-  });
+  it.each(INSIGHT_VIEWS.map((v) => [v.name, v] as const))(
+    'documents %s, every column with its description',
+    (_name, view) => {
+      expect(doc).toContain(`### \`${view.name}\`\n\n${view.description}\n`);
+      for (const [column, description] of Object.entries(view.columns))
+        expect(doc).toContain(`| \`${column}\` | ${description.replaceAll('|', '\\|')} |`);
+    },
+  );
 });

@@ -5,7 +5,16 @@ import { type Row, TABLE_SCHEMAS } from '../../src/sync/index.js';
 import { FIXTURE } from './support.js';
 
 /** A value as the SQLite store writes it (booleans 1/0, objects as JSON). */
-const sqlValue = (v: unknown) => (v === null || v === undefined ? null : typeof v === 'boolean' ? (v ? 1 : 0) : typeof v === 'object' ? JSON.stringify(v) : (v as string | number));
+const sqlValue = (v: unknown) =>
+  v === null || v === undefined
+    ? null
+    : typeof v === 'boolean'
+      ? v
+        ? 1
+        : 0
+      : typeof v === 'object'
+        ? JSON.stringify(v)
+        : (v as string | number);
 
 /**
  * A fleet warehouse in SQLite, in memory: every table with the fleet schema's `account_id` first
@@ -19,11 +28,15 @@ export function fleetDb(accounts: readonly string[], data: Partial<Record<string
     const rows = data[dataset] ?? [];
     // The fields the rows send beyond the documented ones become columns, as a store makes them.
     const columns = ['account_id', ...new Set([...table.columns, ...rows.flatMap((r) => Object.keys(r))])];
-    db.exec(`CREATE TABLE "${table.table}" (${columns.map((c) => `"${c}"`).join(', ')}, PRIMARY KEY (${['account_id', ...table.primaryKey].map((c) => `"${c}"`).join(', ')}))`);
+    db.exec(
+      `CREATE TABLE "${table.table}" (${columns.map((c) => `"${c}"`).join(', ')}, PRIMARY KEY (${['account_id', ...table.primaryKey].map((c) => `"${c}"`).join(', ')}))`,
+    );
     for (const account of accounts) {
       for (const row of rows) {
         const names = Object.keys(row);
-        db.prepare(`INSERT INTO "${table.table}" ("account_id", ${names.map((n) => `"${n}"`).join(', ')}) VALUES (?, ${names.map(() => '?').join(', ')})`).run(account, ...names.map((n) => sqlValue(row[n])));
+        db.prepare(
+          `INSERT INTO "${table.table}" ("account_id", ${names.map((n) => `"${n}"`).join(', ')}) VALUES (?, ${names.map(() => '?').join(', ')})`,
+        ).run(account, ...names.map((n) => sqlValue(row[n])));
       }
     }
   }
@@ -36,7 +49,13 @@ export function inProcessSource(db: DatabaseSync): InsightSource {
     dialect: 'sqlite',
     location: ':memory:',
     columns: columnsOf(db.prepare(SQLITE_COLUMNS).all()),
-    query: async (sql, params = []) => ({ rows: db.prepare(sql).all(...(params as Array<string | number | null>)).map((r) => ({ ...r })), truncated: false }),
+    query: async (sql, params = []) => ({
+      rows: db
+        .prepare(sql)
+        .all(...(params as Array<string | number | null>))
+        .map((r) => ({ ...r })),
+      truncated: false,
+    }),
     close: async () => undefined,
   };
 }

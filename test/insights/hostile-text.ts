@@ -49,7 +49,23 @@ const PAYLOADS = [
   `\u003cscript\u003e${RUN}\u003c/script\u003e`,
   `<scr<script>ipt>${RUN}</scr</script>ipt>`,
 ];
-const BREAKERS = ['', '"', "'", '">', "'>", '</td>', '</title>', '</style>', '</svg>', '</figure>', '-->', ']]>', '</textarea>', '<!--', '</p></div>'];
+const BREAKERS = [
+  '',
+  '"',
+  "'",
+  '">',
+  "'>",
+  '</td>',
+  '</title>',
+  '</style>',
+  '</svg>',
+  '</figure>',
+  '-->',
+  ']]>',
+  '</textarea>',
+  '<!--',
+  '</p></div>',
+];
 const SPELLINGS: ReadonlyArray<(s: string) => string> = [
   (s) => s,
   (s) => s.toUpperCase().replace('WINDOW.__PWNED=1;ALERT(1)', RUN),
@@ -62,6 +78,7 @@ const SPELLINGS: ReadonlyArray<(s: string) => string> = [
 /** Every hostile string: payload × breaker × spelling, each once (a spelling can leave a string as it was). */
 export function hostileStrings(): string[] {
   const out = new Set<string>();
-  for (const payload of PAYLOADS) for (const breaker of BREAKERS) for (const spell of SPELLINGS) out.add(spell(`${breaker}${payload}`));
+  for (const payload of PAYLOADS)
+    for (const breaker of BREAKERS) for (const spell of SPELLINGS) out.add(spell(`${breaker}${payload}`));
   return [...out];
 }

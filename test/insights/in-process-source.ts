@@ -13,12 +13,19 @@ import { TABLE_SCHEMAS, type DatasetName, type Row, sqliteStore } from '../../sr
  * process, no server) with the insight views of this version in front, like the real reader's
  * temporary views: the report's and alerts' data path in the fast unit loop.
  */
-export async function inProcessSource(data: Partial<Record<DatasetName, Row[]>>): Promise<InsightSource & { file: string }> {
+export async function inProcessSource(
+  data: Partial<Record<DatasetName, Row[]>>,
+): Promise<InsightSource & { file: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'sv-report-'));
   const file = join(dir, 'seo.db');
   const store = sqliteStore(file, { extensions: [insightViews] });
   await store.open();
-  await store.commit({ writes: Object.entries(data).map(([dataset, rows]) => ({ table: TABLE_SCHEMAS[dataset as DatasetName], rows: rows ?? [] })) });
+  await store.commit({
+    writes: Object.entries(data).map(([dataset, rows]) => ({
+      table: TABLE_SCHEMAS[dataset as DatasetName],
+      rows: rows ?? [],
+    })),
+  });
   await store.close();
   const db = new DatabaseSync(file);
   const columns = columnsOf(db.prepare(SQLITE_COLUMNS).all() as Array<Record<string, unknown>>);
@@ -28,7 +35,10 @@ export async function inProcessSource(data: Partial<Record<DatasetName, Row[]>>)
     location: file,
     file,
     columns,
-    query: async (sql, params = []) => ({ rows: (db.prepare(sql).all(...(params as never[])) as Array<Record<string, unknown>>).map((r) => ({ ...r })), truncated: false }),
+    query: async (sql, params = []) => ({
+      rows: (db.prepare(sql).all(...(params as never[])) as Array<Record<string, unknown>>).map((r) => ({ ...r })),
+      truncated: false,
+    }),
     close: async () => {
       db.close();
       rmSync(dir, { recursive: true, force: true });

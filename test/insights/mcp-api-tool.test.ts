@@ -8,7 +8,11 @@ import { createSimulator, type SimulatorServer } from '../../src/testing/index.j
 // reserve of 7 let three calls through (the server reports what is left) and refuse the fourth
 // before anything is sent.
 const DAY = 86_400_000;
-const sim = createSimulator({ seed: 3, keywordsPerProject: 5, rateLimit: { windows: [{ limit: 10, intervalMs: DAY }] } });
+const sim = createSimulator({
+  seed: 3,
+  keywordsPerProject: 5,
+  rateLimit: { windows: [{ limit: 10, intervalMs: DAY }] },
+});
 let server: SimulatorServer;
 
 beforeAll(async () => {
@@ -21,9 +25,14 @@ afterAll(async () => {
 
 describe('the api tool', () => {
   it('stops at the reserve of the day budget, before sending', async () => {
-    const client = new SeoVisibilityClient({ apiKey: sim.keys.readOnly, baseUrl: server.url, rateLimit: { windows: false } });
+    const client = new SeoVisibilityClient({
+      apiKey: sim.keys.readOnly,
+      baseUrl: server.url,
+      rateLimit: { windows: false },
+    });
     const tool = apiTool({ client, windows: [{ limit: 10, intervalMs: DAY }], reserve: 7, allowWrites: false });
-    for (let i = 0; i < 3; i++) expect(((await tool.run({ path: '/projects' })) as { data: unknown[] }).data.length).toBeGreaterThan(0);
+    for (let i = 0; i < 3; i++)
+      expect(((await tool.run({ path: '/projects' })) as { data: unknown[] }).data.length).toBeGreaterThan(0);
     const served = sim.requests.length;
     const refused = await tool.run({ path: '/projects' }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(InsightError);
@@ -33,8 +42,10 @@ describe('the api tool', () => {
 
   it('offers GET only unless writes are allowed', () => {
     const client = new SeoVisibilityClient({ apiKey: sim.keys.readOnly, baseUrl: server.url });
-    const methods = (allowWrites: boolean) => apiTool({ client, windows: [{ limit: 10, intervalMs: DAY }], reserve: 0, allowWrites }).input.shape['method'];
-    const options = (allowWrites: boolean) => (methods(allowWrites) as unknown as { unwrap(): { options: string[] } }).unwrap().options;
+    const methods = (allowWrites: boolean) =>
+      apiTool({ client, windows: [{ limit: 10, intervalMs: DAY }], reserve: 0, allowWrites }).input.shape['method'];
+    const options = (allowWrites: boolean) =>
+      (methods(allowWrites) as unknown as { unwrap(): { options: string[] } }).unwrap().options;
     expect(options(false)).toEqual(['GET']);
     expect(options(true)).toEqual(['GET', 'POST', 'PATCH', 'DELETE']);
   });

@@ -33,11 +33,19 @@ beforeAll(async () => {
   account = await startAccount({ keywords: 8 });
   admin = new pg.Client({ connectionString: postgres.url });
   await admin.connect();
-  await admin.query('CREATE ROLE seo_sync LOGIN; GRANT CREATE ON DATABASE postgres TO seo_sync; CREATE ROLE seo_agent LOGIN; CREATE ROLE seo_replicator LOGIN REPLICATION');
+  await admin.query(
+    'CREATE ROLE seo_sync LOGIN; GRANT CREATE ON DATABASE postgres TO seo_sync; CREATE ROLE seo_agent LOGIN; CREATE ROLE seo_replicator LOGIN REPLICATION',
+  );
   for (const group of GROUPS) await admin.query(`CREATE ROLE via_${group} LOGIN IN ROLE ${group}`);
-  await runSync(account.client, { projects: 'all' }, { store: postgresStore(urlAs('seo_sync'), { extensions: [insightViews] }), now: account.now });
+  await runSync(
+    account.client,
+    { projects: 'all' },
+    { store: postgresStore(urlAs('seo_sync'), { extensions: [insightViews] }), now: account.now },
+  );
   const readers = ['seo_agent', 'seo_replicator', ...GROUPS.map((g) => `via_${g}`)].join(', ');
-  await admin.query(`GRANT USAGE ON SCHEMA ${SCHEMA} TO ${readers}; GRANT SELECT ON ALL TABLES IN SCHEMA ${SCHEMA} TO ${readers}`);
+  await admin.query(
+    `GRANT USAGE ON SCHEMA ${SCHEMA} TO ${readers}; GRANT SELECT ON ALL TABLES IN SCHEMA ${SCHEMA} TO ${readers}`,
+  );
   // The running sync's session, as its role: no call of the agent may end it.
   syncSession = new pg.Client({ connectionString: urlAs('seo_sync'), application_name: 'the sync' });
   await syncSession.connect();
@@ -73,7 +81,9 @@ describe('roles that can do more than read are refused before any SQL of the age
   ])('%s', async (role, reason) => {
     const opened = agentSource(role);
     await expect(opened).rejects.toThrow(reason);
-    await expect(opened).rejects.toThrow(/can do nothing but read.*GRANT SELECT ON ALL TABLES IN SCHEMA "seo_visibility" TO seo_agent/);
+    await expect(opened).rejects.toThrow(
+      /can do nothing but read.*GRANT SELECT ON ALL TABLES IN SCHEMA "seo_visibility" TO seo_agent/,
+    );
     // The report's SQL is its own: it reads with any role.
     const report = await openSource({ postgres: urlAs(role), schema: SCHEMA });
     await report.close();
@@ -83,8 +93,14 @@ describe('roles that can do more than read are refused before any SQL of the age
 describe('a SELECT-only role: every escape is refused and changes nothing', () => {
   let source: InsightSource;
   let agent: Awaited<ReturnType<typeof agentOf>>;
-  const sql = (query: string, extra: Record<string, unknown> = {}): Promise<ToolReply> => agent.call('sql', { query, ...extra });
-  const agentPid = async () => (await admin.query("SELECT pid FROM pg_stat_activity WHERE usename = 'seo_agent' AND application_name = 'seo-visibility insights'")).rows.map((r) => Number(r.pid));
+  const sql = (query: string, extra: Record<string, unknown> = {}): Promise<ToolReply> =>
+    agent.call('sql', { query, ...extra });
+  const agentPid = async () =>
+    (
+      await admin.query(
+        "SELECT pid FROM pg_stat_activity WHERE usename = 'seo_agent' AND application_name = 'seo-visibility insights'",
+      )
+    ).rows.map((r) => Number(r.pid));
 
   beforeAll(async () => {
     source = await agentSource('seo_agent');
@@ -132,7 +148,11 @@ describe('a SELECT-only role: every escape is refused and changes nothing', () =
   });
 
   it('an advisory lock it takes does not outlive its call (the sync can take the key next)', async () => {
-    for (const query of ['SELECT pg_advisory_lock(4242, 7)', 'SELECT pg_advisory_lock_shared(4242, 7)', '/* c */ SELECT pg_try_advisory_lock(4242, 7)']) {
+    for (const query of [
+      'SELECT pg_advisory_lock(4242, 7)',
+      'SELECT pg_advisory_lock_shared(4242, 7)',
+      '/* c */ SELECT pg_try_advisory_lock(4242, 7)',
+    ]) {
       expect((await sql(query)).isError).toBe(false);
       const taken = await syncSession.query('SELECT pg_try_advisory_lock(4242, 7) AS ok');
       expect(taken.rows[0].ok, query).toBe(true);
@@ -141,14 +161,28 @@ describe('a SELECT-only role: every escape is refused and changes nothing', () =
   });
 
   it('settings it changes do not outlive its call', async () => {
-    expect((await sql("SELECT set_config('default_transaction_read_only', 'off', false), set_config('search_path', 'public', false)")).isError).toBe(false);
-    const after = (await sql("SELECT current_setting('default_transaction_read_only') AS ro, current_setting('search_path') AS path")).json().rows[0];
+    expect(
+      (
+        await sql(
+          "SELECT set_config('default_transaction_read_only', 'off', false), set_config('search_path', 'public', false)",
+        )
+      ).isError,
+    ).toBe(false);
+    const after = (
+      await sql("SELECT current_setting('default_transaction_read_only') AS ro, current_setting('search_path') AS path")
+    ).json().rows[0];
     expect(after).toEqual({ ro: 'on', path: 'seo_visibility' });
-    expect((await sql("WITH gone AS (DELETE FROM projects_list RETURNING 1) SELECT count(*) FROM gone")).isError).toBe(true);
+    expect((await sql('WITH gone AS (DELETE FROM projects_list RETURNING 1) SELECT count(*) FROM gone')).isError).toBe(
+      true,
+    );
   });
 
   it('the row cap holds when the query starts with a comment or a parenthesis', async () => {
-    for (const query of ['/* why */ SELECT generate_series(1, 2000000000) AS g', '(SELECT generate_series(1, 2000000000) AS g)', '-- why\nSELECT generate_series(1, 2000000000) AS g']) {
+    for (const query of [
+      '/* why */ SELECT generate_series(1, 2000000000) AS g',
+      '(SELECT generate_series(1, 2000000000) AS g)',
+      '-- why\nSELECT generate_series(1, 2000000000) AS g',
+    ]) {
       const result = await sql(query, { max_rows: 10 });
       expect(result.isError, result.text).toBe(false);
       expect(result.json().rows).toHaveLength(10);
@@ -160,7 +194,11 @@ describe('a SELECT-only role: every escape is refused and changes nothing', () =
     const huge = await sql("SELECT g, repeat('x', 2000000) AS big FROM generate_series(1, 5) g");
     expect(huge.isError, huge.text.slice(0, 200)).toBe(false);
     expect(huge.text.length).toBeLessThanOrEqual(LIMITS.maxBytes);
-    expect(huge.json()).toMatchObject({ rows: [], truncated: true, note: expect.stringMatching(/size cap of 20,000 bytes/) });
+    expect(huge.json()).toMatchObject({
+      rows: [],
+      truncated: true,
+      note: expect.stringMatching(/size cap of 20,000 bytes/),
+    });
     const many = await sql('SELECT * FROM rankings_history');
     expect(many.text.length).toBeLessThanOrEqual(LIMITS.maxBytes);
     expect(many.json().rows.length).toBeGreaterThan(5);
@@ -174,15 +212,20 @@ describe('a SELECT-only role: every escape is refused and changes nothing', () =
   });
 
   it('a statement that is no read is refused by name, and SHOW and EXPLAIN still run', async () => {
-    const call = await sql("CALL no_such_procedure()");
-    expect(call.text).toMatch(/read-only: only statements that read \(SELECT, WITH, VALUES, TABLE, SHOW, EXPLAIN\) run here, nothing was changed/);
+    const call = await sql('CALL no_such_procedure()');
+    expect(call.text).toMatch(
+      /read-only: only statements that read \(SELECT, WITH, VALUES, TABLE, SHOW, EXPLAIN\) run here, nothing was changed/,
+    );
     expect((await sql('SHOW search_path')).json().rows).toEqual([{ search_path: 'seo_visibility' }]);
     expect((await sql('EXPLAIN SELECT * FROM projects_list')).json().rows.length).toBeGreaterThan(0);
   });
 
   it('rows keep their JSON types: a count is a number, a date its day, a timestamp UTC ISO', async () => {
-    const query = "SELECT count(*) AS n, DATE '2026-03-08' AS d, TIMESTAMPTZ '2026-03-08 12:00:00+02' AS t, true AS b, '{\"a\":[1]}'::jsonb AS j, NULL AS z";
-    expect((await sql(query)).json().rows).toEqual([{ n: 1, d: '2026-03-08', t: '2026-03-08T10:00:00.000Z', b: true, j: { a: [1] }, z: null }]);
+    const query =
+      "SELECT count(*) AS n, DATE '2026-03-08' AS d, TIMESTAMPTZ '2026-03-08 12:00:00+02' AS t, true AS b, '{\"a\":[1]}'::jsonb AS j, NULL AS z";
+    expect((await sql(query)).json().rows).toEqual([
+      { n: 1, d: '2026-03-08', t: '2026-03-08T10:00:00.000Z', b: true, j: { a: [1] }, z: null },
+    ]);
   });
 
   it('valid SQL runs: a ; inside $$…$$ and E strings, a trailing comment after the last ;', async () => {

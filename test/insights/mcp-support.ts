@@ -26,8 +26,21 @@ export interface ToolReply {
 }
 
 /** An MCP client (the SDK's own) connected in memory to the server over `source`, as an agent sees it. */
-export async function agentOf(source: InsightSource, limits: ToolLimits, prompts?: PromptDef[]): Promise<{ client: Client; call: (name: string, args?: Record<string, unknown>) => Promise<ToolReply>; close: () => Promise<void> }> {
-  const server = await createMcpServer({ tools: storeTools(source, limits), prompts, redact: (text) => text, maxBytes: limits.maxBytes });
+export async function agentOf(
+  source: InsightSource,
+  limits: ToolLimits,
+  prompts?: PromptDef[],
+): Promise<{
+  client: Client;
+  call: (name: string, args?: Record<string, unknown>) => Promise<ToolReply>;
+  close: () => Promise<void>;
+}> {
+  const server = await createMcpServer({
+    tools: storeTools(source, limits),
+    prompts,
+    redact: (text) => text,
+    maxBytes: limits.maxBytes,
+  });
   const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = new Client({ name: 'mcp-test', version: '1.0.0' });
@@ -35,7 +48,11 @@ export async function agentOf(source: InsightSource, limits: ToolLimits, prompts
   const call = async (name: string, args: Record<string, unknown> = {}): Promise<ToolReply> => {
     const result = await client.callTool({ name, arguments: args });
     const text = (result.content as Array<{ text: string }>)[0]?.text ?? '';
-    return { isError: result.isError === true, text, json: () => (result.isError ? expect.fail(text) : JSON.parse(text)) };
+    return {
+      isError: result.isError === true,
+      text,
+      json: () => (result.isError ? expect.fail(text) : JSON.parse(text)),
+    };
   };
   return { client, call, close: async () => void (await client.close()) };
 }

@@ -22,7 +22,12 @@ beforeAll(async () => {
   const projects = [
     { id: OTHER, name: 'Acme Outdoor', websiteUrl: 'https://acme.example/', status: 'active' },
     { id: TWIN, name: 'Twin', websiteUrl: 'https://twin-a.example/', status: 'active' },
-    { id: '77777777-7777-4777-8777-777777777777', name: 'twin', websiteUrl: 'https://twin-b.example/', status: 'active' },
+    {
+      id: '77777777-7777-4777-8777-777777777777',
+      name: 'twin',
+      websiteUrl: 'https://twin-b.example/',
+      status: 'active',
+    },
   ];
   source = await fixtureSource([{ table: TABLE_SCHEMAS['projects.list'], rows: projects }]);
   agent = await agentOf(source, LIMITS, storePrompts(source, { ...LIMITS, maxBytes: 20_000 }));
@@ -45,7 +50,9 @@ describe('schema: short and useful', () => {
     const rankings = schema.tables.find((t: { name: string }) => t.name === 'rankings_history');
     expect(rankings.key).toEqual(TABLE_SCHEMAS['rankings.history'].primaryKey);
     expect(rankings.columns).toMatch(/check_date date, keyword text, desktop_position number/);
-    expect(schema.tables.find((t: { name: string }) => t.name === 'projects_list').columns).toMatch(/websiteUrl text, createdAt timestamp/);
+    expect(schema.tables.find((t: { name: string }) => t.name === 'projects_list').columns).toMatch(
+      /websiteUrl text, createdAt timestamp/,
+    );
     expect(schema.views.find((v: { name: string }) => v.name === 'rank_changes').answers).toMatch(/\w{4}/);
   });
 
@@ -66,7 +73,9 @@ describe('projects by name or id', () => {
   it('an unknown project is refused, listing the valid ones (no silent "no rows")', async () => {
     const result = await agent.call('backlink_changes', { project: 'Acme Indoor' });
     expect(result.isError).toBe(true);
-    expect(result.text).toMatch(/No project has the id or name "Acme Indoor". The projects: "Acme Outdoor" \(5555.*"Fixture" \(1111/);
+    expect(result.text).toMatch(
+      /No project has the id or name "Acme Indoor". The projects: "Acme Outdoor" \(5555.*"Fixture" \(1111/,
+    );
   });
 
   it('a name two projects share is refused, listing their ids', async () => {
@@ -91,7 +100,8 @@ describe('limit holds for every list a tool returns', () => {
 });
 
 describe('size cap', () => {
-  const many = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000) SELECT x, 'a value of some length' AS t FROM c";
+  const many =
+    "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000) SELECT x, 'a value of some length' AS t FROM c";
 
   it('sql: rows past the size cap are cut, the result says so and why', async () => {
     const result = await agent.call('sql', { query: many });
@@ -104,7 +114,10 @@ describe('size cap', () => {
   });
 
   it('every list of a result is cut to fit, small lists kept whole', () => {
-    const result = { models: [{ m: 'a' }, { m: 'b' }], daily: Array.from({ length: 500 }, (_, i) => ({ day: '2026-03-01', n: i, text: 'x'.repeat(40) })) };
+    const result = {
+      models: [{ m: 'a' }, { m: 'b' }],
+      daily: Array.from({ length: 500 }, (_, i) => ({ day: '2026-03-01', n: i, text: 'x'.repeat(40) })),
+    };
     const text = toolText(result, 3000);
     expect(Buffer.byteLength(text)).toBeLessThanOrEqual(3000);
     const cut = JSON.parse(text);
@@ -116,18 +129,39 @@ describe('size cap', () => {
 
   it('a single row over the cap gives no rows and says what to do', () => {
     const cut = JSON.parse(toolText({ rows: [{ big: 'x'.repeat(10_000) }], row_count: 1, truncated: false }, 1000));
-    expect(cut).toMatchObject({ rows: [], row_count: 0, truncated: true, note: expect.stringMatching(/left\(column, 200\)/) });
+    expect(cut).toMatchObject({
+      rows: [],
+      row_count: 0,
+      truncated: true,
+      note: expect.stringMatching(/left\(column, 200\)/),
+    });
   });
 });
 
 describe('timestamps read the same from either store', () => {
   it('an API timestamp, a timestamptz text and a Date all read as UTC ISO 8601 with milliseconds', () => {
-    const row = { a: '2026-03-08T10:00:00Z', b: '2026-03-08T10:00:00+00:00', c: new Date(Date.UTC(2026, 2, 8, 10)), d: '2026-03-08T12:00:00+02:00', day: '2026-03-08', text: 'not 2026-03-08T10:00:00Z' };
-    expect(JSON.parse(toolText(row, 10_000))).toEqual({ a: '2026-03-08T10:00:00.000Z', b: '2026-03-08T10:00:00.000Z', c: '2026-03-08T10:00:00.000Z', d: '2026-03-08T10:00:00.000Z', day: '2026-03-08', text: 'not 2026-03-08T10:00:00Z' });
+    const row = {
+      a: '2026-03-08T10:00:00Z',
+      b: '2026-03-08T10:00:00+00:00',
+      c: new Date(Date.UTC(2026, 2, 8, 10)),
+      d: '2026-03-08T12:00:00+02:00',
+      day: '2026-03-08',
+      text: 'not 2026-03-08T10:00:00Z',
+    };
+    expect(JSON.parse(toolText(row, 10_000))).toEqual({
+      a: '2026-03-08T10:00:00.000Z',
+      b: '2026-03-08T10:00:00.000Z',
+      c: '2026-03-08T10:00:00.000Z',
+      d: '2026-03-08T10:00:00.000Z',
+      day: '2026-03-08',
+      text: 'not 2026-03-08T10:00:00Z',
+    });
   });
 
   it('through the sql tool', async () => {
-    const rows = (await agent.call('sql', { query: 'SELECT checked_at FROM prompts_history ORDER BY checked_at LIMIT 1' })).json().rows;
+    const rows = (
+      await agent.call('sql', { query: 'SELECT checked_at FROM prompts_history ORDER BY checked_at LIMIT 1' })
+    ).json().rows;
     expect(rows).toEqual([{ checked_at: '2026-02-28T10:00:00.000Z' }]);
   });
 });
@@ -136,14 +170,24 @@ describe('annotations: what each tool does to the world', () => {
   it('the store tools read only, the same call gives the same answer, no world outside the store', async () => {
     const { tools } = await agent.client.listTools();
     expect(tools.length).toBe(6);
-    for (const tool of tools) expect(tool.annotations, tool.name).toEqual({ readOnlyHint: true, idempotentHint: true, openWorldHint: false });
+    for (const tool of tools)
+      expect(tool.annotations, tool.name).toEqual({ readOnlyHint: true, idempotentHint: true, openWorldHint: false });
   });
 
   it('api reaches the world: read-only and idempotent with GET only, destructive with --allow-writes', () => {
     const client = new SeoVisibilityClient({ apiKey: 'sk_test_unused', baseUrl: 'http://127.0.0.1:9/api/v1' });
     const windows = [{ limit: 10_000, intervalMs: 86_400_000 }];
-    expect(apiTool({ client, windows, reserve: 0, allowWrites: false }).annotations).toEqual({ readOnlyHint: true, idempotentHint: true, openWorldHint: true });
-    expect(apiTool({ client, windows, reserve: 0, allowWrites: true }).annotations).toEqual({ readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true });
+    expect(apiTool({ client, windows, reserve: 0, allowWrites: false }).annotations).toEqual({
+      readOnlyHint: true,
+      idempotentHint: true,
+      openWorldHint: true,
+    });
+    expect(apiTool({ client, windows, reserve: 0, allowWrites: true }).annotations).toEqual({
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: false,
+      openWorldHint: true,
+    });
   });
 });
 
@@ -151,7 +195,11 @@ describe('prompts for the weekly questions, answered from the store', () => {
   it('lists the weekly pulse and the client update, each taking a project and a period', async () => {
     const { prompts } = await agent.client.listPrompts();
     expect(prompts.map((p) => p.name)).toEqual(['weekly_pulse', 'client_update']);
-    for (const prompt of prompts) expect(prompt.arguments?.map((a) => [a.name, a.required])).toEqual([['project', true], ['days', false]]);
+    for (const prompt of prompts)
+      expect(prompt.arguments?.map((a) => [a.name, a.required])).toEqual([
+        ['project', true],
+        ['days', false],
+      ]);
   });
 
   it("puts the period's figures from the store in the message, for a project named by name", async () => {
@@ -167,14 +215,21 @@ describe('prompts for the weekly questions, answered from the store', () => {
   });
 
   it('refuses an unknown project and a bad period', async () => {
-    await expect(agent.client.getPrompt({ name: 'weekly_pulse', arguments: { project: 'Acme Indoor' } })).rejects.toThrow(/No project has the id or name "Acme Indoor"/);
-    await expect(agent.client.getPrompt({ name: 'weekly_pulse', arguments: { project: 'Fixture', days: '400' } })).rejects.toThrow(/days must be a whole number of days from 1 to 366/);
+    await expect(
+      agent.client.getPrompt({ name: 'weekly_pulse', arguments: { project: 'Acme Indoor' } }),
+    ).rejects.toThrow(/No project has the id or name "Acme Indoor"/);
+    await expect(
+      agent.client.getPrompt({ name: 'weekly_pulse', arguments: { project: 'Fixture', days: '400' } }),
+    ).rejects.toThrow(/days must be a whole number of days from 1 to 366/);
   });
 });
 
 describe('size cap: whatever the shape', () => {
   it('a result whose bulk is not a top-level list (an api reply) is cut too, as text', () => {
-    const reply = { data: { items: Array.from({ length: 300 }, (_, i) => ({ id: i, name: `keyword ${i}` })) }, request_id: 'req_1' };
+    const reply = {
+      data: { items: Array.from({ length: 300 }, (_, i) => ({ id: i, name: `keyword ${i}` })) },
+      request_id: 'req_1',
+    };
     const text = toolText(reply, 2000);
     expect(Buffer.byteLength(text)).toBeLessThanOrEqual(2000);
     const cut = JSON.parse(text);

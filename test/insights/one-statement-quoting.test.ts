@@ -26,7 +26,7 @@ describe('oneStatement: quoting the splitter once missed', () => {
   });
 
   it.each([
-    "SELECT $$a$$; DELETE FROM t",
+    'SELECT $$a$$; DELETE FROM t',
     "SELECT E'\\''; DROP TABLE t",
     'SELECT 1 /* a /* b */ */; COMMIT',
     'SELECT 1; -- c\nDELETE FROM t',
@@ -36,6 +36,8 @@ describe('oneStatement: quoting the splitter once missed', () => {
   });
 
   it('SQLite block comments do not nest: what follows the first */ is SQL', () => {
-    expect(() => assertOneStatement('SELECT 1 /* a /* b */ ; DELETE FROM t; */', 'sqlite')).toThrow('one statement at a time');
+    expect(() => assertOneStatement('SELECT 1 /* a /* b */ ; DELETE FROM t; */', 'sqlite')).toThrow(
+      'one statement at a time',
+    );
   });
 });

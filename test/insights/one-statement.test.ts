@@ -15,7 +15,14 @@ describe('assertOneStatement', () => {
     expect(() => assertOneStatement(sql)).not.toThrow();
   });
 
-  it.each(['SELECT 1; DELETE FROM t', "SELECT ';'; DROP TABLE t", 'SELECT 1;/* x */ COMMIT', 'SELECT 1 -- c\n; UPDATE t SET x = 1'])('refuses two: %s', (sql) => {
-    expect(() => assertOneStatement(sql)).toThrow('The sql tool runs one statement at a time: send each statement in its own call');
+  it.each([
+    'SELECT 1; DELETE FROM t',
+    "SELECT ';'; DROP TABLE t",
+    'SELECT 1;/* x */ COMMIT',
+    'SELECT 1 -- c\n; UPDATE t SET x = 1',
+  ])('refuses two: %s', (sql) => {
+    expect(() => assertOneStatement(sql)).toThrow(
+      'The sql tool runs one statement at a time: send each statement in its own call',
+    );
   });
 });

@@ -15,7 +15,8 @@ import { root } from './support.js';
 // and account ids that are markup stay text: nothing runs, nothing is fetched. A screenshot of the
 // top of the page is kept in artifacts/report/ (gitignored).
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium)`);
+if (!existsSync(CHROMIUM))
+  throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium)`);
 const ARTIFACTS = join(root, 'artifacts', 'report');
 /** As the HTML parser reads text: a NUL in body text is dropped, CR LF is LF. */
 const readable = (s: string) => s.replace(/\u0000/g, '').replace(/\r\n?/g, '\n');
@@ -23,11 +24,27 @@ const readable = (s: string) => s.replace(/\u0000/g, '').replace(/\r\n?/g, '\n')
 describe('a report over several accounts, in Chromium', () => {
   it('a heading per account, the project under each; hostile account ids shown as text, none runs or fetches', async () => {
     const accounts = ['acme', 'globex', ...hostileStrings().slice(0, 20)];
-    const html = reportHtml(await gatherReport(inProcessSource(fleetDb(accounts)), { days: 7 }), await chartRenderer(), new Date('2026-03-15T00:00:00Z'));
+    const html = reportHtml(
+      await gatherReport(inProcessSource(fleetDb(accounts)), { days: 7 }),
+      await chartRenderer(),
+      new Date('2026-03-15T00:00:00Z'),
+    );
     mkdirSync(ARTIFACTS, { recursive: true });
     const file = join(ARTIFACTS, 'report-accounts.html');
     writeFileSync(file, html);
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--no-sandbox',
+        '--headless',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
     try {
       const page = await browser.newPage({ viewport: { width: 1000, height: 1400 } });
       const problems: string[] = [];
@@ -47,7 +64,9 @@ describe('a report over several accounts, in Chromium', () => {
       expect(problems).toEqual([]);
       const dom = await page.evaluate(() => ({
         pwned: (window as unknown as { __pwned?: unknown }).__pwned,
-        handlers: [...document.querySelectorAll('*')].filter((e) => [...e.attributes].some((a) => a.name.toLowerCase().startsWith('on'))).length,
+        handlers: [...document.querySelectorAll('*')].filter((e) =>
+          [...e.attributes].some((a) => a.name.toLowerCase().startsWith('on')),
+        ).length,
         links: [...document.querySelectorAll('[href], [src], [action]')].length,
         accounts: [...document.querySelectorAll('section.account')].map((s) => ({
           heading: s.querySelector('h2.account')?.textContent,

@@ -9,8 +9,20 @@ import { P } from './support.js';
 // merged. SQLite with the fleet's account_id columns stands in for the PostgreSQL schema.
 const fleet = (accounts: readonly string[]): InsightSource => inProcessSource(fleetDb(accounts));
 
-const summary = (r: { id: string; account?: string | undefined; improved: number; declined: number; audits: { new: number; fixed: number; open: number }; domains: { gained: unknown[] } }) => ({
-  id: r.id, account: r.account, improved: r.improved, declined: r.declined, audits: r.audits.new + r.audits.fixed + r.audits.open, gained: r.domains.gained.length,
+const summary = (r: {
+  id: string;
+  account?: string | undefined;
+  improved: number;
+  declined: number;
+  audits: { new: number; fixed: number; open: number };
+  domains: { gained: unknown[] };
+}) => ({
+  id: r.id,
+  account: r.account,
+  improved: r.improved,
+  declined: r.declined,
+  audits: r.audits.new + r.audits.fixed + r.audits.open,
+  gained: r.domains.gained.length,
 });
 
 describe('the report in a fleet warehouse', () => {
@@ -31,8 +43,15 @@ describe('the report in a fleet warehouse', () => {
   });
 
   it('--account on a store of one account, or an account the warehouse does not hold: a usage error naming it', async () => {
-    const single: InsightSource = { ...fleet(['acme']), columns: new Map([...fleet(['acme']).columns].map(([t, cols]) => [t, new Map([...cols].filter(([c]) => c !== 'account_id'))])) };
+    const single: InsightSource = {
+      ...fleet(['acme']),
+      columns: new Map(
+        [...fleet(['acme']).columns].map(([t, cols]) => [t, new Map([...cols].filter(([c]) => c !== 'account_id'))]),
+      ),
+    };
     await expect(gatherReport(single, { days: 7, account: 'acme' })).rejects.toThrow(/--account acme: .*one account/);
-    await expect(gatherReport(fleet(['acme', 'globex']), { days: 7, account: 'initech' })).rejects.toThrow(/--account initech: .*acme, globex/);
+    await expect(gatherReport(fleet(['acme', 'globex']), { days: 7, account: 'initech' })).rejects.toThrow(
+      /--account initech: .*acme, globex/,
+    );
   });
 });

@@ -18,7 +18,8 @@ import { root } from './support.js';
 // thousands of hostile strings an API could send as keywords, locations, models, domains or audit
 // issues. A screenshot of the readable report is kept in artifacts/report/ (gitignored).
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium)`);
+if (!existsSync(CHROMIUM))
+  throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium)`);
 const ARTIFACTS = join(root, 'artifacts', 'report');
 const H = hostileStrings();
 const Q = '77777777-7777-4777-8777-777777777777';
@@ -30,21 +31,89 @@ function hostileAccount(): Partial<Record<DatasetName, Row[]>> {
   return {
     'projects.list': [{ id: Q, name: H[1], websiteUrl: 'https://hostile.example/', status: 'active' }],
     'rankings.history': keywords.flatMap((k, i) => [
-      { project_id: Q, keyword_id: `kw-${i}`, keyword: k, check_date: addDays(END, -10), desktop_position: 20 + i, mobile_position: null, ai_mode_position: null, maps_position: null, source: 'history' },
-      { project_id: Q, keyword_id: `kw-${i}`, keyword: k, check_date: END, desktop_position: 5 + i, mobile_position: null, ai_mode_position: null, maps_position: null, source: 'history' },
+      {
+        project_id: Q,
+        keyword_id: `kw-${i}`,
+        keyword: k,
+        check_date: addDays(END, -10),
+        desktop_position: 20 + i,
+        mobile_position: null,
+        ai_mode_position: null,
+        maps_position: null,
+        source: 'history',
+      },
+      {
+        project_id: Q,
+        keyword_id: `kw-${i}`,
+        keyword: k,
+        check_date: END,
+        desktop_position: 5 + i,
+        mobile_position: null,
+        ai_mode_position: null,
+        maps_position: null,
+        source: 'history',
+      },
     ]),
-    'rankings.list': keywords.map((k, i) => ({ project_id: Q, snapshot_date: END, id: `kw-${i}`, keyword: k, desktop_position: 5 + i, mobile_position: null, ai_mode_position: null, maps_position: null, net_change: null, location: H[100 + i] })),
+    'rankings.list': keywords.map((k, i) => ({
+      project_id: Q,
+      snapshot_date: END,
+      id: `kw-${i}`,
+      keyword: k,
+      desktop_position: 5 + i,
+      mobile_position: null,
+      ai_mode_position: null,
+      maps_position: null,
+      net_change: null,
+      location: H[100 + i],
+    })),
     'prompts.history': H.slice(200, 203).flatMap((model, m) =>
-      Array.from({ length: 14 }, (_, d) => ({ project_id: Q, prompt_id: 'p', model, checked_at: `${addDays(END, -d)}T10:00:00Z`, prompt: H[300], is_visible: (d + m) % 2 === 0, position: 1, citations_count: 0, citations: [] })),
+      Array.from({ length: 14 }, (_, d) => ({
+        project_id: Q,
+        prompt_id: 'p',
+        model,
+        checked_at: `${addDays(END, -d)}T10:00:00Z`,
+        prompt: H[300],
+        is_visible: (d + m) % 2 === 0,
+        position: 1,
+        citations_count: 0,
+        citations: [],
+      })),
     ),
     'backlinks.summary': [{ project_id: Q, snapshot_date: END, total_referring_domains: H.length }],
-    'backlinks.history': [{ project_id: Q, check_date: END, new_referring_domains: H.length, lost_referring_domains: 0, net_domains_change: H.length, new_backlinks: 1, lost_backlinks: 0 }],
-    'backlinks.domains': H.map((domain, i) => ({ project_id: Q, domain, first_seen: addDays(END, -(i % 20)), domain_rank: i, backlinks: 1 })),
+    'backlinks.history': [
+      {
+        project_id: Q,
+        check_date: END,
+        new_referring_domains: H.length,
+        lost_referring_domains: 0,
+        net_domains_change: H.length,
+        new_backlinks: 1,
+        lost_backlinks: 0,
+      },
+    ],
+    'backlinks.domains': H.map((domain, i) => ({
+      project_id: Q,
+      domain,
+      first_seen: addDays(END, -(i % 20)),
+      domain_rank: i,
+      backlinks: 1,
+    })),
     'audits.list': [
       { project_id: Q, id: 'old', status: 'completed', completed_at: '2026-02-01T00:00:00Z' },
       { project_id: Q, id: 'new', status: 'completed', completed_at: '2026-03-01T00:00:00Z' },
     ],
-    'audits.issues': H.map((text, i) => ({ project_id: Q, audit_id: 'new', id: `i${i}`, type: text, severity: 'critical', title: H[(i + 1) % H.length], description: '', affected_count: i, status: 'failed', created_at: '2026-03-01T00:00:00Z' })),
+    'audits.issues': H.map((text, i) => ({
+      project_id: Q,
+      audit_id: 'new',
+      id: `i${i}`,
+      type: text,
+      severity: 'critical',
+      title: H[(i + 1) % H.length],
+      description: '',
+      affected_count: i,
+      status: 'failed',
+      created_at: '2026-03-01T00:00:00Z',
+    })),
   };
 }
 
@@ -54,7 +123,11 @@ let browser: Browser;
 async function writeReportOf(data: Partial<Record<DatasetName, Row[]>>, name: string, days: number): Promise<string> {
   const source = await inProcessSource(data);
   try {
-    const html = reportHtml(await gatherReport(source, { days }), await chartRenderer(), new Date('2026-03-15T00:00:00Z'));
+    const html = reportHtml(
+      await gatherReport(source, { days }),
+      await chartRenderer(),
+      new Date('2026-03-15T00:00:00Z'),
+    );
     // Kept in artifacts/report/ (gitignored) beside the screenshots, to open by hand.
     const file = join(ARTIFACTS, name);
     writeFileSync(file, html);
@@ -86,7 +159,16 @@ beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--headless',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }, 60_000);
 
@@ -108,18 +190,31 @@ describe('the report in Chromium', () => {
         expect(items.length).toBeGreaterThan(0);
         // Each line of the chart is drawn in its own colour, as something with an extent (a line, or
         // dots where a value has no neighbour); the legend has one entry per colour.
-        const drawn = await figure.locator('svg path').evaluateAll((paths) =>
-          [...new Set(paths.filter((p) => {
-            const box = (p as SVGGraphicsElement).getBBox();
-            return box.width > 0 || box.height > 0;
-          }).flatMap((p) => [p.getAttribute('stroke'), p.getAttribute('fill')]))],
-        );
-        const swatches = await figure.locator('ul.legend line').evaluateAll((lines) => lines.map((l) => l.getAttribute('stroke')));
+        const drawn = await figure.locator('svg path').evaluateAll((paths) => [
+          ...new Set(
+            paths
+              .filter((p) => {
+                const box = (p as SVGGraphicsElement).getBBox();
+                return box.width > 0 || box.height > 0;
+              })
+              .flatMap((p) => [p.getAttribute('stroke'), p.getAttribute('fill')]),
+          ),
+        ]);
+        const swatches = await figure
+          .locator('ul.legend line')
+          .evaluateAll((lines) => lines.map((l) => l.getAttribute('stroke')));
         expect(new Set(swatches).size).toBe(items.length);
-        for (const colour of swatches) expect(drawn, `a line of colour ${colour} in "${await figure.locator('ul.legend').textContent()}"`).toContain(colour);
+        for (const colour of swatches)
+          expect(drawn, `a line of colour ${colour} in "${await figure.locator('ul.legend').textContent()}"`).toContain(
+            colour,
+          );
         for (const item of items) {
           expect(await item.isVisible()).toBe(true);
-          const whole = await item.evaluate((li) => li.scrollWidth <= li.clientWidth + 1 && li.getBoundingClientRect().right <= document.documentElement.clientWidth);
+          const whole = await item.evaluate(
+            (li) =>
+              li.scrollWidth <= li.clientWidth + 1 &&
+              li.getBoundingClientRect().right <= document.documentElement.clientWidth,
+          );
           expect(whole).toBe(true);
         }
       }
@@ -143,11 +238,17 @@ describe('the report in Chromium', () => {
       expect(problems).toEqual([]);
       const dom = await page.evaluate(() => ({
         pwned: (window as unknown as { __pwned?: unknown }).__pwned,
-        active: [...document.querySelectorAll('script, iframe, object, embed, img, link, meta[http-equiv], base, form, input, video, audio, template, noscript, foreignObject, animate, set, image')].length,
+        active: [
+          ...document.querySelectorAll(
+            'script, iframe, object, embed, img, link, meta[http-equiv], base, form, input, video, audio, template, noscript, foreignObject, animate, set, image',
+          ),
+        ].length,
         // The page's own style sheet, plus ECharts' inside each chart's SVG: none with a word of the API's.
         styles: [...document.querySelectorAll('style')].filter((e) => e.closest('svg') === null).length,
         tainted: [...document.querySelectorAll('style')].filter((e) => /pwned/.test(e.textContent ?? '')).length,
-        handlers: [...document.querySelectorAll('*')].filter((e) => [...e.attributes].some((a) => a.name.toLowerCase().startsWith('on'))).length,
+        handlers: [...document.querySelectorAll('*')].filter((e) =>
+          [...e.attributes].some((a) => a.name.toLowerCase().startsWith('on')),
+        ).length,
         links: [...document.querySelectorAll('[href], [src], [action]')].length,
         rows: document.querySelectorAll('section table tbody tr').length,
         legend: [...document.querySelectorAll('ul.legend li')].map((li) => li.textContent),

@@ -9,10 +9,17 @@ import { P } from './support.js';
 // round trip: hundreds of them were most of the report's time), and reads as empty.
 function agency(emptyProjects: number) {
   const db = fleetDb(['acme']);
-  for (let i = 0; i < emptyProjects; i++) db.prepare("INSERT INTO projects_list (account_id, id, name) VALUES ('acme', ?, ?)").run(`empty-${i}`, `Empty ${i}`);
+  for (let i = 0; i < emptyProjects; i++)
+    db.prepare("INSERT INTO projects_list (account_id, id, name) VALUES ('acme', ?, ?)").run(
+      `empty-${i}`,
+      `Empty ${i}`,
+    );
   const inner = inProcessSource(db);
   let queries = 0;
-  const source: InsightSource = { ...inner, query: (sql, params, limits) => (queries++, inner.query(sql, params, limits)) };
+  const source: InsightSource = {
+    ...inner,
+    query: (sql, params, limits) => (queries++, inner.query(sql, params, limits)),
+  };
   return { source, queries: () => queries };
 }
 
@@ -30,8 +37,23 @@ describe('the report of an account with many empty projects', () => {
     const reports = await gatherReport(source, { days: 7 });
     const empty = reports.find((r) => r.id === 'empty-0');
     expect(empty).toEqual({
-      id: 'empty-0', name: 'Empty 0', account: 'acme', days: 7, endDate: undefined, movers: [], topTen: { entered: [], left: [] }, improved: 0, declined: 0,
-      positions: new Map(), models: [], overall: undefined, visibilityMovers: [], modelDetails: new Map(), visibility: new Map(), domains: { gained: [], lost: [] }, trend: [],
+      id: 'empty-0',
+      name: 'Empty 0',
+      account: 'acme',
+      days: 7,
+      endDate: undefined,
+      movers: [],
+      topTen: { entered: [], left: [] },
+      improved: 0,
+      declined: 0,
+      positions: new Map(),
+      models: [],
+      overall: undefined,
+      visibilityMovers: [],
+      modelDetails: new Map(),
+      visibility: new Map(),
+      domains: { gained: [], lost: [] },
+      trend: [],
       audits: { completed: false, hasPrevious: false, newCritical: [], new: 0, fixed: 0, open: 0 },
     });
     expect(reports.find((r) => r.id === P)?.movers.length).toBeGreaterThan(0);

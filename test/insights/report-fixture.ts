@@ -26,8 +26,15 @@ function answers(model: string, perDay: number, visibleByDay: (dayIndex: number)
     const visible = visibleByDay(d);
     for (let i = 0; i < perDay; i++) {
       rows.push({
-        project_id: S, prompt_id: 'prompt-1', model, checked_at: `${day}T${String(i).padStart(2, '0')}:00:00Z`, prompt: 'best coffee?',
-        is_visible: i < visible, position: i < visible ? 2 : 0, citations_count: 0, citations: [],
+        project_id: S,
+        prompt_id: 'prompt-1',
+        model,
+        checked_at: `${day}T${String(i).padStart(2, '0')}:00:00Z`,
+        prompt: 'best coffee?',
+        is_visible: i < visible,
+        position: i < visible ? 2 : 0,
+        citations_count: 0,
+        citations: [],
       });
     }
   }
@@ -35,12 +42,23 @@ function answers(model: string, perDay: number, visibleByDay: (dayIndex: number)
 }
 
 const ranking = (keyword_id: string, check_date: string, desktop: number): Row => ({
-  project_id: S, keyword_id, keyword: 'affordable single origin coffee', check_date, desktop_position: desktop, mobile_position: null, ai_mode_position: null, maps_position: null, source: 'history',
+  project_id: S,
+  keyword_id,
+  keyword: 'affordable single origin coffee',
+  check_date,
+  desktop_position: desktop,
+  mobile_position: null,
+  ai_mode_position: null,
+  maps_position: null,
+  source: 'history',
 });
 
 export const REPORT_FIXTURE: Partial<Record<DatasetName, Row[]>> = {
   ...FIXTURE,
-  'projects.list': [...(FIXTURE['projects.list'] ?? []), { id: S, name: 'Samples', websiteUrl: 'https://samples.example/', status: 'active' }],
+  'projects.list': [
+    ...(FIXTURE['projects.list'] ?? []),
+    { id: S, name: 'Samples', websiteUrl: 'https://samples.example/', status: 'active' },
+  ],
   'prompts.history': [
     ...(FIXTURE['prompts.history'] ?? []),
     // 60% before (6 of 10 a day), 20% now (2 of 10 a day).
@@ -58,8 +76,33 @@ export const REPORT_FIXTURE: Partial<Record<DatasetName, Row[]>> = {
   ],
   'rankings.list': [
     ...(FIXTURE['rankings.list'] ?? []),
-    { project_id: S, snapshot_date: END, id: COFFEE_BOSTON, keyword: 'affordable single origin coffee', desktop_position: 45, mobile_position: null, ai_mode_position: null, maps_position: null, net_change: null, location: 'Boston, MA' },
-    { project_id: S, snapshot_date: END, id: COFFEE_DENVER, keyword: 'affordable single origin coffee', desktop_position: 52, mobile_position: null, ai_mode_position: null, maps_position: null, net_change: null, location: 'Denver, CO' },
+    {
+      project_id: S,
+      snapshot_date: END,
+      id: COFFEE_BOSTON,
+      keyword: 'affordable single origin coffee',
+      desktop_position: 45,
+      mobile_position: null,
+      ai_mode_position: null,
+      maps_position: null,
+      net_change: null,
+      location: 'Boston, MA',
+    },
+    {
+      project_id: S,
+      snapshot_date: END,
+      id: COFFEE_DENVER,
+      keyword: 'affordable single origin coffee',
+      desktop_position: 52,
+      mobile_position: null,
+      ai_mode_position: null,
+      maps_position: null,
+      net_change: null,
+      location: 'Denver, CO',
+    },
   ],
-  'audits.list': [...(FIXTURE['audits.list'] ?? []), { project_id: S, id: 's-running', status: 'crawling', completed_at: null }],
+  'audits.list': [
+    ...(FIXTURE['audits.list'] ?? []),
+    { project_id: S, id: 's-running', status: 'crawling', completed_at: null },
+  ],
 };

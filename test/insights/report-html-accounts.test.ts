@@ -9,7 +9,8 @@ import { fleetDb, inProcessSource } from './fleet-store.js';
 /** Charts are not what these tests read: a placeholder keeps ECharts out of the unit loop. */
 const render = () => '<svg></svg>';
 const AT = new Date('2026-03-15T00:00:00Z');
-const htmlOf = async (accounts: readonly string[], account?: string) => reportHtml(await gatherReport(inProcessSource(fleetDb(accounts)), { days: 7, account }), render, AT);
+const htmlOf = async (accounts: readonly string[], account?: string) =>
+  reportHtml(await gatherReport(inProcessSource(fleetDb(accounts)), { days: 7, account }), render, AT);
 /** The words a reader sees: tags become spaces, spaces collapse. */
 const text = (h: string) => h.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
 
@@ -17,13 +18,17 @@ describe('whose account the report is', () => {
   it('--account: the title, heading and summary name the account', async () => {
     const html = await htmlOf(['acme', 'globex'], 'globex');
     expect(html).toContain('<title>SEO and AI visibility: what changed (account globex)</title>');
-    expect(text(html.split('<section')[0] ?? '')).toMatch(/what changed \(account globex\) Account globex: 1 project\(s\), generated 2026-03-15 00:00 UTC/);
+    expect(text(html.split('<section')[0] ?? '')).toMatch(
+      /what changed \(account globex\) Account globex: 1 project\(s\), generated 2026-03-15 00:00 UTC/,
+    );
     expect(html).not.toContain('acme');
   });
 
   it('every account: a section per account, each with its own project, the same name and id shown apart', async () => {
     const html = await htmlOf(['acme', 'globex']);
-    expect(text(html.split('<section')[0] ?? '')).toContain('2 accounts (acme, globex), each in its own section: 2 project(s)');
+    expect(text(html.split('<section')[0] ?? '')).toContain(
+      '2 accounts (acme, globex), each in its own section: 2 project(s)',
+    );
     const accounts = html.split('<section class="account">').slice(1);
     expect(accounts.map((a) => /<h2 class="account">Account (\w+)<\/h2>/.exec(a)?.[1])).toEqual(['acme', 'globex']);
     for (const a of accounts) {
@@ -45,7 +50,9 @@ describe('whose account the report is', () => {
   it('a warehouse of many accounts: the summary names the first ten and counts the rest', async () => {
     const accounts = Array.from({ length: 12 }, (_, i) => `a${String(i).padStart(2, '0')}`);
     const html = await htmlOf(accounts);
-    expect(text(html.split('<section')[0] ?? '')).toContain('12 accounts (a00, a01, a02, a03, a04, a05, a06, a07, a08, a09 and 2 more), each in its own section: 12 project(s)');
+    expect(text(html.split('<section')[0] ?? '')).toContain(
+      '12 accounts (a00, a01, a02, a03, a04, a05, a06, a07, a08, a09 and 2 more), each in its own section: 12 project(s)',
+    );
     expect(html.match(/<h2 class="account">/g)).toHaveLength(12);
   });
 

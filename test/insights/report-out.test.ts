@@ -1,4 +1,14 @@
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,7 +33,7 @@ afterAll(async () => {
 });
 
 describe('report --out', () => {
-  it("a symlink planted at the old temporary name is not followed: its target keeps its bytes", async () => {
+  it('a symlink planted at the old temporary name is not followed: its target keeps its bytes', async () => {
     const victim = join(dir, 'victim.sh');
     writeFileSync(victim, '#!/bin/sh\necho precious\n');
     const out = join(dir, 'report.html');

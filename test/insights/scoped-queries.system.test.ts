@@ -15,7 +15,9 @@ import { P, fixtureWrites } from './support.js';
 // account view, as before) still needs a sequential scan of the table.
 let postgres: TestPostgres;
 let client: pg.Client;
-const BASE = Object.values(TABLE_SCHEMAS).map((t) => t.table).filter((t) => t !== 'projects_list');
+const BASE = Object.values(TABLE_SCHEMAS)
+  .map((t) => t.table)
+  .filter((t) => t !== 'projects_list');
 
 beforeAll(async () => {
   postgres = await startPostgres();
@@ -23,7 +25,20 @@ beforeAll(async () => {
     const store = postgresStore(postgres.url, { schema: 'scoped', accountId: account, extensions: [insightViews] });
     await store.open();
     await store.commit({ writes: fixtureWrites() });
-    await store.commit({ writes: [{ table: TABLE_SCHEMAS['rankings.history'], rows: Array.from({ length: 200 }, (_, i) => ({ project_id: `other-${i % 40}`, keyword_id: `k${i}`, check_date: '2026-03-01', keyword: 'k', desktop_position: 3 })) }] });
+    await store.commit({
+      writes: [
+        {
+          table: TABLE_SCHEMAS['rankings.history'],
+          rows: Array.from({ length: 200 }, (_, i) => ({
+            project_id: `other-${i % 40}`,
+            keyword_id: `k${i}`,
+            check_date: '2026-03-01',
+            keyword: 'k',
+            desktop_position: 3,
+          })),
+        },
+      ],
+    });
     await store.close();
   }
   client = new pg.Client({ connectionString: postgres.url });

@@ -17,17 +17,30 @@ function fixtureStore(): DatabaseSync {
   const db = new DatabaseSync(':memory:');
   for (const { table, rows } of fixtureWrites()) {
     const columns = [...new Set([...table.columns, ...rows.flatMap((r) => Object.keys(r))])];
-    db.exec(`CREATE TABLE "${table.table}" (${columns.map((c) => `"${c}"`).join(', ')}, PRIMARY KEY (${table.primaryKey.map((c) => `"${c}"`).join(', ')}))`);
+    db.exec(
+      `CREATE TABLE "${table.table}" (${columns.map((c) => `"${c}"`).join(', ')}, PRIMARY KEY (${table.primaryKey.map((c) => `"${c}"`).join(', ')}))`,
+    );
     for (const row of rows) {
       const names = Object.keys(row);
       const values = names.map((n) => {
         const v = row[n];
-        return v === null || v === undefined ? null : typeof v === 'boolean' ? (v ? 1 : 0) : typeof v === 'object' ? JSON.stringify(v) : (v as string | number);
+        return v === null || v === undefined
+          ? null
+          : typeof v === 'boolean'
+            ? v
+              ? 1
+              : 0
+            : typeof v === 'object'
+              ? JSON.stringify(v)
+              : (v as string | number);
       });
-      db.prepare(`INSERT INTO "${table.table}" (${names.map((n) => `"${n}"`).join(', ')}) VALUES (${names.map(() => '?').join(', ')})`).run(...values);
+      db.prepare(
+        `INSERT INTO "${table.table}" (${names.map((n) => `"${n}"`).join(', ')}) VALUES (${names.map(() => '?').join(', ')})`,
+      ).run(...values);
     }
   }
-  for (const table of Object.values(TABLE_SCHEMAS)) db.exec(`CREATE TABLE IF NOT EXISTS "${table.table}" (${table.columns.map((c) => `"${c}"`).join(', ')})`);
+  for (const table of Object.values(TABLE_SCHEMAS))
+    db.exec(`CREATE TABLE IF NOT EXISTS "${table.table}" (${table.columns.map((c) => `"${c}"`).join(', ')})`);
   return db;
 }
 
@@ -42,11 +55,26 @@ function planningSource(db: DatabaseSync) {
       const bound = params.map((p) => (p === undefined ? null : (p as string | number | null)));
       // The aliases the statement gives the stored tables (FROM rankings_history h → h).
       const aliases = new Set<string>();
-      for (const m of sql.matchAll(/\b(?:FROM|JOIN)\s+([a-z_]+)\s+([a-z]+)\b/g)) if (BASE_TABLES.includes(m[1] as string) && m[1] !== 'projects_list') aliases.add(m[2] as string);
-      for (const t of BASE_TABLES) if (t !== 'projects_list' && new RegExp(`\\b(FROM|JOIN)\\s+${t}\\b(?!\\s+[a-z]+\\b)`).test(sql)) aliases.add(t);
-      const plan = db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...bound).map((r) => String(r['detail']));
-      scans.push({ sql, plan, scanned: plan.filter((line) => /^SCAN /.test(line) && aliases.has(line.split(' ')[1] as string)) });
-      return { rows: db.prepare(sql).all(...bound).map((r) => ({ ...r })), truncated: false };
+      for (const m of sql.matchAll(/\b(?:FROM|JOIN)\s+([a-z_]+)\s+([a-z]+)\b/g))
+        if (BASE_TABLES.includes(m[1] as string) && m[1] !== 'projects_list') aliases.add(m[2] as string);
+      for (const t of BASE_TABLES)
+        if (t !== 'projects_list' && new RegExp(`\\b(FROM|JOIN)\\s+${t}\\b(?!\\s+[a-z]+\\b)`).test(sql)) aliases.add(t);
+      const plan = db
+        .prepare(`EXPLAIN QUERY PLAN ${sql}`)
+        .all(...bound)
+        .map((r) => String(r['detail']));
+      scans.push({
+        sql,
+        plan,
+        scanned: plan.filter((line) => /^SCAN /.test(line) && aliases.has(line.split(' ')[1] as string)),
+      });
+      return {
+        rows: db
+          .prepare(sql)
+          .all(...bound)
+          .map((r) => ({ ...r })),
+        truncated: false,
+      };
     },
     close: async () => undefined,
   };
@@ -67,7 +95,9 @@ describe('queries for one project read only its rows', () => {
     const [report] = await gatherReport(source, { project: P, days: 7 });
     expect(report?.positions.size).toBeGreaterThan(0);
     const chart = scans.find((s) => s.sql.includes('AS position FROM daily'));
-    expect(chart?.plan.filter((line) => /^(SEARCH|SCAN) h\b/.test(line))).toEqual([expect.stringMatching(/^SEARCH h USING INDEX .*\(project_id=\? AND keyword_id=\?\)/)]);
+    expect(chart?.plan.filter((line) => /^(SEARCH|SCAN) h\b/.test(line))).toEqual([
+      expect.stringMatching(/^SEARCH h USING INDEX .*\(project_id=\? AND keyword_id=\?\)/),
+    ]);
   });
 
   it('the MCP view tools for one project: no stored table is scanned whole', async () => {

@@ -19,7 +19,12 @@ const views = (file: string) => {
   const db = new DatabaseSync(file);
   try {
     const version = Number(db.prepare('PRAGMA schema_version').get()?.['schema_version']);
-    const sql = Object.fromEntries(db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'view'").all().map((r) => [String(r['name']), String(r['sql'])]));
+    const sql = Object.fromEntries(
+      db
+        .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'view'")
+        .all()
+        .map((r) => [String(r['name']), String(r['sql'])]),
+    );
     return { version, sql };
   } finally {
     db.close();
@@ -45,14 +50,26 @@ describe('stored views in SQLite', () => {
     await store.open();
     await store.commit({ writes: fixtureWrites() });
     const before = views(file);
-    await store.commit({ writes: [{ table: TABLE_SCHEMAS['projects.list'], rows: [{ id: P, name: 'Fixture', brand_new_field: 'x' }] }] });
+    await store.commit({
+      writes: [{ table: TABLE_SCHEMAS['projects.list'], rows: [{ id: P, name: 'Fixture', brand_new_field: 'x' }] }],
+    });
     // One schema change: the ALTER TABLE that added the column, no view dropped and made again.
     expect(views(file)).toEqual({ version: before.version + 1, sql: before.sql });
     // rank_changes reads rankings_list.last_checked where the store has it.
-    await store.commit({ writes: [{ table: TABLE_SCHEMAS['rankings.list'], rows: [{ project_id: P, snapshot_date: '2026-03-08', id: 'k', keyword: 'k', last_checked: '2026-03-08T10:00:00Z' }] }] });
+    await store.commit({
+      writes: [
+        {
+          table: TABLE_SCHEMAS['rankings.list'],
+          rows: [
+            { project_id: P, snapshot_date: '2026-03-08', id: 'k', keyword: 'k', last_checked: '2026-03-08T10:00:00Z' },
+          ],
+        },
+      ],
+    });
     await store.close();
     const after = views(file);
     expect(after.sql['rank_changes']).toContain('last_checked');
-    for (const name of Object.keys(before.sql)) if (name !== 'rank_changes') expect(after.sql[name]).toBe(before.sql[name]);
+    for (const name of Object.keys(before.sql))
+      if (name !== 'rank_changes') expect(after.sql[name]).toBe(before.sql[name]);
   });
 });

@@ -15,31 +15,42 @@ function storeWith(accounts: readonly string[]) {
   return db;
 }
 
-const rowsOf = (db: DatabaseSync, view: string) => db.prepare(`SELECT * FROM ${view}`).all().map((r) => ({ ...r }));
+const rowsOf = (db: DatabaseSync, view: string) =>
+  db
+    .prepare(`SELECT * FROM ${view}`)
+    .all()
+    .map((r) => ({ ...r }));
 const sorted = (rows: Array<Record<string, unknown>>) => rows.map((r) => JSON.stringify(r)).sort();
 
 describe('insight views partition by account_id', () => {
   const one = storeWith(['acme']);
   const two = storeWith(['acme', 'globex']);
 
-  it.each(INSIGHT_VIEWS.map((v) => v.name))('%s: account_id is a column, and two accounts of the same data give each the rows of one', (name) => {
-    const alone = rowsOf(one, name);
-    expect(alone.length).toBeGreaterThan(0);
-    const both = rowsOf(two, name);
-    expect(both).toHaveLength(2 * alone.length);
-    expect(Object.keys(alone[0] ?? {})[0]).toBe('account_id');
-    for (const account of ['acme', 'globex']) {
-      const mine = both.filter((r) => r['account_id'] === account);
-      expect(sorted(mine.map((r) => ({ ...r, account_id: 'acme' })))).toEqual(sorted(alone));
-    }
-  });
+  it.each(INSIGHT_VIEWS.map((v) => v.name))(
+    '%s: account_id is a column, and two accounts of the same data give each the rows of one',
+    (name) => {
+      const alone = rowsOf(one, name);
+      expect(alone.length).toBeGreaterThan(0);
+      const both = rowsOf(two, name);
+      expect(both).toHaveLength(2 * alone.length);
+      expect(Object.keys(alone[0] ?? {})[0]).toBe('account_id');
+      for (const account of ['acme', 'globex']) {
+        const mine = both.filter((r) => r['account_id'] === account);
+        expect(sorted(mine.map((r) => ({ ...r, account_id: 'acme' })))).toEqual(sorted(alone));
+      }
+    },
+  );
 
   it('an unscoped store (no account_id column) reads account_id as null', () => {
     const db = new DatabaseSync(':memory:');
-    for (const table of Object.values(TABLE_SCHEMAS)) db.exec(`CREATE TABLE "${table.table}" (${table.columns.map((c) => `"${c}"`).join(', ')})`);
+    for (const table of Object.values(TABLE_SCHEMAS))
+      db.exec(`CREATE TABLE "${table.table}" (${table.columns.map((c) => `"${c}"`).join(', ')})`);
     createInsightViews(db);
     for (const view of INSIGHT_VIEWS) {
-      const columns = db.prepare(`SELECT name FROM pragma_table_info('${view.name}')`).all().map((r) => r['name']);
+      const columns = db
+        .prepare(`SELECT name FROM pragma_table_info('${view.name}')`)
+        .all()
+        .map((r) => r['name']);
       expect(columns[0]).toBe('account_id');
     }
   });

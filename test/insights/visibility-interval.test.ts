@@ -15,8 +15,11 @@ const P = 'p1';
 
 function store(samples: Record<string, { now: number; before: number }>): DatabaseSync {
   const db = new DatabaseSync(':memory:');
-  for (const table of Object.values(TABLE_SCHEMAS)) db.exec(`CREATE TABLE "${table.table}" (${table.columns.map((c) => `"${c}"`).join(', ')})`);
-  const insert = db.prepare('INSERT INTO prompts_history (project_id, prompt_id, model, checked_at, prompt, is_visible, position) VALUES (?, ?, ?, ?, ?, ?, ?)');
+  for (const table of Object.values(TABLE_SCHEMAS))
+    db.exec(`CREATE TABLE "${table.table}" (${table.columns.map((c) => `"${c}"`).join(', ')})`);
+  const insert = db.prepare(
+    'INSERT INTO prompts_history (project_id, prompt_id, model, checked_at, prompt, is_visible, position) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  );
   for (const [model, { now, before }] of Object.entries(samples)) {
     for (let i = 0; i < 100; i++) {
       insert.run(P, `q${i}`, model, '2026-03-08T10:00:00Z', `prompt ${i}`, i < now ? 1 : 0, i < now ? 2 : 0);
@@ -39,22 +42,48 @@ describe('AI visibility with its sample size, 95% Wilson interval and significan
 
   it('per model and period: n, the interval of each period, and a significant change by the z-test', () => {
     expect({ ...models('m-a') }).toEqual({
-      responses: 100, visibility_pct: 61, visibility_low_pct: 51.2, visibility_high_pct: 70,
-      previous_responses: 100, previous_visibility_pct: 47, previous_visibility_low_pct: 37.5, previous_visibility_high_pct: 56.7,
-      visibility_change: 14, visibility_change_significant: 1,
+      responses: 100,
+      visibility_pct: 61,
+      visibility_low_pct: 51.2,
+      visibility_high_pct: 70,
+      previous_responses: 100,
+      previous_visibility_pct: 47,
+      previous_visibility_low_pct: 37.5,
+      previous_visibility_high_pct: 56.7,
+      visibility_change: 14,
+      visibility_change_significant: 1,
     });
-    expect({ ...models('m-b') }).toMatchObject({ visibility_low_pct: 50.2, visibility_high_pct: 69.1, visibility_change: 13, visibility_change_significant: 0 });
-    expect({ ...models('m-c') }).toMatchObject({ visibility_low_pct: 71.1, visibility_high_pct: 86.7, previous_visibility_low_pct: 40.4, previous_visibility_high_pct: 59.6, visibility_change_significant: 1 });
+    expect({ ...models('m-b') }).toMatchObject({
+      visibility_low_pct: 50.2,
+      visibility_high_pct: 69.1,
+      visibility_change: 13,
+      visibility_change_significant: 0,
+    });
+    expect({ ...models('m-c') }).toMatchObject({
+      visibility_low_pct: 71.1,
+      visibility_high_pct: 86.7,
+      previous_visibility_low_pct: 40.4,
+      previous_visibility_high_pct: 59.6,
+      visibility_change_significant: 1,
+    });
   });
 
   it('no previous responses: no change, and no verdict on it', () => {
-    const [row] = db.prepare("SELECT previous_responses, visibility_change, visibility_change_significant FROM ai_visibility_models WHERE model = 'm-a' AND period_days = 28").all();
+    const [row] = db
+      .prepare(
+        "SELECT previous_responses, visibility_change, visibility_change_significant FROM ai_visibility_models WHERE model = 'm-a' AND period_days = 28",
+      )
+      .all();
     // 28 days back from 03-08 holds both days: the previous 28 days hold none.
     expect({ ...row }).toEqual({ previous_responses: 0, visibility_change: null, visibility_change_significant: null });
   });
 
   it('per prompt and day: one response is a sample of one (1/1 → 20.7–100 %, 0/1 → 0–79.3 %)', () => {
-    const rows = db.prepare("SELECT prompt_id, responses, visibility_pct, visibility_low_pct, visibility_high_pct FROM ai_visibility WHERE model = 'm-a' AND day = '2026-03-08' AND prompt_id IN ('q0', 'q99') ORDER BY prompt_id").all();
+    const rows = db
+      .prepare(
+        "SELECT prompt_id, responses, visibility_pct, visibility_low_pct, visibility_high_pct FROM ai_visibility WHERE model = 'm-a' AND day = '2026-03-08' AND prompt_id IN ('q0', 'q99') ORDER BY prompt_id",
+      )
+      .all();
     expect(rows.map((r) => ({ ...r }))).toEqual([
       { prompt_id: 'q0', responses: 1, visibility_pct: 100, visibility_low_pct: 20.7, visibility_high_pct: 100 },
       { prompt_id: 'q99', responses: 1, visibility_pct: 0, visibility_low_pct: 0, visibility_high_pct: 79.3 },

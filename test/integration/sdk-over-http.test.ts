@@ -20,7 +20,11 @@ let projectId: string;
 beforeAll(async () => {
   sim = createSimulator({ seed: 7, rateLimit: false });
   server = await sim.listen({ port: 0 });
-  client = new SeoVisibilityClient({ apiKey: sim.keys.readWrite, baseUrl: server.url, retryBackoff: { initialDelay: 1, maxDelay: 5 } });
+  client = new SeoVisibilityClient({
+    apiKey: sim.keys.readWrite,
+    baseUrl: server.url,
+    retryBackoff: { initialDelay: 1, maxDelay: 5 },
+  });
   projectId = sim.data.listedProjects[0]!.id;
 });
 afterAll(async () => {
@@ -32,9 +36,14 @@ describe('SDK over HTTP against the simulator', () => {
     const all = [];
     for await (const project of client.projects.list()) all.push(project.id);
     expect(all.sort()).toEqual(sim.data.listedProjects.map((p) => p.id).sort());
-    for await (const project of client.projects.list({ product_mode: 'managed' })) expect(project.productMode).toBe('managed');
+    for await (const project of client.projects.list({ product_mode: 'managed' }))
+      expect(project.productMode).toBe('managed');
     const created = await client.projects.create({ websiteUrl: 'https://new-site.example' });
-    expect(created).toMatchObject({ websiteUrl: 'https://new-site.example', productMode: 'software', plan: { active: expect.any(Boolean) } });
+    expect(created).toMatchObject({
+      websiteUrl: 'https://new-site.example',
+      productMode: 'software',
+      plan: { active: expect.any(Boolean) },
+    });
   });
 
   test('rankings: iterates every keyword exactly once in 1,000-row pages, then reads one history', async () => {
@@ -74,7 +83,9 @@ describe('SDK over HTTP against the simulator', () => {
     const rank = { critical: 0, warning: 1, notice: 2 } as Record<string, number>;
     const issues = [];
     for await (const issue of client.audits.issues(projectId, latest.id)) issues.push(issue);
-    const sorted = [...issues].sort((a, b) => rank[a.severity]! - rank[b.severity]! || b.affected_count - a.affected_count);
+    const sorted = [...issues].sort(
+      (a, b) => rank[a.severity]! - rank[b.severity]! || b.affected_count - a.affected_count,
+    );
     expect(issues.map((i) => i.id)).toEqual(sorted.map((i) => i.id));
     const failed = issues.filter((i) => i.status === 'failed').length;
     expect(latest.total_issues).toBe(failed);
@@ -127,7 +138,11 @@ describe('SDK over HTTP against the simulator', () => {
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const port = (receiver.address() as { port: number }).port;
-    const hook = await client.webhooks.create({ url: `http://127.0.0.1:${port}/hooks`, project_id: projectId, events: ['audit.completed'] });
+    const hook = await client.webhooks.create({
+      url: `http://127.0.0.1:${port}/hooks`,
+      project_id: projectId,
+      events: ['audit.completed'],
+    });
     expect(await client.webhooks.get(hook.id!)).toMatchObject({ events: ['audit.completed'] });
     await client.webhooks.update(hook.id!, { events: ['audit.completed', 'keywords.updated'] });
     await client.webhooks.test(hook.id!);
@@ -155,10 +170,19 @@ describe('SDK over HTTP against the simulator', () => {
   });
 
   test('an enforced window: RateLimitedError when the reset is further than maxQueueWait', async () => {
-    const limited = createSimulator({ seed: 7, now: windowStartClock(60_000), rateLimit: { windows: [{ limit: 2, intervalMs: 60_000 }] } });
+    const limited = createSimulator({
+      seed: 7,
+      now: windowStartClock(60_000),
+      rateLimit: { windows: [{ limit: 2, intervalMs: 60_000 }] },
+    });
     const http = await limited.listen({ port: 0 });
     try {
-      const impatient = new SeoVisibilityClient({ apiKey: limited.keys.readWrite, baseUrl: http.url, maxQueueWait: 1_000, rateLimit: { windows: false } });
+      const impatient = new SeoVisibilityClient({
+        apiKey: limited.keys.readWrite,
+        baseUrl: http.url,
+        maxQueueWait: 1_000,
+        rateLimit: { windows: false },
+      });
       const project = limited.data.listedProjects[0]!.id;
       await impatient.backlinks.summary(project);
       await impatient.backlinks.summary(project);

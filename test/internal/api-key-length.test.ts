@@ -10,18 +10,21 @@ import { apiKey } from '../../src/internal/validate.js';
 import { createSimulator } from '../../src/testing/index.js';
 
 describe('apiKey length', () => {
-  it.each(['e', 'id', 'test', 'abcdefg'])('refuses %j, naming apiKey and the least length, without echoing it', (key) => {
-    const error = (() => {
-      try {
-        apiKey(key);
-      } catch (e) {
-        return e;
-      }
-    })();
-    expect(error).toBeInstanceOf(InvalidArgumentError);
-    expect((error as Error).message).toMatch(/apiKey.*at least 8 characters/);
-    expect((error as Error).message).not.toContain(`"${key}"`);
-  });
+  it.each(['e', 'id', 'test', 'abcdefg'])(
+    'refuses %j, naming apiKey and the least length, without echoing it',
+    (key) => {
+      const error = (() => {
+        try {
+          apiKey(key);
+        } catch (e) {
+          return e;
+        }
+      })();
+      expect(error).toBeInstanceOf(InvalidArgumentError);
+      expect((error as Error).message).toMatch(/apiKey.*at least 8 characters/);
+      expect((error as Error).message).not.toContain(`"${key}"`);
+    },
+  );
 
   it('takes a key of 8 characters and the simulator keys', () => {
     expect(apiKey('abcdefgh')).toBe('abcdefgh');

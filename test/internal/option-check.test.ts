@@ -6,7 +6,13 @@ const windows = c.object({ limit: c.integerIn(1, 10), intervalMs: c.numberIn(1, 
 const check = c.object(
   {
     timeout: c.optional(c.numberIn(1, 1_000, ' ms')),
-    rateLimit: c.optional(c.union((v): v is false => v === false, c.object({ windows: c.optional(c.array(windows, '')) }, ''), 'expected false or an object')),
+    rateLimit: c.optional(
+      c.union(
+        (v): v is false => v === false,
+        c.object({ windows: c.optional(c.array(windows, '')) }, ''),
+        'expected false or an object',
+      ),
+    ),
     headers: c.optional(c.record(c.string('expected a string header value'), 'expected an object of headers')),
   },
   'expected an object',
@@ -40,8 +46,10 @@ describe('option checker', () => {
     expect(refusal({ timeout: 'x', rateLimit: { windowz: [] } }).argument).toBe('rateLimit.windowz');
   });
 
-  test('a union reports inside the branch of the value\'s kind, else its own message', () => {
-    expect(refusal({ rateLimit: { windows: [{ limit: 0, intervalMs: 5 }] } })).toMatchObject({ argument: 'rateLimit.windows[0].limit' });
+  test("a union reports inside the branch of the value's kind, else its own message", () => {
+    expect(refusal({ rateLimit: { windows: [{ limit: 0, intervalMs: 5 }] } })).toMatchObject({
+      argument: 'rateLimit.windows[0].limit',
+    });
     expect(refusal({ rateLimit: 'no' }).message).toContain('expected false or an object');
     expect(refusal({ rateLimit: [] }).message).toContain('expected false or an object');
   });
@@ -54,10 +62,13 @@ describe('option checker', () => {
   });
 });
 
-test.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])('an unknown key named like an Object.prototype member (%s) gets the usual refusal (issue 16)', (key) => {
-  const value = JSON.parse(`{"${key}": 1}`) as Record<string, unknown>;
-  const error = refusal(value);
-  expect(error.argument).toBe(key);
-  expect(error.message).not.toMatch(/native code|function/);
-  expect(error.message).toMatch(/not an option/);
-});
+test.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])(
+  'an unknown key named like an Object.prototype member (%s) gets the usual refusal (issue 16)',
+  (key) => {
+    const value = JSON.parse(`{"${key}": 1}`) as Record<string, unknown>;
+    const error = refusal(value);
+    expect(error.argument).toBe(key);
+    expect(error.message).not.toMatch(/native code|function/);
+    expect(error.message).toMatch(/not an option/);
+  },
+);

@@ -12,7 +12,10 @@ describe('loadOnce', () => {
   });
 
   test('forgets a failure, so a package installed later is found on the next call', async () => {
-    const load = vi.fn<() => Promise<string>>().mockRejectedValueOnce(new Error('not installed')).mockResolvedValue('installed');
+    const load = vi
+      .fn<() => Promise<string>>()
+      .mockRejectedValueOnce(new Error('not installed'))
+      .mockResolvedValue('installed');
     const peers = loadOnce(load);
     await expect(peers()).rejects.toThrow('not installed');
     await expect(peers()).resolves.toBe('installed');
@@ -23,12 +26,22 @@ describe('loadOnce', () => {
 describe('importPeer', () => {
   test('returns the module the importer gives', async () => {
     const module = { Pool: class {} };
-    await expect(importPeer('pg', async () => module, () => new Error('unused'))).resolves.toBe(module);
+    await expect(
+      importPeer(
+        'pg',
+        async () => module,
+        () => new Error('unused'),
+      ),
+    ).resolves.toBe(module);
   });
 
   test("turns the runtime's error into the entry's own, naming the package, with the original as cause", async () => {
     const notFound = new Error("Cannot find package 'pg'");
-    const failure = await importPeer('pg', () => Promise.reject(notFound), (name, cause) => new Error(`install ${name}`, { cause })).catch((e: unknown) => e);
+    const failure = await importPeer(
+      'pg',
+      () => Promise.reject(notFound),
+      (name, cause) => new Error(`install ${name}`, { cause }),
+    ).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(Error);
     expect((failure as Error).message).toBe('install pg');
     expect((failure as Error).cause).toBe(notFound);

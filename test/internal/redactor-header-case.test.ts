@@ -10,7 +10,9 @@ const KEY = 'sv_live_AbCdEf0123456789XyZ';
 
 describe('redactor: header names', () => {
   it('masks a mixed-case key echoed as a header name (which Headers lowercases)', () => {
-    const copy = createRedactor(KEY).response(new Response(null, { status: 403, headers: { [`x-${KEY}`]: '1', 'x-other': 'kept' } }));
+    const copy = createRedactor(KEY).response(
+      new Response(null, { status: 403, headers: { [`x-${KEY}`]: '1', 'x-other': 'kept' } }),
+    );
     const names = [...copy.headers.keys()];
     expect(names.join(' ')).not.toContain(KEY.toLowerCase());
     expect(copy.headers.get('x-***')).toBe('1');

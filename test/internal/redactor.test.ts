@@ -24,7 +24,9 @@ describe('createRedactor', () => {
 
   test('parsed values: strings and keys are redacted in a copy; untouched parts are shared, __proto__ stays an own key', () => {
     const untouched = { a: [1, 'x'] };
-    const value = JSON.parse(`{"keep":${JSON.stringify(untouched)},"list":["${escapedKey}"],"__proto__":{"isAdmin":true},${JSON.stringify(KEY)}:1}`) as Record<string, unknown>;
+    const value = JSON.parse(
+      `{"keep":${JSON.stringify(untouched)},"list":["${escapedKey}"],"__proto__":{"isAdmin":true},${JSON.stringify(KEY)}:1}`,
+    ) as Record<string, unknown>;
     const clean = redact.json(value);
     expect(clean).not.toBe(value);
     expect(clean.keep).toBe(value.keep);
@@ -39,16 +41,26 @@ describe('createRedactor', () => {
   test('responses: headers and status text without the key; a clean response is the same object', () => {
     const clean = new Response('{}', { status: 200, headers: { 'x-a': '1' } });
     expect(redact.response(clean)).toBe(clean);
-    const dirty = new Response(null, { status: 403, statusText: `no ${KEY.slice(0, 8)}`, headers: { 'x-echo': `Bearer ${KEY}` } });
+    const dirty = new Response(null, {
+      status: 403,
+      statusText: `no ${KEY.slice(0, 8)}`,
+      headers: { 'x-echo': `Bearer ${KEY}` },
+    });
     const copy = redact.response(dirty);
     expect(copy.status).toBe(403);
     expect(copy.headers.get('x-echo')).toBe('Bearer ***');
-    expect(createRedactor('sv_live_x').response(new Response(null, { headers: { sv_live_x: '1' } })).headers.get('***')).toBe('1');
+    expect(
+      createRedactor('sv_live_x')
+        .response(new Response(null, { headers: { sv_live_x: '1' } }))
+        .headers.get('***'),
+    ).toBe('1');
   });
 
   test('errors: message, stack, fields and the cause chain, in place', () => {
     const cause = { detail: `key ${KEY}` };
-    const error = Object.assign(new Error(`sent ${KEY}`, { cause: new Error(`inner ${KEY}`, { cause }) }), { headers: { echo: KEY } });
+    const error = Object.assign(new Error(`sent ${KEY}`, { cause: new Error(`inner ${KEY}`, { cause }) }), {
+      headers: { echo: KEY },
+    });
     expect(redact.error(error)).toBe(error);
     expect(error.message).toBe('sent ***');
     expect(error.stack).not.toContain(KEY);

@@ -19,7 +19,15 @@ let site: Server;
 let origin: string;
 
 beforeAll(async () => {
-  const bundle = await build({ entryPoints: [join(import.meta.dirname, '../../src/index.ts')], bundle: true, format: 'iife', globalName: 'SV', platform: 'browser', write: false, logLevel: 'silent' });
+  const bundle = await build({
+    entryPoints: [join(import.meta.dirname, '../../src/index.ts')],
+    bundle: true,
+    format: 'iife',
+    globalName: 'SV',
+    platform: 'browser',
+    write: false,
+    logLevel: 'silent',
+  });
   const script = bundle.outputFiles[0]!.text;
   site = createServer((req, res) => {
     if (req.url === '/sdk.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
@@ -27,7 +35,18 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--headless', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--headless',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
@@ -41,7 +60,12 @@ describe('the browser guard in Chromium', () => {
     const keySent: string[] = [];
     await page.route('https://api.example.com/**', async (route) => {
       if (route.request().headers()['authorization'] === `Bearer ${KEY}`) keySent.push(route.request().url());
-      await route.fulfill({ status: 401, contentType: 'application/json', headers: { 'access-control-allow-origin': '*', 'access-control-allow-headers': '*' }, body: '{"success":false,"error":{"code":"UNAUTHORIZED","message":"no"},"meta":{}}' });
+      await route.fulfill({
+        status: 401,
+        contentType: 'application/json',
+        headers: { 'access-control-allow-origin': '*', 'access-control-allow-headers': '*' },
+        body: '{"success":false,"error":{"code":"UNAUTHORIZED","message":"no"},"meta":{}}',
+      });
     });
     await page.goto(origin);
     const outcomes = await page.evaluate(async (key) => {
@@ -49,16 +73,33 @@ describe('the browser guard in Chromium', () => {
       const baseUrl = 'https://api.example.com/api/v1';
       const tryWith = async (options: object) => {
         try {
-          const client = new SeoVisibilityClient({ apiKey: key, baseUrl, maxRetries: 0, timeout: 2_000, rateLimit: false, ...options });
+          const client = new SeoVisibilityClient({
+            apiKey: key,
+            baseUrl,
+            maxRetries: 0,
+            timeout: 2_000,
+            rateLimit: false,
+            ...options,
+          });
           await client.projects.list().catch(() => undefined);
           return `started (${client.baseUrl})`;
         } catch (error) {
           return `refused: ${(error as { argument?: string }).argument}`;
         }
       };
-      return [await tryWith({}), await tryWith({ fetch: window.fetch }), await tryWith({ fetch: (input: RequestInfo | URL, init?: RequestInit) => window.fetch(input, init) }), await tryWith({ fetch: window.fetch, dangerouslyAllowBrowser: true })];
+      return [
+        await tryWith({}),
+        await tryWith({ fetch: window.fetch }),
+        await tryWith({ fetch: (input: RequestInfo | URL, init?: RequestInit) => window.fetch(input, init) }),
+        await tryWith({ fetch: window.fetch, dangerouslyAllowBrowser: true }),
+      ];
     }, KEY);
-    expect(outcomes).toEqual(['refused: dangerouslyAllowBrowser', 'refused: dangerouslyAllowBrowser', 'refused: dangerouslyAllowBrowser', 'started (https://api.example.com/api/v1)']);
+    expect(outcomes).toEqual([
+      'refused: dangerouslyAllowBrowser',
+      'refused: dangerouslyAllowBrowser',
+      'refused: dangerouslyAllowBrowser',
+      'started (https://api.example.com/api/v1)',
+    ]);
     // The one client the page opted in for sent the key (and its preflight carried none); the refused ones sent nothing.
     expect(keySent).toEqual(['https://api.example.com/api/v1/projects']);
     await page.close();

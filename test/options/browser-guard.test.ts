@@ -43,7 +43,9 @@ describe('the browser guard depends on the runtime and the opt-in, not on fetch'
   test('in a page, dangerouslyAllowBrowser: true starts it, with or without a fetch', () => {
     asBrowserPage();
     expect(new SeoVisibilityClient({ ...base, dangerouslyAllowBrowser: true }).baseUrl).toBe(base.baseUrl);
-    expect(new SeoVisibilityClient({ ...base, fetch: globalThis.fetch, dangerouslyAllowBrowser: true }).baseUrl).toBe(base.baseUrl);
+    expect(new SeoVisibilityClient({ ...base, fetch: globalThis.fetch, dangerouslyAllowBrowser: true }).baseUrl).toBe(
+      base.baseUrl,
+    );
   });
 
   test('on a server (Node), a custom fetch needs no opt-in', () => {

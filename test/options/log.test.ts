@@ -74,14 +74,20 @@ describe('the client reads SEO_VISIBILITY_LOG', () => {
     const lines: unknown[][] = [];
     vi.spyOn(console, 'debug').mockImplementation((...args: unknown[]) => void lines.push(args));
     const sim = createSimulator({ seed: 3 });
-    await new SeoVisibilityClient({ apiKey: sim.keys.readWrite, baseUrl: sim.baseUrl, fetch: sim.fetch }).projects.list();
+    await new SeoVisibilityClient({
+      apiKey: sim.keys.readWrite,
+      baseUrl: sim.baseUrl,
+      fetch: sim.fetch,
+    }).projects.list();
     expect(lines.length).toBeGreaterThan(0);
     expect(JSON.stringify(lines)).not.toContain(sim.keys.readWrite);
   });
 
   test('an unknown SEO_VISIBILITY_LOG fails the constructor', () => {
     vi.stubEnv('SEO_VISIBILITY_LOG', 'loud');
-    expect(() => new SeoVisibilityClient({ apiKey: 'sv_live_x', baseUrl: 'https://a.example.com/api/v1' })).toThrow(/SEO_VISIBILITY_LOG/);
+    expect(() => new SeoVisibilityClient({ apiKey: 'sv_live_x', baseUrl: 'https://a.example.com/api/v1' })).toThrow(
+      /SEO_VISIBILITY_LOG/,
+    );
   });
 });
 
@@ -90,5 +96,6 @@ test('a logger that throws is ignored, at every level (issue 16)', () => {
     throw new Error('logger down');
   };
   const logger = resolveLogger({ debug: boom, warn: boom, info: boom, error: boom }, 'debug', undefined)!;
-  for (const level of ['debug', 'info', 'warn', 'error'] as const) expect(() => logger[level]('line', { a: 1 })).not.toThrow();
+  for (const level of ['debug', 'info', 'warn', 'error'] as const)
+    expect(() => logger[level]('line', { a: 1 })).not.toThrow();
 });

@@ -4,7 +4,12 @@ import { apiErrorCode, errorType, requestAttributes, spanName } from '../../src/
 
 // What a trace backend indexes must follow the conventions for any base URL a user configures.
 describe('span attributes of an attempt', () => {
-  const facts = { method: 'get', url: 'https://api.example.com/api/v1/projects?limit=2', template: '/projects', attempt: 1 };
+  const facts = {
+    method: 'get',
+    url: 'https://api.example.com/api/v1/projects?limit=2',
+    template: '/projects',
+    attempt: 1,
+  };
 
   it('names the span {METHOD} {url.template}', () => {
     expect(spanName(facts)).toBe('GET /projects');
@@ -13,7 +18,10 @@ describe('span attributes of an attempt', () => {
 
   it("reports the scheme's default port when the URL names none, and the named port otherwise", () => {
     expect(requestAttributes(facts)).toMatchObject({ 'server.address': 'api.example.com', 'server.port': 443 });
-    expect(requestAttributes({ ...facts, url: 'http://localhost:8080/api/v1/projects' })).toMatchObject({ 'server.address': 'localhost', 'server.port': 8080 });
+    expect(requestAttributes({ ...facts, url: 'http://localhost:8080/api/v1/projects' })).toMatchObject({
+      'server.address': 'localhost',
+      'server.port': 8080,
+    });
   });
 
   it('gives an IPv6 host without the brackets of URL syntax', () => {
@@ -21,9 +29,9 @@ describe('span attributes of an attempt', () => {
   });
 
   it('drops credentials from url.full and keeps the query', () => {
-    expect(requestAttributes({ ...facts, url: 'https://user:secret@api.example.com/api/v1/projects?limit=2' })['url.full']).toBe(
-      'https://api.example.com/api/v1/projects?limit=2',
-    );
+    expect(
+      requestAttributes({ ...facts, url: 'https://user:secret@api.example.com/api/v1/projects?limit=2' })['url.full'],
+    ).toBe('https://api.example.com/api/v1/projects?limit=2');
   });
 
   it('sets http.request.resend_count on resends only', () => {

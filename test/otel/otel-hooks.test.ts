@@ -85,7 +85,11 @@ describe('otelHooks: one CLIENT span per HTTP attempt', () => {
     await expect(otel.inSpan('caller', () => client().reports.list(MISSING))).rejects.toBeInstanceOf(NotFoundError);
 
     const [span] = sdkSpans();
-    expect(span!.attributes).toMatchObject({ 'http.response.status_code': 404, 'error.type': '404', 'seo_visibility.error.code': 'NOT_FOUND' });
+    expect(span!.attributes).toMatchObject({
+      'http.response.status_code': 404,
+      'error.type': '404',
+      'seo_visibility.error.code': 'NOT_FOUND',
+    });
     expect(span!.attributes['seo_visibility.request_id']).toEqual(expect.any(String));
     expect(span!.status.code).toBe(SpanStatusCode.ERROR);
     expect(span!.events.map((e) => e.name)).toContain('exception');
@@ -93,10 +97,12 @@ describe('otelHooks: one CLIENT span per HTTP attempt', () => {
 
   it('marks a connection failure with the error class as error.type and no status code', async () => {
     sim.inject({ fault: { type: 'drop' }, times: 1 });
-    const failure = await otel.inSpan('caller', () => client({ maxRetries: 0 }).projects.list()).then(
-      () => expect.unreachable('the dropped connection must fail the call'),
-      (error: Error) => error,
-    );
+    const failure = await otel
+      .inSpan('caller', () => client({ maxRetries: 0 }).projects.list())
+      .then(
+        () => expect.unreachable('the dropped connection must fail the call'),
+        (error: Error) => error,
+      );
 
     const [span] = sdkSpans();
     expect(sdkSpans()).toHaveLength(1);
@@ -113,11 +119,17 @@ describe('otelHooks: one CLIENT span per HTTP attempt', () => {
     const [first, second] = sim.data.listedProjects;
     // The first call is slowed down so its response arrives after the second call's.
     sim.inject({ match: { path: `/projects/${first!.id}/reports` }, fault: { type: 'delay', ms: 30 } });
-    await Promise.all([otel.inSpan('slow', () => api.reports.list(first!.id)), otel.inSpan('fast', () => api.reports.list(second!.id))]);
+    await Promise.all([
+      otel.inSpan('slow', () => api.reports.list(first!.id)),
+      otel.inSpan('fast', () => api.reports.list(second!.id)),
+    ]);
 
     const spans = sdkSpans();
     expect(spans).toHaveLength(2);
-    for (const [caller, project] of [['slow', first!], ['fast', second!]] as const) {
+    for (const [caller, project] of [
+      ['slow', first!],
+      ['fast', second!],
+    ] as const) {
       const span = spans.find((s) => String(s.attributes['url.full']).includes(project.id))!;
       expect(parentId(span)).toBe(named(caller).spanContext().spanId);
     }
@@ -138,8 +150,14 @@ describe('otelHooks: one CLIENT span per HTTP attempt', () => {
     expect(spans).toHaveLength(2);
     const ok = spans.find((s) => String(s.attributes['url.full']).includes(project!.id))!;
     const missing = spans.find((s) => String(s.attributes['url.full']).includes(MISSING))!;
-    expect([ok.attributes['http.response.status_code'], parentId(ok)]).toEqual([200, named('base').spanContext().spanId]);
-    expect([missing.attributes['http.response.status_code'], parentId(missing)]).toEqual([404, named('derived').spanContext().spanId]);
+    expect([ok.attributes['http.response.status_code'], parentId(ok)]).toEqual([
+      200,
+      named('base').spanContext().spanId,
+    ]);
+    expect([missing.attributes['http.response.status_code'], parentId(missing)]).toEqual([
+      404,
+      named('derived').spanContext().spanId,
+    ]);
   });
 
   it('traces an iteration: one span per page request, the retried page included', async () => {
@@ -153,7 +171,9 @@ describe('otelHooks: one CLIENT span per HTTP attempt', () => {
     expect(names).toEqual(sim.data.listedProjects.map((p) => p.name));
     const spans = sdkSpans();
     expect(spans).toHaveLength(pages + 1);
-    expect(spans.every((s) => s.name === 'GET /projects' && parentId(s) === named('sync').spanContext().spanId)).toBe(true);
+    expect(spans.every((s) => s.name === 'GET /projects' && parentId(s) === named('sync').spanContext().spanId)).toBe(
+      true,
+    );
     expect(spans.filter((s) => s.attributes['http.request.resend_count'] === 1)).toHaveLength(1);
   });
 
@@ -194,7 +214,9 @@ describe('otelHooks options', () => {
   });
 
   it('records with the tracer it is given', async () => {
-    await otel.inSpan('caller', () => client({ hooks: otelHooks({ tracer: otel.provider.getTracer('mine', '9.9.9') }) }).projects.list());
+    await otel.inSpan('caller', () =>
+      client({ hooks: otelHooks({ tracer: otel.provider.getTracer('mine', '9.9.9') }) }).projects.list(),
+    );
     const span = otel.finished().find((s) => s.name === 'GET /projects')!;
     expect(span.instrumentationScope).toMatchObject({ name: 'mine', version: '9.9.9' });
   });

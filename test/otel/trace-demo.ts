@@ -28,7 +28,8 @@ export async function traceIteration(): Promise<DemoRun> {
   const sim = createSimulator({ seed: 3, keywordsPerProject: 250 });
   const project = sim.data.listedProjects[0]!;
   const logs: string[] = [];
-  const line = (level: string) => (message: string, details?: Record<string, unknown>) => logs.push(`${level.padEnd(5)} ${message}${details ? ` ${JSON.stringify(details)}` : ''}`);
+  const line = (level: string) => (message: string, details?: Record<string, unknown>) =>
+    logs.push(`${level.padEnd(5)} ${message}${details ? ` ${JSON.stringify(details)}` : ''}`);
   const client = new SeoVisibilityClient({
     apiKey: sim.keys.readOnly,
     baseUrl: sim.baseUrl,
@@ -38,12 +39,17 @@ export async function traceIteration(): Promise<DemoRun> {
     logLevel: 'debug',
     logger: { debug: line('debug'), info: line('info'), warn: line('warn'), error: line('error') },
   });
-  sim.inject({ match: { method: 'GET', path: /\/rankings\/keywords$/ }, times: 1, fault: { type: 'status', status: 503 } });
+  sim.inject({
+    match: { method: 'GET', path: /\/rankings\/keywords$/ },
+    times: 1,
+    fault: { type: 'status', status: 503 },
+  });
 
   let keywords = 0;
   try {
     await otel.inSpan('nightly-sync', async () => {
-      for await (const keyword of client.rankings.list(project.id, { limit: 100 })) keywords += keyword.keyword.length > 0 ? 1 : 0;
+      for await (const keyword of client.rankings.list(project.id, { limit: 100 }))
+        keywords += keyword.keyword.length > 0 ? 1 : 0;
     });
     const spans = otel.finished();
     return { spans, tree: printTree(spans, describeSpan), logs, keywords };
@@ -58,7 +64,8 @@ export function describeSpan(span: ReadableSpan): string {
   const parts = [span.name.padEnd(44)];
   if (a['http.response.status_code'] !== undefined) parts.push(String(a['http.response.status_code']));
   parts.push(`${Math.round(durationMs(span))} ms`.padStart(7));
-  for (const key of ['http.request.resend_count', 'error.type', 'seo_visibility.request_id']) if (a[key] !== undefined) parts.push(`${key}=${String(a[key])}`);
+  for (const key of ['http.request.resend_count', 'error.type', 'seo_visibility.request_id'])
+    if (a[key] !== undefined) parts.push(`${key}=${String(a[key])}`);
   if (span.status.code === SpanStatusCode.ERROR) parts.push('status=ERROR');
   return parts.join('  ');
 }

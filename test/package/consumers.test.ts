@@ -20,7 +20,10 @@ beforeAll(async () => {
   }
   // The fixture opts out of the repo's type check (it imports the built package by name).
   for (const name of ['consumer', 'consumer-testing']) {
-    const source = (await readFile(join(repoRoot, 'test', 'package', 'fixtures', `${name}.ts`), 'utf8')).replace(/^\/\/ @ts-nocheck.*\n/, '');
+    const source = (await readFile(join(repoRoot, 'test', 'package', 'fixtures', `${name}.ts`), 'utf8')).replace(
+      /^\/\/ @ts-nocheck.*\n/,
+      '',
+    );
     await writeFile(join(consumerDir, `${name}.ts`), source);
     await writeFile(join(consumerDir, `${name}.cts`), source);
   }
@@ -34,7 +37,10 @@ function report(stdout: string): Record<string, unknown> {
 
 describe('the packed package, used the way users use it', () => {
   it('works with import (ESM) on Node 24', async () => {
-    const { stdout } = expectOk(await run('node', ['smoke.mjs'], { cwd: consumerDir, env: server.env }), 'node smoke.mjs');
+    const { stdout } = expectOk(
+      await run('node', ['smoke.mjs'], { cwd: consumerDir, env: server.env }),
+      'node smoke.mjs',
+    );
     expect(report(stdout)).toMatchObject({
       runtime: expect.stringMatching(/^node v24\./),
       projects: server.projects,
@@ -44,8 +50,15 @@ describe('the packed package, used the way users use it', () => {
   });
 
   it('works with require (CJS), testing entry point included', async () => {
-    const { stdout } = expectOk(await run('node', ['smoke.cjs'], { cwd: consumerDir, env: server.env }), 'node smoke.cjs');
-    expect(report(stdout)).toMatchObject({ projects: server.projects, rateLimited: { name: 'RateLimitedError' }, simulatorLoads: true });
+    const { stdout } = expectOk(
+      await run('node', ['smoke.cjs'], { cwd: consumerDir, env: server.env }),
+      'node smoke.cjs',
+    );
+    expect(report(stdout)).toMatchObject({
+      projects: server.projects,
+      rateLimited: { name: 'RateLimitedError' },
+      simulatorLoads: true,
+    });
   });
 
   it("serves the user's msw (the optional peer) with mswHandlers(sim) from seo-visibility/testing/msw", async () => {
@@ -78,11 +91,23 @@ describe('the packed package, used the way users use it', () => {
     ['bundler', 'esnext', ['consumer.ts', 'consumer-testing.ts']],
   ])('type-checks a consumer under moduleResolution %s', async (moduleResolution, module, files) => {
     const tsconfig = {
-      compilerOptions: { module, moduleResolution, target: 'es2022', lib: ['es2023', 'dom', 'dom.iterable'], types: [], strict: true, noEmit: true, skipLibCheck: false },
+      compilerOptions: {
+        module,
+        moduleResolution,
+        target: 'es2022',
+        lib: ['es2023', 'dom', 'dom.iterable'],
+        types: [],
+        strict: true,
+        noEmit: true,
+        skipLibCheck: false,
+      },
       files,
     };
     await writeFile(join(consumerDir, `tsconfig.${moduleResolution}.json`), JSON.stringify(tsconfig, null, 2));
-    expectOk(await run('tsc', ['-p', `tsconfig.${moduleResolution}.json`], { cwd: consumerDir }), `tsc (${moduleResolution})`);
+    expectOk(
+      await run('tsc', ['-p', `tsconfig.${moduleResolution}.json`], { cwd: consumerDir }),
+      `tsc (${moduleResolution})`,
+    );
   });
 
   // A Node-only project: no `dom` lib, only Node's own globals. A shipped .d.ts that names a

@@ -42,13 +42,19 @@ const files: Array<[entry: string, file: string]> = [
 describe('seo-visibility/fleet and /webhooks in a strict TypeScript project without @types/pg', () => {
   it('type-check (ESM and CommonJS, nodenext, skipLibCheck off, no pg or @types/pg installed)', async () => {
     expect(existsSync(join(consumerDir, 'node_modules', 'pg')), 'the scratch project must not have pg').toBe(false);
-    expect(existsSync(join(consumerDir, 'node_modules', '@types', 'pg')), 'the scratch project must not have @types/pg').toBe(false);
+    expect(
+      existsSync(join(consumerDir, 'node_modules', '@types', 'pg')),
+      'the scratch project must not have @types/pg',
+    ).toBe(false);
     const nodeTypesOnly = join(consumerDir, 'node-types-only');
     await mkdir(nodeTypesOnly, { recursive: true });
-    await symlink(join(repoRoot, 'node_modules', '@types', 'node'), join(nodeTypesOnly, 'node')).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EEXIST') throw error;
-    });
-    for (const [entry, file] of files) await writeFile(join(consumerDir, file), (sources[entry] as string[]).join('\n'));
+    await symlink(join(repoRoot, 'node_modules', '@types', 'node'), join(nodeTypesOnly, 'node')).catch(
+      (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EEXIST') throw error;
+      },
+    );
+    for (const [entry, file] of files)
+      await writeFile(join(consumerDir, file), (sources[entry] as string[]).join('\n'));
     const tsconfig = {
       compilerOptions: {
         module: 'nodenext',
@@ -66,6 +72,9 @@ describe('seo-visibility/fleet and /webhooks in a strict TypeScript project with
       files: files.map(([, file]) => file),
     };
     await writeFile(join(consumerDir, 'tsconfig.pg-free.json'), JSON.stringify(tsconfig, null, 2));
-    expectOk(await run('tsc', ['-p', 'tsconfig.pg-free.json'], { cwd: consumerDir }), 'tsc (fleet and webhooks consumers)');
+    expectOk(
+      await run('tsc', ['-p', 'tsconfig.pg-free.json'], { cwd: consumerDir }),
+      'tsc (fleet and webhooks consumers)',
+    );
   });
 });

@@ -23,14 +23,20 @@ beforeAll(async () => {
   // Inside the scratch project, so `seo-visibility` resolves from its node_modules (the tarball).
   project = join(consumerDir, 'npm-init-y');
   await mkdir(project, { recursive: true });
-  await writeFile(join(project, 'package.json'), `${JSON.stringify({ name: 'npm-init-y', version: '1.0.0', main: 'index.js', type: 'commonjs' }, null, 2)}\n`);
+  await writeFile(
+    join(project, 'package.json'),
+    `${JSON.stringify({ name: 'npm-init-y', version: '1.0.0', main: 'index.js', type: 'commonjs' }, null, 2)}\n`,
+  );
 });
 afterAll(() => server?.close());
 
 describe("the README's quick start in a fresh `npm init -y` project", () => {
   it('runs saved as quick-start.mjs (the README says so)', async () => {
     await writeFile(join(project, 'quick-start.mjs'), snippet);
-    const { stdout } = expectOk(await run('node', ['quick-start.mjs'], { cwd: project, env: server.env }), 'node quick-start.mjs');
+    const { stdout } = expectOk(
+      await run('node', ['quick-start.mjs'], { cwd: project, env: server.env }),
+      'node quick-start.mjs',
+    );
     expect(stdout).toMatch(/critical issues|no completed audit yet/);
   });
 
@@ -38,7 +44,9 @@ describe("the README's quick start in a fresh `npm init -y` project", () => {
     await writeFile(join(project, 'quick-start.js'), snippet);
     const result = await run('node', ['quick-start.js'], { cwd: project, env: server.env });
     expect(result.code).not.toBe(0);
-    expect(result.stderr).toMatch(/import statement outside a module|top-level await|ERR_REQUIRE_ASYNC_MODULE|await is only valid/);
+    expect(result.stderr).toMatch(
+      /import statement outside a module|top-level await|ERR_REQUIRE_ASYNC_MODULE|await is only valid/,
+    );
   });
 
   it('the README says how to run its snippets in a CommonJS project', async () => {

@@ -27,7 +27,9 @@ describe('seo-visibility/redis in the packed package', () => {
       const code = await readFile(join(dist, file), 'utf8');
       expect(code, file).toMatch(/from ["']seo-visibility["']|require\(["']seo-visibility["']\)/);
       expect(code, file).not.toMatch(/class \w+ extends Error\b/);
-      expect(code, file).not.toMatch(/class (SeoVisibilityError|ApiError|RateLimitedError|AbortedError|InvalidArgumentError)\b/);
+      expect(code, file).not.toMatch(
+        /class (SeoVisibilityError|ApiError|RateLimitedError|AbortedError|InvalidArgumentError)\b/,
+      );
     }
   });
 
@@ -38,8 +40,18 @@ describe('seo-visibility/redis in the packed package', () => {
   });
 
   it('without its peers, a call rejects with a RedisRateLimitError saying what to install, which is a SeoVisibilityError of the main entry (ESM and CJS)', async () => {
-    await writeFile(join(consumerDir, 'redis-peers.mjs'), script(`import { SeoVisibilityClient, SeoVisibilityError } from 'seo-visibility';\nimport { redisRateLimit, RedisRateLimitError } from 'seo-visibility/redis';`));
-    await writeFile(join(consumerDir, 'redis-peers.cjs'), script(`const { SeoVisibilityClient, SeoVisibilityError } = require('seo-visibility');\nconst { redisRateLimit, RedisRateLimitError } = require('seo-visibility/redis');`));
+    await writeFile(
+      join(consumerDir, 'redis-peers.mjs'),
+      script(
+        `import { SeoVisibilityClient, SeoVisibilityError } from 'seo-visibility';\nimport { redisRateLimit, RedisRateLimitError } from 'seo-visibility/redis';`,
+      ),
+    );
+    await writeFile(
+      join(consumerDir, 'redis-peers.cjs'),
+      script(
+        `const { SeoVisibilityClient, SeoVisibilityError } = require('seo-visibility');\nconst { redisRateLimit, RedisRateLimitError } = require('seo-visibility/redis');`,
+      ),
+    );
     for (const file of ['redis-peers.mjs', 'redis-peers.cjs']) {
       const { stdout } = expectOk(await run('node', [file], { cwd: consumerDir }), `node ${file}`);
       expect(report(stdout), file).toMatchObject({

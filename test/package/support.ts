@@ -22,7 +22,11 @@ export interface RunResult {
  * for a non-zero exit: tests assert on `code` and print `stderr` when it is not 0.
  * @example `const { code, stdout } = await run('node', ['smoke.mjs'], { cwd: dir });`
  */
-export function run(cmd: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<RunResult> {
+export function run(
+  cmd: string,
+  args: string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number },
+): Promise<RunResult> {
   return new Promise((resolve) => {
     execFile(
       cmd,
@@ -43,7 +47,8 @@ export function run(cmd: string, args: string[], options: { cwd: string; env?: N
 
 /** Fails with the child's output when it did not exit 0, so a CI log shows why. */
 export function expectOk(result: RunResult, what: string): RunResult {
-  if (result.code !== 0) throw new Error(`${what} exited ${result.code}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`);
+  if (result.code !== 0)
+    throw new Error(`${what} exited ${result.code}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`);
   return result;
 }
 
@@ -53,7 +58,10 @@ export function expectOk(result: RunResult, what: string): RunResult {
  */
 export async function packRepo(): Promise<string> {
   const dest = await mkdtemp(join(tmpdir(), 'seo-visibility-pack-'));
-  const { stdout } = expectOk(await run('npm', ['pack', '--json', '--pack-destination', dest], { cwd: repoRoot, timeoutMs: 300_000 }), 'npm pack');
+  const { stdout } = expectOk(
+    await run('npm', ['pack', '--json', '--pack-destination', dest], { cwd: repoRoot, timeoutMs: 300_000 }),
+    'npm pack',
+  );
   // npm prints the prepack script's output before the JSON report.
   const report = JSON.parse(stdout.slice(stdout.indexOf('[\n'))) as Array<{ filename: string }>;
   return join(dest, report[0]!.filename);
@@ -67,9 +75,16 @@ export async function packRepo(): Promise<string> {
 export async function scratchProject(tarball: string, extra: string[] = []): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'seo-visibility-consumer-'));
   await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2));
+  await writeFile(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2),
+  );
   expectOk(
-    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', tarball, ...extra], { cwd: dir, timeoutMs: 300_000 }),
+    await run(
+      'npm',
+      ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', tarball, ...extra],
+      { cwd: dir, timeoutMs: 300_000 },
+    ),
     'npm install (scratch project)',
   );
   return dir;

@@ -29,12 +29,17 @@ describe('seo-visibility/sync in a strict TypeScript project without pg', () => 
     ['CommonJS', 'sync-sqlite.cts'],
   ])('type-checks (%s, nodenext, skipLibCheck off, no pg or @types/pg installed)', async (_kind, file) => {
     expect(existsSync(join(consumerDir, 'node_modules', 'pg')), 'the scratch project must not have pg').toBe(false);
-    expect(existsSync(join(consumerDir, 'node_modules', '@types', 'pg')), 'the scratch project must not have @types/pg').toBe(false);
+    expect(
+      existsSync(join(consumerDir, 'node_modules', '@types', 'pg')),
+      'the scratch project must not have @types/pg',
+    ).toBe(false);
     const nodeTypesOnly = join(consumerDir, 'node-types-only');
     await mkdir(nodeTypesOnly, { recursive: true });
-    await symlink(join(repoRoot, 'node_modules', '@types', 'node'), join(nodeTypesOnly, 'node')).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EEXIST') throw error;
-    });
+    await symlink(join(repoRoot, 'node_modules', '@types', 'node'), join(nodeTypesOnly, 'node')).catch(
+      (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EEXIST') throw error;
+      },
+    );
     await writeFile(join(consumerDir, file), source);
     const tsconfig = {
       compilerOptions: {

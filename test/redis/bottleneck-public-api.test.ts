@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 
 const dir = fileURLToPath(new URL('../../src/redis/', import.meta.url));
-const INTERNALS = /\.(?:subscriber|terminated|_store|_states|_scheduled|_submitLock|_registerLock|_drainAll|__\w+__)\b|as unknown as \{[^}]*(?:subscriber|terminated)/;
+const INTERNALS =
+  /\.(?:subscriber|terminated|_store|_states|_scheduled|_submitLock|_registerLock|_drainAll|__\w+__)\b|as unknown as \{[^}]*(?:subscriber|terminated)/;
 
 describe('bottleneck through its public API only', () => {
   test('no file of src/redis reads bottleneck internals', () => {

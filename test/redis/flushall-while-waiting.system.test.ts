@@ -22,7 +22,12 @@ async function setUp() {
   const sim = createSimulator({ seed: 22, rateLimit: { windows: [{ limit: 5, intervalMs: 4_000 }] } });
   const shared = redisRateLimit({ redis: redis.url, id: 'flushall-while-waiting', connectTimeoutMs: 1_000 });
   cleanups.push(() => Promise.race([shared.close(), new Promise<void>((resolve) => setTimeout(resolve, 3_000))]));
-  const client = new SeoVisibilityClient({ apiKey: sim.keys.readWrite, baseUrl: sim.baseUrl, fetch: sim.fetch, rateLimit: shared });
+  const client = new SeoVisibilityClient({
+    apiKey: sim.keys.readWrite,
+    baseUrl: sim.baseUrl,
+    fetch: sim.fetch,
+    rateLimit: shared,
+  });
   const flushAll = async () => {
     const admin = new Redis(redis.url);
     await admin.flushall();
@@ -34,7 +39,12 @@ async function setUp() {
 /** `n` calls at once, each bounded to `boundMs`: how each ended. */
 function calls(client: SeoVisibilityClient, n: number, boundMs: number): Promise<string[]> {
   return Promise.all(
-    Array.from({ length: n }, () => client.projects.list({ limit: 1 }, { signal: AbortSignal.timeout(boundMs) }).then(() => 'ok', (error: unknown) => (error as Error).name)),
+    Array.from({ length: n }, () =>
+      client.projects.list({ limit: 1 }, { signal: AbortSignal.timeout(boundMs) }).then(
+        () => 'ok',
+        (error: unknown) => (error as Error).name,
+      ),
+    ),
   );
 }
 

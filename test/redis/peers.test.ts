@@ -14,7 +14,12 @@ test('without the optional peer bottleneck, a call rejects with a RedisRateLimit
   const { RedisRateLimitError, redisRateLimit } = await import('../../src/redis/index.js');
   const fetch = vi.fn<typeof globalThis.fetch>();
   const shared = redisRateLimit({ redis: 'redis://127.0.0.1:9' });
-  const client = new SeoVisibilityClient({ apiKey: 'sv_test_key', baseUrl: 'http://127.0.0.1:9/api/v1', fetch, rateLimit: shared });
+  const client = new SeoVisibilityClient({
+    apiKey: 'sv_test_key',
+    baseUrl: 'http://127.0.0.1:9/api/v1',
+    fetch,
+    rateLimit: shared,
+  });
   const error = await client.projects.list().catch((e: unknown) => e);
   expect(error).toBeInstanceOf(RedisRateLimitError);
   expect(error).toBeInstanceOf(SeoVisibilityError);

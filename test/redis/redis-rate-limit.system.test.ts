@@ -1,6 +1,12 @@
 import { type AddressInfo, createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { AbortedError, InvalidArgumentError, RateLimitedError, SeoVisibilityClient, SeoVisibilityError } from '../../src/index.js';
+import {
+  AbortedError,
+  InvalidArgumentError,
+  RateLimitedError,
+  SeoVisibilityClient,
+  SeoVisibilityError,
+} from '../../src/index.js';
 import { RedisRateLimitError, limiterId, redisRateLimit } from '../../src/redis/index.js';
 import { createSimulator } from '../../src/testing/index.js';
 import { type TestRedis, freePort, startRedis } from './redis-server.js';
@@ -32,9 +38,17 @@ describe('redisRateLimit', () => {
       [{ redis: 42 }, 'redis', /redis:\/\/ or rediss:\/\/ URL, or an ioredis client/],
       [{ redis: 'http://127.0.0.1:6379' }, 'redis', /redis:\/\/ or rediss:\/\/ URL/],
       [{ redis: 'redis://127.0.0.1:1', onRedisError: 'retry' }, 'onRedisError', /'fail' or 'local'/],
-      [{ redis: 'redis://127.0.0.1:1', connectTimeoutMs: Number.POSITIVE_INFINITY }, 'connectTimeoutMs', /from 1 to 600000/],
+      [
+        { redis: 'redis://127.0.0.1:1', connectTimeoutMs: Number.POSITIVE_INFINITY },
+        'connectTimeoutMs',
+        /from 1 to 600000/,
+      ],
       [{ redis: 'redis://127.0.0.1:1', id: '' }, 'id', /non-empty string/],
-      [{ redis: 'redis://127.0.0.1:1', onRedisErorr: 'local' }, 'onRedisErorr', /redis, id, onRedisError, connectTimeoutMs/],
+      [
+        { redis: 'redis://127.0.0.1:1', onRedisErorr: 'local' },
+        'onRedisErorr',
+        /redis, id, onRedisError, connectTimeoutMs/,
+      ],
       [undefined, 'options', /an object/],
     ];
     for (const [options, argument, message] of cases) {
@@ -51,9 +65,11 @@ describe('redisRateLimit', () => {
     }
   });
 
-  test('is accepted as the client\'s rateLimit option as is (close() is no option key)', async () => {
+  test("is accepted as the client's rateLimit option as is (close() is no option key)", async () => {
     const shared = redisRateLimit({ redis: 'redis://127.0.0.1:1', connectTimeoutMs: 100 });
-    expect(() => new SeoVisibilityClient({ apiKey: 'sv_test_key', baseUrl: 'http://127.0.0.1:9/api/v1', rateLimit: shared })).not.toThrow();
+    expect(
+      () => new SeoVisibilityClient({ apiKey: 'sv_test_key', baseUrl: 'http://127.0.0.1:9/api/v1', rateLimit: shared }),
+    ).not.toThrow();
     await shared.close();
   });
 
@@ -62,7 +78,12 @@ describe('redisRateLimit', () => {
     const port = await freePort(); // nothing listens there
     const shared = redisRateLimit({ redis: `redis://:secret@127.0.0.1:${port}`, connectTimeoutMs: 300 });
     try {
-      const client = new SeoVisibilityClient({ apiKey: sim.keys.readWrite, baseUrl: sim.baseUrl, fetch: sim.fetch, rateLimit: shared });
+      const client = new SeoVisibilityClient({
+        apiKey: sim.keys.readWrite,
+        baseUrl: sim.baseUrl,
+        fetch: sim.fetch,
+        rateLimit: shared,
+      });
       const error = await client.projects.list().then(
         () => undefined,
         (e: unknown) => e,
@@ -87,7 +108,12 @@ describe('redisRateLimit', () => {
     const { port } = silent.address() as AddressInfo;
     const shared = redisRateLimit({ redis: `redis://127.0.0.1:${port}`, connectTimeoutMs: 60_000 });
     try {
-      const client = new SeoVisibilityClient({ apiKey: sim.keys.readWrite, baseUrl: sim.baseUrl, fetch: sim.fetch, rateLimit: shared });
+      const client = new SeoVisibilityClient({
+        apiKey: sim.keys.readWrite,
+        baseUrl: sim.baseUrl,
+        fetch: sim.fetch,
+        rateLimit: shared,
+      });
       const error = await client.projects.list(undefined, { signal: AbortSignal.timeout(100) }).then(
         () => undefined,
         (e: unknown) => e,
@@ -106,7 +132,13 @@ describe('redisRateLimit', () => {
     const logger = { debug: vi.fn(), warn: vi.fn() };
     const shared = redisRateLimit({ redis: `redis://127.0.0.1:${port}`, onRedisError: 'local', connectTimeoutMs: 300 });
     try {
-      const client = new SeoVisibilityClient({ apiKey: sim.keys.readWrite, baseUrl: sim.baseUrl, fetch: sim.fetch, rateLimit: shared, logger });
+      const client = new SeoVisibilityClient({
+        apiKey: sim.keys.readWrite,
+        baseUrl: sim.baseUrl,
+        fetch: sim.fetch,
+        rateLimit: shared,
+        logger,
+      });
       await client.projects.list();
       await client.projects.list();
       expect(sim.requests.map((r) => r.status)).toEqual([200, 200]);
@@ -148,7 +180,12 @@ describe('redisRateLimit', () => {
     const sim = createSimulator({ seed: 1 });
     const shared = redisRateLimit({ redis: mine, id: uniqueId('own-client') });
     try {
-      const client = new SeoVisibilityClient({ apiKey: sim.keys.readWrite, baseUrl: sim.baseUrl, fetch: sim.fetch, rateLimit: shared });
+      const client = new SeoVisibilityClient({
+        apiKey: sim.keys.readWrite,
+        baseUrl: sim.baseUrl,
+        fetch: sim.fetch,
+        rateLimit: shared,
+      });
       await client.projects.list();
       await shared.close();
       expect(await mine.ping()).toBe('PONG');
@@ -166,15 +203,31 @@ describe('each reported window on its own, shared through Redis (issue 16)', () 
     const server = createHttpServer((_req, res) => {
       const limited = statuses.length === 1;
       statuses.push(limited ? 429 : 200);
-      const meta = { request_id: `req_${statuses.length}`, rate_limit: limited ? { limit: 200, remaining: 0, reset: inSeconds(2) } : { limit: 5_000, remaining: 4_000, reset: inSeconds(3_000) } };
-      const body = limited ? { success: false, error: { code: 'RATE_LIMITED', message: 'slow down' }, meta } : { success: true, data: [], meta: { ...meta, pagination: { total: 0, limit: 50, offset: 0, has_more: false } } };
+      const meta = {
+        request_id: `req_${statuses.length}`,
+        rate_limit: limited
+          ? { limit: 200, remaining: 0, reset: inSeconds(2) }
+          : { limit: 5_000, remaining: 4_000, reset: inSeconds(3_000) },
+      };
+      const body = limited
+        ? { success: false, error: { code: 'RATE_LIMITED', message: 'slow down' }, meta }
+        : {
+            success: true,
+            data: [],
+            meta: { ...meta, pagination: { total: 0, limit: 50, offset: 0, has_more: false } },
+          };
       res.writeHead(limited ? 429 : 200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     const shared = redisRateLimit({ redis: redis.url, id: uniqueId('sooner-429') });
     try {
-      const client = new SeoVisibilityClient({ apiKey: 'sv_live_sooner', baseUrl: `http://127.0.0.1:${port}/api/v1`, rateLimit: shared, retryBackoff: { initialDelay: 1, maxDelay: 5 } });
+      const client = new SeoVisibilityClient({
+        apiKey: 'sv_live_sooner',
+        baseUrl: `http://127.0.0.1:${port}/api/v1`,
+        rateLimit: shared,
+        retryBackoff: { initialDelay: 1, maxDelay: 5 },
+      });
       await client.projects.list();
       const outcome = await client.projects.list(undefined, { signal: AbortSignal.timeout(15_000) }).then(
         () => 'ok',
@@ -183,7 +236,14 @@ describe('each reported window on its own, shared through Redis (issue 16)', () 
       expect(outcome).toBe('ok');
       expect(statuses).toEqual([200, 429, 200]);
       // The budget the hour window reports is loaded again: 20 calls at once go, none waits for the hour.
-      const more = await Promise.all(Array.from({ length: 20 }, () => client.projects.list(undefined, { signal: AbortSignal.timeout(10_000) }).then(() => 'ok', (e: unknown) => (e as Error).name)));
+      const more = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          client.projects.list(undefined, { signal: AbortSignal.timeout(10_000) }).then(
+            () => 'ok',
+            (e: unknown) => (e as Error).name,
+          ),
+        ),
+      );
       expect(more.filter((o) => o !== 'ok')).toEqual([]);
     } finally {
       await shared.close();

@@ -21,13 +21,29 @@ async function setUp(onRedisError: RedisErrorChoice, persistent = false) {
   cleanups.push(() => redis.stop());
   const sim = createSimulator({ seed: 3, rateLimit: { windows: [{ limit: 50, intervalMs: 2_000 }] } });
   const warn = vi.fn();
-  const shared = redisRateLimit({ redis: redis.url, id: `recovery-${onRedisError}-${persistent}`, onRedisError, connectTimeoutMs: 1_000 });
+  const shared = redisRateLimit({
+    redis: redis.url,
+    id: `recovery-${onRedisError}-${persistent}`,
+    onRedisError,
+    connectTimeoutMs: 1_000,
+  });
   cleanups.push(() => Promise.race([shared.close(), new Promise<void>((resolve) => setTimeout(resolve, 3_000))]));
-  const client = new SeoVisibilityClient({ apiKey: sim.keys.readWrite, baseUrl: sim.baseUrl, fetch: sim.fetch, rateLimit: shared, logger: { debug() {}, warn } });
+  const client = new SeoVisibilityClient({
+    apiKey: sim.keys.readWrite,
+    baseUrl: sim.baseUrl,
+    fetch: sim.fetch,
+    rateLimit: shared,
+    logger: { debug() {}, warn },
+  });
   /** `n` calls at once, each bounded to 10 s: how each ended. */
   const burst = async (n: number) => {
     const outcomes = await Promise.all(
-      Array.from({ length: n }, () => client.projects.list({ limit: 1 }, { signal: AbortSignal.timeout(10_000) }).then(() => 'ok', (error: unknown) => (error as Error).name)),
+      Array.from({ length: n }, () =>
+        client.projects.list({ limit: 1 }, { signal: AbortSignal.timeout(10_000) }).then(
+          () => 'ok',
+          (error: unknown) => (error as Error).name,
+        ),
+      ),
     );
     const counts: Record<string, number> = {};
     for (const outcome of outcomes) counts[outcome] = (counts[outcome] ?? 0) + 1;
@@ -68,12 +84,16 @@ describe('the shared budget after Redis loses its keys', () => {
     expect(sim.requests.filter((r) => r.status === 429)).toHaveLength(0);
   }, 40_000);
 
-  test.each([false, true])('a restart (persistence %s): once Redis is back, calls succeed by themselves, with no 429', async (persistent) => {
-    const { redis, sim, burst, untilBack } = await setUp('fail', persistent);
-    expect(await burst(10)).toEqual({ ok: 10 });
-    await redis.restart();
-    expect(await untilBack()).toBe(true);
-    expect(await burst(30)).toEqual({ ok: 30 });
-    expect(sim.requests.filter((r) => r.status === 429)).toHaveLength(0);
-  }, 40_000);
+  test.each([false, true])(
+    'a restart (persistence %s): once Redis is back, calls succeed by themselves, with no 429',
+    async (persistent) => {
+      const { redis, sim, burst, untilBack } = await setUp('fail', persistent);
+      expect(await burst(10)).toEqual({ ok: 10 });
+      await redis.restart();
+      expect(await untilBack()).toBe(true);
+      expect(await burst(30)).toEqual({ ok: 30 });
+      expect(sim.requests.filter((r) => r.status === 429)).toHaveLength(0);
+    },
+    40_000,
+  );
 });

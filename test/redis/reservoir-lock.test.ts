@@ -12,7 +12,10 @@ afterEach(() => {
 test('a SET that Redis never answers gives up at the deadline instead of holding the caller (and close()) for good', async () => {
   const work = vi.fn(async () => {});
   const silent = { set: () => new Promise(() => {}), eval: () => new Promise(() => {}) } as unknown as Redis;
-  const outcome = withRedisLock(silent, 'lock', work).then(() => 'resolved', (error: unknown) => String(error));
+  const outcome = withRedisLock(silent, 'lock', work).then(
+    () => 'resolved',
+    (error: unknown) => String(error),
+  );
   await vi.advanceTimersByTimeAsync(4_100);
   expect(await outcome).toMatch(/did not answer the shared rate budget's lock within 4000 ms/);
   expect(work).not.toHaveBeenCalled();

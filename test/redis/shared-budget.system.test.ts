@@ -25,7 +25,10 @@ interface WorkerReport {
  * it send, `report` is what it printed last.
  */
 function startWorker(args: string[]) {
-  const child = spawn(process.execPath, ['--import', 'tsx', WORKER, ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', WORKER, ...args], {
+    cwd: ROOT,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   let signalReady: () => void = () => {};
@@ -77,14 +80,20 @@ function windowStats(log: ReadonlyArray<{ status: number | null; at: number }>, 
   const windowOf = (at: number) => Math.floor(at / WINDOW.intervalMs);
   const first = windowOf(Math.min(...ok.map((r) => r.at)));
   const last = windowOf(Math.max(...ok.map((r) => r.at)));
-  const perWindow = Array.from({ length: last - first + 1 }, (_, i) => ok.filter((r) => windowOf(r.at) === first + i).length);
+  const perWindow = Array.from(
+    { length: last - first + 1 },
+    (_, i) => ok.filter((r) => windowOf(r.at) === first + i).length,
+  );
   const busyFrom = windowOf(Math.max(...reports.map((r) => r.started))) + 1 - first;
   const busyTo = windowOf(Math.min(...reports.map((r) => r.finished))) - first;
   const busy = perWindow.slice(Math.max(1, busyFrom), Math.min(perWindow.length - 1, busyTo));
   // The median busy window: a gate that leaves budget idle does so in every window, while a loaded
   // machine that starves a process now and then costs a window or two, and says nothing of the gate.
   const sorted = [...busy].sort((a, b) => a - b);
-  const median = sorted.length === 0 ? 0 : ((sorted[Math.floor((sorted.length - 1) / 2)] ?? 0) + (sorted[Math.ceil((sorted.length - 1) / 2)] ?? 0)) / 2;
+  const median =
+    sorted.length === 0
+      ? 0
+      : ((sorted[Math.floor((sorted.length - 1) / 2)] ?? 0) + (sorted[Math.ceil((sorted.length - 1) / 2)] ?? 0)) / 2;
   const throughput = median / WINDOW.limit;
   return { perWindow, busyWindows: busy.length, throughput, rejected: log.filter((r) => r.status === 429).length };
 }
@@ -98,30 +107,26 @@ afterAll(async () => {
 });
 
 describe('a rate budget shared through Redis', () => {
-  test(
-    `${PROCESSES} processes on one key: no 429 with Redis, 429s without it, the median busy window uses ≥ 90% of its allowance`,
-    async () => {
-      const id = `seo-visibility-test:${process.pid}:${Date.now()}`;
-      const shared = await runFleet(redis.url, id);
-      const alone = await runFleet(undefined, id);
+  test(`${PROCESSES} processes on one key: no 429 with Redis, 429s without it, the median busy window uses ≥ 90% of its allowance`, async () => {
+    const id = `seo-visibility-test:${process.pid}:${Date.now()}`;
+    const shared = await runFleet(redis.url, id);
+    const alone = await runFleet(undefined, id);
 
-      const sent = shared.reports.reduce((n, r) => n + r.ok, 0);
-      expect(shared.reports.flatMap((r) => Object.keys(r.errors))).toEqual([]);
-      expect(sent).toBe(PROCESSES * PER_PROCESS);
-      // No 429 is the whole claim: the simulator never lets a window carry more than its limit. (The
-      // per-window counts below are by arrival time, which may fall a few ms before the window the
-      // request was counted in, so they are a throughput figure, not a second check of the limit.)
-      expect(shared.rejected).toBe(0);
-      expect(shared.busyWindows, `successes per window: ${shared.perWindow.join('/')}`).toBeGreaterThanOrEqual(2);
-      expect(shared.throughput, `successes per window: ${shared.perWindow.join('/')}`).toBeGreaterThanOrEqual(0.9);
+    const sent = shared.reports.reduce((n, r) => n + r.ok, 0);
+    expect(shared.reports.flatMap((r) => Object.keys(r.errors))).toEqual([]);
+    expect(sent).toBe(PROCESSES * PER_PROCESS);
+    // No 429 is the whole claim: the simulator never lets a window carry more than its limit. (The
+    // per-window counts below are by arrival time, which may fall a few ms before the window the
+    // request was counted in, so they are a throughput figure, not a second check of the limit.)
+    expect(shared.rejected).toBe(0);
+    expect(shared.busyWindows, `successes per window: ${shared.perWindow.join('/')}`).toBeGreaterThanOrEqual(2);
+    expect(shared.throughput, `successes per window: ${shared.perWindow.join('/')}`).toBeGreaterThanOrEqual(0.9);
 
-      // The same fleet, each process throttling on its own: it overdraws the key.
-      expect(alone.rejected).toBeGreaterThan(0);
-      console.info(
-        `shared: ${shared.rejected} × 429, per window ${shared.perWindow.join('/')}, throughput ${(shared.throughput * 100).toFixed(0)}% over ${shared.busyWindows} busy windows; ` +
-          `per process: ${alone.rejected} × 429`,
-      );
-    },
-    60_000,
-  );
+    // The same fleet, each process throttling on its own: it overdraws the key.
+    expect(alone.rejected).toBeGreaterThan(0);
+    console.info(
+      `shared: ${shared.rejected} × 429, per window ${shared.perWindow.join('/')}, throughput ${(shared.throughput * 100).toFixed(0)}% over ${shared.busyWindows} busy windows; ` +
+        `per process: ${alone.rejected} × 429`,
+    );
+  }, 60_000);
 });

@@ -24,12 +24,17 @@ const TWO = 'accounts acme and globex, the same project id and rows in each';
 
 function fleet(accounts: readonly string[], renamed: Record<string, string> = {}): InsightSource {
   const db = fleetDb(accounts);
-  for (const [account, name] of Object.entries(renamed)) db.prepare('UPDATE projects_list SET name = ? WHERE account_id = ?').run(name, account);
+  for (const [account, name] of Object.entries(renamed))
+    db.prepare('UPDATE projects_list SET name = ? WHERE account_id = ?').run(name, account);
   return inProcessSource(db);
 }
 
 async function call(source: InsightSource, tool: string, args: Record<string, unknown>) {
-  const server = await createMcpServer({ tools: storeTools(source, LIMITS), redact: (t) => t, maxBytes: LIMITS.maxBytes });
+  const server = await createMcpServer({
+    tools: storeTools(source, LIMITS),
+    redact: (t) => t,
+    maxBytes: LIMITS.maxBytes,
+  });
   const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = new Client({ name: 'reliability-account', version: '1.0.0' });
@@ -45,11 +50,14 @@ async function call(source: InsightSource, tool: string, args: Record<string, un
 describe('MCP tools over a fleet warehouse', () => {
   test("a project named in one account reads that account's rows only, not another account's with the same id", async () => {
     const alone = JSON.parse((await call(fleet(['acme']), 'rank_changes', {})).text).rows.length;
-    const reply = await call(fleet(['acme', 'globex'], { globex: 'Globex Shop' }), 'rank_changes', { project: 'Globex Shop' });
+    const reply = await call(fleet(['acme', 'globex'], { globex: 'Globex Shop' }), 'rank_changes', {
+      project: 'Globex Shop',
+    });
     const rows = JSON.parse(reply.text).rows as Array<Record<string, unknown>>;
     report.check({
       area: 'MCP: accounts of a fleet warehouse',
-      input: 'rank_changes { project: "Globex Shop" } (the name of globex\'s copy of a project acme also holds, same id)',
+      input:
+        'rank_changes { project: "Globex Shop" } (the name of globex\'s copy of a project acme also holds, same id)',
       cases: 1,
       expected: `${alone} rows, all of globex`,
       observed: `${rows.length} rows, ${rows.every((r) => r['account_id'] === 'globex') ? 'all of globex' : 'some of acme'}`,
@@ -64,7 +72,10 @@ describe('MCP tools over a fleet warehouse', () => {
       input: 'ai_visibility { project: "Fixture" }, a name both accounts hold',
       cases: 1,
       expected: 'refused: pass account (one of acme, globex)',
-      observed: reply.isError && reply.text.includes('pass account (one of acme, globex)') ? 'refused: pass account (one of acme, globex)' : `answered: ${reply.text.slice(0, 120)}`,
+      observed:
+        reply.isError && reply.text.includes('pass account (one of acme, globex)')
+          ? 'refused: pass account (one of acme, globex)'
+          : `answered: ${reply.text.slice(0, 120)}`,
       serverSaw: TWO,
     });
   });
@@ -85,8 +96,15 @@ describe('report and alerts over a fleet warehouse', () => {
 
   test('--account reads that account only: one without data crosses no threshold', async () => {
     const db = fleetDb(['acme', 'initech']);
-    for (const { name } of db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name <> 'projects_list'").all()) db.prepare(`DELETE FROM "${String(name)}" WHERE account_id = 'initech'`).run();
-    const alerts = await checkAlerts(inProcessSource(db), ['rank_drop>=1', 'new_critical>=1', 'domains_lost>=1', 'visibility_drop>=0'].map(parseAlert), { days: 7, account: 'initech', allChanges: true });
+    for (const { name } of db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name <> 'projects_list'")
+      .all())
+      db.prepare(`DELETE FROM "${String(name)}" WHERE account_id = 'initech'`).run();
+    const alerts = await checkAlerts(
+      inProcessSource(db),
+      ['rank_drop>=1', 'new_critical>=1', 'domains_lost>=1', 'visibility_drop>=0'].map(parseAlert),
+      { days: 7, account: 'initech', allChanges: true },
+    );
     report.check({
       area: 'Report: accounts of a fleet warehouse',
       input: '--account initech --alert rank_drop>=1 … (initech holds the project, acme its data)',
@@ -98,8 +116,15 @@ describe('report and alerts over a fleet warehouse', () => {
   });
 
   test('a report over two accounts has a section per account, the same-named project under each', async () => {
-    const html = reportHtml(await gatherReport(fleet(['acme', 'globex']), { days: 7 }), () => '<svg></svg>', new Date('2026-03-15T00:00:00Z'));
-    const sections = html.split('<section class="account">').slice(1).map((s) => `${/Account (\w+)<\/h2>/.exec(s)?.[1]}: ${(s.match(/<h3>([^<]*)<\/h3>/g) ?? []).join(', ')}`);
+    const html = reportHtml(
+      await gatherReport(fleet(['acme', 'globex']), { days: 7 }),
+      () => '<svg></svg>',
+      new Date('2026-03-15T00:00:00Z'),
+    );
+    const sections = html
+      .split('<section class="account">')
+      .slice(1)
+      .map((s) => `${/Account (\w+)<\/h2>/.exec(s)?.[1]}: ${(s.match(/<h3>([^<]*)<\/h3>/g) ?? []).join(', ')}`);
     report.check({
       area: 'Report: accounts of a fleet warehouse',
       input: 'report over every account, a project "Fixture" in acme and in globex',
@@ -112,14 +137,26 @@ describe('report and alerts over a fleet warehouse', () => {
 
   test("the backlink trend ends at each account's own latest day", async () => {
     const db = fleetDb(['acme', 'globex']);
-    db.prepare(`INSERT INTO backlinks_history (account_id, project_id, check_date, new_referring_domains, lost_referring_domains, net_domains_change) VALUES ('globex', ?, '2026-04-08', 1, 0, 1)`).run(P);
+    db.prepare(
+      `INSERT INTO backlinks_history (account_id, project_id, check_date, new_referring_domains, lost_referring_domains, net_domains_change) VALUES ('globex', ?, '2026-04-08', 1, 0, 1)`,
+    ).run(P);
     const { trend } = await backlinkChanges(inProcessSource(db), { days: 7 });
     report.check({
       area: 'Report: accounts of a fleet warehouse',
       input: 'backlink trend over 7 days; globex synced a month after acme (same project id)',
       cases: 1,
       expected: 'acme: 2026-03-07, 2026-03-08 | globex: 2026-04-08',
-      observed: ['acme', 'globex'].map((a) => `${a}: ${trend.filter((r) => r['account_id'] === a).map((r) => r['day']).join(', ') || 'none'}`).join(' | '),
+      observed: ['acme', 'globex']
+        .map(
+          (a) =>
+            `${a}: ${
+              trend
+                .filter((r) => r['account_id'] === a)
+                .map((r) => r['day'])
+                .join(', ') || 'none'
+            }`,
+        )
+        .join(' | '),
       serverSaw: 'acme as the fixture; globex the same plus a backlink day a month later',
     });
   });

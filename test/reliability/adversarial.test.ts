@@ -40,10 +40,12 @@ describe('waits that gave up too soon, or never ended', () => {
       const failed = outcomes.filter((o) => o.error !== undefined);
       report.check({
         area: 'Throttle: queueing is not a retry',
-        input: '600 calls at once, default options (maxRetryDelay, maxQueueWait), documented 200/min + 5,000/h + 50,000/day at 60×',
+        input:
+          '600 calls at once, default options (maxRetryDelay, maxQueueWait), documented 200/min + 5,000/h + 50,000/day at 60×',
         cases: 600,
         expected: '600 calls answered',
-        observed: failed.length === 0 ? '600 calls answered' : `${failed.length} failed, e.g. ${describeSettled(failed[0]!)}`,
+        observed:
+          failed.length === 0 ? '600 calls answered' : `${failed.length} failed, e.g. ${describeSettled(failed[0]!)}`,
         expectedServer: '600 requests, 0 × 429',
         serverSaw: `${sim.requests.length} requests, ${sim.requests.filter((r) => r.status === 429).length} × 429`,
       });
@@ -57,7 +59,11 @@ describe('waits that gave up too soon, or never ended', () => {
     const server = await serve(({ hit, res }) => {
       if (hit.n === 2) {
         answered.push(429);
-        return sendJson(res, 429, { success: false, error: { code: 'RATE_LIMITED', message: 'slow down' }, meta: { request_id: requestIdOf(hit), rate_limit: { limit: 200, remaining: 0, reset: inSeconds(2) } } });
+        return sendJson(res, 429, {
+          success: false,
+          error: { code: 'RATE_LIMITED', message: 'slow down' },
+          meta: { request_id: requestIdOf(hit), rate_limit: { limit: 200, remaining: 0, reset: inSeconds(2) } },
+        });
       }
       answered.push(200);
       sendData(res, hit, [projectFixture], { rate_limit: { limit: 5_000, remaining: 4_000, reset: inSeconds(3_000) } });
@@ -102,7 +108,11 @@ describe('waits that gave up too soon, or never ended', () => {
 describe('pages that lie', () => {
   const TOTAL = 2_345;
   // Each its own id, as real projects have: iteration tells items apart by id (never one twice).
-  const record = (i: number) => ({ ...projectFixture, id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, name: `project ${i}` });
+  const record = (i: number) => ({
+    ...projectFixture,
+    id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+    name: `project ${i}`,
+  });
   /** A list server whose page at `offset` is what `page` says (items as indices). */
   async function lyingList(page: (offset: number, limit: number) => { items: number[]; hasMore: boolean }) {
     return serve(({ hit, res }) => {
@@ -113,22 +123,32 @@ describe('pages that lie', () => {
       sendData(res, hit, items.map(record), { pagination: { total: TOTAL, limit, offset, has_more: hasMore } });
     });
   }
-  const range = (from: number, to: number) => Array.from({ length: Math.max(0, Math.min(to, TOTAL) - from) }, (_, i) => from + i);
+  const range = (from: number, to: number) =>
+    Array.from({ length: Math.max(0, Math.min(to, TOTAL) - from) }, (_, i) => from + i);
 
   async function drain(server: Loopback, concurrency = 1) {
     const names: string[] = [];
     const settled = await settle(
       (async () => {
-        for await (const project of client(server.url).projects.list({ limit: 500 }).iterate({ concurrency })) if (names.push(project.name) > 20_000) break;
+        for await (const project of client(server.url).projects.list({ limit: 500 }).iterate({ concurrency }))
+          if (names.push(project.name) > 20_000) break;
       })(),
     );
     const error = settled.error as Error | undefined;
-    return { yielded: names.length, unique: new Set(names).size, ended: error ? `${error.name}: ${error.message}` : 'ended' };
+    return {
+      yielded: names.length,
+      unique: new Set(names).size,
+      ended: error ? `${error.name}: ${error.message}` : 'ended',
+    };
   }
 
   test('an empty page while has_more promises more', async () => {
     // The third page, wherever it is asked from (pages after the first are read one item early: 998).
-    const server = await lyingList((offset, limit) => (offset >= 998 && offset <= 1_000 ? { items: [], hasMore: true } : { items: range(offset, offset + limit), hasMore: offset + limit < TOTAL }));
+    const server = await lyingList((offset, limit) =>
+      offset >= 998 && offset <= 1_000
+        ? { items: [], hasMore: true }
+        : { items: range(offset, offset + limit), hasMore: offset + limit < TOTAL },
+    );
     const r = await drain(server);
     report.check({
       area: 'Pager: pages that lie',
@@ -155,7 +175,10 @@ describe('pages that lie', () => {
   });
 
   test('pages longer than limit, concurrency 4', async () => {
-    const server = await lyingList((offset, limit) => ({ items: range(offset, offset + limit + 45), hasMore: offset + limit + 45 < TOTAL }));
+    const server = await lyingList((offset, limit) => ({
+      items: range(offset, offset + limit + 45),
+      hasMore: offset + limit + 45 < TOTAL,
+    }));
     const r = await drain(server, 4);
     report.check({
       area: 'Pager: pages that lie',
@@ -176,14 +199,25 @@ describe('errors that misled', () => {
       throw new Error('logger down');
     };
     const rows: Array<[input: string, expected: string, observed: () => Promise<string>]> = [
-      ['a logger that throws', 'ok', async () => describeSettled(await settle(client(server.url, { logger: { debug: boom, warn: boom, info: boom, error: boom } }).projects.list()))],
+      [
+        'a logger that throws',
+        'ok',
+        async () =>
+          describeSettled(
+            await settle(
+              client(server.url, { logger: { debug: boom, warn: boom, info: boom, error: boom } }).projects.list(),
+            ),
+          ),
+      ],
       [
         'a custom fetch that resolves undefined',
         'InvalidArgumentError (fetch): returned no Response, 1 attempt',
         async () => {
           let attempts = 0;
           const fetch = (async () => void attempts++) as unknown as typeof globalThis.fetch;
-          const error = (await settle(client(server.url, { fetch }).projects.list())).error as Error & { argument?: string };
+          const error = (await settle(client(server.url, { fetch }).projects.list())).error as Error & {
+            argument?: string;
+          };
           return `${error.name} (${error.argument}): ${/returned no Response/.test(error.message) ? 'returned no Response' : error.message}, ${attempts} attempt${attempts === 1 ? '' : 's'}`;
         },
       ],
@@ -191,7 +225,15 @@ describe('errors that misled', () => {
         'a polyfilled AbortSignal (an object that behaves like one)',
         'ok',
         async () => {
-          const signal = { aborted: false, reason: undefined, addEventListener() {}, removeEventListener() {}, dispatchEvent: () => true, onabort: null, throwIfAborted() {} } as unknown as AbortSignal;
+          const signal = {
+            aborted: false,
+            reason: undefined,
+            addEventListener() {},
+            removeEventListener() {},
+            dispatchEvent: () => true,
+            onabort: null,
+            throwIfAborted() {},
+          } as unknown as AbortSignal;
           return describeSettled(await settle(client(server.url).projects.list({}, { signal })));
         },
       ],
@@ -199,7 +241,8 @@ describe('errors that misled', () => {
         'the option { constructor: 1 }',
         'InvalidArgumentError (constructor): not an option',
         async () => {
-          const error = (await settle((async () => client(server.url, JSON.parse('{"constructor": 1}')))())).error as Error & { argument?: string };
+          const error = (await settle((async () => client(server.url, JSON.parse('{"constructor": 1}')))()))
+            .error as Error & { argument?: string };
           return `${error.name} (${error.argument}): ${/native code/.test(error.message) ? error.message : 'not an option'}`;
         },
       ],
@@ -221,9 +264,15 @@ describe('errors that misled', () => {
         async () => {
           server.setHandler(({ hit, res }) => {
             res.setHeader('retry-after', '99999999999999999999');
-            sendJson(res, 429, { success: false, error: { code: 'RATE_LIMITED', message: 'slow' }, meta: { request_id: requestIdOf(hit) } });
+            sendJson(res, 429, {
+              success: false,
+              error: { code: 'RATE_LIMITED', message: 'slow' },
+              meta: { request_id: requestIdOf(hit) },
+            });
           });
-          const error = (await settle(client(server.url, { maxRetries: 0 }).projects.list())).error as Error & { resetAt?: Date };
+          const error = (await settle(client(server.url, { maxRetries: 0 }).projects.list())).error as Error & {
+            resetAt?: Date;
+          };
           server.setHandler(answerWithData);
           return `${error.name}, resetAt ${error.resetAt === undefined ? 'undefined (not an Invalid Date)' : String(error.resetAt)}`;
         },
@@ -233,7 +282,9 @@ describe('errors that misled', () => {
         'ResponseValidationError: Invalid input: expected string, received number',
         async () => {
           server.setHandler(({ hit, res }) => sendData(res, hit, [{ ...projectFixture, name: 42 }]));
-          const error = (await settle(client(server.url).projects.list())).error as Error & { issues?: Array<{ message: string }> };
+          const error = (await settle(client(server.url).projects.list())).error as Error & {
+            issues?: Array<{ message: string }>;
+          };
           server.setHandler(answerWithData);
           return `${error.name}: ${error.issues?.[0]?.message}`;
         },
@@ -242,13 +293,23 @@ describe('errors that misled', () => {
         'a base URL on a port fetch blocks (9)',
         'ConnectionError: fetch failed (bad port)',
         async () => {
-          const error = (await settle(client('http://127.0.0.1:9/api/v1', { maxRetries: 0, rateLimit: false }).projects.list())).error as Error;
+          const error = (
+            await settle(client('http://127.0.0.1:9/api/v1', { maxRetries: 0, rateLimit: false }).projects.list())
+          ).error as Error;
           return `${error.name}: ${error.message.replace(/^.*: /, '')}`;
         },
       ],
     ];
     const results = [];
-    for (const [input, expected, run] of rows) results.push({ area: 'Errors: say what happened', input, cases: 1, expected, observed: await run(), serverSaw: 'see the input' });
+    for (const [input, expected, run] of rows)
+      results.push({
+        area: 'Errors: say what happened',
+        input,
+        cases: 1,
+        expected,
+        observed: await run(),
+        serverSaw: 'see the input',
+      });
     report.checkAll(results);
   });
 });

@@ -23,7 +23,10 @@ describe('secrets: the key masking', () => {
     let sent = 0;
     for (const key of keys) {
       const sim = createSimulator({ seed: 22, keys: { readOnly: key } });
-      const outcome = await settle((async () => new SeoVisibilityClient({ apiKey: key, baseUrl: sim.baseUrl, fetch: sim.fetch }).projects.list())());
+      const outcome = await settle(
+        (async () =>
+          new SeoVisibilityClient({ apiKey: key, baseUrl: sim.baseUrl, fetch: sim.fetch }).projects.list())(),
+      );
       outcomes.push(outcome.error === undefined ? 'answered' : (outcome.error as Error).name);
       sent += sim.requests.length;
     }
@@ -41,8 +44,18 @@ describe('secrets: the key masking', () => {
   test('a mixed-case key echoed as a header name (Headers lowercases names) reaches no error, header copy or hook', async () => {
     const key = 'sv_live_AbCdEf0123456789XyZqrs';
     const seen: unknown[] = [];
-    const fetch = async () => new Response(JSON.stringify({ success: false, error: { code: 'FORBIDDEN', message: 'no' }, meta: {} }), { status: 403, headers: { 'content-type': 'application/json', [`x-echo-${key}`]: '1' } });
-    const client = new SeoVisibilityClient({ apiKey: key, baseUrl: 'https://api.example.test/api/v1', fetch, rateLimit: false, hooks: { onResponse: (info) => void seen.push(info) } });
+    const fetch = async () =>
+      new Response(JSON.stringify({ success: false, error: { code: 'FORBIDDEN', message: 'no' }, meta: {} }), {
+        status: 403,
+        headers: { 'content-type': 'application/json', [`x-echo-${key}`]: '1' },
+      });
+    const client = new SeoVisibilityClient({
+      apiKey: key,
+      baseUrl: 'https://api.example.test/api/v1',
+      fetch,
+      rateLimit: false,
+      hooks: { onResponse: (info) => void seen.push(info) },
+    });
     const outcome = await settle(client.projects.list());
     const outputs = [inspect(outcome.error, { depth: 8 }), JSON.stringify(outcome.error), inspect(seen, { depth: 8 })];
     const leaks = outputs.filter((text) => text.toLowerCase().includes(key.toLowerCase())).length;
@@ -51,7 +64,10 @@ describe('secrets: the key masking', () => {
       input: 'a 403 whose header NAME holds the mixed-case key (x-echo-<key>)',
       cases: outputs.length,
       expected: 'the key in no output (error inspected, error as JSON, hook payloads), in any case',
-      observed: leaks === 0 ? 'the key in no output (error inspected, error as JSON, hook payloads), in any case' : `the key, lower-cased, in ${leaks} of ${outputs.length} outputs`,
+      observed:
+        leaks === 0
+          ? 'the key in no output (error inspected, error as JSON, hook payloads), in any case'
+          : `the key, lower-cased, in ${leaks} of ${outputs.length} outputs`,
       serverSaw: '1 request',
     });
   });
@@ -66,24 +82,39 @@ describe('copies: values the typed methods refuse', () => {
       const sim = createSimulator({ seed: 22, keywordsPerProject: 5, now: () => T0, rateLimit: false });
       const fetch = async (input: string | URL | Request, init?: RequestInit) => {
         const response = await sim.fetch(input, init);
-        if (!/\/rankings\/keywords$/.test(new URL(new Request(input, init).url).pathname) || response.status !== 200) return response;
+        if (!/\/rankings\/keywords$/.test(new URL(new Request(input, init).url).pathname) || response.status !== 200)
+          return response;
         const headers = new Headers(response.headers);
         headers.delete('content-length');
-        return new Response((await response.text()).replace(/"desktop_position":\d+/, `"desktop_position":${literal}`), { status: 200, headers });
+        return new Response(
+          (await response.text()).replace(/"desktop_position":\d+/, `"desktop_position":${literal}`),
+          { status: 200, headers },
+        );
       };
-      const client = new SeoVisibilityClient({ apiKey: sim.keys.readOnly, baseUrl: sim.baseUrl, fetch, rateLimit: { windows: false }, retryBackoff: { initialDelay: 1, maxDelay: 2 } });
+      const client = new SeoVisibilityClient({
+        apiKey: sim.keys.readOnly,
+        baseUrl: sim.baseUrl,
+        fetch,
+        rateLimit: { windows: false },
+        retryBackoff: { initialDelay: 1, maxDelay: 2 },
+      });
       const dir = mkdtempSync(join(tmpdir(), 'sv-attack-'));
-      const outcome = await settle(runSync(client, { projects: 'all', datasets: ['rankings.list'] }, { store: ndjsonStore(dir), now: () => T0 }));
+      const outcome = await settle(
+        runSync(client, { projects: 'all', datasets: ['rankings.list'] }, { store: ndjsonStore(dir), now: () => T0 }),
+      );
       const rows = readFileSync(join(dir, 'rankings_list.ndjson'), 'utf8').split('\n').filter(Boolean).length;
       const keywords = sim.data.listedProjects.reduce((n, p) => n + sim.data.keywords(p.id).count, 0);
-      observed.push(`${literal}: ${outcome.error === undefined ? (outcome.value as { status: string }).status : 'failed'}, ${rows} of ${keywords} keywords`);
+      observed.push(
+        `${literal}: ${outcome.error === undefined ? (outcome.value as { status: string }).status : 'failed'}, ${rows} of ${keywords} keywords`,
+      );
       requests += sim.requests.length;
     }
     report.check({
       area: 'Sync: values the typed methods refuse',
       input: 'NDJSON: desktop_position null, 1.5 or "n/a" in one keyword of each project (each run)',
       cases: 3,
-      expected: 'null: completed, 20 of 20 keywords; 1.5: completed, 20 of 20 keywords; "n/a": completed, 20 of 20 keywords',
+      expected:
+        'null: completed, 20 of 20 keywords; 1.5: completed, 20 of 20 keywords; "n/a": completed, 20 of 20 keywords',
       observed: observed.join('; '),
       serverSaw: `${requests} requests`,
     });
@@ -114,7 +145,13 @@ describe('iteration: items without a key', () => {
           if (served >= 50) throw new Error('50 pages for a list of 3');
         },
       });
-      const client = new SeoVisibilityClient({ apiKey: sim.keys.readOnly, baseUrl: sim.baseUrl, fetch: shiftingFetch(sim, [list]), rateLimit: { windows: false }, maxRetries: 0 });
+      const client = new SeoVisibilityClient({
+        apiKey: sim.keys.readOnly,
+        baseUrl: sim.baseUrl,
+        fetch: shiftingFetch(sim, [list]),
+        rateLimit: { windows: false },
+        maxRetries: 0,
+      });
       const projectId = (await client.projects.list()).data[0]?.id as string;
       let yielded = 0;
       const outcome = await settle(
@@ -122,7 +159,9 @@ describe('iteration: items without a key', () => {
           for await (const _ of client.rankings.list(projectId, { limit: 100 })) yielded++;
         })(),
       );
-      observed.push(`${name}: ${outcome.error === undefined ? 'ended' : 'failed'}, ${yielded} items, ${list.served} requests`);
+      observed.push(
+        `${name}: ${outcome.error === undefined ? 'ended' : 'failed'}, ${yielded} items, ${list.served} requests`,
+      );
       requests += list.served;
     }
     report.check({
@@ -135,4 +174,3 @@ describe('iteration: items without a key', () => {
     });
   });
 });
-

@@ -20,8 +20,22 @@ describe('timestamps in tool output', () => {
     expect(value(text)).toBe(iso);
   });
 
-  it.each([['2026-02-30T10:00Z'], ['2026-04-31 08:00:00+00'], ['2025-02-29T10:00:00Z'], ['2026-13-01T10:00Z'], ['2026-03-08T24:30Z'], ['2026-03-08T10:60Z']])('an impossible date or time %s comes back unchanged', (text) => {
-    report.check({ area: 'MCP (session 2): output', input: `an impossible date or time ${text}`, cases: 1, expected: text, observed: String(value(text)), serverSaw: '-' });
+  it.each([
+    ['2026-02-30T10:00Z'],
+    ['2026-04-31 08:00:00+00'],
+    ['2025-02-29T10:00:00Z'],
+    ['2026-13-01T10:00Z'],
+    ['2026-03-08T24:30Z'],
+    ['2026-03-08T10:60Z'],
+  ])('an impossible date or time %s comes back unchanged', (text) => {
+    report.check({
+      area: 'MCP (session 2): output',
+      input: `an impossible date or time ${text}`,
+      cases: 1,
+      expected: text,
+      observed: String(value(text)),
+      serverSaw: '-',
+    });
   });
 });
 

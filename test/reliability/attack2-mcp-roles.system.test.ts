@@ -20,13 +20,15 @@ const report = useReport('attack2-mcp-roles');
 const SCHEMA = 'seo_visibility';
 const LIMITS = { maxRows: 100, maxBytes: 20_000, timeoutMs: 3000 };
 // Becomes the superuser inside the statement, then reads a server file with SQL planned after the switch.
-const ESCAPE = "SELECT set_config('role', 'seo_admin', true) AS r, query_to_xml('SELECT pg_read_file(''PG_VERSION'') AS v', true, false, '')::text AS x";
+const ESCAPE =
+  "SELECT set_config('role', 'seo_admin', true) AS r, query_to_xml('SELECT pg_read_file(''PG_VERSION'') AS v', true, false, '')::text AS x";
 
 let postgres: TestPostgres;
 let account: Account;
 let admin: pg.Client;
 const urlAs = (role: string) => postgres.url.replace('postgres://postgres@', `postgres://${role}@`);
-const withOptions = (url: string, options: string) => `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(options)}`;
+const withOptions = (url: string, options: string) =>
+  `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(options)}`;
 
 beforeAll(async () => {
   postgres = await startPostgres({ ownCluster: true });
@@ -80,46 +82,102 @@ async function tryEscape(url: string): Promise<string> {
 
 describe('the role guard judges every role the session can become, not only the current one', () => {
   it.each([
-    ['a login that is a member of a superuser role', 'agent_in_admin', /refused at open: .*can become the superuser role seo_admin/],
-    ['the same with NOINHERIT (SET ROLE still reaches it)', 'agent_noinherit_admin', /refused at open: .*can become the superuser role seo_admin/],
-    ['a login that is a member of a REPLICATION role', 'agent_in_slots', /refused at open: .*can become seo_slots .*REPLICATION/],
-    ['a login that is a member of a CREATEROLE role', 'agent_in_maker', /refused at open: .*can become seo_maker .*CREATEROLE/],
+    [
+      'a login that is a member of a superuser role',
+      'agent_in_admin',
+      /refused at open: .*can become the superuser role seo_admin/,
+    ],
+    [
+      'the same with NOINHERIT (SET ROLE still reaches it)',
+      'agent_noinherit_admin',
+      /refused at open: .*can become the superuser role seo_admin/,
+    ],
+    [
+      'a login that is a member of a REPLICATION role',
+      'agent_in_slots',
+      /refused at open: .*can become seo_slots .*REPLICATION/,
+    ],
+    [
+      'a login that is a member of a CREATEROLE role',
+      'agent_in_maker',
+      /refused at open: .*can become seo_maker .*CREATEROLE/,
+    ],
   ])('%s is refused', async (label, role, refused) => {
     const outcome = await tryEscape(urlAs(role));
-    report.check({ area: 'MCP (session 2): role guard', input: `${label} (${role})`, cases: 1, expected: 'refused at open', observed: refused.test(outcome) ? 'refused at open' : outcome.slice(0, 160), serverSaw: '-' });
+    report.check({
+      area: 'MCP (session 2): role guard',
+      input: `${label} (${role})`,
+      cases: 1,
+      expected: 'refused at open',
+      observed: refused.test(outcome) ? 'refused at open' : outcome.slice(0, 160),
+      serverSaw: '-',
+    });
   });
 
   it('a superuser login whose connection starts as a reader (options=-c role=…) is refused', async () => {
     const outcome = await tryEscape(withOptions(postgres.url, '-c role=seo_reader'));
-    report.check({ area: 'MCP (session 2): role guard', input: 'a superuser login whose connection starts as a reader (options=-c role=…)', cases: 1, expected: 'refused at open', observed: /refused at open: .*"postgres".*superuser/.test(outcome) ? 'refused at open' : outcome.slice(0, 160), serverSaw: '-' });
+    report.check({
+      area: 'MCP (session 2): role guard',
+      input: 'a superuser login whose connection starts as a reader (options=-c role=…)',
+      cases: 1,
+      expected: 'refused at open',
+      observed: /refused at open: .*"postgres".*superuser/.test(outcome) ? 'refused at open' : outcome.slice(0, 160),
+      serverSaw: '-',
+    });
   });
 
   it('a superuser login whose role default is a reader (ALTER ROLE … SET role) is refused', async () => {
     const outcome = await tryEscape(urlAs('login_with_default'));
-    report.check({ area: 'MCP (session 2): role guard', input: 'a superuser login whose role default is a reader (ALTER ROLE … SET role)', cases: 1, expected: 'refused at open', observed: /refused at open: .*"login_with_default".*superuser/.test(outcome) ? 'refused at open' : outcome.slice(0, 160), serverSaw: '-' });
+    report.check({
+      area: 'MCP (session 2): role guard',
+      input: 'a superuser login whose role default is a reader (ALTER ROLE … SET role)',
+      cases: 1,
+      expected: 'refused at open',
+      observed: /refused at open: .*"login_with_default".*superuser/.test(outcome)
+        ? 'refused at open'
+        : outcome.slice(0, 160),
+      serverSaw: '-',
+    });
   });
 
   it('a login granted EXECUTE on a restricted function (pg_read_file) is refused, naming it', async () => {
-    await admin.query(`CREATE ROLE agent_with_grant LOGIN; GRANT USAGE ON SCHEMA ${SCHEMA} TO agent_with_grant; GRANT SELECT ON ALL TABLES IN SCHEMA ${SCHEMA} TO agent_with_grant; GRANT EXECUTE ON FUNCTION pg_read_file(text) TO agent_with_grant`);
+    await admin.query(
+      `CREATE ROLE agent_with_grant LOGIN; GRANT USAGE ON SCHEMA ${SCHEMA} TO agent_with_grant; GRANT SELECT ON ALL TABLES IN SCHEMA ${SCHEMA} TO agent_with_grant; GRANT EXECUTE ON FUNCTION pg_read_file(text) TO agent_with_grant`,
+    );
     let outcome: string;
     try {
       const source = await agentSource(urlAs('agent_with_grant'));
-      const { rows } = await source.query("SELECT pg_read_file('postgresql.auto.conf') AS f", [], LIMITS).finally(() => source.close());
+      const { rows } = await source
+        .query("SELECT pg_read_file('postgresql.auto.conf') AS f", [], LIMITS)
+        .finally(() => source.close());
       outcome = `opened, and read the server's postgresql.auto.conf: ${JSON.stringify(rows).slice(0, 80)}`;
     } catch (error) {
       outcome = `refused: ${(error as Error).message}`;
     }
-    report.check({ area: 'MCP (session 2): role guard', input: 'a login granted EXECUTE on pg_read_file(text)', cases: 1, expected: 'refused, naming pg_read_file(text)', observed: /^refused: .*may call pg_read_file\(text\)/.test(outcome) ? 'refused, naming pg_read_file(text)' : outcome.slice(0, 160), serverSaw: '-' });
+    report.check({
+      area: 'MCP (session 2): role guard',
+      input: 'a login granted EXECUTE on pg_read_file(text)',
+      cases: 1,
+      expected: 'refused, naming pg_read_file(text)',
+      observed: /^refused: .*may call pg_read_file\(text\)/.test(outcome)
+        ? 'refused, naming pg_read_file(text)'
+        : outcome.slice(0, 160),
+      serverSaw: '-',
+    });
   });
 
   it('a member of pg_monitor (read-only listings) still opens', async () => {
-    await admin.query(`CREATE ROLE agent_monitor LOGIN IN ROLE pg_monitor; GRANT USAGE ON SCHEMA ${SCHEMA} TO agent_monitor; GRANT SELECT ON ALL TABLES IN SCHEMA ${SCHEMA} TO agent_monitor`);
+    await admin.query(
+      `CREATE ROLE agent_monitor LOGIN IN ROLE pg_monitor; GRANT USAGE ON SCHEMA ${SCHEMA} TO agent_monitor; GRANT SELECT ON ALL TABLES IN SCHEMA ${SCHEMA} TO agent_monitor`,
+    );
     const source = await agentSource(urlAs('agent_monitor'));
     await source.close();
   });
 
   it('a login that can only become a reader still opens, and the escape fails for it', async () => {
     await admin.query(`GRANT SELECT ON ALL TABLES IN SCHEMA ${SCHEMA} TO agent_plain`);
-    expect(await tryEscape(urlAs('agent_plain'))).toMatch(/^opened, and the escape failed: .*(permission denied|must be member)/);
+    expect(await tryEscape(urlAs('agent_plain'))).toMatch(
+      /^opened, and the escape failed: .*(permission denied|must be member)/,
+    );
   });
 });

@@ -108,7 +108,15 @@ describe("an agent's statement cannot step out of the caps' wrapper", () => {
   it('a statement that closes the wrapper and adds a huge branch is refused before the server builds it', async () => {
     const outOfWrapper = `SELECT 1 AS a) AS seo_visibility_row UNION ALL SELECT repeat('x', ${HUGE}) FROM (SELECT 1 AS a`;
     const { bytes, outcome } = await measured(outOfWrapper);
-    report.check({ area: 'MCP (session 2): caps', input: "a statement that closes the caps' wrapper and adds a 20 MB UNION branch", cases: 1, expected: 'refused (parentheses)', observed: /^refused: .*parenthes/.test(outcome) ? 'refused (parentheses)' : outcome, expectedServer: 'under 200 kB sent', serverSaw: bytes < 200_000 ? 'under 200 kB sent' : `${bytes} bytes sent` });
+    report.check({
+      area: 'MCP (session 2): caps',
+      input: "a statement that closes the caps' wrapper and adds a 20 MB UNION branch",
+      cases: 1,
+      expected: 'refused (parentheses)',
+      observed: /^refused: .*parenthes/.test(outcome) ? 'refused (parentheses)' : outcome,
+      expectedServer: 'under 200 kB sent',
+      serverSaw: bytes < 200_000 ? 'under 200 kB sent' : `${bytes} bytes sent`,
+    });
   });
 
   it('parentheses inside strings, quoted names, dollar quotes and comments do not count', async () => {
@@ -123,7 +131,14 @@ describe('a call abandoned at its time limit while reconnecting leaves no connec
     admin.on('error', () => undefined);
     await admin.connect();
     onTestFinished(() => admin.end().catch(() => undefined));
-    const sessions = async () => Number((await admin.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'seo-visibility insights' AND usename = current_user AND datname = current_database()")).rows[0].n);
+    const sessions = async () =>
+      Number(
+        (
+          await admin.query(
+            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'seo-visibility insights' AND usename = current_user AND datname = current_database()",
+          )
+        ).rows[0].n,
+      );
     await source.close(); // the other tests' reader: this test counts its own sessions only
     const reader = await openSource({ postgres: postgres.url, schema: SCHEMA });
     const dataDirectory = String((await admin.query('SHOW data_directory')).rows[0].data_directory);
@@ -131,11 +146,16 @@ describe('a call abandoned at its time limit while reconnecting leaves no connec
     try {
       expect(await sessions()).toBe(1);
       // The session goes (a pooler dropping it); every next call must open a new one, and cannot yet.
-      await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'seo-visibility insights' AND datname = current_database()");
+      await admin.query(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'seo-visibility insights' AND datname = current_database()",
+      );
       process.kill(postmaster, 'SIGSTOP');
       let failed = 0;
       try {
-        for (let i = 0; i < 4; i++) await reader.query('SELECT 1 AS one', [], { maxRows: 5, maxBytes: 1000, timeoutMs: 300 }).catch(() => failed++);
+        for (let i = 0; i < 4; i++)
+          await reader
+            .query('SELECT 1 AS one', [], { maxRows: 5, maxBytes: 1000, timeoutMs: 300 })
+            .catch(() => failed++);
       } finally {
         process.kill(postmaster, 'SIGCONT');
       }
@@ -145,7 +165,15 @@ describe('a call abandoned at its time limit while reconnecting leaves no connec
       // Let any late connection finish its setup, then count.
       await new Promise((resolve) => setTimeout(resolve, 1500));
       const left = await sessions();
-      report.check({ area: 'MCP (session 2): reconnection', input: '4 calls abandoned at a 300 ms limit while the postmaster is stopped, then one that succeeds', cases: 5, expected: '4 failed, 1 answered', observed: `${failed} failed, ${next.rows.length} answered`, expectedServer: '1 session', serverSaw: `${left} session${left === 1 ? '' : 's'}` });
+      report.check({
+        area: 'MCP (session 2): reconnection',
+        input: '4 calls abandoned at a 300 ms limit while the postmaster is stopped, then one that succeeds',
+        cases: 5,
+        expected: '4 failed, 1 answered',
+        observed: `${failed} failed, ${next.rows.length} answered`,
+        expectedServer: '1 session',
+        serverSaw: `${left} session${left === 1 ? '' : 's'}`,
+      });
     } finally {
       await reader.close();
     }

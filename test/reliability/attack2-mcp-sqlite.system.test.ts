@@ -39,8 +39,17 @@ describe('a BLOB against the byte cap', () => {
   it('a 50 MB blob is cut by bytes, as a 50 MB text is, well within the time limit', async () => {
     const text = await source.query("SELECT printf('%.*c', 50000000, 'x') AS big", [], LIMITS);
     expect(text).toMatchObject({ rows: [], truncated: true, cutBy: 'bytes' });
-    const blob = await source.query('SELECT zeroblob(50000000) AS big', [], LIMITS).catch((error: Error) => error.message);
-    report.check({ area: 'MCP (session 2): caps', input: 'SQLite: SELECT zeroblob(50000000), byte cap 20,000, time limit 20 s', cases: 1, expected: 'cut by bytes', observed: typeof blob === 'string' ? blob.slice(0, 120) : `cut by ${blob.cutBy}`, serverSaw: '-' });
+    const blob = await source
+      .query('SELECT zeroblob(50000000) AS big', [], LIMITS)
+      .catch((error: Error) => error.message);
+    report.check({
+      area: 'MCP (session 2): caps',
+      input: 'SQLite: SELECT zeroblob(50000000), byte cap 20,000, time limit 20 s',
+      cases: 1,
+      expected: 'cut by bytes',
+      observed: typeof blob === 'string' ? blob.slice(0, 120) : `cut by ${blob.cutBy}`,
+      serverSaw: '-',
+    });
   });
 
   it('a small blob still comes back, within the cap', async () => {

@@ -15,11 +15,21 @@ describe('balancedParentheses', () => {
     ['SELECT (1', false],
     ['SELECT 1)', false],
     [')(', false],
-    ["SELECT 1 /* ( */ ) AS x", false],
+    ['SELECT 1 /* ( */ ) AS x', false],
     ["SELECT '(' ) AS x", false],
-    ["SELECT ')' AS a, $$)$$ AS b, $t$ ) $t$ AS c, E'\\')' AS d, \")\" AS e /* ) /* nested ) */ ) */ -- )\n, (1) AS n", true],
+    [
+      "SELECT ')' AS a, $$)$$ AS b, $t$ ) $t$ AS c, E'\\')' AS d, \")\" AS e /* ) /* nested ) */ ) */ -- )\n, (1) AS n",
+      true,
+    ],
     ['SELECT count(*) FROM (SELECT 1) AS t WHERE (1 = 1)', true],
   ])('%j: %s', (sql, balanced) => {
-    report.check({ area: 'MCP (session 2): caps', input: `parentheses of ${JSON.stringify(sql).slice(0, 90)}`, cases: 1, expected: balanced ? 'balanced' : 'unbalanced', observed: balancedParentheses(sql, 'postgres') ? 'balanced' : 'unbalanced', serverSaw: '-' });
+    report.check({
+      area: 'MCP (session 2): caps',
+      input: `parentheses of ${JSON.stringify(sql).slice(0, 90)}`,
+      cases: 1,
+      expected: balanced ? 'balanced' : 'unbalanced',
+      observed: balancedParentheses(sql, 'postgres') ? 'balanced' : 'unbalanced',
+      serverSaw: '-',
+    });
   });
 });

@@ -33,9 +33,20 @@ describe('mounted after a body parser', () => {
     closers.push(() => new Promise((resolve) => server.close(() => resolve())));
     const { port } = server.address() as { port: number };
     const started = Date.now();
-    const answer = await fetch(webhookUrl(`http://127.0.0.1:${port}/hooks`, SECRET), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(auditCompletedEventFixture) });
+    const answer = await fetch(webhookUrl(`http://127.0.0.1:${port}/hooks`, SECRET), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(auditCompletedEventFixture),
+    });
     const text = await answer.text();
-    report.check({ area: 'Webhooks (session 2): waits', input: 'Node adapter after a body parser, bodyTimeoutMs 2,000 (a real socket)', cases: 1, expected: '500 naming the body parser', observed: `${answer.status}${/already read.*body parser/.test(text) ? ' naming the body parser' : `: ${text}`}`, serverSaw: '-' });
+    report.check({
+      area: 'Webhooks (session 2): waits',
+      input: 'Node adapter after a body parser, bodyTimeoutMs 2,000 (a real socket)',
+      cases: 1,
+      expected: '500 naming the body parser',
+      observed: `${answer.status}${/already read.*body parser/.test(text) ? ' naming the body parser' : `: ${text}`}`,
+      serverSaw: '-',
+    });
     expect(Date.now() - started).toBeLessThan(1_500);
     await receiver.idle();
     expect(handled).toBe(0);

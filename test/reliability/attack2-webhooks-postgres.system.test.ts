@@ -25,11 +25,26 @@ describe('receivers that start at once on a fresh database', () => {
     const failures: string[] = [];
     for (let rollout = 0; rollout < 40; rollout++) {
       const stores = Array.from({ length: 8 }, () => postgresDedupeStore(server.url, { schema: `rollout_${rollout}` }));
-      const claims = stores.flatMap((store, i) => [0, 1, 2].map((n) => store.claim(`event-${n}`, 1e15, 1, `{"n":${n},"store":${i}}`).catch((error: { code?: string; message?: string }) => failures.push(`rollout ${rollout}: ${error.code} ${error.message}`))));
+      const claims = stores.flatMap((store, i) =>
+        [0, 1, 2].map((n) =>
+          store
+            .claim(`event-${n}`, 1e15, 1, `{"n":${n},"store":${i}}`)
+            .catch((error: { code?: string; message?: string }) =>
+              failures.push(`rollout ${rollout}: ${error.code} ${error.message}`),
+            ),
+        ),
+      );
       const won = (await Promise.all(claims)).filter((result) => result === true).length;
       await Promise.all(stores.map((store) => store.close?.()));
       if (failures.length === 0) expect(won, `rollout ${rollout}`).toBe(3);
     }
-    report.check({ area: 'Webhooks (session 2): dedupe', input: 'PostgreSQL store: 40 rollouts of 8 receivers claiming at once on a fresh schema', cases: 40 * 8 * 3, expected: '0 failed claims', observed: `${failures.length} failed claims${failures.length ? ` (${failures[0]})` : ''}`, serverSaw: '-' });
+    report.check({
+      area: 'Webhooks (session 2): dedupe',
+      input: 'PostgreSQL store: 40 rollouts of 8 receivers claiming at once on a fresh schema',
+      cases: 40 * 8 * 3,
+      expected: '0 failed claims',
+      observed: `${failures.length} failed claims${failures.length ? ` (${failures[0]})` : ''}`,
+      serverSaw: '-',
+    });
   }, 120_000);
 });

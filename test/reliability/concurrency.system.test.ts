@@ -44,7 +44,8 @@ describe('one client, many concurrent callers, an enforced budget', () => {
           const offset = caller * each + k;
           const settled = await settle(client.rankings.list(projectId, { limit: 1, offset }));
           const id = settled.value?.items[0]?.id;
-          if (id !== table.idOf(offset)) wrong.push(`offset ${offset}: ${settled.error ? describeError(settled.error) : `got ${id}`}`);
+          if (id !== table.idOf(offset))
+            wrong.push(`offset ${offset}: ${settled.error ? describeError(settled.error) : `got ${id}`}`);
         }
       }),
     );

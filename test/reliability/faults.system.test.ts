@@ -14,7 +14,9 @@ const report = useReport('faults');
 describe.concurrent('fault scenarios, each in a child process over loopback HTTP', () => {
   test.each(Object.keys(SCENARIOS))('%s', async (name) => {
     const result = await runChild(name);
-    const ended = result.exitedOnItsOwn ? `exited on its own, code ${result.code}` : `still running at the deadline (open: ${result.active.join(', ')})`;
+    const ended = result.exitedOnItsOwn
+      ? `exited on its own, code ${result.code}`
+      : `still running at the deadline (open: ${result.active.join(', ')})`;
     const process: Row = {
       area: 'Process: exits on its own after the faults',
       input: `${name} scenarios (${result.rows.length} rows)`,

@@ -31,7 +31,15 @@ async function serveFleet(accounts: string[], mainSecret: string) {
       return { queued: true, datasets: ['rankings.list'] };
     },
   };
-  const fleet = await fleetReceivers({ queue, accountIds: accounts, mainSecret, path: '/hooks/seo', dedupe: accountDedupe(memoryDedupeStore(), accounts), say: () => undefined, onError: () => undefined });
+  const fleet = await fleetReceivers({
+    queue,
+    accountIds: accounts,
+    mainSecret,
+    path: '/hooks/seo',
+    dedupe: accountDedupe(memoryDedupeStore(), accounts),
+    say: () => undefined,
+    onError: () => undefined,
+  });
   const server = createServer(fleet.node);
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -53,7 +61,7 @@ describe('one receiver for many accounts', () => {
     const tries: Array<[string, string]> = [
       ["globex's path with acme's secret", url('globex', acmeSecret)],
       ["globex's path with the main secret", url('globex', main)],
-      ['acme\'s path with the main secret', url('acme', main)],
+      ["acme's path with the main secret", url('acme', main)],
       ["an account that does not exist, with acme's secret", url('initech', acmeSecret)],
       ["acme's secret without an account", `${origin}/hooks/seo/${acmeSecret}`],
     ];
@@ -66,7 +74,8 @@ describe('one receiver for many accounts', () => {
     await idle();
     report.check({
       area: 'Webhooks in a fleet: one URL per account',
-      input: "a keywords.updated posted with acme's URL secret (derived from the main one) to globex, with the main secret, to an unknown account, without an account",
+      input:
+        "a keywords.updated posted with acme's URL secret (derived from the main one) to globex, with the main secret, to an unknown account, without an account",
       cases: tries.length + 1,
       expected: `${tries.map(([label]) => `${label}: 404 ""`).join('; ')}; acme's own URL: 202; queued: acme only, once`,
       observed: `${answers.join('; ')}; acme's own URL: ${own.status}; queued: ${queued.map((q) => q.split(' ')[0]).join(', ') || 'nothing'}${queued.length === 1 ? ' only, once' : ''}`,
@@ -78,12 +87,28 @@ describe('one receiver for many accounts', () => {
     const listed = '11111111-1111-4111-8111-111111111111';
     const other = '22222222-2222-4222-8222-222222222222';
     // Nothing listens on port 1: an enqueue that reached the queue would fail on the connection.
-    const fleet = createFleet({ postgres: 'postgres://nobody@127.0.0.1:1/none', accounts: { acme: { apiKey: 'sv_live_abc', job: { projects: [listed], datasets: ['rankings.list'] } } } });
-    const keywords = (projectId: string): WebhookEvent => ({ event: 'keywords.updated', timestamp: '2026-06-10T00:00:00Z', project_id: projectId, data: { keywords_updated: 3, job_id: 'j1' } });
-    const audit: WebhookEvent = { event: 'audit.completed', timestamp: '2026-06-10T00:00:00Z', project_id: listed, data: { audit_id: 'a1', target_url: 'https://example.com/', pages_crawled: 4 } };
+    const fleet = createFleet({
+      postgres: 'postgres://nobody@127.0.0.1:1/none',
+      accounts: { acme: { apiKey: 'sv_live_abc', job: { projects: [listed], datasets: ['rankings.list'] } } },
+    });
+    const keywords = (projectId: string): WebhookEvent => ({
+      event: 'keywords.updated',
+      timestamp: '2026-06-10T00:00:00Z',
+      project_id: projectId,
+      data: { keywords_updated: 3, job_id: 'j1' },
+    });
+    const audit: WebhookEvent = {
+      event: 'audit.completed',
+      timestamp: '2026-06-10T00:00:00Z',
+      project_id: listed,
+      data: { audit_id: 'a1', target_url: 'https://example.com/', pages_crawled: 4 },
+    };
     const outcomes: string[] = [];
     try {
-      for (const [label, event] of [['keywords.updated of a project acme does not copy', keywords(other)], ['audit.completed (acme copies rankings only)', audit]] as const) {
+      for (const [label, event] of [
+        ['keywords.updated of a project acme does not copy', keywords(other)],
+        ['audit.completed (acme copies rankings only)', audit],
+      ] as const) {
         const result = await fleet.enqueueEvent('acme', event).then(
           (r) => `${r.queued ? 'queued' : 'nothing queued'} (${r.datasets.join(',') || 'no dataset'})`,
           (e: Error) => `failed: ${e.message}`,
@@ -97,7 +122,8 @@ describe('one receiver for many accounts', () => {
       area: 'Webhooks in a fleet: what an event may read',
       input: "an event naming a project outside the account's job, and one asking for datasets it does not copy",
       cases: 2,
-      expected: "keywords.updated of a project acme does not copy: nothing queued (no dataset); audit.completed (acme copies rankings only): nothing queued (no dataset)",
+      expected:
+        'keywords.updated of a project acme does not copy: nothing queued (no dataset); audit.completed (acme copies rankings only): nothing queued (no dataset)',
       observed: outcomes.join('; '),
       serverSaw: 'no connection to PostgreSQL (port 1)',
     });

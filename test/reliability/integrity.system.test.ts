@@ -11,7 +11,15 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { SeoVisibilityClient } from '../../src/index.js';
 import { type Simulator, createSimulator } from '../../src/testing/index.js';
 import { FAULT_KINDS, type FaultKind, type FlakyLog, startFlaky } from './support/flaky-server.js';
-import { type Exchange, type Loopback, fullBudget, requestIdOf, sendError, sendSlowly, startLoopback } from './support/loopback.js';
+import {
+  type Exchange,
+  type Loopback,
+  fullBudget,
+  requestIdOf,
+  sendError,
+  sendSlowly,
+  startLoopback,
+} from './support/loopback.js';
 import { describeError, settle } from './support/outcome.js';
 import { useReport } from './support/report.js';
 import { failureOf, runs, timeoutFor } from './support/runs.js';
@@ -35,7 +43,13 @@ describe('pagination under random faults', { timeout: timeoutFor(60_000) }, () =
   afterAll(() => flaky.server.close());
 
   test('every keyword exactly once, in order, while 10–20% of requests fail', async () => {
-    const totals = { runs: 0, items: 0, requests: 0, shortPages: 0, faults: Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as Record<FaultKind, number> };
+    const totals = {
+      runs: 0,
+      items: 0,
+      requests: 0,
+      shortPages: 0,
+      faults: Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as Record<FaultKind, number>,
+    };
     const problems: string[] = [];
     const plan = fc.record({
       seed: fc.integer({ min: 1, max: 2 ** 31 - 1 }),
@@ -44,38 +58,45 @@ describe('pagination under random faults', { timeout: timeoutFor(60_000) }, () =
       start: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 500 })),
       shortPages: fc.boolean(),
     });
-    const failure = await failureOf(fc.assert(
-      fc.asyncProperty(plan, async ({ seed, failureRate, limit, start, shortPages }) => {
-        const log = flaky.arm({ seed, failureRate, shortPages });
-        const client = new SeoVisibilityClient({
-          apiKey: sim.keys.readOnly,
-          baseUrl: flaky.server.url,
-          maxRetries: 12,
-          retryBackoff: { initialDelay: 1, maxDelay: 5 },
-          timeout: 15_000,
-        });
-        const ids: string[] = [];
-        for await (const keyword of client.rankings.list(projectId, { limit, offset: start })) ids.push(keyword.id ?? '');
-        const verdict = judge(ids, expectedIds.slice(start), log);
-        if (verdict !== 'ok') problems.push(`seed ${seed}: ${verdict}`);
-        totals.runs++;
-        totals.items += ids.length;
-        totals.requests += log.requests;
-        totals.shortPages += log.shortPages;
-        for (const kind of FAULT_KINDS) totals.faults[kind] += log.faults[kind];
-        expect(verdict).toBe('ok');
-      }),
-      runs(6),
-    ));
+    const failure = await failureOf(
+      fc.assert(
+        fc.asyncProperty(plan, async ({ seed, failureRate, limit, start, shortPages }) => {
+          const log = flaky.arm({ seed, failureRate, shortPages });
+          const client = new SeoVisibilityClient({
+            apiKey: sim.keys.readOnly,
+            baseUrl: flaky.server.url,
+            maxRetries: 12,
+            retryBackoff: { initialDelay: 1, maxDelay: 5 },
+            timeout: 15_000,
+          });
+          const ids: string[] = [];
+          for await (const keyword of client.rankings.list(projectId, { limit, offset: start }))
+            ids.push(keyword.id ?? '');
+          const verdict = judge(ids, expectedIds.slice(start), log);
+          if (verdict !== 'ok') problems.push(`seed ${seed}: ${verdict}`);
+          totals.runs++;
+          totals.items += ids.length;
+          totals.requests += log.requests;
+          totals.shortPages += log.shortPages;
+          for (const kind of FAULT_KINDS) totals.faults[kind] += log.faults[kind];
+          expect(verdict).toBe('ok');
+        }),
+        runs(6),
+      ),
+    );
     const faulted = FAULT_KINDS.reduce((sum, k) => sum + totals.faults[k], 0);
-    report.check({
-      area: 'Integrity: pagination under random faults',
-      input: `${totals.runs} runs × ${COUNT.toLocaleString('en-US')} keywords (from a random offset ≤ 500), page size 100–1,000, 10–20% of requests failing, short pages mixed in`,
-      cases: totals.items,
-      expected: 'every item exactly once, in order, in every run; no page served twice',
-      observed: problems.length === 0 ? 'every item exactly once, in order, in every run; no page served twice' : problems.slice(0, 3).join('; '),
-      serverSaw: `${totals.requests.toLocaleString('en-US')} requests, ${faulted.toLocaleString('en-US')} failed on purpose (${FAULT_KINDS.map((k) => `${k} ×${totals.faults[k]}`).join(', ')}), ${totals.shortPages} short pages`,
-    },
+    report.check(
+      {
+        area: 'Integrity: pagination under random faults',
+        input: `${totals.runs} runs × ${COUNT.toLocaleString('en-US')} keywords (from a random offset ≤ 500), page size 100–1,000, 10–20% of requests failing, short pages mixed in`,
+        cases: totals.items,
+        expected: 'every item exactly once, in order, in every run; no page served twice',
+        observed:
+          problems.length === 0
+            ? 'every item exactly once, in order, in every run; no page served twice'
+            : problems.slice(0, 3).join('; '),
+        serverSaw: `${totals.requests.toLocaleString('en-US')} requests, ${faulted.toLocaleString('en-US')} failed on purpose (${FAULT_KINDS.map((k) => `${k} ×${totals.faults[k]}`).join(', ')}), ${totals.shortPages} short pages`,
+      },
       failure,
     );
   });
@@ -84,7 +105,8 @@ describe('pagination under random faults', { timeout: timeoutFor(60_000) }, () =
 /** 'ok', or what went wrong: a skipped, duplicated or reordered item, or a page served twice. */
 function judge(ids: string[], expected: string[], log: FlakyLog): string {
   const offsets = log.servedOffsets;
-  for (let i = 1; i < offsets.length; i++) if (offsets[i]! <= offsets[i - 1]!) return `page at offset ${offsets[i]} served again`;
+  for (let i = 1; i < offsets.length; i++)
+    if (offsets[i]! <= offsets[i - 1]!) return `page at offset ${offsets[i]} served again`;
   if (new Set(ids).size !== ids.length) return `${ids.length - new Set(ids).size} duplicated items`;
   if (ids.length !== expected.length) return `${ids.length} items instead of ${expected.length}`;
   const first = ids.findIndex((id, i) => id !== expected[i]);
@@ -92,7 +114,17 @@ function judge(ids: string[], expected: string[], log: FlakyLog): string {
 }
 
 describe('a create is never replayed after an ambiguous failure', { timeout: 60_000 }, () => {
-  const AMBIGUOUS = ['never answers', 'reset after read', 'body cut off', 'closed without answer', 'body trickles past time-out', '500', '502', '503', 'HTML 502'] as const;
+  const AMBIGUOUS = [
+    'never answers',
+    'reset after read',
+    'body cut off',
+    'closed without answer',
+    'body trickles past time-out',
+    '500',
+    '502',
+    '503',
+    'HTML 502',
+  ] as const;
   type Ambiguous = (typeof AMBIGUOUS)[number];
   const EXPECTED: Record<Ambiguous, string> = {
     'never answers': 'TimeoutError',
@@ -107,7 +139,12 @@ describe('a create is never replayed after an ambiguous failure', { timeout: 60_
   };
   const CREATES = {
     'projects.create': (c: SeoVisibilityClient) => c.projects.create({ websiteUrl: 'https://once.example' }),
-    'webhooks.create': (c: SeoVisibilityClient) => c.webhooks.create({ url: 'https://hooks.example/in', project_id: '3f2b9c4e-8a1d-4c6e-9b7a-2d5e1f0a6c3b', events: ['audit.completed'] }),
+    'webhooks.create': (c: SeoVisibilityClient) =>
+      c.webhooks.create({
+        url: 'https://hooks.example/in',
+        project_id: '3f2b9c4e-8a1d-4c6e-9b7a-2d5e1f0a6c3b',
+        events: ['audit.completed'],
+      }),
     'webhooks.test': (c: SeoVisibilityClient) => c.webhooks.test('3f2b9c4e-8a1d-4c6e-9b7a-2d5e1f0a6c3b'),
     'reports.create': (c: SeoVisibilityClient) => c.reports.create('3f2b9c4e-8a1d-4c6e-9b7a-2d5e1f0a6c3b', {}),
   } as const;
@@ -131,7 +168,13 @@ describe('a create is never replayed after an ambiguous failure', { timeout: 60_
           // A short time-out only where the server holds the answer: elsewhere a loaded machine must not turn a 5xx into a time-out.
           // Short, but well above a loopback connect under load, so the POST always reaches the server before the time-out.
           const timeout = kind === 'never answers' || kind === 'body trickles past time-out' ? 500 : 10_000;
-          const client = new SeoVisibilityClient({ apiKey: 'sk_live_once', baseUrl: server.url, maxRetries, timeout, retryBackoff: { initialDelay: 1, maxDelay: 5 } });
+          const client = new SeoVisibilityClient({
+            apiKey: 'sk_live_once',
+            baseUrl: server.url,
+            maxRetries,
+            timeout,
+            retryBackoff: { initialDelay: 1, maxDelay: 5 },
+          });
           const outcome = describeError((await settle(CREATES[method](client))).error);
           const posts = server.hits.filter((h) => h.method === 'POST').length;
           const entry = seen.get(kind) ?? { cases: 0, posts: 0, outcomes: new Set<string>() };
@@ -139,7 +182,8 @@ describe('a create is never replayed after an ambiguous failure', { timeout: 60_
           entry.posts += posts;
           entry.outcomes.add(outcome);
           seen.set(kind, entry);
-          if (posts !== 1 || server.hits.length !== 1 || outcome !== EXPECTED[kind]) problems.push(`${kind} ${method} maxRetries ${maxRetries}: ${outcome}, ${server.hits.length} requests`);
+          if (posts !== 1 || server.hits.length !== 1 || outcome !== EXPECTED[kind])
+            problems.push(`${kind} ${method} maxRetries ${maxRetries}: ${outcome}, ${server.hits.length} requests`);
         }
       }
     }
@@ -162,7 +206,11 @@ describe('a create is never replayed after an ambiguous failure', { timeout: 60_
 });
 
 function misbehave(kind: string, { hit, req, res }: Exchange): void | Promise<void> {
-  const payload = JSON.stringify({ success: true, data: {}, meta: { request_id: requestIdOf(hit), rate_limit: fullBudget() } });
+  const payload = JSON.stringify({
+    success: true,
+    data: {},
+    meta: { request_id: requestIdOf(hit), rate_limit: fullBudget() },
+  });
   switch (kind) {
     case 'never answers':
       return;

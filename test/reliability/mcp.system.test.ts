@@ -48,11 +48,19 @@ beforeAll(async () => {
   account = await startAccount({ keywords: 5 });
   admin = new pg.Client({ connectionString: postgres.url });
   await admin.connect();
-  await admin.query('CREATE ROLE seo_sync LOGIN; GRANT CREATE ON DATABASE postgres TO seo_sync; CREATE ROLE seo_agent LOGIN');
+  await admin.query(
+    'CREATE ROLE seo_sync LOGIN; GRANT CREATE ON DATABASE postgres TO seo_sync; CREATE ROLE seo_agent LOGIN',
+  );
   for (const group of GROUPS) await admin.query(`CREATE ROLE via_${group} LOGIN IN ROLE ${group}`);
-  await runSync(account.client, { projects: 'all' }, { store: postgresStore(urlAs('seo_sync'), { extensions: [insightViews] }), now: account.now });
+  await runSync(
+    account.client,
+    { projects: 'all' },
+    { store: postgresStore(urlAs('seo_sync'), { extensions: [insightViews] }), now: account.now },
+  );
   const readers = ['seo_agent', ...GROUPS.map((g) => `via_${g}`)].join(', ');
-  await admin.query(`GRANT USAGE ON SCHEMA ${SCHEMA} TO ${readers}; GRANT SELECT ON ALL TABLES IN SCHEMA ${SCHEMA} TO ${readers}`);
+  await admin.query(
+    `GRANT USAGE ON SCHEMA ${SCHEMA} TO ${readers}; GRANT SELECT ON ALL TABLES IN SCHEMA ${SCHEMA} TO ${readers}`,
+  );
   syncSession = new pg.Client({ connectionString: urlAs('seo_sync'), application_name: 'the sync' });
   await syncSession.connect();
 }, 180_000);
@@ -81,7 +89,8 @@ describe('PostgreSQL: read-only whatever the role', () => {
     );
     report.check({
       area: 'MCP: the PostgreSQL role',
-      input: 'mcp --postgres as a superuser, as the sync\'s role, as a member of each of pg_execute_server_program, pg_read_server_files, pg_write_server_files, pg_signal_backend',
+      input:
+        "mcp --postgres as a superuser, as the sync's role, as a member of each of pg_execute_server_program, pg_read_server_files, pg_write_server_files, pg_signal_backend",
       cases: roles.length,
       expected: roles.map((r) => `${r}: refused`).join('; '),
       observed: outcomes.join('; '),
@@ -94,7 +103,12 @@ describe('PostgreSQL: read-only whatever the role', () => {
 describe('PostgreSQL as a SELECT-only role: escapes and limits', () => {
   let source: InsightSource;
   let agent: Awaited<ReturnType<typeof agentOf>>;
-  const agentPids = async () => (await admin.query("SELECT pid FROM pg_stat_activity WHERE usename = 'seo_agent' AND application_name = 'seo-visibility insights'")).rows.map((r) => Number(r.pid));
+  const agentPids = async () =>
+    (
+      await admin.query(
+        "SELECT pid FROM pg_stat_activity WHERE usename = 'seo_agent' AND application_name = 'seo-visibility insights'",
+      )
+    ).rows.map((r) => Number(r.pid));
 
   beforeAll(async () => {
     source = await openSource({ postgres: urlAs('seo_agent'), schema: SCHEMA, forAgents: true });
@@ -118,11 +132,19 @@ describe('PostgreSQL as a SELECT-only role: escapes and limits', () => {
     ];
     const refused: string[] = [];
     for (const query of escapes) if ((await agent.call('sql', { query })).isError) refused.push(query);
-    for (const query of ['SELECT pg_advisory_lock(4242, 7)', 'SELECT lo_create(0)', "SELECT set_config('default_transaction_read_only', 'off', false)"]) await agent.call('sql', { query });
-    const after = (await agent.call('sql', { query: "SELECT current_setting('default_transaction_read_only') AS ro" })).json().rows[0].ro;
+    for (const query of [
+      'SELECT pg_advisory_lock(4242, 7)',
+      'SELECT lo_create(0)',
+      "SELECT set_config('default_transaction_read_only', 'off', false)",
+    ])
+      await agent.call('sql', { query });
+    const after = (
+      await agent.call('sql', { query: "SELECT current_setting('default_transaction_read_only') AS ro" })
+    ).json().rows[0].ro;
     report.check({
       area: 'MCP: escapes as a SELECT-only role',
-      input: 'COPY TO PROGRAM and TO a file, pg_read_file, lo_import, a replication slot, pg_terminate_backend and pg_cancel_backend of the sync; then an advisory lock on the sync\'s key, lo_create, set_config of read-only',
+      input:
+        "COPY TO PROGRAM and TO a file, pg_read_file, lo_import, a replication slot, pg_terminate_backend and pg_cancel_backend of the sync; then an advisory lock on the sync's key, lo_create, set_config of read-only",
       cases: escapes.length + 3,
       expected: `${escapes.length} refused; read-only after the calls: on`,
       observed: `${refused.length} refused; read-only after the calls: ${after}`,
@@ -132,7 +154,11 @@ describe('PostgreSQL as a SELECT-only role: escapes and limits', () => {
   });
 
   test('the row and size caps hold in the database, whatever the query starts with', async () => {
-    const rows = await Promise.all(['/* c */ SELECT generate_series(1, 2000000000) AS g', '(SELECT generate_series(1, 2000000000) AS g)'].map(async (query) => (await agent.call('sql', { query })).json().rows.length));
+    const rows = await Promise.all(
+      ['/* c */ SELECT generate_series(1, 2000000000) AS g', '(SELECT generate_series(1, 2000000000) AS g)'].map(
+        async (query) => (await agent.call('sql', { query })).json().rows.length,
+      ),
+    );
     const big = await agent.call('sql', { query: "SELECT repeat('x', 2000000) AS big FROM generate_series(1, 5)" });
     report.check({
       area: 'MCP: caps',
@@ -150,12 +176,17 @@ describe('PostgreSQL as a SELECT-only role: escapes and limits', () => {
     let frozen: string;
     try {
       const reply = await agent.call('sql', { query: 'SELECT count(*) AS n FROM projects_list' });
-      frozen = reply.isError && /time limit of 1500 ms/.test(reply.text) ? 'stopped at the time limit' : reply.text.slice(0, 100);
+      frozen =
+        reply.isError && /time limit of 1500 ms/.test(reply.text)
+          ? 'stopped at the time limit'
+          : reply.text.slice(0, 100);
     } finally {
       process.kill(pid as number, 'SIGCONT');
     }
     const afterFreeze = (await agent.call('sql', { query: 'SELECT 1 AS n' })).isError ? 'failed' : 'answered';
-    await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid = ANY($1)', [await agentPids()]);
+    await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid = ANY($1)', [
+      await agentPids(),
+    ]);
     const afterEnd = (await agent.call('rank_changes', { limit: 1 })).isError ? 'failed' : 'answered';
     report.check({
       area: 'MCP: time limit and reconnection',
@@ -179,7 +210,10 @@ describe('SQLite through the reader child', () => {
     const source = await openSource({ db: file, schema: 'unused' });
     const agent = await agentOf(source, LIMITS);
     try {
-      const reply = await agent.call('sql', { query: "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 5) SELECT x, printf('%.*c', 2000000, 'x') AS big FROM c" });
+      const reply = await agent.call('sql', {
+        query:
+          "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 5) SELECT x, printf('%.*c', 2000000, 'x') AS big FROM c",
+      });
       const rows = await source.query('SELECT 1 AS n UNION ALL SELECT 2', [], { maxRows: 10, maxBytes: 5 });
       report.check({
         area: 'MCP: caps',

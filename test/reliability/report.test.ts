@@ -25,7 +25,8 @@ let dir: string;
 
 beforeAll(async () => {
   const hostile = structuredClone(REPORT_FIXTURE);
-  for (const row of hostile['rankings.list'] ?? []) if (row['project_id'] === S) row['location'] = `${row['location']}\x1b]0;pwned\x07\u202e`;
+  for (const row of hostile['rankings.list'] ?? [])
+    if (row['project_id'] === S) row['location'] = `${row['location']}\x1b]0;pwned\x07\u202e`;
   source = await inProcessSource(hostile);
   dir = mkdtempSync(join(tmpdir(), 'sv-reliability-report-'));
 }, 60_000);
@@ -48,7 +49,10 @@ describe('numbers that are true', () => {
       input: '95% Wilson intervals of 81/263, 15/148, 0/20, 1/29 (Newcombe 1998, table I)',
       cases: cases.length,
       expected: cases.map((c) => c[2]).join(', '),
-      observed: cases.map(([hits, n]) => wilson({ hits, n })).map((i) => `${i.low.toFixed(4)}–${i.high.toFixed(4)}`).join(', '),
+      observed: cases
+        .map(([hits, n]) => wilson({ hits, n }))
+        .map((i) => `${i.low.toFixed(4)}–${i.high.toFixed(4)}`)
+        .join(', '),
       serverSaw: 'no server',
     });
   });
@@ -57,7 +61,8 @@ describe('numbers that are true', () => {
     const [alerts] = await checkAlerts(source, [parseAlert('visibility_drop>=10')], { project: S, days: 7 });
     report.check({
       area: 'Report: how sure a figure is',
-      input: "visibility_drop>=10: sonar 4 of 7 → 1 of 7 answers (−42.9 points, z −1.67); gpt-5 42 of 70 → 14 of 70 (−40.0, z −4.83)",
+      input:
+        'visibility_drop>=10: sonar 4 of 7 → 1 of 7 answers (−42.9 points, z −1.67); gpt-5 42 of 70 → 14 of 70 (−40.0, z −4.83)',
       cases: 2,
       expected: 'openai/gpt-5',
       observed: (alerts?.lines ?? []).map((l) => l.split(':')[0]).join(', ') || 'no alert',
@@ -72,7 +77,8 @@ describe('report hygiene', () => {
     const printed = (alerts?.lines ?? []).map((l) => terminalText(l, { oneLine: true }));
     report.check({
       area: 'Report: alerts on a terminal',
-      input: 'rank_drop alerts for "affordable single origin coffee" in Boston and Denver, the locations holding OSC and RLO',
+      input:
+        'rank_drop alerts for "affordable single origin coffee" in Boston and Denver, the locations holding OSC and RLO',
       cases: printed.length,
       expected: '2 lines, (Boston, MA) and (Denver, CO), no control character',
       observed: `${printed.length} lines, ${printed.map((l) => /\((Boston, MA|Denver, CO)/.exec(l)?.[0]?.concat(')') ?? 'no location').join(' and ')}, ${printed.some((l) => UNSAFE.test(l)) ? 'control characters printed' : 'no control character'}`,
@@ -80,7 +86,7 @@ describe('report hygiene', () => {
     });
   });
 
-  test('a symlink planted at the report\'s old temporary name is not followed', async () => {
+  test("a symlink planted at the report's old temporary name is not followed", async () => {
     const victim = join(dir, 'deploy.sh');
     writeFileSync(victim, '#!/bin/sh\n');
     const out = join(dir, 'report.html');

@@ -62,9 +62,16 @@ function answer(site: Site, status: number, key: string): Response {
   };
   let recordText = JSON.stringify(record);
   if (site === 'record value, \\u-escaped') recordText = recordText.replace('"Acme"', `"${escaped(key)}"`);
-  const error = JSON.stringify({ code: site === 'error.code' ? key : status === 429 ? 'RATE_LIMITED' : 'SOME_ERROR', message: site === 'error.message' ? `bad key Bearer ${key}` : 'nope' });
+  const error = JSON.stringify({
+    code: site === 'error.code' ? key : status === 429 ? 'RATE_LIMITED' : 'SOME_ERROR',
+    message: site === 'error.message' ? `bad key Bearer ${key}` : 'nope',
+  });
   const body =
-    site === 'a non-JSON body' ? `<html>Bearer ${key}</html>` : status < 400 ? `{"success":true,"data":[${recordText}],"meta":${meta}}` : `{"success":false,"error":${error},"meta":${meta}}`;
+    site === 'a non-JSON body'
+      ? `<html>Bearer ${key}</html>`
+      : status < 400
+        ? `{"success":true,"data":[${recordText}],"meta":${meta}}`
+        : `{"success":false,"error":${error},"meta":${meta}}`;
   const headers = new Headers({ 'content-type': 'application/json' });
   if (site === 'header value') headers.set('x-echo', `Bearer ${key}`);
   if (site === 'header name') headers.set(key, '1');
@@ -86,7 +93,9 @@ describe('secrets: the key the caller copies into its own header', () => {
       fetch: async () =>
         ++calls === 1
           ? answer('meta.request_id', 500, 'not-the-key-000000000000')
-          : new Response(JSON.stringify({ success: true, data: [projectFixture], meta: { request_id: 'req_2' } }), { headers: { 'content-type': 'application/json' } }),
+          : new Response(JSON.stringify({ success: true, data: [projectFixture], meta: { request_id: 'req_2' } }), {
+              headers: { 'content-type': 'application/json' },
+            }),
       rateLimit: false,
       retryBackoff: { initialDelay: 1, maxDelay: 1 },
       logger: { debug: log, info: log, warn: log, error: log },
@@ -100,7 +109,12 @@ describe('secrets: the key the caller copies into its own header', () => {
     await client.projects.list();
     const spans = otel.finished().map((span) => ({ attributes: span.attributes, events: span.events }));
     await otel.shutdown();
-    const leaked = [['hook payloads and log lines', observed], ['spans', spans]].filter(([, value]) => renderings(value).some((text) => text.includes(key))).map(([where]) => where as string);
+    const leaked = [
+      ['hook payloads and log lines', observed],
+      ['spans', spans],
+    ]
+      .filter(([, value]) => renderings(value).some((text) => text.includes(key)))
+      .map(([where]) => where as string);
     const clean = 'the key in no request, retry, log line or span';
     report.check({
       area: 'Secrecy: a key the caller copies',
@@ -124,50 +138,81 @@ describe('secrets: the key the server echoes reaches no output', { timeout: time
     const failure = await failureOf(
       fc.assert(
         // Every site with every status, each with its own random keys.
-        fc.asyncProperty(fc.constantFrom(...SITES.flatMap((site) => STATUSES.map((status) => [site, status] as const))), keyArb, async ([site, status], key) => {
-          otel.reset();
-          const observed: unknown[] = [];
-          const log = (...args: unknown[]) => observed.push(args);
-          const tracingHooks = otelHooks({ tracerProvider: otel.provider });
-          const client = new SeoVisibilityClient({
-            apiKey: key,
-            baseUrl: BASE,
-            fetch: async () => answer(site, status, key),
-            maxRetries: 1,
-            maxRetryDelay: 1,
-            rateLimit: false,
-            retryBackoff: { initialDelay: 1, maxDelay: 1 },
-            logger: { debug: log, info: log, warn: log, error: log },
-            hooks: {
-              onRequest: [...tracingHooks.onRequest, (info) => observed.push(info)],
-              onResponse: [...tracingHooks.onResponse, (info) => observed.push(info)],
-              onError: [...tracingHooks.onError, (info) => observed.push(info)],
-              onRetry: [...tracingHooks.onRetry, (info) => observed.push(info)],
-            },
-          });
-          const withResponse = await settle(client.projects.list().withResponse());
-          const page = await settle(client.projects.list());
-          const items = await settle(client.projects.list().toArray({ limit: 10 }));
-          const result = withResponse.value as { response?: Response } | undefined;
-          const places: Array<[string, unknown]> = [
-            ['error', withResponse.error],
-            ['error.cause', (withResponse.error as { cause?: unknown } | undefined)?.cause],
-            ['hook payloads and log lines', observed],
-            ['spans', otel.finished().map((span) => ({ name: span.name, attributes: span.attributes, events: span.events, status: span.status }))],
-            ['withResponse()', result],
-            ['withResponse().response headers', result?.response ? [...result.response.headers] : undefined],
-            ['withResponse().response status text', result?.response?.statusText],
-            ['page', page.value ?? page.error],
-            ['toArray()', items.value ?? items.error],
-          ];
-          const leaks = places.filter(([, value]) => renderings(value).some((text) => text.includes(key))).map(([where]) => where);
-          const entry = perSite.get(site) ?? { cases: 0, leaks: new Set<string>() };
-          entry.cases++;
-          for (const where of leaks) entry.leaks.add(`${where} (${status}, ${describeError(withResponse.error)})`);
-          perSite.set(site, entry);
-          expect(leaks, `${site}, HTTP ${status}: ${inspect(places.filter(([where]) => leaks.includes(where)), { depth: 6 })}`).toEqual([]);
-        }),
-        { ...runs(150), examples: SITES.flatMap((site) => STATUSES.map((status) => [[site, status] as const, `sv_live_${site.length}x${status}abcdefghijklmnop`] as [readonly [Site, number], string])) },
+        fc.asyncProperty(
+          fc.constantFrom(...SITES.flatMap((site) => STATUSES.map((status) => [site, status] as const))),
+          keyArb,
+          async ([site, status], key) => {
+            otel.reset();
+            const observed: unknown[] = [];
+            const log = (...args: unknown[]) => observed.push(args);
+            const tracingHooks = otelHooks({ tracerProvider: otel.provider });
+            const client = new SeoVisibilityClient({
+              apiKey: key,
+              baseUrl: BASE,
+              fetch: async () => answer(site, status, key),
+              maxRetries: 1,
+              maxRetryDelay: 1,
+              rateLimit: false,
+              retryBackoff: { initialDelay: 1, maxDelay: 1 },
+              logger: { debug: log, info: log, warn: log, error: log },
+              hooks: {
+                onRequest: [...tracingHooks.onRequest, (info) => observed.push(info)],
+                onResponse: [...tracingHooks.onResponse, (info) => observed.push(info)],
+                onError: [...tracingHooks.onError, (info) => observed.push(info)],
+                onRetry: [...tracingHooks.onRetry, (info) => observed.push(info)],
+              },
+            });
+            const withResponse = await settle(client.projects.list().withResponse());
+            const page = await settle(client.projects.list());
+            const items = await settle(client.projects.list().toArray({ limit: 10 }));
+            const result = withResponse.value as { response?: Response } | undefined;
+            const places: Array<[string, unknown]> = [
+              ['error', withResponse.error],
+              ['error.cause', (withResponse.error as { cause?: unknown } | undefined)?.cause],
+              ['hook payloads and log lines', observed],
+              [
+                'spans',
+                otel.finished().map((span) => ({
+                  name: span.name,
+                  attributes: span.attributes,
+                  events: span.events,
+                  status: span.status,
+                })),
+              ],
+              ['withResponse()', result],
+              ['withResponse().response headers', result?.response ? [...result.response.headers] : undefined],
+              ['withResponse().response status text', result?.response?.statusText],
+              ['page', page.value ?? page.error],
+              ['toArray()', items.value ?? items.error],
+            ];
+            const leaks = places
+              .filter(([, value]) => renderings(value).some((text) => text.includes(key)))
+              .map(([where]) => where);
+            const entry = perSite.get(site) ?? { cases: 0, leaks: new Set<string>() };
+            entry.cases++;
+            for (const where of leaks) entry.leaks.add(`${where} (${status}, ${describeError(withResponse.error)})`);
+            perSite.set(site, entry);
+            expect(
+              leaks,
+              `${site}, HTTP ${status}: ${inspect(
+                places.filter(([where]) => leaks.includes(where)),
+                { depth: 6 },
+              )}`,
+            ).toEqual([]);
+          },
+        ),
+        {
+          ...runs(150),
+          examples: SITES.flatMap((site) =>
+            STATUSES.map(
+              (status) =>
+                [[site, status] as const, `sv_live_${site.length}x${status}abcdefghijklmnop`] as [
+                  readonly [Site, number],
+                  string,
+                ],
+            ),
+          ),
+        },
       ),
     );
     const clean = 'key in no error, cause, hook payload, log line, span, withResponse() result or page';
@@ -176,7 +221,7 @@ describe('secrets: the key the server echoes reaches no output', { timeout: time
         const e = perSite.get(site)!;
         return {
           area: 'Secrecy: a key the server echoes',
-          input: `the key echoed: ${site} (random keys; HTTP ${STATUSES.join(", ")})`,
+          input: `the key echoed: ${site} (random keys; HTTP ${STATUSES.join(', ')})`,
           cases: e.cases,
           expected: clean,
           observed: e.leaks.size === 0 ? clean : `leaked in ${[...e.leaks].slice(0, 3).join('; ')}`,
@@ -200,9 +245,20 @@ describe('secrets: the URL a redirect led to', () => {
     });
     const observed: unknown[] = [];
     try {
-      const client = new SeoVisibilityClient({ apiKey: key, baseUrl: server.url, rateLimit: false, hooks: { onResponse: (info) => observed.push(info) } });
+      const client = new SeoVisibilityClient({
+        apiKey: key,
+        baseUrl: server.url,
+        rateLimit: false,
+        hooks: { onResponse: (info) => observed.push(info) },
+      });
       const { response } = await client.projects.list().withResponse();
-      const leaked = [['response.url', response.url], ['inspect(response)', inspect(response)], ['onResponse', observed]].filter(([, v]) => renderings(v).some((t) => t.includes(key))).map(([w]) => w as string);
+      const leaked = [
+        ['response.url', response.url],
+        ['inspect(response)', inspect(response)],
+        ['onResponse', observed],
+      ]
+        .filter(([, v]) => renderings(v).some((t) => t.includes(key)))
+        .map(([w]) => w as string);
       const clean = 'the key in no response URL or hook payload';
       report.check({
         area: 'Secrecy: a key the server echoes',
@@ -241,10 +297,14 @@ describe('secrets: a rate gate that quotes the key', () => {
     const clean = 'the key in no error or cause';
     report.check({
       area: 'Secrecy: a key the caller copies',
-      input: "a custom rateLimit.gate whose acquire() throws an error (and cause) quoting the key it was given",
+      input: 'a custom rateLimit.gate whose acquire() throws an error (and cause) quoting the key it was given',
       cases: 1,
       expected: clean,
-      observed: renderings(error).some((t) => t.includes(key)) || renderings((error as { cause?: unknown }).cause).some((t) => t.includes(key)) ? 'the key in the error' : clean,
+      observed:
+        renderings(error).some((t) => t.includes(key)) ||
+        renderings((error as { cause?: unknown }).cause).some((t) => t.includes(key))
+          ? 'the key in the error'
+          : clean,
       serverSaw: `${sent} requests`,
       expectedServer: '0 requests',
     });
@@ -264,11 +324,17 @@ describe('secrets: the browser guard', () => {
         return `refused (${(error as { argument?: string }).argument})`;
       }
     };
-    const seen = [outcome({}), outcome({ fetch: globalThis.fetch }), outcome({ fetch: (i: RequestInfo | URL, o?: RequestInit) => fetch(i, o) }), outcome({ fetch: globalThis.fetch, dangerouslyAllowBrowser: true })];
+    const seen = [
+      outcome({}),
+      outcome({ fetch: globalThis.fetch }),
+      outcome({ fetch: (i: RequestInfo | URL, o?: RequestInit) => fetch(i, o) }),
+      outcome({ fetch: globalThis.fetch, dangerouslyAllowBrowser: true }),
+    ];
     vi.unstubAllGlobals();
     report.check({
       area: 'Secrecy: browser guard',
-      input: 'a browser page: no fetch; window.fetch; a wrapper of fetch; window.fetch with dangerouslyAllowBrowser: true',
+      input:
+        'a browser page: no fetch; window.fetch; a wrapper of fetch; window.fetch with dangerouslyAllowBrowser: true',
       cases: 4,
       expected: 'refused (dangerouslyAllowBrowser) ×3, then started',
       observed: `${seen.slice(0, 3).every((s) => s === 'refused (dangerouslyAllowBrowser)') ? 'refused (dangerouslyAllowBrowser) ×3' : seen.slice(0, 3).join(', ')}, then ${seen[3]}`,
@@ -280,14 +346,25 @@ describe('secrets: the browser guard', () => {
 describe('misleading text', () => {
   test('server text printed by the CLI: escape sequences, C0/C1 and bidi controls are removed', async () => {
     const hostile = 'Key not allowed\x1b]0;pwned\x07\x1b[2J\x1b[H \u202eexe.txt\u202c\x9b31m\rDONE';
-    const server = await startLoopback(({ res }) => sendJson(res, 403, { success: false, error: { code: 'FORBIDDEN', message: hostile }, meta: { request_id: 'req_1' } }));
+    const server = await startLoopback(({ res }) =>
+      sendJson(res, 403, {
+        success: false,
+        error: { code: 'FORBIDDEN', message: hostile },
+        meta: { request_id: 'req_1' },
+      }),
+    );
     vi.stubEnv('SEO_VISIBILITY_API_KEY', 'sv_live_terminal_text_0123');
     vi.stubEnv('SEO_VISIBILITY_BASE_URL', server.url);
     let printed = '';
     const stream = { write: (s: string) => ((printed += s), true), isTTY: false } as unknown as NodeJS.WriteStream;
     let code = -1;
     try {
-      await buildProgram({ out: stream, err: stream, signal: new AbortController().signal, setExit: (c) => (code = c) }).parseAsync(['node', 'seo-visibility', 'plan']);
+      await buildProgram({
+        out: stream,
+        err: stream,
+        signal: new AbortController().signal,
+        setExit: (c) => (code = c),
+      }).parseAsync(['node', 'seo-visibility', 'plan']);
     } finally {
       vi.unstubAllEnvs();
       await server.close();
@@ -295,7 +372,8 @@ describe('misleading text', () => {
     const unsafe = printed.match(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g) ?? [];
     report.check({
       area: 'Terminal: server text',
-      input: 'seo-visibility plan; a 403 whose message holds OSC set-title, clear-screen, CSI 8-bit, CR and a right-to-left override',
+      input:
+        'seo-visibility plan; a 403 whose message holds OSC set-title, clear-screen, CSI 8-bit, CR and a right-to-left override',
       cases: 1,
       expected: 'exit 1; the message readable, 0 control characters printed',
       observed: `exit ${code}; the message ${printed.includes('Key not allowed') && printed.includes('exe.txt') ? 'readable' : 'missing'}, ${unsafe.length} control characters printed`,
@@ -304,7 +382,12 @@ describe('misleading text', () => {
   });
 
   test('a webhook event missing a field names it and what it should be', () => {
-    const event = { event: 'audit.completed', timestamp: '2026-01-01T00:00:00Z', project_id: 'p1', data: { audit_id: 'a1', target_url: 'https://example.com' } };
+    const event = {
+      event: 'audit.completed',
+      timestamp: '2026-01-01T00:00:00Z',
+      project_id: 'p1',
+      data: { audit_id: 'a1', target_url: 'https://example.com' },
+    };
     let message = 'parsed';
     try {
       parseWebhookEvent(JSON.stringify(event));
@@ -315,7 +398,8 @@ describe('misleading text', () => {
       area: 'Errors: say what happened',
       input: 'a webhook event without data.pages_crawled',
       cases: 1,
-      expected: 'Invalid payload: not a valid webhook event: the "audit.completed" event has no data.pages_crawled (expected number)',
+      expected:
+        'Invalid payload: not a valid webhook event: the "audit.completed" event has no data.pages_crawled (expected number)',
       observed: message,
       serverSaw: 'no request (parsing only)',
     });
@@ -324,14 +408,21 @@ describe('misleading text', () => {
   test('in_use while the holder is still starting: no "pid 0 on host an unknown host"', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sv-secrets-lock-'));
     writeFileSync(join(dir, '_lock.json'), ''); // created, not yet written: a process in its open
-    const error = await ndjsonStore(dir).open().then(() => undefined, (e: unknown) => e as Error);
+    const error = await ndjsonStore(dir)
+      .open()
+      .then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
     rmSync(dir, { recursive: true, force: true });
     report.check({
       area: 'Errors: say what happened',
       input: 'an NDJSON store whose lock file another process has just created and not yet written',
       cases: 1,
       expected: 'in_use: another process that is still starting',
-      observed: error ? `${(error as { code?: string }).code}: ${/another process that is still starting/.test(error.message) ? 'another process that is still starting' : error.message}` : 'opened (the live lock was taken over)',
+      observed: error
+        ? `${(error as { code?: string }).code}: ${/another process that is still starting/.test(error.message) ? 'another process that is still starting' : error.message}`
+        : 'opened (the live lock was taken over)',
       serverSaw: 'no request',
     });
   });

@@ -16,14 +16,22 @@ const report = useReport('stores');
 let account: Account;
 let proxy: EditingProxy;
 let client: SeoVisibilityClient;
-const JOB = { projects: 'all' as const, datasets: ['rankings.list', 'backlinks.anchors', 'content.list'] as DatasetName[] };
+const JOB = {
+  projects: 'all' as const,
+  datasets: ['rankings.list', 'backlinks.anchors', 'content.list'] as DatasetName[],
+};
 const TABLES = ['rankings_list', 'backlinks_anchors', 'content_list'];
 let reference: Record<string, number>;
 
 beforeAll(async () => {
   account = await startAccount({ keywords: 40 });
   proxy = await startEditingProxy(account.sim);
-  client = new SeoVisibilityClient({ apiKey: account.sim.keys.readOnly, baseUrl: proxy.url, retryBackoff: { initialDelay: 1, maxDelay: 5 }, rateLimit: { windows: false } });
+  client = new SeoVisibilityClient({
+    apiKey: account.sim.keys.readOnly,
+    baseUrl: proxy.url,
+    retryBackoff: { initialDelay: 1, maxDelay: 5 },
+    rateLimit: { windows: false },
+  });
   const path = join(account.dir, 'reference.db');
   await runSync(client, JOB, { store: sqliteStore(path), now: account.now });
   reference = counts(path);
@@ -36,7 +44,9 @@ afterAll(async () => {
 function counts(path: string): Record<string, number> {
   const db = new DatabaseSync(path, { readOnly: true });
   try {
-    return Object.fromEntries(TABLES.map((t) => [t, Number(db.prepare(`SELECT count(*) AS n FROM ${t}`).get()?.['n'])]));
+    return Object.fromEntries(
+      TABLES.map((t) => [t, Number(db.prepare(`SELECT count(*) AS n FROM ${t}`).get()?.['n'])]),
+    );
   } finally {
     db.close();
   }
@@ -57,7 +67,11 @@ async function copyWith(edit: Edit, name: string): Promise<{ status: string; pat
   const path = join(account.dir, name);
   try {
     const outcome = await runSync(client, JOB, { store: sqliteStore(path), now: account.now }).catch((e: unknown) => e);
-    return { status: outcome instanceof Error ? `failed (${outcome.message.slice(0, 120)})` : (outcome as { status: string }).status, path };
+    return {
+      status:
+        outcome instanceof Error ? `failed (${outcome.message.slice(0, 120)})` : (outcome as { status: string }).status,
+      path,
+    };
   } finally {
     proxy.edit(undefined);
   }
@@ -66,11 +80,18 @@ async function copyWith(edit: Edit, name: string): Promise<{ status: string; pat
 describe('no value the API sends stops a copy or is changed silently (SQLite)', () => {
   test('a lone surrogate in one keyword', async () => {
     const sent = 'lone \ud800 surrogate';
-    const { status, path } = await copyWith(eachItem(/\/rankings\/keywords$/, (item, i) => void (i === 0 && (item['keyword'] = sent))), 'surrogate.db');
+    const { status, path } = await copyWith(
+      eachItem(/\/rankings\/keywords$/, (item, i) => void (i === 0 && (item['keyword'] = sent))),
+      'surrogate.db',
+    );
     const db = new DatabaseSync(path, { readOnly: true });
     const rows = db.prepare("SELECT keyword, _raw FROM rankings_list WHERE keyword LIKE 'lone %'").all();
     db.close();
-    const kept = rows.filter((r) => (typeof r['_raw'] === 'string' ? (JSON.parse(r['_raw']) as { keyword?: string }).keyword : r['keyword']) === sent).length;
+    const kept = rows.filter(
+      (r) =>
+        (typeof r['_raw'] === 'string' ? (JSON.parse(r['_raw']) as { keyword?: string }).keyword : r['keyword']) ===
+        sent,
+    ).length;
     report.check({
       area: 'Sync: values a column cannot hold',
       input: 'SQLite: a lone surrogate (\\ud800) in one keyword of each project',
@@ -107,10 +128,15 @@ describe("one project's failure does not stop the others", () => {
     await store.close();
     const bad = account.sim.data.listedProjects[1]?.id as string;
     const db = new DatabaseSync(path);
-    db.exec(`CREATE TRIGGER refuse BEFORE INSERT ON rankings_list WHEN NEW.project_id = '${bad}' BEGIN SELECT RAISE(ABORT, 'refused'); END`);
+    db.exec(
+      `CREATE TRIGGER refuse BEFORE INSERT ON rankings_list WHEN NEW.project_id = '${bad}' BEGIN SELECT RAISE(ABORT, 'refused'); END`,
+    );
     db.close();
     const outcome = await runSync(client, JOB, { store: sqliteStore(path), now: account.now }).catch((e: unknown) => e);
-    const failed = outcome instanceof SyncError ? outcome.failures.map((f) => (f.projectId === bad ? 'the refused project' : f.projectId)) : [];
+    const failed =
+      outcome instanceof SyncError
+        ? outcome.failures.map((f) => (f.projectId === bad ? 'the refused project' : f.projectId))
+        : [];
     const got = counts(path);
     const bare = reference['rankings_list'] as number;
     const expectedRanked = bare - account.sim.data.keywords(bad).count;

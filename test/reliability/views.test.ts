@@ -27,7 +27,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const NO_SERVER = 'no server (the store only)';
 
 const rowsOf = (db: DatabaseSync, view: string, account?: string) =>
-  db.prepare(`SELECT * FROM ${view}${account === undefined ? '' : ' WHERE account_id = ?'}`).all(...(account === undefined ? [] : [account])).map((r) => JSON.stringify({ ...r, account_id: null })).sort();
+  db
+    .prepare(`SELECT * FROM ${view}${account === undefined ? '' : ' WHERE account_id = ?'}`)
+    .all(...(account === undefined ? [] : [account]))
+    .map((r) => JSON.stringify({ ...r, account_id: null }))
+    .sort();
 
 describe('views: accounts of a fleet schema', () => {
   test('the same data under two generated account ids', async () => {
@@ -35,28 +39,37 @@ describe('views: accounts of a fleet schema', () => {
     const mixed: string[] = [];
     const failure = await failureOf(
       fc.assert(
-        fc.asyncProperty(fc.uniqueArray(fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9 _.'-]{0,20}$/), { minLength: 2, maxLength: 2 }), async ([a, b]) => {
-          tried++;
-          const alone = fleetDb([a as string]);
-          const both = fleetDb([a as string, b as string]);
-          createInsightViews(alone);
-          createInsightViews(both);
-          for (const view of INSIGHT_VIEWS) {
-            const expected = JSON.stringify(rowsOf(alone, view.name));
-            for (const account of [a, b]) if (JSON.stringify(rowsOf(both, view.name, account)) !== expected) mixed.push(`${view.name} of ${JSON.stringify(account)}`);
-          }
-          return mixed.length === 0;
-        }),
+        fc.asyncProperty(
+          fc.uniqueArray(fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9 _.'-]{0,20}$/), { minLength: 2, maxLength: 2 }),
+          async ([a, b]) => {
+            tried++;
+            const alone = fleetDb([a as string]);
+            const both = fleetDb([a as string, b as string]);
+            createInsightViews(alone);
+            createInsightViews(both);
+            for (const view of INSIGHT_VIEWS) {
+              const expected = JSON.stringify(rowsOf(alone, view.name));
+              for (const account of [a, b])
+                if (JSON.stringify(rowsOf(both, view.name, account)) !== expected)
+                  mixed.push(`${view.name} of ${JSON.stringify(account)}`);
+            }
+            return mixed.length === 0;
+          },
+        ),
         runs(10),
       ),
     );
     report.check(
       {
         area: 'Views: accounts',
-        input: 'one fixture account written under two generated account ids into one fleet schema; every view read per account',
+        input:
+          'one fixture account written under two generated account ids into one fleet schema; every view read per account',
         cases: tried * INSIGHT_VIEWS.length,
-        expected: 'each account reads exactly the rows it reads alone (nothing doubled, nothing matched across accounts)',
-        observed: mixed.length ? `mixed: ${mixed.slice(0, 3).join(', ')}` : 'each account reads exactly the rows it reads alone (nothing doubled, nothing matched across accounts)',
+        expected:
+          'each account reads exactly the rows it reads alone (nothing doubled, nothing matched across accounts)',
+        observed: mixed.length
+          ? `mixed: ${mixed.slice(0, 3).join(', ')}`
+          : 'each account reads exactly the rows it reads alone (nothing doubled, nothing matched across accounts)',
         serverSaw: NO_SERVER,
       },
       failure,
@@ -109,10 +122,18 @@ describe('views: scale', () => {
           const plans: string[] = [];
           const query = source.query;
           source.query = async (sql, params = []) => {
-            plans.push(...db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...(params as Array<string | number | null>)).map((r) => String(r['detail'])));
+            plans.push(
+              ...db
+                .prepare(`EXPLAIN QUERY PLAN ${sql}`)
+                .all(...(params as Array<string | number | null>))
+                .map((r) => String(r['detail'])),
+            );
             return query(sql, params);
           };
-          for (let p = 0; p < projects; p++) db.prepare("INSERT INTO rankings_history (account_id, project_id, keyword_id, check_date, desktop_position) VALUES ('acme', ?, 'k', '2026-03-01', 5)").run(`other-${p}`);
+          for (let p = 0; p < projects; p++)
+            db.prepare(
+              "INSERT INTO rankings_history (account_id, project_id, keyword_id, check_date, desktop_position) VALUES ('acme', ?, 'k', '2026-03-01', 5)",
+            ).run(`other-${p}`);
           await rankChanges(source, { project: 'other-0', account: 'acme', days: 7 });
           const whole = plans.filter((line) => /^SCAN (h|l)\b/.test(line));
           if (whole.length) scanned.push(`${projects} projects: ${whole.join('; ')}`);
@@ -127,7 +148,9 @@ describe('views: scale', () => {
         input: 'rank_changes for one project of an account of 2–40 generated projects (SQLite EXPLAIN QUERY PLAN)',
         cases: tried,
         expected: 'rankings_history and rankings_list searched by their key index, never scanned whole',
-        observed: scanned.length ? `scanned whole: ${scanned[0]}` : 'rankings_history and rankings_list searched by their key index, never scanned whole',
+        observed: scanned.length
+          ? `scanned whole: ${scanned[0]}`
+          : 'rankings_history and rankings_list searched by their key index, never scanned whole',
         serverSaw: NO_SERVER,
       },
       failure,
@@ -138,11 +161,22 @@ describe('views: scale', () => {
 describe('views: numbers that say how sure they are', () => {
   test('Wilson intervals against hand-computed values', () => {
     // By hand (z = 1.959964): (p + z²/2n ± z·√(p(1−p)/n + z²/4n²)) / (1 + z²/n), in percent, to 0.1.
-    const cases: Array<[number, number, number, number]> = [[1, 2, 9.5, 90.5], [0, 1, 0, 79.3], [1, 1, 20.7, 100], [61, 100, 51.2, 70], [47, 100, 37.5, 56.7], [80, 100, 71.1, 86.7]];
+    const cases: Array<[number, number, number, number]> = [
+      [1, 2, 9.5, 90.5],
+      [0, 1, 0, 79.3],
+      [1, 1, 20.7, 100],
+      [61, 100, 51.2, 70],
+      [47, 100, 37.5, 56.7],
+      [80, 100, 71.1, 86.7],
+    ];
     const db = new DatabaseSync(':memory:');
     const q = new Sql('sqlite', new Map());
     const wrong = cases.filter(([x, n, low, high]) => {
-      const row = db.prepare(`SELECT ROUND(${wilsonPct(q, String(x), String(n), 'low')}, 1) AS low, ROUND(${wilsonPct(q, String(x), String(n), 'high')}, 1) AS high`).get();
+      const row = db
+        .prepare(
+          `SELECT ROUND(${wilsonPct(q, String(x), String(n), 'low')}, 1) AS low, ROUND(${wilsonPct(q, String(x), String(n), 'high')}, 1) AS high`,
+        )
+        .get();
       return row?.['low'] !== low || row?.['high'] !== high;
     });
     report.check({
@@ -150,7 +184,9 @@ describe('views: numbers that say how sure they are', () => {
       input: 'x visible of n responses: 1/2, 0/1, 1/1, 61/100, 47/100, 80/100',
       cases: cases.length,
       expected: 'every 95% Wilson interval equals the hand-computed one',
-      observed: wrong.length ? `differs for ${wrong.map(([x, n]) => `${x}/${n}`).join(', ')}` : 'every 95% Wilson interval equals the hand-computed one',
+      observed: wrong.length
+        ? `differs for ${wrong.map(([x, n]) => `${x}/${n}`).join(', ')}`
+        : 'every 95% Wilson interval equals the hand-computed one',
       serverSaw: NO_SERVER,
     });
   });

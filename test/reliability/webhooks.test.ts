@@ -36,20 +36,37 @@ describe('forged deliveries', () => {
     const tries: Array<[string, () => Promise<Response>]> = [
       ['POST /', () => postJson(`${origin}/`, auditCompletedEventFixture)],
       ['POST /hooks/seo (no secret)', () => postJson(`${origin}/hooks/seo`, auditCompletedEventFixture)],
-      ['POST with a wrong secret', () => postJson(webhookUrl(`${origin}/hooks/seo`, generateWebhookSecret()), auditCompletedEventFixture)],
-      ['POST with the secret in the query', () => postJson(`${origin}/hooks/seo?token=${new URL(url).pathname.split('/').pop()}`, auditCompletedEventFixture)],
+      [
+        'POST with a wrong secret',
+        () => postJson(webhookUrl(`${origin}/hooks/seo`, generateWebhookSecret()), auditCompletedEventFixture),
+      ],
+      [
+        'POST with the secret in the query',
+        () =>
+          postJson(`${origin}/hooks/seo?token=${new URL(url).pathname.split('/').pop()}`, auditCompletedEventFixture),
+      ],
       ['PUT on the secret URL', () => postJson(url, auditCompletedEventFixture, 'PUT')],
       ['GET on the secret URL', () => fetch(url)],
-      ['text/plain on the secret URL', () => fetch(url, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify(auditCompletedEventFixture) })],
+      [
+        'text/plain on the secret URL',
+        () =>
+          fetch(url, {
+            method: 'POST',
+            headers: { 'content-type': 'text/plain' },
+            body: JSON.stringify(auditCompletedEventFixture),
+          }),
+      ],
     ];
     const answers: string[] = [];
     for (const [label, send] of tries) answers.push(`${label}: ${(await send()).status}`);
     await receiver.idle();
     report.check({
       area: 'Webhooks: forged deliveries',
-      input: 'a forged audit.completed: another path, no or a wrong secret, the secret as a query, another method, another content type',
+      input:
+        'a forged audit.completed: another path, no or a wrong secret, the secret as a query, another method, another content type',
       cases: tries.length,
-      expected: 'POST /: 404; POST /hooks/seo (no secret): 404; POST with a wrong secret: 404; POST with the secret in the query: 404; PUT on the secret URL: 405; GET on the secret URL: 405; text/plain on the secret URL: 415',
+      expected:
+        'POST /: 404; POST /hooks/seo (no secret): 404; POST with a wrong secret: 404; POST with the secret in the query: 404; PUT on the secret URL: 405; GET on the secret URL: 405; text/plain on the secret URL: 415',
       observed: answers.join('; '),
       expectedServer: '0 handler calls',
       serverSaw: handled(calls),
@@ -77,14 +94,18 @@ describe('bodies that would exhaust the receiver', () => {
   test('a 600 MB body is refused while it streams, and the process keeps its memory', async () => {
     const { receiver, calls, port, url } = await start();
     const chunked = await streamHuge(port, new URL(url).pathname, 600 * 1024 * 1024);
-    const declared = await streamHuge(port, new URL(url).pathname, 600 * 1024 * 1024, { 'content-length': String(600 * 1024 * 1024) });
+    const declared = await streamHuge(port, new URL(url).pathname, 600 * 1024 * 1024, {
+      'content-length': String(600 * 1024 * 1024),
+    });
     await receiver.idle();
-    const describe = (o: typeof chunked) => `${o.status}, ${o.sent < 64 * 1024 * 1024 ? 'refused before 64 MB were sent' : `${o.sent} bytes sent`}, ${o.rssGrowth < 128 * 1024 * 1024 ? 'memory growth under 128 MB' : `memory grew ${o.rssGrowth} bytes`}`;
+    const describe = (o: typeof chunked) =>
+      `${o.status}, ${o.sent < 64 * 1024 * 1024 ? 'refused before 64 MB were sent' : `${o.sent} bytes sent`}, ${o.rssGrowth < 128 * 1024 * 1024 ? 'memory growth under 128 MB' : `memory grew ${o.rssGrowth} bytes`}`;
     report.check({
       area: 'Webhooks: bounded bodies',
       input: '600 MB POST to the secret URL, chunked and with content-length (limit 64 KiB)',
       cases: 2,
-      expected: 'chunked: 413, refused before 64 MB were sent, memory growth under 128 MB; declared: 413, refused before 64 MB were sent, memory growth under 128 MB',
+      expected:
+        'chunked: 413, refused before 64 MB were sent, memory growth under 128 MB; declared: 413, refused before 64 MB were sent, memory growth under 128 MB',
       observed: `chunked: ${describe(chunked)}; declared: ${describe(declared)}`,
       expectedServer: '0 handler calls',
       serverSaw: handled(calls),
@@ -111,7 +132,10 @@ describe('a burst', () => {
   test('1,000 events at once, then all again: all acknowledged, each handled once', async () => {
     const { receiver, calls, url } = await start();
     const base = Date.UTC(2026, 4, 20);
-    const bodies = Array.from({ length: 1000 }, (_, i) => ({ ...keywordsUpdatedEventFixture, timestamp: new Date(base + i * 1000).toISOString() }));
+    const bodies = Array.from({ length: 1000 }, (_, i) => ({
+      ...keywordsUpdatedEventFixture,
+      timestamp: new Date(base + i * 1000).toISOString(),
+    }));
     const first = await Promise.all(bodies.map(async (body) => (await postJson(url, body)).status));
     const again = await Promise.all(bodies.map(async (body) => (await postJson(url, body)).status));
     await receiver.idle();
@@ -131,14 +155,30 @@ describe('a burst', () => {
 describe('a burst that syncs', () => {
   test('1,000 events over 4 projects, under the documented rate limits: one read per project and dataset, no 429', async () => {
     const sim = createSimulator({ seed: 25, keywordsPerProject: 50 });
-    const client = new SeoVisibilityClient({ apiKey: sim.keys.readOnly, baseUrl: sim.baseUrl, fetch: sim.fetch, rateLimit: { windows: sim.rateWindows } });
+    const client = new SeoVisibilityClient({
+      apiKey: sim.keys.readOnly,
+      baseUrl: sim.baseUrl,
+      fetch: sim.fetch,
+      rateLimit: { windows: sim.rateWindows },
+    });
     const dir = mkdtempSync(join(tmpdir(), 'sv-reliability-webhooks-'));
     try {
       const reports: EventSyncReport[] = [];
-      const eventSync = createEventSync(client, { store: sqliteStore(join(dir, 'copy.db')), now: () => sim.now(), settleMs: 20, windows: sim.rateWindows, onSync: (r) => reports.push(r) });
+      const eventSync = createEventSync(client, {
+        store: sqliteStore(join(dir, 'copy.db')),
+        now: () => sim.now(),
+        settleMs: 20,
+        windows: sim.rateWindows,
+        onSync: (r) => reports.push(r),
+      });
       const projects = sim.data.listedProjects.map((p) => p.id).slice(0, 4);
       const base = sim.now();
-      const events: WebhookEvent[] = Array.from({ length: 1000 }, (_, i) => ({ event: 'keywords.updated', timestamp: new Date(base + i).toISOString(), project_id: projects[i % projects.length]!, data: { keywords_updated: 50, job_id: `j${i}` } }));
+      const events: WebhookEvent[] = Array.from({ length: 1000 }, (_, i) => ({
+        event: 'keywords.updated',
+        timestamp: new Date(base + i).toISOString(),
+        project_id: projects[i % projects.length]!,
+        data: { keywords_updated: 50, job_id: `j${i}` },
+      }));
       await Promise.all(events.map((e) => eventSync.handle(e)));
       const reads = reports.map((r) => `${r.datasets.join('+')}:${r.status}`);
       report.check({

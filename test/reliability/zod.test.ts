@@ -26,9 +26,15 @@ let server: Loopback;
 beforeAll(async () => {
   server = await startLoopback(({ hit, res }) => {
     const data = bodies.get(hit.path) ?? 'null';
-    const pagination = data.startsWith('[') ? `, "pagination": {${EVIL}, "total": 2, "limit": 50, "offset": 0, "has_more": false}` : '';
+    const pagination = data.startsWith('[')
+      ? `, "pagination": {${EVIL}, "total": 2, "limit": 50, "offset": 0, "has_more": false}`
+      : '';
     const budget = JSON.stringify(fullBudget()).slice(1);
-    sendJson(res, 200, `{"success": true, "data": ${data}, "meta": {"request_id": "${requestIdOf(hit)}", "rate_limit": {${EVIL}, ${budget}${pagination}}}`);
+    sendJson(
+      res,
+      200,
+      `{"success": true, "data": ${data}, "meta": {"request_id": "${requestIdOf(hit)}", "rate_limit": {${EVIL}, ${budget}${pagination}}}`,
+    );
   });
 });
 afterAll(() => server.close());
@@ -41,7 +47,8 @@ function findings(value: unknown, path = '$'): string[] {
   if (typeof value !== 'object' || value === null) return [];
   const own = Object.hasOwn(value, '__proto__') ? [`own key at ${path}`] : [];
   const copy = Object.assign({}, value) as { isAdmin?: unknown };
-  const inherits = copy.isAdmin !== undefined && !Object.hasOwn(copy, 'isAdmin') ? [`copy of ${path} inherits isAdmin`] : [];
+  const inherits =
+    copy.isAdmin !== undefined && !Object.hasOwn(copy, 'isAdmin') ? [`copy of ${path} inherits isAdmin`] : [];
   return [...own, ...inherits, ...Object.entries(value).flatMap(([key, inner]) => findings(inner, `${path}.${key}`))];
 }
 /** The JSON text of `value` with the evil key first in every object, at every depth. */
@@ -57,24 +64,61 @@ describe('a server\'s "__proto__" key never reaches the caller', () => {
     const client = fastClient(server.url);
     const { history, summary, ...rest } = keywordHistoryFixture;
     const cases: Array<{ input: string; path: string; body: string; call: () => Promise<unknown> }> = [
-      { input: 'top level of a single record (backlinks.summary)', path: `/projects/${PROJECT}/backlinks/summary`, body: withEvil(backlinkSummaryFixture), call: () => client.backlinks.summary(PROJECT) },
-      { input: 'every item of a list page (rankings.list, for await)', path: `/projects/${PROJECT}/rankings/keywords`, body: `[${withEvil(keywordFixture)}, ${withEvil(keywordFixture)}]`, call: () => client.rankings.list(PROJECT).toArray({ limit: 10 }) },
+      {
+        input: 'top level of a single record (backlinks.summary)',
+        path: `/projects/${PROJECT}/backlinks/summary`,
+        body: withEvil(backlinkSummaryFixture),
+        call: () => client.backlinks.summary(PROJECT),
+      },
+      {
+        input: 'every item of a list page (rankings.list, for await)',
+        path: `/projects/${PROJECT}/rankings/keywords`,
+        body: `[${withEvil(keywordFixture)}, ${withEvil(keywordFixture)}]`,
+        call: () => client.rankings.list(PROJECT).toArray({ limit: 10 }),
+      },
       {
         input: 'a typed nested object and typed list items (rankings.history)',
         path: `/projects/${PROJECT}/rankings/keywords/${OTHER}/history`,
         body: `{${JSON.stringify(rest).slice(1, -1)}, "history": [${history.map(withEvil).join(', ')}], "summary": ${withEvil(summary)}}`,
         call: () => client.rankings.history(PROJECT, OTHER),
       },
-      { input: 'an untyped body (webhooks.test), nested', path: `/webhooks/${OTHER}/test`, body: `{"delivered": true, "echo": {${EVIL}, "deeper": [{${EVIL}}]}}`, call: () => client.webhooks.test(OTHER) },
-      { input: 'client.request() without a schema', path: '/custom', body: `{${EVIL}, "a": {${EVIL}}}`, call: () => client.request({ method: 'GET', path: '/custom' }) },
-      { input: 'the key spelled with \\u escapes', path: '/escaped', body: `{"\\u005f_pr\\u006fto__": {"isAdmin": true}}`, call: () => client.request({ method: 'GET', path: '/escaped' }) },
-      { input: 'meta.rate_limit and meta.pagination', path: `/projects/${PROJECT}/rankings/keywords`, body: '[]', call: async () => (await client.rankings.list(PROJECT).withResponse()).meta },
+      {
+        input: 'an untyped body (webhooks.test), nested',
+        path: `/webhooks/${OTHER}/test`,
+        body: `{"delivered": true, "echo": {${EVIL}, "deeper": [{${EVIL}}]}}`,
+        call: () => client.webhooks.test(OTHER),
+      },
+      {
+        input: 'client.request() without a schema',
+        path: '/custom',
+        body: `{${EVIL}, "a": {${EVIL}}}`,
+        call: () => client.request({ method: 'GET', path: '/custom' }),
+      },
+      {
+        input: 'the key spelled with \\u escapes',
+        path: '/escaped',
+        body: `{"\\u005f_pr\\u006fto__": {"isAdmin": true}}`,
+        call: () => client.request({ method: 'GET', path: '/escaped' }),
+      },
+      {
+        input: 'meta.rate_limit and meta.pagination',
+        path: `/projects/${PROJECT}/rankings/keywords`,
+        body: '[]',
+        call: async () => (await client.rankings.list(PROJECT).withResponse()).meta,
+      },
     ];
     const rows = [];
     for (const { input, path, body, call } of cases) {
       bodies.set(path, body);
       const value = await call();
-      rows.push({ area: AREA, input, cases: 1, expected: CLEAN, observed: verdict(findings(value)), serverSaw: 'answered 200 with the key in the JSON text' });
+      rows.push({
+        area: AREA,
+        input,
+        cases: 1,
+        expected: CLEAN,
+        observed: verdict(findings(value)),
+        serverSaw: 'answered 200 with the key in the JSON text',
+      });
     }
     report.checkAll(rows);
   });
@@ -92,7 +136,9 @@ describe('a server\'s "__proto__" key never reaches the caller', () => {
     });
   });
 
-  test('random JSON with the key planted in random objects, through client.request()', { timeout: timeoutFor(30_000) }, async () => {
+  test('random JSON with the key planted in random objects, through client.request()', {
+    timeout: timeoutFor(30_000),
+  }, async () => {
     const client = fastClient(server.url);
     let cases = 0;
     const seen: string[] = [];
@@ -111,7 +157,14 @@ describe('a server\'s "__proto__" key never reaches the caller', () => {
       ),
     );
     report.check(
-      { area: AREA, input: 'random JSON (fc.jsonValue, depth ≤ 4), the key planted in every object', cases, expected: CLEAN, observed: seen.length === 0 ? CLEAN : seen.slice(0, 2).join('; '), serverSaw: `${cases} answers with the key in the JSON text` },
+      {
+        area: AREA,
+        input: 'random JSON (fc.jsonValue, depth ≤ 4), the key planted in every object',
+        cases,
+        expected: CLEAN,
+        observed: seen.length === 0 ? CLEAN : seen.slice(0, 2).join('; '),
+        serverSaw: `${cases} answers with the key in the JSON text`,
+      },
       failure,
     );
   });

@@ -34,9 +34,7 @@ describe('AuditSchema', () => {
   });
 
   test('keeps unknown fields', () => {
-    expect(AuditSchema.parse({ ...auditFixture, max_crawl_pages: 500 })['max_crawl_pages']).toBe(
-      500,
-    );
+    expect(AuditSchema.parse({ ...auditFixture, max_crawl_pages: 500 })['max_crawl_pages']).toBe(500);
   });
 
   test.each([
@@ -69,8 +67,7 @@ describe('LatestAuditSchema', () => {
       LatestAuditSchema.safeParse({
         ...latestAuditFixture,
         issues_summary: { passed: 1, failed: '2', total: 3 },
-      })
-        .success,
+      }).success,
     ).toBe(false);
   });
 
@@ -107,9 +104,7 @@ describe('AuditIssueSchema', () => {
     ['affected_count', '23'],
     ['description', null],
   ])('rejects a wrong type for %s', (field, value) => {
-    expect(AuditIssueSchema.safeParse({ ...auditIssueFixture, [field]: value }).success).toBe(
-      false,
-    );
+    expect(AuditIssueSchema.safeParse({ ...auditIssueFixture, [field]: value }).success).toBe(false);
   });
 
   test('types', () => {

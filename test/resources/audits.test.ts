@@ -24,7 +24,12 @@ describe('audits.list', () => {
     const requests = answer(server, [auditFixture]);
     await testClient().audits.list(PROJECT_ID, { status: 'completed', limit: 10, offset: 0 });
     expect(requests).toHaveLength(1);
-    expect(requests[0]).toMatchObject({ method: 'GET', path: listPath, query: { status: 'completed', limit: '10', offset: '0' }, body: undefined });
+    expect(requests[0]).toMatchObject({
+      method: 'GET',
+      path: listPath,
+      query: { status: 'completed', limit: '10', offset: '0' },
+      body: undefined,
+    });
     expectHeaders(requests[0], { json: false });
   });
 
@@ -51,16 +56,29 @@ describe('audits.list', () => {
   });
 
   test("rejects the status filter 'archived' (not a documented filter) before sending", async () => {
-    // @ts-expect-error: not a documented audit status filter
-    await expectRejectedBeforeSending(server, () => testClient().audits.list(PROJECT_ID, { status: 'archived' }), 'status');
+    await expectRejectedBeforeSending(
+      server,
+      // @ts-expect-error: not a documented audit status filter
+      () => testClient().audits.list(PROJECT_ID, { status: 'archived' }),
+      'status',
+    );
   });
 
   test('rejects a malformed projectId before sending', async () => {
-    await expectRejectedBeforeSending(server, () => testClient().audits.list('3f2b9c4e8a1d4c6e9b7a2d5e1f0a6c3b'), 'projectId');
+    await expectRejectedBeforeSending(
+      server,
+      () => testClient().audits.list('3f2b9c4e8a1d4c6e9b7a2d5e1f0a6c3b'),
+      'projectId',
+    );
   });
 
   test('a wrong type in one field is a ResponseValidationError', async () => {
-    await expectSchemaFailure(server, () => testClient().audits.list(PROJECT_ID), [{ ...auditFixture, pages_crawled: '412' }], [0, 'pages_crawled']);
+    await expectSchemaFailure(
+      server,
+      () => testClient().audits.list(PROJECT_ID),
+      [{ ...auditFixture, pages_crawled: '412' }],
+      [0, 'pages_crawled'],
+    );
   });
 });
 
@@ -91,7 +109,11 @@ describe('audits.latest', () => {
   });
 
   test('keeps unknown fields, also inside issues_summary', async () => {
-    const extended = { ...latestAuditFixture, issues_summary: { ...latestAuditFixture.issues_summary, dismissed: 4 }, score: 87 };
+    const extended = {
+      ...latestAuditFixture,
+      issues_summary: { ...latestAuditFixture.issues_summary, dismissed: 4 },
+      score: 87,
+    };
     answer(server, extended);
     await expect(testClient().audits.latest(PROJECT_ID)).resolves.toEqual(extended);
   });
@@ -120,7 +142,12 @@ describe('audits.latest', () => {
 describe('audits.issues', () => {
   test('sends GET .../audits/{auditId}/issues with severity, status and paging', async () => {
     const requests = answer(server, [auditIssueFixture]);
-    await testClient().audits.issues(PROJECT_ID, OTHER_ID, { severity: 'critical', status: 'failed', limit: 5, offset: 10 });
+    await testClient().audits.issues(PROJECT_ID, OTHER_ID, {
+      severity: 'critical',
+      status: 'failed',
+      limit: 5,
+      offset: 10,
+    });
     expect(requests).toHaveLength(1);
     expect(requests[0]).toMatchObject({
       method: 'GET',
@@ -146,13 +173,21 @@ describe('audits.issues', () => {
   });
 
   test("rejects severity 'info' as a filter before sending", async () => {
-    // @ts-expect-error: severities are critical, warning, notice
-    await expectRejectedBeforeSending(server, () => testClient().audits.issues(PROJECT_ID, OTHER_ID, { severity: 'info' }), 'severity');
+    await expectRejectedBeforeSending(
+      server,
+      // @ts-expect-error: severities are critical, warning, notice
+      () => testClient().audits.issues(PROJECT_ID, OTHER_ID, { severity: 'info' }),
+      'severity',
+    );
   });
 
   test("rejects status 'dismissed' as a filter before sending", async () => {
-    // @ts-expect-error: statuses are passed, failed
-    await expectRejectedBeforeSending(server, () => testClient().audits.issues(PROJECT_ID, OTHER_ID, { status: 'dismissed' }), 'status');
+    await expectRejectedBeforeSending(
+      server,
+      // @ts-expect-error: statuses are passed, failed
+      () => testClient().audits.issues(PROJECT_ID, OTHER_ID, { status: 'dismissed' }),
+      'status',
+    );
   });
 
   test.each([
@@ -164,7 +199,12 @@ describe('audits.issues', () => {
   });
 
   test('a wrong type in one field is a ResponseValidationError', async () => {
-    await expectSchemaFailure(server, () => testClient().audits.issues(PROJECT_ID, OTHER_ID), [{ ...auditIssueFixture, affected_count: null }], [0, 'affected_count']);
+    await expectSchemaFailure(
+      server,
+      () => testClient().audits.issues(PROJECT_ID, OTHER_ID),
+      [{ ...auditIssueFixture, affected_count: null }],
+      [0, 'affected_count'],
+    );
   });
 });
 

@@ -21,27 +21,23 @@ import {
 } from '../fixtures/records.js';
 
 describe('backlink schemas parse realistic records', () => {
-  test.each(
-    [
-      ['BacklinkTargetSchema', BacklinkTargetSchema, backlinkTargetFixture],
-      ['BacklinkSummarySchema', BacklinkSummarySchema, backlinkSummaryFixture],
-      ['BacklinkHistorySchema', BacklinkHistorySchema, backlinkHistoryFixture],
-      ['AnchorTextSchema', AnchorTextSchema, anchorFixture],
-      ['ReferringDomainSchema', ReferringDomainSchema, referringDomainFixture],
-    ] as const,
-  )('%s', (_name, schema, fixture) => {
+  test.each([
+    ['BacklinkTargetSchema', BacklinkTargetSchema, backlinkTargetFixture],
+    ['BacklinkSummarySchema', BacklinkSummarySchema, backlinkSummaryFixture],
+    ['BacklinkHistorySchema', BacklinkHistorySchema, backlinkHistoryFixture],
+    ['AnchorTextSchema', AnchorTextSchema, anchorFixture],
+    ['ReferringDomainSchema', ReferringDomainSchema, referringDomainFixture],
+  ] as const)('%s', (_name, schema, fixture) => {
     expect(schema.parse(fixture)).toStrictEqual(fixture);
     // Objects are loose: unknown fields survive.
-    expect((schema.parse({ ...fixture, added_later: 1 }) as Record<string, unknown>)['added_later'])
-      .toBe(1);
+    expect((schema.parse({ ...fixture, added_later: 1 }) as Record<string, unknown>)['added_later']).toBe(1);
   });
 });
 
 describe('BacklinkTargetSchema', () => {
   test('accepts a null last_summary_update', () => {
     expect(
-      BacklinkTargetSchema.parse({ ...backlinkTargetFixture, last_summary_update: null })
-        .last_summary_update,
+      BacklinkTargetSchema.parse({ ...backlinkTargetFixture, last_summary_update: null }).last_summary_update,
     ).toBeNull();
   });
 
@@ -50,8 +46,7 @@ describe('BacklinkTargetSchema', () => {
     ['rank', '41.5'],
     ['target_domain', null],
   ])('rejects a wrong type for %s', (field, value) => {
-    expect(BacklinkTargetSchema.safeParse({ ...backlinkTargetFixture, [field]: value }).success)
-      .toBe(false);
+    expect(BacklinkTargetSchema.safeParse({ ...backlinkTargetFixture, [field]: value }).success).toBe(false);
   });
 });
 
@@ -66,10 +61,7 @@ describe('BacklinkSummarySchema', () => {
   });
 
   test('rejects a string count', () => {
-    expect(
-      BacklinkSummarySchema.safeParse({ ...backlinkSummaryFixture, broken_backlinks: '12' })
-        .success,
-    ).toBe(false);
+    expect(BacklinkSummarySchema.safeParse({ ...backlinkSummaryFixture, broken_backlinks: '12' }).success).toBe(false);
   });
 });
 
@@ -91,9 +83,7 @@ describe('BacklinkHistorySchema', () => {
   });
 
   test('accepts an empty history', () => {
-    expect(BacklinkHistorySchema.parse({ ...backlinkHistoryFixture, history: [] }).history).toEqual(
-      [],
-    );
+    expect(BacklinkHistorySchema.parse({ ...backlinkHistoryFixture, history: [] }).history).toEqual([]);
   });
 });
 
@@ -116,8 +106,7 @@ describe('ReferringDomainSchema (fields not shown)', () => {
   });
 
   test('still type-checks a guessed field when present', () => {
-    expect(ReferringDomainSchema.safeParse({ domain: 'x.example', domain_rank: 'high' }).success)
-      .toBe(false);
+    expect(ReferringDomainSchema.safeParse({ domain: 'x.example', domain_rank: 'high' }).success).toBe(false);
   });
 
   test('rejects a non-object', () => {

@@ -129,7 +129,11 @@ describe('backlinks.anchors', () => {
     const requests = answer(server, [anchorFixture]);
     await testClient().backlinks.anchors(PROJECT_ID, { limit: 100, offset: 300 });
     expect(requests).toHaveLength(1);
-    expect(requests[0]).toMatchObject({ method: 'GET', path: `${base}/anchors`, query: { limit: '100', offset: '300' } });
+    expect(requests[0]).toMatchObject({
+      method: 'GET',
+      path: `${base}/anchors`,
+      query: { limit: '100', offset: '300' },
+    });
     expectHeaders(requests[0], { json: false });
   });
 
@@ -146,7 +150,12 @@ describe('backlinks.anchors', () => {
   });
 
   test('a wrong type in one field is a ResponseValidationError', async () => {
-    await expectSchemaFailure(server, () => testClient().backlinks.anchors(PROJECT_ID), [{ ...anchorFixture, is_dofollow: 'yes' }], [0, 'is_dofollow']);
+    await expectSchemaFailure(
+      server,
+      () => testClient().backlinks.anchors(PROJECT_ID),
+      [{ ...anchorFixture, is_dofollow: 'yes' }],
+      [0, 'is_dofollow'],
+    );
   });
 });
 

@@ -8,11 +8,7 @@ import {
   ContentPreferencesSchema,
   type ContentStatus,
 } from '../../src/resources/content.js';
-import {
-  contentDetailFixture,
-  contentItemFixture,
-  preferencesFixture,
-} from '../fixtures/records.js';
+import { contentDetailFixture, contentItemFixture, preferencesFixture } from '../fixtures/records.js';
 
 describe('ContentItemSchema', () => {
   test('parses a realistic content item', () => {
@@ -33,9 +29,7 @@ describe('ContentItemSchema', () => {
   });
 
   test('accepts a content status not in the documented list', () => {
-    expect(ContentItemSchema.parse({ ...contentItemFixture, status: 'In Review' }).status).toBe(
-      'In Review',
-    );
+    expect(ContentItemSchema.parse({ ...contentItemFixture, status: 'In Review' }).status).toBe('In Review');
   });
 
   test('keeps unknown fields', () => {
@@ -50,9 +44,7 @@ describe('ContentItemSchema', () => {
     ['status', 2],
     ['description', 42],
   ])('rejects a wrong type for %s (%s)', (field, value) => {
-    expect(ContentItemSchema.safeParse({ ...contentItemFixture, [field]: value }).success).toBe(
-      false,
-    );
+    expect(ContentItemSchema.safeParse({ ...contentItemFixture, [field]: value }).success).toBe(false);
   });
 
   test('types', () => {
@@ -88,14 +80,11 @@ describe('ContentDetailSchema', () => {
   });
 
   test('rejects wrong types', () => {
-    expect(ContentDetailSchema.safeParse({ ...contentDetailFixture, content_body: 12 }).success)
-      .toBe(false);
-    expect(ContentDetailSchema.safeParse({ ...contentDetailFixture, meta_data: 'n/a' }).success)
-      .toBe(false);
-    expect(
-      ContentDetailSchema.safeParse({ ...contentDetailFixture, meta_data: { word_count: 'many' } })
-        .success,
-    ).toBe(false);
+    expect(ContentDetailSchema.safeParse({ ...contentDetailFixture, content_body: 12 }).success).toBe(false);
+    expect(ContentDetailSchema.safeParse({ ...contentDetailFixture, meta_data: 'n/a' }).success).toBe(false);
+    expect(ContentDetailSchema.safeParse({ ...contentDetailFixture, meta_data: { word_count: 'many' } }).success).toBe(
+      false,
+    );
   });
 
   test('requires the detail fields', () => {
@@ -105,9 +94,7 @@ describe('ContentDetailSchema', () => {
   test('types', () => {
     expectTypeOf<ContentDetail>().toExtend<ContentItem>();
     expectTypeOf<ContentDetail['content_body']>().toEqualTypeOf<string | null>();
-    expectTypeOf<NonNullable<ContentDetail['meta_data']>['word_count']>().toEqualTypeOf<
-      number | null | undefined
-    >();
+    expectTypeOf<NonNullable<ContentDetail['meta_data']>['word_count']>().toEqualTypeOf<number | null | undefined>();
   });
 });
 

@@ -23,12 +23,24 @@ const prefsPath = `${listPath}/preferences`;
 describe('content.list', () => {
   test('sends GET /projects/{projectId}/content with status, dates and paging', async () => {
     const requests = answer(server, [contentItemFixture]);
-    await testClient().content.list(PROJECT_ID, { status: 'Needs Approval', date_from: new Date(Date.UTC(2026, 5, 1)), date_to: '2026-06-30', limit: 20, offset: 40 });
+    await testClient().content.list(PROJECT_ID, {
+      status: 'Needs Approval',
+      date_from: new Date(Date.UTC(2026, 5, 1)),
+      date_to: '2026-06-30',
+      limit: 20,
+      offset: 40,
+    });
     expect(requests).toHaveLength(1);
     expect(requests[0]).toMatchObject({
       method: 'GET',
       path: listPath,
-      query: { status: 'Needs Approval', date_from: '2026-06-01T00:00:00.000Z', date_to: '2026-06-30', limit: '20', offset: '40' },
+      query: {
+        status: 'Needs Approval',
+        date_from: '2026-06-01T00:00:00.000Z',
+        date_to: '2026-06-30',
+        limit: '20',
+        offset: '40',
+      },
       body: undefined,
     });
     expectHeaders(requests[0], { json: false });
@@ -64,7 +76,11 @@ describe('content.list', () => {
     ['date_from', '2026-06-01 to 2026-06-30'],
     ['date_to', 'tomorrow'],
   ])('rejects an invalid %s before sending', async (argument, value) => {
-    await expectRejectedBeforeSending(server, () => testClient().content.list(PROJECT_ID, { [argument]: value }), argument);
+    await expectRejectedBeforeSending(
+      server,
+      () => testClient().content.list(PROJECT_ID, { [argument]: value }),
+      argument,
+    );
   });
 
   test('rejects a malformed projectId before sending', async () => {
@@ -72,7 +88,12 @@ describe('content.list', () => {
   });
 
   test('a wrong type in one field is a ResponseValidationError', async () => {
-    await expectSchemaFailure(server, () => testClient().content.list(PROJECT_ID), [{ ...contentItemFixture, priority: 'high' }], [0, 'priority']);
+    await expectSchemaFailure(
+      server,
+      () => testClient().content.list(PROJECT_ID),
+      [{ ...contentItemFixture, priority: 'high' }],
+      [0, 'priority'],
+    );
   });
 });
 
@@ -107,7 +128,11 @@ describe('content.get', () => {
   });
 
   test('resolves the detail with content_body and meta_data, keeping unknown fields', async () => {
-    const extended = { ...contentDetailFixture, meta_data: { ...contentDetailFixture.meta_data, seo_score: 91 }, slug: 'wide-feet' };
+    const extended = {
+      ...contentDetailFixture,
+      meta_data: { ...contentDetailFixture.meta_data, seo_score: 91 },
+      slug: 'wide-feet',
+    };
     answer(server, extended, { request_id: 'req_content' });
     const { data, meta } = await testClient().content.get(PROJECT_ID, OTHER_ID).withResponse();
     expect(data).toEqual(extended);
@@ -131,7 +156,12 @@ describe('content.get', () => {
   });
 
   test('a wrong type in content_body is a ResponseValidationError', async () => {
-    await expectSchemaFailure(server, () => testClient().content.get(PROJECT_ID, OTHER_ID), { ...contentDetailFixture, content_body: 42 }, ['content_body']);
+    await expectSchemaFailure(
+      server,
+      () => testClient().content.get(PROJECT_ID, OTHER_ID),
+      { ...contentDetailFixture, content_body: 42 },
+      ['content_body'],
+    );
   });
 });
 
@@ -155,7 +185,12 @@ describe('content.getPreferences', () => {
   });
 
   test('a wrong type in a known field is a ResponseValidationError', async () => {
-    await expectSchemaFailure(server, () => testClient().content.getPreferences(PROJECT_ID), { preferences: ['tone'] }, ['preferences']);
+    await expectSchemaFailure(
+      server,
+      () => testClient().content.getPreferences(PROJECT_ID),
+      { preferences: ['tone'] },
+      ['preferences'],
+    );
   });
 });
 
@@ -192,12 +227,20 @@ describe('content.updatePreferences', () => {
     ['a number', { preferences: 42 }],
     ['missing', {}],
   ])('rejects preferences that is %s before sending', async (_, bad) => {
-    await expectRejectedBeforeSending(server, () => testClient().content.updatePreferences(PROJECT_ID, bad as typeof body), 'preferences');
+    await expectRejectedBeforeSending(
+      server,
+      () => testClient().content.updatePreferences(PROJECT_ID, bad as typeof body),
+      'preferences',
+    );
   });
 
   test('rejects a body that is not an object before sending', async () => {
-    // @ts-expect-error: the body is { preferences }
-    await expectRejectedBeforeSending(server, () => testClient().content.updatePreferences(PROJECT_ID, 'tone: friendly'), 'body');
+    await expectRejectedBeforeSending(
+      server,
+      // @ts-expect-error: the body is { preferences }
+      () => testClient().content.updatePreferences(PROJECT_ID, 'tone: friendly'),
+      'body',
+    );
   });
 
   test('rejects a malformed projectId before sending', async () => {
@@ -205,7 +248,12 @@ describe('content.updatePreferences', () => {
   });
 
   test('a wrong type in a known field is a ResponseValidationError', async () => {
-    await expectSchemaFailure(server, () => testClient().content.updatePreferences(PROJECT_ID, body), { preferences: body.preferences, project_id: 9 }, ['project_id']);
+    await expectSchemaFailure(
+      server,
+      () => testClient().content.updatePreferences(PROJECT_ID, body),
+      { preferences: body.preferences, project_id: 9 },
+      ['project_id'],
+    );
   });
 
   test('is retried on 500 (a PATCH: same body, same result) and then succeeds', async () => {

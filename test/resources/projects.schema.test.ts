@@ -66,9 +66,7 @@ describe('CreatedProjectSchema', () => {
   });
 
   test('still type-checks the project fields that are present', () => {
-    expect(CreatedProjectSchema.safeParse({ ...createdProjectFixture, id: 42 }).success).toBe(
-      false,
-    );
+    expect(CreatedProjectSchema.safeParse({ ...createdProjectFixture, id: 42 }).success).toBe(false);
   });
 
   test('rejects a missing or malformed plan', () => {
@@ -78,8 +76,7 @@ describe('CreatedProjectSchema', () => {
       CreatedProjectSchema.safeParse({
         ...createdProjectFixture,
         plan: { active: 'yes', manageUrl: 'x' },
-      })
-        .success,
+      }).success,
     ).toBe(false);
   });
 

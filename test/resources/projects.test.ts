@@ -20,10 +20,17 @@ const server = useApiServer();
 
 describe('projects.list', () => {
   test('sends GET /projects with product_mode, limit and offset and the Bearer key', async () => {
-    const requests = answer(server, [projectFixture], { pagination: { total: 31, limit: 10, offset: 20, has_more: true } });
+    const requests = answer(server, [projectFixture], {
+      pagination: { total: 31, limit: 10, offset: 20, has_more: true },
+    });
     await testClient().projects.list({ product_mode: 'software', limit: 10, offset: 20 });
     expect(requests).toHaveLength(1);
-    expect(requests[0]).toMatchObject({ method: 'GET', path: '/projects', query: { product_mode: 'software', limit: '10', offset: '20' }, body: undefined });
+    expect(requests[0]).toMatchObject({
+      method: 'GET',
+      path: '/projects',
+      query: { product_mode: 'software', limit: '10', offset: '20' },
+      body: undefined,
+    });
     expectHeaders(requests[0], { json: false });
   });
 
@@ -45,8 +52,12 @@ describe('projects.list', () => {
   });
 
   test('rejects an unknown product_mode before sending', async () => {
-    // @ts-expect-error: 'hybrid' is not a product mode
-    await expectRejectedBeforeSending(server, () => testClient().projects.list({ product_mode: 'hybrid' }), 'product_mode');
+    await expectRejectedBeforeSending(
+      server,
+      // @ts-expect-error: 'hybrid' is not a product mode
+      () => testClient().projects.list({ product_mode: 'hybrid' }),
+      'product_mode',
+    );
   });
 
   test('rejects params that are not an object before sending', async () => {
@@ -55,7 +66,12 @@ describe('projects.list', () => {
   });
 
   test('a wrong type in one field is a ResponseValidationError with the request id', async () => {
-    await expectSchemaFailure(server, () => testClient().projects.list(), [projectFixture, { ...projectFixture, createdAt: 1710408065 }], [1, 'createdAt']);
+    await expectSchemaFailure(
+      server,
+      () => testClient().projects.list(),
+      [projectFixture, { ...projectFixture, createdAt: 1710408065 }],
+      [1, 'createdAt'],
+    );
   });
 
   test('.withResponse() on the awaited page exposes meta.request_id', async () => {
@@ -98,7 +114,9 @@ describe('projects.create', () => {
 
   test('accepts a created project that carries only the plan (other fields not shown)', async () => {
     record(server, () => ok({ plan: { active: true, manageUrl: 'https://app.example/billing' } }, {}, 201));
-    await expect(testClient().projects.create(body)).resolves.toEqual({ plan: { active: true, manageUrl: 'https://app.example/billing' } });
+    await expect(testClient().projects.create(body)).resolves.toEqual({
+      plan: { active: true, manageUrl: 'https://app.example/billing' },
+    });
   });
 
   test.each([
@@ -107,7 +125,11 @@ describe('projects.create', () => {
     ['an empty string', ''],
     ['a number', 42],
   ])('rejects websiteUrl that is %s before sending', async (_, websiteUrl) => {
-    await expectRejectedBeforeSending(server, () => testClient().projects.create({ websiteUrl: websiteUrl as string }), 'websiteUrl');
+    await expectRejectedBeforeSending(
+      server,
+      () => testClient().projects.create({ websiteUrl: websiteUrl as string }),
+      'websiteUrl',
+    );
   });
 
   test('rejects a missing body before sending', async () => {
@@ -121,7 +143,12 @@ describe('projects.create', () => {
   });
 
   test('a wrong type in plan is a ResponseValidationError with the request id', async () => {
-    await expectSchemaFailure(server, () => testClient().projects.create(body), { ...createdProjectFixture, plan: { active: 'no', manageUrl: 'x' } }, ['plan', 'active']);
+    await expectSchemaFailure(
+      server,
+      () => testClient().projects.create(body),
+      { ...createdProjectFixture, plan: { active: 'no', manageUrl: 'x' } },
+      ['plan', 'active'],
+    );
   });
 
   test('is not retried on 500: a replay could create a second project', async () => {
@@ -133,10 +160,17 @@ describe('projects.create', () => {
   });
 
   test('maps 403 FORBIDDEN from a read-only key to ForbiddenError with the server message', async () => {
-    const requests = record(server, () => fail(403, 'FORBIDDEN', 'Requires scope write:all', { request_id: 'req_403' }));
+    const requests = record(server, () =>
+      fail(403, 'FORBIDDEN', 'Requires scope write:all', { request_id: 'req_403' }),
+    );
     const error = await rejection(testClient().projects.create(body));
     expect(error).toBeInstanceOf(ForbiddenError);
-    expect(error).toMatchObject({ status: 403, code: 'FORBIDDEN', message: 'Requires scope write:all', requestId: 'req_403' });
+    expect(error).toMatchObject({
+      status: 403,
+      code: 'FORBIDDEN',
+      message: 'Requires scope write:all',
+      requestId: 'req_403',
+    });
     expect(requests).toHaveLength(1);
   });
 });

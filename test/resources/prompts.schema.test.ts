@@ -29,9 +29,7 @@ describe('PromptSchema', () => {
   });
 
   test('accepts an empty latest_responses map', () => {
-    expect(PromptSchema.parse({ ...promptFixture, latest_responses: {} }).latest_responses).toEqual(
-      {},
-    );
+    expect(PromptSchema.parse({ ...promptFixture, latest_responses: {} }).latest_responses).toEqual({});
   });
 
   test('keeps unknown fields, including inside a model response', () => {
@@ -85,20 +83,12 @@ describe('PromptDetailSchema', () => {
       last_analyzed: null,
       last_volume_update: null,
     });
-    expect([parsed.last_checked, parsed.last_analyzed, parsed.last_volume_update]).toEqual([
-      null,
-      null,
-      null,
-    ]);
+    expect([parsed.last_checked, parsed.last_analyzed, parsed.last_volume_update]).toEqual([null, null, null]);
   });
 
   test('requires the detail fields and checks their types', () => {
     expect(PromptDetailSchema.safeParse(promptFixture).success).toBe(false);
-    expect(
-      PromptDetailSchema.safeParse({ ...promptDetailFixture, ai_models: 'openai/gpt-4o' }).success,
-    ).toBe(
-      false,
-    );
+    expect(PromptDetailSchema.safeParse({ ...promptDetailFixture, ai_models: 'openai/gpt-4o' }).success).toBe(false);
   });
 
   test('types', () => {
@@ -124,13 +114,9 @@ describe('PromptHistorySchema', () => {
   });
 
   test('rejects wrong types', () => {
-    expect(CitationSchema.safeParse({ url: 'https://x.example', title: 'X', domain: 7 }).success)
-      .toBe(false);
-    expect(PromptResponseSchema.safeParse({ ...responseFixture, checked_at: null }).success).toBe(
-      false,
-    );
-    expect(PromptHistorySchema.safeParse({ ...promptHistoryFixture, responses: null }).success)
-      .toBe(false);
+    expect(CitationSchema.safeParse({ url: 'https://x.example', title: 'X', domain: 7 }).success).toBe(false);
+    expect(PromptResponseSchema.safeParse({ ...responseFixture, checked_at: null }).success).toBe(false);
+    expect(PromptHistorySchema.safeParse({ ...promptHistoryFixture, responses: null }).success).toBe(false);
   });
 
   test('types', () => {

@@ -25,7 +25,12 @@ describe('prompts.list', () => {
     const requests = answer(server, [promptFixture]);
     await testClient().prompts.list(PROJECT_ID, { limit: 25, offset: 50 });
     expect(requests).toHaveLength(1);
-    expect(requests[0]).toMatchObject({ method: 'GET', path: listPath, query: { limit: '25', offset: '50' }, body: undefined });
+    expect(requests[0]).toMatchObject({
+      method: 'GET',
+      path: listPath,
+      query: { limit: '25', offset: '50' },
+      body: undefined,
+    });
     expectHeaders(requests[0], { json: false });
   });
 
@@ -53,7 +58,12 @@ describe('prompts.list', () => {
   });
 
   test('a wrong type in one field is a ResponseValidationError', async () => {
-    await expectSchemaFailure(server, () => testClient().prompts.list(PROJECT_ID), [{ ...promptFixture, total_citations: 7.5 }], [0, 'total_citations']);
+    await expectSchemaFailure(
+      server,
+      () => testClient().prompts.list(PROJECT_ID),
+      [{ ...promptFixture, total_citations: 7.5 }],
+      [0, 'total_citations'],
+    );
   });
 });
 
@@ -92,7 +102,12 @@ describe('prompts.get', () => {
   });
 
   test('a wrong type in ai_models is a ResponseValidationError', async () => {
-    await expectSchemaFailure(server, () => testClient().prompts.get(PROJECT_ID, OTHER_ID), { ...promptDetailFixture, ai_models: 'openai/gpt-4o' }, ['ai_models']);
+    await expectSchemaFailure(
+      server,
+      () => testClient().prompts.get(PROJECT_ID, OTHER_ID),
+      { ...promptDetailFixture, ai_models: 'openai/gpt-4o' },
+      ['ai_models'],
+    );
   });
 
   test('an unknown prompt rejects with NotFoundError', async () => {
@@ -102,7 +117,12 @@ describe('prompts.get', () => {
   });
 
   test('is retried on 500 (a GET) and then succeeds', async () => {
-    await expectRetriedAfter(server, serverError, () => testClient().prompts.get(PROJECT_ID, OTHER_ID), promptDetailFixture);
+    await expectRetriedAfter(
+      server,
+      serverError,
+      () => testClient().prompts.get(PROJECT_ID, OTHER_ID),
+      promptDetailFixture,
+    );
   });
 });
 
@@ -111,7 +131,12 @@ describe('prompts.history', () => {
 
   test('sends GET .../prompts/{promptId}/history with dates (Date as ISO 8601) and paging', async () => {
     const requests = answer(server, promptHistoryFixture);
-    await testClient().prompts.history(PROJECT_ID, OTHER_ID, { date_from: new Date(Date.UTC(2026, 4, 1, 12)), date_to: '2026-06-01', limit: 20, offset: 40 });
+    await testClient().prompts.history(PROJECT_ID, OTHER_ID, {
+      date_from: new Date(Date.UTC(2026, 4, 1, 12)),
+      date_to: '2026-06-01',
+      limit: 20,
+      offset: 40,
+    });
     expect(requests).toHaveLength(1);
     expect(requests[0]).toMatchObject({
       method: 'GET',
@@ -152,12 +177,20 @@ describe('prompts.history', () => {
     ['date_from', 'last week'],
     ['date_to', new Date(Number.NaN)],
   ])('rejects an invalid %s before sending', async (argument, value) => {
-    await expectRejectedBeforeSending(server, () => testClient().prompts.history(PROJECT_ID, OTHER_ID, { [argument]: value as string }), argument);
+    await expectRejectedBeforeSending(
+      server,
+      () => testClient().prompts.history(PROJECT_ID, OTHER_ID, { [argument]: value as string }),
+      argument,
+    );
   });
 
   test('a wrong type inside responses[] is a ResponseValidationError', async () => {
     const bad = { ...promptHistoryFixture, responses: [{ ...response, position: '2' }] };
-    await expectSchemaFailure(server, () => testClient().prompts.history(PROJECT_ID, OTHER_ID), bad, ['responses', 0, 'position']);
+    await expectSchemaFailure(server, () => testClient().prompts.history(PROJECT_ID, OTHER_ID), bad, [
+      'responses',
+      0,
+      'position',
+    ]);
   });
 });
 

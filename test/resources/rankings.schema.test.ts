@@ -31,9 +31,7 @@ describe('KeywordRankingSchema', () => {
     ['id', 123],
     ['keyword_id', false],
   ])('rejects a wrong type for %s', (field, value) => {
-    expect(KeywordRankingSchema.safeParse({ ...keywordFixture, [field]: value }).success).toBe(
-      false,
-    );
+    expect(KeywordRankingSchema.safeParse({ ...keywordFixture, [field]: value }).success).toBe(false);
   });
 
   test('types', () => {
@@ -78,9 +76,7 @@ describe('KeywordHistorySchema', () => {
 
   test('accepts a null local_pack_position but not a missing one', () => {
     const [day] = keywordHistoryFixture.history;
-    expect(
-      KeywordHistoryEntrySchema.parse({ ...day, local_pack_position: null }).local_pack_position,
-    ).toBeNull();
+    expect(KeywordHistoryEntrySchema.parse({ ...day, local_pack_position: null }).local_pack_position).toBeNull();
     const { local_pack_position: _l, ...missing } = day!;
     expect(KeywordHistoryEntrySchema.safeParse(missing).success).toBe(false);
   });
@@ -107,15 +103,11 @@ describe('KeywordHistorySchema', () => {
         history: [{ ...keywordHistoryFixture.history[0], featured_snippet: 'no' }],
       }).success,
     ).toBe(false);
-    expect(KeywordHistorySchema.safeParse({ ...keywordHistoryFixture, history: {} }).success).toBe(
-      false,
-    );
+    expect(KeywordHistorySchema.safeParse({ ...keywordHistoryFixture, history: {} }).success).toBe(false);
   });
 
   test('types', () => {
-    expectTypeOf<KeywordHistory['history'][number]['local_pack_position']>().toEqualTypeOf<
-      number | null
-    >();
+    expectTypeOf<KeywordHistory['history'][number]['local_pack_position']>().toEqualTypeOf<number | null>();
     expectTypeOf<KeywordHistory['summary']['best_position']>().toEqualTypeOf<number>();
   });
 });

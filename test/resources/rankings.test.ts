@@ -22,7 +22,13 @@ const historyPath = `/projects/${PROJECT_ID}/rankings/keywords/${OTHER_ID}/histo
 describe('rankings.list', () => {
   test('sends GET /projects/{projectId}/rankings/keywords with filters and paging', async () => {
     const requests = answer(server, [keywordFixture]);
-    await testClient().rankings.list(PROJECT_ID, { device: 'mobile', date_from: '2026-06-01', date_to: '2026-06-30', limit: 100, offset: 200 });
+    await testClient().rankings.list(PROJECT_ID, {
+      device: 'mobile',
+      date_from: '2026-06-01',
+      date_to: '2026-06-30',
+      limit: 100,
+      offset: 200,
+    });
     expect(requests).toHaveLength(1);
     expect(requests[0]).toMatchObject({
       method: 'GET',
@@ -35,7 +41,10 @@ describe('rankings.list', () => {
 
   test('sends date_from and date_to as ISO 8601 when given Dates', async () => {
     const requests = answer(server, []);
-    await testClient().rankings.list(PROJECT_ID, { date_from: new Date(Date.UTC(2026, 5, 1)), date_to: new Date(Date.UTC(2026, 5, 30, 23, 59, 59)) });
+    await testClient().rankings.list(PROJECT_ID, {
+      date_from: new Date(Date.UTC(2026, 5, 1)),
+      date_to: new Date(Date.UTC(2026, 5, 30, 23, 59, 59)),
+    });
     expect(requests[0]?.query).toEqual({ date_from: '2026-06-01T00:00:00.000Z', date_to: '2026-06-30T23:59:59.000Z' });
   });
 
@@ -46,7 +55,10 @@ describe('rankings.list', () => {
   });
 
   test('resolves typed keyword rankings; keywordIdOf reads the keyword UUID', async () => {
-    answer(server, [keywordFixture, { ...keywordFixture, id: undefined, keyword_id: OTHER_ID, keyword: 'wide hiking boots' }]);
+    answer(server, [
+      keywordFixture,
+      { ...keywordFixture, id: undefined, keyword_id: OTHER_ID, keyword: 'wide hiking boots' },
+    ]);
     const page = await testClient().rankings.list(PROJECT_ID);
     expect(page.items[0]).toEqual(keywordFixture);
     expect(page.items[0]?.net_change).toBe(3);
@@ -60,18 +72,20 @@ describe('rankings.list', () => {
     expect(page.items[0]).toEqual(extended);
   });
 
-  test.each([
-    ['not-a-uuid'],
-    ['../webhooks'],
-    [''],
-    [`${PROJECT_ID}/x`],
-  ])('rejects projectId %j before sending', async (projectId) => {
-    await expectRejectedBeforeSending(server, () => testClient().rankings.list(projectId), 'projectId');
-  });
+  test.each([['not-a-uuid'], ['../webhooks'], [''], [`${PROJECT_ID}/x`]])(
+    'rejects projectId %j before sending',
+    async (projectId) => {
+      await expectRejectedBeforeSending(server, () => testClient().rankings.list(projectId), 'projectId');
+    },
+  );
 
   test('rejects device "tablet" before sending', async () => {
-    // @ts-expect-error: devices are all, desktop, mobile
-    await expectRejectedBeforeSending(server, () => testClient().rankings.list(PROJECT_ID, { device: 'tablet' }), 'device');
+    await expectRejectedBeforeSending(
+      server,
+      // @ts-expect-error: devices are all, desktop, mobile
+      () => testClient().rankings.list(PROJECT_ID, { device: 'tablet' }),
+      'device',
+    );
   });
 
   test.each([
@@ -80,11 +94,20 @@ describe('rankings.list', () => {
     ['date_to', '2026-13-45'],
     ['date_to', 20260601],
   ])('rejects %s = %j before sending', async (argument, value) => {
-    await expectRejectedBeforeSending(server, () => testClient().rankings.list(PROJECT_ID, { [argument]: value as string }), argument);
+    await expectRejectedBeforeSending(
+      server,
+      () => testClient().rankings.list(PROJECT_ID, { [argument]: value as string }),
+      argument,
+    );
   });
 
   test('a string where an integer is documented is a ResponseValidationError', async () => {
-    await expectSchemaFailure(server, () => testClient().rankings.list(PROJECT_ID), [{ ...keywordFixture, desktop_position: '4' }], [0, 'desktop_position']);
+    await expectSchemaFailure(
+      server,
+      () => testClient().rankings.list(PROJECT_ID),
+      [{ ...keywordFixture, desktop_position: '4' }],
+      [0, 'desktop_position'],
+    );
   });
 
   test('a 404 for the project rejects with NotFoundError carrying the request id', async () => {
@@ -106,9 +129,16 @@ describePagination('rankings.list', {
 describe('rankings.history', () => {
   test('sends GET .../keywords/{keywordId}/history with the date range', async () => {
     const requests = answer(server, keywordHistoryFixture);
-    await testClient().rankings.history(PROJECT_ID, OTHER_ID, { date_from: new Date(Date.UTC(2026, 0, 1)), date_to: '2026-06-30' });
+    await testClient().rankings.history(PROJECT_ID, OTHER_ID, {
+      date_from: new Date(Date.UTC(2026, 0, 1)),
+      date_to: '2026-06-30',
+    });
     expect(requests).toHaveLength(1);
-    expect(requests[0]).toMatchObject({ method: 'GET', path: historyPath, query: { date_from: '2026-01-01T00:00:00.000Z', date_to: '2026-06-30' } });
+    expect(requests[0]).toMatchObject({
+      method: 'GET',
+      path: historyPath,
+      query: { date_from: '2026-01-01T00:00:00.000Z', date_to: '2026-06-30' },
+    });
     expectHeaders(requests[0], { json: false });
   });
 
@@ -139,15 +169,31 @@ describe('rankings.history', () => {
   });
 
   test('rejects an invalid date_from before sending', async () => {
-    await expectRejectedBeforeSending(server, () => testClient().rankings.history(PROJECT_ID, OTHER_ID, { date_from: '01/06/2026' }), 'date_from');
+    await expectRejectedBeforeSending(
+      server,
+      () => testClient().rankings.history(PROJECT_ID, OTHER_ID, { date_from: '01/06/2026' }),
+      'date_from',
+    );
   });
 
   test('a wrong type inside history[] is a ResponseValidationError', async () => {
-    const bad = { ...keywordHistoryFixture, history: [{ ...keywordHistoryFixture.history[0], featured_snippet: 'no' }] };
-    await expectSchemaFailure(server, () => testClient().rankings.history(PROJECT_ID, OTHER_ID), bad, ['history', 0, 'featured_snippet']);
+    const bad = {
+      ...keywordHistoryFixture,
+      history: [{ ...keywordHistoryFixture.history[0], featured_snippet: 'no' }],
+    };
+    await expectSchemaFailure(server, () => testClient().rankings.history(PROJECT_ID, OTHER_ID), bad, [
+      'history',
+      0,
+      'featured_snippet',
+    ]);
   });
 
   test('is retried on 500 (a GET) and then succeeds', async () => {
-    await expectRetriedAfter(server, serverError, () => testClient().rankings.history(PROJECT_ID, OTHER_ID), keywordHistoryFixture);
+    await expectRetriedAfter(
+      server,
+      serverError,
+      () => testClient().rankings.history(PROJECT_ID, OTHER_ID),
+      keywordHistoryFixture,
+    );
   });
 });

@@ -1,10 +1,5 @@
 import { describe, expect, expectTypeOf, test } from 'vitest';
-import {
-  type Deleted,
-  DeletedSchema,
-  type Report,
-  ReportSchema,
-} from '../../src/resources/reports.js';
+import { type Deleted, DeletedSchema, type Report, ReportSchema } from '../../src/resources/reports.js';
 import { reportFixture } from '../fixtures/records.js';
 
 describe('ReportSchema (record not shown)', () => {
@@ -16,9 +11,7 @@ describe('ReportSchema (record not shown)', () => {
   });
 
   test('accepts a record with none of the guessed fields', () => {
-    expect(ReportSchema.parse({ share_link: 'https://r.example/abc' })['share_link']).toBe(
-      'https://r.example/abc',
-    );
+    expect(ReportSchema.parse({ share_link: 'https://r.example/abc' })['share_link']).toBe('https://r.example/abc');
   });
 
   test('accepts a slug id that is not a UUID', () => {

@@ -42,7 +42,12 @@ describe('reports.list', () => {
   });
 
   test('a wrong type in a known field is a ResponseValidationError', async () => {
-    await expectSchemaFailure(server, () => testClient().reports.list(PROJECT_ID), [{ ...reportFixture, url: 7 }], [0, 'url']);
+    await expectSchemaFailure(
+      server,
+      () => testClient().reports.list(PROJECT_ID),
+      [{ ...reportFixture, url: 7 }],
+      [0, 'url'],
+    );
   });
 });
 
@@ -51,7 +56,12 @@ describe('reports.create', () => {
     const requests = record(server, () => ok(reportFixture, {}, 201));
     await testClient().reports.create(PROJECT_ID, { name: 'Q2 performance', date_from: '2026-04-01' });
     expect(requests).toHaveLength(1);
-    expect(requests[0]).toMatchObject({ method: 'POST', path: base, query: {}, body: { name: 'Q2 performance', date_from: '2026-04-01' } });
+    expect(requests[0]).toMatchObject({
+      method: 'POST',
+      path: base,
+      query: {},
+      body: { name: 'Q2 performance', date_from: '2026-04-01' },
+    });
     expectHeaders(requests[0], { json: true });
   });
 
@@ -76,7 +86,12 @@ describe('reports.create', () => {
   });
 
   test('a wrong type in a known field is a ResponseValidationError', async () => {
-    await expectSchemaFailure(server, () => testClient().reports.create(PROJECT_ID), { ...reportFixture, created_at: 1 }, ['created_at']);
+    await expectSchemaFailure(
+      server,
+      () => testClient().reports.create(PROJECT_ID),
+      { ...reportFixture, created_at: 1 },
+      ['created_at'],
+    );
   });
 
   test('is not retried on 500: a replay could create a second report', async () => {
@@ -84,7 +99,12 @@ describe('reports.create', () => {
   });
 
   test('is retried on 429, then succeeds', async () => {
-    await expectRetriedAfter(server, rateLimited, () => testClient().reports.create(PROJECT_ID, { name: 'Q2' }), reportFixture);
+    await expectRetriedAfter(
+      server,
+      rateLimited,
+      () => testClient().reports.create(PROJECT_ID, { name: 'Q2' }),
+      reportFixture,
+    );
   });
 });
 
@@ -119,7 +139,11 @@ describe('reports.get', () => {
     ['a newline', 'q3\nreview'],
     ['not a string', 42],
   ])('rejects a slug that is %s before sending', async (_, reportId) => {
-    await expectRejectedBeforeSending(server, () => testClient().reports.get(PROJECT_ID, reportId as string), 'reportId');
+    await expectRejectedBeforeSending(
+      server,
+      () => testClient().reports.get(PROJECT_ID, reportId as string),
+      'reportId',
+    );
   });
 
   test('rejects a malformed projectId before sending', async () => {
@@ -134,7 +158,9 @@ describe('reports.get', () => {
   });
 
   test('a wrong type in a known field is a ResponseValidationError', async () => {
-    await expectSchemaFailure(server, () => testClient().reports.get(PROJECT_ID, slug), { ...reportFixture, id: 5 }, ['id']);
+    await expectSchemaFailure(server, () => testClient().reports.get(PROJECT_ID, slug), { ...reportFixture, id: 5 }, [
+      'id',
+    ]);
   });
 });
 
@@ -147,12 +173,15 @@ describe('reports.delete', () => {
     expectHeaders(requests[0], { json: false });
   });
 
-  test.each([[{ deleted: true }], [null], [reportFixture]])('resolves whatever data the server sent (%j)', async (data) => {
-    answer(server, data, { request_id: 'req_deleted' });
-    const { data: result, meta } = await testClient().reports.delete(PROJECT_ID, slug).withResponse();
-    expect(result).toEqual(data);
-    expect(meta.request_id).toBe('req_deleted');
-  });
+  test.each([[{ deleted: true }], [null], [reportFixture]])(
+    'resolves whatever data the server sent (%j)',
+    async (data) => {
+      answer(server, data, { request_id: 'req_deleted' });
+      const { data: result, meta } = await testClient().reports.delete(PROJECT_ID, slug).withResponse();
+      expect(result).toEqual(data);
+      expect(meta.request_id).toBe('req_deleted');
+    },
+  );
 
   test('resolves on a bodiless 204', async () => {
     record(server, () => new HttpResponse(null, { status: 204 }));
@@ -172,6 +201,8 @@ describe('reports.delete', () => {
   });
 
   test('is retried on 500 (a DELETE), then succeeds', async () => {
-    await expectRetriedAfter(server, serverError, () => testClient().reports.delete(PROJECT_ID, slug), { deleted: true });
+    await expectRetriedAfter(server, serverError, () => testClient().reports.delete(PROJECT_ID, slug), {
+      deleted: true,
+    });
   });
 });

@@ -13,8 +13,13 @@ let dir: string;
 let server: SmokeServer;
 
 beforeAll(async () => {
-  dir = await scratchProject(tarball, ['@opentelemetry/api@1.9', '@opentelemetry/sdk-trace-base@2', '@opentelemetry/context-async-hooks@2']);
-  for (const file of ['otel-smoke.mjs', 'otel-smoke.cjs']) await copyFile(join(repoRoot, 'test', 'runtimes', 'fixtures', file), join(dir, file));
+  dir = await scratchProject(tarball, [
+    '@opentelemetry/api@1.9',
+    '@opentelemetry/sdk-trace-base@2',
+    '@opentelemetry/context-async-hooks@2',
+  ]);
+  for (const file of ['otel-smoke.mjs', 'otel-smoke.cjs'])
+    await copyFile(join(repoRoot, 'test', 'runtimes', 'fixtures', file), join(dir, file));
   server = await startSmokeServer(dir);
 });
 afterAll(async () => {
@@ -31,7 +36,10 @@ describe('packed seo-visibility/otel', () => {
   });
 
   it('traces every request of a job as child spans, from ESM', async () => {
-    const { stdout } = expectOk(await run('node', ['otel-smoke.mjs'], { cwd: dir, env: server.env }), 'node otel-smoke.mjs');
+    const { stdout } = expectOk(
+      await run('node', ['otel-smoke.mjs'], { cwd: dir, env: server.env }),
+      'node otel-smoke.mjs',
+    );
     const report = JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as {
       spans: Array<{ name: string; underJob: boolean; attributes: Record<string, unknown> }>;
       sameErrorClass: boolean;
@@ -39,13 +47,24 @@ describe('packed seo-visibility/otel', () => {
     const pages = Math.ceil(server.projects.length / 2);
     expect(report.spans.map((s) => s.name)).toEqual([...Array<string>(pages).fill('GET /projects'), 'GET /webhooks']);
     expect(report.spans.every((s) => s.underJob)).toBe(true);
-    expect(report.spans.at(-1)!.attributes).toMatchObject({ 'http.request.method': 'GET', 'url.template': '/webhooks', 'http.response.status_code': 429, 'error.type': '429' });
-    expect(report.spans[0]!.attributes).toMatchObject({ 'server.address': '127.0.0.1', 'http.response.status_code': 200 });
+    expect(report.spans.at(-1)!.attributes).toMatchObject({
+      'http.request.method': 'GET',
+      'url.template': '/webhooks',
+      'http.response.status_code': 429,
+      'error.type': '429',
+    });
+    expect(report.spans[0]!.attributes).toMatchObject({
+      'server.address': '127.0.0.1',
+      'http.response.status_code': 200,
+    });
     expect(report.sameErrorClass).toBe(true);
   });
 
   it('loads through require() and shares the main entry classes', async () => {
     const { stdout } = expectOk(await run('node', ['otel-smoke.cjs'], { cwd: dir }), 'node otel-smoke.cjs');
-    expect(JSON.parse(stdout.trim())).toEqual({ hooks: ['onRequest', 'onResponse', 'onError', 'onRetry'], sameErrorClass: true });
+    expect(JSON.parse(stdout.trim())).toEqual({
+      hooks: ['onRequest', 'onResponse', 'onError', 'onRetry'],
+      sameErrorClass: true,
+    });
   });
 });

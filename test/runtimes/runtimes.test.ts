@@ -11,7 +11,8 @@ const consumerDir = inject('consumerDir');
 let server: SmokeServer;
 
 beforeAll(async () => {
-  for (const file of ['smoke.mjs', 'smoke-steps.mjs']) await copyFile(join(repoRoot, 'test', 'runtimes', 'fixtures', file), join(consumerDir, file));
+  for (const file of ['smoke.mjs', 'smoke-steps.mjs'])
+    await copyFile(join(repoRoot, 'test', 'runtimes', 'fixtures', file), join(consumerDir, file));
   server = await startSmokeServer(consumerDir);
 });
 afterAll(() => server?.close());
@@ -31,10 +32,14 @@ function expectSmoke(stdout: string, runtime: RegExp, userAgent: RegExp): void {
 
 describe('packed SDK on other runtimes', () => {
   it('runs on Deno (node_modules resolution, no npm: specifiers)', async () => {
-    const result = await run('deno', ['run', '--node-modules-dir=manual', '--allow-net=127.0.0.1', '--allow-env', '--allow-read', 'smoke.mjs'], {
-      cwd: consumerDir,
-      env: { ...server.env, DENO_NO_UPDATE_CHECK: '1', DENO_DIR: join(consumerDir, '.deno') },
-    });
+    const result = await run(
+      'deno',
+      ['run', '--node-modules-dir=manual', '--allow-net=127.0.0.1', '--allow-env', '--allow-read', 'smoke.mjs'],
+      {
+        cwd: consumerDir,
+        env: { ...server.env, DENO_NO_UPDATE_CHECK: '1', DENO_DIR: join(consumerDir, '.deno') },
+      },
+    );
     expectSmoke(expectOk(result, 'deno').stdout, /^deno$/, /^seo-visibility\/\d+\.\d+\.\d+\S* deno\/\d+\.\d+/);
   });
 
@@ -44,7 +49,11 @@ describe('packed SDK on other runtimes', () => {
   });
 
   it('runs on Node 22, the oldest supported Node (fetched with npm exec)', async () => {
-    const result = await run('npm', ['exec', '--yes', '--package=node@22', '--', 'node', 'smoke.mjs'], { cwd: consumerDir, env: server.env, timeoutMs: 300_000 });
+    const result = await run('npm', ['exec', '--yes', '--package=node@22', '--', 'node', 'smoke.mjs'], {
+      cwd: consumerDir,
+      env: server.env,
+      timeoutMs: 300_000,
+    });
     expectSmoke(expectOk(result, 'node 22').stdout, /^node v22\./, /^seo-visibility\/\d+\.\d+\.\d+\S* node\/22\./);
   });
 });

@@ -37,11 +37,15 @@ describe('packed SDK on Cloudflare workerd', () => {
     expect(status).toBe(200);
     expectSmoke(body);
     // workerd lets a request set User-Agent (browsers do not); it has no version to report.
-    expect(server.userAgents()).toEqual([expect.stringMatching(new RegExp(`^seo-visibility/${String(body.version).replaceAll('.', '\\.')} workerd`))]);
+    expect(server.userAgents()).toEqual([
+      expect.stringMatching(new RegExp(`^seo-visibility/${String(body.version).replaceAll('.', '\\.')} workerd`)),
+    ]);
   });
 
   it('reads SEO_VISIBILITY_API_KEY and SEO_VISIBILITY_BASE_URL from process.env under nodejs_compat', async () => {
-    const { status, body } = await runWorker(bundle.script, { ...server.env, FROM_PROCESS_ENV: '1' }, ['nodejs_compat']);
+    const { status, body } = await runWorker(bundle.script, { ...server.env, FROM_PROCESS_ENV: '1' }, [
+      'nodejs_compat',
+    ]);
     expect(body.error).toBeUndefined();
     expect(status).toBe(200);
     expectSmoke(body);

@@ -20,7 +20,11 @@ function installedPackage(consumerDir: string): Plugin {
     setup(b) {
       b.onResolve({ filter: /^seo-visibility(\/.*)?$/ }, async (args) => {
         if (args.pluginData === 'installed') return undefined;
-        const result = await b.resolve(args.path, { kind: args.kind, resolveDir: consumerDir, pluginData: 'installed' });
+        const result = await b.resolve(args.path, {
+          kind: args.kind,
+          resolveDir: consumerDir,
+          pluginData: 'installed',
+        });
         return result.errors.length > 0 ? { errors: result.errors } : { path: result.path };
       });
     },
@@ -68,7 +72,13 @@ export async function runWorker(
   bindings: Record<string, string>,
   flags: string[] = [],
 ): Promise<{ status: number; body: Record<string, unknown> }> {
-  const mf = new Miniflare({ modules: true, script, bindings, compatibilityDate: '2025-09-01', compatibilityFlags: flags });
+  const mf = new Miniflare({
+    modules: true,
+    script,
+    bindings,
+    compatibilityDate: '2025-09-01',
+    compatibilityFlags: flags,
+  });
   try {
     const response = await mf.dispatchFetch('http://worker.test/');
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };

@@ -9,6 +9,9 @@ it('docs/sync-tables.md is what the registry renders (run `npx tsx scripts/sync-
 
 it('the reference names every table, its key, its kind and both sync columns', () => {
   const text = renderSyncTables();
-  for (const t of Object.values(TABLE_SCHEMAS)) expect(text).toContain(`| \`${t.table}\` | \`${t.dataset}\` | ${t.primaryKey.map((k) => `\`${k}\``).join(', ')} | ${t.kind} |`);
+  for (const t of Object.values(TABLE_SCHEMAS))
+    expect(text).toContain(
+      `| \`${t.table}\` | \`${t.dataset}\` | ${t.primaryKey.map((k) => `\`${k}\``).join(', ')} | ${t.kind} |`,
+    );
   for (const c of SYNC_COLUMNS) expect(text).toContain(`\`${c}\``);
 });

@@ -11,7 +11,10 @@ const tsx = join(root, 'node_modules', '.bin', 'tsx');
 let checkout: string | undefined;
 
 function git(cwd: string, ...args: string[]): void {
-  const run = spawnSync('git', ['-c', 'user.name=test', '-c', 'user.email=test@example.test', ...args], { cwd, encoding: 'utf8' });
+  const run = spawnSync('git', ['-c', 'user.name=test', '-c', 'user.email=test@example.test', ...args], {
+    cwd,
+    encoding: 'utf8',
+  });
   if (run.status !== 0) throw new Error(`git ${args.join(' ')}: ${run.stderr}`);
 }
 
@@ -19,7 +22,8 @@ function git(cwd: string, ...args: string[]): void {
 function committedCheckout(): string {
   const dir = mkdtempSync(join(tmpdir(), 'sv-tree-'));
   mkdirSync(join(dir, 'scripts'));
-  for (const file of ['test-all.ts', 'tree-state.ts']) copyFileSync(join(root, 'scripts', file), join(dir, 'scripts', file));
+  for (const file of ['test-all.ts', 'tree-state.ts'])
+    copyFileSync(join(root, 'scripts', file), join(dir, 'scripts', file));
   writeFileSync(join(dir, 'package-lock.json'), '{ "lockfileVersion": 3 }\n');
   writeFileSync(join(dir, '.gitignore'), 'artifacts/\n');
   git(dir, 'init', '-q');
@@ -28,7 +32,8 @@ function committedCheckout(): string {
   return dir;
 }
 
-const treePass = (dir: string) => spawnSync(tsx, [join(dir, 'scripts', 'test-all.ts'), '--only', 'tree unchanged'], { cwd: dir, encoding: 'utf8' });
+const treePass = (dir: string) =>
+  spawnSync(tsx, [join(dir, 'scripts', 'test-all.ts'), '--only', 'tree unchanged'], { cwd: dir, encoding: 'utf8' });
 
 afterEach(() => {
   if (checkout) rmSync(checkout, { recursive: true, force: true });
@@ -45,15 +50,22 @@ describe("npm test's 'tree unchanged' pass", () => {
     expect(run.status).toBe(0);
   });
 
-  it('says how long it expects to take before it starts: an estimate at first, then the last run\'s recorded times', () => {
+  it("says how long it expects to take before it starts: an estimate at first, then the last run's recorded times", () => {
     checkout = committedCheckout();
     const first = treePass(checkout);
-    expect(first.stdout.split('\n')[0]).toMatch(/^npm test: 1 passes, expected to take about 0 min 1 s \(estimates for a 2-core machine\)$/);
-    const recorded = JSON.parse(readFileSync(join(checkout, 'artifacts', 'test-times.json'), 'utf8')) as Record<string, number>;
+    expect(first.stdout.split('\n')[0]).toMatch(
+      /^npm test: 1 passes, expected to take about 0 min 1 s \(estimates for a 2-core machine\)$/,
+    );
+    const recorded = JSON.parse(readFileSync(join(checkout, 'artifacts', 'test-times.json'), 'utf8')) as Record<
+      string,
+      number
+    >;
     expect(Object.keys(recorded)).toEqual(['tree unchanged']);
     writeFileSync(join(checkout, 'artifacts', 'test-times.json'), JSON.stringify({ 'tree unchanged': 125 }));
     const second = treePass(checkout);
-    expect(second.stdout.split('\n')[0]).toBe('npm test: 1 passes, expected to take about 2 min 5 s (the last run on this machine, artifacts/test-times.json)');
+    expect(second.stdout.split('\n')[0]).toBe(
+      'npm test: 1 passes, expected to take about 2 min 5 s (the last run on this machine, artifacts/test-times.json)',
+    );
     expect(second.status).toBe(0);
   });
 

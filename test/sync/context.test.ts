@@ -28,11 +28,25 @@ afterAll(async () => {
 describe('a request that fails for good', () => {
   it('is a SyncError (request_failed) naming the dataset, the project and the endpoint, with the client error as its cause', async () => {
     broken = account.sim.data.listedProjects[1]?.id as string;
-    const client = new SeoVisibilityClient({ apiKey: account.sim.keys.readOnly, baseUrl: server.url, retryBackoff: { initialDelay: 1, maxDelay: 5 }, maxRetries: 1, rateLimit: { windows: false } });
-    const error = await runSync(client, { projects: 'all', datasets: ['content.list'] }, { store: sqliteStore(join(account.dir, 'broken.db')), now: account.now }).catch((e: unknown) => e);
+    const client = new SeoVisibilityClient({
+      apiKey: account.sim.keys.readOnly,
+      baseUrl: server.url,
+      retryBackoff: { initialDelay: 1, maxDelay: 5 },
+      maxRetries: 1,
+      rateLimit: { windows: false },
+    });
+    const error = await runSync(
+      client,
+      { projects: 'all', datasets: ['content.list'] },
+      { store: sqliteStore(join(account.dir, 'broken.db')), now: account.now },
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SyncError);
     expect(error).toMatchObject({ code: 'request_failed' });
-    expect((error as Error).message).toMatch(new RegExp(`^Reading content\\.list of project ${broken} \\(GET /projects/${broken}/content\\?offset=0\\) failed: \\w+Error: `));
+    expect((error as Error).message).toMatch(
+      new RegExp(
+        `^Reading content\\.list of project ${broken} \\(GET /projects/${broken}/content\\?offset=0\\) failed: \\w+Error: `,
+      ),
+    );
     expect((error as Error & { cause?: Error }).cause?.name).toMatch(/Error$/);
     expect((error as Error).message).not.toContain(account.sim.keys.readOnly);
   });

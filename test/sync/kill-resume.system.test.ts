@@ -20,8 +20,24 @@ let cleanNdjson: Record<string, string[]>;
 
 let postgres: TestPostgres;
 
-const argsFor = (store: { db?: string; ndjson?: string; postgres?: string; schema?: string }) => ({ baseUrl: account.server.url, apiKey: account.sim.keys.readOnly, now: T0, concurrency: CONCURRENCY, ...store });
-const ndjsonLines = (dir: string) => Object.fromEntries(DATASET_NAMES.map((d) => [d, readFileSync(join(dir, `${TABLE_SCHEMAS[d].table}.ndjson`), 'utf8').split('\n').filter(Boolean).map((l) => JSON.stringify(withoutSyncColumns(JSON.parse(l) as Record<string, unknown>))).sort()]));
+const argsFor = (store: { db?: string; ndjson?: string; postgres?: string; schema?: string }) => ({
+  baseUrl: account.server.url,
+  apiKey: account.sim.keys.readOnly,
+  now: T0,
+  concurrency: CONCURRENCY,
+  ...store,
+});
+const ndjsonLines = (dir: string) =>
+  Object.fromEntries(
+    DATASET_NAMES.map((d) => [
+      d,
+      readFileSync(join(dir, `${TABLE_SCHEMAS[d].table}.ndjson`), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.stringify(withoutSyncColumns(JSON.parse(l) as Record<string, unknown>)))
+        .sort(),
+    ]),
+  );
 
 beforeAll(async () => {
   [account, postgres] = await Promise.all([startAccount(), startPostgres()]);
@@ -43,7 +59,11 @@ afterAll(async () => {
  * Kills a sync `kills` times at random request counts, then lets it finish; returns what the
  * server served in all and how many kills landed.
  */
-async function killChain(seed: number, kills: number, store: { db?: string; ndjson?: string; postgres?: string; schema?: string }): Promise<{ total: number; landed: number }> {
+async function killChain(
+  seed: number,
+  kills: number,
+  store: { db?: string; ndjson?: string; postgres?: string; schema?: string },
+): Promise<{ total: number; landed: number }> {
   const random = prng(seed);
   const before = account.sim.requests.length;
   let landed = 0;
@@ -63,15 +83,19 @@ describe('a sync killed with SIGKILL at random points, then resumed', () => {
     [11, 6],
     [22, 6],
     [33, 6],
-  ])('SQLite (seed %i, %i kills): exactly the rows of a clean run, only the requests in flight at each kill spent again', async (seed, kills) => {
-    const db = join(account.dir, `chain-${seed}.db`);
-    const { total, landed } = await killChain(seed, kills, { db });
-    expect(landed).toBe(kills);
-    expect(dumpTables(db)).toEqual(clean.tables);
-    // Each kill can lose only the requests in flight: at most `concurrency` (≤ one per dataset).
-    expect(total - clean.requests).toBeLessThanOrEqual(landed * CONCURRENCY);
-    expect(total).toBeGreaterThanOrEqual(clean.requests);
-  }, 180_000);
+  ])(
+    'SQLite (seed %i, %i kills): exactly the rows of a clean run, only the requests in flight at each kill spent again',
+    async (seed, kills) => {
+      const db = join(account.dir, `chain-${seed}.db`);
+      const { total, landed } = await killChain(seed, kills, { db });
+      expect(landed).toBe(kills);
+      expect(dumpTables(db)).toEqual(clean.tables);
+      // Each kill can lose only the requests in flight: at most `concurrency` (≤ one per dataset).
+      expect(total - clean.requests).toBeLessThanOrEqual(landed * CONCURRENCY);
+      expect(total).toBeGreaterThanOrEqual(clean.requests);
+    },
+    180_000,
+  );
 
   it('NDJSON (6 kills): bytes past the last commit are cut off, so every line is there exactly once', async () => {
     const dir = join(account.dir, 'chain-ndjson');
@@ -93,33 +117,48 @@ describe('a sync killed with SIGKILL at random points, then resumed', () => {
     expect(total - clean.requests).toBeLessThanOrEqual(landed * CONCURRENCY);
   }, 180_000);
 
-  it.each(['SQLite', 'NDJSON', 'Postgres'] as const)('%s: SIGKILLs while the process starts and opens the store (tables, lock) leave it openable; the run then ends with the clean rows', async (kind) => {
-    const store = kind === 'SQLite' ? { db: join(account.dir, 'open.db') } : kind === 'NDJSON' ? { ndjson: join(account.dir, 'open-ndjson') } : { postgres: postgres.url, schema: 'open_pg' };
-    const random = prng(77);
-    let landed = 0;
-    for (let k = 0; k < 8; k++) {
-      // Bounded: each child is killed within 40-400 ms of its start, before or during its first
-      // commits, and by its OPEN_KILL_REQUESTS-th request at the latest: on a fast machine a child
-      // could otherwise finish the run, and the last one would start a second run, which appends
-      // the tables re-read every run again (NDJSON is append-only: that is a second run, not a fault).
-      const outcome = await runChild(script, argsFor(store), OPEN_KILL_REQUESTS, 30_000, 40 + Math.floor(random() * 360));
-      expect(outcome.result).toBeUndefined();
-      if (outcome.killed) landed++;
-    }
-    expect(landed).toBeGreaterThan(0);
-    const last = await runChild(script, argsFor(store));
-    expect(last.result?.status).toBe('completed');
-    if (kind === 'SQLite') expect(dumpTables(store.db as string)).toEqual(clean.tables);
-    else if (kind === 'NDJSON') expect(ndjsonLines(store.ndjson as string)).toEqual(cleanNdjson);
-    else {
-      const pool = testPool(postgres.url);
-      try {
-        expect(await dumpPostgres(pool, 'open_pg', clean.tables)).toEqual(clean.tables);
-      } finally {
-        await pool.end();
+  it.each(['SQLite', 'NDJSON', 'Postgres'] as const)(
+    '%s: SIGKILLs while the process starts and opens the store (tables, lock) leave it openable; the run then ends with the clean rows',
+    async (kind) => {
+      const store =
+        kind === 'SQLite'
+          ? { db: join(account.dir, 'open.db') }
+          : kind === 'NDJSON'
+            ? { ndjson: join(account.dir, 'open-ndjson') }
+            : { postgres: postgres.url, schema: 'open_pg' };
+      const random = prng(77);
+      let landed = 0;
+      for (let k = 0; k < 8; k++) {
+        // Bounded: each child is killed within 40-400 ms of its start, before or during its first
+        // commits, and by its OPEN_KILL_REQUESTS-th request at the latest: on a fast machine a child
+        // could otherwise finish the run, and the last one would start a second run, which appends
+        // the tables re-read every run again (NDJSON is append-only: that is a second run, not a fault).
+        const outcome = await runChild(
+          script,
+          argsFor(store),
+          OPEN_KILL_REQUESTS,
+          30_000,
+          40 + Math.floor(random() * 360),
+        );
+        expect(outcome.result).toBeUndefined();
+        if (outcome.killed) landed++;
       }
-    }
-  }, 180_000);
+      expect(landed).toBeGreaterThan(0);
+      const last = await runChild(script, argsFor(store));
+      expect(last.result?.status).toBe('completed');
+      if (kind === 'SQLite') expect(dumpTables(store.db as string)).toEqual(clean.tables);
+      else if (kind === 'NDJSON') expect(ndjsonLines(store.ndjson as string)).toEqual(cleanNdjson);
+      else {
+        const pool = testPool(postgres.url);
+        try {
+          expect(await dumpPostgres(pool, 'open_pg', clean.tables)).toEqual(clean.tables);
+        } finally {
+          await pool.end();
+        }
+      }
+    },
+    180_000,
+  );
 
   it(`NDJSON: a SIGKILL before each of the first ${NDJSON_STEPS} file-changing steps (the lock, creating the files, the commit record, the first commits), one child per step, then a resume: exactly the clean rows`, async () => {
     const dir = join(account.dir, 'steps-ndjson');
@@ -139,7 +178,8 @@ describe('a sync killed with SIGKILL at random points, then resumed', () => {
     const store = ndjsonStore(grown);
     await store.open();
     // 3,000 progress lines for 751 live entries: the next open compacts.
-    for (let i = 0; i < 1_500; i++) await store.commit({ state: { 'note/counter': i, [`note/gone-${i}`]: i % 2 ? null : i } });
+    for (let i = 0; i < 1_500; i++)
+      await store.commit({ state: { 'note/counter': i, [`note/gone-${i}`]: i % 2 ? null : i } });
     await store.close();
     const progress = (s: SyncStore) => Object.fromEntries(s.entries(''));
     // Built by hand: opening `grown` here would compact it.
@@ -156,7 +196,10 @@ describe('a sync killed with SIGKILL at random points, then resumed', () => {
       const got = progress(reopened);
       await reopened.close();
       // The run record and its first entries may be there too; everything else is as it was.
-      expect({ step, notes: Object.fromEntries(Object.entries(got).filter(([k]) => k.startsWith('note/'))) }).toEqual({ step, notes: expected });
+      expect({ step, notes: Object.fromEntries(Object.entries(got).filter(([k]) => k.startsWith('note/'))) }).toEqual({
+        step,
+        notes: expected,
+      });
     }
   }, 120_000);
 });

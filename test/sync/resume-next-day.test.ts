@@ -12,7 +12,10 @@ const DAY = 86_400_000;
 let account: ShiftingAccount | undefined;
 afterEach(() => account?.close());
 
-const keysOf = (path: string, table: string) => (dumpTables(path)[table] ?? []).map((r) => `${String(r['project_id']).slice(0, 8)} ${String(r['snapshot_date'])}`).sort();
+const keysOf = (path: string, table: string) =>
+  (dumpTables(path)[table] ?? [])
+    .map((r) => `${String(r['project_id']).slice(0, 8)} ${String(r['snapshot_date'])}`)
+    .sort();
 
 describe('a run resumed the next day', () => {
   it('stopped on day D after one project, resumed on D+1: D+1 reads are dated D+1, and D+1 has every project', async () => {
@@ -22,7 +25,12 @@ describe('a run resumed the next day', () => {
     const job: SyncJob = { projects: [p1, p2], datasets: ['backlinks.summary', 'rankings.list'] };
     const path = account.path('days');
     // The project list, then p1's rankings: stopped on D (2026-06-10).
-    const stopped = await runSync(client, job, { store: account.store('days'), now, budget: { maxRequests: 2 }, concurrency: 1 });
+    const stopped = await runSync(client, job, {
+      store: account.store('days'),
+      now,
+      budget: { maxRequests: 2 },
+      concurrency: 1,
+    });
     expect(stopped).toMatchObject({ status: 'stopped', snapshotDate: '2026-06-10' });
     const readOnD = keysOf(path, 'rankings_list');
     expect(readOnD.length).toBeGreaterThan(0);
@@ -35,6 +43,8 @@ describe('a run resumed the next day', () => {
     // D keeps what was read on D; D+1 holds both projects' keywords, read on D+1.
     const rankings = keysOf(path, 'rankings_list');
     expect(rankings.filter((k) => k.endsWith('2026-06-10'))).toEqual(readOnD);
-    expect(new Set(rankings.filter((k) => k.endsWith('2026-06-11')))).toEqual(new Set([`${id(p1)} 2026-06-11`, `${id(p2)} 2026-06-11`]));
+    expect(new Set(rankings.filter((k) => k.endsWith('2026-06-11')))).toEqual(
+      new Set([`${id(p1)} 2026-06-11`, `${id(p2)} 2026-06-11`]),
+    );
   });
 });

@@ -15,7 +15,8 @@ describe('listenAccounts', () => {
     const a = createSimulator({ seed: 1 });
     const b = createSimulator({ seed: 2 });
     server = await listenAccounts([a, b]);
-    const ids = async (key: string) => ((await (await get(key)).json()) as { data: Array<{ id: string }> }).data.map((p) => p.id);
+    const ids = async (key: string) =>
+      ((await (await get(key)).json()) as { data: Array<{ id: string }> }).data.map((p) => p.id);
     expect(await ids(a.keys.readOnly)).toEqual(a.data.listedProjects.map((p) => p.id));
     expect(await ids(b.keys.readWrite)).toEqual(b.data.listedProjects.map((p) => p.id));
     expect(await ids(a.keys.readOnly)).not.toEqual(await ids(b.keys.readOnly));
@@ -28,7 +29,11 @@ describe('listenAccounts', () => {
     const a = createSimulator({ seed: 1, rateLimit: { windows }, now });
     const b = createSimulator({ seed: 2, rateLimit: { windows }, now });
     server = await listenAccounts([a, b]);
-    expect([(await get(a.keys.readOnly)).status, (await get(a.keys.readOnly)).status, (await get(a.keys.readOnly)).status]).toEqual([200, 200, 429]);
+    expect([
+      (await get(a.keys.readOnly)).status,
+      (await get(a.keys.readOnly)).status,
+      (await get(a.keys.readOnly)).status,
+    ]).toEqual([200, 200, 429]);
     expect((await get(b.keys.readOnly)).status).toBe(200);
     expect(a.requests.length).toBe(3);
     expect(b.requests.length).toBe(1);
@@ -43,6 +48,8 @@ describe('listenAccounts', () => {
 
   it('refuses an empty list, and simulators on different base paths', () => {
     expect(() => listenAccounts([])).toThrow(/non-empty array/);
-    expect(() => listenAccounts([createSimulator(), createSimulator({ baseUrl: 'http://localhost/v2' })])).toThrow(/same base path/);
+    expect(() => listenAccounts([createSimulator(), createSimulator({ baseUrl: 'http://localhost/v2' })])).toThrow(
+      /same base path/,
+    );
   });
 });

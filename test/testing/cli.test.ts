@@ -7,7 +7,10 @@ describe('seo-visibility-simulator CLI', () => {
     const stop = await main(['--port', '0', '--seed', '2', '--tick', '0'], (line) => lines.push(line));
     try {
       const url = lines.find((l) => l.startsWith('SEO_VISIBILITY_BASE_URL='))!.split('=')[1]!;
-      const key = lines.find((l) => l.startsWith('Read + Write key:'))!.split(':')[1]!.trim();
+      const key = lines
+        .find((l) => l.startsWith('Read + Write key:'))!
+        .split(':')[1]!
+        .trim();
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/);
       expect(lines.some((l) => l.startsWith('Read Only key:'))).toBe(true);
       const res = await fetch(`${url}/projects`, { headers: { authorization: `Bearer ${key}` } });
@@ -26,7 +29,9 @@ describe('seo-visibility-simulator CLI', () => {
     } finally {
       await stop();
     }
-    await expect(main(['--port', '0', '--speedup', 'fast'], () => {})).rejects.toThrow(/Invalid speedup: expected a number from 1 to 3,600/);
+    await expect(main(['--port', '0', '--speedup', 'fast'], () => {})).rejects.toThrow(
+      /Invalid speedup: expected a number from 1 to 3,600/,
+    );
   });
 
   it('rejects a bad number with the usage text', async () => {

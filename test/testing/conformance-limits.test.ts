@@ -19,7 +19,11 @@ describe.each(FORMS)('simulator rate limits over $name', (form) => {
     }
     const limited = await ctx.api.get('/webhooks');
     expect(limited.status).toBe(429);
-    expect(limited.body).toMatchObject({ success: false, error: { code: 'RATE_LIMITED', message: 'Rate limit exceeded. Try again later.' }, meta: { rate_limit: { limit: 20, remaining: 0, reset: (START + 2000) / 1000 } } });
+    expect(limited.body).toMatchObject({
+      success: false,
+      error: { code: 'RATE_LIMITED', message: 'Rate limit exceeded. Try again later.' },
+      meta: { rate_limit: { limit: 20, remaining: 0, reset: (START + 2000) / 1000 } },
+    });
     // Budgets are per key: the read-only key still has its own.
     expect((await ctx.ro.get('/webhooks')).status).toBe(200);
     clock += 1999;
@@ -44,14 +48,26 @@ describe.each(FORMS)('simulator with several windows over $name', (form) => {
   let clock = START;
   const ctx = useForm(form, () => {
     clock = START;
-    return { now: () => clock, rateLimit: { windows: [{ limit: 5, intervalMs: 1000 }, { limit: 8, intervalMs: 10_000 }] } };
+    return {
+      now: () => clock,
+      rateLimit: {
+        windows: [
+          { limit: 5, intervalMs: 1000 },
+          { limit: 8, intervalMs: 10_000 },
+        ],
+      },
+    };
   });
 
   it('reports the most constrained window and blocks on whichever is exhausted', async () => {
     const remaining: number[] = [];
     for (let i = 0; i < 5; i++) remaining.push((await ctx.api.get('/webhooks')).body.meta.rate_limit.remaining);
     expect(remaining).toEqual([4, 3, 2, 1, 0]);
-    expect((await ctx.api.get('/webhooks')).body.meta.rate_limit).toEqual({ limit: 5, remaining: 0, reset: (START + 1000) / 1000 });
+    expect((await ctx.api.get('/webhooks')).body.meta.rate_limit).toEqual({
+      limit: 5,
+      remaining: 0,
+      reset: (START + 1000) / 1000,
+    });
     clock += 1000;
     const next = await ctx.api.get('/webhooks');
     // 1 s window: 4 left; 10 s window: 2 left → the 10 s window is reported.
@@ -73,7 +89,11 @@ describe.each(FORMS)('simulator faults and request log over $name', (form) => {
     const b = await ctx.api.get('/projects');
     const c = await ctx.api.get('/projects');
     expect([a.status, b.status, c.status]).toEqual([503, 503, 200]);
-    expect(a.body).toMatchObject({ success: false, error: { code: 'INTERNAL_ERROR' }, meta: { request_id: expect.any(String), rate_limit: expect.any(Object) } });
+    expect(a.body).toMatchObject({
+      success: false,
+      error: { code: 'INTERNAL_ERROR' },
+      meta: { request_id: expect.any(String), rate_limit: expect.any(Object) },
+    });
     expect(c.body.meta.rate_limit.remaining).toBe(199);
     expect(ctx.sim.requests.filter((r) => r.path === '/projects').map((r) => r.status)).toEqual([503, 503, 200]);
   });
@@ -120,9 +140,20 @@ describe.each(FORMS)('simulator faults and request log over $name', (form) => {
 
   it('logs requests with the key redacted, parsed query and body', async () => {
     await ctx.api.get('/projects', { limit: 2, product_mode: 'software' });
-    await ctx.api.send('POST', '/webhooks', { url: 'https://x.example', project_id: ctx.sim.data.listedProjects[0]!.id, events: ['audit.started'] });
+    await ctx.api.send('POST', '/webhooks', {
+      url: 'https://x.example',
+      project_id: ctx.sim.data.listedProjects[0]!.id,
+      events: ['audit.started'],
+    });
     const [get, post] = ctx.sim.requests;
-    expect(get).toMatchObject({ method: 'GET', path: '/projects', query: { limit: '2', product_mode: 'software' }, status: 200, body: null, at: expect.any(Number) });
+    expect(get).toMatchObject({
+      method: 'GET',
+      path: '/projects',
+      query: { limit: '2', product_mode: 'software' },
+      status: 200,
+      body: null,
+      at: expect.any(Number),
+    });
     expect(get!.headers['authorization']).toBe('Bearer [REDACTED]');
     expect(JSON.stringify(ctx.sim.requests)).not.toContain(ctx.sim.keys.readWrite);
     expect(post).toMatchObject({ method: 'POST', path: '/webhooks', status: 201, body: { url: 'https://x.example' } });

@@ -26,7 +26,11 @@ describe.each(FORMS)('simulator reads over $name', (form) => {
     expect(rest.body.meta.pagination.has_more).toBe(false);
     const ids = [...body.data, ...rest.body.data].map((p: { id: string }) => p.id);
     expect(ids).toEqual(ctx.sim.data.listedProjects.map((p) => p.id));
-    expect([...body.data, ...rest.body.data].every((p: { status: string }) => ['trial', 'active', 'past_due'].includes(p.status))).toBe(true);
+    expect(
+      [...body.data, ...rest.body.data].every((p: { status: string }) =>
+        ['trial', 'active', 'past_due'].includes(p.status),
+      ),
+    ).toBe(true);
     const managed = await ctx.api.get('/projects', { product_mode: 'managed' });
     expect(managed.body.data.length).toBe(2);
     expect(managed.body.data.every((p: { productMode: string }) => p.productMode === 'managed')).toBe(true);
@@ -41,7 +45,11 @@ describe.each(FORMS)('simulator reads over $name', (form) => {
   ])('rejects bad list parameters on %s %j with 400 VALIDATION_ERROR', async (path, query) => {
     const { status, body } = await ctx.api.get(path, query);
     expect(status).toBe(400);
-    expect(body).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR' }, meta: { request_id: expect.any(String) } });
+    expect(body).toMatchObject({
+      success: false,
+      error: { code: 'VALIDATION_ERROR' },
+      meta: { request_id: expect.any(String) },
+    });
   });
 
   it('paginates keywords over the whole table with ids, up to 1000 per page', async () => {
@@ -63,10 +71,15 @@ describe.each(FORMS)('simulator reads over $name', (form) => {
 
   it('filters keywords by last check date', async () => {
     const table = ctx.sim.data.keywords(first());
-    const latestScan = Array.from({ length: table.count }, (_, i) => table.lastCheckDay(i)).reduce((a, b) => Math.max(a, b));
+    const latestScan = Array.from({ length: table.count }, (_, i) => table.lastCheckDay(i)).reduce((a, b) =>
+      Math.max(a, b),
+    );
     const scanDate = new Date(latestScan * 86_400_000).toISOString().slice(0, 10);
     const fresh = await ctx.api.get(`/projects/${first()}/rankings/keywords`, { date_from: scanDate, limit: 1 });
-    const stale = await ctx.api.get(`/projects/${first()}/rankings/keywords`, { date_to: new Date((latestScan - 1) * 86_400_000).toISOString().slice(0, 10), limit: 1000 });
+    const stale = await ctx.api.get(`/projects/${first()}/rankings/keywords`, {
+      date_to: new Date((latestScan - 1) * 86_400_000).toISOString().slice(0, 10),
+      limit: 1000,
+    });
     expect(stale.body.meta.pagination.total).toBeGreaterThan(0);
     expect(fresh.body.meta.pagination.total + stale.body.meta.pagination.total).toBe(table.count);
     expect(stale.body.data.every((k: { last_checked: string }) => k.last_checked < scanDate)).toBe(true);
@@ -84,9 +97,13 @@ describe.each(FORMS)('simulator reads over $name', (form) => {
     const last = body.data.history.at(-1);
     expect(last.check_date).toBe(row.last_checked);
     expect(last.desktop_position).toBe(row.desktop_position);
-    const narrow = await ctx.api.get(`/projects/${first()}/rankings/keywords/${row.id}/history`, { date_from: body.data.history[80].check_date });
+    const narrow = await ctx.api.get(`/projects/${first()}/rankings/keywords/${row.id}/history`, {
+      date_from: body.data.history[80].check_date,
+    });
     expect(narrow.body.data.history.length).toBe(10);
-    const unknown = await ctx.api.get(`/projects/${first()}/rankings/keywords/00000000-0000-4000-8000-000000000000/history`);
+    const unknown = await ctx.api.get(
+      `/projects/${first()}/rankings/keywords/00000000-0000-4000-8000-000000000000/history`,
+    );
     expect(unknown.status).toBe(404);
     expect((await ctx.api.get(`/projects/${first()}/rankings/keywords/not-a-uuid/history`)).status).toBe(400);
   });
@@ -96,17 +113,31 @@ describe.each(FORMS)('simulator reads over $name', (form) => {
     expect(list.body.meta.pagination.total).toBe(ctx.sim.data.prompts(first()).length);
     expect((await ctx.api.get(`/projects/${first()}/prompts`, { limit: 201 })).status).toBe(400);
     const checked = list.body.data.find((p: { last_checked: string | null }) => p.last_checked !== null);
-    expect(Object.keys(checked.latest_responses).sort()).toEqual(['anthropic/claude-sonnet-4', 'google/gemini-2.5-pro', 'openai/gpt-5', 'perplexity/sonar']);
+    expect(Object.keys(checked.latest_responses).sort()).toEqual([
+      'anthropic/claude-sonnet-4',
+      'google/gemini-2.5-pro',
+      'openai/gpt-5',
+      'perplexity/sonar',
+    ]);
     expect(list.body.data.some((p: { last_checked: string | null }) => p.last_checked === null)).toBe(true);
     const detail = await ctx.api.get(`/projects/${first()}/prompts/${checked.id}`);
-    expect(detail.body.data).toMatchObject({ id: checked.id, ai_models: expect.any(Array), last_analyzed: checked.last_checked, last_volume_update: expect.any(String) });
+    expect(detail.body.data).toMatchObject({
+      id: checked.id,
+      ai_models: expect.any(Array),
+      last_analyzed: checked.last_checked,
+      last_volume_update: expect.any(String),
+    });
     const history = await ctx.api.get(`/projects/${first()}/prompts/${checked.id}/history`, { limit: 8 });
     expect(history.body.data.prompt_id).toBe(checked.id);
     expect(history.body.data.responses.length).toBe(8);
     expect(history.body.meta.pagination.total % 4).toBe(0);
     const times = history.body.data.responses.map((r: { checked_at: string }) => r.checked_at);
     expect([...times].sort().reverse()).toEqual(times);
-    expect(history.body.data.responses[0].citations.every((c: object) => Object.keys(c).sort().join() === 'domain,title,url')).toBe(true);
+    expect(
+      history.body.data.responses[0].citations.every(
+        (c: object) => Object.keys(c).sort().join() === 'domain,title,url',
+      ),
+    ).toBe(true);
     expect((await ctx.api.get(`/projects/${first()}/prompts/00000000-0000-4000-8000-000000000000`)).status).toBe(404);
   });
 
@@ -125,15 +156,30 @@ describe.each(FORMS)('simulator reads over $name', (form) => {
     const data = issues.body.data as Array<{ severity: string; affected_count: number; status: string }>;
     for (let i = 1; i < data.length; i++) {
       const [a, b] = [data[i - 1]!, data[i]!];
-      expect(rank[a.severity]! < rank[b.severity]! || (a.severity === b.severity && a.affected_count >= b.affected_count)).toBe(true);
+      expect(
+        rank[a.severity]! < rank[b.severity]! || (a.severity === b.severity && a.affected_count >= b.affected_count),
+      ).toBe(true);
     }
     // Counts exclude dismissed issues, which are served as passed.
     expect(latest.body.data.total_issues).toBe(data.filter((i) => i.status === 'failed').length);
-    expect(latest.body.data.issues_summary).toEqual({ passed: data.length - latest.body.data.total_issues, failed: latest.body.data.total_issues, total: data.length });
-    const critical = await ctx.api.get(`/projects/${first()}/audits/${latest.body.data.id}/issues`, { severity: 'critical', status: 'failed' });
-    expect(critical.body.data.every((i: { severity: string; status: string }) => i.severity === 'critical' && i.status === 'failed')).toBe(true);
+    expect(latest.body.data.issues_summary).toEqual({
+      passed: data.length - latest.body.data.total_issues,
+      failed: latest.body.data.total_issues,
+      total: data.length,
+    });
+    const critical = await ctx.api.get(`/projects/${first()}/audits/${latest.body.data.id}/issues`, {
+      severity: 'critical',
+      status: 'failed',
+    });
+    expect(
+      critical.body.data.every(
+        (i: { severity: string; status: string }) => i.severity === 'critical' && i.status === 'failed',
+      ),
+    ).toBe(true);
     expect(critical.body.meta.pagination.total).toBe(latest.body.data.critical_issues);
-    expect((await ctx.api.get(`/projects/${first()}/audits/00000000-0000-4000-8000-000000000000/issues`)).status).toBe(404);
+    expect((await ctx.api.get(`/projects/${first()}/audits/00000000-0000-4000-8000-000000000000/issues`)).status).toBe(
+      404,
+    );
   });
 
   it('answers 404 for latest audit when no audit has completed', async () => {
@@ -145,7 +191,11 @@ describe.each(FORMS)('simulator reads over $name', (form) => {
 
   it('paginates backlink anchors only', async () => {
     const anchors = await ctx.api.get(`/projects/${first()}/backlinks/anchors`, { limit: 100 });
-    expect(anchors.body.meta.pagination).toMatchObject({ total: ctx.sim.data.backlinks(first()).anchors.length, limit: 100, has_more: true });
+    expect(anchors.body.meta.pagination).toMatchObject({
+      total: ctx.sim.data.backlinks(first()).anchors.length,
+      limit: 100,
+      has_more: true,
+    });
     for (const path of ['', '/summary', '/history', '/domains']) {
       const { status, body } = await ctx.api.get(`/projects/${first()}/backlinks${path}`);
       expect(status).toBe(200);
@@ -172,7 +222,10 @@ describe.each(FORMS)('simulator reads over $name', (form) => {
     const withBody = all.find((c) => c.content_body !== null)!;
     const detail = await ctx.api.get(`/projects/${first()}/content/${withBody.id}`);
     expect(detail.body.data.content_body).toContain('<h1>');
-    expect(detail.body.data.meta_data).toMatchObject({ word_count: expect.any(Number), reading_time: expect.any(Number) });
+    expect(detail.body.data.meta_data).toMatchObject({
+      word_count: expect.any(Number),
+      reading_time: expect.any(Number),
+    });
     expect((await ctx.api.get(`/projects/${first()}/content/00000000-0000-4000-8000-000000000000`)).status).toBe(404);
   });
 
@@ -194,7 +247,11 @@ describe.each(FORMS)('simulator reads over $name', (form) => {
     const res = await fetch(`${ctx.run.baseUrl}/projects`, { headers: { authorization: 'Bearer sv_live_nope' } });
     const body = await res.json();
     expect(res.status).toBe(401);
-    expect(body).toMatchObject({ success: false, error: { code: 'UNAUTHORIZED', message: 'Invalid API key' }, meta: { request_id: expect.any(String), rate_limit: expect.any(Object) } });
+    expect(body).toMatchObject({
+      success: false,
+      error: { code: 'UNAUTHORIZED', message: 'Invalid API key' },
+      meta: { request_id: expect.any(String), rate_limit: expect.any(Object) },
+    });
     expect((await fetch(`${ctx.run.baseUrl}/projects`)).status).toBe(401);
   });
 });

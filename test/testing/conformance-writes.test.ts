@@ -30,15 +30,28 @@ describe.each(FORMS)('simulator writes and scopes over $name', (form) => {
   });
 
   it('creates a software project from websiteUrl with plan info, and lists it', async () => {
-    const { status, body } = await ctx.api.send('POST', '/projects', { websiteUrl: 'https://www.blue-fox.io/', name: 'Blue Fox' });
+    const { status, body } = await ctx.api.send('POST', '/projects', {
+      websiteUrl: 'https://www.blue-fox.io/',
+      name: 'Blue Fox',
+    });
     expect(status).toBe(201);
-    expect(body.data).toMatchObject({ name: 'Blue Fox', productMode: 'software', websiteUrl: 'https://www.blue-fox.io/', plan: { active: true, manageUrl: expect.stringMatching(/^https:\/\//) } });
+    expect(body.data).toMatchObject({
+      name: 'Blue Fox',
+      productMode: 'software',
+      websiteUrl: 'https://www.blue-fox.io/',
+      plan: { active: true, manageUrl: expect.stringMatching(/^https:\/\//) },
+    });
     const list = await ctx.api.get('/projects', { limit: 500 });
     expect(list.body.meta.pagination.total).toBe(5);
     expect(list.body.data.map((p: { id: string }) => p.id)).toContain(body.data.id);
     const keywords = await ctx.api.get(`/projects/${body.data.id}/rankings/keywords`);
     expect(keywords.body.meta.pagination).toEqual({ total: 0, limit: 50, offset: 0, has_more: false });
-    for (const bad of [{}, { websiteUrl: 'not a url' }, { websiteUrl: 'ftp://x.example' }, { websiteUrl: 'https://x.example', name: 3 }]) {
+    for (const bad of [
+      {},
+      { websiteUrl: 'not a url' },
+      { websiteUrl: 'ftp://x.example' },
+      { websiteUrl: 'https://x.example', name: 3 },
+    ]) {
       const reply = await ctx.api.send('POST', '/projects', bad);
       expect(reply.status).toBe(400);
       expect(reply.body.error.code).toBe('VALIDATION_ERROR');
@@ -52,12 +65,20 @@ describe.each(FORMS)('simulator writes and scopes over $name', (form) => {
     expect((await ctx.api.get(path)).body.data.preferences).toBe('Short sentences. British spelling.');
     expect((await ctx.api.send('PATCH', path, { preferences: 42 })).status).toBe(400);
     expect((await ctx.api.send('PATCH', path, {})).status).toBe(400);
-    const raw = await fetch(`${ctx.run.baseUrl}${path}`, { method: 'PATCH', headers: { authorization: `Bearer ${ctx.sim.keys.readWrite}` }, body: 'preferences=x' });
+    const raw = await fetch(`${ctx.run.baseUrl}${path}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${ctx.sim.keys.readWrite}` },
+      body: 'preferences=x',
+    });
     expect(raw.status).toBe(400);
   });
 
   it('creates, reads and soft-deletes reports by slug', async () => {
-    const created = await ctx.api.send('POST', `/projects/${first()}/reports`, { name: 'Q3 Visibility', date_from: '2025-07-01', date_to: '2025-09-30' });
+    const created = await ctx.api.send('POST', `/projects/${first()}/reports`, {
+      name: 'Q3 Visibility',
+      date_from: '2025-07-01',
+      date_to: '2025-09-30',
+    });
     expect(created.status).toBe(201);
     expect(created.body.data.id).toMatch(/^q3-visibility-[0-9a-f]{6}$/);
     const path = `/projects/${first()}/reports/${created.body.data.id}`;
@@ -71,7 +92,11 @@ describe.each(FORMS)('simulator writes and scopes over $name', (form) => {
   });
 
   it('validates and manages webhook subscriptions', async () => {
-    const valid = { url: 'https://hooks.acme.example/seo', project_id: first(), events: ['audit.completed', 'keywords.updated'] };
+    const valid = {
+      url: 'https://hooks.acme.example/seo',
+      project_id: first(),
+      events: ['audit.completed', 'keywords.updated'],
+    };
     const bad = [
       { ...valid, url: 'not-a-url' },
       { ...valid, project_id: 'abc' },

@@ -17,7 +17,20 @@ async function snapshot(sim: Simulator): Promise<unknown[]> {
   const prompt = sim.data.prompts(project!.id)[0]!;
   const audit = sim.data.latestAudit(project!.id)!;
   const row = sim.data.keywords(project!.id).row(7);
-  const paths = ['/projects', `${p}/rankings/keywords?limit=200&offset=100`, `${p}/rankings/keywords/${row.id}/history`, `${p}/prompts`, `${p}/prompts/${prompt.id}/history`, `${p}/audits`, `${p}/audits/${audit.id}/issues`, `${p}/backlinks/anchors`, `${p}/backlinks/domains`, `${p}/content?limit=1000`, `${p}/reports`, '/webhooks'];
+  const paths = [
+    '/projects',
+    `${p}/rankings/keywords?limit=200&offset=100`,
+    `${p}/rankings/keywords/${row.id}/history`,
+    `${p}/prompts`,
+    `${p}/prompts/${prompt.id}/history`,
+    `${p}/audits`,
+    `${p}/audits/${audit.id}/issues`,
+    `${p}/backlinks/anchors`,
+    `${p}/backlinks/domains`,
+    `${p}/content?limit=1000`,
+    `${p}/reports`,
+    '/webhooks',
+  ];
   return Promise.all(paths.map((path) => get(sim, path)));
 }
 
@@ -42,7 +55,9 @@ describe('simulator determinism', () => {
   it('keeps ids and names independent of the start time', () => {
     const a = createSimulator({ seed: 4, now: () => START });
     const b = createSimulator({ seed: 4, now: () => START + 40 * 86_400_000 });
-    expect(a.data.projects.map((p) => [p.id, p.name, p.productMode, p.status])).toEqual(b.data.projects.map((p) => [p.id, p.name, p.productMode, p.status]));
+    expect(a.data.projects.map((p) => [p.id, p.name, p.productMode, p.status])).toEqual(
+      b.data.projects.map((p) => [p.id, p.name, p.productMode, p.status]),
+    );
     const id = a.data.listedProjects[0]!.id;
     expect(a.data.keywords(id).row(42).id).toBe(b.data.keywords(id).row(42).id);
     expect(a.data.keywords(id).row(42).keyword).toBe(b.data.keywords(id).row(42).keyword);
@@ -51,15 +66,30 @@ describe('simulator determinism', () => {
   it('runs the same transitions and events for the same seed', async () => {
     const make = () => {
       const sent: string[] = [];
-      const sim = createSimulator({ seed: 6, now: () => START, deliver: async (url, init) => (sent.push(`${url} ${String(init.body)}`), new Response(null, { status: 200 })) });
+      const sim = createSimulator({
+        seed: 6,
+        now: () => START,
+        deliver: async (url, init) => (sent.push(`${url} ${String(init.body)}`), new Response(null, { status: 200 })),
+      });
       return { sim, sent };
     };
     const runs = [make(), make()];
     for (const { sim } of runs) {
       const [first] = sim.data.listedProjects;
-      const events = ['content.created', 'content.status_changed', 'audit.started', 'audit.completed', 'keywords.updated', 'prompts.updated'];
+      const events = [
+        'content.created',
+        'content.status_changed',
+        'audit.started',
+        'audit.completed',
+        'keywords.updated',
+        'prompts.updated',
+      ];
       await get(sim, '/webhooks');
-      const res = await sim.fetch(`${sim.baseUrl}/webhooks`, { method: 'POST', headers: { authorization: `Bearer ${sim.keys.readWrite}`, 'content-type': 'application/json' }, body: JSON.stringify({ url: 'https://hooks.test/x', project_id: first!.id, events }) });
+      const res = await sim.fetch(`${sim.baseUrl}/webhooks`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${sim.keys.readWrite}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ url: 'https://hooks.test/x', project_id: first!.id, events }),
+      });
       expect(res.status).toBe(201);
       await sim.advance(10 * 86_400_000);
     }
@@ -85,7 +115,12 @@ describe('simulator determinism', () => {
     expect(ids.size).toBe(100_000);
     expect(body.meta.pagination).toEqual({ total: 100_000, limit: 1000, offset: 99_000, has_more: false });
     expect(sim.requests).toHaveLength(100);
-    const pairs = new Set(Array.from({ length: 5000 }, (_, i) => { const r = sim.data.keywords(id).row(i); return `${r.keyword}|${r.location}`; }));
+    const pairs = new Set(
+      Array.from({ length: 5000 }, (_, i) => {
+        const r = sim.data.keywords(id).row(i);
+        return `${r.keyword}|${r.location}`;
+      }),
+    );
     expect(pairs.size).toBe(5000);
   });
 });
@@ -99,7 +134,10 @@ describe('simulator fetch form', () => {
   });
 
   it('accepts custom keys and a custom base URL', async () => {
-    const sim = createSimulator({ baseUrl: 'https://api.example.test/seo/api/v1/', keys: { readOnly: 'acme_live_readonly' } });
+    const sim = createSimulator({
+      baseUrl: 'https://api.example.test/seo/api/v1/',
+      keys: { readOnly: 'acme_live_readonly' },
+    });
     expect(sim.baseUrl).toBe('https://api.example.test/seo/api/v1');
     const body = await get(sim, '/projects', 'acme_live_readonly');
     expect(body.data).toHaveLength(4);
@@ -117,8 +155,12 @@ describe('simulator fetch form', () => {
 describe('simulator entry point', () => {
   it('keeps node built-ins out of the browser-safe entry (only the CLI imports them statically)', () => {
     const root = join(import.meta.dirname, '../../src/testing');
-    const files = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts') && f !== 'cli.ts');
-    const offenders = files.filter((f) => /^import\s+(?!type\b)[^;]*from\s+'node:/m.test(readFileSync(join(root, f), 'utf8')));
+    const files = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter(
+      (f) => f.endsWith('.ts') && f !== 'cli.ts',
+    );
+    const offenders = files.filter((f) =>
+      /^import\s+(?!type\b)[^;]*from\s+'node:/m.test(readFileSync(join(root, f), 'utf8')),
+    );
     expect(offenders).toEqual([]);
   });
 

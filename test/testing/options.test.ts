@@ -23,7 +23,7 @@ function refusal(options: unknown): InvalidArgumentError {
 }
 
 describe('createSimulator options', () => {
-  it('speedup runs the documented windows faster, and sim.rateWindows says how fast, in the client\'s shape', async () => {
+  it("speedup runs the documented windows faster, and sim.rateWindows says how fast, in the client's shape", async () => {
     const sim = createSimulator({ now: frozen, speedup: 60 });
     expect(sim.rateWindows).toEqual([
       { limit: 200, intervalMs: 1_000 },
@@ -52,8 +52,18 @@ describe('createSimulator options', () => {
   });
 
   it('a client paced on sim.rateWindows gets no 429 from a simulator that runs 60× faster', async () => {
-    const sim = createSimulator({ now: frozen, speedup: 60, rateLimit: { windows: [{ limit: 30, intervalMs: 60_000 }] } });
-    const client = new SeoVisibilityClient({ apiKey: sim.keys.readOnly, baseUrl: sim.baseUrl, fetch: sim.fetch, rateLimit: { windows: sim.rateWindows }, maxRetries: 0 });
+    const sim = createSimulator({
+      now: frozen,
+      speedup: 60,
+      rateLimit: { windows: [{ limit: 30, intervalMs: 60_000 }] },
+    });
+    const client = new SeoVisibilityClient({
+      apiKey: sim.keys.readOnly,
+      baseUrl: sim.baseUrl,
+      fetch: sim.fetch,
+      rateLimit: { windows: sim.rateWindows },
+      maxRetries: 0,
+    });
     // 30 calls fill the (frozen) window: all pass, and the client sends nothing it would have to retry.
     await Promise.all(Array.from({ length: 30 }, () => client.projects.list()));
     expect(sim.requests.filter((r) => r.status === 429)).toEqual([]);
@@ -67,7 +77,9 @@ describe('createSimulator options', () => {
 
   it('a window is spelled as the client spells it: intervalMs', () => {
     const error = refusal({ rateLimit: { windows: [{ limit: 2, windowMs: 1_000 }] } });
-    expect(error.message).toBe('Invalid rateLimit.windows[0].windowMs: not an option; did you mean rateLimit.windows[0].intervalMs?');
+    expect(error.message).toBe(
+      'Invalid rateLimit.windows[0].windowMs: not an option; did you mean rateLimit.windows[0].intervalMs?',
+    );
   });
 
   it.each([

@@ -25,13 +25,15 @@ import type {
 type Declared<T> = keyof { [K in keyof T as string extends K ? never : K]: 0 };
 
 describe('simulator records derive from the SDK schemas', () => {
-  test('a record has exactly the SDK record\'s fields, plus the simulator\'s documented extras', () => {
+  test("a record has exactly the SDK record's fields, plus the simulator's documented extras", () => {
     expectTypeOf<keyof ProjectRecord>().toEqualTypeOf<Declared<Project>>();
     expectTypeOf<keyof AuditRecord>().toEqualTypeOf<Declared<Audit> | 'max_crawl_pages'>();
     expectTypeOf<keyof PromptDetailRecord>().toEqualTypeOf<Declared<PromptDetail>>();
     expectTypeOf<keyof RateLimitMeta>().toEqualTypeOf<Declared<RateLimit>>();
     expectTypeOf<keyof PaginationMeta>().toEqualTypeOf<Declared<Pagination>>();
-    expectTypeOf<keyof ReferringDomainRecord>().toEqualTypeOf<Declared<ReferringDomain> | 'backlinks' | 'dofollow' | 'first_seen'>();
+    expectTypeOf<keyof ReferringDomainRecord>().toEqualTypeOf<
+      Declared<ReferringDomain> | 'backlinks' | 'dofollow' | 'first_seen'
+    >();
   });
 
   test('open enums are closed to their documented values (the simulator serves no other)', () => {
@@ -40,20 +42,38 @@ describe('simulator records derive from the SDK schemas', () => {
     expectTypeOf<AuditRecord['status']>().toEqualTypeOf<SimAuditStatus>();
     expectTypeOf<ContentItemRecord['status']>().toEqualTypeOf<SimContentStatus>();
     expectTypeOf<ProjectRecord['status']>().toEqualTypeOf<'trial' | 'active' | 'past_due' | 'cancelled'>();
-    expectTypeOf<WebhookRecord['events']>().toEqualTypeOf<Array<'content.created' | 'content.status_changed' | 'audit.started' | 'audit.completed' | 'keywords.updated' | 'prompts.updated'>>();
+    expectTypeOf<WebhookRecord['events']>().toEqualTypeOf<
+      Array<
+        | 'content.created'
+        | 'content.status_changed'
+        | 'audit.started'
+        | 'audit.completed'
+        | 'keywords.updated'
+        | 'prompts.updated'
+      >
+    >();
     // Every served value is one the SDK accepts.
     expectTypeOf<SimAuditStatus>().toMatchTypeOf<AuditStatus>();
   });
 
   test('a typo in a generator does not compile: no index signature survives', () => {
-    const issue = { id: 'i', type: 't', severity: 'critical', title: 'T', description: 'D', affected_count: 1, status: 'failed', created_at: '2025-01-01T00:00:00Z' } as const;
+    const issue = {
+      id: 'i',
+      type: 't',
+      severity: 'critical',
+      title: 'T',
+      description: 'D',
+      affected_count: 1,
+      status: 'failed',
+      created_at: '2025-01-01T00:00:00Z',
+    } as const;
     expectTypeOf(issue).toMatchTypeOf<AuditIssueRecord>();
     // @ts-expect-error `severty` is not a field of an audit issue
     const typo: AuditIssueRecord = { ...issue, severty: 'critical' };
     void typo;
   });
 
-  test('nullable, optional and map fields keep the SDK\'s types; fields the simulator chooses to serve are present', () => {
+  test("nullable, optional and map fields keep the SDK's types; fields the simulator chooses to serve are present", () => {
     expectTypeOf<PromptDetailRecord['last_analyzed']>().toEqualTypeOf<string | null>();
     expectTypeOf<PromptDetailRecord['latest_responses']>().toEqualTypeOf<Record<string, ModelResponseRecord>>();
     expectTypeOf<KeywordRecord['id']>().toEqualTypeOf<string>();

@@ -8,7 +8,11 @@ import { describe, expect, it } from 'vitest';
 // (one of types only, which the check must count) and passes once it is untied.
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const cruise = (folder: string) =>
-  spawnSync(process.execPath, ['node_modules/dependency-cruiser/bin/dependency-cruiser.mjs', folder, '--config', '.dependency-cruiser.cjs'], { cwd: root, encoding: 'utf8' });
+  spawnSync(
+    process.execPath,
+    ['node_modules/dependency-cruiser/bin/dependency-cruiser.mjs', folder, '--config', '.dependency-cruiser.cjs'],
+    { cwd: root, encoding: 'utf8' },
+  );
 
 describe('the import-circle check', () => {
   it('fails on a circle of type-only imports, naming both files', () => {

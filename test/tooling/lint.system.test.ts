@@ -21,7 +21,11 @@ function lint(source: string) {
   mkdirSync(join(dir, 'src'));
   writeFileSync(join(dir, 'src', 'probe.ts'), source);
   // The scratch folder is no git checkout: the config's "use .gitignore" is switched off here only.
-  return spawnSync(process.execPath, [join(root, 'node_modules/@biomejs/biome/bin/biome'), 'lint', '--vcs-enabled=false', 'src'], { cwd: dir, encoding: 'utf8' });
+  return spawnSync(
+    process.execPath,
+    [join(root, 'node_modules/@biomejs/biome/bin/biome'), 'lint', '--vcs-enabled=false', 'src'],
+    { cwd: dir, encoding: 'utf8' },
+  );
 }
 
 describe('the linter', () => {

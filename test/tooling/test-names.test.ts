@@ -14,16 +14,28 @@ describe('the test naming rule', () => {
   });
 
   it('catches a unit file that reaches child_process through a helper, naming the chain', () => {
-    const misplaced = misplacedUnitTests(root, ['test/fixtures/test-kinds/spawns.ts', 'test/fixtures/test-kinds/pure.ts']);
-    expect(misplaced).toEqual([
-      { file: 'test/fixtures/test-kinds/spawns.ts', reason: 'spawns a child process', via: ['test/fixtures/test-kinds/spawns.ts', 'test/fixtures/test-kinds/helper.ts', 'node:child_process'] },
+    const misplaced = misplacedUnitTests(root, [
+      'test/fixtures/test-kinds/spawns.ts',
+      'test/fixtures/test-kinds/pure.ts',
     ]);
-    expect(describeMisplaced(misplaced)).toMatch(/^test\/fixtures\/test-kinds\/spawns\.ts: spawns a child process .*rename it to \*\.system\.test\.ts/);
+    expect(misplaced).toEqual([
+      {
+        file: 'test/fixtures/test-kinds/spawns.ts',
+        reason: 'spawns a child process',
+        via: ['test/fixtures/test-kinds/spawns.ts', 'test/fixtures/test-kinds/helper.ts', 'node:child_process'],
+      },
+    ]);
+    expect(describeMisplaced(misplaced)).toMatch(
+      /^test\/fixtures\/test-kinds\/spawns\.ts: spawns a child process .*rename it to \*\.system\.test\.ts/,
+    );
   });
 
   it('catches the server helpers, imported directly or through a re-export', () => {
     const [direct] = misplacedUnitTests(root, ['test/sync/support/proxied-account.ts']);
-    expect(direct).toMatchObject({ reason: 'starts a real PostgreSQL', via: ['test/sync/support/proxied-account.ts', 'test/helpers/postgres-server.ts'] });
+    expect(direct).toMatchObject({
+      reason: 'starts a real PostgreSQL',
+      via: ['test/sync/support/proxied-account.ts', 'test/helpers/postgres-server.ts'],
+    });
     const [viaReexport] = misplacedUnitTests(root, ['test/redis/redis-server.ts']);
     expect(viaReexport?.reason).toBe('spawns a child process');
   });

@@ -11,7 +11,12 @@ const BASE = 'https://hooks.example.com/hooks/seo';
 
 function account() {
   const sim = createSimulator({ seed: 3, rateLimit: false });
-  const client = new SeoVisibilityClient({ apiKey: sim.keys.readWrite, baseUrl: sim.baseUrl, fetch: sim.fetch, rateLimit: { windows: false } });
+  const client = new SeoVisibilityClient({
+    apiKey: sim.keys.readWrite,
+    baseUrl: sim.baseUrl,
+    fetch: sim.fetch,
+    rateLimit: { windows: false },
+  });
   const projects = sim.data.listedProjects.map((p) => p.id);
   const ours = () => sim.data.webhooks().filter((w) => w.url.startsWith(`${BASE}/`));
   return { sim, client, projects, ours };
@@ -23,7 +28,11 @@ describe('ensureWebhooks', () => {
     const secret = generateWebhookSecret();
     const first = await ensureWebhooks(client, { url: BASE, secret });
     expect(first.map((s) => s.action)).toEqual(projects.map(() => 'create'));
-    expect(ours().map((w) => w.project_id).sort()).toEqual([...projects].sort());
+    expect(
+      ours()
+        .map((w) => w.project_id)
+        .sort(),
+    ).toEqual([...projects].sort());
     expect(ours().every((w) => w.url === webhookUrl(BASE, secret) && w.events.length === 6)).toBe(true);
     const writes = sim.requests.filter((r) => r.method !== 'GET').length;
     const again = await ensureWebhooks(client, { url: BASE, secret });
@@ -44,9 +53,17 @@ describe('ensureWebhooks', () => {
     const old = generateWebhookSecret();
     await ensureWebhooks(client, { url: BASE, secret: old, events: ['keywords.updated'] });
     // A duplicate, as a second deploy without ensure would have made.
-    await client.webhooks.create({ url: webhookUrl(BASE, generateWebhookSecret()), project_id: projects[0]!, events: ['audit.completed'] });
+    await client.webhooks.create({
+      url: webhookUrl(BASE, generateWebhookSecret()),
+      project_id: projects[0]!,
+      events: ['audit.completed'],
+    });
     const next = generateWebhookSecret();
-    const steps = await ensureWebhooks(client, { url: BASE, secret: next, events: ['keywords.updated', 'audit.completed'] });
+    const steps = await ensureWebhooks(client, {
+      url: BASE,
+      secret: next,
+      events: ['keywords.updated', 'audit.completed'],
+    });
     expect(steps.filter((s) => s.action === 'update')).toHaveLength(projects.length);
     expect(steps.filter((s) => s.action === 'delete')).toHaveLength(1);
     expect(ours()).toHaveLength(projects.length);
@@ -55,7 +72,11 @@ describe('ensureWebhooks', () => {
 
   test('subscriptions to other receivers are left alone, and no step shows the secret', async () => {
     const { client, projects, sim } = account();
-    await client.webhooks.create({ url: 'https://elsewhere.example.com/hook', project_id: projects[0]!, events: ['audit.completed'] });
+    await client.webhooks.create({
+      url: 'https://elsewhere.example.com/hook',
+      project_id: projects[0]!,
+      events: ['audit.completed'],
+    });
     const secret = generateWebhookSecret();
     const steps = await ensureWebhooks(client, { url: BASE, secret });
     expect(sim.data.webhooks().some((w) => w.url === 'https://elsewhere.example.com/hook')).toBe(true);
@@ -66,8 +87,12 @@ describe('ensureWebhooks', () => {
   test('bad arguments are refused before any request', async () => {
     const { client, sim } = account();
     await expect(ensureWebhooks(client, { url: BASE, secret: 'short' })).rejects.toThrow(/Invalid secret/);
-    await expect(ensureWebhooks(client, { url: 'not a url', secret: generateWebhookSecret() })).rejects.toThrow(/Invalid base/);
-    await expect(ensureWebhooks(client, { url: BASE, secret: generateWebhookSecret(), events: [] })).rejects.toThrow(/Invalid events/);
+    await expect(ensureWebhooks(client, { url: 'not a url', secret: generateWebhookSecret() })).rejects.toThrow(
+      /Invalid base/,
+    );
+    await expect(ensureWebhooks(client, { url: BASE, secret: generateWebhookSecret(), events: [] })).rejects.toThrow(
+      /Invalid events/,
+    );
     expect(sim.requests).toEqual([]);
   });
 });

@@ -22,7 +22,15 @@ test('the webhooks entry bundles for Workers with pg left unresolved (not instal
     metafile: true,
     logLevel: 'silent',
     external: ['../index.js'],
-    plugins: [{ name: 'no-pg', setup: (b) => void b.onResolve({ filter: /^pg$/ }, () => ({ errors: [{ text: 'pg is not installed in this Worker project' }] })) }],
+    plugins: [
+      {
+        name: 'no-pg',
+        setup: (b) =>
+          void b.onResolve({ filter: /^pg$/ }, () => ({
+            errors: [{ text: 'pg is not installed in this Worker project' }],
+          })),
+      },
+    ],
   });
   expect(result.errors).toEqual([]);
   expect(Object.keys(result.metafile.inputs).some((path) => path.includes('node_modules/pg/'))).toBe(false);

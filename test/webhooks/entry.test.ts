@@ -9,7 +9,17 @@ import { expect, test } from 'vitest';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 async function inputsOf(entry: string, external: string[] = []): Promise<string[]> {
-  const result = await build({ absWorkingDir: root, entryPoints: [entry], bundle: true, format: 'esm', platform: 'browser', write: false, metafile: true, logLevel: 'silent', external });
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: [entry],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+    external,
+  });
   return Object.keys(result.metafile.inputs);
 }
 
@@ -23,5 +33,9 @@ test('the webhooks entry bundles for a browser-like runtime (Workers) with no no
   // Built, '../index.js' is the external 'seo-visibility' (tsup.config.ts): leave the main entry out here too.
   const inputs = await inputsOf('src/webhooks/index.ts', ['../index.js', 'pg']);
   expect(inputs.some((path) => path.startsWith('src/webhooks/'))).toBe(true);
-  expect(inputs.filter((path) => path.startsWith('node:') || path.startsWith('src/sync/') || path.startsWith('src/resources/'))).toEqual([]);
+  expect(
+    inputs.filter(
+      (path) => path.startsWith('node:') || path.startsWith('src/sync/') || path.startsWith('src/resources/'),
+    ),
+  ).toEqual([]);
 });

@@ -3,10 +3,23 @@
  * Fetch API refuses does, and where Express's `next` sends other paths.
  */
 import { expect, test } from 'vitest';
-import { createWebhookReceiver, generateWebhookSecret, type NodeRequest, type NodeResponse } from '../../src/webhooks/index.js';
+import {
+  createWebhookReceiver,
+  generateWebhookSecret,
+  type NodeRequest,
+  type NodeResponse,
+} from '../../src/webhooks/index.js';
 
 function fakeRequest(url: string, headers: NodeRequest['headers']): NodeRequest {
-  return { method: 'POST', url, headers, complete: true, on: () => undefined, pause: () => undefined, resume: () => undefined };
+  return {
+    method: 'POST',
+    url,
+    headers,
+    complete: true,
+    on: () => undefined,
+    pause: () => undefined,
+    resume: () => undefined,
+  };
 }
 
 function fakeResponse() {
@@ -27,7 +40,12 @@ test('a header the Fetch API refuses is answered 400, never thrown out of the re
   const secret = generateWebhookSecret();
   const receiver = createWebhookReceiver({ secret, path: '/hooks/seo' });
   const { response, written } = fakeResponse();
-  expect(() => receiver.node(fakeRequest(`/hooks/seo/${secret}`, { 'content-type': 'application/json', 'x-bad': 'a\nb' }), response)).not.toThrow();
+  expect(() =>
+    receiver.node(
+      fakeRequest(`/hooks/seo/${secret}`, { 'content-type': 'application/json', 'x-bad': 'a\nb' }),
+      response,
+    ),
+  ).not.toThrow();
   expect(written).toMatchObject({ status: 400, ended: true });
 });
 

@@ -4,7 +4,12 @@
  */
 import { createServer, type Server } from 'node:http';
 import { afterEach, describe, expect, test } from 'vitest';
-import { createWebhookReceiver, generateWebhookSecret, webhookUrl, type WebhookReceiverOptions } from '../../src/webhooks/index.js';
+import {
+  createWebhookReceiver,
+  generateWebhookSecret,
+  webhookUrl,
+  type WebhookReceiverOptions,
+} from '../../src/webhooks/index.js';
 import { auditCompletedEventFixture, keywordsUpdatedEventFixture } from '../fixtures/events.js';
 import { postJson, SECRET, type Served, serveReceiver, slowloris, streamHuge } from './support/attack-kit.js';
 
@@ -46,7 +51,10 @@ describe('forged and replayed deliveries over a real socket', () => {
 
   test('mounted with a next (Express), other paths go on to the application', async () => {
     const calls: string[] = [];
-    const receiver = createWebhookReceiver({ secret: SECRET, path: '/hooks/seo' }).on('audit.completed', () => void calls.push('audit'));
+    const receiver = createWebhookReceiver({ secret: SECRET, path: '/hooks/seo' }).on(
+      'audit.completed',
+      () => void calls.push('audit'),
+    );
     const server: Server = createServer((req, res) => receiver.node(req, res, () => res.writeHead(200).end('app')));
     opened.push({ close: () => new Promise((resolve) => server.close(() => resolve())) });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -64,7 +72,8 @@ describe('bounded, over a real socket', () => {
     const { receiver, calls, port, url } = await start({ maxBodyBytes: 65_536 });
     const outcome = await streamHuge(port, new URL(url).pathname, 600 * 1024 * 1024);
     await receiver.idle();
-    if (process.env.WEBHOOK_FIGURES) console.log(`600 MB body: ${outcome.status} after ${outcome.sent} bytes sent, rss growth ${outcome.rssGrowth}`);
+    if (process.env.WEBHOOK_FIGURES)
+      console.log(`600 MB body: ${outcome.status} after ${outcome.sent} bytes sent, rss growth ${outcome.rssGrowth}`);
     expect(outcome.status).toBe(413);
     // Refused long before the end: at most what the socket buffers took besides the limit.
     expect(outcome.sent).toBeLessThan(64 * 1024 * 1024);
@@ -74,7 +83,9 @@ describe('bounded, over a real socket', () => {
 
   test('a declared 600 MB content-length is refused with 413 before the body', async () => {
     const { port, url } = await start();
-    const outcome = await streamHuge(port, new URL(url).pathname, 600 * 1024 * 1024, { 'content-length': String(600 * 1024 * 1024) });
+    const outcome = await streamHuge(port, new URL(url).pathname, 600 * 1024 * 1024, {
+      'content-length': String(600 * 1024 * 1024),
+    });
     expect(outcome.status).toBe(413);
     expect(outcome.sent).toBeLessThan(64 * 1024 * 1024);
   });
@@ -92,7 +103,10 @@ describe('a burst', () => {
   test('1,000 events at once over real sockets: all 202, each handled once', async () => {
     const { receiver, calls, url } = await start();
     const base = Date.UTC(2026, 4, 20);
-    const bodies = Array.from({ length: 1000 }, (_, i) => ({ ...keywordsUpdatedEventFixture, timestamp: new Date(base + i * 1000).toISOString() }));
+    const bodies = Array.from({ length: 1000 }, (_, i) => ({
+      ...keywordsUpdatedEventFixture,
+      timestamp: new Date(base + i * 1000).toISOString(),
+    }));
     const statuses = await Promise.all(bodies.map(async (body) => (await postJson(url, body)).status));
     await receiver.idle();
     expect(statuses.filter((s) => s === 202)).toHaveLength(1000);

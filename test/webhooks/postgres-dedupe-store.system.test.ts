@@ -4,7 +4,12 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createWebhookReceiver, generateWebhookSecret, postgresDedupeStore, webhookUrl } from '../../src/webhooks/index.js';
+import {
+  createWebhookReceiver,
+  generateWebhookSecret,
+  postgresDedupeStore,
+  webhookUrl,
+} from '../../src/webhooks/index.js';
 import { startPostgres, type TestPostgres } from '../helpers/postgres-server.js';
 import { auditCompletedEventFixture, keywordsUpdatedEventFixture } from '../fixtures/events.js';
 
@@ -18,17 +23,26 @@ afterAll(async () => {
 
 const SECRET = generateWebhookSecret();
 const URL_OK = webhookUrl('https://hooks.example.com/hooks/seo', SECRET);
-const post = (body: unknown) => new Request(URL_OK, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const post = (body: unknown) =>
+  new Request(URL_OK, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 describe('postgresDedupeStore', () => {
   test('three receivers, each given the same 50 deliveries at once: each event handled exactly once', async () => {
     const calls: string[] = [];
     const stores = [0, 1, 2].map(() => postgresDedupeStore(server.url, { schema: 'hooks_a' }));
     const receivers = stores.map((store, i) =>
-      createWebhookReceiver({ secret: SECRET, path: '/hooks/seo', dedupe: store }).on('keywords.updated', (event) => void calls.push(`${i} ${event.timestamp}`)),
+      createWebhookReceiver({ secret: SECRET, path: '/hooks/seo', dedupe: store }).on(
+        'keywords.updated',
+        (event) => void calls.push(`${i} ${event.timestamp}`),
+      ),
     );
-    const bodies = Array.from({ length: 50 }, (_, i) => ({ ...keywordsUpdatedEventFixture, timestamp: new Date(Date.UTC(2026, 4, 20) + i * 1000).toISOString() }));
-    const statuses = await Promise.all(bodies.flatMap((body) => receivers.map(async (r) => (await r.fetch(post(body))).status)));
+    const bodies = Array.from({ length: 50 }, (_, i) => ({
+      ...keywordsUpdatedEventFixture,
+      timestamp: new Date(Date.UTC(2026, 4, 20) + i * 1000).toISOString(),
+    }));
+    const statuses = await Promise.all(
+      bodies.flatMap((body) => receivers.map(async (r) => (await r.fetch(post(body))).status)),
+    );
     await Promise.all(receivers.map((r) => r.idle()));
     await Promise.all(stores.map((s) => s.close?.()));
     expect(statuses.every((s) => s === 202)).toBe(true);
@@ -55,7 +69,10 @@ describe('postgresDedupeStore', () => {
   test('an unreachable database: the receiver answers 503 and runs nothing', async () => {
     const store = postgresDedupeStore('postgres://nobody@127.0.0.1:1/none');
     let ran = false;
-    const receiver = createWebhookReceiver({ secret: SECRET, path: '/hooks/seo', dedupe: store }).on('audit.completed', () => void (ran = true));
+    const receiver = createWebhookReceiver({ secret: SECRET, path: '/hooks/seo', dedupe: store }).on(
+      'audit.completed',
+      () => void (ran = true),
+    );
     expect((await receiver.fetch(post(auditCompletedEventFixture))).status).toBe(503);
     await receiver.idle();
     await store.close?.();
@@ -70,12 +87,18 @@ describe('postgresDedupeStore', () => {
       return one;
     };
     // The first receiver acknowledges, then "dies": its handler never finishes.
-    const first = createWebhookReceiver({ secret: SECRET, path: '/hooks/seo', dedupe: store() }).on('audit.completed', () => new Promise<void>(() => {}));
+    const first = createWebhookReceiver({ secret: SECRET, path: '/hooks/seo', dedupe: store() }).on(
+      'audit.completed',
+      () => new Promise<void>(() => {}),
+    );
     expect((await first.fetch(post(auditCompletedEventFixture))).status).toBe(202);
     // A repeat of the delivery meanwhile is still a repeat.
     expect((await first.fetch(post(auditCompletedEventFixture))).status).toBe(202);
     const handled: string[] = [];
-    const restarted = createWebhookReceiver({ secret: SECRET, path: '/hooks/seo', dedupe: store() }).on('audit.completed', (event) => void handled.push(event.data.audit_id));
+    const restarted = createWebhookReceiver({ secret: SECRET, path: '/hooks/seo', dedupe: store() }).on(
+      'audit.completed',
+      (event) => void handled.push(event.data.audit_id),
+    );
     // Claimed a moment ago: left to the receiver that may still be handling it.
     expect(await restarted.recover()).toBe(0);
     expect(await restarted.recover({ olderThanMs: 0 })).toBe(1);
@@ -89,6 +112,8 @@ describe('postgresDedupeStore', () => {
 
   test('bad arguments are refused at once', () => {
     expect(() => postgresDedupeStore('')).toThrow(/Invalid target/);
-    expect(() => postgresDedupeStore(server.url, { table: 'x; drop table y' })).toThrow(/Invalid table: expected a lower-case SQL identifier/);
+    expect(() => postgresDedupeStore(server.url, { table: 'x; drop table y' })).toThrow(
+      /Invalid table: expected a lower-case SQL identifier/,
+    );
   });
 });

@@ -5,7 +5,13 @@
 import { describe, expect, expectTypeOf, test, vi } from 'vitest';
 import { InvalidArgumentError } from '../../src/index.js';
 import type { AuditCompletedEvent, UnknownWebhookEvent, WebhookTestEvent } from '../../src/index.js';
-import { createWebhookReceiver, generateWebhookSecret, memoryDedupeStore, webhookUrl, type WebhookDedupeStore } from '../../src/webhooks/index.js';
+import {
+  createWebhookReceiver,
+  generateWebhookSecret,
+  memoryDedupeStore,
+  webhookUrl,
+  type WebhookDedupeStore,
+} from '../../src/webhooks/index.js';
 import { auditCompletedEventFixture, eventFixtures, keywordsUpdatedEventFixture } from '../fixtures/events.js';
 
 const SECRET = 'S3cr3t-for-tests_0123456789abcdefghijkl';
@@ -13,14 +19,28 @@ const BASE = 'https://hooks.example.com/hooks/seo';
 const URL_OK = webhookUrl(BASE, SECRET);
 
 function post(url: string, body: unknown, init: RequestInit = {}): Request {
-  return new Request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body), ...init });
+  return new Request(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    ...init,
+  });
 }
 
 /** A receiver whose every handler counts its calls. */
 function counting(options: Partial<Parameters<typeof createWebhookReceiver>[0]> = {}) {
   const calls: string[] = [];
   const receiver = createWebhookReceiver({ secret: SECRET, path: '/hooks/seo', ...options });
-  for (const name of ['content.created', 'content.status_changed', 'audit.started', 'audit.completed', 'keywords.updated', 'prompts.updated', 'webhook.test', 'unknown'] as const) {
+  for (const name of [
+    'content.created',
+    'content.status_changed',
+    'audit.started',
+    'audit.completed',
+    'keywords.updated',
+    'prompts.updated',
+    'webhook.test',
+    'unknown',
+  ] as const) {
     receiver.on(name, (event: { event: string }) => {
       calls.push(event.event);
     });
@@ -52,11 +72,15 @@ describe('fails closed: no secret, no receiver', () => {
   });
 
   test('bad bounds and a typo in an event name are refused at once', () => {
-    expect(() => createWebhookReceiver({ secret: SECRET, maxBodyBytes: 0 })).toThrow(/maxBodyBytes: expected a positive integer/);
+    expect(() => createWebhookReceiver({ secret: SECRET, maxBodyBytes: 0 })).toThrow(
+      /maxBodyBytes: expected a positive integer/,
+    );
     expect(() => createWebhookReceiver({ secret: SECRET, bodyTimeoutMs: -1 })).toThrow(/bodyTimeoutMs/);
     expect(() => createWebhookReceiver({ secret: SECRET, path: 'hooks' })).toThrow(/path: expected a URL path/);
     expect(() => createWebhookReceiver({ secret: SECRET, dedupe: {} as never })).toThrow(/dedupe/);
-    expect(() => createWebhookReceiver({ secret: SECRET }).on('audit.complete' as never, () => {})).toThrow(/Invalid name: expected one of/);
+    expect(() => createWebhookReceiver({ secret: SECRET }).on('audit.complete' as never, () => {})).toThrow(
+      /Invalid name: expected one of/,
+    );
   });
 
   test('generateWebhookSecret makes a URL-safe secret the receiver accepts; webhookUrl appends it', () => {
@@ -78,7 +102,11 @@ describe('refused requests never reach a handler', () => {
     ['the path without the secret', () => post(BASE, auditCompletedEventFixture), 404],
     ['a wrong secret', () => post(webhookUrl(BASE, generateWebhookSecret()), auditCompletedEventFixture), 404],
     ['the secret one character short', () => post(URL_OK.slice(0, -1), auditCompletedEventFixture), 404],
-    ['the secret in the query instead of the path', () => post(`${BASE}?token=${SECRET}`, auditCompletedEventFixture), 404],
+    [
+      'the secret in the query instead of the path',
+      () => post(`${BASE}?token=${SECRET}`, auditCompletedEventFixture),
+      404,
+    ],
     ['a segment after the secret', () => post(`${URL_OK}/x`, auditCompletedEventFixture), 404],
     ['GET on another path', () => new Request(`${BASE}/x`), 404],
     ['GET on the secret URL', () => new Request(URL_OK), 405],
@@ -88,7 +116,11 @@ describe('refused requests never reach a handler', () => {
     ['no content type', () => new Request(URL_OK, { method: 'POST', body: new Uint8Array(2) }), 415],
     ['JSON that is not an event', () => post(URL_OK, { hello: 'world' }), 400],
     ['text that is not JSON', () => post(URL_OK, '{"event":'), 400],
-    ['a documented event with a broken data', () => post(URL_OK, { ...auditCompletedEventFixture, data: { audit_id: 1 } }), 400],
+    [
+      'a documented event with a broken data',
+      () => post(URL_OK, { ...auditCompletedEventFixture, data: { audit_id: 1 } }),
+      400,
+    ],
   ])('%s: %s', async (_, request, status) => {
     const { receiver, calls } = counting();
     const response = await receiver.fetch(request());
@@ -103,7 +135,9 @@ describe('refused requests never reach a handler', () => {
     const { receiver, calls } = counting({ secret: [newer, SECRET] });
     expect((await receiver.fetch(post(webhookUrl(BASE, newer), auditCompletedEventFixture))).status).toBe(202);
     expect((await receiver.fetch(post(URL_OK, keywordsUpdatedEventFixture))).status).toBe(202);
-    expect((await receiver.fetch(post(webhookUrl(BASE, generateWebhookSecret()), auditCompletedEventFixture))).status).toBe(404);
+    expect(
+      (await receiver.fetch(post(webhookUrl(BASE, generateWebhookSecret()), auditCompletedEventFixture))).status,
+    ).toBe(404);
     await receiver.idle();
     expect(calls.sort()).toEqual(['audit.completed', 'keywords.updated']);
   });
@@ -127,7 +161,14 @@ describe('bounded: size and time', () => {
   test('a 600 MB body without content-length is refused with 413 after about the limit, not buffered', async () => {
     const { receiver, calls } = counting({ maxBodyBytes: 65_536 });
     const { stream, seen } = countedBody(600 * 1024 * 1024);
-    const response = await receiver.fetch(new Request(URL_OK, { method: 'POST', headers: { 'content-type': 'application/json' }, body: stream, duplex: 'half' } as RequestInit));
+    const response = await receiver.fetch(
+      new Request(URL_OK, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: stream,
+        duplex: 'half',
+      } as RequestInit),
+    );
     expect(response.status).toBe(413);
     // The limit plus at most the read-ahead of the stream (a couple of chunks), never the 600 MB.
     expect(seen.bytes).toBeLessThanOrEqual(4 * 65_536);
@@ -137,7 +178,12 @@ describe('bounded: size and time', () => {
   test('a declared content-length over the limit is refused before a byte is read', async () => {
     const { receiver } = counting({ maxBodyBytes: 1024 });
     const { stream, seen } = countedBody(10 * 1024 * 1024);
-    const request = new Request(URL_OK, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(600 * 1024 * 1024) }, body: stream, duplex: 'half' } as RequestInit);
+    const request = new Request(URL_OK, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': String(600 * 1024 * 1024) },
+      body: stream,
+      duplex: 'half',
+    } as RequestInit);
     const before = seen.bytes;
     expect((await receiver.fetch(request)).status).toBe(413);
     // Request's constructor may pull once to start the stream; the receiver reads nothing.
@@ -155,7 +201,14 @@ describe('bounded: size and time', () => {
         cancelled = true;
       },
     });
-    const response = await receiver.fetch(new Request(URL_OK, { method: 'POST', headers: { 'content-type': 'application/json' }, body: stream, duplex: 'half' } as RequestInit));
+    const response = await receiver.fetch(
+      new Request(URL_OK, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: stream,
+        duplex: 'half',
+      } as RequestInit),
+    );
     expect(response.status).toBe(408);
     expect(cancelled).toBe(true);
     expect(calls).toEqual([]);
@@ -190,14 +243,23 @@ describe('typed handlers, after the answer', () => {
     const projectId = auditCompletedEventFixture.project_id;
     for (const body of [
       auditCompletedEventFixture,
-      { event: 'webhook.test', timestamp: '2026-05-20T12:00:00.000Z', project_id: projectId, data: { webhook_id: 'w1' } },
+      {
+        event: 'webhook.test',
+        timestamp: '2026-05-20T12:00:00.000Z',
+        project_id: projectId,
+        data: { webhook_id: 'w1' },
+      },
       { event: 'backlinks.changed', timestamp: '2026-05-20T12:00:00.000Z', project_id: projectId, data: { count: 3 } },
       keywordsUpdatedEventFixture, // no handler: acknowledged, nothing runs
     ]) {
       expect((await receiver.fetch(post(URL_OK, body))).status).toBe(202);
     }
     await receiver.idle();
-    expect(seen).toEqual([`audit ${auditCompletedEventFixture.data.pages_crawled}`, 'test w1', 'unknown backlinks.changed']);
+    expect(seen).toEqual([
+      `audit ${auditCompletedEventFixture.data.pages_crawled}`,
+      'test w1',
+      'unknown backlinks.changed',
+    ]);
   });
 
   test('the response comes before the handler runs; a slow handler never delays it', async () => {
@@ -225,7 +287,9 @@ describe('typed handlers, after the answer', () => {
     const kept: Promise<unknown>[] = [];
     const receiver = createWebhookReceiver({ secret: SECRET, path: '/hooks/seo' }).on('audit.completed', () => {});
     const env = { SOME_BINDING: 1 };
-    await receiver.fetch(post(URL_OK, auditCompletedEventFixture), env, { waitUntil: (p: Promise<unknown>) => kept.push(p) });
+    await receiver.fetch(post(URL_OK, auditCompletedEventFixture), env, {
+      waitUntil: (p: Promise<unknown>) => kept.push(p),
+    });
     expect(kept).toHaveLength(1);
     await kept[0];
   });
@@ -233,7 +297,12 @@ describe('typed handlers, after the answer', () => {
   test('a failing handler is retried, then reported to onError, and its event can be delivered again', async () => {
     let runs = 0;
     const onError = vi.fn();
-    const receiver = createWebhookReceiver({ secret: SECRET, path: '/hooks/seo', retry: { attempts: 2, delayMs: 1 }, onError }).on('audit.completed', () => {
+    const receiver = createWebhookReceiver({
+      secret: SECRET,
+      path: '/hooks/seo',
+      retry: { attempts: 2, delayMs: 1 },
+      onError,
+    }).on('audit.completed', () => {
       runs++;
       throw new Error('warehouse down');
     });
@@ -253,7 +322,8 @@ describe('deduplicated: deliveries repeat and carry no id', () => {
   test('a replayed delivery is acknowledged and not handled twice, within the window; after it, it is new', async () => {
     let now = Date.UTC(2026, 4, 20);
     const { receiver, calls } = counting({ now: () => now, dedupeWindowMs: 60_000 });
-    for (let i = 0; i < 3; i++) expect((await receiver.fetch(post(URL_OK, auditCompletedEventFixture))).status).toBe(202);
+    for (let i = 0; i < 3; i++)
+      expect((await receiver.fetch(post(URL_OK, auditCompletedEventFixture))).status).toBe(202);
     await receiver.idle();
     expect(calls).toEqual(['audit.completed']);
     now += 60_001;
@@ -278,7 +348,10 @@ describe('deduplicated: deliveries repeat and carry no id', () => {
       auditCompletedEventFixture,
       { ...auditCompletedEventFixture, timestamp: '2026-05-21T00:00:00.000Z' },
       { ...auditCompletedEventFixture, project_id: '00000000-0000-4000-8000-000000000001' },
-      { ...auditCompletedEventFixture, data: { ...auditCompletedEventFixture.data, audit_id: '00000000-0000-4000-8000-000000000002' } },
+      {
+        ...auditCompletedEventFixture,
+        data: { ...auditCompletedEventFixture.data, audit_id: '00000000-0000-4000-8000-000000000002' },
+      },
       status,
       { ...status, data: { ...status.data, new_status: 'Published' } },
     ];
@@ -318,7 +391,10 @@ describe('a burst', () => {
   test('1,000 distinct events at once: 1,000 × 202, each handled once', async () => {
     const { receiver, calls } = counting();
     const base = Date.UTC(2026, 4, 20);
-    const bodies = Array.from({ length: 1000 }, (_, i) => ({ ...keywordsUpdatedEventFixture, timestamp: new Date(base + i * 1000).toISOString() }));
+    const bodies = Array.from({ length: 1000 }, (_, i) => ({
+      ...keywordsUpdatedEventFixture,
+      timestamp: new Date(base + i * 1000).toISOString(),
+    }));
     const answers = await Promise.all(bodies.map((body) => receiver.fetch(post(URL_OK, body))));
     expect(answers.every((a) => a.status === 202)).toBe(true);
     // Each delivered twice more: all repeats.

@@ -53,12 +53,21 @@ export type AnySchema = ResponseSchema<unknown>;
  */
 export type CustomResult<S> = S extends zc.core.$ZodType ? zc.output<S> : unknown;
 
-const isScalar = (v: unknown) => v === undefined || typeof v === 'string' || Number.isFinite(v) || typeof v === 'boolean';
+const isScalar = (v: unknown) =>
+  v === undefined || typeof v === 'string' || Number.isFinite(v) || typeof v === 'boolean';
 const checkRequest = c.object(
   {
     method: c.oneOf(['GET', 'POST', 'PATCH', 'DELETE']),
     path: c.string("expected a path such as '/projects'"),
-    query: c.optional(c.record(c.is<string | number | boolean | undefined>(isScalar, 'expected a string, a finite number, a boolean or undefined'), 'expected an object of query parameters')),
+    query: c.optional(
+      c.record(
+        c.is<string | number | boolean | undefined>(
+          isScalar,
+          'expected a string, a finite number, a boolean or undefined',
+        ),
+        'expected an object of query parameters',
+      ),
+    ),
     body: c.optional(c.is<unknown>(() => true, '')),
     schema: c.optional(c.withMethods<ResponseSchema<unknown>>(['safeParse'], 'a zod schema')),
   },
@@ -77,7 +86,10 @@ const UNSAFE = /[\s\u0000-\u001f\u007f\\?#]/;
  *
  * @internal
  */
-export function customCall<S extends AnySchema | undefined>(request: CustomRequest<S>, options: RequestOptions | undefined): CallSpec<CustomResult<S>> {
+export function customCall<S extends AnySchema | undefined>(
+  request: CustomRequest<S>,
+  options: RequestOptions | undefined,
+): CallSpec<CustomResult<S>> {
   checkRequest(request, 'request');
   const { method, path, body, query, schema } = request;
   const segments = path.split('/').slice(1);

@@ -18,7 +18,9 @@ type Method = CallSpec<unknown>['method'];
  *
  * @internal
  */
-export type Placeholders<R extends string> = R extends `${string}{${infer Name}}${infer Rest}` ? Name | Placeholders<Rest> : never;
+export type Placeholders<R extends string> = R extends `${string}{${infer Name}}${infer Rest}`
+  ? Name | Placeholders<Rest>
+  : never;
 
 /**
  * The ids a route needs, named as its placeholders, so the compiler checks each one is given (and
@@ -26,7 +28,9 @@ export type Placeholders<R extends string> = R extends `${string}{${infer Name}}
  *
  * @internal
  */
-export type IdsOf<R extends string> = [Placeholders<R>] extends [never] ? { ids?: undefined } : { ids: Readonly<Record<Placeholders<R>, string>> };
+export type IdsOf<R extends string> = [Placeholders<R>] extends [never]
+  ? { ids?: undefined }
+  : { ids: Readonly<Record<Placeholders<R>, string>> };
 
 /**
  * What one call sends besides its route: its ids, the per-call options, and its query or body.
@@ -77,7 +81,11 @@ export interface PageOf<Item, Data = Item[]> {
  * ```
  * @internal
  */
-export const pageOf = <Item>(item: z.ZodMiniType<Item>, maxLimit: number, key?: (item: Item) => string | undefined): PageOf<Item> => ({ schema: z.array(item), maxLimit, ...(key ? { key } : {}) });
+export const pageOf = <Item>(
+  item: z.ZodMiniType<Item>,
+  maxLimit: number,
+  key?: (item: Item) => string | undefined,
+): PageOf<Item> => ({ schema: z.array(item), maxLimit, ...(key ? { key } : {}) });
 
 /**
  * The route of `template` with its ids filled in by name, each checked first, in placeholder
@@ -86,7 +94,8 @@ export const pageOf = <Item>(item: z.ZodMiniType<Item>, maxLimit: number, key?: 
  */
 function fill(template: string, ids: Readonly<Record<string, unknown>> = {}): Route {
   const values: Record<string, string> = {};
-  for (const [, name] of template.matchAll(/\{(\w+)\}/g)) values[name!] = (name === 'reportId' ? check.slug : check.uuid)(name!, ids[name!]);
+  for (const [, name] of template.matchAll(/\{(\w+)\}/g))
+    values[name!] = (name === 'reportId' ? check.slug : check.uuid)(name!, ids[name!]);
   return route(template, values);
 }
 
@@ -111,10 +120,23 @@ export abstract class ApiResource {
    * `this.call('GET', '/projects/{projectId}/audits/latest', LatestAuditSchema, { ids: { projectId }, options })`.
    * Runs when the promise is first used.
    */
-  protected call<T, R extends string>(method: Method, template: R, schema: z.ZodMiniType<T>, init: CallInit<R>): ApiPromise<T> {
+  protected call<T, R extends string>(
+    method: Method,
+    template: R,
+    schema: z.ZodMiniType<T>,
+    init: CallInit<R>,
+  ): ApiPromise<T> {
     return new ApiPromise(async () => {
       const path = fill(template, init.ids).path;
-      return this.transport.request({ method, template, path, query: init.query?.(), body: init.body?.(), schema, options: init.options });
+      return this.transport.request({
+        method,
+        template,
+        path,
+        query: init.query?.(),
+        body: init.body?.(),
+        schema,
+        options: init.options,
+      });
     });
   }
 
@@ -122,7 +144,11 @@ export abstract class ApiResource {
    * A paginated GET list, awaitable for the first page and async-iterable over every item, e.g.
    * `this.getList('/projects/{projectId}/prompts', PromptPage, { ids: { projectId }, params, options })`.
    */
-  protected getList<Item, Data, R extends string, P extends PageParams>(template: R, page: PageOf<Item, Data>, init: ListInit<R, P>): PagePromise<Item, Data> {
+  protected getList<Item, Data, R extends string, P extends PageParams>(
+    template: R,
+    page: PageOf<Item, Data>,
+    init: ListInit<R, P>,
+  ): PagePromise<Item, Data> {
     const { params, options } = init;
     // The path and filters are the same for every page: checked and built on the first fetch (inside
     // the async body, so a bad id or filter still rejects the call's promise), not once per page.
@@ -146,7 +172,11 @@ export abstract class ApiResource {
       });
     };
     const items = page.items ?? ((data: Data) => data as unknown as Item[]);
-    return new PagePromise({ fetch, items, signal: options?.signal, key: page.key ?? defaultItemKey }, { limit: params?.limit, offset: params?.offset }, page.maxLimit);
+    return new PagePromise(
+      { fetch, items, signal: options?.signal, key: page.key ?? defaultItemKey },
+      { limit: params?.limit, offset: params?.offset },
+      page.maxLimit,
+    );
   }
 }
 

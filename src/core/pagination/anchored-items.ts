@@ -65,7 +65,8 @@ export async function* anchoredItems<Item, Data>(
         if (mark < 0) {
           // Every item known moved back before this page (items deleted before the read position):
           // read again from a page earlier.
-          if (requested === 0 || stepsBack >= MAX_STEPS_BACK) throw listKeptChanging({ pass: 1, totalBefore, totalAfter: total, repeated: 0 }, true);
+          if (requested === 0 || stepsBack >= MAX_STEPS_BACK)
+            throw listKeptChanging({ pass: 1, totalBefore, totalAfter: total, repeated: 0 }, true);
           stepsBack++;
           unsettled = MAX_STEPS_BACK + 2;
           restart = Math.max(0, requested - (start.limit - 1));
@@ -74,7 +75,12 @@ export async function* anchoredItems<Item, Data>(
         if (mark !== 0 || here[0] !== known.at(-1)) unsettled = MAX_STEPS_BACK + 2;
         if (unsettled > 0) yielded = new Set(recent.flat());
         if (unsettled === MAX_STEPS_BACK + 2) {
-          options?.onListChange?.({ pass: 1, totalBefore, totalAfter: total, repeated: here.slice(0, mark + 1).filter((k) => yielded?.has(k)).length });
+          options?.onListChange?.({
+            pass: 1,
+            totalBefore,
+            totalAfter: total,
+            repeated: here.slice(0, mark + 1).filter((k) => yielded?.has(k)).length,
+          });
         }
         from = mark + 1;
       }

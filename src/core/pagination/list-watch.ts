@@ -65,7 +65,9 @@ export class ListWatch {
   /** The change this pass saw, if any. On a re-read, repeats are expected and say nothing. */
   change(): ListChange | undefined {
     const moved = this.#moved || (this.pass === 1 && this.#repeated > 0);
-    return moved ? { pass: this.pass, totalBefore: this.#before, totalAfter: this.#after, repeated: this.#repeated } : undefined;
+    return moved
+      ? { pass: this.pass, totalBefore: this.#before, totalAfter: this.#after, repeated: this.#repeated }
+      : undefined;
   }
 }
 
@@ -74,11 +76,18 @@ export class ListWatch {
  * allowed, or (`lost`) so much that no item of the page before is found within 3 pages back. @internal
  */
 export function listKeptChanging(change: ListChange, lost = false): ResponseValidationError {
-  const how = lost ? 'so much that the loop lost its place (no item of the page before within 3 pages back)' : `${change.pass} times in a row`;
+  const how = lost
+    ? 'so much that the loop lost its place (no item of the page before within 3 pages back)'
+    : `${change.pass} times in a row`;
   return new ResponseValidationError({
     status: 200,
     requestId: undefined,
-    issues: [{ path: ['meta', 'pagination', 'total'], message: `was ${change.totalBefore ?? 'not sent'} at the start of read ${change.pass} and ${change.totalAfter ?? 'not sent'} at its end` }],
+    issues: [
+      {
+        path: ['meta', 'pagination', 'total'],
+        message: `was ${change.totalBefore ?? 'not sent'} at the start of read ${change.pass} and ${change.totalAfter ?? 'not sent'} at its end`,
+      },
+    ],
     detail: `The list changed while it was read, ${how}: some items may have been missed. Iterate again later, or narrow the list with its filters`,
   });
 }

@@ -63,14 +63,25 @@ export function nextPage(step: PageStep): NextPage {
     return { kind: 'broken', problem: `page at offset ${offset} repeats the page before it` };
   }
   const next = offset + received;
-  if (!pagination) return received > 0 && received >= (step.limit ?? SERVER_DEFAULT_LIMIT) ? { kind: 'next', offset: next } : { kind: 'end' };
+  if (!pagination)
+    return received > 0 && received >= (step.limit ?? SERVER_DEFAULT_LIMIT)
+      ? { kind: 'next', offset: next }
+      : { kind: 'end' };
   const { total, has_more: hasMore } = pagination;
   if (received === 0) {
-    if (hasMore || total > offset) return { kind: 'broken', problem: `page at offset ${offset} came back empty; total was ${total}${hasMore ? ', has_more true' : ''}` };
+    if (hasMore || total > offset)
+      return {
+        kind: 'broken',
+        problem: `page at offset ${offset} came back empty; total was ${total}${hasMore ? ', has_more true' : ''}`,
+      };
     return { kind: 'end' };
   }
   if (!hasMore) return { kind: 'end' };
-  if (next >= total) return { kind: 'broken', problem: `page at offset ${offset} has has_more, but next offset ${next} is past total ${total}` };
+  if (next >= total)
+    return {
+      kind: 'broken',
+      problem: `page at offset ${offset} has has_more, but next offset ${next} is past total ${total}`,
+    };
   return { kind: 'next', offset: next };
 }
 

@@ -126,7 +126,11 @@ function canAnchor<Item, Data>(source: PageSource<Item, Data>, page: Page<Item, 
 }
 
 /** Whether `page` starts with the last item of `before` (by the source's item key). @internal */
-export function startsWithLastOf<Item, Data>(source: PageSource<Item, Data>, page: Page<Item, Data>, before: Page<Item, Data> | undefined): boolean {
+export function startsWithLastOf<Item, Data>(
+  source: PageSource<Item, Data>,
+  page: Page<Item, Data>,
+  before: Page<Item, Data> | undefined,
+): boolean {
   const first = page.items[0];
   const last = before?.items.at(-1);
   if (first === undefined || last === undefined || !source.key) return false;
@@ -164,7 +168,8 @@ export async function* iteratePages<Item, Data>(
     result.catch(noop); // read-ahead may fail or be aborted before anyone awaits it
     return result;
   };
-  const load = (params: PageParams, previous?: Page<Item, Data>): Promise<Page<Item, Data>> => request(params).then((result) => new Page(source, params, result, previous));
+  const load = (params: PageParams, previous?: Page<Item, Data>): Promise<Page<Item, Data>> =>
+    request(params).then((result) => new Page(source, params, result, previous));
   /** Checks the page against the next-page rule (a contradiction throws), then counts it. */
   let handed: Page<Item, Data> | undefined;
   const handOver = (page: Page<Item, Data>) => {
@@ -193,7 +198,12 @@ export async function* iteratePages<Item, Data>(
           const params = { limit, offset: next };
           // At most `concurrency` requests at once: each waits for the one `concurrency` places back.
           const before = running.length >= concurrency ? running.shift() : undefined;
-          const slot = before ? before.then(() => request(params), () => request(params)) : request(params);
+          const slot = before
+            ? before.then(
+                () => request(params),
+                () => request(params),
+              )
+            : request(params);
           slot.catch(noop);
           running.push(slot);
           queue.push({ offset: next, slot });
@@ -239,8 +249,16 @@ export async function* iteratePages<Item, Data>(
         // are read at the iteration's page size. Anchored: one item early (see ANCHOR_MIN_PAGE).
         // Only an item with a key can be an anchor: one without (a keyword record with neither `id`
         // nor `keyword_id`) could never be found again, and the loop would step back for ever.
-        const anchor = anchored !== undefined && limit >= ANCHOR_MIN_PAGE && params.offset !== undefined && params.offset > 0 && canAnchor(source, page);
-        const next = await load({ ...params, ...(anchor ? { offset: (params.offset as number) - 1 } : {}), limit }, page);
+        const anchor =
+          anchored !== undefined &&
+          limit >= ANCHOR_MIN_PAGE &&
+          params.offset !== undefined &&
+          params.offset > 0 &&
+          canAnchor(source, page);
+        const next = await load(
+          { ...params, ...(anchor ? { offset: (params.offset as number) - 1 } : {}), limit },
+          page,
+        );
         if (anchor) anchored.add(next);
         return next;
       });

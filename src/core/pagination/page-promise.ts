@@ -41,7 +41,10 @@ export class PagePromise<Item, Data = Item[]> extends ApiPromise<Page<Item, Data
   /** @internal */
   constructor(source: PageSource<Item, Data>, params: PageParams, maxLimit: number) {
     // The first page, requested once however often the promise is used (ApiPromise keeps it).
-    super(() => (this.#first = source.fetch(params).then((result) => ({ ...result, data: new Page(source, params, result) }))));
+    super(
+      () =>
+        (this.#first = source.fetch(params).then((result) => ({ ...result, data: new Page(source, params, result) }))),
+    );
     this.#source = source;
     this.#params = params;
     this.#maxLimit = maxLimit;

@@ -65,7 +65,12 @@ export class Page<Item, Data = Item[]> {
   #next: NextPage | undefined;
 
   /** @internal `previous`: the page this one was fetched after, if any (to catch a page served twice). */
-  constructor(source: PageSource<Item, Data>, params: PageParams, result: ApiResult<Data>, previous?: Page<Item, Data>) {
+  constructor(
+    source: PageSource<Item, Data>,
+    params: PageParams,
+    result: ApiResult<Data>,
+    previous?: Page<Item, Data>,
+  ) {
     this.#source = source;
     this.#params = params;
     this.data = result.data;
@@ -132,7 +137,8 @@ export class Page<Item, Data = Item[]> {
       limit: this.#params.limit,
       received: this.items.length,
       pagination: this.meta.pagination,
-      repeatsPrevious: this.#previous !== undefined && this.items.length > 0 && this.#previous === this.#fingerprintOf(),
+      repeatsPrevious:
+        this.#previous !== undefined && this.items.length > 0 && this.#previous === this.#fingerprintOf(),
     }));
   }
 

@@ -20,9 +20,15 @@ import type { RateGate } from '../../options/rate-gate.js';
  * ```
  * @internal
  */
-export function localGateFor(identity: GateIdentity, share: boolean, make: () => RateGate, logger: { warn(message: string): void }): RateGate {
+export function localGateFor(
+  identity: GateIdentity,
+  share: boolean,
+  make: () => RateGate,
+  logger: { warn(message: string): void },
+): RateGate {
   if (typeof WeakRef !== 'function') return make();
-  const entries = identity.fetch === undefined ? defaultFetch : (perFetch.get(identity.fetch) ?? newMap(identity.fetch));
+  const entries =
+    identity.fetch === undefined ? defaultFetch : (perFetch.get(identity.fetch) ?? newMap(identity.fetch));
   const key = `${hash(identity.apiKey)} ${identity.baseUrl}`;
   const budget = `${key} ${identity.windows}`;
   if (share) {

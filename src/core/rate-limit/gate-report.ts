@@ -21,11 +21,17 @@ export const BARE_429_HOLD_MS = 1_000;
  * ```
  * @internal
  */
-export function refusalOf(status: number, retryAfter: string | null, rateLimit: { reset: number } | undefined, now: number): Refusal | undefined {
+export function refusalOf(
+  status: number,
+  retryAfter: string | null,
+  rateLimit: { reset: number } | undefined,
+  now: number,
+): Refusal | undefined {
   if (status !== 429) return undefined;
   const afterMs = retryAfterMs(retryAfter ?? undefined, now);
   // The API's own report governs a 429 that has one, even one already due: no time is invented.
-  if (afterMs === undefined) return rateLimit === undefined ? { untilMs: now + BARE_429_HOLD_MS, timed: false } : undefined;
+  if (afterMs === undefined)
+    return rateLimit === undefined ? { untilMs: now + BARE_429_HOLD_MS, timed: false } : undefined;
   const untilMs = now + afterMs;
   if (rateLimit === undefined) return { untilMs, timed: true };
   return untilMs > rateLimit.reset * 1000 ? { untilMs, timed: false } : undefined;

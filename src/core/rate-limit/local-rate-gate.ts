@@ -111,7 +111,11 @@ export class LocalRateGate implements RateGate {
       if (Number.isFinite(wait) && wait > maxWaitMs) {
         // Nothing is sent: the client already knows the budget is spent for longer than allowed.
         throw rateLimitedError(
-          { status: 429, code: 'RATE_LIMITED', message: `Rate budget spent; it frees up in ${Math.ceil(wait / 1000)} s, longer than maxQueueWait (${maxWaitMs} ms). Nothing was sent.` },
+          {
+            status: 429,
+            code: 'RATE_LIMITED',
+            message: `Rate budget spent; it frees up in ${Math.ceil(wait / 1000)} s, longer than maxQueueWait (${maxWaitMs} ms). Nothing was sent.`,
+          },
           { limit: 0, remaining: 0, reset: (now + wait) / 1000 },
           now,
         );
@@ -130,7 +134,9 @@ export class LocalRateGate implements RateGate {
     let wait = Math.max(this.#pacer?.waitMs(now) ?? 0, this.#gateway.waitMs(now), this.#spentUntil - now);
     for (const window of this.#reported.values()) if (window.budget <= 0) wait = Math.max(wait, window.resetAt - now);
     if (wait > 0 || !this.#unknown || this.#probes === 0) return Math.max(0, wait);
-    return this.#probes >= MAX_PROBES ? Number.POSITIVE_INFINITY : Math.max(0, this.#lastProbeAt + PROBE_PATIENCE_MS - now);
+    return this.#probes >= MAX_PROBES
+      ? Number.POSITIVE_INFINITY
+      : Math.max(0, this.#lastProbeAt + PROBE_PATIENCE_MS - now);
   }
 
   #take(): Permit {
@@ -184,7 +190,10 @@ export class LocalRateGate implements RateGate {
     // its reset was away when first seen (`span`); one no longer than a documented window can be
     // that window, and a larger `limit` then proves the key has more room there. The others stay.
     // `reset` is read on this machine's clock, which may be off the server's: up to one window length is allowed.
-    if (this.#prior) this.#pacer?.suspend((w) => [...this.#reported].some(([limit, r]) => limit > w.limit && r.span <= 2 * w.intervalMs));
+    if (this.#prior)
+      this.#pacer?.suspend((w) =>
+        [...this.#reported].some(([limit, r]) => limit > w.limit && r.span <= 2 * w.intervalMs),
+      );
   }
 
   #sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {

@@ -67,7 +67,9 @@ export class ApiPromise<T> implements PromiseLike<T> {
     onFulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
     onRejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
   ): Promise<R1 | R2> {
-    return this.#start().then((result) => result.data).then(onFulfilled, onRejected);
+    return this.#start()
+      .then((result) => result.data)
+      .then(onFulfilled, onRejected);
   }
 
   /**

@@ -38,11 +38,16 @@ export function readMeta(raw: unknown): ResponseMeta {
 function readNumbers(value: unknown, keys: string[]): Record<string, unknown> | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const record = value as Record<string, unknown>;
-  return keys.every((key) => typeof record[key] === 'number' && Number.isFinite(record[key])) ? { ...record } : undefined;
+  return keys.every((key) => typeof record[key] === 'number' && Number.isFinite(record[key]))
+    ? { ...record }
+    : undefined;
 }
 
 /** Reads `error.code` and `error.message` if they are strings. @internal */
-export function readError(envelope: RawEnvelope | undefined): { code: string | undefined; message: string | undefined } {
+export function readError(envelope: RawEnvelope | undefined): {
+  code: string | undefined;
+  message: string | undefined;
+} {
   const error = envelope?.error;
   if (typeof error !== 'object' || error === null) return { code: undefined, message: undefined };
   return {

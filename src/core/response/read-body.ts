@@ -76,13 +76,23 @@ export async function readBody(response: Response, limits: BodyLimits): Promise<
   }
 }
 
-function decode(decoder: { decoder: TextDecoder; charset: string }, chunk: Uint8Array | undefined, status: number, stream: boolean): string {
+function decode(
+  decoder: { decoder: TextDecoder; charset: string },
+  chunk: Uint8Array | undefined,
+  status: number,
+  stream: boolean,
+): string {
   try {
     return decoder.decoder.decode(chunk, { stream });
   } catch {
     // The end of the body cut a character in two: what came before it stands, and is incomplete.
     if (!stream) return '';
-    throw new ResponseValidationError({ status, requestId: undefined, issues: [], detail: `Response body is not valid ${decoder.charset} text (declare another charset in Content-Type if the server sends one)` });
+    throw new ResponseValidationError({
+      status,
+      requestId: undefined,
+      issues: [],
+      detail: `Response body is not valid ${decoder.charset} text (declare another charset in Content-Type if the server sends one)`,
+    });
   }
 }
 
@@ -94,10 +104,19 @@ function decoderFor(response: Response): { decoder: TextDecoder; charset: string
     const decoder = new TextDecoder(charset, { fatal: true });
     return { decoder, charset: decoder.encoding.toUpperCase() };
   } catch {
-    throw new ResponseValidationError({ status: response.status, requestId: undefined, issues: [], detail: `Response body has charset "${charset.slice(0, 40)}", which this runtime cannot decode` });
+    throw new ResponseValidationError({
+      status: response.status,
+      requestId: undefined,
+      issues: [],
+      detail: `Response body has charset "${charset.slice(0, 40)}", which this runtime cannot decode`,
+    });
   }
 }
 
 function tooLarge(response: Response, limitBytes: number): ResponseTooLargeError {
-  return new ResponseTooLargeError({ status: response.status, limitBytes, contentEncoding: response.headers.get('content-encoding') ?? undefined });
+  return new ResponseTooLargeError({
+    status: response.status,
+    limitBytes,
+    contentEncoding: response.headers.get('content-encoding') ?? undefined,
+  });
 }

@@ -73,27 +73,50 @@ export function readResponse<T>(
     // A body cut short without Content-Length (a chunked one the server or a proxy ended early) is
     // the same failure as one cut short of its Content-Length, where fetch itself fails: a
     // ConnectionError (via failure()), retried for GET, PATCH and DELETE.
-    throw Object.assign(new Error(`the response body ended mid-JSON after ${text.length} characters`), { code: 'BODY_ENDED_EARLY' });
+    throw Object.assign(new Error(`the response body ended mid-JSON after ${text.length} characters`), {
+      code: 'BODY_ENDED_EARLY',
+    });
   }
   if (status >= 400 || envelope?.success === false) {
     // The status says failure and the body says success: say that, not "without the envelope".
     const { code, message } =
       envelope?.success === true
-        ? { code: 'STATUS_CONTRADICTS_BODY', message: `HTTP ${status} with a success envelope ({ success: true }): the status and the body disagree` }
+        ? {
+            code: 'STATUS_CONTRADICTS_BODY',
+            message: `HTTP ${status} with a success envelope ({ success: true }): the status and the body disagree`,
+          }
         : readError(envelope);
-    throw errorFromResponse({ status, code, message, requestId: meta.request_id, rateLimit: meta.rate_limit, headers: Object.fromEntries(response.headers), now: Date.now() });
+    throw errorFromResponse({
+      status,
+      code,
+      message,
+      requestId: meta.request_id,
+      rateLimit: meta.rate_limit,
+      headers: Object.fromEntries(response.headers),
+      now: Date.now(),
+    });
   }
   if (envelope?.success !== true || !('data' in envelope)) {
     // A body that is not the envelope (a proxy's page, a truncated body) is a typed error carrying the status, never a SyntaxError.
-    const detail = parsed ? 'Response body is not the API envelope { success, data, meta }' : 'Response body is not valid JSON';
+    const detail = parsed
+      ? 'Response body is not the API envelope { success, data, meta }'
+      : 'Response body is not valid JSON';
     throw new ResponseValidationError({ status, requestId: meta.request_id, issues: [], detail });
   }
   // zod parses every response into its own copy: loose objects keep unknown fields but never an own
   // `__proto__` key, which a caller's Object.assign would take as the copy's prototype.
   const result = schema.safeParse(envelope.data);
   if (!result.success) {
-    const issues = result.error.issues.map((issue) => ({ path: issue.path, message: issueMessage(issue, envelope.data) }));
-    throw new ResponseValidationError({ status, requestId: meta.request_id, issues, detail: 'Response data does not match the documented shape' });
+    const issues = result.error.issues.map((issue) => ({
+      path: issue.path,
+      message: issueMessage(issue, envelope.data),
+    }));
+    throw new ResponseValidationError({
+      status,
+      requestId: meta.request_id,
+      issues,
+      detail: 'Response data does not match the documented shape',
+    });
   }
   return { data: result.data, meta, response };
 }
@@ -138,7 +161,12 @@ export interface FailureContext {
 export function failure(error: unknown, context: FailureContext): SeoVisibilityError {
   if (context.signal?.aborted) return new AbortedError(context.signal.reason);
   // ky wraps what fetch threw (a custom fetch's own SDK error among it) in its NetworkError.
-  const own = error instanceof SeoVisibilityError ? error : error instanceof Error && error.cause instanceof SeoVisibilityError ? error.cause : undefined;
+  const own =
+    error instanceof SeoVisibilityError
+      ? error
+      : error instanceof Error && error.cause instanceof SeoVisibilityError
+        ? error.cause
+        : undefined;
   if (own) return own;
   if (isTimeoutError(error)) return new TimeoutError(context.timeoutMs);
   const code = systemCode(error);
@@ -149,11 +177,16 @@ export function failure(error: unknown, context: FailureContext): SeoVisibilityE
  * What a `zod/mini` issue says (it loads no locale: "Invalid input"), as zod's English messages
  * and the docs put it: "Invalid input: expected number, received string".
  */
-function issueMessage(issue: { code: string; path: PropertyKey[]; message: string; expected?: unknown }, data: unknown): string {
+function issueMessage(
+  issue: { code: string; path: PropertyKey[]; message: string; expected?: unknown },
+  data: unknown,
+): string {
   if (issue.code !== 'invalid_type' || issue.message !== 'Invalid input') return issue.message;
   let value = data;
-  for (const key of issue.path) value = typeof value === 'object' && value !== null ? (value as Record<PropertyKey, unknown>)[key] : undefined;
-  const received = value === null ? 'null' : Array.isArray(value) ? 'array' : Number.isNaN(value) ? 'NaN' : typeof value;
+  for (const key of issue.path)
+    value = typeof value === 'object' && value !== null ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+  const received =
+    value === null ? 'null' : Array.isArray(value) ? 'array' : Number.isNaN(value) ? 'NaN' : typeof value;
   return `Invalid input: expected ${String(issue.expected)}, received ${received}`;
 }
 
@@ -164,7 +197,10 @@ function systemCode(error: unknown): string | undefined {
     const code = (cause as { code?: unknown }).code;
     if (typeof code === 'string' && code !== '') return code;
     const inner = (cause as { errors?: unknown }).errors;
-    cause = Array.isArray(inner) && inner.length > 0 && (cause as { cause?: unknown }).cause === undefined ? inner[0] : (cause as { cause?: unknown }).cause;
+    cause =
+      Array.isArray(inner) && inner.length > 0 && (cause as { cause?: unknown }).cause === undefined
+        ? inner[0]
+        : (cause as { cause?: unknown }).cause;
   }
   return undefined;
 }
@@ -186,7 +222,8 @@ function withReason(error: unknown): string {
  * message names the request URL, so the message of its cause is used instead.
  */
 function rootMessage(error: unknown): string {
-  const cause = error instanceof Error && error.name === 'NetworkError' && error.cause instanceof Error ? error.cause : error;
+  const cause =
+    error instanceof Error && error.name === 'NetworkError' && error.cause instanceof Error ? error.cause : error;
   if (cause instanceof Error) return cause.message.split('\n')[0] || cause.name;
   return typeof cause === 'string' ? cause : 'the request failed';
 }

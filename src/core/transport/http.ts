@@ -37,7 +37,8 @@ export function createHttp(config: HttpConfig): KyInstance {
     throwHttpErrors: false,
     // Resolved per request: a fetch mock installed after the client was created is still used. Raced
     // against the request's signal, so a custom fetch that ignores its signal cannot hang a call.
-    fetch: (input, init) => untilAborted((custom ?? globalThis.fetch)(input as Request, init), (input as Request).signal).then(responseOf),
+    fetch: (input, init) =>
+      untilAborted((custom ?? globalThis.fetch)(input as Request, init), (input as Request).signal).then(responseOf),
     hooks: { beforeRequest: [({ request, options }) => onSend(request, options.context)] },
   });
 }
@@ -69,6 +70,12 @@ export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undef
  * forgotten `return`) is the caller's bug, not a network failure: said as such, and not retried.
  */
 function responseOf(value: unknown): Response {
-  if (typeof value === 'object' && value !== null && typeof (value as Response).status === 'number' && typeof (value as Response).text === 'function') return value as Response;
+  if (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Response).status === 'number' &&
+    typeof (value as Response).text === 'function'
+  )
+    return value as Response;
   throw new InvalidArgumentError('fetch', `returned no Response (got ${describe(value)})`);
 }

@@ -1,5 +1,13 @@
 import type { Redactor } from '../../internal/redactor.js';
-import type { ErrorInfo, Hook, Logger, RequestInfo, ResolvedHooks, ResponseInfo, RetryInfo } from '../../options/hooks.js';
+import type {
+  ErrorInfo,
+  Hook,
+  Logger,
+  RequestInfo,
+  ResolvedHooks,
+  ResponseInfo,
+  RetryInfo,
+} from '../../options/hooks.js';
 
 /** How the Authorization header appears in hooks and logs. @internal */
 export const REDACTED = 'Bearer ***';
@@ -48,24 +56,41 @@ export interface Observer {
  * ```
  * @internal
  */
-export function createObserver(hooks: ResolvedHooks, logger: Logger | undefined, redact: Redactor): Observer | undefined {
+export function createObserver(
+  hooks: ResolvedHooks,
+  logger: Logger | undefined,
+  redact: Redactor,
+): Observer | undefined {
   if (!logger && Object.values(hooks).every((list) => list.length === 0)) return undefined;
-  const emit = <K extends keyof ResolvedHooks>(name: K, info: Parameters<ResolvedHooks[K][number]>[0], line?: string, details?: Record<string, unknown>): void => {
+  const emit = <K extends keyof ResolvedHooks>(
+    name: K,
+    info: Parameters<ResolvedHooks[K][number]>[0],
+    line?: string,
+    details?: Record<string, unknown>,
+  ): void => {
     if (line) logger?.debug(line, details);
     for (const hook of hooks[name] as Array<Hook<typeof info>>) {
       try {
         hook(info);
       } catch (error) {
-        logger?.warn(`seo-visibility: a ${name} hook threw; ignored`, { error: error instanceof Error ? error.name : typeof error });
+        logger?.warn(`seo-visibility: a ${name} hook threw; ignored`, {
+          error: error instanceof Error ? error.name : typeof error,
+        });
       }
     }
   };
   return {
     retry(given) {
       const info = { ...given, url: redact.text(given.url), headers: redact.json(given.headers) };
-      logger?.info(`seo-visibility: retrying ${info.method} ${info.url} in ${info.delayMs} ms after ${info.error.name} (attempt ${info.attempt} failed)`, {
-        id: info.id, attempt: info.attempt, error: info.error.name, delayMs: info.delayMs,
-      });
+      logger?.info(
+        `seo-visibility: retrying ${info.method} ${info.url} in ${info.delayMs} ms after ${info.error.name} (attempt ${info.attempt} failed)`,
+        {
+          id: info.id,
+          attempt: info.attempt,
+          error: info.error.name,
+          delayMs: info.delayMs,
+        },
+      );
       emit('onRetry', info);
     },
     attempt({ id, method, template, attempt }, fallback) {
@@ -75,7 +100,13 @@ export function createObserver(hooks: ResolvedHooks, logger: Logger | undefined,
         // The caller's own headers or URL may quote the key too (an `x-api-key` header): never shown.
         request = { id, method, url: redact.text(url), template, headers: redact.json(headers), attempt };
         started = Date.now();
-        emit('onRequest', request, `seo-visibility: → ${method} ${request.url} (attempt ${attempt})`, { id, method, url: request.url, template, attempt });
+        emit('onRequest', request, `seo-visibility: → ${method} ${request.url} (attempt ${attempt})`, {
+          id,
+          method,
+          url: request.url,
+          template,
+          attempt,
+        });
         return request;
       };
       // ky calls `sent` before sending; a failure before that point (nothing left the process) still pairs up.
@@ -87,14 +118,32 @@ export function createObserver(hooks: ResolvedHooks, logger: Logger | undefined,
           announce(sending.url, headers);
         },
         responded(response, requestId, error) {
-          const info: ResponseInfo = { ...announced(), status: response.status, requestId, durationMs: Date.now() - started, responseHeaders: Object.fromEntries(response.headers) };
+          const info: ResponseInfo = {
+            ...announced(),
+            status: response.status,
+            requestId,
+            durationMs: Date.now() - started,
+            responseHeaders: Object.fromEntries(response.headers),
+          };
           if (error) info.error = error;
           const line = `seo-visibility: ← ${response.status} ${method} ${info.url} ${requestId ?? '-'} ${info.durationMs} ms (attempt ${attempt})${error ? ` ${error.name}` : ''}`;
-          emit('onResponse', info, line, { id, status: info.status, requestId, durationMs: info.durationMs, attempt, ...(error ? { error: error.name } : {}) });
+          emit('onResponse', info, line, {
+            id,
+            status: info.status,
+            requestId,
+            durationMs: info.durationMs,
+            attempt,
+            ...(error ? { error: error.name } : {}),
+          });
         },
         failed(error) {
           const info: ErrorInfo = { ...announced(), error, durationMs: Date.now() - started };
-          emit('onError', info, `seo-visibility: ✕ ${method} ${info.url} ${error.name} after ${info.durationMs} ms (attempt ${attempt})`, { id, error: error.name, durationMs: info.durationMs, attempt });
+          emit(
+            'onError',
+            info,
+            `seo-visibility: ✕ ${method} ${info.url} ${error.name} after ${info.durationMs} ms (attempt ${attempt})`,
+            { id, error: error.name, durationMs: info.durationMs, attempt },
+          );
         },
       };
     },

@@ -7,7 +7,12 @@ import * as check from '../../internal/validate.js';
 import { resolveLogger } from '../../options/log.js';
 import { isBrowser, readEnv, userAgent } from '../../internal/runtime.js';
 import { MAX_QUEUE_WAIT_MS, checkClientOptions, checkRequestOptions, hooksShape } from '../../options/check-options.js';
-import { type ClientOptions, DOCUMENTED_WINDOWS, type RequestOptions, type RetryBackoffOptions } from '../../options/client-options.js';
+import {
+  type ClientOptions,
+  DOCUMENTED_WINDOWS,
+  type RequestOptions,
+  type RetryBackoffOptions,
+} from '../../options/client-options.js';
 
 /**
  * Resolved client settings the transport runs on: what `resolveConfig` returns. Resolving builds the
@@ -81,7 +86,10 @@ export function resolveConfig(options: ClientOptions | undefined, sharedGate?: R
   const logger = resolveLogger(given.logger, given.logLevel, env.SEO_VISIBILITY_LOG);
   const backoff = { ...DEFAULTS.backoff, ...definedOnly(given.retryBackoff ?? {}) };
   if (backoff.initialDelay > backoff.maxDelay) {
-    throw new InvalidArgumentError('retryBackoff.initialDelay', `expected at most retryBackoff.maxDelay (${backoff.maxDelay} ms), got ${backoff.initialDelay}`);
+    throw new InvalidArgumentError(
+      'retryBackoff.initialDelay',
+      `expected at most retryBackoff.maxDelay (${backoff.maxDelay} ms), got ${backoff.initialDelay}`,
+    );
   }
   return {
     apiKey,
@@ -122,19 +130,34 @@ export function resolveRequestOptions(options: RequestOptions | undefined | null
  * `shareInProcess`, a local gate is shared by every client of the process with the same key, base
  * URL, fetch and windows; without it, a second such client warns (see `localGateFor`).
  */
-function createGate(rateLimit: ClientOptions['rateLimit'], target: { apiKey: string; baseUrl: string; fetch: typeof globalThis.fetch | undefined }, logger: TransportConfig['logger']): RateGate | undefined {
+function createGate(
+  rateLimit: ClientOptions['rateLimit'],
+  target: { apiKey: string; baseUrl: string; fetch: typeof globalThis.fetch | undefined },
+  logger: TransportConfig['logger'],
+): RateGate | undefined {
   if (rateLimit === false) return undefined;
   const { apiKey } = target;
   const explicit = rateLimit?.windows !== undefined;
-  const localGate = () => (explicit ? new LocalRateGate(rateLimit!.windows as false | []) : new LocalRateGate(DOCUMENTED_WINDOWS, { prior: true }));
+  const localGate = () =>
+    explicit
+      ? new LocalRateGate(rateLimit!.windows as false | [])
+      : new LocalRateGate(DOCUMENTED_WINDOWS, { prior: true });
   if (!rateLimit?.gate) {
     const identity = { ...target, windows: explicit ? JSON.stringify(rateLimit!.windows) : 'documented' };
-    return localGateFor(identity, rateLimit?.shareInProcess === true, localGate, logger ?? { warn: (message: string) => console.warn(message) });
+    return localGateFor(
+      identity,
+      rateLimit?.shareInProcess === true,
+      localGate,
+      logger ?? { warn: (message: string) => console.warn(message) },
+    );
   }
   const gate: unknown = rateLimit.gate.createGate({ apiKey, logger, localGate });
   // A gate without acquire() would fail every call with a raw TypeError: refuse it here instead.
   if (typeof gate !== 'object' || gate === null || typeof (gate as RateGate).acquire !== 'function') {
-    throw new InvalidArgumentError('rateLimit.gate', `expected createGate(context) to return a gate with an acquire(options) method, got ${check.describe(gate)}`);
+    throw new InvalidArgumentError(
+      'rateLimit.gate',
+      `expected createGate(context) to return a gate with an acquire(options) method, got ${check.describe(gate)}`,
+    );
   }
   return gate as RateGate;
 }
@@ -150,7 +173,9 @@ function createGate(rateLimit: ClientOptions['rateLimit'], target: { apiKey: str
  * @internal
  */
 export function resolveHooks(...sources: Array<ClientHooks | undefined>): ResolvedHooks {
-  return Object.fromEntries(Object.keys(hooksShape).map((name) => [name, sources.flatMap((hooks) => hooks?.[name as keyof ClientHooks] ?? [])])) as unknown as ResolvedHooks;
+  return Object.fromEntries(
+    Object.keys(hooksShape).map((name) => [name, sources.flatMap((hooks) => hooks?.[name as keyof ClientHooks] ?? [])]),
+  ) as unknown as ResolvedHooks;
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {
@@ -166,26 +191,38 @@ const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
  */
 function resolveBaseUrl(value: string | undefined): string {
   if (value === undefined || value === '') {
-    throw new InvalidArgumentError('baseUrl', 'expected the API base URL ending in /api/v1: pass { baseUrl } or set SEO_VISIBILITY_BASE_URL');
+    throw new InvalidArgumentError(
+      'baseUrl',
+      'expected the API base URL ending in /api/v1: pass { baseUrl } or set SEO_VISIBILITY_BASE_URL',
+    );
   }
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new InvalidArgumentError('baseUrl', `expected an absolute URL such as https://api.example.com/api/v1, got ${check.describe(value)}`);
+    throw new InvalidArgumentError(
+      'baseUrl',
+      `expected an absolute URL such as https://api.example.com/api/v1, got ${check.describe(value)}`,
+    );
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new InvalidArgumentError('baseUrl', `expected an http(s) URL, got ${url.protocol}`);
   }
   if (url.protocol === 'http:' && !LOOPBACK.test(url.hostname)) {
-    throw new InvalidArgumentError('baseUrl', `plain http:// is only allowed to loopback hosts (the API key would cross the network in clear text); use https://${url.host}`);
+    throw new InvalidArgumentError(
+      'baseUrl',
+      `plain http:// is only allowed to loopback hosts (the API key would cross the network in clear text); use https://${url.host}`,
+    );
   }
   if (url.username || url.password || url.search || url.hash) {
     throw new InvalidArgumentError('baseUrl', 'expected no credentials, query or fragment in the base URL');
   }
   const href = url.href.replace(/\/+$/, '');
   if (!href.endsWith('/api/v1')) {
-    throw new InvalidArgumentError('baseUrl', `expected a base URL ending in /api/v1 (e.g. ${url.origin}/api/v1), got ${check.describe(value)}`);
+    throw new InvalidArgumentError(
+      'baseUrl',
+      `expected a base URL ending in /api/v1 (e.g. ${url.origin}/api/v1), got ${check.describe(value)}`,
+    );
   }
   return href;
 }

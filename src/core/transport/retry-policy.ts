@@ -45,7 +45,8 @@ export function retryWait(context: RetryContext): number | undefined {
     }
     return wait;
   }
-  const transient = error instanceof InternalServerError || error instanceof TimeoutError || error instanceof ConnectionError;
+  const transient =
+    error instanceof InternalServerError || error instanceof TimeoutError || error instanceof ConnectionError;
   if (!transient || !IDEMPOTENT.has(method)) return undefined;
   if (error instanceof ApiError && error.status === 503) {
     const wait = retryAfterMs(error.headers['retry-after'], Date.now()) ?? 0;

@@ -77,7 +77,11 @@ export class Transport {
     this.#config = config;
     this.#redact = createRedactor(config.apiKey);
     const { userAgent } = config;
-    const base = { accept: 'application/json', ...(userAgent ? { 'user-agent': userAgent } : {}), ...lowerCase(config.headers) };
+    const base = {
+      accept: 'application/json',
+      ...(userAgent ? { 'user-agent': userAgent } : {}),
+      ...lowerCase(config.headers),
+    };
     this.#visibleHeaders = { ...base, authorization: REDACTED };
     this.#observer = createObserver(config.hooks, config.logger, this.#redact);
     this.#http = createHttp({
@@ -107,8 +111,18 @@ export class Transport {
     if (spec.body !== undefined) check.jsonBody('body', spec.body);
     const extra = options.headers ? lowerCase(options.headers) : undefined;
     // A call's own hooks join the client's, for this call only.
-    const observer = options.hooks ? createObserver(resolveHooks(this.#config.hooks, options.hooks), this.#config.logger, this.#redact) : this.#observer;
-    const call: Call<T> = { spec, id: ++calls, signal, timeout: Math.min(timeout, MAX_TIMER), maxQueueWait: options.maxQueueWait ?? this.#config.maxQueueWait, extra, observer };
+    const observer = options.hooks
+      ? createObserver(resolveHooks(this.#config.hooks, options.hooks), this.#config.logger, this.#redact)
+      : this.#observer;
+    const call: Call<T> = {
+      spec,
+      id: ++calls,
+      signal,
+      timeout: Math.min(timeout, MAX_TIMER),
+      maxQueueWait: options.maxQueueWait ?? this.#config.maxQueueWait,
+      extra,
+      observer,
+    };
     const { backoff } = this.#config;
     try {
       return await pRetry((attempt) => this.#attempt(call, attempt), {
@@ -119,9 +133,20 @@ export class Transport {
         randomize: true,
         signal,
         shouldRetry: async ({ error, retryDelay, attemptNumber }) => {
-          const wait = retryWait({ method: spec.method, error, maxRetryDelay: this.#config.maxRetryDelay, throttled: this.#config.gate !== undefined });
+          const wait = retryWait({
+            method: spec.method,
+            error,
+            maxRetryDelay: this.#config.maxRetryDelay,
+            throttled: this.#config.gate !== undefined,
+          });
           if (wait === undefined) return false;
-          call.observer?.retry({ ...this.#identity(call, attemptNumber), url: this.#url(spec), headers: this.#headersOf(call), error, delayMs: Math.max(wait, retryDelay, throttledWait(error)) });
+          call.observer?.retry({
+            ...this.#identity(call, attemptNumber),
+            url: this.#url(spec),
+            headers: this.#headersOf(call),
+            error,
+            delayMs: Math.max(wait, retryDelay, throttledWait(error)),
+          });
           // p-retry's backoff follows; hold only for the part of the server's wait it does not cover.
           if (wait > retryDelay) await hold(wait - retryDelay, signal);
           return true;
@@ -166,14 +191,32 @@ export class Transport {
       const answered = response;
       // Bounded in size (maxResponseBytes: a decompression bomb) and time (the attempt's time-out);
       // the caller's signal is raced too, for bodies that ignore it.
-      const text = await untilAborted(readBody(response, { maxBytes: this.#config.maxResponseBytes, deadline: startedAt + call.timeout, timeoutMs: call.timeout, signal }), signal);
+      const text = await untilAborted(
+        readBody(response, {
+          maxBytes: this.#config.maxResponseBytes,
+          deadline: startedAt + call.timeout,
+          timeoutMs: call.timeout,
+          signal,
+        }),
+        signal,
+      );
       // Before anything is built from it (error headers, hook payloads, `withResponse()`): a server may
       // echo the key. The body is read first: the redacted copy, when one is needed, has none.
       response = this.#redact.response(response);
-      const result = readResponse(response, text, spec.schema, (meta) => settle(meta.rate_limit, refusalOf(answered.status, answered.headers.get('retry-after'), meta.rate_limit, Date.now())), {
-        localize: (meta) => this.#clock.localize(meta),
-        redact: this.#redact,
-      });
+      const result = readResponse(
+        response,
+        text,
+        spec.schema,
+        (meta) =>
+          settle(
+            meta.rate_limit,
+            refusalOf(answered.status, answered.headers.get('retry-after'), meta.rate_limit, Date.now()),
+          ),
+        {
+          localize: (meta) => this.#clock.localize(meta),
+          redact: this.#redact,
+        },
+      );
       watch?.responded(response, result.meta.request_id);
       return result;
     } catch (error) {
@@ -188,12 +231,19 @@ export class Transport {
   }
 
   #identity(call: Call<unknown>, attempt: number) {
-    return { id: `${call.id}.${attempt}`, method: call.spec.method, template: call.spec.template ?? call.spec.path, attempt };
+    return {
+      id: `${call.id}.${attempt}`,
+      method: call.spec.method,
+      template: call.spec.template ?? call.spec.path,
+      attempt,
+    };
   }
 
   /** The URL for hooks and logs when ky has not built one (before sending, or for a retry line). */
   #url(spec: CallSpec<unknown>): string {
-    const query = spec.query ? new URLSearchParams(Object.entries(spec.query).filter((e) => e[1] !== undefined) as string[][]).toString() : ''; // URLSearchParams writes numbers and booleans as String() does
+    const query = spec.query
+      ? new URLSearchParams(Object.entries(spec.query).filter((e) => e[1] !== undefined) as string[][]).toString()
+      : ''; // URLSearchParams writes numbers and booleans as String() does
     return `${this.#config.baseUrl}${spec.path}${query ? `?${query}` : ''}`;
   }
 

@@ -10,10 +10,7 @@ export { KNOWN_EVENT_NAMES, type KnownWebhookEventName } from './event-names.js'
  * @internal
  */
 // Loose: the payload and its `data` keep fields the server adds later.
-function eventSchema<const N extends KnownWebhookEventName, S extends z.core.$ZodLooseShape>(
-  name: N,
-  data: S,
-) {
+function eventSchema<const N extends KnownWebhookEventName, S extends z.core.$ZodLooseShape>(name: N, data: S) {
   return z.looseObject({
     /** The event name. */
     event: z.literal(name),
@@ -213,7 +210,12 @@ export const UnknownWebhookEventSchema = z.looseObject({
   /** The event name: one this SDK does not know (not one of the six documented names). */
   // Aborting makes zod report both branches of WebhookEventSchema's union (the documented event's
   // real problem included) instead of only this name check.
-  event: z.string().check(z.refine((name) => !knownNames.has(name), { message: "a documented event name: the payload must match that event's documented shape", abort: true })),
+  event: z.string().check(
+    z.refine((name) => !knownNames.has(name), {
+      message: "a documented event name: the payload must match that event's documented shape",
+      abort: true,
+    }),
+  ),
   /** When the event happened (ISO 8601). */
   timestamp: isoString(),
   /** UUID of the project the event is about. */
@@ -240,23 +242,25 @@ export type UnknownWebhookEvent = z.infer<typeof UnknownWebhookEventSchema>;
 function describeEventFailure(issue: z.core.$ZodRawIssue): string | undefined {
   if (issue.code !== 'invalid_union') return undefined;
   const input = issue.input;
-  const name = typeof input === 'object' && input !== null && 'event' in input
-    ? input.event
-    : undefined;
+  const name = typeof input === 'object' && input !== null && 'event' in input ? input.event : undefined;
   const known = typeof name === 'string' && knownNames.has(name);
   // The documented events are a plain union in KNOWN_EVENT_NAMES order: report the branch of this name.
   const branch = issue.errors[known ? 0 : 1]?.[0];
-  const first = known && branch?.code === 'invalid_union' ? branch.errors[knownInOrder.indexOf(name as string)]?.[0] : branch;
+  const first =
+    known && branch?.code === 'invalid_union' ? branch.errors[knownInOrder.indexOf(name as string)]?.[0] : branch;
   if (!first) return undefined;
   const where = first.path.length > 0 ? first.path.join('.') : '(root)';
   const label = known ? `"${name}" event` : 'webhook event';
   if (first.code === 'invalid_type' && first.path.length > 0) {
     // zod says "Invalid input (expected number)" alike for an absent field and a wrong one: tell them
     // apart (JSON has no `undefined`: a field is there or not). zod's `record` is a JSON object.
-    const parent = first.path.slice(0, -1).reduce<unknown>((v, key) => (v as Record<PropertyKey, unknown> | undefined)?.[key], input);
+    const parent = first.path
+      .slice(0, -1)
+      .reduce<unknown>((v, key) => (v as Record<PropertyKey, unknown> | undefined)?.[key], input);
     const last = first.path[first.path.length - 1]!;
     const expected = String(first.expected).replace('record', 'object');
-    if (typeof parent !== 'object' || parent === null || !Object.hasOwn(parent, last)) return `the ${label} has no ${where} (expected ${expected})`;
+    if (typeof parent !== 'object' || parent === null || !Object.hasOwn(parent, last))
+      return `the ${label} has no ${where} (expected ${expected})`;
     const value = (parent as Record<PropertyKey, unknown>)[last];
     return `Invalid ${label} at ${where}: expected ${expected}, received ${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value}`;
   }

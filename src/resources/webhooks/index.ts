@@ -141,7 +141,12 @@ export class Webhooks extends ApiResource {
       options,
       body: () => {
         const b = paramsOf('body', body);
-        return { ...b, url: check.url('url', b.url), project_id: check.uuid('project_id', b.project_id), events: events(b.events) };
+        return {
+          ...b,
+          url: check.url('url', b.url),
+          project_id: check.uuid('project_id', b.project_id),
+          events: events(b.events),
+        };
       },
     });
   }
@@ -215,7 +220,10 @@ export class Webhooks extends ApiResource {
  */
 function events(value: unknown): string[] {
   if (!Array.isArray(value) || !value.every((name) => typeof name === 'string')) {
-    throw new InvalidArgumentError('events', `expected an array of event names such as ['audit.completed'], got ${check.describe(value)}`);
+    throw new InvalidArgumentError(
+      'events',
+      `expected an array of event names such as ['audit.completed'], got ${check.describe(value)}`,
+    );
   }
   return value as string[];
 }

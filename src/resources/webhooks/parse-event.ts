@@ -43,14 +43,20 @@ export function parseWebhookEvent(payload: unknown): WebhookEvent {
     try {
       value = withoutProtoKeys(value);
     } catch {
-      throw new InvalidArgumentError('payload', 'expected a webhook event as JSON data, but it has a "__proto__" key and cannot be written as JSON (a cycle or a BigInt)');
+      throw new InvalidArgumentError(
+        'payload',
+        'expected a webhook event as JSON data, but it has a "__proto__" key and cannot be written as JSON (a cycle or a BigInt)',
+      );
     }
   }
   const result = WebhookEventSchema.safeParse(value);
   if (!result.success) {
     // The root is a union, so its one issue sits at the root; its message (WebhookEventSchema's
     // own) already names where the payload went wrong.
-    throw new InvalidArgumentError('payload', `not a valid webhook event: ${result.error.issues[0]?.message ?? 'unknown problem'}`);
+    throw new InvalidArgumentError(
+      'payload',
+      `not a valid webhook event: ${result.error.issues[0]?.message ?? 'unknown problem'}`,
+    );
   }
   return result.data as WebhookEvent;
 }

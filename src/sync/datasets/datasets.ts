@@ -116,7 +116,8 @@ export interface DatasetDef<N extends string = string> {
 const dataset = <const N extends string>(d: DatasetDef<N>): DatasetDef<N> => d;
 
 /** Rows of a per-project dataset: the wire's fields plus `project_id`. */
-const projectRows = (records: ReadonlyArray<Record<string, unknown>>, ctx: RowContext) => records.map((r) => ({ ...r, project_id: ctx.projectId }));
+const projectRows = (records: ReadonlyArray<Record<string, unknown>>, ctx: RowContext) =>
+  records.map((r) => ({ ...r, project_id: ctx.projectId }));
 
 const P = 'project_id';
 const S = 'snapshot_date';
@@ -138,24 +139,55 @@ export const DATASETS = [
   }),
   dataset({
     name: 'rankings.list',
-    columns: [P, S, 'id', 'keyword', 'desktop_position', 'mobile_position', 'ai_mode_position', 'maps_position', 'net_change', 'location'],
+    columns: [
+      P,
+      S,
+      'id',
+      'keyword',
+      'desktop_position',
+      'mobile_position',
+      'ai_mode_position',
+      'maps_position',
+      'net_change',
+      'location',
+    ],
     primaryKey: [P, S, 'id'],
     refresh: 'day',
     kind: 'snapshot',
-    types: { date: ['snapshot_date'], number: ['desktop_position', 'mobile_position', 'ai_mode_position', 'maps_position', 'net_change'] },
+    types: {
+      date: ['snapshot_date'],
+      number: ['desktop_position', 'mobile_position', 'ai_mode_position', 'maps_position', 'net_change'],
+    },
     endpoint: '/projects/{projectId}/rankings/keywords',
     paged: true,
     read: (c, t, endpoint) => readRawPage(c, { endpoint, limit: MAX_LIMITS.rankings }, t),
-    rows: (records, ctx) => records.map((r) => ({ ...r, project_id: ctx.projectId, snapshot_date: ctx.snapshotDay, id: keywordId(r) })),
+    rows: (records, ctx) =>
+      records.map((r) => ({ ...r, project_id: ctx.projectId, snapshot_date: ctx.snapshotDay, id: keywordId(r) })),
     note: 'pages at the largest page size',
   }),
   dataset({
     name: 'rankings.history',
-    columns: [P, 'keyword_id', 'check_date', 'keyword', 'desktop_position', 'mobile_position', 'ai_mode_position', 'maps_position', 'featured_snippet', 'local_pack_position', 'source'],
+    columns: [
+      P,
+      'keyword_id',
+      'check_date',
+      'keyword',
+      'desktop_position',
+      'mobile_position',
+      'ai_mode_position',
+      'maps_position',
+      'featured_snippet',
+      'local_pack_position',
+      'source',
+    ],
     primaryKey: [P, 'keyword_id', 'check_date'],
     refresh: 'day',
     kind: 'history',
-    types: { date: ['check_date'], number: ['desktop_position', 'mobile_position', 'ai_mode_position', 'maps_position', 'local_pack_position'], boolean: ['featured_snippet'] },
+    types: {
+      date: ['check_date'],
+      number: ['desktop_position', 'mobile_position', 'ai_mode_position', 'maps_position', 'local_pack_position'],
+      boolean: ['featured_snippet'],
+    },
     endpoint: '/projects/{projectId}/rankings/keywords/{itemId}/history',
     fanOut: KEYWORD_HISTORY,
     paged: false,
@@ -163,17 +195,43 @@ export const DATASETS = [
     rows: (records, ctx) => {
       const keyword = ctx.data?.['keyword'];
       const keywordId = (ctx.data?.['keyword_id'] as string | undefined) ?? ctx.itemId;
-      return records.map((r) => ({ ...r, project_id: ctx.projectId, keyword_id: keywordId, keyword, source: 'history' }));
+      return records.map((r) => ({
+        ...r,
+        project_id: ctx.projectId,
+        keyword_id: keywordId,
+        keyword,
+        source: 'history',
+      }));
     },
     note: 'back-fill, one request per keyword',
   }),
   dataset({
     name: 'prompts.list',
-    columns: [P, S, 'id', 'prompt', 'target_location', 'brand_name', 'visibility_percentage', 'average_position', 'best_model', 'ai_search_volume', 'total_citations', 'latest_responses', 'last_checked', 'created_at'],
+    columns: [
+      P,
+      S,
+      'id',
+      'prompt',
+      'target_location',
+      'brand_name',
+      'visibility_percentage',
+      'average_position',
+      'best_model',
+      'ai_search_volume',
+      'total_citations',
+      'latest_responses',
+      'last_checked',
+      'created_at',
+    ],
     primaryKey: [P, S, 'id'],
     refresh: 'day',
     kind: 'snapshot',
-    types: { date: ['snapshot_date'], number: ['visibility_percentage', 'average_position', 'ai_search_volume', 'total_citations'], json: ['latest_responses'], timestamp: ['last_checked', 'created_at'] },
+    types: {
+      date: ['snapshot_date'],
+      number: ['visibility_percentage', 'average_position', 'ai_search_volume', 'total_citations'],
+      json: ['latest_responses'],
+      timestamp: ['last_checked', 'created_at'],
+    },
     endpoint: '/projects/{projectId}/prompts',
     paged: true,
     read: (c, t, endpoint) => readRawPage(c, { endpoint, limit: MAX_LIMITS.prompts }, t),
@@ -182,28 +240,70 @@ export const DATASETS = [
   }),
   dataset({
     name: 'prompts.history',
-    columns: [P, 'prompt_id', 'model', 'checked_at', 'prompt', 'is_visible', 'position', 'citations_count', 'citations', 'response_excerpt'],
+    columns: [
+      P,
+      'prompt_id',
+      'model',
+      'checked_at',
+      'prompt',
+      'is_visible',
+      'position',
+      'citations_count',
+      'citations',
+      'response_excerpt',
+    ],
     primaryKey: [P, 'prompt_id', 'model', 'checked_at'],
     refresh: 'day',
     kind: 'history',
-    types: { timestamp: ['checked_at'], boolean: ['is_visible'], number: ['position', 'citations_count'], json: ['citations'] },
+    types: {
+      timestamp: ['checked_at'],
+      boolean: ['is_visible'],
+      number: ['position', 'citations_count'],
+      json: ['citations'],
+    },
     endpoint: '/projects/{projectId}/prompts/{itemId}/history',
     fanOut: PROMPT_HISTORY,
     paged: true,
-    read: (c, t, endpoint) => readRawPage(c, { endpoint, limit: MAX_LIMITS.prompts, items: 'responses' }, t, { date_from: t.dateFrom, date_to: t.dateTo }),
+    read: (c, t, endpoint) =>
+      readRawPage(c, { endpoint, limit: MAX_LIMITS.prompts, items: 'responses' }, t, {
+        date_from: t.dateFrom,
+        date_to: t.dateTo,
+      }),
     rows: (records, ctx) => {
       const promptId = (ctx.data?.['prompt_id'] as string | undefined) ?? ctx.itemId;
-      return records.map((r) => ({ ...r, project_id: ctx.projectId, prompt_id: promptId, prompt: ctx.data?.['prompt'] }));
+      return records.map((r) => ({
+        ...r,
+        project_id: ctx.projectId,
+        prompt_id: promptId,
+        prompt: ctx.data?.['prompt'],
+      }));
     },
     note: 'history pages since the last stored answer',
   }),
   dataset({
     name: 'audits.list',
-    columns: [P, 'id', 'target_url', 'status', 'crawl_progress', 'pages_crawled', 'total_issues', 'critical_issues', 'warning_issues', 'notice_issues', 'started_at', 'completed_at', 'created_at'],
+    columns: [
+      P,
+      'id',
+      'target_url',
+      'status',
+      'crawl_progress',
+      'pages_crawled',
+      'total_issues',
+      'critical_issues',
+      'warning_issues',
+      'notice_issues',
+      'started_at',
+      'completed_at',
+      'created_at',
+    ],
     primaryKey: [P, 'id'],
     refresh: 'run',
     kind: 'current',
-    types: { number: ['crawl_progress', 'pages_crawled', 'total_issues', 'critical_issues', 'warning_issues', 'notice_issues'], timestamp: ['started_at', 'completed_at', 'created_at'] },
+    types: {
+      number: ['crawl_progress', 'pages_crawled', 'total_issues', 'critical_issues', 'warning_issues', 'notice_issues'],
+      timestamp: ['started_at', 'completed_at', 'created_at'],
+    },
     endpoint: '/projects/{projectId}/audits',
     paged: true,
     read: (c, t, endpoint) => readRawPage(c, { endpoint, limit: MAX_LIMITS.audits }, t),
@@ -212,7 +312,18 @@ export const DATASETS = [
   }),
   dataset({
     name: 'audits.issues',
-    columns: [P, 'audit_id', 'id', 'type', 'severity', 'title', 'description', 'affected_count', 'status', 'created_at'],
+    columns: [
+      P,
+      'audit_id',
+      'id',
+      'type',
+      'severity',
+      'title',
+      'description',
+      'affected_count',
+      'status',
+      'created_at',
+    ],
     primaryKey: [P, 'audit_id', 'id'],
     refresh: 'once',
     kind: 'history',
@@ -239,11 +350,33 @@ export const DATASETS = [
   }),
   dataset({
     name: 'backlinks.summary',
-    columns: [P, S, 'total_backlinks', 'total_referring_domains', 'average_domain_rank', 'dofollow_backlinks', 'nofollow_backlinks', 'broken_backlinks', 'tracked_domains_count', 'last_updated'],
+    columns: [
+      P,
+      S,
+      'total_backlinks',
+      'total_referring_domains',
+      'average_domain_rank',
+      'dofollow_backlinks',
+      'nofollow_backlinks',
+      'broken_backlinks',
+      'tracked_domains_count',
+      'last_updated',
+    ],
     primaryKey: [P, S],
     refresh: 'day',
     kind: 'snapshot',
-    types: { date: ['snapshot_date', 'last_updated'], number: ['total_backlinks', 'total_referring_domains', 'average_domain_rank', 'dofollow_backlinks', 'nofollow_backlinks', 'broken_backlinks', 'tracked_domains_count'] },
+    types: {
+      date: ['snapshot_date', 'last_updated'],
+      number: [
+        'total_backlinks',
+        'total_referring_domains',
+        'average_domain_rank',
+        'dofollow_backlinks',
+        'nofollow_backlinks',
+        'broken_backlinks',
+        'tracked_domains_count',
+      ],
+    },
     endpoint: '/projects/{projectId}/backlinks/summary',
     paged: false,
     read: (c, t, endpoint) => readRawSingle(c, { endpoint }, t),
@@ -252,11 +385,30 @@ export const DATASETS = [
   }),
   dataset({
     name: 'backlinks.history',
-    columns: [P, 'check_date', 'new_backlinks', 'lost_backlinks', 'new_referring_domains', 'lost_referring_domains', 'net_backlinks_change', 'net_domains_change'],
+    columns: [
+      P,
+      'check_date',
+      'new_backlinks',
+      'lost_backlinks',
+      'new_referring_domains',
+      'lost_referring_domains',
+      'net_backlinks_change',
+      'net_domains_change',
+    ],
     primaryKey: [P, 'check_date'],
     refresh: 'day',
     kind: 'history',
-    types: { date: ['check_date'], number: ['new_backlinks', 'lost_backlinks', 'new_referring_domains', 'lost_referring_domains', 'net_backlinks_change', 'net_domains_change'] },
+    types: {
+      date: ['check_date'],
+      number: [
+        'new_backlinks',
+        'lost_backlinks',
+        'new_referring_domains',
+        'lost_referring_domains',
+        'net_backlinks_change',
+        'net_domains_change',
+      ],
+    },
     endpoint: '/projects/{projectId}/backlinks/history',
     paged: false,
     read: (c, t, endpoint) => readRawHistory(c, { endpoint }, t),
@@ -287,13 +439,35 @@ export const DATASETS = [
     paged: false,
     read: (c, t, endpoint) => readRawSingle(c, { endpoint }, t),
     rows: // The referring-domain record is not documented: `domain` is its natural key when present;
-    // otherwise the record itself (as JSON) is, so rows still never repeat.
-    (records, ctx) => records.map((r) => ({ ...r, project_id: ctx.projectId, domain: typeof r['domain'] === 'string' ? r['domain'] : JSON.stringify(r) })),
+      // otherwise the record itself (as JSON) is, so rows still never repeat.
+      (records, ctx) =>
+        records.map((r) => ({
+          ...r,
+          project_id: ctx.projectId,
+          domain: typeof r['domain'] === 'string' ? r['domain'] : JSON.stringify(r),
+        })),
     note: 'one request per project',
   }),
   dataset({
     name: 'content.list',
-    columns: [P, 'id', 'title', 'description', 'scheduled_date', 'due_date', 'status', 'status_color', 'content_type', 'content_type_color', 'priority', 'document_url', 'source_url', 'featured_image_url', 'created_at', 'updated_at'],
+    columns: [
+      P,
+      'id',
+      'title',
+      'description',
+      'scheduled_date',
+      'due_date',
+      'status',
+      'status_color',
+      'content_type',
+      'content_type_color',
+      'priority',
+      'document_url',
+      'source_url',
+      'featured_image_url',
+      'created_at',
+      'updated_at',
+    ],
     primaryKey: [P, 'id'],
     refresh: 'run',
     kind: 'current',
@@ -352,12 +526,23 @@ export function childrenOf(list: DatasetName): DatasetName[] {
  * for (const [dataset, t] of Object.entries(TABLE_SCHEMAS)) console.log(dataset, t.table, t.primaryKey.join(', '));
  * ```
  */
-export const TABLE_SCHEMAS: Readonly<Record<DatasetName, TableSchema>> = Object.fromEntries(DATASETS.map((d) => [d.name, tableOf(d)])) as Record<DatasetName, TableSchema>;
+export const TABLE_SCHEMAS: Readonly<Record<DatasetName, TableSchema>> = Object.fromEntries(
+  DATASETS.map((d) => [d.name, tableOf(d)]),
+) as Record<DatasetName, TableSchema>;
 
 function tableOf(d: DatasetDef<DatasetName>): TableSchema {
   const types: Record<string, ColumnType> = { _synced_at: 'timestamp', _deleted_at: 'timestamp' };
-  for (const [type, names] of Object.entries(d.types) as Array<[ColumnType, string[]]>) for (const name of names) types[name] = type;
-  return { dataset: d.name, table: d.name.replace('.', '_'), columns: [...d.columns, ...SYNC_COLUMNS], primaryKey: d.primaryKey, refresh: d.refresh, kind: d.kind, types };
+  for (const [type, names] of Object.entries(d.types) as Array<[ColumnType, string[]]>)
+    for (const name of names) types[name] = type;
+  return {
+    dataset: d.name,
+    table: d.name.replace('.', '_'),
+    columns: [...d.columns, ...SYNC_COLUMNS],
+    primaryKey: d.primaryKey,
+    refresh: d.refresh,
+    kind: d.kind,
+    types,
+  };
 }
 
 /** The request at `t` of `dataset`, through the public client (its throttle, retries and validation). @internal */
@@ -367,13 +552,19 @@ export function fetchPage(client: SeoVisibilityClient, dataset: DatasetName, t: 
 }
 
 /** The rows of one response of `dataset`. @internal */
-export function toRows(dataset: DatasetName, records: ReadonlyArray<Record<string, unknown>>, ctx: RowContext): Array<Record<string, unknown>> {
+export function toRows(
+  dataset: DatasetName,
+  records: ReadonlyArray<Record<string, unknown>>,
+  ctx: RowContext,
+): Array<Record<string, unknown>> {
   return datasetDef(dataset).rows(records, ctx);
 }
 
 /** The endpoint of one request, with its ids and offset, for messages. @internal */
 export function endpointOf(dataset: DatasetName, t: Target): string {
-  const path = datasetDef(dataset).endpoint.replace('{projectId}', t.projectId).replace('{itemId}', t.itemId ?? '');
+  const path = datasetDef(dataset)
+    .endpoint.replace('{projectId}', t.projectId)
+    .replace('{itemId}', t.itemId ?? '');
   return t.offset !== undefined ? `${path}?offset=${t.offset}` : path;
 }
 
@@ -384,10 +575,17 @@ export function endpointOf(dataset: DatasetName, t: Target): string {
  */
 export function checkDatasets(datasets: unknown): DatasetName[] {
   if (datasets === undefined) return [...DATASET_NAMES];
-  if (!Array.isArray(datasets) || datasets.length === 0) throw new InvalidArgumentError('datasets', `expected a non-empty array of dataset names (${DATASET_NAMES.join(', ')})`);
+  if (!Array.isArray(datasets) || datasets.length === 0)
+    throw new InvalidArgumentError(
+      'datasets',
+      `expected a non-empty array of dataset names (${DATASET_NAMES.join(', ')})`,
+    );
   for (const name of datasets) {
     if (!(DATASET_NAMES as readonly unknown[]).includes(name)) {
-      throw new InvalidArgumentError('datasets', `unknown dataset ${JSON.stringify(name)}; known datasets: ${DATASET_NAMES.join(', ')}`);
+      throw new InvalidArgumentError(
+        'datasets',
+        `unknown dataset ${JSON.stringify(name)}; known datasets: ${DATASET_NAMES.join(', ')}`,
+      );
     }
   }
   const set = new Set(datasets as DatasetName[]);

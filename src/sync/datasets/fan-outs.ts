@@ -125,8 +125,14 @@ export const KEYWORD_HISTORY: FanOut = {
     if (t !== undefined && t >= addDays(c, -1) && t < c) t = c;
     return { i: position, s: day, c, ...(t ? { t } : {}) } satisfies KeywordEntry;
   },
-  rowFromParent: (r, projectId, day) => historyRowFromList(r, { projectId, snapshotDay: dayOf(r['last_checked']) ?? day }),
-  pending: (facts, day) => byPosition(facts.filter(([, e]) => (e as KeywordEntry).s === day && needsBackfill(e as KeywordEntry)) as Array<[string, KeywordEntry]>),
+  rowFromParent: (r, projectId, day) =>
+    historyRowFromList(r, { projectId, snapshotDay: dayOf(r['last_checked']) ?? day }),
+  pending: (facts, day) =>
+    byPosition(
+      facts.filter(([, e]) => (e as KeywordEntry).s === day && needsBackfill(e as KeywordEntry)) as Array<
+        [string, KeywordEntry]
+      >,
+    ),
   request(fact) {
     const e = fact as KeywordEntry;
     return { dateFrom: e.t ? addDays(e.t, 1) : undefined, dateTo: historyTarget(e), snapshotDay: e.s };
@@ -185,7 +191,11 @@ export const PROMPT_HISTORY: FanOut = {
     }
     // Prompts past the first page: as many pages each as the first page's average.
     const total = first.total ?? first.records.length;
-    return { requests: first.records.length ? Math.round(pages + (pages / first.records.length) * Math.max(0, total - first.records.length)) : 0 };
+    return {
+      requests: first.records.length
+        ? Math.round(pages + (pages / first.records.length) * Math.max(0, total - first.records.length))
+        : 0,
+    };
   },
 };
 
@@ -195,8 +205,10 @@ export const AUDIT_ISSUES: FanOut = {
   facts: 'audit',
   reads: 'pages',
   itemOf: (r) => String(r['id']),
-  remember: (r, _position, _day, old) => ({ st: String(r['status']), ...((old as AuditEntry | undefined)?.i ? { i: true } : {}) }) satisfies AuditEntry,
-  pending: (facts) => facts.filter(([, e]) => ['completed', 'failed'].includes((e as AuditEntry).st) && !(e as AuditEntry).i),
+  remember: (r, _position, _day, old) =>
+    ({ st: String(r['status']), ...((old as AuditEntry | undefined)?.i ? { i: true } : {}) }) satisfies AuditEntry,
+  pending: (facts) =>
+    facts.filter(([, e]) => ['completed', 'failed'].includes((e as AuditEntry).st) && !(e as AuditEntry).i),
   request: () => ({}),
   finished: (fact) => ({ ...(fact as AuditEntry), i: true }),
   count({ first, facts, fact, day }) {
@@ -216,7 +228,14 @@ export const AUDIT_ISSUES: FanOut = {
 };
 
 /** Pages of one prompt's history: the rounds since what the store holds, times the models asked. */
-function promptPages(r: Record<string, unknown>, entry: PromptEntry | undefined, day: string, now: number, inProgress: boolean, pageSize: number): number {
+function promptPages(
+  r: Record<string, unknown>,
+  entry: PromptEntry | undefined,
+  day: string,
+  now: number,
+  inProgress: boolean,
+  pageSize: number,
+): number {
   const last = typeof r['last_checked'] === 'string' ? Date.parse(r['last_checked']) : NaN;
   if (Number.isNaN(last)) return 0;
   if (entry?.s === day && !inProgress && entry.t !== undefined && entry.c !== null && entry.c <= entry.t) return 0;

@@ -60,33 +60,86 @@ export interface RawRead {
  * project on every run. The envelope is still checked (a proxy's page is an error), and a store
  * holds any value a field sends (column-values.ts). Ids are checked as the typed methods check them.
  */
-async function readRaw(client: SeoVisibilityClient, read: RawRead, t: Target, query?: Record<string, string | number | undefined>) {
-  const path = read.endpoint.replace('{projectId}', () => idIn('projectId', t.projectId)).replace('{itemId}', () => idIn('itemId', t.itemId));
+async function readRaw(
+  client: SeoVisibilityClient,
+  read: RawRead,
+  t: Target,
+  query?: Record<string, string | number | undefined>,
+) {
+  const path = read.endpoint
+    .replace('{projectId}', () => idIn('projectId', t.projectId))
+    .replace('{itemId}', () => idIn('itemId', t.itemId));
   return client.request({ method: 'GET', path, ...(query ? { query } : {}) }, t.options).withResponse();
 }
 
 function idIn(name: string, id: string | undefined): string {
-  if (!isUuid(id)) throw new ResponseValidationError({ status: 200, requestId: undefined, issues: [{ path: [name], message: `expected a UUID from the API, got ${JSON.stringify(id)}` }], detail: 'An id the API sent cannot be read back' });
+  if (!isUuid(id))
+    throw new ResponseValidationError({
+      status: 200,
+      requestId: undefined,
+      issues: [{ path: [name], message: `expected a UUID from the API, got ${JSON.stringify(id)}` }],
+      detail: 'An id the API sent cannot be read back',
+    });
   return encodeURIComponent(id);
 }
 
 /** A record a row is made from: an object (the API's lists hold objects; anything else cannot be keyed). */
-function records(value: unknown, where: string, status: number, requestId: string | undefined): Array<Record<string, unknown>> {
+function records(
+  value: unknown,
+  where: string,
+  status: number,
+  requestId: string | undefined,
+): Array<Record<string, unknown>> {
   const list = Array.isArray(value) ? value : undefined;
   const bad = list === undefined ? -1 : list.findIndex((r) => typeof r !== 'object' || r === null || Array.isArray(r));
   if (list && bad < 0) return list as Array<Record<string, unknown>>;
-  throw new ResponseValidationError({ status, requestId, issues: [{ path: bad < 0 ? [where] : [where, bad], message: bad < 0 ? 'expected an array of records' : 'expected a record (an object)' }], detail: 'Response data does not match the documented shape' });
+  throw new ResponseValidationError({
+    status,
+    requestId,
+    issues: [
+      {
+        path: bad < 0 ? [where] : [where, bad],
+        message: bad < 0 ? 'expected an array of records' : 'expected a record (an object)',
+      },
+    ],
+    detail: 'Response data does not match the documented shape',
+  });
 }
 
 /** One page of a paged list, as the API sent it, with the next offset by the SDK's one next-page rule. @internal */
-export async function readRawPage(client: SeoVisibilityClient, read: RawRead, t: Target, query?: Record<string, string | undefined>): Promise<Fetched> {
+export async function readRawPage(
+  client: SeoVisibilityClient,
+  read: RawRead,
+  t: Target,
+  query?: Record<string, string | undefined>,
+): Promise<Fetched> {
   const offset = t.offset ?? 0;
   const { data, meta, response } = await readRaw(client, read, t, { ...query, limit: read.limit, offset });
-  const whole = read.items ? (typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : undefined) : undefined;
-  const items = records(read.items ? whole?.[read.items] : data, read.items ?? 'data', response.status, meta.request_id);
-  const step = nextPage({ offset, limit: read.limit, received: items.length, pagination: meta.pagination, repeatsPrevious: false });
+  const whole = read.items
+    ? typeof data === 'object' && data !== null && !Array.isArray(data)
+      ? (data as Record<string, unknown>)
+      : undefined
+    : undefined;
+  const items = records(
+    read.items ? whole?.[read.items] : data,
+    read.items ?? 'data',
+    response.status,
+    meta.request_id,
+  );
+  const step = nextPage({
+    offset,
+    limit: read.limit,
+    received: items.length,
+    pagination: meta.pagination,
+    repeatsPrevious: false,
+  });
   if (step.kind === 'broken') {
-    throw new ResponseValidationError({ status: response.status, requestId: meta.request_id, issues: [{ path: ['meta', 'pagination'], message: step.problem }], detail: 'Inconsistent pages' });
+    throw new ResponseValidationError({
+      status: response.status,
+      requestId: meta.request_id,
+      issues: [{ path: ['meta', 'pagination'], message: step.problem }],
+      detail: 'Inconsistent pages',
+    });
   }
   return {
     records: items,
@@ -101,12 +154,26 @@ export async function readRawPage(client: SeoVisibilityClient, read: RawRead, t:
 /** A single response (an object, or an array of records), as the API sent it. @internal */
 export async function readRawSingle(client: SeoVisibilityClient, read: RawRead, t: Target): Promise<Fetched> {
   const { data, meta, response } = await readRaw(client, read, t);
-  return { records: records(Array.isArray(data) ? data : [data], 'data', response.status, meta.request_id), total: undefined, budget: meta.rate_limit };
+  return {
+    records: records(Array.isArray(data) ? data : [data], 'data', response.status, meta.request_id),
+    total: undefined,
+    budget: meta.rate_limit,
+  };
 }
 
 /** A single response whose records are its `history` array, as the API sent it; the whole `data` comes along. @internal */
-export async function readRawHistory(client: SeoVisibilityClient, read: RawRead, t: Target, query?: Record<string, string | undefined>): Promise<Fetched> {
+export async function readRawHistory(
+  client: SeoVisibilityClient,
+  read: RawRead,
+  t: Target,
+  query?: Record<string, string | undefined>,
+): Promise<Fetched> {
   const { data, meta, response } = await readRaw(client, read, t, query);
   const whole = records([data], 'data', response.status, meta.request_id)[0] as Record<string, unknown>;
-  return { records: records(whole['history'] ?? [], 'history', response.status, meta.request_id), total: undefined, budget: meta.rate_limit, data: whole };
+  return {
+    records: records(whole['history'] ?? [], 'history', response.status, meta.request_id),
+    total: undefined,
+    budget: meta.rate_limit,
+    data: whole,
+  };
 }

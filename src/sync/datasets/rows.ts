@@ -38,7 +38,11 @@ export function historyRowFromList(r: Record<string, unknown>, ctx: RowContext):
 /** The keyword UUID of a list record (`id`, else `keyword_id`), or a clear error. @internal */
 export function keywordId(r: Record<string, unknown>): string {
   const id = keywordIdOf(r as KeywordRanking);
-  if (!id) throw new SyncError('no_history_source', `A rankings.list record has neither id nor keyword_id (keyword ${JSON.stringify(r['keyword'])}); its rows cannot be keyed`);
+  if (!id)
+    throw new SyncError(
+      'no_history_source',
+      `A rankings.list record has neither id nor keyword_id (keyword ${JSON.stringify(r['keyword'])}); its rows cannot be keyed`,
+    );
   return id;
 }
 

@@ -169,32 +169,43 @@ interface Pending {
  * ```
  */
 export function createEventSync(client: SeoVisibilityClient, options: EventSyncOptions): EventSync {
-  if (typeof options !== 'object' || options === null || typeof options.store?.open !== 'function') throw new InvalidArgumentError('store', 'expected { store } with a store such as sqliteStore(path)');
+  if (typeof options !== 'object' || options === null || typeof options.store?.open !== 'function')
+    throw new InvalidArgumentError('store', 'expected { store } with a store such as sqliteStore(path)');
   const settleMs = options.settleMs ?? 1000;
-  if (!Number.isFinite(settleMs) || settleMs < 0) throw new InvalidArgumentError('settleMs', `expected a number of ms ≥ 0, got ${String(settleMs)}`);
+  if (!Number.isFinite(settleMs) || settleMs < 0)
+    throw new InvalidArgumentError('settleMs', `expected a number of ms ≥ 0, got ${String(settleMs)}`);
   const listMaxAge = options.projectListMaxAgeMs ?? 86_400_000;
-  if (!Number.isFinite(listMaxAge) || listMaxAge < 0) throw new InvalidArgumentError('projectListMaxAgeMs', `expected a number of ms ≥ 0, got ${String(listMaxAge)}`);
+  if (!Number.isFinite(listMaxAge) || listMaxAge < 0)
+    throw new InvalidArgumentError('projectListMaxAgeMs', `expected a number of ms ≥ 0, got ${String(listMaxAge)}`);
   let pending = new Map<string, Pending>();
   let worker: Promise<void> | undefined;
 
   async function read(projectId: string, batch: Pending): Promise<void> {
     const datasets = [...batch.datasets];
-    const report = (status: EventSyncReport['status'], requests: number, reason?: StopReason) => options.onSync?.({ projectId, datasets, events: batch.events, status, requests, ...(reason ? { reason } : {}) });
+    const report = (status: EventSyncReport['status'], requests: number, reason?: StopReason) =>
+      options.onSync?.({ projectId, datasets, events: batch.events, status, requests, ...(reason ? { reason } : {}) });
     const scope: RunScope = {
       knownProjectsMaxAgeMs: listMaxAge,
       record: (store, now) => recordEvents((key) => store.get(key), projectId, batch.seen, now),
       quiet: true,
       // `prompts.updated` names its prompt: that prompt's history, not the whole project's.
-      ...(batch.datasets.has('prompts.history') && batch.prompts !== 'all' ? { items: { 'prompts.history': [...batch.prompts] } } : {}),
+      ...(batch.datasets.has('prompts.history') && batch.prompts !== 'all'
+        ? { items: { 'prompts.history': [...batch.prompts] } }
+        : {}),
     };
     try {
-      const result = await runScopedSync(client, { projects: [projectId], datasets }, {
-        store: options.store,
-        reread: datasets,
-        ...(options.budget ? { budget: options.budget } : {}),
-        ...(options.windows ? { windows: options.windows } : {}),
-        ...(options.now ? { now: options.now } : {}),
-      }, scope);
+      const result = await runScopedSync(
+        client,
+        { projects: [projectId], datasets },
+        {
+          store: options.store,
+          reread: datasets,
+          ...(options.budget ? { budget: options.budget } : {}),
+          ...(options.windows ? { windows: options.windows } : {}),
+          ...(options.now ? { now: options.now } : {}),
+        },
+        scope,
+      );
       if (result.goneProjects.includes(projectId)) report('unknown_project', result.requests);
       else report(result.status, result.requests, result.reason);
       for (const w of batch.waiters) w.resolve();
@@ -233,7 +244,13 @@ export function createEventSync(client: SeoVisibilityClient, options: EventSyncO
       if (datasets.length === 0 || !isUuid(event.project_id)) return Promise.resolve();
       const projectId = event.project_id.toLowerCase();
       return new Promise<void>((resolve, reject) => {
-        const entry: Pending = pending.get(projectId) ?? { datasets: new Set(), events: 0, seen: [], prompts: new Set(), waiters: [] };
+        const entry: Pending = pending.get(projectId) ?? {
+          datasets: new Set(),
+          events: 0,
+          seen: [],
+          prompts: new Set(),
+          waiters: [],
+        };
         for (const d of datasets) entry.datasets.add(d);
         entry.events++;
         entry.seen.push(event);

@@ -45,5 +45,8 @@ export function inUse(location: string, holder: LockHolder | undefined, remedy: 
   const who = holder
     ? `pid ${holder.pid} on host ${holder.host} (since ${holder.since})`
     : `another process that is still starting${starting ? ` (${starting})` : ''}: it holds the lock and has not recorded its pid and host yet`;
-  return new SyncError('in_use', `The store at ${location} is in use by ${who}: a sync or plan is running there. Wait for it to finish${remedy}.`);
+  return new SyncError(
+    'in_use',
+    `The store at ${location} is in use by ${who}: a sync or plan is running there. Wait for it to finish${remedy}.`,
+  );
 }

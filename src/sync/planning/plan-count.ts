@@ -21,12 +21,16 @@ interface CountInput {
  * each prompt's check dates and models, one issues page per finished audit not yet read.
  * @internal
  */
-export async function countProject(input: CountInput): Promise<{ requests: Partial<Record<DatasetName, number>>; backfill: number; extend: number }> {
+export async function countProject(
+  input: CountInput,
+): Promise<{ requests: Partial<Record<DatasetName, number>>; backfill: number; extend: number }> {
   const { client, send, store, projectId: p, datasets, periods } = input;
   const requests: Partial<Record<DatasetName, number>> = {};
   const has = (d: DatasetName) => datasets.includes(d);
-  const periodOf = (d: DatasetName) => ({ day: `d${periods.day}`, run: periods.run, once: 'once' })[TABLE_SCHEMAS[d].refresh];
-  const progress = (d: DatasetName) => store?.get(taskKey(d, p, periodOf(d))) as { offset: number; done?: boolean } | undefined;
+  const periodOf = (d: DatasetName) =>
+    ({ day: `d${periods.day}`, run: periods.run, once: 'once' })[TABLE_SCHEMAS[d].refresh];
+  const progress = (d: DatasetName) =>
+    store?.get(taskKey(d, p, periodOf(d))) as { offset: number; done?: boolean } | undefined;
   // The first page of each list the job reads, at the size and through the call the run uses.
   const firsts = new Map<DatasetName, Fetched>();
   for (const d of datasets) {

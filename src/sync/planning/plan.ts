@@ -1,6 +1,13 @@
 import type { SeoVisibilityClient } from '../../index.js';
 import { AbortedError, InvalidArgumentError } from '../../index.js';
-import { type SyncBudget, type SyncWindow, checkBudget, dayWindow, leastTimeMs, ledgerKey } from '../scheduling/budget.js';
+import {
+  type SyncBudget,
+  type SyncWindow,
+  checkBudget,
+  dayWindow,
+  leastTimeMs,
+  ledgerKey,
+} from '../scheduling/budget.js';
 import { DATASET_NAMES, type DatasetName, fetchPage } from '../datasets/datasets.js';
 import { SyncError } from '../errors.js';
 import { jobChangedMessage, jobKey, normalizeJob, type SyncJob } from '../job.js';
@@ -83,10 +90,16 @@ const OPTION_KEYS = ['store', 'budget', 'windows', 'now', 'signal'];
  * console.log(plan.summary);
  * ```
  */
-export async function planSync(client: SeoVisibilityClient, job: SyncJob, options: PlanSyncOptions = {}): Promise<SyncPlan> {
+export async function planSync(
+  client: SeoVisibilityClient,
+  job: SyncJob,
+  options: PlanSyncOptions = {},
+): Promise<SyncPlan> {
   const normalized = normalizeJob(job);
   if (typeof options !== 'object' || options === null) throw new InvalidArgumentError('options', 'expected an object');
-  for (const key of Object.keys(options)) if (!OPTION_KEYS.includes(key)) throw new InvalidArgumentError(key, `unknown planSync option; expected one of ${OPTION_KEYS.join(', ')}`);
+  for (const key of Object.keys(options))
+    if (!OPTION_KEYS.includes(key))
+      throw new InvalidArgumentError(key, `unknown planSync option; expected one of ${OPTION_KEYS.join(', ')}`);
   const { reserve, windows } = checkBudget(options.budget, options.windows);
   const now = options.now ?? Date.now;
   const today = new Date(now()).toISOString().slice(0, 10);
@@ -116,7 +129,10 @@ export async function planSync(client: SeoVisibilityClient, job: SyncJob, option
     const projects = normalized.projects === 'all' ? ids : normalized.projects;
     const unknown = projects.filter((id) => !ids.includes(id));
     if (unknown.length) {
-      throw new SyncError('unknown_project', `Unknown project${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}: the key sees ${ids.length} project(s)`);
+      throw new SyncError(
+        'unknown_project',
+        `Unknown project${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}: the key sees ${ids.length} project(s)`,
+      );
     }
     const byDataset: Partial<Record<DatasetName, DatasetPlan>> = {};
     const wanted = DATASET_NAMES.filter((d) => normalized.datasets.includes(d) || normalized.implied.includes(d));
@@ -153,7 +169,13 @@ export async function planSync(client: SeoVisibilityClient, job: SyncJob, option
       requests,
       byDataset,
       projects: projects.length,
-      historyPath: !wanted.includes('rankings.history') ? 'none' : backfill === 0 ? 'extend' : extend === 0 ? 'backfill' : 'mixed',
+      historyPath: !wanted.includes('rankings.history')
+        ? 'none'
+        : backfill === 0
+          ? 'extend'
+          : extend === 0
+            ? 'backfill'
+            : 'mixed',
       backfillKeywords: backfill,
       leastTimeMs: leastTimeMs(requests, windows, { spentToday, reported, now: now() }),
       remainingToday,

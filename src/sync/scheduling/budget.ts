@@ -55,24 +55,44 @@ export interface SyncBudget {
 export type StopReason = 'max_requests' | 'daily_budget' | 'rate_limited' | 'aborted';
 
 /** Checks `budget` and `windows` options. @internal */
-export function checkBudget(budget: unknown, windows: unknown): { maxRequests: number; reserve: number; windows: SyncWindow[] } {
-  if (budget !== undefined && (typeof budget !== 'object' || budget === null)) throw new InvalidArgumentError('budget', 'expected an object such as { maxRequests: 1000, reserve: 500 }');
+export function checkBudget(
+  budget: unknown,
+  windows: unknown,
+): { maxRequests: number; reserve: number; windows: SyncWindow[] } {
+  if (budget !== undefined && (typeof budget !== 'object' || budget === null))
+    throw new InvalidArgumentError('budget', 'expected an object such as { maxRequests: 1000, reserve: 500 }');
   const b = (budget ?? {}) as Record<string, unknown>;
-  for (const key of Object.keys(b)) if (key !== 'maxRequests' && key !== 'reserve') throw new InvalidArgumentError(`budget.${key}`, 'unknown budget key; expected maxRequests or reserve');
+  for (const key of Object.keys(b))
+    if (key !== 'maxRequests' && key !== 'reserve')
+      throw new InvalidArgumentError(`budget.${key}`, 'unknown budget key; expected maxRequests or reserve');
   const count = (name: string, value: unknown, fallback: number): number => {
     if (value === undefined) return fallback;
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw new InvalidArgumentError(`budget.${name}`, `expected an integer ≥ 0, got ${String(value)}`);
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0)
+      throw new InvalidArgumentError(`budget.${name}`, `expected an integer ≥ 0, got ${String(value)}`);
     return value;
   };
   let list: SyncWindow[] = [...DOCUMENTED_WINDOWS];
   if (windows !== undefined) {
-    if (!Array.isArray(windows) || windows.length === 0 || windows.some((w) => !(Number.isInteger(w?.limit) && w.limit > 0 && Number.isFinite(w?.intervalMs) && w.intervalMs > 0))) {
-      throw new InvalidArgumentError('windows', 'expected a non-empty array of { limit, intervalMs } with positive numbers');
+    if (
+      !Array.isArray(windows) ||
+      windows.length === 0 ||
+      windows.some(
+        (w) => !(Number.isInteger(w?.limit) && w.limit > 0 && Number.isFinite(w?.intervalMs) && w.intervalMs > 0),
+      )
+    ) {
+      throw new InvalidArgumentError(
+        'windows',
+        'expected a non-empty array of { limit, intervalMs } with positive numbers',
+      );
     }
     list = [...(windows as SyncWindow[])];
   }
   list.sort((a, b) => a.intervalMs - b.intervalMs);
-  return { maxRequests: count('maxRequests', b['maxRequests'], Number.POSITIVE_INFINITY), reserve: count('reserve', b['reserve'], 0), windows: list };
+  return {
+    maxRequests: count('maxRequests', b['maxRequests'], Number.POSITIVE_INFINITY),
+    reserve: count('reserve', b['reserve'], 0),
+    windows: list,
+  };
 }
 
 /**
@@ -225,7 +245,11 @@ export function dayWindow(windows: readonly SyncWindow[]): SyncWindow {
  * window it describes.
  * @internal
  */
-export function leastTimeMs(requests: number, windows: readonly SyncWindow[], state: { spentToday?: number; reported?: ReportedBudget | undefined; now: number }): number {
+export function leastTimeMs(
+  requests: number,
+  windows: readonly SyncWindow[],
+  state: { spentToday?: number; reported?: ReportedBudget | undefined; now: number },
+): number {
   let worst = 0;
   const day = dayWindow(windows);
   for (const w of windows) {

@@ -64,7 +64,12 @@ export class Scheduler {
       } catch (error) {
         if (error instanceof StopRun) this.#stop ??= error.reason;
         else if (failsEveryProject(error)) this.#failure ??= { error };
-        else this.#failed.set(stream, { projectId: stream.projectId, dataset: stream.dataset, error: error instanceof Error ? error : new Error(String(error)) });
+        else
+          this.#failed.set(stream, {
+            projectId: stream.projectId,
+            dataset: stream.dataset,
+            error: error instanceof Error ? error : new Error(String(error)),
+          });
       } finally {
         this.#busy.delete(stream);
         const waiters = this.#waiters;
@@ -78,7 +83,9 @@ export class Scheduler {
     const count = this.#projects.length;
     for (let k = 0; k < count; k++) {
       const index = (this.#cursor + k) % count;
-      const stream = this.#projects[index]?.find((s) => !s.done && !this.#busy.has(s) && !this.#failed.has(s) && s.ready());
+      const stream = this.#projects[index]?.find(
+        (s) => !s.done && !this.#busy.has(s) && !this.#failed.has(s) && s.ready(),
+      );
       if (stream) {
         this.#cursor = (index + 1) % count;
         return stream;
@@ -111,13 +118,23 @@ export function projectsFailed(failures: readonly ProjectFailure[]): SyncError {
   const first = failures[0] as ProjectFailure;
   const code = first.error instanceof SyncError ? first.error.code : 'store';
   const permanent = failures.every((f) => f.error instanceof SyncError && f.error.permanent);
-  const tail = permanent ? 'Running again will not fix this: see the reason.' : 'Run again to retry: the progress of every project is saved.';
+  const tail = permanent
+    ? 'Running again will not fix this: see the reason.'
+    : 'Run again to retry: the progress of every project is saved.';
   if (failures.length === 1) {
     // One failure keeps its own words first (they name the dataset, project and endpoint or table) and its cause.
     const cause = (first.error as { cause?: unknown }).cause ?? first.error;
-    return new SyncError(code, `${first.error.message}\nProject ${first.projectId} failed (${first.dataset}); everything else was copied.${permanent ? '' : ` ${tail}`}`, { cause, permanent, failures });
+    return new SyncError(
+      code,
+      `${first.error.message}\nProject ${first.projectId} failed (${first.dataset}); everything else was copied.${permanent ? '' : ` ${tail}`}`,
+      { cause, permanent, failures },
+    );
   }
   const projects = new Set(failures.map((f) => f.projectId)).size;
   const lines = failures.map((f) => `- project ${f.projectId} (${f.dataset}): ${f.error.message}`);
-  return new SyncError(code, `${failures.length} datasets of ${projects} project(s) failed; everything else was copied:\n${lines.join('\n')}\n${tail}`, { cause: first.error, permanent, failures });
+  return new SyncError(
+    code,
+    `${failures.length} datasets of ${projects} project(s) failed; everything else was copied:\n${lines.join('\n')}\n${tail}`,
+    { cause: first.error, permanent, failures },
+  );
 }

@@ -15,7 +15,10 @@ export const ABANDONED: unique symbol = Symbol('abandoned');
  * to race against the store's work; `cancel` clears its timer.
  * @internal
  */
-export function stopGrace(signal: AbortSignal | undefined, ms = STOP_GRACE_MS): { expired: Promise<typeof ABANDONED>; cancel(): void } {
+export function stopGrace(
+  signal: AbortSignal | undefined,
+  ms = STOP_GRACE_MS,
+): { expired: Promise<typeof ABANDONED>; cancel(): void } {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let onAbort: (() => void) | undefined;
   const expired = new Promise<typeof ABANDONED>((resolve) => {

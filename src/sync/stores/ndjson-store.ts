@@ -1,4 +1,18 @@
-import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, truncateSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  truncateSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { TABLE_SCHEMAS, type TableSchema } from '../datasets/datasets.js';
 import { SyncError } from '../errors.js';
@@ -40,7 +54,8 @@ interface CommitRecord {
  * ```
  */
 export function ndjsonStore(dir: string): SyncStore {
-  if (typeof dir !== 'string' || dir.trim() === '') throw new SyncError('store', 'ndjsonStore(dir): dir must be a non-empty folder path');
+  if (typeof dir !== 'string' || dir.trim() === '')
+    throw new SyncError('store', 'ndjsonStore(dir): dir must be a non-empty folder path');
   return new NdjsonStore(dir);
 }
 
@@ -71,12 +86,18 @@ class NdjsonStore implements SyncStore {
         const path = join(this.location, file);
         const committed = this.#record.files[file] ?? 0;
         if (!existsSync(path)) {
-          if (committed > 0) throw new Error(`${file} is missing, but ${COMMIT_FILE} says it holds ${committed} bytes: restore it, or move the folder away and start a new one`);
+          if (committed > 0)
+            throw new Error(
+              `${file} is missing, but ${COMMIT_FILE} says it holds ${committed} bytes: restore it, or move the folder away and start a new one`,
+            );
           closeSync(openSync(path, 'a'));
         }
         const size = statSync(path).size;
         // Never pad: a file shorter than its commit was cut by something else, and the rows are gone.
-        if (size < committed) throw new Error(`${file} holds ${size} bytes, fewer than the ${committed} its last commit wrote: it was cut or replaced outside the sync; restore it, or move the folder away and start a new one`);
+        if (size < committed)
+          throw new Error(
+            `${file} holds ${size} bytes, fewer than the ${committed} its last commit wrote: it was cut or replaced outside the sync; restore it, or move the folder away and start a new one`,
+          );
         // Cut off what a killed process appended after its last commit.
         if (size > committed) truncateSync(path, committed);
         this.#record.files[file] = committed;
@@ -85,7 +106,12 @@ class NdjsonStore implements SyncStore {
       // A new folder gets its record now, before any commit appends: a kill inside the first commit
       // then leaves bytes this store can account for (and cut), not a folder it must refuse.
       if (!existsSync(join(this.location, COMMIT_FILE))) this.#writeCommit(this.#record);
-      const schema = Object.fromEntries(Object.values(TABLE_SCHEMAS).map((t) => [t.table, { dataset: t.dataset, kind: t.kind, primaryKey: t.primaryKey, columns: t.columns }]));
+      const schema = Object.fromEntries(
+        Object.values(TABLE_SCHEMAS).map((t) => [
+          t.table,
+          { dataset: t.dataset, kind: t.kind, primaryKey: t.primaryKey, columns: t.columns },
+        ]),
+      );
       writeFile(join(this.location, '_schema.json'), `${JSON.stringify(schema, null, 2)}\n`);
       this.#state.clear();
       this.#stateLines = 0;
@@ -101,7 +127,11 @@ class NdjsonStore implements SyncStore {
       this.#state.clear();
       if (holder) this.#unlock(holder);
       if (error instanceof SyncError) throw error;
-      throw new SyncError('store', `Cannot open the NDJSON store at ${this.location}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      throw new SyncError(
+        'store',
+        `Cannot open the NDJSON store at ${this.location}: ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error },
+      );
     }
     this.#holder = holder;
   }
@@ -121,22 +151,39 @@ class NdjsonStore implements SyncStore {
     try {
       for (const { table, rows } of write.writes ?? []) {
         if (!rows.length) continue;
-        files[`${table.table}.ndjson`] = this.#append(`${table.table}.ndjson`, files, rows.map((r) => JSON.stringify(r)));
+        files[`${table.table}.ndjson`] = this.#append(
+          `${table.table}.ndjson`,
+          files,
+          rows.map((r) => JSON.stringify(r)),
+        );
         appended.push({ table, rows });
       }
       for (const mark of write.deletes ?? []) {
         const tombstones = this.#tombstones(mark, appended);
         if (!tombstones.length) continue;
-        files[`${mark.table.table}.ndjson`] = this.#append(`${mark.table.table}.ndjson`, files, tombstones.map((r) => JSON.stringify(r)));
+        files[`${mark.table.table}.ndjson`] = this.#append(
+          `${mark.table.table}.ndjson`,
+          files,
+          tombstones.map((r) => JSON.stringify(r)),
+        );
         appended.push({ table: mark.table, rows: tombstones });
       }
       const stateFile = this.#record.state as string;
       const state = Object.entries(write.state ?? {});
-      if (state.length) files[stateFile] = this.#append(stateFile, files, state.map(([k, v]) => JSON.stringify([k, v ?? null])));
+      if (state.length)
+        files[stateFile] = this.#append(
+          stateFile,
+          files,
+          state.map(([k, v]) => JSON.stringify([k, v ?? null])),
+        );
       this.#writeCommit({ files, state: stateFile });
     } catch (error) {
       if (error instanceof SyncError) throw error;
-      throw new SyncError('store', `Cannot write to the NDJSON store at ${this.location}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      throw new SyncError(
+        'store',
+        `Cannot write to the NDJSON store at ${this.location}: ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error },
+      );
     }
     this.#record = { files, state: this.#record.state as string };
     this.#stateLines += Object.keys(write.state ?? {}).length;
@@ -167,7 +214,8 @@ class NdjsonStore implements SyncStore {
         const current = readHolder(path);
         // Created but not yet written (by a version that wrote the lock file in place), unless it has been so for long.
         if (current === 'being written') throw inUse(this.location, undefined, '', 'its lock file is being written');
-        if (current && mayBeRunning(current)) throw inUse(this.location, current, `, or, if pid ${current.pid} is gone, delete ${path}`);
+        if (current && mayBeRunning(current))
+          throw inUse(this.location, current, `, or, if pid ${current.pid} is gone, delete ${path}`);
         // Only one taker wins the exclusive link that follows.
         try {
           unlinkSync(path);
@@ -200,7 +248,9 @@ class NdjsonStore implements SyncStore {
   #readCommit(): CommitRecord {
     const path = join(this.location, COMMIT_FILE);
     if (!existsSync(path)) {
-      const data = readdirSync(this.location).filter((f) => f.endsWith('.ndjson') && statSync(join(this.location, f)).size > 0);
+      const data = readdirSync(this.location).filter(
+        (f) => f.endsWith('.ndjson') && statSync(join(this.location, f)).size > 0,
+      );
       if (data.length) {
         throw new Error(
           `it holds ${data.length} .ndjson file(s) (${data.slice(0, 3).join(', ')}${data.length > 3 ? ', …' : ''}) but no ${COMMIT_FILE}, so it is not a folder this store wrote (or it was copied without its progress); nothing was changed. Point the sync at an empty or new folder`,
@@ -214,7 +264,9 @@ class NdjsonStore implements SyncStore {
       if (typeof record?.files !== 'object' || record.files === null) throw new Error('no "files" entry');
       return record;
     } catch (error) {
-      throw new Error(`${path} is not a commit record this store wrote (${error instanceof Error ? error.message : String(error)})`);
+      throw new Error(
+        `${path} is not a commit record this store wrote (${error instanceof Error ? error.message : String(error)})`,
+      );
     }
   }
 
@@ -228,7 +280,8 @@ class NdjsonStore implements SyncStore {
 
   /** Deletes progress files a compaction killed midway left behind (the commit names the live one). */
   #sweepStateFiles(live: string): void {
-    for (const file of readdirSync(this.location)) if (STATE_FILE.test(file) && file !== live) unlinkSync(join(this.location, file));
+    for (const file of readdirSync(this.location))
+      if (STATE_FILE.test(file) && file !== live) unlinkSync(join(this.location, file));
   }
 
   /** Rewrites the progress file with its live entries only, when it has grown well past them. */
@@ -265,9 +318,14 @@ class NdjsonStore implements SyncStore {
   }
 
   /** Tombstones for a mark: the last line of each matching key not re-read since `before`, with `_deleted_at`. */
-  #tombstones(mark: DeleteMark, pending: ReadonlyArray<{ table: TableSchema; rows: readonly Record<string, unknown>[] }>): Record<string, unknown>[] {
+  #tombstones(
+    mark: DeleteMark,
+    pending: ReadonlyArray<{ table: TableSchema; rows: readonly Record<string, unknown>[] }>,
+  ): Record<string, unknown>[] {
     const latest = this.#latestOf(mark.table);
-    const pendingKeys = new Set(pending.filter((p) => p.table.table === mark.table.table).flatMap((p) => p.rows.map((r) => keyOf(mark.table, r))));
+    const pendingKeys = new Set(
+      pending.filter((p) => p.table.table === mark.table.table).flatMap((p) => p.rows.map((r) => keyOf(mark.table, r))),
+    );
     const out: Record<string, unknown>[] = [];
     for (const [key, row] of latest) {
       if (pendingKeys.has(key) || row['_deleted_at'] != null) continue;
@@ -309,7 +367,9 @@ function parseLine(line: string, file: string): unknown {
   try {
     return JSON.parse(line);
   } catch (error) {
-    throw new Error(`${file} holds a line that is not JSON (${error instanceof Error ? error.message : String(error)}): ${line.slice(0, 80)}`);
+    throw new Error(
+      `${file} holds a line that is not JSON (${error instanceof Error ? error.message : String(error)}): ${line.slice(0, 80)}`,
+    );
   }
 }
 

@@ -29,12 +29,25 @@ export interface WriteFailure {
 export function writeFailed(f: WriteFailure): SyncError {
   const tables = (f.write.writes ?? []).filter((w) => w.rows.length > 0).map((w) => w.table);
   const named = f.table !== undefined ? tables.filter((t) => t.table === f.table) : tables;
-  const where = (named.length ? named.map((t) => `dataset ${t.dataset}, table ${t.table}`) : f.table !== undefined ? [`table ${f.table}`] : []).join('; ');
-  const place = where ? ` (${where}${f.column !== undefined ? `, column ${f.column}` : ''})` : f.column !== undefined ? ` (column ${f.column})` : '';
+  const where = (
+    named.length
+      ? named.map((t) => `dataset ${t.dataset}, table ${t.table}`)
+      : f.table !== undefined
+        ? [`table ${f.table}`]
+        : []
+  ).join('; ');
+  const place = where
+    ? ` (${where}${f.column !== undefined ? `, column ${f.column}` : ''})`
+    : f.column !== undefined
+      ? ` (column ${f.column})`
+      : '';
   const next = f.permanent
     ? `. Nothing of this page was written. Running again will not fix this: ${f.advice ?? 'the store refuses these rows (a constraint, trigger or right of the store); change the store, or send the values to the API provider'}`
     : `. Nothing of this page was written; ${f.advice ?? 'run again to resume'}`;
-  return new SyncError('store', `Cannot write to the ${f.store} store at ${f.location}: ${f.detail}${place}${next}`, { cause: f.cause, permanent: f.permanent });
+  return new SyncError('store', `Cannot write to the ${f.store} store at ${f.location}: ${f.detail}${place}${next}`, {
+    cause: f.cause,
+    permanent: f.permanent,
+  });
 }
 
 /**

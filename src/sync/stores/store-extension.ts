@@ -87,24 +87,38 @@ export interface StoreExtension {
 export const EXTENSION_WARNING_CODE = 'SEO_VISIBILITY_EXTENSION_FAILED';
 
 /** Runs the PostgreSQL extensions after a commit: a failure is a warning, the copy goes on. @internal */
-export async function runPostgresExtensions(extensions: readonly StoreExtension[], client: PostgresConnection, schema: string): Promise<void> {
+export async function runPostgresExtensions(
+  extensions: readonly StoreExtension[],
+  client: PostgresConnection,
+  schema: string,
+): Promise<void> {
   for (const extension of extensions) {
     try {
       await extension.postgres?.(client, schema);
     } catch (error) {
-      process.emitWarning(`The store extension "${extension.name}" of schema ${schema} failed (${error instanceof Error ? error.message : String(error)}); the copy went on, and the next sync tries again`, { code: EXTENSION_WARNING_CODE });
+      process.emitWarning(
+        `The store extension "${extension.name}" of schema ${schema} failed (${error instanceof Error ? error.message : String(error)}); the copy went on, and the next sync tries again`,
+        { code: EXTENSION_WARNING_CODE },
+      );
     }
   }
 }
 
 /** Whether `value` is a list of store extensions (each an object with a `name`). @internal */
 export function isExtensionList(value: unknown): value is readonly StoreExtension[] {
-  return Array.isArray(value) && value.every((e) => typeof e === 'object' && e !== null && typeof (e as StoreExtension).name === 'string');
+  return (
+    Array.isArray(value) &&
+    value.every((e) => typeof e === 'object' && e !== null && typeof (e as StoreExtension).name === 'string')
+  );
 }
 
 /** Checks a store's `extensions` option. @internal */
 export function checkExtensions(value: unknown, where: string): readonly StoreExtension[] {
   if (value === undefined) return [];
-  if (!isExtensionList(value)) throw new SyncError('store', `${where}: extensions must be an array of store extensions ({ name, sqlite?, postgres? }), such as [insightViews] from seo-visibility/insights`);
+  if (!isExtensionList(value))
+    throw new SyncError(
+      'store',
+      `${where}: extensions must be an array of store extensions ({ name, sqlite?, postgres? }), such as [insightViews] from seo-visibility/insights`,
+    );
   return value as readonly StoreExtension[];
 }

@@ -76,7 +76,11 @@ export function requestOffset(state: PassState): number {
  * Splits a page read at `requestOffset(state)` into whether it kept its anchor and the items that
  * are new (the anchor dropped). `keys` are the page's item keys, in order. @internal
  */
-export function anchorOf(state: PassState, requested: number, keys: readonly string[]): { anchored: boolean | undefined; skip: number } {
+export function anchorOf(
+  state: PassState,
+  requested: number,
+  keys: readonly string[],
+): { anchored: boolean | undefined; skip: number } {
   if (requested === state.offset) return { anchored: undefined, skip: 0 };
   return keys[0] === state.last ? { anchored: true, skip: 1 } : { anchored: false, skip: 0 };
 }
@@ -112,12 +116,22 @@ export function rowKeys(table: TableSchema, rows: readonly Row[]): string[] {
  * known: a store written by an earlier release, whose first complete pass is then confirmed).
  * @internal
  */
-export function advancePass(state: PassState, page: PassPage, since: string, seen: readonly string[] | undefined): PassStep {
+export function advancePass(
+  state: PassState,
+  page: PassPage,
+  since: string,
+  seen: readonly string[] | undefined,
+): PassStep {
   const rereads = state.rereads ?? 0;
   const keys = page.keys ? union(state.keys ?? [], page.keys) : undefined;
   // Every row written is one the store now holds: a pass abandoned midway still counts its rows.
   const held = page.keys && seen ? union(seen, page.keys) : seen;
-  const carried: PassState = { offset: 0, since, ...(keys ? { keys } : {}), ...(state.confirm ? { confirm: state.confirm } : {}) };
+  const carried: PassState = {
+    offset: 0,
+    since,
+    ...(keys ? { keys } : {}),
+    ...(state.confirm ? { confirm: state.confirm } : {}),
+  };
   // Items deleted (or inserted) before this page moved later items across the read position: a
   // page that lost its anchor, or a total that dropped, says so. Start over.
   const shrank = page.total !== undefined && state.total !== undefined && page.total < state.total;
@@ -126,7 +140,17 @@ export function advancePass(state: PassState, page: PassPage, since: string, see
   }
   if (page.next !== undefined) {
     const last = page.last ?? state.last;
-    return { state: { ...carried, offset: page.next, ...(page.total !== undefined ? { total: page.total } : {}), ...(rereads ? { rereads } : {}), ...(last !== undefined ? { last } : {}) }, done: false, seen: page.keys ? held : undefined };
+    return {
+      state: {
+        ...carried,
+        offset: page.next,
+        ...(page.total !== undefined ? { total: page.total } : {}),
+        ...(rereads ? { rereads } : {}),
+        ...(last !== undefined ? { last } : {}),
+      },
+      done: false,
+      seen: page.keys ? held : undefined,
+    };
   }
   const finished: PassState = { offset: page.offset, done: true };
   if (!keys) return { state: finished, done: true };

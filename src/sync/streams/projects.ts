@@ -17,7 +17,8 @@ function knownList(ctx: SyncContext, job: NormalizedJob, maxAgeMs: number): Proj
   let best: ProjectPass | undefined;
   for (const [, value] of ctx.store.entries('task/projects.list/-/')) {
     const pass = value as ProjectPass;
-    if (pass.done && Array.isArray(pass.ids) && typeof pass.at === 'string' && (!best || pass.at > best.at!)) best = pass;
+    if (pass.done && Array.isArray(pass.ids) && typeof pass.at === 'string' && (!best || pass.at > best.at!))
+      best = pass;
   }
   if (!best || ctx.now() - Date.parse(best.at!) > maxAgeMs) return undefined;
   const ids = new Set(best.ids.map((id) => id.toLowerCase()));
@@ -56,17 +57,32 @@ export async function resolveProjects(ctx: SyncContext, job: NormalizedJob): Pro
     // (a shift starts the pass over), and one deleted after it was listed answers 404 later.
     const ids = [...new Set([...state.ids, ...keys])];
     const seen = ctx.store.get(seenKey('projects.list', '-')) as string[] | undefined;
-    const page = { offset, total: fetched.total, next: fetched.next, keys: stored ? keys : undefined, anchored, last: keys.at(-1) };
+    const page = {
+      offset,
+      total: fetched.total,
+      next: fetched.next,
+      keys: stored ? keys : undefined,
+      anchored,
+      last: keys.at(-1),
+    };
     const step = advancePass(state, page, since, seen ?? (ctx.store.get(TRACKED_KEY) ? [] : undefined));
     state = { ...step.state, ids, ...(step.state.done ? { at: since } : {}) };
     const marks = step.markBefore ? [{ table, match: {}, before: step.markBefore }] : [];
-    await ctx.commit('projects.list', stored ? [{ table, rows }] : [], { [key]: state, ...(step.seen ? { [seenKey('projects.list', '-')]: step.seen } : {}) }, marks);
+    await ctx.commit(
+      'projects.list',
+      stored ? [{ table, rows }] : [],
+      { [key]: state, ...(step.seen ? { [seenKey('projects.list', '-')]: step.seen } : {}) },
+      marks,
+    );
   }
   if (job.projects === 'all') return state.ids;
   const known = new Set(state.ids.map((id) => id.toLowerCase()));
   const unknown = job.projects.filter((id) => !known.has(id));
   if (unknown.length) {
-    throw new SyncError('unknown_project', `Unknown project${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}: the key sees ${state.ids.length} project(s)${state.ids.length ? ` (${state.ids.slice(0, 5).join(', ')}${state.ids.length > 5 ? ', …' : ''})` : ''}`);
+    throw new SyncError(
+      'unknown_project',
+      `Unknown project${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}: the key sees ${state.ids.length} project(s)${state.ids.length ? ` (${state.ids.slice(0, 5).join(', ')}${state.ids.length > 5 ? ', …' : ''})` : ''}`,
+    );
   }
   return job.projects;
 }

@@ -1,4 +1,12 @@
-import { type DatasetName, TABLE_SCHEMAS, type TableSchema, childrenOf, datasetDef, parentOf, toRows } from '../datasets/datasets.js';
+import {
+  type DatasetName,
+  TABLE_SCHEMAS,
+  type TableSchema,
+  childrenOf,
+  datasetDef,
+  parentOf,
+  toRows,
+} from '../datasets/datasets.js';
 import type { FanOut } from '../datasets/fan-outs.js';
 import { type MarkRequest, type SyncContext, isNotFound } from '../context.js';
 import { type PassState, TRACKED_KEY, advancePass, anchorOf, requestOffset, rowKeys, seenKey } from './list-pass.js';
@@ -17,7 +25,8 @@ export interface Stream {
 }
 
 /** Progress keys: `task/<dataset>/<project>[/<item>]/<period>`; per-item facts under `kw/`, `prompt/`, `audit/`. @internal */
-export const taskKey = (dataset: string, projectId: string, period: string, item?: string) => `task/${dataset}/${projectId}/${item ? `${item}/` : ''}${period}`;
+export const taskKey = (dataset: string, projectId: string, period: string, item?: string) =>
+  `task/${dataset}/${projectId}/${item ? `${item}/` : ''}${period}`;
 
 type Children = { writes: Array<{ table: TableSchema; rows: Row[] }>; state: Record<string, unknown> };
 
@@ -67,11 +76,25 @@ export class PageStream implements Stream {
     // Current-state rows the job stores are tracked by key: the delete rule needs them (list-pass.ts).
     const tracked = writes.length > 0 && table.kind === 'current';
     const seen = ctx.store.get(seenKey(dataset, projectId)) as string[] | undefined;
-    const page = { offset, total: fetched.total, next: fetched.next, keys: tracked ? keys : undefined, whole: !datasetDef(dataset).paged, anchored, last: keys.at(-1) };
+    const page = {
+      offset,
+      total: fetched.total,
+      next: fetched.next,
+      keys: tracked ? keys : undefined,
+      whole: !datasetDef(dataset).paged,
+      anchored,
+      last: keys.at(-1),
+    };
     const step = advancePass(this.#state, page, since, seen ?? (ctx.store.get(TRACKED_KEY) ? [] : undefined));
     const { state, done } = step;
-    const marks: MarkRequest[] = step.markBefore ? [{ table, match: { project_id: projectId }, before: step.markBefore }] : [];
-    const progress: Record<string, unknown> = { [this.#key]: state, ...children.state, ...(step.seen ? { [seenKey(dataset, projectId)]: step.seen } : {}) };
+    const marks: MarkRequest[] = step.markBefore
+      ? [{ table, match: { project_id: projectId }, before: step.markBefore }]
+      : [];
+    const progress: Record<string, unknown> = {
+      [this.#key]: state,
+      ...children.state,
+      ...(step.seen ? { [seenKey(dataset, projectId)]: step.seen } : {}),
+    };
     await ctx.commit(dataset, [...writes, ...children.writes], progress, marks);
     this.#state = state;
     this.done = done;
@@ -85,12 +108,15 @@ export class PageStream implements Stream {
     const { ctx, dataset, projectId } = this;
     const table = TABLE_SCHEMAS[dataset];
     const marks: MarkRequest[] = [{ table: TABLE_SCHEMAS['projects.list'], match: { id: projectId }, before: since }];
-    if (table.kind === 'current' && ctx.datasets.has(dataset)) marks.push({ table, match: { project_id: projectId }, before: since });
+    if (table.kind === 'current' && ctx.datasets.has(dataset))
+      marks.push({ table, match: { project_id: projectId }, before: since });
     const state: PassState = { offset: this.#state.offset, done: true };
     // The run's project list no longer counts it: an event's read that trusts the list reads the list again for it.
     const listKey = taskKey('projects.list', '-', `r${ctx.run.id}`);
     const list = ctx.store.get(listKey) as { ids?: string[] } | undefined;
-    const unlisted = list?.ids?.includes(projectId) ? { [listKey]: { ...list, ids: list.ids.filter((id) => id !== projectId) } } : {};
+    const unlisted = list?.ids?.includes(projectId)
+      ? { [listKey]: { ...list, ids: list.ids.filter((id) => id !== projectId) } }
+      : {};
     await ctx.commit(dataset, [], { [this.#key]: state, ...unlisted }, marks);
     ctx.gone.add(projectId);
     this.#state = state;
@@ -171,21 +197,38 @@ export class ItemStream implements Stream {
     const table = TABLE_SCHEMAS[dataset];
     const request = fanOut.request(fact);
     if (fanOut.reads === 'range') {
-      const fetched = await this.#gone(() => ctx.fetch(dataset, { projectId, itemId, dateFrom: request.dateFrom, dateTo: request.dateTo }));
-      const rows = fetched ? toRows(dataset, fetched.records, { projectId, snapshotDay: request.snapshotDay ?? ctx.run.snapshotDay, itemId, data: fetched.data }) : [];
+      const fetched = await this.#gone(() =>
+        ctx.fetch(dataset, { projectId, itemId, dateFrom: request.dateFrom, dateTo: request.dateTo }),
+      );
+      const rows = fetched
+        ? toRows(dataset, fetched.records, {
+            projectId,
+            snapshotDay: request.snapshotDay ?? ctx.run.snapshotDay,
+            itemId,
+            data: fetched.data,
+          })
+        : [];
       await ctx.commit(dataset, [{ table, rows }], { [key]: fanOut.finished(fact, undefined) });
       return true;
     }
     const pageKey = taskKey(dataset, projectId, ctx.period(table.refresh), itemId);
-    const page = (ctx.store.get(pageKey) as { offset: number; from?: string; max?: string } | undefined) ?? { offset: 0, ...(request.dateFrom ? { from: request.dateFrom } : {}) };
-    const fetched = await this.#gone(() => ctx.fetch(dataset, { projectId, itemId, offset: page.offset, dateFrom: page.from }));
+    const page = (ctx.store.get(pageKey) as { offset: number; from?: string; max?: string } | undefined) ?? {
+      offset: 0,
+      ...(request.dateFrom ? { from: request.dateFrom } : {}),
+    };
+    const fetched = await this.#gone(() =>
+      ctx.fetch(dataset, { projectId, itemId, offset: page.offset, dateFrom: page.from }),
+    );
     const records = fetched?.records ?? [];
     const next = fetched?.next ?? page.offset + records.length;
     const done = fetched?.next === undefined;
     const rows = toRows(dataset, records, { projectId, snapshotDay: ctx.run.snapshotDay, itemId, data: fetched?.data });
     let max = page.max;
-    for (const r of records) if (typeof r['checked_at'] === 'string' && (max === undefined || r['checked_at'] > max)) max = r['checked_at'];
-    const state: Record<string, unknown> = { [pageKey]: done ? null : { ...page, offset: next, ...(max ? { max } : {}) } };
+    for (const r of records)
+      if (typeof r['checked_at'] === 'string' && (max === undefined || r['checked_at'] > max)) max = r['checked_at'];
+    const state: Record<string, unknown> = {
+      [pageKey]: done ? null : { ...page, offset: next, ...(max ? { max } : {}) },
+    };
     if (done) state[key] = fanOut.finished(fact, max);
     await ctx.commit(dataset, [{ table, rows }], state);
     return done;

@@ -4,7 +4,16 @@ import { Draw } from './draw.js';
 import { type DriftChange, driftList, listOf, padLists, padProjects } from './drift.js';
 import type { ChaosKind } from './kinds.js';
 import type { ResolvedChaos } from './options.js';
-import { HOSTILE_NAMES, TERMINAL_TEXTS, addHostileNames, addHostileValues, addTypeChanging, recordsOf, serialize, widen } from './records.js';
+import {
+  HOSTILE_NAMES,
+  TERMINAL_TEXTS,
+  addHostileNames,
+  addHostileValues,
+  addTypeChanging,
+  recordsOf,
+  serialize,
+  widen,
+} from './records.js';
 import { bomb, cutBody, gateway429, serverError, slowBody } from './responses.js';
 
 /** One thing chaos did, in order. @example `{ run: 1, kind: 'gateway-429', at: 'GET /projects #1', detail: 'Retry-After: 2' }` */
@@ -69,7 +78,8 @@ export class ChaosController {
     this.options = options;
     this.#store = store;
     this.#draw = new Draw(options.seed, this.#run);
-    for (const change of [...padLists(store, options.listItems), ...padProjects(store, options.listProjects)]) this.changes.push({ ...change, run: 0 });
+    for (const change of [...padLists(store, options.listItems), ...padProjects(store, options.listProjects)])
+      this.changes.push({ ...change, run: 0 });
   }
 
   /** The current run's number (1 at the start). @example `sim.chaos?.run // 1` */
@@ -110,7 +120,13 @@ export class ChaosController {
     const offset = Number(req.query.get('offset') ?? 0);
     // Between two pages of a list: one to three changes, so a delete and an insert can leave the
     // total as it was (the shift a total check cannot see).
-    if (list && offset > 0 && attempt === 1 && this.#on('list-drift') && this.#draw.chance(0.6, 'page-drift', urlOf(req))) {
+    if (
+      list &&
+      offset > 0 &&
+      attempt === 1 &&
+      this.#on('list-drift') &&
+      this.#draw.chance(0.6, 'page-drift', urlOf(req))
+    ) {
       const changes = this.#draw.int(1, 3, 'page-drift-count', urlOf(req));
       for (let i = 0; i < changes; i++) this.#drift(list.list, list.projectId, at, `page-${urlOf(req)}-${i}`);
     }
@@ -129,7 +145,9 @@ export class ChaosController {
       return { kind: 'response', response: gateway429(seconds) };
     }
     if (fault === 'server-error') {
-      const message = this.#on('hostile-values') ? `Internal error ${this.#draw.pick(TERMINAL_TEXTS, 'error-text', at)}` : 'Internal server error';
+      const message = this.#on('hostile-values')
+        ? `Internal error ${this.#draw.pick(TERMINAL_TEXTS, 'error-text', at)}`
+        : 'Internal server error';
       const response = serverError(this.#draw, at, req.requestId, message);
       this.#note('server-error', at, `${response.status} ${response.headers.get('content-type')}`);
       return { kind: 'response', response };
@@ -157,16 +175,23 @@ export class ChaosController {
       this.#note('key-echo', at, 'key in x-echo-authorization, x-request-id and meta.request_id');
     }
     let text = await response.text();
-    if ((headers.get('content-type') ?? '').includes('json')) text = this.#rewrite(text, req, at, { skew, echo, ok: response.ok });
+    if ((headers.get('content-type') ?? '').includes('json'))
+      text = this.#rewrite(text, req, at, { skew, echo, ok: response.ok });
     const fault = this.#fault(req, attempt);
     if (fault === 'cut-body') {
       const declared = this.#draw.chance(0.5, 'cut-declared', at);
       const cutAt = Math.floor(this.#draw.unit('cut-at', at) * text.length);
-      this.#note('cut-body', at, `cut at byte ${cutAt} of ${text.length}, ${declared ? 'with' : 'without'} Content-Length`);
+      this.#note(
+        'cut-body',
+        at,
+        `cut at byte ${cutAt} of ${text.length}, ${declared ? 'with' : 'without'} Content-Length`,
+      );
       return { kind: 'response', response: cutBody(response.status, headers, text, cutAt, declared) };
     }
     if (fault === 'slow-body') {
-      const pauses = Array.from({ length: this.#draw.int(1, 4, 'slow-chunks', at) }, (_, i) => Math.floor(this.#draw.unit('slow-pause', at, i) * this.options.slowChunkMs));
+      const pauses = Array.from({ length: this.#draw.int(1, 4, 'slow-chunks', at) }, (_, i) =>
+        Math.floor(this.#draw.unit('slow-pause', at, i) * this.options.slowChunkMs),
+      );
       this.#note('slow-body', at, `${pauses.length + 1} chunks, pauses ${pauses.join(', ')} ms`);
       return { kind: 'response', response: slowBody(response.status, headers, text, pauses) };
     }
@@ -175,12 +200,18 @@ export class ChaosController {
       return { kind: 'response', response: await bomb(this.options.bombBytes) };
     }
     headers.delete('content-length');
-    return { kind: 'response', response: new Response(text, { status: response.status, statusText: response.statusText, headers }) };
+    return {
+      kind: 'response',
+      response: new Response(text, { status: response.status, statusText: response.statusText, headers }),
+    };
   }
 
   /** The JSON body with this run's and this request's changes. */
   #rewrite(text: string, req: ChaosRequest, at: string, how: { skew: number; echo: boolean; ok: boolean }): string {
-    let body: { data?: unknown; meta?: { request_id?: string; rate_limit?: { reset?: number }; pagination?: { limit?: number; offset?: number } } };
+    let body: {
+      data?: unknown;
+      meta?: { request_id?: string; rate_limit?: { reset?: number }; pagination?: { limit?: number; offset?: number } };
+    };
     try {
       body = JSON.parse(text) as typeof body;
     } catch {
@@ -188,7 +219,8 @@ export class ChaosController {
     }
     if (typeof body !== 'object' || body === null) return text;
     const meta = body.meta;
-    if (meta?.rate_limit && typeof meta.rate_limit.reset === 'number' && how.skew !== 0) meta.rate_limit.reset += Math.round(how.skew / 1000);
+    if (meta?.rate_limit && typeof meta.rate_limit.reset === 'number' && how.skew !== 0)
+      meta.rate_limit.reset += Math.round(how.skew / 1000);
     if (meta && how.echo) meta.request_id = `req_${req.key}`;
     const records = how.ok ? recordsOf(body.data) : [];
     if (records.length > 0) {
@@ -203,7 +235,11 @@ export class ChaosController {
         const limit = Number(req.query.get('limit') ?? 0) || records.length || 1;
         const page = Math.floor(Number(req.query.get('offset') ?? 0) / limit) + this.#run;
         addTypeChanging(records, page);
-        this.#note('type-change', at, `chaos_metric is ${['a number', '"n/a"', 'an object', '2^53 + 1', 'a boolean'][page % 5]}`);
+        this.#note(
+          'type-change',
+          at,
+          `chaos_metric is ${['a number', '"n/a"', 'an object', '2^53 + 1', 'a boolean'][page % 5]}`,
+        );
       }
       if (this.#on('hostile-values') && this.#draw.chance(this.options.rate, 'values', at)) {
         const changed = addHostileValues(records, this.#draw, at);
@@ -254,6 +290,9 @@ export class ChaosController {
 
 /** Method, path and sorted query: one request's identity within a run. */
 function urlOf(req: ChaosRequest): string {
-  const query = [...req.query].sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => `${k}=${v}`).join('&');
+  const query = [...req.query]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([k, v]) => `${k}=${v}`)
+    .join('&');
   return `${req.method} ${req.path}${query ? `?${query}` : ''}`;
 }

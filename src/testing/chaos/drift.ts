@@ -41,7 +41,13 @@ export function listOf(path: string): { list: DriftChange['list']; projectId: st
  * same seed makes the same change.
  * @internal
  */
-export function driftList(store: Store, draw: Draw, list: DriftChange['list'], projectId: string, salt: string): DriftChange | undefined {
+export function driftList(
+  store: Store,
+  draw: Draw,
+  list: DriftChange['list'],
+  projectId: string,
+  salt: string,
+): DriftChange | undefined {
   const op = draw.pick(['delete', 'insert', 'reorder'] as const, 'drift-op', list, projectId, salt);
   if (list === 'projects') return driftProjects(store, draw, op, salt);
   const project = store.project(projectId);
@@ -49,7 +55,12 @@ export function driftList(store: Store, draw: Draw, list: DriftChange['list'], p
   return list === 'anchors' ? driftAnchors(project, draw, op, salt) : driftContent(store, project, draw, op, salt);
 }
 
-function driftAnchors(project: ProjectState, draw: Draw, op: 'delete' | 'insert' | 'reorder', salt: string): DriftChange | undefined {
+function driftAnchors(
+  project: ProjectState,
+  draw: Draw,
+  op: 'delete' | 'insert' | 'reorder',
+  salt: string,
+): DriftChange | undefined {
   const anchors = project.backlinks.anchors;
   const projectId = project.record.id;
   if (op === 'insert' || anchors.length < 2) {
@@ -71,7 +82,13 @@ function driftAnchors(project: ProjectState, draw: Draw, op: 'delete' | 'insert'
   return { list: 'anchors', op: 'reorder', projectId, key: `${a.anchor_text} ⇄ ${b.anchor_text}` };
 }
 
-function driftContent(store: Store, project: ProjectState, draw: Draw, op: 'delete' | 'insert' | 'reorder', salt: string): DriftChange | undefined {
+function driftContent(
+  store: Store,
+  project: ProjectState,
+  draw: Draw,
+  op: 'delete' | 'insert' | 'reorder',
+  salt: string,
+): DriftChange | undefined {
   const items = store.content.get(project.record.id);
   const projectId = project.record.id;
   if (!items || items.length === 0) return undefined;
@@ -90,12 +107,20 @@ function driftContent(store: Store, project: ProjectState, draw: Draw, op: 'dele
     return { list: 'content', op: 'reorder', projectId, key: item.detail.id };
   }
   const id = hashUuid(draw.int(0, 0x7fffffff, 'content-id', projectId, salt), 'chaos-content');
-  items.push({ ...structuredClone(item), detail: { ...structuredClone(item.detail), id, scheduled_date: head, title: `Chaos ${id.slice(0, 8)}` } });
+  items.push({
+    ...structuredClone(item),
+    detail: { ...structuredClone(item.detail), id, scheduled_date: head, title: `Chaos ${id.slice(0, 8)}` },
+  });
   return { list: 'content', op: 'insert', projectId, key: id };
 }
 
 /** Projects: one is cancelled (the list no longer shows it), or a cancelled one comes back. */
-function driftProjects(store: Store, draw: Draw, op: 'delete' | 'insert' | 'reorder', salt: string): DriftChange | undefined {
+function driftProjects(
+  store: Store,
+  draw: Draw,
+  op: 'delete' | 'insert' | 'reorder',
+  salt: string,
+): DriftChange | undefined {
   const listed = store.listedProjects();
   if (op !== 'insert' && listed.length > 1) {
     // The first project carries the padded lists: keep it, so every run has pages to drift on.
@@ -118,17 +143,34 @@ export function padLists(store: Store, n: number): DriftChange[] {
   const project = store.listedProjects()[0];
   if (!project || n === 0) return [];
   const anchors = project.backlinks.anchors;
-  for (let i = 0; i < n; i++) anchors.push({ anchor_text: `padded anchor ${String(i).padStart(6, '0')}`, count: 1 + (i % 7), percentage: 0.01, is_dofollow: i % 3 !== 0 });
+  for (let i = 0; i < n; i++)
+    anchors.push({
+      anchor_text: `padded anchor ${String(i).padStart(6, '0')}`,
+      count: 1 + (i % 7),
+      percentage: 0.01,
+      is_dofollow: i % 3 !== 0,
+    });
   const items = store.content.get(project.record.id) ?? [];
   const model = items[0];
   if (model) {
     const start = Date.parse(model.detail.scheduled_date);
     for (let i = 0; i < n; i++) {
       const id = hashUuid(store.seed, 'padded-content', i);
-      items.push({ ...structuredClone(model), detail: { ...structuredClone(model.detail), id, title: `Padded ${i}`, scheduled_date: new Date(start + (i + 1) * 3_600_000).toISOString() } });
+      items.push({
+        ...structuredClone(model),
+        detail: {
+          ...structuredClone(model.detail),
+          id,
+          title: `Padded ${i}`,
+          scheduled_date: new Date(start + (i + 1) * 3_600_000).toISOString(),
+        },
+      });
     }
   }
-  return [{ list: 'anchors', op: 'pad', projectId: project.record.id, key: String(n) }, { list: 'content', op: 'pad', projectId: project.record.id, key: String(n) }];
+  return [
+    { list: 'anchors', op: 'pad', projectId: project.record.id, key: String(n) },
+    { list: 'content', op: 'pad', projectId: project.record.id, key: String(n) },
+  ];
 }
 
 /**

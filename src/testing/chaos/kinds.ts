@@ -60,11 +60,21 @@ export const CHAOS_KINDS: { readonly [K in ChaosKind]: KindInfo } = {
   'cut-body': { catalogue: 'The server lies: bodies cut mid-JSON with and without a length', scope: 'request' },
   'slow-body': { catalogue: 'The server lies: bodies trickled; Time: waits with no bound', scope: 'request' },
   bomb: { catalogue: 'The server lies: bodies (a compression bomb)', scope: 'request' },
-  'list-drift': { catalogue: 'The server lies: pages (items inserted or deleted while a list is read, a total that moves)', scope: 'request' },
+  'list-drift': {
+    catalogue: 'The server lies: pages (items inserted or deleted while a list is read, a total that moves)',
+    scope: 'request',
+  },
   'type-change': { catalogue: 'The server lies: values (a field that changes type between pages)', scope: 'request' },
-  'hostile-names': { catalogue: 'The server lies: names (group, order, Keyword beside keyword, quotes, __proto__)', scope: 'run' },
+  'hostile-names': {
+    catalogue: 'The server lies: names (group, order, Keyword beside keyword, quotes, __proto__)',
+    scope: 'run',
+  },
   'wide-record': { catalogue: 'The server lies: values (a 1,700-field record)', scope: 'run' },
-  'hostile-values': { catalogue: 'The server lies: values (NUL, lone surrogates, "" or invalid dates); Secrets: text rendered in a terminal', scope: 'request' },
+  'hostile-values': {
+    catalogue:
+      'The server lies: values (NUL, lone surrogates, "" or invalid dates); Secrets: text rendered in a terminal',
+    scope: 'request',
+  },
   'key-echo': { catalogue: 'Secrets: the key echoed back in a header and a request id', scope: 'request' },
 };
 

@@ -75,7 +75,9 @@ export const checkChaosOptions: c.Check<ChaosOptions> = c.object(
   {
     seed: c.is<number>((v) => Number.isSafeInteger(v), 'expected an integer seed'),
     rate: c.optional(c.numberIn(0, 1, ' (a share of requests)')),
-    kinds: c.optional(c.array(c.oneOf(CHAOS_KIND_NAMES), `expected an array of chaos kinds among: ${CHAOS_KIND_NAMES.join(', ')}`)),
+    kinds: c.optional(
+      c.array(c.oneOf(CHAOS_KIND_NAMES), `expected an array of chaos kinds among: ${CHAOS_KIND_NAMES.join(', ')}`),
+    ),
     maxSkewMs: c.optional(c.numberIn(0, 86_400_000, ' ms')),
     faultyAttempts: c.optional(c.integerIn(0, 100)),
     listItems: c.optional(c.integerIn(0, 1_000_000)),

@@ -8,7 +8,17 @@ import type { Draw } from './draw.js';
  */
 
 /** New field names that collide with SQL words, with a documented name's case, or need quoting. */
-export const HOSTILE_NAMES: readonly string[] = ['group', 'order', 'Keyword', 'net-change', 'we"ird \'name', 'select', 'Net_Change', 'DESC', '__proto__'];
+export const HOSTILE_NAMES: readonly string[] = [
+  'group',
+  'order',
+  'Keyword',
+  'net-change',
+  'we"ird \'name',
+  'select',
+  'Net_Change',
+  'DESC',
+  '__proto__',
+];
 
 /** Text no terminal, store or JSON column should take raw. */
 export const HOSTILE_TEXTS: readonly string[] = [
@@ -27,13 +37,15 @@ export const TERMINAL_TEXTS: readonly string[] = HOSTILE_TEXTS.filter((t) => /[\
 export const HOSTILE_DATES: readonly string[] = ['', '2026-02-30', 'not a date', '0000-00-00T00:00:00Z'];
 
 const DATE_FIELD = /(_date|_at|^first_seen|^last_seen|^last_checked)$/;
-const isKey = (name: string) => name === 'id' || name.endsWith('_id') || name === 'anchor_text' || name === 'domain' || name === 'snapshot_date';
+const isKey = (name: string) =>
+  name === 'id' || name.endsWith('_id') || name === 'anchor_text' || name === 'domain' || name === 'snapshot_date';
 
 /** The records of a body's `data`: the array itself, a paged object's array, or the object. */
 export function recordsOf(data: unknown): Array<Record<string, unknown>> {
   if (Array.isArray(data)) return data.filter(isRecord);
   if (isRecord(data)) {
-    for (const key of ['responses', 'history', 'issues']) if (Array.isArray(data[key])) return (data[key] as unknown[]).filter(isRecord);
+    for (const key of ['responses', 'history', 'issues'])
+      if (Array.isArray(data[key])) return (data[key] as unknown[]).filter(isRecord);
     return [data];
   }
   return [];
@@ -46,8 +58,16 @@ export function addHostileNames(records: Array<Record<string, unknown>>, names: 
   for (const r of records) {
     for (const name of names) {
       // JSON allows an own "__proto__" key; assigning it would set the prototype instead, so define it.
-      if (name === '__proto__') Object.defineProperty(r, name, { value: { isAdmin: true }, enumerable: true, writable: true, configurable: true });
-      else r[name] = name === 'Keyword' && typeof r['keyword'] === 'string' ? String(r['keyword']).toUpperCase() : `${name} value`;
+      if (name === '__proto__')
+        Object.defineProperty(r, name, {
+          value: { isAdmin: true },
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      else
+        r[name] =
+          name === 'Keyword' && typeof r['keyword'] === 'string' ? String(r['keyword']).toUpperCase() : `${name} value`;
     }
   }
 }

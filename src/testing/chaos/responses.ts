@@ -8,7 +8,10 @@ import type { Draw } from './draw.js';
 
 /** A CDN's 429: bare text, `Retry-After` in seconds, no envelope and no `meta.rate_limit`. */
 export function gateway429(retryAfterS: number): Response {
-  return new Response('429 Too Many Requests\n', { status: 429, headers: { 'content-type': 'text/plain; charset=utf-8', 'retry-after': String(retryAfterS) } });
+  return new Response('429 Too Many Requests\n', {
+    status: 429,
+    headers: { 'content-type': 'text/plain; charset=utf-8', 'retry-after': String(retryAfterS) },
+  });
 }
 
 /**
@@ -23,8 +26,15 @@ export function serverError(draw: Draw, salt: string, requestId: string, message
     const html = `<!DOCTYPE html><html><head><title>${status} Bad Gateway</title></head><body><h1>${status} Bad Gateway</h1><hr><center>nginx</center></body></html>`;
     return new Response(html, { status, headers: { 'content-type': 'text/html; charset=utf-8' } });
   }
-  if (form === 'success-500') return new Response(JSON.stringify({ success: true, data: [], meta: { request_id: requestId } }), { status: 500, headers: json });
-  return new Response(JSON.stringify({ success: false, error: { code: 'INTERNAL_ERROR', message }, meta: { request_id: requestId } }), { status, headers: json });
+  if (form === 'success-500')
+    return new Response(JSON.stringify({ success: true, data: [], meta: { request_id: requestId } }), {
+      status: 500,
+      headers: json,
+    });
+  return new Response(
+    JSON.stringify({ success: false, error: { code: 'INTERNAL_ERROR', message }, meta: { request_id: requestId } }),
+    { status, headers: json },
+  );
 }
 
 /**
@@ -87,5 +97,8 @@ export async function bomb(size: number): Promise<Response> {
     made = new Response(gzipped).arrayBuffer().then((bytes) => new Uint8Array(bytes));
     bombs.set(size, made);
   }
-  return new Response(await made, { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', 'content-encoding': 'gzip' } });
+  return new Response(await made, {
+    status: 200,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'content-encoding': 'gzip' },
+  });
 }

@@ -59,7 +59,12 @@ export function makeIssues(rng: Rng, pagesCrawled: number, at: number): IssueSta
 export function issueRecords(a: AuditState): AuditIssueRecord[] {
   return a.issues
     .map(({ dismissed, ...issue }) => ({ ...issue, status: dismissed ? ('passed' as const) : issue.status }))
-    .sort((x, y) => (SEVERITY_RANK[x.severity] ?? 9) - (SEVERITY_RANK[y.severity] ?? 9) || y.affected_count - x.affected_count || x.type.localeCompare(y.type));
+    .sort(
+      (x, y) =>
+        (SEVERITY_RANK[x.severity] ?? 9) - (SEVERITY_RANK[y.severity] ?? 9) ||
+        y.affected_count - x.affected_count ||
+        x.type.localeCompare(y.type),
+    );
 }
 
 /**
@@ -72,14 +77,20 @@ export function auditRecord(a: AuditState, now: number): AuditRecord {
   const count = (severity: string) => open.filter((i) => i.severity === severity).length;
   let progress = 0;
   if (a.status === 'completed' || a.status === 'processing') progress = 100;
-  else if (a.status === 'crawling' && a.startedAt !== null) progress = Math.min(99, Math.floor(((now - a.startedAt) / a.crawlMs) * 100));
+  else if (a.status === 'crawling' && a.startedAt !== null)
+    progress = Math.min(99, Math.floor(((now - a.startedAt) / a.crawlMs) * 100));
   else if (a.status === 'failed') progress = Math.min(100, Math.round((a.pages_crawled / a.max_crawl_pages) * 100));
   return {
     id: a.id,
     target_url: a.target_url,
     status: a.status,
     crawl_progress: progress,
-    pages_crawled: a.status === 'crawling' ? Math.floor((progress / 100) * a.pages_crawled) : a.status === 'pending' ? 0 : a.pages_crawled,
+    pages_crawled:
+      a.status === 'crawling'
+        ? Math.floor((progress / 100) * a.pages_crawled)
+        : a.status === 'pending'
+          ? 0
+          : a.pages_crawled,
     total_issues: open.length,
     critical_issues: count('critical'),
     warning_issues: count('warning'),

@@ -23,7 +23,9 @@ export function nextStatus(rng: Rng, state: ContentState): { status: SimContentS
     case 'Revising':
       return { status: 'Needs Approval', nextAt: at + 24 * HOUR_MS };
     case 'Needs Approval':
-      return rng.chance(0.3) ? { status: 'Revising', nextAt: at + 12 * HOUR_MS } : { status: 'Approved', nextAt: Math.max(scheduled, at + HOUR_MS) };
+      return rng.chance(0.3)
+        ? { status: 'Revising', nextAt: at + 12 * HOUR_MS }
+        : { status: 'Approved', nextAt: Math.max(scheduled, at + HOUR_MS) };
     default:
       return { status: 'Published', nextAt: null };
   }
@@ -44,9 +46,19 @@ export function firstTransition(status: SimContentStatus, at: number, scheduled:
  * @example `makeContent(rng, project.id, ['hiking boots'], Date.now() + 7 * DAY_MS, 'Approved', Date.now())`
  * @internal
  */
-export function makeContent(rng: Rng, projectId: string, terms: readonly string[], scheduledAt: number, status: SimContentStatus, createdAt: number): ContentState {
+export function makeContent(
+  rng: Rng,
+  projectId: string,
+  terms: readonly string[],
+  scheduledAt: number,
+  status: SimContentStatus,
+  createdAt: number,
+): ContentState {
   const term = rng.pick(terms);
-  const title = rng.pick(TITLE_TEMPLATES).replace('{t}', term.replace(/\b\w/g, (c) => c.toUpperCase()));
+  const title = rng.pick(TITLE_TEMPLATES).replace(
+    '{t}',
+    term.replace(/\b\w/g, (c) => c.toUpperCase()),
+  );
   const [type, typeColor] = rng.pick(CONTENT_TYPES);
   const id = rng.uuid();
   const hasBody = status !== 'Needs Approval' || rng.chance(0.5);
@@ -63,12 +75,20 @@ export function makeContent(rng: Rng, projectId: string, terms: readonly string[
     content_type_color: typeColor,
     priority: rng.int(1, 5),
     document_url: hasBody ? `https://docs.example.com/d/${id.slice(0, 8)}` : null,
-    source_url: rng.chance(0.3) ? `https://${rng.pick(['reddit.com', 'nytimes.com', 'outsideonline.com'])}/${term.replace(/\s+/g, '-')}` : null,
+    source_url: rng.chance(0.3)
+      ? `https://${rng.pick(['reddit.com', 'nytimes.com', 'outsideonline.com'])}/${term.replace(/\s+/g, '-')}`
+      : null,
     featured_image_url: rng.chance(0.6) ? `https://images.example.com/${id.slice(0, 8)}.jpg` : null,
     created_at: isoTime(createdAt),
     updated_at: isoTime(createdAt),
     content_body: hasBody ? articleHtml(title, term) : null,
-    meta_data: hasBody ? { word_count: words, reading_time: Math.ceil(words / 230), revision_notes: status === 'Revising' ? 'Tighten the intro and add a comparison table.' : null } : null,
+    meta_data: hasBody
+      ? {
+          word_count: words,
+          reading_time: Math.ceil(words / 230),
+          revision_notes: status === 'Revising' ? 'Tighten the intro and add a comparison table.' : null,
+        }
+      : null,
   };
   return { detail, projectId, nextAt: firstTransition(status, createdAt, scheduledAt) };
 }

@@ -6,10 +6,24 @@ import { LOCATIONS, MODIFIERS } from './vocab.js';
 /** Days of history kept per keyword (the endpoint's default window). */
 const HISTORY_DAYS = 90;
 /** Modifiers that read before the term ("best hiking boots"); the rest read after it. */
-const PREFIXES = new Set(['best', 'cheap', 'buy', 'how to choose', 'top rated', 'affordable', 'lightweight', 'professional', 'recommended', 'local']);
+const PREFIXES = new Set([
+  'best',
+  'cheap',
+  'buy',
+  'how to choose',
+  'top rated',
+  'affordable',
+  'lightweight',
+  'professional',
+  'recommended',
+  'local',
+]);
 // Suffix words must not also be modifiers, or a suffixed keyword could repeat an earlier one.
 const EXTRA = ['store', 'brand', 'outlet', 'kit', 'set', 'service', 'company', 'delivery', 'club', 'specialist'];
-const VOLUMES = [10, 20, 30, 50, 70, 90, 110, 140, 170, 210, 260, 320, 390, 480, 590, 720, 880, 1000, 1300, 1600, 1900, 2400, 2900, 3600, 4400, 5400, 6600, 8100, 9900, 12100, 14800, 18100, 22200, 27100, 33100, 40500, 49500];
+const VOLUMES = [
+  10, 20, 30, 50, 70, 90, 110, 140, 170, 210, 260, 320, 390, 480, 590, 720, 880, 1000, 1300, 1600, 1900, 2400, 2900,
+  3600, 4400, 5400, 6600, 8100, 9900, 12100, 14800, 18100, 22200, 27100, 33100, 40500, 49500,
+];
 
 /** What a keyword table needs to rebuild any row on demand. @internal */
 export interface KeywordTableInit {
@@ -51,7 +65,9 @@ export class KeywordTable {
   /** The keyword UUID of row `index`; the row index is encoded in the last group so lookup is O(1). @example `table.idOf(0) === table.row(0).id` */
   idOf(index: number): string {
     const { seed, projectIndex } = this.#init;
-    const head = [0, 1, 2].map((k) => hash32(seed, 'kw-id', projectIndex, index, k).toString(16).padStart(8, '0')).join('');
+    const head = [0, 1, 2]
+      .map((k) => hash32(seed, 'kw-id', projectIndex, index, k).toString(16).padStart(8, '0'))
+      .join('');
     const tail = projectIndex.toString(16).padStart(2, '0') + index.toString(16).padStart(10, '0');
     return formatUuid(head.slice(0, 20) + tail);
   }
@@ -77,7 +93,8 @@ export class KeywordTable {
   /** UTC day number of the last scan that covered row `index`: ~3% of keywords are paused and lag behind. @example `isoDay(table.lastCheckDay(0)) === table.row(0).last_checked` */
   lastCheckDay(index: number): number {
     const { seed, projectIndex } = this.#init;
-    const lag = unit(seed, 'paused', projectIndex, index) < 0.03 ? 1 + (hash32(seed, 'lag', projectIndex, index) % 45) : 0;
+    const lag =
+      unit(seed, 'paused', projectIndex, index) < 0.03 ? 1 + (hash32(seed, 'lag', projectIndex, index) % 45) : 0;
     return this.#init.scanDay() - lag;
   }
 
@@ -137,7 +154,8 @@ export class KeywordTable {
     // Each pass over the combinations uses another location, so (keyword, location) pairs stay
     // unique; only past every location does the term get a suffix.
     const round = Math.floor(Math.floor(index / combos) / LOCATIONS.length);
-    if (round > 0) text += ` ${EXTRA[(round - 1) % EXTRA.length]}${round > EXTRA.length ? ` ${Math.ceil(round / EXTRA.length)}` : ''}`;
+    if (round > 0)
+      text += ` ${EXTRA[(round - 1) % EXTRA.length]}${round > EXTRA.length ? ` ${Math.ceil(round / EXTRA.length)}` : ''}`;
     return text;
   }
 

@@ -55,11 +55,21 @@ export function makeProject(store: Store, spec: ProjectSpec): ProjectState {
     category: spec.category,
     terms: spec.terms,
     // The table reads the scan day through a closure so a scan (clock advance) moves every row.
-    keywords: new KeywordTable({ seed: store.seed, projectIndex: index, terms: spec.terms, count: spec.keywordCount, scanDay: () => dayOf(state.lastScanAt) }),
+    keywords: new KeywordTable({
+      seed: store.seed,
+      projectIndex: index,
+      terms: spec.terms,
+      count: spec.keywordCount,
+      scanDay: () => dayOf(state.lastScanAt),
+    }),
     lastScanAt: lastScanBefore(now),
     nextAuditAt: null,
     nextContentAt: spec.recurring ? now + (3 * DAY_MS - (spec.createdAt % DAY_MS)) : null,
-    preferences: { project_id: spec.id, preferences: `Write for ${spec.brand} customers: friendly, expert, no jargon. Always link to ${spec.websiteUrl}.`, updated_at: isoTime(spec.createdAt) },
+    preferences: {
+      project_id: spec.id,
+      preferences: `Write for ${spec.brand} customers: friendly, expert, no jargon. Always link to ${spec.websiteUrl}.`,
+      updated_at: isoTime(spec.createdAt),
+    },
     backlinks: makeBacklinks(store.rng, spec.id, spec.domain, spec.brand, dayOf(now), spec.backlinkSize),
   };
   store.addProject(state);
@@ -74,6 +84,10 @@ export function makeProject(store: Store, spec: ProjectSpec): ProjectState {
 export function brandFromUrl(url: URL): { brand: string; domain: string } {
   const domain = url.hostname.replace(/^www\./, '');
   const stem = domain.split('.')[0] ?? domain;
-  const brand = stem.split(/[-_]/).filter(Boolean).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(' ');
+  const brand = stem
+    .split(/[-_]/)
+    .filter(Boolean)
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join(' ');
   return { brand: brand || domain, domain };
 }

@@ -1,4 +1,10 @@
-import type { CitationRecord, ModelResponseRecord, PromptDetailRecord, PromptHistoryResponse, PromptRecord } from '../records.js';
+import type {
+  CitationRecord,
+  ModelResponseRecord,
+  PromptDetailRecord,
+  PromptHistoryResponse,
+  PromptRecord,
+} from '../records.js';
 import { hash32, unit } from './rng.js';
 import { DAY_MS, isoTime } from './time.js';
 import { WEB_DOMAINS } from './vocab.js';
@@ -46,14 +52,29 @@ export function modelAnswer(seed: number, p: PromptState, r: number, model: stri
   const count = hash32(seed, 'cites', p.index, r, model) % 5;
   const citations: CitationRecord[] = [];
   for (let i = 0; i < count; i++) {
-    const domain = i === 0 && visible ? p.brand_domain : (WEB_DOMAINS[hash32(seed, 'cd', p.index, r, model, i) % WEB_DOMAINS.length] ?? 'example.com');
+    const domain =
+      i === 0 && visible
+        ? p.brand_domain
+        : (WEB_DOMAINS[hash32(seed, 'cd', p.index, r, model, i) % WEB_DOMAINS.length] ?? 'example.com');
     const slug = p.category.replace(/\s+/g, '-');
-    citations.push({ url: `https://${domain}/${slug}-${hash32(seed, 'cu', p.index, i) % 1000}`, title: `${p.category} recommendations`, domain });
+    citations.push({
+      url: `https://${domain}/${slug}-${hash32(seed, 'cu', p.index, i) % 1000}`,
+      title: `${p.category} recommendations`,
+      domain,
+    });
   }
   const excerpt = visible
     ? `${p.brand_name} is ranked #${position} among the ${p.category} options for ${p.target_location}, praised for quality and service.`
     : `Popular ${p.category} choices in ${p.target_location} include several well-reviewed local names.`;
-  return { model, is_visible: visible, position, citations_count: count, citations, response_excerpt: excerpt, checked_at: isoTime(roundTime(p, r)) };
+  return {
+    model,
+    is_visible: visible,
+    position,
+    citations_count: count,
+    citations,
+    response_excerpt: excerpt,
+    checked_at: isoTime(roundTime(p, r)),
+  };
 }
 
 /**
@@ -79,7 +100,9 @@ export function latestAggregates(seed: number, p: PromptState) {
   return {
     answers,
     visibility_percentage: answers.length ? Math.round((visible.length / answers.length) * 1000) / 10 : 0,
-    average_position: visible.length ? Math.round((visible.reduce((s, a) => s + a.position, 0) / visible.length) * 10) / 10 : 0,
+    average_position: visible.length
+      ? Math.round((visible.reduce((s, a) => s + a.position, 0) / visible.length) * 10) / 10
+      : 0,
     best_model: best?.model ?? p.models[0] ?? '',
     total_citations: answers.reduce((s, a) => s + a.citations_count, 0),
   };
@@ -93,7 +116,12 @@ export function promptRecord(seed: number, p: PromptState): PromptRecord {
   const agg = latestAggregates(seed, p);
   const latest: Record<string, ModelResponseRecord> = {};
   for (const a of agg.answers) {
-    latest[a.model] = { is_visible: a.is_visible, position: a.position, citations_count: a.citations_count, response_excerpt: a.response_excerpt };
+    latest[a.model] = {
+      is_visible: a.is_visible,
+      position: a.position,
+      citations_count: a.citations_count,
+      response_excerpt: a.response_excerpt,
+    };
   }
   return {
     id: p.id,
@@ -118,5 +146,10 @@ export function promptRecord(seed: number, p: PromptState): PromptRecord {
  */
 export function promptDetail(seed: number, p: PromptState): PromptDetailRecord {
   const record = promptRecord(seed, p);
-  return { ...record, ai_models: [...p.models], last_analyzed: record.last_checked, last_volume_update: isoTime(p.lastVolumeUpdate) };
+  return {
+    ...record,
+    ai_models: [...p.models],
+    last_analyzed: record.last_checked,
+    last_volume_update: isoTime(p.lastVolumeUpdate),
+  };
 }

@@ -63,7 +63,13 @@ export function unit(...parts: ReadonlyArray<number | string>): number {
  * @internal
  */
 export function hashUuid(...parts: ReadonlyArray<number | string>): string {
-  const hex = [0, 1, 2, 3].map((i) => hash32(...parts, 'uuid', i).toString(16).padStart(8, '0')).join('');
+  const hex = [0, 1, 2, 3]
+    .map((i) =>
+      hash32(...parts, 'uuid', i)
+        .toString(16)
+        .padStart(8, '0'),
+    )
+    .join('');
   return formatUuid(hex);
 }
 

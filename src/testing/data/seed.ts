@@ -26,13 +26,76 @@ export interface SeedOptions {
  * - slot 3: managed, past_due
  * - slots 4, 5: cancelled (never listed, 404 on every read)
  */
-const SLOTS: ReadonlyArray<{ status: ProjectRecord['status']; mode: SimProductMode; ageDays: number; keywords: number; prompts: number; content: number; backlinks: number; audits: SimAuditStatus[] }> = [
-  { status: 'active', mode: 'software', ageDays: 420, keywords: Infinity, prompts: 24, content: 36, backlinks: 1, audits: ['completed', 'completed', 'completed', 'failed', 'completed', 'completed', 'crawling'] },
-  { status: 'active', mode: 'managed', ageDays: 260, keywords: 320, prompts: 12, content: 20, backlinks: 0.6, audits: ['completed', 'completed', 'completed', 'pending'] },
-  { status: 'trial', mode: 'software', ageDays: 6, keywords: 45, prompts: 5, content: 8, backlinks: 0.3, audits: ['processing'] },
-  { status: 'past_due', mode: 'managed', ageDays: 700, keywords: 150, prompts: 8, content: 12, backlinks: 0.5, audits: ['completed', 'completed'] },
-  { status: 'cancelled', mode: 'software', ageDays: 500, keywords: 30, prompts: 3, content: 4, backlinks: 0.2, audits: ['completed'] },
-  { status: 'cancelled', mode: 'managed', ageDays: 900, keywords: 30, prompts: 3, content: 4, backlinks: 0.2, audits: ['completed'] },
+const SLOTS: ReadonlyArray<{
+  status: ProjectRecord['status'];
+  mode: SimProductMode;
+  ageDays: number;
+  keywords: number;
+  prompts: number;
+  content: number;
+  backlinks: number;
+  audits: SimAuditStatus[];
+}> = [
+  {
+    status: 'active',
+    mode: 'software',
+    ageDays: 420,
+    keywords: Infinity,
+    prompts: 24,
+    content: 36,
+    backlinks: 1,
+    audits: ['completed', 'completed', 'completed', 'failed', 'completed', 'completed', 'crawling'],
+  },
+  {
+    status: 'active',
+    mode: 'managed',
+    ageDays: 260,
+    keywords: 320,
+    prompts: 12,
+    content: 20,
+    backlinks: 0.6,
+    audits: ['completed', 'completed', 'completed', 'pending'],
+  },
+  {
+    status: 'trial',
+    mode: 'software',
+    ageDays: 6,
+    keywords: 45,
+    prompts: 5,
+    content: 8,
+    backlinks: 0.3,
+    audits: ['processing'],
+  },
+  {
+    status: 'past_due',
+    mode: 'managed',
+    ageDays: 700,
+    keywords: 150,
+    prompts: 8,
+    content: 12,
+    backlinks: 0.5,
+    audits: ['completed', 'completed'],
+  },
+  {
+    status: 'cancelled',
+    mode: 'software',
+    ageDays: 500,
+    keywords: 30,
+    prompts: 3,
+    content: 4,
+    backlinks: 0.2,
+    audits: ['completed'],
+  },
+  {
+    status: 'cancelled',
+    mode: 'managed',
+    ageDays: 900,
+    keywords: 30,
+    prompts: 3,
+    content: 4,
+    backlinks: 0.2,
+    audits: ['completed'],
+  },
 ];
 
 /**
@@ -68,7 +131,10 @@ export function seedStore(options: SeedOptions): Store {
       backlinkSize: slot.backlinks,
       recurring: slot.status !== 'cancelled',
     });
-    store.prompts.set(project.record.id, seedPrompts(store, project, slot.prompts, start, () => promptIndex++, i === 0));
+    store.prompts.set(
+      project.record.id,
+      seedPrompts(store, project, slot.prompts, start, () => promptIndex++, i === 0),
+    );
     store.audits.set(project.record.id, seedAudits(store, project, slot.audits, start));
     const audits = store.audits.get(project.record.id) ?? [];
     if (slot.status !== 'cancelled') project.nextAuditAt = (audits[0]?.createdAt ?? start) + 7 * DAY_MS;
@@ -80,7 +146,14 @@ export function seedStore(options: SeedOptions): Store {
   return store;
 }
 
-function seedPrompts(store: Store, project: ProjectState, count: number, start: number, nextIndex: () => number, withUnchecked: boolean): PromptState[] {
+function seedPrompts(
+  store: Store,
+  project: ProjectState,
+  count: number,
+  start: number,
+  nextIndex: () => number,
+  withUnchecked: boolean,
+): PromptState[] {
   const rng = store.rng;
   const createdAt = Date.parse(project.record.createdAt);
   return Array.from({ length: count }, (_, i) => {
@@ -113,36 +186,57 @@ function seedPrompts(store: Store, project: ProjectState, count: number, start: 
   });
 }
 
-function seedAudits(store: Store, project: ProjectState, statuses: readonly SimAuditStatus[], start: number): AuditState[] {
+function seedAudits(
+  store: Store,
+  project: ProjectState,
+  statuses: readonly SimAuditStatus[],
+  start: number,
+): AuditState[] {
   const rng = store.rng;
   // statuses run oldest → newest; the list is stored newest first.
-  return statuses.map((status, i) => {
-    const age = (statuses.length - 1 - i) * 7 * DAY_MS;
-    const createdAt = status === 'pending' ? start - MINUTE_MS : status === 'crawling' ? start - 5 * MINUTE_MS : status === 'processing' ? start - 14 * MINUTE_MS : start - age - rng.int(2, 30) * HOUR_MS;
-    const max = rng.pick([250, 500, 1000]);
-    const crawlMs = rng.int(8, 15) * MINUTE_MS;
-    const startedAt = status === 'pending' ? null : createdAt + MINUTE_MS;
-    const pages = status === 'failed' ? rng.int(3, 40) : rng.int(Math.round(max * 0.6), max);
-    const done = status === 'completed' || status === 'failed';
-    const nextAt = status === 'pending' ? createdAt + 2 * MINUTE_MS : status === 'crawling' ? (startedAt ?? start) + crawlMs : status === 'processing' ? start + 5 * MINUTE_MS : null;
-    const audit: AuditState = {
-      id: rng.uuid(),
-      projectId: project.record.id,
-      target_url: project.record.websiteUrl,
-      status,
-      max_crawl_pages: max,
-      pages_crawled: pages,
-      createdAt,
-      startedAt,
-      completedAt: done ? (startedAt ?? createdAt) + crawlMs + 3 * MINUTE_MS : null,
-      crawlMs,
-      nextAt,
-      willFail: false,
-      issues: [],
-    };
-    if (status === 'completed') audit.issues = makeIssues(rng, pages, audit.completedAt ?? createdAt);
-    return audit;
-  }).reverse();
+  return statuses
+    .map((status, i) => {
+      const age = (statuses.length - 1 - i) * 7 * DAY_MS;
+      const createdAt =
+        status === 'pending'
+          ? start - MINUTE_MS
+          : status === 'crawling'
+            ? start - 5 * MINUTE_MS
+            : status === 'processing'
+              ? start - 14 * MINUTE_MS
+              : start - age - rng.int(2, 30) * HOUR_MS;
+      const max = rng.pick([250, 500, 1000]);
+      const crawlMs = rng.int(8, 15) * MINUTE_MS;
+      const startedAt = status === 'pending' ? null : createdAt + MINUTE_MS;
+      const pages = status === 'failed' ? rng.int(3, 40) : rng.int(Math.round(max * 0.6), max);
+      const done = status === 'completed' || status === 'failed';
+      const nextAt =
+        status === 'pending'
+          ? createdAt + 2 * MINUTE_MS
+          : status === 'crawling'
+            ? (startedAt ?? start) + crawlMs
+            : status === 'processing'
+              ? start + 5 * MINUTE_MS
+              : null;
+      const audit: AuditState = {
+        id: rng.uuid(),
+        projectId: project.record.id,
+        target_url: project.record.websiteUrl,
+        status,
+        max_crawl_pages: max,
+        pages_crawled: pages,
+        createdAt,
+        startedAt,
+        completedAt: done ? (startedAt ?? createdAt) + crawlMs + 3 * MINUTE_MS : null,
+        crawlMs,
+        nextAt,
+        willFail: false,
+        issues: [],
+      };
+      if (status === 'completed') audit.issues = makeIssues(rng, pages, audit.completedAt ?? createdAt);
+      return audit;
+    })
+    .reverse();
 }
 
 function seedContent(store: Store, project: ProjectState, count: number, start: number): void {
@@ -151,8 +245,16 @@ function seedContent(store: Store, project: ProjectState, count: number, start: 
   const items = Array.from({ length: count }, (_, i) => {
     const offsetDays = Math.round(-40 + (85 * i) / Math.max(1, count - 1));
     const scheduled = today + offsetDays * DAY_MS + rng.int(8, 17) * HOUR_MS;
-    const status: SimContentStatus = scheduled < start ? 'Published' : rng.pick(['Approved', 'Approved', 'Needs Approval', 'Revising'] as const);
-    const item = makeContent(rng, project.record.id, project.terms, scheduled, status, Math.min(start - HOUR_MS, scheduled - rng.int(10, 30) * DAY_MS));
+    const status: SimContentStatus =
+      scheduled < start ? 'Published' : rng.pick(['Approved', 'Approved', 'Needs Approval', 'Revising'] as const);
+    const item = makeContent(
+      rng,
+      project.record.id,
+      project.terms,
+      scheduled,
+      status,
+      Math.min(start - HOUR_MS, scheduled - rng.int(10, 30) * DAY_MS),
+    );
     // Workflow steps already overdue at seeding time happen soon after start, not all at once in the past.
     if (item.nextAt !== null && item.nextAt <= start) item.nextAt = start + rng.int(1, 48) * HOUR_MS;
     return item;
@@ -171,7 +273,16 @@ function seedReports(store: Store, project: ProjectState, count: number, start: 
     // The last seeded report of the first project is soft-deleted: it must 404 and stay unlisted.
     const deleted = project.index === 0 && i === count - 1;
     list.push({
-      record: { id, project_id: project.record.id, name, report_type: 'visibility', url: `https://reports.example.com/r/${id}`, date_from: isoTime(created - 30 * DAY_MS).slice(0, 10), date_to: isoTime(created).slice(0, 10), created_at: isoTime(created) },
+      record: {
+        id,
+        project_id: project.record.id,
+        name,
+        report_type: 'visibility',
+        url: `https://reports.example.com/r/${id}`,
+        date_from: isoTime(created - 30 * DAY_MS).slice(0, 10),
+        date_to: isoTime(created).slice(0, 10),
+        created_at: isoTime(created),
+      },
       deletedAt: deleted ? start - DAY_MS : null,
     });
   }
@@ -190,6 +301,14 @@ function seedWebhooks(store: Store, start: number): void {
     if (!project) continue;
     const created = isoTime(start - rng.int(5, 60) * DAY_MS);
     // Seeded subscriptions are paused so a fresh simulator never sends traffic off the machine.
-    store.webhooks.push({ id: rng.uuid(), url: `https://hooks.example.com/seo/${rng.hex(8)}`, project_id: project.record.id, events, active: false, created_at: created, updated_at: created });
+    store.webhooks.push({
+      id: rng.uuid(),
+      url: `https://hooks.example.com/seo/${rng.hex(8)}`,
+      project_id: project.record.id,
+      events,
+      active: false,
+      created_at: created,
+      updated_at: created,
+    });
   }
 }

@@ -49,7 +49,9 @@ export const auditRoutes: RouteDef[] = [
       const p = page(ctx.query, MAX_LIMIT.other);
       const severity = enumParam(ctx.query, 'severity', ['critical', 'warning', 'notice']);
       const status = enumParam(ctx.query, 'status', ['passed', 'failed']);
-      const rows = issueRecords(audit).filter((i) => (!severity || i.severity === severity) && (!status || i.status === status));
+      const rows = issueRecords(audit).filter(
+        (i) => (!severity || i.severity === severity) && (!status || i.status === status),
+      );
       return paginate(rows, p);
     },
   },

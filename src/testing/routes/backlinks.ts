@@ -9,10 +9,26 @@ import type { RouteDef } from './context.js';
  * @internal
  */
 export const backlinkRoutes: RouteDef[] = [
-  { method: 'GET', pattern: '/projects/:projectId/backlinks', handler: ({ store, params }) => ({ data: requireProject(store, params).backlinks.targets }) },
-  { method: 'GET', pattern: '/projects/:projectId/backlinks/summary', handler: ({ store, params }) => ({ data: requireProject(store, params).backlinks.summary }) },
-  { method: 'GET', pattern: '/projects/:projectId/backlinks/history', handler: ({ store, params }) => ({ data: requireProject(store, params).backlinks.history }) },
-  { method: 'GET', pattern: '/projects/:projectId/backlinks/domains', handler: ({ store, params }) => ({ data: requireProject(store, params).backlinks.domains }) },
+  {
+    method: 'GET',
+    pattern: '/projects/:projectId/backlinks',
+    handler: ({ store, params }) => ({ data: requireProject(store, params).backlinks.targets }),
+  },
+  {
+    method: 'GET',
+    pattern: '/projects/:projectId/backlinks/summary',
+    handler: ({ store, params }) => ({ data: requireProject(store, params).backlinks.summary }),
+  },
+  {
+    method: 'GET',
+    pattern: '/projects/:projectId/backlinks/history',
+    handler: ({ store, params }) => ({ data: requireProject(store, params).backlinks.history }),
+  },
+  {
+    method: 'GET',
+    pattern: '/projects/:projectId/backlinks/domains',
+    handler: ({ store, params }) => ({ data: requireProject(store, params).backlinks.domains }),
+  },
   {
     method: 'GET',
     pattern: '/projects/:projectId/backlinks/anchors',

@@ -27,7 +27,10 @@ export const contentRoutes: RouteDef[] = [
       const rows = (store.content.get(project.record.id) ?? [])
         .map(contentListItem)
         .filter((c) => !status || c.status.toLowerCase() === status)
-        .filter((c) => { const t = Date.parse(c.scheduled_date); return (!from || t >= from.ms) && t <= toMs; })
+        .filter((c) => {
+          const t = Date.parse(c.scheduled_date);
+          return (!from || t >= from.ms) && t <= toMs;
+        })
         .sort((a, b) => a.scheduled_date.localeCompare(b.scheduled_date) || a.id.localeCompare(b.id));
       return { data: rows.slice(p.offset, p.offset + p.limit) };
     },
@@ -42,7 +45,10 @@ export const contentRoutes: RouteDef[] = [
     pattern: '/projects/:projectId/content/preferences',
     handler: ({ store, params, body, bodyIsJson, now }) => {
       const project = requireProject(store, params);
-      const value = bodyIsJson && typeof body === 'object' && body !== null ? (body as Record<string, unknown>)['preferences'] : undefined;
+      const value =
+        bodyIsJson && typeof body === 'object' && body !== null
+          ? (body as Record<string, unknown>)['preferences']
+          : undefined;
       if (typeof value !== 'string') throw invalid('Body must be JSON { "preferences": string }');
       project.preferences = { ...project.preferences, preferences: value, updated_at: isoTime(now) };
       return { data: project.preferences };

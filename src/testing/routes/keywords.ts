@@ -39,7 +39,10 @@ export const keywordRoutes: RouteDef[] = [
         const day = table.lastCheckDay(i);
         if ((!from || day >= from.day) && (!to || day <= to.day)) matches.push(i);
       }
-      return { data: matches.slice(p.offset, p.offset + p.limit).map((i) => table.row(i)), pagination: pageMeta(matches.length, p) };
+      return {
+        data: matches.slice(p.offset, p.offset + p.limit).map((i) => table.row(i)),
+        pagination: pageMeta(matches.length, p),
+      };
     },
   },
   {

@@ -21,7 +21,10 @@ export const projectRoutes: RouteDef[] = [
       const p = page(query, MAX_LIMIT.projects);
       const mode = enumParam(query, 'product_mode', ['managed', 'software']);
       // Only trial/active/past_due are listed; cancelled projects never show.
-      const rows = store.listedProjects().map((s) => s.record).filter((r) => !mode || r.productMode === mode);
+      const rows = store
+        .listedProjects()
+        .map((s) => s.record)
+        .filter((r) => !mode || r.productMode === mode);
       return paginate(rows, p);
     },
   },
@@ -32,7 +35,8 @@ export const projectRoutes: RouteDef[] = [
       const input = objectBody(body);
       if (!isHttpUrl(input['websiteUrl'])) throw invalid('websiteUrl is required and must be an http(s) URL');
       const name = input['name'];
-      if (name !== undefined && (typeof name !== 'string' || name.trim() === '')) throw invalid('name must be a non-empty string');
+      if (name !== undefined && (typeof name !== 'string' || name.trim() === ''))
+        throw invalid('name must be a non-empty string');
       const url = new URL(input['websiteUrl']);
       const { brand, domain } = brandFromUrl(url);
       const project = makeProject(store, {

@@ -25,7 +25,10 @@ export const promptRoutes: RouteDef[] = [
     handler: ({ store, params, query }) => {
       const project = requireProject(store, params);
       const p = page(query, MAX_LIMIT.prompts);
-      return paginate((store.prompts.get(project.record.id) ?? []).map((s) => promptRecord(store.seed, s)), p);
+      return paginate(
+        (store.prompts.get(project.record.id) ?? []).map((s) => promptRecord(store.seed, s)),
+        p,
+      );
     },
   },
   {

@@ -37,7 +37,8 @@ export const reportRoutes: RouteDef[] = [
       const name = input['name'] ?? `${project.record.name} Visibility`;
       if (typeof name !== 'string' || name.trim() === '') throw invalid('name must be a non-empty string');
       const type = input['report_type'] ?? 'visibility';
-      if (typeof type !== 'string' || !REPORT_TYPES.includes(type)) throw invalid(`report_type must be one of: ${REPORT_TYPES.join(', ')}`);
+      if (typeof type !== 'string' || !REPORT_TYPES.includes(type))
+        throw invalid(`report_type must be one of: ${REPORT_TYPES.join(', ')}`);
       const dates = new URLSearchParams();
       for (const key of ['date_from', 'date_to']) {
         const v = input[key];
@@ -46,9 +47,23 @@ export const reportRoutes: RouteDef[] = [
       }
       dateParam(dates, 'date_from');
       dateParam(dates, 'date_to');
-      const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'report';
+      const slug =
+        name
+          .toLowerCase()
+          .replace(/[^a-z0-9]+/g, '-')
+          .replace(/^-|-$/g, '')
+          .slice(0, 40) || 'report';
       const id = `${slug}-${store.rng.hex(6)}`;
-      const record = { id, project_id: project.record.id, name: name.trim(), report_type: type, url: `https://reports.example.com/r/${id}`, date_from: dates.get('date_from'), date_to: dates.get('date_to'), created_at: isoTime(now) };
+      const record = {
+        id,
+        project_id: project.record.id,
+        name: name.trim(),
+        report_type: type,
+        url: `https://reports.example.com/r/${id}`,
+        date_from: dates.get('date_from'),
+        date_to: dates.get('date_to'),
+        created_at: isoTime(now),
+      };
       store.reports.get(project.record.id)?.push({ record, deletedAt: null });
       return { status: 201, data: record };
     },

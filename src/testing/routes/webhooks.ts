@@ -7,7 +7,6 @@ import { KNOWN_EVENT_NAMES } from '../../resources/webhooks/event-names.js';
 import type { EventName, WebhookRecord } from '../records.js';
 import type { RouteContext, RouteDef } from './context.js';
 
-
 function findWebhook({ store, params }: RouteContext): WebhookRecord {
   const id = uuidParam(params, 'webhookId');
   const hook = store.webhooks.find((w) => w.id === id);
@@ -16,7 +15,11 @@ function findWebhook({ store, params }: RouteContext): WebhookRecord {
 }
 
 /** Validates the writable fields present in `input`; `partial` for PATCH. */
-function readFields(store: Store, input: Record<string, unknown>, partial: boolean): Partial<Pick<WebhookRecord, 'url' | 'project_id' | 'events' | 'active'>> {
+function readFields(
+  store: Store,
+  input: Record<string, unknown>,
+  partial: boolean,
+): Partial<Pick<WebhookRecord, 'url' | 'project_id' | 'events' | 'active'>> {
   const out: Partial<Pick<WebhookRecord, 'url' | 'project_id' | 'events' | 'active'>> = {};
   const { url, project_id: projectId, events, active } = input;
   if (url !== undefined || !partial) {
@@ -30,7 +33,10 @@ function readFields(store: Store, input: Record<string, unknown>, partial: boole
     out.project_id = project.record.id;
   }
   if (events !== undefined || !partial) {
-    const valid = Array.isArray(events) && events.length > 0 && events.every((e) => (KNOWN_EVENT_NAMES as readonly unknown[]).includes(e));
+    const valid =
+      Array.isArray(events) &&
+      events.length > 0 &&
+      events.every((e) => (KNOWN_EVENT_NAMES as readonly unknown[]).includes(e));
     if (!valid) throw invalid(`events must be a non-empty array of: ${KNOWN_EVENT_NAMES.join(', ')}`);
     out.events = [...new Set(events as EventName[])];
   }
@@ -58,7 +64,16 @@ export const webhookRoutes: RouteDef[] = [
     pattern: '/webhooks',
     handler: ({ store, body, now }) => {
       const fields = readFields(store, objectBody(body), false);
-      const hook: WebhookRecord = { id: store.rng.uuid(), url: '', project_id: '', events: [], active: true, ...fields, created_at: isoTime(now), updated_at: isoTime(now) };
+      const hook: WebhookRecord = {
+        id: store.rng.uuid(),
+        url: '',
+        project_id: '',
+        events: [],
+        active: true,
+        ...fields,
+        created_at: isoTime(now),
+        updated_at: isoTime(now),
+      };
       store.webhooks.push(hook);
       return { status: 201, data: hook };
     },

@@ -39,7 +39,13 @@ export function chaosAccount(options: ChaosAccountOptions): ChaosAccount {
     keywordsPerProject: options.keywords ?? 20,
     now: () => Date.now(),
     rateLimit: { windows: WINDOWS },
-    chaos: { seed: options.seed, rate: options.rate ?? 0.15, listItems: options.listItems ?? 0, listProjects: options.listProjects ?? 0, ...(options.kinds ? { kinds: options.kinds } : {}) },
+    chaos: {
+      seed: options.seed,
+      rate: options.rate ?? 0.15,
+      listItems: options.listItems ?? 0,
+      listProjects: options.listProjects ?? 0,
+      ...(options.kinds ? { kinds: options.kinds } : {}),
+    },
   });
   const outputs = new Outputs();
   const key = sim.keys.readOnly;
@@ -70,13 +76,22 @@ export function chaosAccount(options: ChaosAccountOptions): ChaosAccount {
 }
 
 /** 429s the API itself answered (the chaos mode's gateway 429s are not the client's doing). */
-export function api429s(sim: Simulator, from = 0, fromEvent = 0): { requests: number; api429: number; gateway429: number; insideGateway: number } {
+export function api429s(
+  sim: Simulator,
+  from = 0,
+  fromEvent = 0,
+): { requests: number; api429: number; gateway429: number; insideGateway: number } {
   const log = sim.requests.slice(from);
   const all429 = log.filter((r) => r.status === 429).length;
   const events = sim.chaos?.journal.slice(fromEvent).filter((e) => e.kind === 'gateway-429') ?? [];
   // Requests sent while a gateway's Retry-After had not passed: the client was told to wait.
   const inside = events.filter((e) => e.detail.startsWith('inside')).length;
-  return { requests: log.length, api429: Math.max(0, all429 - events.length), gateway429: events.length, insideGateway: inside };
+  return {
+    requests: log.length,
+    api429: Math.max(0, all429 - events.length),
+    gateway429: events.length,
+    insideGateway: inside,
+  };
 }
 
 /** The chaos journal as text, for a failure message. */
@@ -84,6 +99,10 @@ export function journalText(sim: Simulator, last = 12): string {
   const j = sim.chaos?.journal ?? [];
   const counts = new Map<string, number>();
   for (const e of j) counts.set(e.kind, (counts.get(e.kind) ?? 0) + 1);
-  const tail = j.slice(-last).map((e) => `    run ${e.run} ${e.kind} ${e.at}: ${e.detail}`.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e]/g, '·'));
+  const tail = j
+    .slice(-last)
+    .map((e) =>
+      `    run ${e.run} ${e.kind} ${e.at}: ${e.detail}`.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e]/g, '·'),
+    );
   return `chaos did ${[...counts].map(([k, n]) => `${k} ×${n}`).join(', ') || 'nothing'}; last events:\n${tail.join('\n')}`;
 }

@@ -15,7 +15,10 @@ export function useFakeClock(): void {
 }
 
 /** How a driven call ended: its value or error, or `hung` after `boundMs` of simulated time. */
-export type Driven<T> = { kind: 'value'; value: T; elapsedMs: number } | { kind: 'error'; error: unknown; elapsedMs: number } | { kind: 'hung'; elapsedMs: number };
+export type Driven<T> =
+  | { kind: 'value'; value: T; elapsedMs: number }
+  | { kind: 'error'; error: unknown; elapsedMs: number }
+  | { kind: 'hung'; elapsedMs: number };
 
 /**
  * Starts `call` and moves the faked clock `stepMs` at a time until it settles or `boundMs` of

@@ -10,8 +10,28 @@ import type { Verdicts } from './seeds.js';
 import { CURRENT, type Current, copyOf, projectOfKey, snapshotCounts, type Truth, truthOf } from './truth.js';
 
 /** A SQLite copy against the truth. */
-export function checkCopy(seed: number, run: number, sim: Simulator, db: string, start: Truth, touched: Set<string>, result: { snapshotDate: string }, verdicts: Verdicts, datasets?: readonly string[]): void {
-  checkHeld(seed, `run ${run}`, sim, { current: copyOf(db), counts: snapshotCounts(db, result.snapshotDate) }, start, touched, result.snapshotDate, verdicts, datasets);
+export function checkCopy(
+  seed: number,
+  run: number,
+  sim: Simulator,
+  db: string,
+  start: Truth,
+  touched: Set<string>,
+  result: { snapshotDate: string },
+  verdicts: Verdicts,
+  datasets?: readonly string[],
+): void {
+  checkHeld(
+    seed,
+    `run ${run}`,
+    sim,
+    { current: copyOf(db), counts: snapshotCounts(db, result.snapshotDate) },
+    start,
+    touched,
+    result.snapshotDate,
+    verdicts,
+    datasets,
+  );
 }
 
 /** What a copy (of any store) holds: current-state keys with their `_deleted_at`, and the day's snapshot rows per project. */
@@ -21,7 +41,17 @@ export interface Held {
 }
 
 /** Any store's copy against the truth; `label` says which run (and account) it was. */
-export function checkHeld(seed: number, label: string, sim: Simulator, held: Held, start: Truth, touched: Set<string>, snapshotDate: string, verdicts: Verdicts, datasets?: readonly string[]): void {
+export function checkHeld(
+  seed: number,
+  label: string,
+  sim: Simulator,
+  held: Held,
+  start: Truth,
+  touched: Set<string>,
+  snapshotDate: string,
+  verdicts: Verdicts,
+  datasets?: readonly string[],
+): void {
   const copied = (dataset: string) => datasets === undefined || datasets.includes(dataset);
   const end = truthOf(sim);
   const copy = held.current;
@@ -31,15 +61,44 @@ export function checkHeld(seed: number, label: string, sim: Simulator, held: Hel
     const stable = [...start[dataset]].filter((k) => end[dataset].has(k) && scoped(k));
     const lost = stable.filter((k) => !copy[dataset].has(k));
     const marked = stable.filter((k) => copy[dataset].has(k) && copy[dataset].get(k) !== null);
-    const gone = [...copy[dataset].keys()].filter((k) => !start[dataset].has(k) && !end[dataset].has(k) && (dataset === 'projects.list' ? !touched.has(k) : scoped(k)));
+    const gone = [...copy[dataset].keys()].filter(
+      (k) =>
+        !start[dataset].has(k) && !end[dataset].has(k) && (dataset === 'projects.list' ? !touched.has(k) : scoped(k)),
+    );
     const unmarked = gone.filter((k) => copy[dataset].get(k) === null);
     const where = `${dataset}, ${label} (${snapshotDate})`;
-    verdicts.check(seed, NONE_LOST, lost.length === 0, () => `${where}: ${lost.length} of ${stable.length} live rows missing, e.g. ${lost.slice(0, 2).join(', ')}; ${journalText(sim)}`);
-    verdicts.check(seed, NO_LIVE_MARKED, marked.length === 0, () => `${where}: ${marked.length} live rows marked deleted, e.g. ${marked.slice(0, 2).join(', ')}; ${journalText(sim)}`);
-    verdicts.check(seed, DELETES_MARKED, unmarked.length === 0, () => `${where}: ${unmarked.length} rows deleted before the run not marked, e.g. ${unmarked.slice(0, 2).join(', ')}; ${journalText(sim)}`);
+    verdicts.check(
+      seed,
+      NONE_LOST,
+      lost.length === 0,
+      () =>
+        `${where}: ${lost.length} of ${stable.length} live rows missing, e.g. ${lost.slice(0, 2).join(', ')}; ${journalText(sim)}`,
+    );
+    verdicts.check(
+      seed,
+      NO_LIVE_MARKED,
+      marked.length === 0,
+      () =>
+        `${where}: ${marked.length} live rows marked deleted, e.g. ${marked.slice(0, 2).join(', ')}; ${journalText(sim)}`,
+    );
+    verdicts.check(
+      seed,
+      DELETES_MARKED,
+      unmarked.length === 0,
+      () =>
+        `${where}: ${unmarked.length} rows deleted before the run not marked, e.g. ${unmarked.slice(0, 2).join(', ')}; ${journalText(sim)}`,
+    );
   }
   if (!copied('rankings.list')) return;
   const counts = held.counts;
-  const short = [...end['projects.list']].filter(liveProject).filter((p) => (counts.get(p) ?? 0) !== sim.data.keywords(p).count);
-  verdicts.check(seed, SNAPSHOT_COUNTS, short.length === 0, () => `${label} (${snapshotDate}): ${short.map((p) => `${counts.get(p) ?? 0} of ${sim.data.keywords(p).count} keyword rows for ${p}`).join('; ')}; ${journalText(sim)}`);
+  const short = [...end['projects.list']]
+    .filter(liveProject)
+    .filter((p) => (counts.get(p) ?? 0) !== sim.data.keywords(p).count);
+  verdicts.check(
+    seed,
+    SNAPSHOT_COUNTS,
+    short.length === 0,
+    () =>
+      `${label} (${snapshotDate}): ${short.map((p) => `${counts.get(p) ?? 0} of ${sim.data.keywords(p).count} keyword rows for ${p}`).join('; ')}; ${journalText(sim)}`,
+  );
 }

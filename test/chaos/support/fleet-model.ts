@@ -25,12 +25,36 @@ import { api429s, journalText } from './account.js';
 import { checkHeld } from './copy-checks.js';
 import { doubledRows, tablesHolding } from './pg-scan.js';
 import { pgCopyOf, pgSnapshotCounts } from './pg-truth.js';
-import { COMPLETES, DELETES_MARKED, FEW_429, NO_DOUBLE, NO_KEY, NO_LIVE_MARKED, NONE_LOST, ONE_HOLDER, SETTLES, SNAPSHOT_COUNTS, TYPED_ERRORS } from './properties.js';
+import {
+  COMPLETES,
+  DELETES_MARKED,
+  FEW_429,
+  NO_DOUBLE,
+  NO_KEY,
+  NO_LIVE_MARKED,
+  NONE_LOST,
+  ONE_HOLDER,
+  SETTLES,
+  SNAPSHOT_COUNTS,
+  TYPED_ERRORS,
+} from './properties.js';
 import type { Property, Verdicts } from './seeds.js';
 import { touchedSince, truthOf } from './truth.js';
 
 /** Every property the model checks, for a report of which held. */
-export const FLEET_PROPERTIES: readonly Property[] = [COMPLETES, SETTLES, NONE_LOST, NO_DOUBLE, NO_LIVE_MARKED, DELETES_MARKED, SNAPSHOT_COUNTS, ONE_HOLDER, NO_KEY, FEW_429, TYPED_ERRORS];
+export const FLEET_PROPERTIES: readonly Property[] = [
+  COMPLETES,
+  SETTLES,
+  NONE_LOST,
+  NO_DOUBLE,
+  NO_LIVE_MARKED,
+  DELETES_MARKED,
+  SNAPSHOT_COUNTS,
+  ONE_HOLDER,
+  NO_KEY,
+  FEW_429,
+  TYPED_ERRORS,
+];
 
 /** The accounts; `tight` has a "day" of 15 requests in 10 s, so it stops for its budget and is resumed at the reset, under skewed clocks and kills. */
 export const ACCOUNTS = ['acme', 'globex', 'initech', 'tight'];
@@ -94,7 +118,12 @@ export interface FleetFigures {
  * Runs one seed's schedule (accounts, workers, kills) and records every broken property in
  * `verdicts`. `kills`: how many SIGKILLs at most ({@link KILLS} by default).
  */
-export async function checkFleetSeed(seed: number, verdicts: Verdicts, env: FleetChaosEnv, kills_ = KILLS): Promise<FleetFigures> {
+export async function checkFleetSeed(
+  seed: number,
+  verdicts: Verdicts,
+  env: FleetChaosEnv,
+  kills_ = KILLS,
+): Promise<FleetFigures> {
   const { pool, script } = env;
   const sims = ACCOUNTS.map((id, i) =>
     createSimulator({
@@ -105,7 +134,14 @@ export async function checkFleetSeed(seed: number, verdicts: Verdicts, env: Flee
       now: () => Date.now() - DAY_MS,
       rateLimit: { windows: windowsOf(id) },
       // Each account under its own chaos seed; `CHAOS_FLEET_RATE` (0-1) raises the share of faulted requests for a harder run.
-      chaos: { seed: seed + i, rate: Number(process.env.CHAOS_FLEET_RATE) || 0.15, listItems: 1_010, kinds: KINDS, bombBytes: 32 * 1024 * 1024, slowChunkMs: 200 },
+      chaos: {
+        seed: seed + i,
+        rate: Number(process.env.CHAOS_FLEET_RATE) || 0.15,
+        listItems: 1_010,
+        kinds: KINDS,
+        bombBytes: 32 * 1024 * 1024,
+        slowChunkMs: 200,
+      },
     }),
   );
   for (const sim of sims) await sim.advance(DAY_MS);
@@ -116,14 +152,26 @@ export async function checkFleetSeed(seed: number, verdicts: Verdicts, env: Flee
   const queue = { ...FAST_QUEUE, name: `fleet-chaos-${seed}` };
   const args: WorkerArgs = {
     postgres: env.postgresUrl,
-    accounts: Object.fromEntries(ACCOUNTS.map((id, i) => [id, { apiKey: keys[i]!, baseUrl: server.url, windows: windowsOf(id), datasets: DATASETS }])),
+    accounts: Object.fromEntries(
+      ACCOUNTS.map((id, i) => [
+        id,
+        { apiKey: keys[i]!, baseUrl: server.url, windows: windowsOf(id), datasets: DATASETS },
+      ]),
+    ),
     queue,
     schema,
     concurrency: 2,
     exitWhenIdle: true,
   };
   // The test process only enqueues and reads status: it never syncs, so it needs no key.
-  const fleet = createFleet({ postgres: env.postgresUrl, accounts: Object.fromEntries(ACCOUNTS.map((id) => [id, { apiKey: 'the-test-process-never-syncs', job: { projects: 'all' as const } }])), queue, schema });
+  const fleet = createFleet({
+    postgres: env.postgresUrl,
+    accounts: Object.fromEntries(
+      ACCOUNTS.map((id) => [id, { apiKey: 'the-test-process-never-syncs', job: { projects: 'all' as const } }]),
+    ),
+    queue,
+    schema,
+  });
   const workers: Worker[] = [];
   let kills = 0;
   let killed = 0;
@@ -138,10 +186,15 @@ export async function checkFleetSeed(seed: number, verdicts: Verdicts, env: Flee
     for (let i = 1; i <= count; i++) launch(`w${i}`);
 
     // The kill schedule: request counts (served over all accounts) at which a worker is SIGKILLed.
-    const schedule = Array.from({ length: kills_ }, (_, k) => KILL_FROM + (hash32(seed, 'kill', k) % KILL_SPAN)).sort((a, b) => a - b);
+    const schedule = Array.from({ length: kills_ }, (_, k) => KILL_FROM + (hash32(seed, 'kill', k) % KILL_SPAN)).sort(
+      (a, b) => a - b,
+    );
     const served = () => sims.reduce((n, s) => n + s.requests.length, 0);
     const alive = () => workers.filter((w) => w.child.exitCode === null && w.child.signalCode === null);
-    const heldBy = (w: Worker) => w.events.filter((e) => e.type === 'start' && !w.events.some((x) => x.type === 'end' && x.jobId === e.jobId)).map((e) => e.account!);
+    const heldBy = (w: Worker) =>
+      w.events
+        .filter((e) => e.type === 'start' && !w.events.some((x) => x.type === 'end' && x.jobId === e.jobId))
+        .map((e) => e.account!);
     while (alive().length > 0) {
       const next = schedule[kills];
       if (next !== undefined && Date.now() - startedAt < KILL_WINDOW_MS && served() >= next) {
@@ -176,26 +229,53 @@ export async function checkFleetSeed(seed: number, verdicts: Verdicts, env: Flee
     for (const [i, w] of workers.entries()) {
       const o = outcomes[i]!;
       if (w.killedByTest) continue;
-      verdicts.check(seed, SETTLES, o.signal !== 'SIGKILL', () => `worker ${w.name} still running after ${WORKER_BOUND_MS / 1000} s; holding ${heldBy(w).join(', ') || 'nothing'}`);
-      verdicts.check(seed, COMPLETES, o.signal === 'SIGKILL' || o.code === 0, () => `worker ${w.name} exited with ${o.code}: ${redact(o.stderr.slice(0, 800))}`);
+      verdicts.check(
+        seed,
+        SETTLES,
+        o.signal !== 'SIGKILL',
+        () =>
+          `worker ${w.name} still running after ${WORKER_BOUND_MS / 1000} s; holding ${heldBy(w).join(', ') || 'nothing'}`,
+      );
+      verdicts.check(
+        seed,
+        COMPLETES,
+        o.signal === 'SIGKILL' || o.code === 0,
+        () => `worker ${w.name} exited with ${o.code}: ${redact(o.stderr.slice(0, 800))}`,
+      );
     }
 
     // Every account completed, within a bounded number of runs.
     const status = new Map((await fleet.status()).map((s) => [s.account, s]));
     for (const id of ACCOUNTS) {
-      const started = workers.reduce((n, w) => n + w.events.filter((e) => e.type === 'start' && e.account === id).length, 0);
+      const started = workers.reduce(
+        (n, w) => n + w.events.filter((e) => e.type === 'start' && e.account === id).length,
+        0,
+      );
       // A run that stopped for the budget is the plan, not a fault: it is bounded by the budget instead.
-      const budgetStops = ends.filter((e) => e.account === id && e.run?.status === 'stopped' && e.run.reason === 'daily_budget').length;
+      const budgetStops = ends.filter(
+        (e) => e.account === id && e.run?.status === 'stopped' && e.run.reason === 'daily_budget',
+      ).length;
       const dayLimit = windowsOf(id).reduce((day, w) => (w.intervalMs > day.intervalMs ? w : day)).limit;
       const maxStops = Math.ceil(simOf.get(id)!.requests.length / dayLimit) + 1;
       const runs = started - budgetStops;
       const last = status.get(id);
-      if (budgetStops > 0) console.info(`chaos fleet seed ${seed}: ${id} stopped ${budgetStops} times for its budget and was resumed at the reset`);
-      verdicts.check(seed, COMPLETES, last?.state === 'completed' && runs <= maxRuns(kills_) && budgetStops <= maxStops, () => `${id}: ${last?.state ?? 'no status'} after ${runs} runs (at most ${maxRuns(kills_)}) and ${budgetStops} stops for the budget (at most ${maxStops}); last run ${redact(JSON.stringify(last?.lastRun))}; ${journalText(simOf.get(id)!)}`);
+      if (budgetStops > 0)
+        console.info(
+          `chaos fleet seed ${seed}: ${id} stopped ${budgetStops} times for its budget and was resumed at the reset`,
+        );
+      verdicts.check(
+        seed,
+        COMPLETES,
+        last?.state === 'completed' && runs <= maxRuns(kills_) && budgetStops <= maxStops,
+        () =>
+          `${id}: ${last?.state ?? 'no status'} after ${runs} runs (at most ${maxRuns(kills_)}) and ${budgetStops} stops for the budget (at most ${maxStops}); last run ${redact(JSON.stringify(last?.lastRun))}; ${journalText(simOf.get(id)!)}`,
+      );
     }
     // Every failed run failed with a typed error.
     const untyped = ends.filter((e) => e.run?.status === 'failed' && UNTYPED.has(e.run.error?.name ?? ''));
-    verdicts.check(seed, TYPED_ERRORS, untyped.length === 0, () => untyped.map((e) => `${e.account}: ${e.run?.error?.name}: ${redact(e.run?.error?.message ?? '')}`).join('; '));
+    verdicts.check(seed, TYPED_ERRORS, untyped.length === 0, () =>
+      untyped.map((e) => `${e.account}: ${e.run?.error?.name}: ${redact(e.run?.error?.message ?? '')}`).join('; '),
+    );
     // No two workers held one account at once (a killed worker's hold ends when it died).
     for (const [id, list] of holds(workers)) {
       const sorted = [...list].sort((a, b) => a.from - b.from);
@@ -208,10 +288,27 @@ export async function checkFleetSeed(seed: number, verdicts: Verdicts, env: Flee
     for (const id of ACCOUNTS) {
       const sim = simOf.get(id)!;
       if (status.get(id)?.state !== 'completed') continue;
-      const held = { current: await pgCopyOf(pool, schema, id), counts: await pgSnapshotCounts(pool, schema, id, date) };
-      checkHeld(seed, `account ${id}`, sim, held, start.get(id)!, touchedSince(sim, changesAtStart.get(id)!), date, verdicts);
+      const held = {
+        current: await pgCopyOf(pool, schema, id),
+        counts: await pgSnapshotCounts(pool, schema, id, date),
+      };
+      checkHeld(
+        seed,
+        `account ${id}`,
+        sim,
+        held,
+        start.get(id)!,
+        touchedSince(sim, changesAtStart.get(id)!),
+        date,
+        verdicts,
+      );
       const doubled = await doubledRows(pool, schema, id);
-      verdicts.check(seed, NO_DOUBLE, doubled.length === 0, () => `account ${id}: ${doubled.slice(0, 4).join(', ')} (${doubled.length} keys); ${journalText(sim)}`);
+      verdicts.check(
+        seed,
+        NO_DOUBLE,
+        doubled.length === 0,
+        () => `account ${id}: ${doubled.slice(0, 4).join(', ')} (${doubled.length} keys); ${journalText(sim)}`,
+      );
     }
 
     // No key anywhere: any row of any table (warehouse, pg-boss), anything a worker printed.
@@ -220,7 +317,12 @@ export async function checkFleetSeed(seed: number, verdicts: Verdicts, env: Flee
       const key = keys[i]!;
       const leaks = await tablesHolding(pool, key);
       if (printed.includes(key)) leaks.push('worker output');
-      verdicts.check(seed, NO_KEY, leaks.length === 0, () => `account ${id}: the key appears in: ${leaks.join(', ')}; ${journalText(simOf.get(id)!)}`);
+      verdicts.check(
+        seed,
+        NO_KEY,
+        leaks.length === 0,
+        () => `account ${id}: the key appears in: ${leaks.join(', ')}; ${journalText(simOf.get(id)!)}`,
+      );
     }
 
     // The API's own 429s stay bounded.
@@ -229,11 +331,21 @@ export async function checkFleetSeed(seed: number, verdicts: Verdicts, env: Flee
       const sim = simOf.get(id)!;
       const figures = api429s(sim);
       requests += figures.requests;
-      console.info(`chaos fleet seed ${seed}: ${id} ${figures.requests} requests, ${figures.api429} × API 429, ${figures.gateway429} gateway 429s (${figures.insideGateway} sent inside one), chaos run ${sim.chaos?.run}`);
-      verdicts.check(seed, FEW_429, figures.api429 <= MAX_API_429 && figures.insideGateway <= GATEWAY_SLACK, () => `account ${id}: ${figures.api429} × 429 from the API (at most ${MAX_API_429}), ${figures.insideGateway} requests sent inside a gateway 429's Retry-After (at most ${GATEWAY_SLACK}), in ${figures.requests} requests; ${journalText(sim)}`);
+      console.info(
+        `chaos fleet seed ${seed}: ${id} ${figures.requests} requests, ${figures.api429} × API 429, ${figures.gateway429} gateway 429s (${figures.insideGateway} sent inside one), chaos run ${sim.chaos?.run}`,
+      );
+      verdicts.check(
+        seed,
+        FEW_429,
+        figures.api429 <= MAX_API_429 && figures.insideGateway <= GATEWAY_SLACK,
+        () =>
+          `account ${id}: ${figures.api429} × 429 from the API (at most ${MAX_API_429}), ${figures.insideGateway} requests sent inside a gateway 429's Retry-After (at most ${GATEWAY_SLACK}), in ${figures.requests} requests; ${journalText(sim)}`,
+      );
     }
     const runs = ends.length + workers.filter((w) => w.killedByTest).reduce((n, w) => n + heldBy(w).length, 0);
-    console.info(`chaos fleet seed ${seed}: ${workers.length} workers (${count} at once), kills at ${schedule.slice(0, kills).join(', ')} requests served, ${kills} landed (${crashes} of them crashes of every worker), ${killed} workers SIGKILLed, ${runs} runs`);
+    console.info(
+      `chaos fleet seed ${seed}: ${workers.length} workers (${count} at once), kills at ${schedule.slice(0, kills).join(', ')} requests served, ${kills} landed (${crashes} of them crashes of every worker), ${killed} workers SIGKILLed, ${runs} runs`,
+    );
     return { kills, killed, crashes, workers: workers.length, runs, requests };
   } finally {
     for (const w of workers) if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill('SIGKILL');

@@ -6,7 +6,16 @@ import { SeoVisibilityError } from '../../../src/index.js';
 import type { Simulator } from '../../../src/testing/index.js';
 import { api429s, chaosAccount, journalText } from './account.js';
 import { drive } from './clock.js';
-import { EXACTLY_ONCE, FEW_429, NO_KEY, ONE_BUDGET_PER_KEY, PROTO_SAFE, RIDES_OUT_FAULTS, SETTLES, TYPED_ERRORS } from './properties.js';
+import {
+  EXACTLY_ONCE,
+  FEW_429,
+  NO_KEY,
+  ONE_BUDGET_PER_KEY,
+  PROTO_SAFE,
+  RIDES_OUT_FAULTS,
+  SETTLES,
+  TYPED_ERRORS,
+} from './properties.js';
 import type { Verdicts } from './seeds.js';
 
 /** A read of ~5 pages, each maybe retried after a fault and paced on a 10-per-10 s window, settles well within this. */
@@ -52,15 +61,27 @@ export async function checkIterationSeed(seed: number, list: ListKind, verdicts:
   const touched = new Set(sim.chaos?.changes.filter((c) => c.op !== 'pad').flatMap((c) => c.key.split(' ⇄ ')) ?? []);
   const context = () => journalText(sim);
 
-  verdicts.check(seed, SETTLES, outcome.kind !== 'hung', () => `still pending after ${BOUND_MS / 60_000} simulated minutes (${yielded.length} items yielded); ${context()}`);
+  verdicts.check(
+    seed,
+    SETTLES,
+    outcome.kind !== 'hung',
+    () => `still pending after ${BOUND_MS / 60_000} simulated minutes (${yielded.length} items yielded); ${context()}`,
+  );
   if (outcome.kind === 'error') {
     const typed = outcome.error instanceof SeoVisibilityError;
     verdicts.check(seed, TYPED_ERRORS, typed, () => `${String(outcome.error)}; ${context()}`);
     account.outputs.add('thrown error', outcome.error);
     // Failing because the list changed under the read is allowed (detected drift); any other failure
     // came from a fault the retries should have ridden out.
-    const detected = /chang|drift|shift|moved/i.test(`${(outcome.error as Error)?.name} ${(outcome.error as Error)?.message}`);
-    verdicts.check(seed, RIDES_OUT_FAULTS, detected, () => `the read failed after ${yielded.length} items: ${String(outcome.error).slice(0, 200)}; ${context()}`);
+    const detected = /chang|drift|shift|moved/i.test(
+      `${(outcome.error as Error)?.name} ${(outcome.error as Error)?.message}`,
+    );
+    verdicts.check(
+      seed,
+      RIDES_OUT_FAULTS,
+      detected,
+      () => `the read failed after ${yielded.length} items: ${String(outcome.error).slice(0, 200)}; ${context()}`,
+    );
   }
   if (outcome.kind === 'value') {
     const counts = new Map<string, number>();
@@ -68,14 +89,32 @@ export async function checkIterationSeed(seed: number, list: ListKind, verdicts:
     const stable = [...before].filter((k) => after.has(k) && !touched.has(k));
     const missed = stable.filter((k) => !counts.has(k));
     const doubled = [...counts].filter(([k, n]) => n > 1 && !touched.has(k)).map(([k]) => k);
-    verdicts.check(seed, EXACTLY_ONCE, missed.length === 0 && doubled.length === 0, () => `${missed.length} live items never yielded (e.g. ${missed.slice(0, 2).join(', ')}), ${doubled.length} yielded twice (e.g. ${doubled.slice(0, 2).join(', ')}), no error raised; ${context()}`);
+    verdicts.check(
+      seed,
+      EXACTLY_ONCE,
+      missed.length === 0 && doubled.length === 0,
+      () =>
+        `${missed.length} live items never yielded (e.g. ${missed.slice(0, 2).join(', ')}), ${doubled.length} yielded twice (e.g. ${doubled.slice(0, 2).join(', ')}), no error raised; ${context()}`,
+    );
   }
   const leaks = account.outputs.leaksOf(account.key);
   verdicts.check(seed, NO_KEY, leaks.length === 0, () => `the key appears in: ${leaks.join(', ')}; ${context()}`);
   const rate = api429s(sim);
-  verdicts.check(seed, FEW_429, rate.api429 <= 2 && rate.insideGateway === 0, () => `${rate.api429} × 429 from the API, ${rate.insideGateway} requests sent inside a gateway 429's Retry-After (of ${rate.gateway429} gateway 429s), in ${rate.requests} requests; ${context()}`);
+  verdicts.check(
+    seed,
+    FEW_429,
+    rate.api429 <= 2 && rate.insideGateway === 0,
+    () =>
+      `${rate.api429} × 429 from the API, ${rate.insideGateway} requests sent inside a gateway 429's Retry-After (of ${rate.gateway429} gateway 429s), in ${rate.requests} requests; ${context()}`,
+  );
   const polluted = protoCarriers.length;
-  verdicts.check(seed, PROTO_SAFE, polluted === 0, () => `${polluted} items carried an own "__proto__" key (Object.assign({}, item).isAdmin === ${String((Object.assign({}, protoCarriers[0]) as { isAdmin?: unknown }).isAdmin)}); ${context()}`);
+  verdicts.check(
+    seed,
+    PROTO_SAFE,
+    polluted === 0,
+    () =>
+      `${polluted} items carried an own "__proto__" key (Object.assign({}, item).isAdmin === ${String((Object.assign({}, protoCarriers[0]) as { isAdmin?: unknown }).isAdmin)}); ${context()}`,
+  );
 }
 
 /**
@@ -97,7 +136,18 @@ export async function checkTwoClientsSeed(seed: number, verdicts: Verdicts): Pro
   // Two clients made per request, as a web handler does, with the documented remedy for one key's
   // budget (rateLimit.shareInProcess); without it the client warns of the trap (gate-registry tests).
   const outcome = await drive(() => Promise.all([read(account.another(true)), read(account.another(true))]), BOUND_MS);
-  verdicts.check(seed, SETTLES, outcome.kind !== 'hung', () => `two clients still reading after ${BOUND_MS / 60_000} simulated minutes; ${journalText(sim)}`);
+  verdicts.check(
+    seed,
+    SETTLES,
+    outcome.kind !== 'hung',
+    () => `two clients still reading after ${BOUND_MS / 60_000} simulated minutes; ${journalText(sim)}`,
+  );
   const rate = api429s(sim);
-  verdicts.check(seed, ONE_BUDGET_PER_KEY, rate.api429 <= 2, () => `${rate.api429} × 429 from the API in ${rate.requests} requests (a 10-per-10 s key, two clients); ${journalText(sim)}`);
+  verdicts.check(
+    seed,
+    ONE_BUDGET_PER_KEY,
+    rate.api429 <= 2,
+    () =>
+      `${rate.api429} × 429 from the API in ${rate.requests} requests (a 10-per-10 s key, two clients); ${journalText(sim)}`,
+  );
 }

@@ -10,7 +10,17 @@ import { build } from 'esbuild';
 /** Bundles sync-child.ts into `dir` once (a plain .mjs starts in a fraction of the time tsx takes). */
 export async function bundleSyncChild(dir: string): Promise<string> {
   const out = join(dir, 'sync-child.mjs');
-  await build({ entryPoints: [join(import.meta.dirname, 'sync-child.ts')], bundle: true, platform: 'node', format: 'esm', target: 'node22', outfile: out, logLevel: 'silent', external: ['pg-native'], banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" } });
+  await build({
+    entryPoints: [join(import.meta.dirname, 'sync-child.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    outfile: out,
+    logLevel: 'silent',
+    external: ['pg-native'],
+    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+  });
   return out;
 }
 
@@ -24,9 +34,16 @@ export interface KillableOutcome {
   printed: string[];
 }
 
-export function runKillable(script: string, args: Record<string, unknown>, killAt: number | undefined, boundMs: number): Promise<KillableOutcome> {
+export function runKillable(
+  script: string,
+  args: Record<string, unknown>,
+  killAt: number | undefined,
+  boundMs: number,
+): Promise<KillableOutcome> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', script, JSON.stringify(args)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', script, JSON.stringify(args)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const outcome: KillableOutcome = { killed: false, hung: false, result: undefined, failed: undefined, printed: [] };
     let buffer = '';
     let stderr = '';
@@ -44,7 +61,12 @@ export function runKillable(script: string, args: Record<string, unknown>, killA
         if (line.startsWith('out ')) outcome.printed.push(line.slice(4));
         else if (line.startsWith('result ')) outcome.result = JSON.parse(line.slice(7)) as KillableOutcome['result'];
         else if (line.startsWith('failed ')) outcome.failed = JSON.parse(line.slice(7)) as string;
-        else if (line.startsWith('req ') && killAt !== undefined && Number(line.slice(4)) >= killAt && child.exitCode === null) {
+        else if (
+          line.startsWith('req ') &&
+          killAt !== undefined &&
+          Number(line.slice(4)) >= killAt &&
+          child.exitCode === null
+        ) {
           outcome.killed = true;
           child.kill('SIGKILL');
         }
@@ -52,7 +74,8 @@ export function runKillable(script: string, args: Record<string, unknown>, killA
     });
     child.on('exit', (code, signal) => {
       clearTimeout(timer);
-      if (code !== 0 && signal !== 'SIGKILL') reject(new Error(`chaos sync child failed (${code}): ${stderr.slice(0, 2_000)}`));
+      if (code !== 0 && signal !== 'SIGKILL')
+        reject(new Error(`chaos sync child failed (${code}): ${stderr.slice(0, 2_000)}`));
       else resolve(outcome);
     });
   });

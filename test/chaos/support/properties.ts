@@ -54,7 +54,8 @@ export const NO_TERMINAL_CONTROL: Property = {
 };
 export const RIDES_OUT_FAULTS: Property = {
   name: 'a call whose faults are all transient (at most 2 attempts of a request, the client retries 3 times) succeeds',
-  guards: 'issue 22 §5 "a body cut mid-JSON is retried with a length header and not without one"; api-notes: GET is retried on 5xx, timeouts and connection failures',
+  guards:
+    'issue 22 §5 "a body cut mid-JSON is retried with a length header and not without one"; api-notes: GET is retried on 5xx, timeouts and connection failures',
 };
 export const ONE_BUDGET_PER_KEY: Property = {
   name: 'two clients with one key in one process, sharing its budget (shareInProcess), draw few 429s',
@@ -62,7 +63,7 @@ export const ONE_BUDGET_PER_KEY: Property = {
 };
 export const NO_DOUBLE: Property = {
   name: 'no row is stored twice (one row per key per account in every current-state table)',
-  guards: 'issue 22 §1 exactly once; a SIGKILLed worker\'s account resumed by another must not write its rows again',
+  guards: "issue 22 §1 exactly once; a SIGKILLed worker's account resumed by another must not write its rows again",
 };
 export const ONE_HOLDER: Property = {
   name: 'no two workers hold one account at once',

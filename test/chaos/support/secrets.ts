@@ -26,7 +26,9 @@ export class Outputs {
 
   /** Where the key appears (e.g. `hook onResponse`), if anywhere. */
   leaksOf(key: string): string[] {
-    return [...new Set(this.#items.filter((i) => renderings(i.value).some((text) => text.includes(key))).map((i) => i.where))];
+    return [
+      ...new Set(this.#items.filter((i) => renderings(i.value).some((text) => text.includes(key))).map((i) => i.where)),
+    ];
   }
 
   get size(): number {

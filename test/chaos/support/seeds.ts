@@ -11,7 +11,8 @@ import fc from 'fast-check';
 const env = process.env;
 
 /** The seed to replay, when `CHAOS_SEED` is set. */
-export const REPLAY_SEED: number | undefined = env.CHAOS_SEED === undefined || env.CHAOS_SEED === '' ? undefined : Number(env.CHAOS_SEED);
+export const REPLAY_SEED: number | undefined =
+  env.CHAOS_SEED === undefined || env.CHAOS_SEED === '' ? undefined : Number(env.CHAOS_SEED);
 /** fast-check's own seed, so the fast set is the same on every machine (`CHAOS_FC_SEED` draws another set). */
 const FC_SEED = Number(env.CHAOS_FC_SEED) || 20_261_126;
 
@@ -23,13 +24,15 @@ export function chaosSeeds(fast: number): number[] {
 }
 
 /** How many seeds a test tried, for time-outs that grow with heavy mode. */
-export const timeoutFor = (fast: number, perSeedMs: number): number => Math.max(30_000, chaosSeeds(fast).length * perSeedMs);
+export const timeoutFor = (fast: number, perSeedMs: number): number =>
+  Math.max(30_000, chaosSeeds(fast).length * perSeedMs);
 
 /**
  * The command that replays one seed of one test file. A `*.system.test.ts` file runs under the
  * system config: the default one excludes it, so without it the replay would find no test.
  */
-export const replayCommand = (seed: number, file: string): string => `CHAOS_SEED=${seed} npx vitest run ${file.endsWith('.system.test.ts') ? '--config vitest.system.config.ts ' : ''}${file}`;
+export const replayCommand = (seed: number, file: string): string =>
+  `CHAOS_SEED=${seed} npx vitest run ${file.endsWith('.system.test.ts') ? '--config vitest.system.config.ts ' : ''}${file}`;
 
 /** One property of the chaos suite: its name and the defects (issue 22) it stands guard over. */
 export interface Property {
@@ -54,7 +57,9 @@ export class Verdicts {
   broke(seed: number, property: Property, detail: string): void {
     const seeds = this.#seedsBy.get(property.name) ?? new Set<number>();
     this.#seedsBy.set(property.name, seeds.add(seed));
-    this.#breaks.push(`seed ${seed} broke "${property.name}" (${property.guards}): ${detail}\n    replay: ${replayCommand(seed, this.#file)}`);
+    this.#breaks.push(
+      `seed ${seed} broke "${property.name}" (${property.guards}): ${detail}\n    replay: ${replayCommand(seed, this.#file)}`,
+    );
   }
 
   /** Checks `holds`; records a break when it is false. */
@@ -72,7 +77,9 @@ export class Verdicts {
    * the first one (the figures a heavy run reports).
    */
   summary(label: string, seeds: number): string {
-    const broken = [...this.#seedsBy].map(([name, set]) => `"${name}" broke for ${set.size} (first: CHAOS_SEED=${[...set][0]})`);
+    const broken = [...this.#seedsBy].map(
+      ([name, set]) => `"${name}" broke for ${set.size} (first: CHAOS_SEED=${[...set][0]})`,
+    );
     return `chaos ${label}: ${seeds} seeds; ${broken.length === 0 ? 'every property held' : broken.join('; ')}`;
   }
 

@@ -9,8 +9,15 @@ import { inspect } from 'node:util';
 import { SeoVisibilityClient } from '../../../src/index.js';
 import { runSync, sqliteStore } from '../../../src/sync/index.js';
 
-const args = JSON.parse(process.argv[2] ?? '{}') as { baseUrl: string; apiKey: string; db: string; now: number; datasets: string[] };
-const out = (what: string, value: unknown) => process.stdout.write(`out ${JSON.stringify({ what, text: inspect(value, { depth: 6 }) })}\n`);
+const args = JSON.parse(process.argv[2] ?? '{}') as {
+  baseUrl: string;
+  apiKey: string;
+  db: string;
+  now: number;
+  datasets: string[];
+};
+const out = (what: string, value: unknown) =>
+  process.stdout.write(`out ${JSON.stringify({ what, text: inspect(value, { depth: 6 }) })}\n`);
 const client = new SeoVisibilityClient({
   apiKey: args.apiKey,
   baseUrl: args.baseUrl,
@@ -22,7 +29,15 @@ const client = new SeoVisibilityClient({
   hooks: { onResponse: [(info) => out('hook onResponse', info)], onError: [(info) => out('hook onError', info)] },
 });
 try {
-  const result = await runSync(client, { projects: 'all', datasets: args.datasets as never }, { store: sqliteStore(args.db), now: () => args.now, onProgress: (p) => process.stdout.write(`req ${p.requests}\n`) });
+  const result = await runSync(
+    client,
+    { projects: 'all', datasets: args.datasets as never },
+    {
+      store: sqliteStore(args.db),
+      now: () => args.now,
+      onProgress: (p) => process.stdout.write(`req ${p.requests}\n`),
+    },
+  );
   process.stdout.write(`result ${JSON.stringify(result)}\n`);
 } catch (error) {
   out('runSync error', error);

@@ -30,12 +30,17 @@ const LIST_ITEMS = 1_010;
  * the 1,700-field record: SQLite takes ~10 s to add 1,700 columns, too slow for the unit loop
  * (test/sync/sqlite-wide-record.test.ts covers it there); heavy mode (`CHAOS_RUNS`) includes it.
  */
-const KINDS = CHAOS_KIND_NAMES.filter((k) => k !== 'bomb' && (process.env.CHAOS_RUNS !== undefined || k !== 'wide-record'));
+const KINDS = CHAOS_KIND_NAMES.filter(
+  (k) => k !== 'bomb' && (process.env.CHAOS_RUNS !== undefined || k !== 'wide-record'),
+);
 
 /** Requests a run may send inside a gateway 429's Retry-After: those already in flight (the sync's concurrency). */
 const GATEWAY_SLACK = 4;
 
-const JOB: SyncJob = { projects: 'all', datasets: ['projects.list', 'rankings.list', 'backlinks.anchors', 'content.list'] };
+const JOB: SyncJob = {
+  projects: 'all',
+  datasets: ['projects.list', 'rankings.list', 'backlinks.anchors', 'content.list'],
+};
 
 /** A mix of chaos: every kind, or one class of attack at a higher rate, so a rare kind still bites in the fast set. */
 export interface Profile {
@@ -55,11 +60,24 @@ export const PROFILES: Profile[] = [
   { name: 'gateway 429s under concurrency', kinds: ['gateway-429'], rate: 0.3, fast: 1 },
   { name: 'clock skew', kinds: ['skew'], rate: 0.15, fast: 1 },
   // 504 projects: the project list takes two pages of 500, and drift falls between them.
-  { name: 'a project list of two pages that changes', kinds: ['list-drift'], rate: 0.15, fast: 1, job: { projects: 'all', datasets: ['projects.list'] }, listProjects: 500 },
+  {
+    name: 'a project list of two pages that changes',
+    kinds: ['list-drift'],
+    rate: 0.15,
+    fast: 1,
+    job: { projects: 'all', datasets: ['projects.list'] },
+    listProjects: 500,
+  },
 ];
 
 export async function checkSyncSeed(seed: number, profile: Profile, db: string, verdicts: Verdicts): Promise<void> {
-  const account = chaosAccount({ seed, listItems: LIST_ITEMS, kinds: profile.kinds, rate: profile.rate, listProjects: profile.listProjects ?? 0 });
+  const account = chaosAccount({
+    seed,
+    listItems: LIST_ITEMS,
+    kinds: profile.kinds,
+    rate: profile.rate,
+    listProjects: profile.listProjects ?? 0,
+  });
   const job = profile.job ?? JOB;
   const { sim } = account;
   for (let run = 1; run <= RUNS; run++) {
@@ -78,16 +96,49 @@ export async function checkSyncSeed(seed: number, profile: Profile, db: string, 
     const ended = await runUntilDone(account, job, db, seed, run, stopAfter, resumeNextDay, verdicts);
     if (!ended) return;
     const completedOn = new Date(Date.now()).toISOString().slice(0, 10);
-    checkCopy(seed, run, sim, db, start, touchedSince(sim, changesAtStart), { snapshotDate: completedOn }, verdicts, job.datasets);
+    checkCopy(
+      seed,
+      run,
+      sim,
+      db,
+      start,
+      touchedSince(sim, changesAtStart),
+      { snapshotDate: completedOn },
+      verdicts,
+      job.datasets,
+    );
     const rate = api429s(sim, requestsAtStart, eventsAtStart);
-    verdicts.check(seed, FEW_429, rate.api429 <= 2 + rate.requests / 50 && rate.insideGateway <= GATEWAY_SLACK, () => `run ${run}: ${rate.api429} × 429 from the API, ${rate.insideGateway} requests sent inside a gateway 429's Retry-After (of ${rate.gateway429} gateway 429s), in ${rate.requests} requests; skew ${sim.chaos?.skewMs} ms; ${journalText(sim)}`);
+    verdicts.check(
+      seed,
+      FEW_429,
+      rate.api429 <= 2 + rate.requests / 50 && rate.insideGateway <= GATEWAY_SLACK,
+      () =>
+        `run ${run}: ${rate.api429} × 429 from the API, ${rate.insideGateway} requests sent inside a gateway 429's Retry-After (of ${rate.gateway429} gateway 429s), in ${rate.requests} requests; skew ${sim.chaos?.skewMs} ms; ${journalText(sim)}`,
+    );
   }
-  const leaks = [...account.outputs.leaksOf(account.key), ...(readFileSync(db).toString('latin1').includes(account.key) ? ['the SQLite file'] : [])];
-  verdicts.check(seed, NO_KEY, leaks.length === 0, () => `the key appears in: ${leaks.join(', ')}; ${journalText(sim)}`);
+  const leaks = [
+    ...account.outputs.leaksOf(account.key),
+    ...(readFileSync(db).toString('latin1').includes(account.key) ? ['the SQLite file'] : []),
+  ];
+  verdicts.check(
+    seed,
+    NO_KEY,
+    leaks.length === 0,
+    () => `the key appears in: ${leaks.join(', ')}; ${journalText(sim)}`,
+  );
 }
 
 /** Calls runSync until the run completes (each call a new chaos run: the truth may change between them); undefined when it never does. */
-async function runUntilDone(account: ChaosAccount, job: SyncJob, db: string, seed: number, run: number, stopAfter: number | undefined, resumeNextDay: boolean, verdicts: Verdicts): Promise<SyncResult | undefined> {
+async function runUntilDone(
+  account: ChaosAccount,
+  job: SyncJob,
+  db: string,
+  seed: number,
+  run: number,
+  stopAfter: number | undefined,
+  resumeNextDay: boolean,
+  verdicts: Verdicts,
+): Promise<SyncResult | undefined> {
   const { sim, client, outputs } = account;
   let lastError = '';
   for (let call = 1; call <= MAX_CALLS; call++) {
@@ -110,7 +161,11 @@ async function runUntilDone(account: ChaosAccount, job: SyncJob, db: string, see
       BOUND_MS,
     );
     if (outcome.kind === 'hung') {
-      verdicts.broke(seed, SETTLES, `run ${run} call ${call}: runSync still pending after ${BOUND_MS / 60_000} simulated minutes; skew ${sim.chaos?.skewMs} ms; ${journalText(sim)}`);
+      verdicts.broke(
+        seed,
+        SETTLES,
+        `run ${run} call ${call}: runSync still pending after ${BOUND_MS / 60_000} simulated minutes; skew ${sim.chaos?.skewMs} ms; ${journalText(sim)}`,
+      );
       stop.abort();
       return undefined;
     }
@@ -130,6 +185,10 @@ async function runUntilDone(account: ChaosAccount, job: SyncJob, db: string, see
     outputs.add('runSync result', outcome.value);
     if (outcome.value.status === 'completed') return outcome.value;
   }
-  verdicts.broke(seed, COMPLETES, `run ${run}: not completed after ${MAX_CALLS} calls${lastError ? `; the last failed with: ${lastError}` : ''}; ${journalText(sim)}`);
+  verdicts.broke(
+    seed,
+    COMPLETES,
+    `run ${run}: not completed after ${MAX_CALLS} calls${lastError ? `; the last failed with: ${lastError}` : ''}; ${journalText(sim)}`,
+  );
   return undefined;
 }

@@ -18,7 +18,9 @@ export function truthOf(sim: Simulator): Truth {
   const projects = sim.data.listedProjects.map((p) => p.id);
   return {
     'projects.list': new Set(projects),
-    'backlinks.anchors': new Set(projects.flatMap((p) => sim.data.backlinks(p).anchors.map((a) => `${p}|${a.anchor_text}`))),
+    'backlinks.anchors': new Set(
+      projects.flatMap((p) => sim.data.backlinks(p).anchors.map((a) => `${p}|${a.anchor_text}`)),
+    ),
     'content.list': new Set(projects.flatMap((p) => sim.data.content(p).map((c) => `${p}|${c.id}`))),
   };
 }
@@ -37,7 +39,11 @@ export function copyOf(path: string): Record<Current, Map<string, unknown>> {
       const rows = db.prepare(`SELECT * FROM ${TABLE_SCHEMAS[dataset].table}`).all() as Array<Record<string, unknown>>;
       return new Map(rows.map((r) => [keyOf(dataset, r), r['_deleted_at'] ?? null]));
     };
-    return { 'projects.list': read('projects.list'), 'backlinks.anchors': read('backlinks.anchors'), 'content.list': read('content.list') };
+    return {
+      'projects.list': read('projects.list'),
+      'backlinks.anchors': read('backlinks.anchors'),
+      'content.list': read('content.list'),
+    };
   } finally {
     db.close();
   }
@@ -47,7 +53,11 @@ export function copyOf(path: string): Record<Current, Map<string, unknown>> {
 export function snapshotCounts(path: string, date: string): Map<string, number> {
   const db = new DatabaseSync(path, { readOnly: true });
   try {
-    const rows = db.prepare(`SELECT project_id, count(*) AS n FROM ${TABLE_SCHEMAS['rankings.list'].table} WHERE snapshot_date = ? GROUP BY project_id`).all(date) as Array<{ project_id: string; n: number }>;
+    const rows = db
+      .prepare(
+        `SELECT project_id, count(*) AS n FROM ${TABLE_SCHEMAS['rankings.list'].table} WHERE snapshot_date = ? GROUP BY project_id`,
+      )
+      .all(date) as Array<{ project_id: string; n: number }>;
     return new Map(rows.map((r) => [r.project_id, Number(r.n)]));
   } finally {
     db.close();

@@ -7,12 +7,16 @@ import type { CallInit, IdsOf, ListInit, Placeholders } from '../../../src/core/
 
 describe('route ids by name', () => {
   test('the placeholders of a template are its names', () => {
-    expectTypeOf<Placeholders<'/projects/{projectId}/audits/{auditId}/issues'>>().toEqualTypeOf<'projectId' | 'auditId'>();
+    expectTypeOf<Placeholders<'/projects/{projectId}/audits/{auditId}/issues'>>().toEqualTypeOf<
+      'projectId' | 'auditId'
+    >();
     expectTypeOf<Placeholders<'/webhooks'>>().toBeNever();
   });
 
   test('a route with placeholders needs each id, by name', () => {
-    expectTypeOf<IdsOf<'/projects/{projectId}/prompts/{promptId}'>>().toEqualTypeOf<{ ids: Readonly<Record<'projectId' | 'promptId', string>> }>();
+    expectTypeOf<IdsOf<'/projects/{projectId}/prompts/{promptId}'>>().toEqualTypeOf<{
+      ids: Readonly<Record<'projectId' | 'promptId', string>>;
+    }>();
     const ok: CallInit<'/projects/{projectId}/prompts/{promptId}'> = { ids: { projectId: 'p', promptId: 'q' } };
     expectTypeOf(ok.ids).toEqualTypeOf<Readonly<Record<'projectId' | 'promptId', string>>>();
     // @ts-expect-error promptId is missing

@@ -16,7 +16,9 @@ const X = '9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a';
 /** A transport that records each CallSpec and answers an empty page. */
 function recorder() {
   const specs: Array<CallSpec<unknown>> = [];
-  const transport = { request: async (spec: CallSpec<unknown>) => (specs.push(spec), { data: [], meta: {} }) } as unknown as Transport;
+  const transport = {
+    request: async (spec: CallSpec<unknown>) => (specs.push(spec), { data: [], meta: {} }),
+  } as unknown as Transport;
   return { specs, transport };
 }
 
@@ -34,18 +36,46 @@ describe('ApiResource', () => {
       webhooks: new Webhooks(transport),
     };
     await Promise.allSettled([
-      r.projects.list(), r.projects.create({ websiteUrl: 'https://example.com' }),
-      r.rankings.list(P), r.rankings.history(P, X),
-      r.prompts.list(P), r.prompts.get(P, X), r.prompts.history(P, X),
-      r.audits.list(P), r.audits.latest(P), r.audits.issues(P, X),
-      r.backlinks.list(P), r.backlinks.summary(P), r.backlinks.history(P), r.backlinks.anchors(P), r.backlinks.domains(P),
-      r.content.list(P), r.content.get(P, X), r.content.getPreferences(P), r.content.updatePreferences(P, { preferences: 'x' }),
-      r.reports.list(P), r.reports.create(P), r.reports.get(P, 'q3/board'), r.reports.delete(P, 'q3/board'),
-      r.webhooks.list(), r.webhooks.create({ url: 'https://example.com/h', project_id: P, events: ['audit.completed'] }),
-      r.webhooks.get(X), r.webhooks.update(X, { events: ['audit.started'] }), r.webhooks.delete(X), r.webhooks.test(X),
+      r.projects.list(),
+      r.projects.create({ websiteUrl: 'https://example.com' }),
+      r.rankings.list(P),
+      r.rankings.history(P, X),
+      r.prompts.list(P),
+      r.prompts.get(P, X),
+      r.prompts.history(P, X),
+      r.audits.list(P),
+      r.audits.latest(P),
+      r.audits.issues(P, X),
+      r.backlinks.list(P),
+      r.backlinks.summary(P),
+      r.backlinks.history(P),
+      r.backlinks.anchors(P),
+      r.backlinks.domains(P),
+      r.content.list(P),
+      r.content.get(P, X),
+      r.content.getPreferences(P),
+      r.content.updatePreferences(P, { preferences: 'x' }),
+      r.reports.list(P),
+      r.reports.create(P),
+      r.reports.get(P, 'q3/board'),
+      r.reports.delete(P, 'q3/board'),
+      r.webhooks.list(),
+      r.webhooks.create({ url: 'https://example.com/h', project_id: P, events: ['audit.completed'] }),
+      r.webhooks.get(X),
+      r.webhooks.update(X, { events: ['audit.started'] }),
+      r.webhooks.delete(X),
+      r.webhooks.test(X),
     ]);
     expect(specs).toHaveLength(29);
-    const values: Record<string, string> = { projectId: P, keywordId: X, promptId: X, auditId: X, contentId: X, webhookId: X, reportId: 'q3%2Fboard' };
+    const values: Record<string, string> = {
+      projectId: P,
+      keywordId: X,
+      promptId: X,
+      auditId: X,
+      contentId: X,
+      webhookId: X,
+      reportId: 'q3%2Fboard',
+    };
     for (const spec of specs) {
       expect(spec.template, spec.path).toMatch(/^\/(projects|webhooks)/);
       expect(spec.template!.replace(/\{(\w+)\}/g, (_, name: string) => values[name]!)).toBe(spec.path);

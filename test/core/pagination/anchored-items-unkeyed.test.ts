@@ -25,7 +25,10 @@ const keyword = (i: number, keyed: boolean) => ({
   location: 'US',
 });
 
-async function iterate(keyed: (i: number) => boolean, change?: (items: Array<Record<string, unknown>>, served: number) => void) {
+async function iterate(
+  keyed: (i: number) => boolean,
+  change?: (items: Array<Record<string, unknown>>, served: number) => void,
+) {
   const sim = createSimulator({ seed: 3, keywordsPerProject: 5, rateLimit: false });
   const list = shiftingList(
     /\/rankings\/keywords$/,
@@ -37,13 +40,22 @@ async function iterate(keyed: (i: number) => boolean, change?: (items: Array<Rec
       },
     },
   );
-  const client = new SeoVisibilityClient({ apiKey: sim.keys.readOnly, baseUrl: sim.baseUrl, fetch: shiftingFetch(sim, [list]), rateLimit: { windows: false }, maxRetries: 0 });
+  const client = new SeoVisibilityClient({
+    apiKey: sim.keys.readOnly,
+    baseUrl: sim.baseUrl,
+    fetch: shiftingFetch(sim, [list]),
+    rateLimit: { windows: false },
+    maxRetries: 0,
+  });
   const projectId = (await client.projects.list()).data[0]?.id as string;
   const got: string[] = [];
   const changes: ListChange[] = [];
   let error: unknown;
   try {
-    for await (const k of client.rankings.list(projectId, { limit: 100 }).iterate({ onListChange: (c) => changes.push(c) })) got.push(k.keyword);
+    for await (const k of client.rankings
+      .list(projectId, { limit: 100 })
+      .iterate({ onListChange: (c) => changes.push(c) }))
+      got.push(k.keyword);
   } catch (e) {
     error = e;
   }
@@ -53,12 +65,24 @@ async function iterate(keyed: (i: number) => boolean, change?: (items: Array<Rec
 describe('for await over pages of 100 whose items have no key', () => {
   it('no item has a key: all 250 once, in 3 requests, nothing reported', async () => {
     const { got, changes, served, error } = await iterate(() => false);
-    expect({ error, count: got.length, unique: new Set(got).size, served, changes: changes.length }).toEqual({ error: undefined, count: 250, unique: 250, served: 3, changes: 0 });
+    expect({ error, count: got.length, unique: new Set(got).size, served, changes: changes.length }).toEqual({
+      error: undefined,
+      count: 250,
+      unique: 250,
+      served: 3,
+      changes: 0,
+    });
   });
 
   it('the last item of page 1 has no key: all 250 once, in 3 requests (it looped for ever)', async () => {
     const { got, changes, served, error } = await iterate((i) => i !== 99);
-    expect({ error, count: got.length, unique: new Set(got).size, served, changes: changes.length }).toEqual({ error: undefined, count: 250, unique: 250, served: 3, changes: 0 });
+    expect({ error, count: got.length, unique: new Set(got).size, served, changes: changes.length }).toEqual({
+      error: undefined,
+      count: 250,
+      unique: 250,
+      served: 3,
+      changes: 0,
+    });
   });
 
   it('after a shift, items without a key are still yielded (none is taken for one already yielded)', async () => {

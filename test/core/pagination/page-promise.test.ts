@@ -17,7 +17,11 @@ function source(total: number, { auto = true, shortAt = -1 } = {}) {
     requests.push({ ...params, signal });
     inFlight++;
     maxInFlight = Math.max(maxInFlight, inFlight);
-    return new Promise<{ data: number[]; meta: { pagination: { total: number; limit: number; offset: number; has_more: boolean } }; response: Response }>((resolve, reject) => {
+    return new Promise<{
+      data: number[];
+      meta: { pagination: { total: number; limit: number; offset: number; has_more: boolean } };
+      response: Response;
+    }>((resolve, reject) => {
       const answer = () => {
         inFlight--;
         if (signal?.aborted) return reject(new AbortedError(signal.reason));
@@ -26,7 +30,11 @@ function source(total: number, { auto = true, shortAt = -1 } = {}) {
         // `shortAt`: the page at that offset comes back 3 rows short while claiming more follow.
         const end = Math.min(total, offset + limit - (offset === shortAt ? 3 : 0));
         const data = Array.from({ length: Math.max(0, end - offset) }, (_, i) => offset + i);
-        resolve({ data, meta: { pagination: { total, limit, offset, has_more: end < total } }, response: new Response() });
+        resolve({
+          data,
+          meta: { pagination: { total, limit, offset, has_more: end < total } },
+          response: new Response(),
+        });
       };
       signal?.addEventListener('abort', answer, { once: true });
       if (auto) setTimeout(answer, Math.floor(Math.random() * 3));
@@ -99,7 +107,11 @@ describe('PagePromise read-ahead', () => {
     const items: number[] = [];
     for await (const item of new PagePromise(s, {}, 1000)) items.push(item);
     expect(items).toEqual(range(2_345));
-    expect(s.requests.map((r) => [r.limit, r.offset])).toEqual([[1000, undefined], [1000, 1000], [1000, 2000]]);
+    expect(s.requests.map((r) => [r.limit, r.offset])).toEqual([
+      [1000, undefined],
+      [1000, 1000],
+      [1000, 2000],
+    ]);
   });
 });
 
@@ -117,7 +129,8 @@ describe('PagePromise concurrency', () => {
   test('starts from the requested offset', async () => {
     const s = source(95);
     const items: number[] = [];
-    for await (const item of new PagePromise(s, { limit: 20, offset: 7 }, 1000).iterate({ concurrency: 3 })) items.push(item);
+    for await (const item of new PagePromise(s, { limit: 20, offset: 7 }, 1000).iterate({ concurrency: 3 }))
+      items.push(item);
     expect(items).toEqual(range(88, 7));
   });
 
@@ -134,26 +147,40 @@ describe('PagePromise concurrency', () => {
     const fetch = async (params: PageParams) => {
       requests.push(params);
       const offset = params.offset ?? 0;
-      return { data: range(Math.max(0, Math.min(25, offset + 10) - offset), offset), meta: {}, response: new Response() };
+      return {
+        data: range(Math.max(0, Math.min(25, offset + 10) - offset), offset),
+        meta: {},
+        response: new Response(),
+      };
     };
     const items: number[] = [];
-    for await (const item of new PagePromise({ fetch, items: (d: number[]) => d }, { limit: 10 }, 1000).iterate({ concurrency: 4 })) items.push(item);
+    for await (const item of new PagePromise({ fetch, items: (d: number[]) => d }, { limit: 10 }, 1000).iterate({
+      concurrency: 4,
+    }))
+      items.push(item);
     expect(items).toEqual(range(25));
     expect(requests.map((r) => r.offset)).toEqual([undefined, 10, 20]);
   });
 
-  test.each([{ concurrency: 0 }, { concurrency: 1.5 }, { prefetch: -1 }, { onProgress: 1 as never }])('rejects %o before sending', async (options) => {
-    const s = source(10);
-    await expect(new PagePromise(s, {}, 1000).iterate(options).next()).rejects.toBeInstanceOf(InvalidArgumentError);
-    expect(s.requests).toHaveLength(0);
-  });
+  test.each([{ concurrency: 0 }, { concurrency: 1.5 }, { prefetch: -1 }, { onProgress: 1 as never }])(
+    'rejects %o before sending',
+    async (options) => {
+      const s = source(10);
+      await expect(new PagePromise(s, {}, 1000).iterate(options).next()).rejects.toBeInstanceOf(InvalidArgumentError);
+      expect(s.requests).toHaveLength(0);
+    },
+  );
 });
 
 describe('PagePromise progress and early exit', () => {
   test('onProgress reports pages and items handed over against the total', async () => {
     const s = source(25);
     const reports: unknown[] = [];
-    for await (const _ of new PagePromise(s, { limit: 10 }, 1000).iterate({ concurrency: 2, onProgress: (p) => reports.push(p) })) void _;
+    for await (const _ of new PagePromise(s, { limit: 10 }, 1000).iterate({
+      concurrency: 2,
+      onProgress: (p) => reports.push(p),
+    }))
+      void _;
     expect(reports).toEqual([
       { pages: 1, items: 10, total: 25 },
       { pages: 2, items: 20, total: 25 },
@@ -164,7 +191,8 @@ describe('PagePromise progress and early exit', () => {
   test('break aborts read-ahead still in flight, without unhandled rejections', async () => {
     const s = source(10_000, { auto: false });
     const pending = (async () => {
-      for await (const item of new PagePromise(s, { limit: 10 }, 1000).iterate({ concurrency: 4 })) if (item === 5) break;
+      for await (const item of new PagePromise(s, { limit: 10 }, 1000).iterate({ concurrency: 4 }))
+        if (item === 5) break;
     })();
     await tick();
     s.release(); // the first page
@@ -180,13 +208,28 @@ describe('PagePromise progress and early exit', () => {
       requests.push(signal);
       const offset = params.offset ?? 0;
       if (offset === 20) return Promise.reject(new Error('boom'));
-      return new Promise<{ data: number[]; meta: { pagination: { total: number; limit: number; offset: number; has_more: boolean } }; response: Response }>((resolve) =>
-        setTimeout(() => resolve({ data: range(10, offset), meta: { pagination: { total: 100, limit: 10, offset, has_more: offset + 10 < 100 } }, response: new Response() }), offset === 0 ? 0 : 20),
+      return new Promise<{
+        data: number[];
+        meta: { pagination: { total: number; limit: number; offset: number; has_more: boolean } };
+        response: Response;
+      }>((resolve) =>
+        setTimeout(
+          () =>
+            resolve({
+              data: range(10, offset),
+              meta: { pagination: { total: 100, limit: 10, offset, has_more: offset + 10 < 100 } },
+              response: new Response(),
+            }),
+          offset === 0 ? 0 : 20,
+        ),
       );
     };
     const items: number[] = [];
     const run = async () => {
-      for await (const item of new PagePromise({ fetch, items: (d: number[]) => d }, { limit: 10 }, 1000).iterate({ concurrency: 3 })) items.push(item);
+      for await (const item of new PagePromise({ fetch, items: (d: number[]) => d }, { limit: 10 }, 1000).iterate({
+        concurrency: 3,
+      }))
+        items.push(item);
     };
     await expect(run()).rejects.toThrow('boom');
     expect(items).toEqual(range(20));
@@ -196,7 +239,12 @@ describe('PagePromise progress and early exit', () => {
 
 describe('iteration through the client', () => {
   const sim = createSimulator({ seed: 3, keywordsPerProject: 2_500, rateLimit: false });
-  const client = new SeoVisibilityClient({ apiKey: sim.keys.readOnly, baseUrl: sim.baseUrl, fetch: sim.fetch, rateLimit: { windows: false } });
+  const client = new SeoVisibilityClient({
+    apiKey: sim.keys.readOnly,
+    baseUrl: sim.baseUrl,
+    fetch: sim.fetch,
+    rateLimit: { windows: false },
+  });
   const projectId = sim.data.listedProjects[0]!.id;
 
   test('concurrent iteration yields every keyword in list order at ceil(N/1000) requests', async () => {
@@ -215,7 +263,9 @@ describe('iteration through the client', () => {
     const controller = new AbortController();
     let count = 0;
     const run = async () => {
-      for await (const _ of client.rankings.list(projectId, { limit: 100 }, { signal: controller.signal }).iterate({ concurrency: 3 })) {
+      for await (const _ of client.rankings
+        .list(projectId, { limit: 100 }, { signal: controller.signal })
+        .iterate({ concurrency: 3 })) {
         if (++count === 150) controller.abort();
       }
     };

@@ -29,7 +29,11 @@ describe('PagePromise', () => {
   test('iterates every item exactly once, in order, at the maximum page size', async () => {
     const s = source(2_345);
     expect(await collect(new PagePromise(s, {}, 1000))).toEqual(Array.from({ length: 2_345 }, (_, i) => i));
-    expect(s.requests).toEqual([{ limit: 1000, offset: undefined }, { limit: 1000, offset: 1000 }, { limit: 1000, offset: 2000 }]);
+    expect(s.requests).toEqual([
+      { limit: 1000, offset: undefined },
+      { limit: 1000, offset: 1000 },
+      { limit: 1000, offset: 2000 },
+    ]);
   });
 
   test('without meta.pagination, goes on while pages are full and stops at the first short page', async () => {
@@ -69,7 +73,6 @@ describe('PagePromise', () => {
     for await (const page of new PagePromise(s, { limit: 10, offset: 5 }, 1000).pages()) sizes.push(page.items.length);
     expect(sizes).toEqual([10, 10, 5]);
   });
-
 });
 
 describe('pages that lie (issue 16): never a silent loss, an endless loop or an item twice', () => {
@@ -79,12 +82,19 @@ describe('pages that lie (issue 16): never a silent loss, an endless loop or an 
     const fetch = async (params: PageParams) => {
       requests.push(params);
       const { data, pagination } = serve(params.offset ?? 0, params.limit ?? 50);
-      return { data, meta: { request_id: `req_${params.offset ?? 0}`, pagination: pagination as never }, response: new Response() };
+      return {
+        data,
+        meta: { request_id: `req_${params.offset ?? 0}`, pagination: pagination as never },
+        response: new Response(),
+      };
     };
     return { requests, fetch, items: (data: number[]) => data };
   }
   const range = (from: number, to: number) => Array.from({ length: Math.max(0, to - from) }, (_, i) => from + i);
-  const honest = (total: number) => (offset: number, limit: number) => ({ data: range(offset, Math.min(total, offset + limit)), pagination: { total, limit, offset, has_more: offset + limit < total } });
+  const honest = (total: number) => (offset: number, limit: number) => ({
+    data: range(offset, Math.min(total, offset + limit)),
+    pagination: { total, limit, offset, has_more: offset + limit < total },
+  });
 
   async function drain(iterable: AsyncIterable<number>, max = 10_000) {
     const items: number[] = [];
@@ -97,31 +107,49 @@ describe('pages that lie (issue 16): never a silent loss, an endless loop or an 
   }
 
   test('an empty page while has_more and total promise more is a ResponseValidationError naming the page and the total', async () => {
-    const s = lying((offset, limit) => (offset === 1_000 ? { data: [], pagination: { total: 2_345, limit, offset, has_more: true } } : honest(2_345)(offset, limit)));
+    const s = lying((offset, limit) =>
+      offset === 1_000
+        ? { data: [], pagination: { total: 2_345, limit, offset, has_more: true } }
+        : honest(2_345)(offset, limit),
+    );
     const { items, error } = await drain(new PagePromise(s, {}, 1000));
     expect(items).toEqual(range(0, 1_000));
     expect(error).toBeInstanceOf(ResponseValidationError);
-    expect((error as ResponseValidationError).message).toMatch(/offset 1000 came back empty; total was 2345, has_more true/);
+    expect((error as ResponseValidationError).message).toMatch(
+      /offset 1000 came back empty; total was 2345, has_more true/,
+    );
     expect((error as ResponseValidationError).requestId).toBe('req_1000');
   });
 
-  test.each([1, 4])('a server that ignores offset ends the loop with an error, not forever (concurrency %i)', async (concurrency) => {
-    // It echoes the offset asked for, so only the repeated content gives it away.
-    const s = lying((offset, limit) => ({ data: range(0, 100), pagination: { total: 5_000, limit, offset, has_more: true } }));
-    const { items, error } = await drain(new PagePromise(s, { limit: 100 }, 1000).iterate({ concurrency }));
-    expect(items).toEqual(range(0, 100));
-    expect((error as Error).message).toMatch(/offset 100 repeats the page before it/);
-  });
+  test.each([1, 4])(
+    'a server that ignores offset ends the loop with an error, not forever (concurrency %i)',
+    async (concurrency) => {
+      // It echoes the offset asked for, so only the repeated content gives it away.
+      const s = lying((offset, limit) => ({
+        data: range(0, 100),
+        pagination: { total: 5_000, limit, offset, has_more: true },
+      }));
+      const { items, error } = await drain(new PagePromise(s, { limit: 100 }, 1000).iterate({ concurrency }));
+      expect(items).toEqual(range(0, 100));
+      expect((error as Error).message).toMatch(/offset 100 repeats the page before it/);
+    },
+  );
 
   test('a page placed at another offset than asked is refused', async () => {
-    const s = lying((_offset, limit) => ({ data: range(0, 100), pagination: { total: 500, limit, offset: 0, has_more: true } }));
+    const s = lying((_offset, limit) => ({
+      data: range(0, 100),
+      pagination: { total: 500, limit, offset: 0, has_more: true },
+    }));
     const { items, error } = await drain(new PagePromise(s, { limit: 100 }, 1000));
     expect(items).toHaveLength(100);
     expect((error as Error).message).toMatch(/page at offset 100 came back at offset 0/);
   });
 
   test('has_more with the next offset past total is refused', async () => {
-    const s = lying((offset, limit) => ({ data: range(offset, offset + limit), pagination: { total: 150, limit, offset, has_more: true } }));
+    const s = lying((offset, limit) => ({
+      data: range(offset, offset + limit),
+      pagination: { total: 150, limit, offset, has_more: true },
+    }));
     const { error } = await drain(new PagePromise(s, { limit: 100 }, 1000));
     expect((error as Error).message).toMatch(/next offset 200 is past total 150/);
   });
@@ -137,12 +165,21 @@ describe('pages that lie (issue 16): never a silent loss, an endless loop or an 
   });
 
   test('toArray refuses the same lies', async () => {
-    const s = lying((offset, limit) => ({ data: range(0, 100), pagination: { total: 5_000, limit, offset, has_more: true } }));
-    await expect(new PagePromise(s, { limit: 100 }, 1000).toArray({ limit: 1_000 })).rejects.toBeInstanceOf(ResponseValidationError);
+    const s = lying((offset, limit) => ({
+      data: range(0, 100),
+      pagination: { total: 5_000, limit, offset, has_more: true },
+    }));
+    await expect(new PagePromise(s, { limit: 100 }, 1000).toArray({ limit: 1_000 })).rejects.toBeInstanceOf(
+      ResponseValidationError,
+    );
   });
 
   test('walking pages by hand: hasNextPage() stays true and getNextPage() says what is wrong', async () => {
-    const s = lying((offset, limit) => (offset === 100 ? { data: [], pagination: { total: 2_345, limit, offset, has_more: true } } : honest(2_345)(offset, limit)));
+    const s = lying((offset, limit) =>
+      offset === 100
+        ? { data: [], pagination: { total: 2_345, limit, offset, has_more: true } }
+        : honest(2_345)(offset, limit),
+    );
     const second = await (await new PagePromise(s, { limit: 100 }, 1000)).getNextPage();
     expect(second.hasNextPage()).toBe(true);
     expect(second.nextPageParams()).toBeUndefined();
@@ -188,7 +225,10 @@ describe('PagePromise: awaited, then iterated', () => {
   test('an awaited page that failed is requested afresh by iteration', async () => {
     const s = source(20);
     let calls = 0;
-    const flaky = { ...s, fetch: (params: PageParams) => (++calls === 1 ? Promise.reject(new Error('first try failed')) : s.fetch(params)) };
+    const flaky = {
+      ...s,
+      fetch: (params: PageParams) => (++calls === 1 ? Promise.reject(new Error('first try failed')) : s.fetch(params)),
+    };
     const promise = new PagePromise(flaky, {}, 1000);
     await expect(promise).rejects.toThrow('first try failed');
     expect(await collect(promise)).toHaveLength(20);
@@ -215,7 +255,9 @@ describe('PagePromise: aborting an iteration', () => {
     const controller = new AbortController();
     let pages = 0;
     const run = async () => {
-      for await (const _ of new PagePromise({ ...s, signal: controller.signal }, { limit: 10 }, 1000).pages({ prefetch: 3 })) {
+      for await (const _ of new PagePromise({ ...s, signal: controller.signal }, { limit: 10 }, 1000).pages({
+        prefetch: 3,
+      })) {
         pages++;
         controller.abort();
       }
@@ -233,7 +275,9 @@ describe('PagePromise: aborting an iteration', () => {
 
   test('unknown iteration options are refused', async () => {
     const s = source(10);
-    await expect(new PagePromise(s, {}, 1000).iterate({ prefech: 2 } as never).next()).rejects.toBeInstanceOf(InvalidArgumentError);
+    await expect(new PagePromise(s, {}, 1000).iterate({ prefech: 2 } as never).next()).rejects.toBeInstanceOf(
+      InvalidArgumentError,
+    );
     expect(s.requests).toHaveLength(0);
   });
 });

@@ -11,7 +11,11 @@ function source(total: number, { withPagination = true } = {}) {
     const offset = params.offset ?? 0;
     const end = Math.min(total, offset + (params.limit ?? 50));
     const data = Array.from({ length: Math.max(0, end - offset) }, (_, i) => offset + i);
-    return { data, meta: withPagination ? { pagination: { total, limit: params.limit ?? 50, offset, has_more: end < total } } : {}, response: new Response() };
+    return {
+      data,
+      meta: withPagination ? { pagination: { total, limit: params.limit ?? 50, offset, has_more: end < total } } : {},
+      response: new Response(),
+    };
   };
   return { requests, fetch, items: (data: number[]) => data };
 }
@@ -46,21 +50,32 @@ describe('PagePromise.toArray', () => {
     const promise = new PagePromise(s, {}, 1000);
     await promise;
     expect(await promise.toArray({ limit: 120 })).toEqual(range(120));
-    expect(s.requests).toEqual([{ limit: undefined, offset: undefined }, { limit: 70, offset: 50 }]);
+    expect(s.requests).toEqual([
+      { limit: undefined, offset: undefined },
+      { limit: 70, offset: 50 },
+    ]);
   });
 
-  test.each([[undefined], [{}], [{ limit: 0 }], [{ limit: -1 }], [{ limit: 1.5 }], [{ limit: '10' }], [{ limit: 10, max: 5 }], [null]])(
-    'without a positive integer cap (%j) it is an InvalidArgumentError and nothing is sent',
-    async (options) => {
-      const s = source(10);
-      await expect(new PagePromise(s, {}, 1000).toArray(options as never)).rejects.toBeInstanceOf(InvalidArgumentError);
-      expect(s.requests).toHaveLength(0);
-    },
-  );
+  test.each([
+    [undefined],
+    [{}],
+    [{ limit: 0 }],
+    [{ limit: -1 }],
+    [{ limit: 1.5 }],
+    [{ limit: '10' }],
+    [{ limit: 10, max: 5 }],
+    [null],
+  ])('without a positive integer cap (%j) it is an InvalidArgumentError and nothing is sent', async (options) => {
+    const s = source(10);
+    await expect(new PagePromise(s, {}, 1000).toArray(options as never)).rejects.toBeInstanceOf(InvalidArgumentError);
+    expect(s.requests).toHaveLength(0);
+  });
 
   test("stops with AbortedError once the call's signal fired", async () => {
     const s = source(100);
-    await expect(new PagePromise({ ...s, signal: AbortSignal.abort() }, {}, 1000).toArray({ limit: 10 })).rejects.toBeInstanceOf(AbortedError);
+    await expect(
+      new PagePromise({ ...s, signal: AbortSignal.abort() }, {}, 1000).toArray({ limit: 10 }),
+    ).rejects.toBeInstanceOf(AbortedError);
     expect(s.requests).toHaveLength(0);
   });
 });

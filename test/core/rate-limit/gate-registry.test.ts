@@ -14,16 +14,35 @@ afterEach(() => {
 });
 
 function server() {
-  const sim = createSimulator({ seed: 24, now: () => Date.now(), rateLimit: { windows: [{ limit: 20, intervalMs: 10_000 }] } });
-  const fetch = ((input: string | URL | Request, init?: RequestInit) => sim.fetch(new Request(input, init))) as typeof globalThis.fetch;
-  return { sim, options: { apiKey: sim.keys.readWrite, baseUrl: sim.baseUrl, fetch, rateLimit: { windows: false as const, shareInProcess: true }, maxRetries: 5 } };
+  const sim = createSimulator({
+    seed: 24,
+    now: () => Date.now(),
+    rateLimit: { windows: [{ limit: 20, intervalMs: 10_000 }] },
+  });
+  const fetch = ((input: string | URL | Request, init?: RequestInit) =>
+    sim.fetch(new Request(input, init))) as typeof globalThis.fetch;
+  return {
+    sim,
+    options: {
+      apiKey: sim.keys.readWrite,
+      baseUrl: sim.baseUrl,
+      fetch,
+      rateLimit: { windows: false as const, shareInProcess: true },
+      maxRetries: 5,
+    },
+  };
 }
 
 async function settleAll(calls: Array<Promise<unknown>>): Promise<{ done: number; failed: unknown[] }> {
   let done = 0;
   const failed: unknown[] = [];
-  for (const call of calls) void call.then(() => done++, (error: unknown) => failed.push(error));
-  for (let step = 0; step < 1_000 && done + failed.length < calls.length; step++) await vi.advanceTimersByTimeAsync(250);
+  for (const call of calls)
+    void call.then(
+      () => done++,
+      (error: unknown) => failed.push(error),
+    );
+  for (let step = 0; step < 1_000 && done + failed.length < calls.length; step++)
+    await vi.advanceTimersByTimeAsync(250);
   return { done, failed };
 }
 
@@ -37,7 +56,9 @@ describe('one budget per key and base URL in a process', () => {
     const second = new SeoVisibilityClient(plain);
     new SeoVisibilityClient(plain);
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/two clients in this process use the same API key and base URL .* shareInProcess: true/);
+    expect(warnings[0]).toMatch(
+      /two clients in this process use the same API key and base URL .* shareInProcess: true/,
+    );
     expect(warnings[0]).not.toContain(options.apiKey);
     // A client derived with withOptions() shares its parent's budget: nothing to warn about.
     first.withOptions({ timeout: 5_000 });
@@ -61,7 +82,9 @@ describe('one budget per key and base URL in a process', () => {
 
   test('shareInProcess is checked', () => {
     const { options } = server();
-    expect(() => new SeoVisibilityClient({ ...options, rateLimit: { shareInProcess: 'yes' as unknown as boolean } })).toThrow(/rateLimit.shareInProcess.*true or false/);
+    expect(
+      () => new SeoVisibilityClient({ ...options, rateLimit: { shareInProcess: 'yes' as unknown as boolean } }),
+    ).toThrow(/rateLimit.shareInProcess.*true or false/);
   });
 
   test('with shareInProcess, 300 calls through a new client each (a client per request), 20 per 10 s: zero 429s', async () => {
@@ -78,7 +101,11 @@ describe('one budget per key and base URL in a process', () => {
     const b = server();
     const other = { ...a.options, apiKey: a.sim.keys.readOnly };
     // 20 each at once: each key's budget is its own, so nobody waits for a window.
-    const calls = [...Array.from({ length: 20 }, () => new SeoVisibilityClient(a.options).projects.list({ limit: 1 })), ...Array.from({ length: 20 }, () => new SeoVisibilityClient(other).projects.list({ limit: 1 })), ...Array.from({ length: 20 }, () => new SeoVisibilityClient(b.options).projects.list({ limit: 1 }))];
+    const calls = [
+      ...Array.from({ length: 20 }, () => new SeoVisibilityClient(a.options).projects.list({ limit: 1 })),
+      ...Array.from({ length: 20 }, () => new SeoVisibilityClient(other).projects.list({ limit: 1 })),
+      ...Array.from({ length: 20 }, () => new SeoVisibilityClient(b.options).projects.list({ limit: 1 })),
+    ];
     const started = Date.now();
     const { done } = await settleAll(calls);
     expect(done).toBe(60);

@@ -33,20 +33,36 @@ function behindGateway(limit: number, windowMs: number) {
     if (++count > limit) {
       statuses.push(429);
       const retryAfter = Math.ceil((windowStart + windowMs - now) / 1000);
-      return new Response('Too Many Requests', { status: 429, headers: { 'content-type': 'text/plain', 'retry-after': String(retryAfter) } });
+      return new Response('Too Many Requests', {
+        status: 429,
+        headers: { 'content-type': 'text/plain', 'retry-after': String(retryAfter) },
+      });
     }
     const response = await sim.fetch(new Request(input, init));
     statuses.push(response.status);
     return response;
   };
-  return { sim, statuses, options: { apiKey: sim.keys.readWrite, baseUrl: sim.baseUrl, fetch: fetch as typeof globalThis.fetch } };
+  return {
+    sim,
+    statuses,
+    options: { apiKey: sim.keys.readWrite, baseUrl: sim.baseUrl, fetch: fetch as typeof globalThis.fetch },
+  };
 }
 
-async function runAll(calls: Array<Promise<unknown>>, stepMs: number, maxSteps: number): Promise<{ done: number; failed: unknown[] }> {
+async function runAll(
+  calls: Array<Promise<unknown>>,
+  stepMs: number,
+  maxSteps: number,
+): Promise<{ done: number; failed: unknown[] }> {
   let done = 0;
   const failed: unknown[] = [];
-  for (const call of calls) void call.then(() => done++, (error: unknown) => failed.push(error));
-  for (let step = 0; step < maxSteps && done + failed.length < calls.length; step++) await vi.advanceTimersByTimeAsync(stepMs);
+  for (const call of calls)
+    void call.then(
+      () => done++,
+      (error: unknown) => failed.push(error),
+    );
+  for (let step = 0; step < maxSteps && done + failed.length < calls.length; step++)
+    await vi.advanceTimersByTimeAsync(stepMs);
   return { done, failed };
 }
 
@@ -73,9 +89,17 @@ describe("a gateway's bare 429 informs the gate", () => {
     const fetch = async () => {
       sent.push(Date.now());
       if (++n === 1) return new Response('busy', { status: 429, headers: { 'content-type': 'text/plain' } });
-      return new Response(JSON.stringify({ success: true, data: { items: [] }, meta: {} }), { status: 200, headers: { 'content-type': 'application/json' } });
+      return new Response(JSON.stringify({ success: true, data: { items: [] }, meta: {} }), {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      });
     };
-    const client = new SeoVisibilityClient({ apiKey: 'sv_live_x', baseUrl: 'https://a.example.com/api/v1', fetch: fetch as typeof globalThis.fetch, rateLimit: { windows: false } });
+    const client = new SeoVisibilityClient({
+      apiKey: 'sv_live_x',
+      baseUrl: 'https://a.example.com/api/v1',
+      fetch: fetch as typeof globalThis.fetch,
+      rateLimit: { windows: false },
+    });
     const first = client.request({ method: 'GET', path: '/projects' });
     await vi.advanceTimersByTimeAsync(0);
     const second = client.request({ method: 'GET', path: '/projects' });

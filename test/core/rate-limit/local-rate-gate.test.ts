@@ -6,8 +6,13 @@ import { DOCUMENTED_WINDOWS } from '../../../src/options/client-options.js';
 import type { RateLimitMeta } from '../../../src/testing/envelope.js';
 import { DEFAULT_RATE_WINDOWS, RateLimiter } from '../../../src/testing/rate-limiter.js';
 
-const acquire = (gate: LocalRateGate, maxWaitMs = 60_000, signal?: AbortSignal) => Promise.resolve(gate.acquire({ retry: false, maxWaitMs, signal }));
-const budget = (remaining: number, resetInMs: number) => ({ limit: 200, remaining, reset: (Date.now() + resetInMs) / 1000 });
+const acquire = (gate: LocalRateGate, maxWaitMs = 60_000, signal?: AbortSignal) =>
+  Promise.resolve(gate.acquire({ retry: false, maxWaitMs, signal }));
+const budget = (remaining: number, resetInMs: number) => ({
+  limit: 200,
+  remaining,
+  reset: (Date.now() + resetInMs) / 1000,
+});
 
 /** Starts `n` acquisitions and records the order in which they are admitted. */
 function race(gate: LocalRateGate, n: number) {
@@ -119,7 +124,12 @@ describe('LocalRateGate', () => {
     (await acquire(gate)).settle(budget(100, 60_000));
     const times: number[] = [];
     const start = Date.now();
-    const all = Array.from({ length: 7 }, () => acquire(gate).then((p) => { times.push(Date.now() - start); p.settle(); }));
+    const all = Array.from({ length: 7 }, () =>
+      acquire(gate).then((p) => {
+        times.push(Date.now() - start);
+        p.settle();
+      }),
+    );
     await vi.advanceTimersByTimeAsync(3_000);
     await Promise.all(all);
     expect(times).toHaveLength(7);
@@ -136,9 +146,18 @@ describe('LocalRateGate', () => {
     const first = await acquire(gate);
     const order: string[] = [];
     const waiting = [
-      acquire(gate).then((p) => { order.push('new-1'); return p; }),
-      acquire(gate).then((p) => { order.push('new-2'); return p; }),
-      Promise.resolve(gate.acquire({ retry: true, maxWaitMs: 60_000 })).then((p) => { order.push('retry'); return p; }),
+      acquire(gate).then((p) => {
+        order.push('new-1');
+        return p;
+      }),
+      acquire(gate).then((p) => {
+        order.push('new-2');
+        return p;
+      }),
+      Promise.resolve(gate.acquire({ retry: true, maxWaitMs: 60_000 })).then((p) => {
+        order.push('retry');
+        return p;
+      }),
     ];
     await vi.advanceTimersByTimeAsync(10);
     first.settle(budget(2, 60_000));
@@ -177,7 +196,11 @@ test('a reset far beyond the daily window (milliseconds sent as seconds) is igno
 
 describe('the documented windows are a prior, each set aside by a larger server budget for that window', () => {
   /** Sends `n` requests one after another, each settled with what `report` says; counts those that had to wait. */
-  async function sendInARow(gate: LocalRateGate, n: number, report: () => { limit: number; remaining: number; reset: number }) {
+  async function sendInARow(
+    gate: LocalRateGate,
+    n: number,
+    report: () => { limit: number; remaining: number; reset: number },
+  ) {
     let waited = 0;
     for (let i = 0; i < n; i++) {
       let permit = gate.acquire({ retry: false, maxWaitMs: 86_400_000 });
@@ -195,14 +218,22 @@ describe('the documented windows are a prior, each set aside by a larger server 
   test('a server reporting limit 1,000,000,000 gets >200 calls in a row without any wait', async () => {
     const gate = new LocalRateGate(DOCUMENTED_WINDOWS, { prior: true });
     let remaining = 1_000_000_000;
-    const waited = await sendInARow(gate, 1_000, () => ({ limit: 1_000_000_000, remaining: --remaining, reset: Date.now() / 1000 + 60 }));
+    const waited = await sendInARow(gate, 1_000, () => ({
+      limit: 1_000_000_000,
+      remaining: --remaining,
+      reset: Date.now() / 1000 + 60,
+    }));
     expect(waited).toBe(0);
   });
 
   test('windows the user set explicitly always stay, whatever the server reports', async () => {
     const gate = new LocalRateGate(DOCUMENTED_WINDOWS);
     let remaining = 1_000_000_000;
-    const waited = await sendInARow(gate, 201, () => ({ limit: 1_000_000_000, remaining: --remaining, reset: Date.now() / 1000 + 60 }));
+    const waited = await sendInARow(gate, 201, () => ({
+      limit: 1_000_000_000,
+      remaining: --remaining,
+      reset: Date.now() / 1000 + 60,
+    }));
     expect(waited).toBe(1); // the 201st waited for the minute window
   });
 
@@ -217,7 +248,12 @@ describe('the documented windows are a prior, each set aside by a larger server 
    * Sends `n` requests one after another against `server`, each waiting (bounded hops) for the
    * gate, and settles each with what `report` makes of the server's answer; returns when 429s came.
    */
-  async function sendAgainst(gate: LocalRateGate, n: number, server: RateLimiter, report = (meta: RateLimitMeta, _allowed: boolean) => meta) {
+  async function sendAgainst(
+    gate: LocalRateGate,
+    n: number,
+    server: RateLimiter,
+    report = (meta: RateLimitMeta, _allowed: boolean) => meta,
+  ) {
     const rejectedAt: string[] = [];
     for (let i = 0; i < n; i++) {
       let permit = gate.acquire({ retry: false, maxWaitMs: 86_400_000 });
@@ -247,7 +283,10 @@ describe('the documented windows are a prior, each set aside by a larger server 
   function reportingHourly() {
     const server = new RateLimiter(DEFAULT_RATE_WINDOWS.slice(0, 2));
     const hourly = new RateLimiter(DEFAULT_RATE_WINDOWS.slice(1, 2)); // counts the same admitted requests
-    return { server, report: (meta: RateLimitMeta, allowed: boolean) => (allowed ? hourly.take('key', Date.now()).meta : meta) };
+    return {
+      server,
+      report: (meta: RateLimitMeta, allowed: boolean) => (allowed ? hourly.take('key', Date.now()).meta : meta),
+    };
   }
 
   test('a server that reports its hourly window (limit 5,000) keeps the minute prior: a burst of 1,000 meets no 429', async () => {
@@ -267,7 +306,11 @@ describe('the documented windows are a prior, each set aside by a larger server 
   test('a server clock up to a minute ahead still reads as a minute window: 1,000 resetting 100 s away sets the minute prior aside', async () => {
     const gate = new LocalRateGate(DOCUMENTED_WINDOWS, { prior: true });
     let remaining = 1_000;
-    const waited = await sendInARow(gate, 900, () => ({ limit: 1_000, remaining: --remaining, reset: Date.now() / 1000 + 100 }));
+    const waited = await sendInARow(gate, 900, () => ({
+      limit: 1_000,
+      remaining: --remaining,
+      reset: Date.now() / 1000 + 100,
+    }));
     expect(waited).toBe(0);
   });
 
@@ -288,7 +331,11 @@ describe('each reported window on its own (issue 16)', () => {
   afterEach(() => {
     vi.useRealTimers();
   });
-  const report = (limit: number, remaining: number, resetInMs: number) => ({ limit, remaining, reset: (Date.now() + resetInMs) / 1000 });
+  const report = (limit: number, remaining: number, resetInMs: number) => ({
+    limit,
+    remaining,
+    reset: (Date.now() + resetInMs) / 1000,
+  });
 
   test('a 429 whose reset comes before a window already known holds the next request until that reset', async () => {
     const gate = new LocalRateGate(false);

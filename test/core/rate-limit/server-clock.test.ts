@@ -17,14 +17,24 @@ afterEach(() => {
 
 /** A simulator whose clock is `skewMs` off this machine's, 5 requests per 2 s, sending `Date` as a real server does. */
 function skewed(skewMs: number) {
-  const sim = createSimulator({ seed: 22, now: () => Date.now() + skewMs, rateLimit: { windows: [{ limit: 5, intervalMs: 2_000 }] } });
+  const sim = createSimulator({
+    seed: 22,
+    now: () => Date.now() + skewMs,
+    rateLimit: { windows: [{ limit: 5, intervalMs: 2_000 }] },
+  });
   const fetch = async (input: string | URL | Request, init?: RequestInit) => {
     const response = await sim.fetch(new Request(input, init));
     const headers = new Headers(response.headers);
     headers.set('date', new Date(sim.now()).toUTCString());
     return new Response(response.body, { status: response.status, headers });
   };
-  const client = new SeoVisibilityClient({ apiKey: sim.keys.readWrite, baseUrl: sim.baseUrl, fetch: fetch as typeof globalThis.fetch, rateLimit: { windows: false }, maxRetries: 5 });
+  const client = new SeoVisibilityClient({
+    apiKey: sim.keys.readWrite,
+    baseUrl: sim.baseUrl,
+    fetch: fetch as typeof globalThis.fetch,
+    rateLimit: { windows: false },
+    maxRetries: 5,
+  });
   return { sim, client };
 }
 
@@ -64,7 +74,7 @@ describe('clock skew', () => {
     expect(sim.requests.filter((r) => r.status === 429)).toHaveLength(0);
   });
 
-  test('the reset handed to the caller is on this machine\'s clock', async () => {
+  test("the reset handed to the caller is on this machine's clock", async () => {
     const { client } = skewed(10 * 60_000);
     const { meta } = await client.projects.list({ limit: 1 }).withResponse();
     const resetIn = meta.rate_limit!.reset * 1000 - Date.now();
@@ -74,7 +84,7 @@ describe('clock skew', () => {
 });
 
 describe('ServerClock', () => {
-  test('ignores offsets within the Date header\'s precision, and broken dates', () => {
+  test("ignores offsets within the Date header's precision, and broken dates", () => {
     const clock = new ServerClock(() => 1_000_000);
     clock.observe(new Date(1_000_000 - 1_500).toUTCString(), 1_000_000);
     expect(clock.offsetMs).toBe(0);
@@ -102,7 +112,12 @@ describe('a cached response', () => {
       headers.set('age', '3600');
       return new Response(response.body, { status: response.status, headers });
     };
-    const client = new SeoVisibilityClient({ apiKey: sim.keys.readWrite, baseUrl: sim.baseUrl, fetch: fetch as typeof globalThis.fetch, rateLimit: { windows: false } });
+    const client = new SeoVisibilityClient({
+      apiKey: sim.keys.readWrite,
+      baseUrl: sim.baseUrl,
+      fetch: fetch as typeof globalThis.fetch,
+      rateLimit: { windows: false },
+    });
     const { meta } = await client.projects.list({ limit: 1 }).withResponse();
     const resetIn = meta.rate_limit!.reset * 1000 - Date.now();
     expect(resetIn).toBeGreaterThan(0);

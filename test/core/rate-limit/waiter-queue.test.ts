@@ -2,7 +2,8 @@ import { expect, test } from 'vitest';
 import type { AcquireOptions } from '../../../src/options/rate-gate.js';
 import { WaiterQueue } from '../../../src/core/rate-limit/waiter-queue.js';
 
-const queued = (queue: WaiterQueue, options: AcquireOptions) => new Promise((resolve, reject) => queue.add(options, resolve, reject));
+const queued = (queue: WaiterQueue, options: AcquireOptions) =>
+  new Promise((resolve, reject) => queue.add(options, resolve, reject));
 
 test('serves retries first, behind earlier retries, then the rest in arrival order', async () => {
   const queue = new WaiterQueue((reason) => new Error(String(reason)));
@@ -37,7 +38,11 @@ test('a waiter taken off the queue no longer listens to its signal', () => {
   const queue = new WaiterQueue(() => new Error('aborted'));
   const controller = new AbortController();
   let rejected = false;
-  queue.add({ retry: false, maxWaitMs: 0, signal: controller.signal }, () => {}, () => (rejected = true));
+  queue.add(
+    { retry: false, maxWaitMs: 0, signal: controller.signal },
+    () => {},
+    () => (rejected = true),
+  );
   queue.shift();
   controller.abort();
   expect(rejected).toBe(false);

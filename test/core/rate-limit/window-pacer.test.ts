@@ -14,7 +14,10 @@ describe('WindowPacer', () => {
   });
 
   test('the tightest of several windows decides', () => {
-    const pacer = new WindowPacer([{ limit: 3, intervalMs: 1_000 }, { limit: 4, intervalMs: 10_000 }]);
+    const pacer = new WindowPacer([
+      { limit: 3, intervalMs: 1_000 },
+      { limit: 4, intervalMs: 10_000 },
+    ]);
     for (const t of [0, 1, 2]) pacer.record(t);
     expect(pacer.waitMs(3)).toBe(997);
     pacer.record(1_000);
@@ -22,7 +25,10 @@ describe('WindowPacer', () => {
   });
 
   test('a suspended window does not bind but keeps counting, so it paces right once resumed', () => {
-    const pacer = new WindowPacer([{ limit: 2, intervalMs: 1_000 }, { limit: 3, intervalMs: 10_000 }]);
+    const pacer = new WindowPacer([
+      { limit: 2, intervalMs: 1_000 },
+      { limit: 3, intervalMs: 10_000 },
+    ]);
     pacer.suspend((w) => w.intervalMs === 1_000);
     for (const t of [0, 1, 2]) pacer.record(t);
     expect(pacer.waitMs(3)).toBe(9_997); // the 10 s window alone binds

@@ -40,7 +40,9 @@ describe('ApiPromise', () => {
   });
 
   test('a list has .withResponse() too: the first Page, its meta and its response', async () => {
-    const requests = record(server, () => ok([projectFixture], { request_id: 'req_list', pagination: { total: 1, limit: 50, offset: 0, has_more: false } }));
+    const requests = record(server, () =>
+      ok([projectFixture], { request_id: 'req_list', pagination: { total: 1, limit: 50, offset: 0, has_more: false } }),
+    );
     const { data: page, meta, response } = await testClient().projects.list().withResponse();
     expect(page.items).toEqual([projectFixture]);
     expect(meta.request_id).toBe('req_list');
@@ -62,9 +64,19 @@ describe('ApiPromise', () => {
   });
 
   test('catch and finally behave like a Promise', async () => {
-    record(server, () => new Response(JSON.stringify({ success: false, error: { code: 'NOT_FOUND', message: 'No audit' }, meta: {} }), { status: 404, headers: { 'content-type': 'application/json' } }));
+    record(
+      server,
+      () =>
+        new Response(JSON.stringify({ success: false, error: { code: 'NOT_FOUND', message: 'No audit' }, meta: {} }), {
+          status: 404,
+          headers: { 'content-type': 'application/json' },
+        }),
+    );
     let finished = false;
-    const caught = await testClient().audits.latest(PROJECT_ID).finally(() => (finished = true)).catch((error: unknown) => error);
+    const caught = await testClient()
+      .audits.latest(PROJECT_ID)
+      .finally(() => (finished = true))
+      .catch((error: unknown) => error);
     expect(caught).toBeInstanceOf(NotFoundError);
     expect(finished).toBe(true);
   });

@@ -6,15 +6,42 @@
  */
 import { describe, expect, test } from 'vitest';
 import { parseWebhookEvent } from '../../../src/index.js';
-import { BASE_URL, HttpResponse, OTHER_ID, PROJECT_ID, http, rateLimit, testClient, useApiServer } from '../../helpers/api-server.js';
-import { backlinkSummaryFixture, contentDetailFixture, keywordFixture, keywordHistoryFixture, promptDetailFixture } from '../../fixtures/records.js';
+import {
+  BASE_URL,
+  HttpResponse,
+  OTHER_ID,
+  PROJECT_ID,
+  http,
+  rateLimit,
+  testClient,
+  useApiServer,
+} from '../../helpers/api-server.js';
+import {
+  backlinkSummaryFixture,
+  contentDetailFixture,
+  keywordFixture,
+  keywordHistoryFixture,
+  promptDetailFixture,
+} from '../../fixtures/records.js';
 
 const server = useApiServer();
 const EVIL = '"__proto__": {"isAdmin": true}';
 
 /** A success envelope written as text, so that `"__proto__"` stays an own key of the JSON. */
-function answer(url: string, data: string, meta = `"request_id": "req_1", "rate_limit": ${JSON.stringify(rateLimit())}`) {
-  server.use(http.all(url, () => new HttpResponse(`{"success": true, "data": ${data}, "meta": {${meta}}}`, { headers: { 'content-type': 'application/json' } })));
+function answer(
+  url: string,
+  data: string,
+  meta = `"request_id": "req_1", "rate_limit": ${JSON.stringify(rateLimit())}`,
+) {
+  server.use(
+    http.all(
+      url,
+      () =>
+        new HttpResponse(`{"success": true, "data": ${data}, "meta": {${meta}}}`, {
+          headers: { 'content-type': 'application/json' },
+        }),
+    ),
+  );
 }
 
 /** `json` (an object's JSON text) with the evil key first, as another own key. */
@@ -41,7 +68,10 @@ describe('no "__proto__" own key reaches the caller', () => {
 
   test('a single record, nested: in a typed object, in a typed list, in a typed record', async () => {
     const { history, summary, ...rest } = keywordHistoryFixture;
-    answer(`${BASE_URL}/projects/${PROJECT_ID}/rankings/keywords/${rest.keyword_id}/history`, `{${JSON.stringify(rest).slice(1, -1)}, "history": [${history.map(withEvil).join(', ')}], "summary": ${withEvil(summary)}}`);
+    answer(
+      `${BASE_URL}/projects/${PROJECT_ID}/rankings/keywords/${rest.keyword_id}/history`,
+      `{${JSON.stringify(rest).slice(1, -1)}, "history": [${history.map(withEvil).join(', ')}], "summary": ${withEvil(summary)}}`,
+    );
     const ranked = await testClient().rankings.history(PROJECT_ID, rest.keyword_id);
     expect(protoPaths(ranked)).toEqual([]);
     expect(copied(ranked.summary)).toBeUndefined();
@@ -49,7 +79,10 @@ describe('no "__proto__" own key reaches the caller', () => {
 
     const prompt = { ...promptDetailFixture, latest_responses: 'RESPONSES' };
     const responses = `{${EVIL}, "openai/gpt-4o": ${withEvil(promptDetailFixture.latest_responses['openai/gpt-4o'])}}`;
-    answer(`${BASE_URL}/projects/${PROJECT_ID}/prompts/${promptDetailFixture.id}`, JSON.stringify(prompt).replace('"RESPONSES"', responses));
+    answer(
+      `${BASE_URL}/projects/${PROJECT_ID}/prompts/${promptDetailFixture.id}`,
+      JSON.stringify(prompt).replace('"RESPONSES"', responses),
+    );
     const detail = await testClient().prompts.get(PROJECT_ID, promptDetailFixture.id);
     expect(protoPaths(detail)).toEqual([]);
     expect(copied(detail.latest_responses)).toBeUndefined();
@@ -58,7 +91,11 @@ describe('no "__proto__" own key reaches the caller', () => {
   });
 
   test('every item of a list page, top level', async () => {
-    answer(`${BASE_URL}/projects/${PROJECT_ID}/rankings/keywords`, `[${withEvil(keywordFixture)}, ${withEvil({ ...keywordFixture, id: 'k2' })}]`, `"pagination": {"total": 2, "limit": 50, "offset": 0, "has_more": false}`);
+    answer(
+      `${BASE_URL}/projects/${PROJECT_ID}/rankings/keywords`,
+      `[${withEvil(keywordFixture)}, ${withEvil({ ...keywordFixture, id: 'k2' })}]`,
+      `"pagination": {"total": 2, "limit": 50, "offset": 0, "has_more": false}`,
+    );
     const page = await testClient().rankings.list(PROJECT_ID);
     expect(page.items).toHaveLength(2);
     expect(protoPaths(page.items)).toEqual([]);
@@ -66,8 +103,14 @@ describe('no "__proto__" own key reaches the caller', () => {
   });
 
   test('untyped values (a field the schema leaves unknown, a body it does not describe)', async () => {
-    const detail = { ...contentDetailFixture, meta_data: { ...contentDetailFixture.meta_data, revision_notes: 'NOTES' } };
-    answer(`${BASE_URL}/projects/${PROJECT_ID}/content/${contentDetailFixture.id}`, JSON.stringify(detail).replace('"NOTES"', `[{${EVIL}}]`));
+    const detail = {
+      ...contentDetailFixture,
+      meta_data: { ...contentDetailFixture.meta_data, revision_notes: 'NOTES' },
+    };
+    answer(
+      `${BASE_URL}/projects/${PROJECT_ID}/content/${contentDetailFixture.id}`,
+      JSON.stringify(detail).replace('"NOTES"', `[{${EVIL}}]`),
+    );
     const content = await testClient().content.get(PROJECT_ID, contentDetailFixture.id);
     expect(protoPaths(content)).toEqual([]);
 
@@ -82,7 +125,10 @@ describe('no "__proto__" own key reaches the caller', () => {
   });
 
   test('the key spelled with \\u escapes, which JSON.parse decodes to "__proto__"', async () => {
-    const escaped = JSON.stringify(backlinkSummaryFixture).replace('{', '{"\\u005f_pr\\u006fto__": {"isAdmin": true}, ');
+    const escaped = JSON.stringify(backlinkSummaryFixture).replace(
+      '{',
+      '{"\\u005f_pr\\u006fto__": {"isAdmin": true}, ',
+    );
     answer(`${BASE_URL}/projects/${PROJECT_ID}/backlinks/summary`, escaped);
     const summary = await testClient().request({ method: 'GET', path: `/projects/${PROJECT_ID}/backlinks/summary` });
     expect(protoPaths(summary)).toEqual([]);
@@ -91,7 +137,11 @@ describe('no "__proto__" own key reaches the caller', () => {
 
   test('meta: rate_limit and pagination', async () => {
     const budget = JSON.stringify(rateLimit());
-    answer(`${BASE_URL}/projects/${PROJECT_ID}/rankings/keywords`, `[]`, `"rate_limit": {${EVIL}, ${budget.slice(1)}, "pagination": {${EVIL}, "total": 0, "limit": 50, "offset": 0, "has_more": false}`);
+    answer(
+      `${BASE_URL}/projects/${PROJECT_ID}/rankings/keywords`,
+      `[]`,
+      `"rate_limit": {${EVIL}, ${budget.slice(1)}, "pagination": {${EVIL}, "total": 0, "limit": 50, "offset": 0, "has_more": false}`,
+    );
     const { meta } = await testClient().rankings.list(PROJECT_ID).withResponse();
     expect(protoPaths(meta)).toEqual([]);
     expect(copied(meta.rate_limit)).toBeUndefined();
@@ -107,8 +157,12 @@ describe('no "__proto__" own key reaches the caller', () => {
   });
 
   test('a webhook delivery given as an object (from a JSON body parser), in typed and untyped data', () => {
-    const known = JSON.parse(`{"event": "keywords.updated", "timestamp": "2026-06-02T08:00:00Z", "project_id": "p", "data": {"keywords_updated": 3, "job_id": "j", "extra": {${EVIL}}}}`);
-    const unknown = JSON.parse(`{"event": "brand.new_event", "timestamp": "2026-06-02T08:00:00Z", "project_id": "p", "data": {"inner": [{${EVIL}}]}}`);
+    const known = JSON.parse(
+      `{"event": "keywords.updated", "timestamp": "2026-06-02T08:00:00Z", "project_id": "p", "data": {"keywords_updated": 3, "job_id": "j", "extra": {${EVIL}}}}`,
+    );
+    const unknown = JSON.parse(
+      `{"event": "brand.new_event", "timestamp": "2026-06-02T08:00:00Z", "project_id": "p", "data": {"inner": [{${EVIL}}]}}`,
+    );
     expect(protoPaths(parseWebhookEvent(known))).toEqual([]);
     expect(protoPaths(parseWebhookEvent(unknown))).toEqual([]);
     // The caller's own object is left as it was.
@@ -118,11 +172,23 @@ describe('no "__proto__" own key reaches the caller', () => {
   test('a delivery object too deep to recurse into is still looked through; one with the key and a cycle is refused by name', () => {
     let deep: unknown = [];
     for (let i = 0; i < 100_000; i++) deep = [deep];
-    const event = parseWebhookEvent({ event: 'brand.new_event', timestamp: '2026-06-02T08:00:00Z', project_id: 'p', data: { deep } });
+    const event = parseWebhookEvent({
+      event: 'brand.new_event',
+      timestamp: '2026-06-02T08:00:00Z',
+      project_id: 'p',
+      data: { deep },
+    });
     expect(event.data.deep).toBe(deep);
 
-    const cyclic = JSON.parse(`{"event": "brand.new_event", "timestamp": "2026-06-02T08:00:00Z", "project_id": "p", "data": {${EVIL}}}`);
+    const cyclic = JSON.parse(
+      `{"event": "brand.new_event", "timestamp": "2026-06-02T08:00:00Z", "project_id": "p", "data": {${EVIL}}}`,
+    );
     cyclic.data.self = cyclic;
-    expect(() => parseWebhookEvent(cyclic)).toThrow(expect.objectContaining({ name: 'InvalidArgumentError', message: expect.stringMatching(/payload.*"__proto__" key/) }));
+    expect(() => parseWebhookEvent(cyclic)).toThrow(
+      expect.objectContaining({
+        name: 'InvalidArgumentError',
+        message: expect.stringMatching(/payload.*"__proto__" key/),
+      }),
+    );
   });
 });

@@ -12,7 +12,9 @@ afterEach(async () => {
   for (const server of servers.splice(0)) await new Promise((resolve) => server.close(resolve));
 });
 
-async function serve(handler: (n: number, res: import('node:http').ServerResponse) => void): Promise<{ url: string; hits: () => number }> {
+async function serve(
+  handler: (n: number, res: import('node:http').ServerResponse) => void,
+): Promise<{ url: string; hits: () => number }> {
   let hits = 0;
   const server = createServer((_req, res) => handler(++hits, res));
   servers.push(server);
@@ -20,7 +22,14 @@ async function serve(handler: (n: number, res: import('node:http').ServerRespons
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`, hits: () => hits };
 }
 
-const client = (baseUrl: string) => new SeoVisibilityClient({ apiKey: 'sv_live_env', baseUrl, retryBackoff: { initialDelay: 1, maxDelay: 5 }, rateLimit: false, maxRetries: 2 });
+const client = (baseUrl: string) =>
+  new SeoVisibilityClient({
+    apiKey: 'sv_live_env',
+    baseUrl,
+    retryBackoff: { initialDelay: 1, maxDelay: 5 },
+    rateLimit: false,
+    maxRetries: 2,
+  });
 const CUT = '{"success":true,"data":[{"id":"abc","name":"';
 const WHOLE = '{"success":true,"data":[],"meta":{}}';
 
@@ -30,7 +39,9 @@ describe('envelopes that misled', () => {
       res.writeHead(500, { 'content-type': 'application/json' });
       res.end('{"success":true,"data":[],"meta":{"request_id":"req_1"}}');
     });
-    const error = await client(server.url).request({ method: 'POST', path: '/projects' }).catch((e: unknown) => e);
+    const error = await client(server.url)
+      .request({ method: 'POST', path: '/projects' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InternalServerError);
     expect((error as Error).message).not.toMatch(/without the API's error envelope/);
     expect((error as Error).message).toMatch(/HTTP 500 with a success envelope.*disagree/);
@@ -46,7 +57,10 @@ describe('envelopes that misled', () => {
         res.writeHead(200, { 'content-type': 'application/json' });
         return res.end(WHOLE);
       }
-      res.writeHead(200, { 'content-type': 'application/json', ...(withLength ? { 'content-length': CUT.length + 100 } : {}) });
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        ...(withLength ? { 'content-length': CUT.length + 100 } : {}),
+      });
       res.write(CUT);
       // Cut short: the connection ends before the body does.
       setTimeout(() => res.socket?.destroy(), 10);
@@ -62,7 +76,9 @@ describe('envelopes that misled', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(CUT);
     });
-    const error = await client(server.url).request({ method: 'POST', path: '/projects' }).catch((e: unknown) => e);
+    const error = await client(server.url)
+      .request({ method: 'POST', path: '/projects' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
     expect((error as Error).message).toMatch(/body ended mid-JSON after \d+ characters \(BODY_ENDED_EARLY\)/);
     expect(server.hits()).toBe(1);

@@ -19,7 +19,9 @@ describe('responses, headers and the wire', () => {
       response.headers.set('X-Trace-Id', 'trace-7');
       return response;
     });
-    const error = (await testClient().backlinks.summary(PROJECT_ID).catch((e: unknown) => e)) as NotFoundError;
+    const error = (await testClient()
+      .backlinks.summary(PROJECT_ID)
+      .catch((e: unknown) => e)) as NotFoundError;
     expect(error).toBeInstanceOf(NotFoundError);
     expect(error.headers['x-trace-id']).toBe('trace-7');
     expect(error.headers['content-type']).toMatch(/json/);
@@ -27,12 +29,17 @@ describe('responses, headers and the wire', () => {
     expect(JSON.stringify(error)).not.toContain(API_KEY);
   });
 
-  test('withResponse() gives the final attempt\'s Response beside data and meta', async () => {
-    sequence('get', SUMMARY, () => fail(500, 'INTERNAL_ERROR', 'Boom'), () => {
-      const response = ok(summary, { request_id: 'req_final' });
-      response.headers.set('x-served-by', 'edge-2');
-      return response;
-    });
+  test("withResponse() gives the final attempt's Response beside data and meta", async () => {
+    sequence(
+      'get',
+      SUMMARY,
+      () => fail(500, 'INTERNAL_ERROR', 'Boom'),
+      () => {
+        const response = ok(summary, { request_id: 'req_final' });
+        response.headers.set('x-served-by', 'edge-2');
+        return response;
+      },
+    );
     const { data, meta, response } = await testClient().backlinks.summary(PROJECT_ID).withResponse();
     expect(data.total_backlinks).toBe(summary.total_backlinks);
     expect(meta.request_id).toBe('req_final');
@@ -43,7 +50,12 @@ describe('responses, headers and the wire', () => {
 
   test('in Node, requests carry User-Agent: seo-visibility/<version> node/<version>', async () => {
     let agent: string | null = null;
-    server.use(http.get(SUMMARY, ({ request }) => { agent = request.headers.get('user-agent'); return ok(summary); }));
+    server.use(
+      http.get(SUMMARY, ({ request }) => {
+        agent = request.headers.get('user-agent');
+        return ok(summary);
+      }),
+    );
     await testClient().backlinks.summary(PROJECT_ID);
     expect(agent).toBe(`seo-visibility/${VERSION} node/${process.versions.node}`);
   });
@@ -52,17 +64,31 @@ describe('responses, headers and the wire', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error('user left')), 10);
     const hanging: typeof fetch = () => new Promise(() => {});
-    const error = await testClient({ fetch: hanging }).backlinks.summary(PROJECT_ID, { signal: controller.signal }).catch((e: unknown) => e);
+    const error = await testClient({ fetch: hanging })
+      .backlinks.summary(PROJECT_ID, { signal: controller.signal })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AbortedError);
   });
 
   test('a body that stalls after the headers ends in TimeoutError, and in AbortedError when aborted', async () => {
-    const stalled: typeof fetch = async () => new Response(new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode('{"success":')); } }), { status: 200 });
-    const timedOut = await testClient({ fetch: stalled, timeout: 30, maxRetries: 0 }).backlinks.summary(PROJECT_ID).catch((e: unknown) => e);
+    const stalled: typeof fetch = async () =>
+      new Response(
+        new ReadableStream({
+          start(c) {
+            c.enqueue(new TextEncoder().encode('{"success":'));
+          },
+        }),
+        { status: 200 },
+      );
+    const timedOut = await testClient({ fetch: stalled, timeout: 30, maxRetries: 0 })
+      .backlinks.summary(PROJECT_ID)
+      .catch((e: unknown) => e);
     expect(timedOut).toBeInstanceOf(TimeoutError);
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 20);
-    const aborted = await testClient({ fetch: stalled, timeout: 60_000 }).backlinks.summary(PROJECT_ID, { signal: controller.signal }).catch((e: unknown) => e);
+    const aborted = await testClient({ fetch: stalled, timeout: 60_000 })
+      .backlinks.summary(PROJECT_ID, { signal: controller.signal })
+      .catch((e: unknown) => e);
     expect(aborted).toBeInstanceOf(AbortedError);
   });
 });

@@ -47,7 +47,12 @@ describe('hooks and log lines', () => {
   });
 
   test('debug lines show method, URL, status, request id, duration and attempt; retries go to info; no key', async () => {
-    sequence('get', SUMMARY, () => fail(500, 'INTERNAL_ERROR', 'Boom'), () => ok(summary, { request_id: 'req_logged' }));
+    sequence(
+      'get',
+      SUMMARY,
+      () => fail(500, 'INTERNAL_ERROR', 'Boom'),
+      () => ok(summary, { request_id: 'req_logged' }),
+    );
     const logger = { debug: vi.fn(), info: vi.fn(), warn: vi.fn(), error: vi.fn() };
     await testClient({ logger }).backlinks.summary(PROJECT_ID);
     const debug = logger.debug.mock.calls.map(([line]) => String(line));
@@ -86,21 +91,31 @@ describe('a call’s own hooks (RequestOptions.hooks)', () => {
 
   test('watch attempts on a client without hooks or logger; a call aborted before sending calls none', async () => {
     const seen: string[] = [];
-    const hooks = { onRequest: () => seen.push('request'), onResponse: () => seen.push('response'), onError: () => seen.push('error') };
+    const hooks = {
+      onRequest: () => seen.push('request'),
+      onResponse: () => seen.push('response'),
+      onError: () => seen.push('error'),
+    };
     const client = testClient({ fetch: async () => ok(summary) });
     await client.backlinks.summary(PROJECT_ID, { hooks });
     expect(seen).toStrictEqual(['request', 'response']);
     const aborted = new AbortController();
     aborted.abort();
-    await expect(client.backlinks.summary(PROJECT_ID, { hooks, signal: aborted.signal })).rejects.toMatchObject({ name: 'AbortedError' });
+    await expect(client.backlinks.summary(PROJECT_ID, { hooks, signal: aborted.signal })).rejects.toMatchObject({
+      name: 'AbortedError',
+    });
     expect(seen).toHaveLength(2);
   });
 
   test('are checked like the client’s: a bad hook is refused, naming it, before anything is sent', async () => {
     const fetch = vi.fn(async () => ok(summary));
     const client = testClient({ fetch });
-    await expect(client.backlinks.summary(PROJECT_ID, { hooks: { onRequest: 'log' as never } })).rejects.toThrow(/options\.hooks\.onRequest/);
-    await expect(client.backlinks.summary(PROJECT_ID, { hooks: { onSend: () => {} } as never })).rejects.toThrow(/options\.hooks\.onSend.*onRe/);
+    await expect(client.backlinks.summary(PROJECT_ID, { hooks: { onRequest: 'log' as never } })).rejects.toThrow(
+      /options\.hooks\.onRequest/,
+    );
+    await expect(client.backlinks.summary(PROJECT_ID, { hooks: { onSend: () => {} } as never })).rejects.toThrow(
+      /options\.hooks\.onSend.*onRe/,
+    );
     expect(fetch).not.toHaveBeenCalled();
   });
 });

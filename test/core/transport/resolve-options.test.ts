@@ -56,14 +56,37 @@ describe('options are checked once, completely, at construction', () => {
     ['maxRetryDelay', { maxRetryDelay: Number.POSITIVE_INFINITY }, /from 0 to 86,400,000 ms/],
     ['maxRetryDelay', { maxRetryDelay: -1 }, /from 0 to 86,400,000 ms/],
     ['retryBackoff.maxDelay', { retryBackoff: { maxDelay: Number.NaN } }, /from 0 to 86,400,000 ms/],
-    ['retryBackoff.initialDelay', { retryBackoff: { initialDelay: 9_000, maxDelay: 1_000 } }, /at most retryBackoff.maxDelay/],
-    ['rateLimit.windows[0].limit', { rateLimit: { windows: [{ limit: 0, intervalMs: 1_000 }] } }, /integer of 1 or more/],
-    ['rateLimit.windows[1].intervalMs', { rateLimit: { windows: [{ limit: 1, intervalMs: 1 }, { limit: 1, intervalMs: Number.POSITIVE_INFINITY }] } }, /from 1 to 86,400,000 ms/],
+    [
+      'retryBackoff.initialDelay',
+      { retryBackoff: { initialDelay: 9_000, maxDelay: 1_000 } },
+      /at most retryBackoff.maxDelay/,
+    ],
+    [
+      'rateLimit.windows[0].limit',
+      { rateLimit: { windows: [{ limit: 0, intervalMs: 1_000 }] } },
+      /integer of 1 or more/,
+    ],
+    [
+      'rateLimit.windows[1].intervalMs',
+      {
+        rateLimit: {
+          windows: [
+            { limit: 1, intervalMs: 1 },
+            { limit: 1, intervalMs: Number.POSITIVE_INFINITY },
+          ],
+        },
+      },
+      /from 1 to 86,400,000 ms/,
+    ],
     ['rateLimit.windows[0].intervalMs', { rateLimit: { windows: [{ limit: 1 }] } }, /from 1 to 86,400,000 ms/],
     ['rateLimit.windows', { rateLimit: { windows: true } }, /false or an array/],
     ['rateLimit', { rateLimit: true }, /false or an object/],
     ['rateLimit.gate', { rateLimit: { gate: () => undefined } }, /createGate/],
-    ['rateLimit.gate', { rateLimit: { gate: { createGate: () => undefined } } }, /return a gate with an acquire\(options\) method, got undefined/],
+    [
+      'rateLimit.gate',
+      { rateLimit: { gate: { createGate: () => undefined } } },
+      /return a gate with an acquire\(options\) method, got undefined/,
+    ],
     ['fetch', { fetch: 'https://proxy.example.com' }, /a fetch function/],
     ['logger', { logger: { debug() {} } }, /debug and warn methods/],
     ['logLevel', { logLevel: 'verbose' }, /'debug', 'info', 'warn', 'error' or 'off'/],
@@ -82,33 +105,56 @@ describe('options are checked once, completely, at construction', () => {
 
   test('the largest values allowed are accepted: every duration is bounded by a day, retries by 100', () => {
     expect(
-      () => new SeoVisibilityClient({ ...base, timeout: 86_400_000, maxRetryDelay: 86_400_000, maxRetries: 100, retryBackoff: { initialDelay: 0, maxDelay: 86_400_000 } }),
+      () =>
+        new SeoVisibilityClient({
+          ...base,
+          timeout: 86_400_000,
+          maxRetryDelay: 86_400_000,
+          maxRetries: 100,
+          retryBackoff: { initialDelay: 0, maxDelay: 86_400_000 },
+        }),
     ).not.toThrow();
   });
 
-  test.each(['https://a.example.com', 'https://a.example.com/api', 'https://a.example.com/api/v2', 'https://a.example.com/v1', 'https://a.example.com/api/v1/projects'])(
-    'a base URL that does not end in /api/v1 is refused, saying so (%s)',
-    (baseUrl) => {
-      const error = refusal({ apiKey: 'sv_live_x', baseUrl });
-      expect(error.argument).toBe('baseUrl');
-      expect(error.message).toContain('ending in /api/v1');
-      expect(error.message).toContain('https://a.example.com/api/v1');
-    },
-  );
+  test.each([
+    'https://a.example.com',
+    'https://a.example.com/api',
+    'https://a.example.com/api/v2',
+    'https://a.example.com/v1',
+    'https://a.example.com/api/v1/projects',
+  ])('a base URL that does not end in /api/v1 is refused, saying so (%s)', (baseUrl) => {
+    const error = refusal({ apiKey: 'sv_live_x', baseUrl });
+    expect(error.argument).toBe('baseUrl');
+    expect(error.message).toContain('ending in /api/v1');
+    expect(error.message).toContain('https://a.example.com/api/v1');
+  });
 
   test('a trailing slash after /api/v1 is tolerated', () => {
-    expect(new SeoVisibilityClient({ apiKey: 'sv_live_x', baseUrl: 'https://a.example.com/api/v1/' }).baseUrl).toBe('https://a.example.com/api/v1');
+    expect(new SeoVisibilityClient({ apiKey: 'sv_live_x', baseUrl: 'https://a.example.com/api/v1/' }).baseUrl).toBe(
+      'https://a.example.com/api/v1',
+    );
   });
 
   test('hooks given as single functions are accepted', () => {
-    expect(() => new SeoVisibilityClient({ ...base, hooks: { onRequest: () => {}, onResponse: [() => {}], onError: () => {}, onRetry: () => {} } })).not.toThrow();
+    expect(
+      () =>
+        new SeoVisibilityClient({
+          ...base,
+          hooks: { onRequest: () => {}, onResponse: [() => {}], onError: () => {}, onRetry: () => {} },
+        }),
+    ).not.toThrow();
   });
 });
 
 describe('per-call options are checked the same way', () => {
   test('accepts the documented keys', () => {
     const signal = new AbortController().signal;
-    expect(resolveRequestOptions({ signal, timeout: 5_000, maxRetries: 0, headers: { 'x-a': 'b' } })).toEqual({ signal, timeout: 5_000, maxRetries: 0, headers: { 'x-a': 'b' } });
+    expect(resolveRequestOptions({ signal, timeout: 5_000, maxRetries: 0, headers: { 'x-a': 'b' } })).toEqual({
+      signal,
+      timeout: 5_000,
+      maxRetries: 0,
+      headers: { 'x-a': 'b' },
+    });
     expect(resolveRequestOptions(undefined)).toEqual({});
   });
 

@@ -13,11 +13,13 @@ const sequence = sequenceOn(server);
 const SUMMARY = `${BASE_URL}/projects/${PROJECT_ID}/backlinks/summary`;
 
 describe('Retry-After and the rate-limit reset', () => {
-  const limited = (headers: Record<string, string>, meta: Record<string, unknown> = {}) => () => {
-    const response = fail(429, 'RATE_LIMITED', 'Rate limit exceeded. Try again later.', meta);
-    for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
-    return response;
-  };
+  const limited =
+    (headers: Record<string, string>, meta: Record<string, unknown> = {}) =>
+    () => {
+      const response = fail(429, 'RATE_LIMITED', 'Rate limit exceeded. Try again later.', meta);
+      for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+      return response;
+    };
   const unavailable = (retryAfter: string) => () => {
     const response = fail(503, 'INTERNAL_ERROR', 'Down for maintenance');
     response.headers.set('retry-after', retryAfter);
@@ -30,16 +32,22 @@ describe('Retry-After and the rate-limit reset', () => {
   };
 
   test('a 429 with Retry-After in seconds waits that long, then retries', async () => {
-    const calls = sequence('get', SUMMARY, limited({ 'retry-after': '1' }, { rate_limit: undefined }), () => ok(summary));
+    const calls = sequence('get', SUMMARY, limited({ 'retry-after': '1' }, { rate_limit: undefined }), () =>
+      ok(summary),
+    );
     const { seen, hooks } = delays();
-    await expect(testClient({ hooks }).backlinks.summary(PROJECT_ID)).resolves.toMatchObject({ total_backlinks: summary.total_backlinks });
+    await expect(testClient({ hooks }).backlinks.summary(PROJECT_ID)).resolves.toMatchObject({
+      total_backlinks: summary.total_backlinks,
+    });
     expect(calls.count).toBe(2);
     expect(seen[0]).toBeGreaterThanOrEqual(1_000);
   });
 
   test('a 429 with Retry-After as an HTTP date further than maxRetryDelay throws at once, carrying the wait', async () => {
     const calls = sequence('get', SUMMARY, limited({ 'retry-after': httpDate(3_600_000) }, { rate_limit: undefined }));
-    const error = (await testClient({ maxRetryDelay: 5_000 }).backlinks.summary(PROJECT_ID).catch((e: unknown) => e)) as RateLimitedError;
+    const error = (await testClient({ maxRetryDelay: 5_000 })
+      .backlinks.summary(PROJECT_ID)
+      .catch((e: unknown) => e)) as RateLimitedError;
     expect(error).toBeInstanceOf(RateLimitedError);
     expect(error.retryAfterMs).toBeGreaterThan(3_500_000);
     expect(error.headers['retry-after']).toBeDefined();
@@ -48,8 +56,14 @@ describe('Retry-After and the rate-limit reset', () => {
 
   test('takes the later of Retry-After and meta.rate_limit.reset: a later header wins', async () => {
     const reset = Math.floor(Date.now() / 1000) + 1;
-    const calls = sequence('post', `${BASE_URL}/projects`, limited({ 'retry-after': '600' }, { rate_limit: { limit: 200, remaining: 0, reset } }));
-    const error = (await testClient({ maxRetryDelay: 5_000 }).projects.create({ websiteUrl: 'https://example.com' }).catch((e: unknown) => e)) as RateLimitedError;
+    const calls = sequence(
+      'post',
+      `${BASE_URL}/projects`,
+      limited({ 'retry-after': '600' }, { rate_limit: { limit: 200, remaining: 0, reset } }),
+    );
+    const error = (await testClient({ maxRetryDelay: 5_000 })
+      .projects.create({ websiteUrl: 'https://example.com' })
+      .catch((e: unknown) => e)) as RateLimitedError;
     expect(error).toBeInstanceOf(RateLimitedError);
     expect(error.retryAfterMs).toBeGreaterThan(590_000);
     expect(error.resetAt?.getTime()).toBe(reset * 1000);
@@ -58,8 +72,14 @@ describe('Retry-After and the rate-limit reset', () => {
 
   test('takes the later of Retry-After and meta.rate_limit.reset: a later reset wins', async () => {
     const reset = Math.floor(Date.now() / 1000) + 600;
-    const calls = sequence('get', SUMMARY, limited({ 'retry-after': '1' }, { rate_limit: { limit: 200, remaining: 0, reset } }));
-    const error = (await testClient({ maxRetryDelay: 5_000 }).backlinks.summary(PROJECT_ID).catch((e: unknown) => e)) as RateLimitedError;
+    const calls = sequence(
+      'get',
+      SUMMARY,
+      limited({ 'retry-after': '1' }, { rate_limit: { limit: 200, remaining: 0, reset } }),
+    );
+    const error = (await testClient({ maxRetryDelay: 5_000 })
+      .backlinks.summary(PROJECT_ID)
+      .catch((e: unknown) => e)) as RateLimitedError;
     expect(error.retryAfterMs).toBeGreaterThan(590_000);
     expect(calls.count).toBe(1);
   });
@@ -67,14 +87,18 @@ describe('Retry-After and the rate-limit reset', () => {
   test('a 503 with Retry-After in seconds is retried after that wait (GET)', async () => {
     const calls = sequence('get', SUMMARY, unavailable('1'), () => ok(summary));
     const { seen, hooks } = delays();
-    await expect(testClient({ hooks }).backlinks.summary(PROJECT_ID)).resolves.toMatchObject({ total_backlinks: summary.total_backlinks });
+    await expect(testClient({ hooks }).backlinks.summary(PROJECT_ID)).resolves.toMatchObject({
+      total_backlinks: summary.total_backlinks,
+    });
     expect(calls.count).toBe(2);
     expect(seen[0]).toBeGreaterThanOrEqual(1_000);
   });
 
   test('a 503 whose Retry-After date is further than maxRetryDelay is not retried', async () => {
     const calls = sequence('get', SUMMARY, unavailable(httpDate(600_000)), () => ok(summary));
-    const error = (await testClient({ maxRetryDelay: 5_000 }).backlinks.summary(PROJECT_ID).catch((e: unknown) => e)) as InternalServerError;
+    const error = (await testClient({ maxRetryDelay: 5_000 })
+      .backlinks.summary(PROJECT_ID)
+      .catch((e: unknown) => e)) as InternalServerError;
     expect(error).toBeInstanceOf(InternalServerError);
     expect(error.status).toBe(503);
     expect(calls.count).toBe(1);
@@ -82,7 +106,9 @@ describe('Retry-After and the rate-limit reset', () => {
 
   test('a 503 on a POST is not retried, whatever its Retry-After', async () => {
     const calls = sequence('post', `${BASE_URL}/projects`, unavailable('0'));
-    await expect(testClient().projects.create({ websiteUrl: 'https://example.com' })).rejects.toBeInstanceOf(InternalServerError);
+    await expect(testClient().projects.create({ websiteUrl: 'https://example.com' })).rejects.toBeInstanceOf(
+      InternalServerError,
+    );
     expect(calls.count).toBe(1);
   });
 });

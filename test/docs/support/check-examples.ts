@@ -28,7 +28,10 @@ export interface Checked {
 async function typeCheck(out: string, generated: Generated[], checked: Checked): Promise<void> {
   const byName = new Map(generated.map((g) => [g.name, g]));
   const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-  const output = await run(process.execPath, [tsc, '-p', join(out, 'tsconfig.json'), '--pretty', 'false'], { cwd: root, maxBuffer: 64 * 1024 * 1024 }).then(
+  const output = await run(process.execPath, [tsc, '-p', join(out, 'tsconfig.json'), '--pretty', 'false'], {
+    cwd: root,
+    maxBuffer: 64 * 1024 * 1024,
+  }).then(
     (r) => r.stdout,
     (error: { stdout?: string }) => error.stdout ?? String(error),
   );
@@ -40,8 +43,14 @@ async function typeCheck(out: string, generated: Generated[], checked: Checked):
       continue;
     }
     // An error in the imports above the code is reported on the example's first line.
-    const at = g.snippet.line + 1 + (Number(match[2]) < g.firstCodeLine ? 0 : g.importLines + Number(match[2]) - g.firstCodeLine);
-    checked.typeErrors.set(g.snippet.id, [...(checked.typeErrors.get(g.snippet.id) ?? []), `${g.snippet.file}:${at}: ${match[4]}`]);
+    const at =
+      g.snippet.line +
+      1 +
+      (Number(match[2]) < g.firstCodeLine ? 0 : g.importLines + Number(match[2]) - g.firstCodeLine);
+    checked.typeErrors.set(g.snippet.id, [
+      ...(checked.typeErrors.get(g.snippet.id) ?? []),
+      `${g.snippet.file}:${at}: ${match[4]}`,
+    ]);
   }
 }
 
@@ -58,7 +67,8 @@ export async function checkExamples(all: Snippet[], label: string, timeoutMs: nu
   // Folders of earlier runs (kept for reading after a failure) go once they are an hour old.
   for (const name of readdirSync(parent)) {
     const folder = join(parent, name);
-    if (folder !== out && Date.now() - statSync(folder).mtimeMs > 3_600_000) rmSync(folder, { recursive: true, force: true });
+    if (folder !== out && Date.now() - statSync(folder).mtimeMs > 3_600_000)
+      rmSync(folder, { recursive: true, force: true });
   }
   const names = publicNames(root);
   const generated = snippets.map((s, i) => generate(s, i, names, '../../../test/docs/support/fixtures.js'));
@@ -66,19 +76,39 @@ export async function checkExamples(all: Snippet[], label: string, timeoutMs: nu
   // Every entry point of package.json "exports" resolves to its source, for tsc and for tsx alike.
   const paths = Object.fromEntries(entryPoints(root).map((e) => [e.specifier, [e.source]]));
   const tsconfig = join(out, 'tsconfig.json');
-  writeFileSync(tsconfig, JSON.stringify({ extends: '../../../tsconfig.json', compilerOptions: { noEmit: true, paths }, include: ['*.ts'] }, null, 2));
-  const manifest: ManifestEntry[] = generated.filter((g) => !g.snippet.noRun).map((g) => ({ id: g.snippet.id, name: g.name }));
+  writeFileSync(
+    tsconfig,
+    JSON.stringify(
+      { extends: '../../../tsconfig.json', compilerOptions: { noEmit: true, paths }, include: ['*.ts'] },
+      null,
+      2,
+    ),
+  );
+  const manifest: ManifestEntry[] = generated
+    .filter((g) => !g.snippet.noRun)
+    .map((g) => ({ id: g.snippet.id, name: g.name }));
   writeFileSync(join(out, 'manifest.json'), JSON.stringify(manifest, null, 2));
   const resultsFile = join(out, 'results.json');
   const checked: Checked = { typeErrors: new Map(), otherTypeErrors: [], results: new Map() };
   await Promise.all([
     typeCheck(out, generated, checked),
-    run(process.execPath, ['--import', 'tsx', join(root, 'test/docs/support/run-examples.ts'), join(out, 'manifest.json'), resultsFile, String(timeoutMs)], {
-      cwd: root,
-      env: { ...process.env, TSX_TSCONFIG_PATH: tsconfig },
-      timeout: 300_000,
-      maxBuffer: 64 * 1024 * 1024,
-    }),
+    run(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        join(root, 'test/docs/support/run-examples.ts'),
+        join(out, 'manifest.json'),
+        resultsFile,
+        String(timeoutMs),
+      ],
+      {
+        cwd: root,
+        env: { ...process.env, TSX_TSCONFIG_PATH: tsconfig },
+        timeout: 300_000,
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    ),
   ]);
   for (const r of JSON.parse(readFileSync(resultsFile, 'utf8')) as RunResult[]) checked.results.set(r.id, r);
   return checked;
@@ -90,7 +120,9 @@ export async function checkExamples(all: Snippet[], label: string, timeoutMs: nu
  */
 export function uninstalledImports(snippet: Snippet): string[] {
   const require = createRequire(join(root, 'package.json'));
-  const specifiers = snippet.code.flatMap((line) => [...line.matchAll(/^\s*import\s[^'"]*['"]([^'"]+)['"]/g)].map((m) => m[1]!));
+  const specifiers = snippet.code.flatMap((line) =>
+    [...line.matchAll(/^\s*import\s[^'"]*['"]([^'"]+)['"]/g)].map((m) => m[1]!),
+  );
   return specifiers.filter((specifier) => {
     try {
       require.resolve(specifier);

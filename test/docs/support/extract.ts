@@ -56,7 +56,14 @@ export function snippetsOf(file: string, text: string): Snippet[] {
       const end = lines.findIndex((line, j) => j > i && line.trim().startsWith('```'));
       const close = end === -1 ? lines.length : end;
       const line = firstLine + i;
-      found.push({ id: `${file}:${line}`, file, line, code: lines.slice(i + 1, close).map((line) => line.replaceAll('*\\/', '*/')), noRun: /\bno-run\b/.test(open[2] ?? ''), noCheck: /\bno-check\b/.test(open[2] ?? '') });
+      found.push({
+        id: `${file}:${line}`,
+        file,
+        line,
+        code: lines.slice(i + 1, close).map((line) => line.replaceAll('*\\/', '*/')),
+        noRun: /\bno-run\b/.test(open[2] ?? ''),
+        noCheck: /\bno-check\b/.test(open[2] ?? ''),
+      });
       i = close;
     }
   }
@@ -65,7 +72,9 @@ export function snippetsOf(file: string, text: string): Snippet[] {
 
 /** Every example of src/, in file and line order. */
 export function extractSnippets(root: string): Snippet[] {
-  return sourceFiles(root, 'src').flatMap((path) => snippetsOf(relative(root, join(root, path)), readFileSync(join(root, path), 'utf8')));
+  return sourceFiles(root, 'src').flatMap((path) =>
+    snippetsOf(relative(root, join(root, path)), readFileSync(join(root, path), 'utf8')),
+  );
 }
 
 /**
@@ -81,8 +90,17 @@ export function markdownSnippets(file: string, text: string): Snippet[] {
     if (!open) continue;
     const end = lines.findIndex((line, j) => j > i && line.trim().startsWith('```'));
     const close = end === -1 ? lines.length : end;
-    const code = lines.slice(i + 1, close).map((line) => (line.startsWith(indent) ? line.slice(indent.length) : line.trimStart()));
-    found.push({ id: `${file}:${i + 1}`, file, line: i + 1, code, noRun: /\bno-run\b/.test(open[2] ?? ''), noCheck: /\bno-check\b/.test(open[2] ?? '') });
+    const code = lines
+      .slice(i + 1, close)
+      .map((line) => (line.startsWith(indent) ? line.slice(indent.length) : line.trimStart()));
+    found.push({
+      id: `${file}:${i + 1}`,
+      file,
+      line: i + 1,
+      code,
+      noRun: /\bno-run\b/.test(open[2] ?? ''),
+      noCheck: /\bno-check\b/.test(open[2] ?? ''),
+    });
     i = close;
   }
   return found;

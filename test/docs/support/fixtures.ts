@@ -16,7 +16,11 @@ import type { FixtureName } from './fixture-names.js';
 /** Builds the fixtures of one example; `close()` stops its loopback server. */
 export async function makeFixtures() {
   // No rate windows: 200 examples in a row must not wait out a minute. The client keeps its own.
-  const sim: Simulator = createSimulator({ seed: 1, rateLimit: false, deliver: async () => new Response(null, { status: 204 }) });
+  const sim: Simulator = createSimulator({
+    seed: 1,
+    rateLimit: false,
+    deliver: async () => new Response(null, { status: 204 }),
+  });
   const server = await sim.listen({ port: 0 });
   process.env.SEO_VISIBILITY_API_KEY = sim.keys.readWrite;
   process.env.SEO_VISIBILITY_BASE_URL = server.url;
@@ -46,7 +50,11 @@ export async function makeFixtures() {
   const issues = (await client.audits.issues(projectId, latest.id, { limit: 20 })).items;
   const items = (await client.content.list(projectId, { limit: 20 })).items;
   const url = 'http://127.0.0.1:9/hooks/seo';
-  const hook = await client.webhooks.create({ url, project_id: projectId, events: ['audit.completed', 'keywords.updated'] });
+  const hook = await client.webhooks.create({
+    url,
+    project_id: projectId,
+    events: ['audit.completed', 'keywords.updated'],
+  });
   await client.webhooks.test(hook.id!);
   const delivery = sim.deliveries.at(-1);
   if (!delivery) throw new Error('fixtures: the test delivery was not recorded');
@@ -68,10 +76,19 @@ export async function makeFixtures() {
     globex: { apiKey: sim.keys.readOnly, job: small, client: { baseUrl: server.url } },
   } satisfies FleetAccounts;
   // Quick hand-over and polling, so a worker run by an example settles in seconds.
-  const fleet = createFleet({ postgres, accounts, queue: { name: 'jsdoc-examples', pollingIntervalSeconds: 1, checkIntervalSeconds: 1, retryDelaySeconds: 1 } });
+  const fleet = createFleet({
+    postgres,
+    accounts,
+    queue: { name: 'jsdoc-examples', pollingIntervalSeconds: 1, checkIntervalSeconds: 1, retryDelaySeconds: 1 },
+  });
   // The client's own local throttle, as a gate factory receives it (createGate runs in the constructor).
   let gate: RateGate | undefined;
-  new SeoVisibilityClient({ apiKey: sim.keys.readWrite, baseUrl: sim.baseUrl, fetch: sim.fetch, rateLimit: { gate: { createGate: (context) => (gate = context.localGate()) } } });
+  new SeoVisibilityClient({
+    apiKey: sim.keys.readWrite,
+    baseUrl: sim.baseUrl,
+    fetch: sim.fetch,
+    rateLimit: { gate: { createGate: (context) => (gate = context.localGate()) } },
+  });
   if (!gate) throw new Error('fixtures: createGate was not called by the constructor');
 
   const fixtures = {

@@ -18,11 +18,19 @@ interface ExportedName {
 
 /** Entry points from package.json "exports" (`seo-visibility/testing` → src/testing/index.ts). */
 export function entryPoints(root: string): Array<{ specifier: string; source: string }> {
-  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { name: string; exports: Record<string, unknown> };
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    name: string;
+    exports: Record<string, unknown>;
+  };
   return Object.entries(pkg.exports).flatMap(([subpath, target]) => {
     const built = (target as { import?: { default?: string } }).import?.default;
     if (!built) return [];
-    return [{ specifier: subpath === '.' ? pkg.name : `${pkg.name}/${subpath.slice(2)}`, source: join(root, built.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts')) }];
+    return [
+      {
+        specifier: subpath === '.' ? pkg.name : `${pkg.name}/${subpath.slice(2)}`,
+        source: join(root, built.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts')),
+      },
+    ];
   });
 }
 
@@ -31,7 +39,13 @@ export function publicNames(root: string): Map<string, ExportedName> {
   const entries = entryPoints(root);
   const program = ts.createProgram(
     entries.map((e) => e.source),
-    { module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, target: ts.ScriptTarget.ES2022, noEmit: true, skipLibCheck: true },
+    {
+      module: ts.ModuleKind.ESNext,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+      target: ts.ScriptTarget.ES2022,
+      noEmit: true,
+      skipLibCheck: true,
+    },
   );
   const checker = program.getTypeChecker();
   const names = new Map<string, ExportedName>();
@@ -61,15 +75,27 @@ export interface Generated {
 }
 
 // An import line, a trailing `// comment` allowed (`import { redisRateLimit } from 'seo-visibility/redis'; // Node only`).
-const IMPORT = /^\s*import\s[\s\S]*?from\s+['"][^'"]+['"];?\s*(?:\/\/.*)?$|^\s*import\s+['"][^'"]+['"];?\s*(?:\/\/.*)?$/;
+const IMPORT =
+  /^\s*import\s[\s\S]*?from\s+['"][^'"]+['"];?\s*(?:\/\/.*)?$|^\s*import\s+['"][^'"]+['"];?\s*(?:\/\/.*)?$/;
 
 /** The module of one example. `fixturesModule` is the import path of fixtures.ts from the output folder. */
-export function generate(snippet: Snippet, index: number, names: Map<string, ExportedName>, fixturesModule: string): Generated {
+export function generate(
+  snippet: Snippet,
+  index: number,
+  names: Map<string, ExportedName>,
+  fixturesModule: string,
+): Generated {
   const imports: string[] = [];
   const code: string[] = [];
   for (const line of snippet.code) (IMPORT.test(line) && code.length === 0 ? imports : code).push(line);
   const body = code.join('\n');
-  const imported = new Set(imports.flatMap((line) => [...line.replace(/^[^{]*\{|\}[^}]*$/g, ' ').matchAll(/(?:type\s+)?(\w+)(?:\s+as\s+(\w+))?/g)].map((m) => m[2] ?? m[1]!)));
+  const imported = new Set(
+    imports.flatMap((line) =>
+      [...line.replace(/^[^{]*\{|\}[^}]*$/g, ' ').matchAll(/(?:type\s+)?(\w+)(?:\s+as\s+(\w+))?/g)].map(
+        (m) => m[2] ?? m[1]!,
+      ),
+    ),
+  );
   for (const line of imports) {
     const def = /^\s*import\s+(?:type\s+)?(\w+)\s*(?:,|from)/.exec(line);
     if (def) imported.add(def[1]!);
@@ -81,7 +107,10 @@ export function generate(snippet: Snippet, index: number, names: Map<string, Exp
   for (const name of [...used].sort()) {
     const exported = names.get(name);
     if (!exported || imported.has(name)) continue;
-    bySpecifier.set(exported.specifier, [...(bySpecifier.get(exported.specifier) ?? []), exported.typeOnly ? `type ${name}` : name]);
+    bySpecifier.set(exported.specifier, [
+      ...(bySpecifier.get(exported.specifier) ?? []),
+      exported.typeOnly ? `type ${name}` : name,
+    ]);
   }
   // In src/resources/backlinks*, `history` is what backlinks.history() returns.
   const aliases: Record<string, string> = /\/backlinks/.test(snippet.file) ? { history: 'backlinkHistory' } : {};
@@ -98,5 +127,11 @@ export function generate(snippet: Snippet, index: number, names: Map<string, Exp
     '  {',
   ];
   const text = [...head, ...code, '  }', '}', ''].join('\n');
-  return { snippet, name: `example-${String(index).padStart(3, '0')}.ts`, text, firstCodeLine: head.length + 1, importLines: imports.length };
+  return {
+    snippet,
+    name: `example-${String(index).padStart(3, '0')}.ts`,
+    text,
+    firstCodeLine: head.length + 1,
+    importLines: imports.length,
+  };
 }

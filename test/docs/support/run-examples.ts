@@ -28,7 +28,8 @@ export interface RunResult {
 }
 
 const [manifestPath, resultsPath, timeout] = process.argv.slice(2);
-if (!manifestPath || !resultsPath) throw new Error('usage: run-examples.ts <manifest.json> <results.json> [timeout ms per example]');
+if (!manifestPath || !resultsPath)
+  throw new Error('usage: run-examples.ts <manifest.json> <results.json> [timeout ms per example]');
 const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as ManifestEntry[];
 const folder = dirname(manifestPath);
 const TIMEOUT_MS = Number(timeout ?? 20_000);
@@ -67,7 +68,9 @@ for (const entry of manifest) {
   try {
     const made = await makeFixtures();
     close = made.close;
-    const module = (await import(pathToFileURL(join(folder, entry.name)).href)) as { run(f: typeof made.fixtures): Promise<unknown> };
+    const module = (await import(pathToFileURL(join(folder, entry.name)).href)) as {
+      run(f: typeof made.fixtures): Promise<unknown>;
+    };
     silence();
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([

@@ -12,7 +12,9 @@ describe('the dashboard subtitle', () => {
     const sim = createSimulator({ seed, rateLimit: false });
     const client = new SeoVisibilityClient({ apiKey: sim.keys.readOnly, baseUrl: sim.baseUrl, fetch: sim.fetch });
     const { history } = await loadPositions(client, sim.now());
-    const plotted = history.history.flatMap((day) => CHANNELS.map((c) => day[c.key]).filter((v): v is number => typeof v === 'number'));
+    const plotted = history.history.flatMap((day) =>
+      CHANNELS.map((c) => day[c.key]).filter((v): v is number => typeof v === 'number'),
+    );
     const subtitle = keywordSubtitle(history);
     expect(subtitle).toContain(`best #${Math.min(...plotted)}`);
     expect(subtitle).toContain(`worst #${Math.max(...plotted)}`);

@@ -27,7 +27,13 @@ export interface WorkerArgs {
 }
 
 /** The queue settings of the tests: a dead worker's account is handed over in about 12 s, not a minute. */
-export const FAST_QUEUE: FleetQueueOptions = { heartbeatSeconds: 10, checkIntervalSeconds: 1, pollingIntervalSeconds: 1, retryDelaySeconds: 1, retryLimit: 5 };
+export const FAST_QUEUE: FleetQueueOptions = {
+  heartbeatSeconds: 10,
+  checkIntervalSeconds: 1,
+  pollingIntervalSeconds: 1,
+  retryDelaySeconds: 1,
+  retryLimit: 5,
+};
 
 const DAY_MS = 86_400_000;
 
@@ -55,13 +61,22 @@ export interface FleetEnv {
  * default, so each account is about 150 requests), each enforcing its own compressed windows,
  * behind one HTTP server. Also used by the fleet section of `npm run bench`.
  */
-export async function startFleetEnv(specs: Array<{ id: string; windows: Array<{ limit: number; intervalMs: number }> }>, options: { keywords?: number; latencyMs?: number } = {}): Promise<FleetEnv> {
+export async function startFleetEnv(
+  specs: Array<{ id: string; windows: Array<{ limit: number; intervalMs: number }> }>,
+  options: { keywords?: number; latencyMs?: number } = {},
+): Promise<FleetEnv> {
   const dir = mkdtempSync(join(tmpdir(), 'sv-fleet-'));
   const [pg, bundle] = await Promise.all([startPostgres(), bundleWorker()]);
   const accounts = specs.map((spec, i) => ({
     id: spec.id,
     windows: spec.windows,
-    sim: createSimulator({ seed: 31 + i, keywordsPerProject: options.keywords ?? 2, latencyMs: options.latencyMs ?? 0, now: () => Date.now() - DAY_MS, rateLimit: { windows: spec.windows } }),
+    sim: createSimulator({
+      seed: 31 + i,
+      keywordsPerProject: options.keywords ?? 2,
+      latencyMs: options.latencyMs ?? 0,
+      now: () => Date.now() - DAY_MS,
+      rateLimit: { windows: spec.windows },
+    }),
   }));
   // Seeded a day ago and moved on a day, to the real clock: the seeded audits have finished
   // crawling, so what an account serves no longer moves with the clock and copies made a minute
@@ -75,7 +90,11 @@ export async function startFleetEnv(specs: Array<{ id: string; windows: Array<{ 
     dir,
     script: bundle.script,
     workerAccounts: (ids, keys = {}) =>
-      Object.fromEntries(accounts.filter((a) => !ids || ids.includes(a.id)).map((a) => [a.id, { apiKey: keys[a.id] ?? a.sim.keys.readOnly, baseUrl: server.url, windows: a.windows }])),
+      Object.fromEntries(
+        accounts
+          .filter((a) => !ids || ids.includes(a.id))
+          .map((a) => [a.id, { apiKey: keys[a.id] ?? a.sim.keys.readOnly, baseUrl: server.url, windows: a.windows }]),
+      ),
     close: async () => {
       await server.close();
       await pg.stop();
@@ -94,7 +113,16 @@ export async function bundleWorker(): Promise<{ script: string; dir: string }> {
   mkdirSync(cache, { recursive: true });
   const dir = mkdtempSync(join(cache, 'sv-fleet-'));
   const script = join(dir, 'worker.mjs');
-  await build({ entryPoints: [join(import.meta.dirname, 'worker.ts')], bundle: true, packages: 'external', platform: 'node', format: 'esm', target: 'node22', outfile: script, logLevel: 'silent' });
+  await build({
+    entryPoints: [join(import.meta.dirname, 'worker.ts')],
+    bundle: true,
+    packages: 'external',
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    outfile: script,
+    logLevel: 'silent',
+  });
   return { script, dir };
 }
 
@@ -107,8 +135,15 @@ export interface WorkerProcess {
 }
 
 /** Starts a worker process; it is SIGKILLed if still running after `timeoutMs`. */
-export function startWorker(env: Pick<FleetEnv, 'script'>, name: string, args: WorkerArgs, timeoutMs = 150_000): WorkerProcess {
-  const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', env.script, JSON.stringify(args)], { stdio: ['ignore', 'pipe', 'pipe'] });
+export function startWorker(
+  env: Pick<FleetEnv, 'script'>,
+  name: string,
+  args: WorkerArgs,
+  timeoutMs = 150_000,
+): WorkerProcess {
+  const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', env.script, JSON.stringify(args)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const events: FleetEvent[] = [];
   let buffer = '';
   let stderr = '';
@@ -124,12 +159,13 @@ export function startWorker(env: Pick<FleetEnv, 'script'>, name: string, args: W
     }
   });
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; result?: unknown; stderr: string }>((resolve) =>
-    // 'close', not 'exit': every line the worker wrote has been read by then.
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, result, stderr });
-    }),
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; result?: unknown; stderr: string }>(
+    (resolve) =>
+      // 'close', not 'exit': every line the worker wrote has been read by then.
+      child.on('close', (code, signal) => {
+        clearTimeout(timer);
+        resolve({ code, signal, result, stderr });
+      }),
   );
   return { name, child, events, done };
 }
@@ -147,7 +183,9 @@ export async function waitFor(test: () => boolean, ms: number, what: string): Pr
  * Who held which account when, from every worker's start/end events: a run a worker never ended
  * (it was killed) ends at `killedAt`. Throws when two holds of one account overlap.
  */
-export function holds(workers: ReadonlyArray<WorkerProcess & { killedAt?: number }>): Map<string, Array<{ worker: string; from: number; to: number }>> {
+export function holds(
+  workers: ReadonlyArray<WorkerProcess & { killedAt?: number }>,
+): Map<string, Array<{ worker: string; from: number; to: number }>> {
   const out = new Map<string, Array<{ worker: string; from: number; to: number }>>();
   for (const w of workers) {
     const open = new Map<string, number>();

@@ -23,6 +23,11 @@ const fleet = createFleet({
 });
 const stop = new AbortController();
 process.once('SIGTERM', () => stop.abort());
-const result = await fleet.work({ concurrency: args.concurrency, exitWhenIdle: args.exitWhenIdle, signal: stop.signal, onEvent: (e) => process.stdout.write(`event ${JSON.stringify(e)}\n`) });
+const result = await fleet.work({
+  concurrency: args.concurrency,
+  exitWhenIdle: args.exitWhenIdle,
+  signal: stop.signal,
+  onEvent: (e) => process.stdout.write(`event ${JSON.stringify(e)}\n`),
+});
 process.stdout.write(`done ${JSON.stringify(result)}\n`);
 await fleet.close();

@@ -8,7 +8,9 @@ import { SCENARIOS } from './scenarios/index.js';
 
 const problems: string[] = [];
 process.on('unhandledRejection', (reason) => {
-  problems.push(`unhandledRejection: ${reason instanceof Error ? `${reason.name}: ${reason.message}` : String(reason)}`);
+  problems.push(
+    `unhandledRejection: ${reason instanceof Error ? `${reason.name}: ${reason.message}` : String(reason)}`,
+  );
 });
 process.on('uncaughtException', (error) => {
   problems.push(`uncaughtException: ${error.name}: ${error.message}`);

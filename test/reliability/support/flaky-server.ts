@@ -6,7 +6,16 @@
  * records than asked, `has_more` still true), which the API may legitimately do.
  */
 import type { Simulator } from '../../../src/testing/index.js';
-import { type Exchange, forward, fullBudget, type Loopback, requestIdOf, sendError, sendJson, startLoopback } from './loopback.js';
+import {
+  type Exchange,
+  forward,
+  fullBudget,
+  type Loopback,
+  requestIdOf,
+  sendError,
+  sendJson,
+  startLoopback,
+} from './loopback.js';
 
 export const FAULT_KINDS = ['500', '502', '503', 'html', '429-due', '429-no-budget', 'reset', 'half-body'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
@@ -67,7 +76,12 @@ export async function startFlaky(sim: Simulator): Promise<{ server: Loopback; ar
 }
 
 function emptyLog(): FlakyLog {
-  return { requests: 0, faults: Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as Record<FaultKind, number>, servedOffsets: [], shortPages: 0 };
+  return {
+    requests: 0,
+    faults: Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as Record<FaultKind, number>,
+    servedOffsets: [],
+    shortPages: 0,
+  };
 }
 
 function fail(kind: FaultKind, { hit, req, res }: Exchange): void {
@@ -84,12 +98,20 @@ function fail(kind: FaultKind, { hit, req, res }: Exchange): void {
     case '429-due':
       return sendError(res, hit, 429, 'RATE_LIMITED', { rate_limit: { limit: 100, remaining: 0, reset: nowSeconds } });
     case '429-no-budget':
-      return sendJson(res, 429, { success: false, error: { code: 'RATE_LIMITED', message: 'slow down' }, meta: { request_id: requestIdOf(hit) } });
+      return sendJson(res, 429, {
+        success: false,
+        error: { code: 'RATE_LIMITED', message: 'slow down' },
+        meta: { request_id: requestIdOf(hit) },
+      });
     case 'reset':
       req.socket.resetAndDestroy();
       return;
     case 'half-body': {
-      const payload = JSON.stringify({ success: true, data: [], meta: { request_id: requestIdOf(hit), rate_limit: fullBudget() } });
+      const payload = JSON.stringify({
+        success: true,
+        data: [],
+        meta: { request_id: requestIdOf(hit), rate_limit: fullBudget() },
+      });
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': payload.length });
       res.write(payload.slice(0, 15));
       setTimeout(() => res.destroy(), 1);
@@ -106,7 +128,11 @@ async function serve(sim: Simulator, exchange: Exchange, log: FlakyLog, cut: num
   }
   // A short page: ask the simulator, then drop the tail of the records (pagination left as sent).
   const query = exchange.hit.url.includes('?') ? exchange.hit.url.slice(exchange.hit.url.indexOf('?')) : '';
-  const response = await sim.handle(new Request(`http://localhost/api/v1${exchange.hit.path}${query}`, { headers: { authorization: String(exchange.hit.headers.authorization) } }));
+  const response = await sim.handle(
+    new Request(`http://localhost/api/v1${exchange.hit.path}${query}`, {
+      headers: { authorization: String(exchange.hit.headers.authorization) },
+    }),
+  );
   const body = (await response.json()) as { data?: unknown[]; meta?: { pagination?: { has_more: boolean } } };
   if (Array.isArray(body.data) && body.data.length > 1 && body.meta?.pagination?.has_more) {
     body.data = body.data.slice(0, Math.max(1, Math.floor(body.data.length * cut)));

@@ -60,6 +60,14 @@ export async function outcomeOf(pending: PromiseLike<unknown>, key = KEY): Promi
 }
 
 /** Builds a report row. */
-export function row(area: string, input: string, cases: number, expected: string, observed: string, expectedServer: string, serverSaw: string): Row {
+export function row(
+  area: string,
+  input: string,
+  cases: number,
+  expected: string,
+  observed: string,
+  expectedServer: string,
+  serverSaw: string,
+): Row {
   return { area, input, cases, expected, observed, expectedServer, serverSaw };
 }

@@ -59,7 +59,14 @@ export async function startLoopback(handler: Handler): Promise<Loopback> {
       const url = req.url ?? '/';
       const pathname = url.split('?')[0] ?? '/';
       const path = pathname.startsWith(BASE_PATH) ? pathname.slice(BASE_PATH.length) || '/' : pathname;
-      const hit: Hit = { method: req.method ?? 'GET', url, path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), n: hits.length + 1 };
+      const hit: Hit = {
+        method: req.method ?? 'GET',
+        url,
+        path,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        n: hits.length + 1,
+      };
       hits.push(hit);
       Promise.resolve(current({ hit, req, res })).catch(() => res.destroy());
     });
@@ -117,12 +124,26 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
 
 /** A success envelope with a request id and a full budget (or the `meta` given). */
 export function sendData(res: ServerResponse, hit: Hit, data: unknown, meta: Record<string, unknown> = {}): void {
-  sendJson(res, 200, { success: true, data, meta: { request_id: requestIdOf(hit), rate_limit: fullBudget(), ...meta } });
+  sendJson(res, 200, {
+    success: true,
+    data,
+    meta: { request_id: requestIdOf(hit), rate_limit: fullBudget(), ...meta },
+  });
 }
 
 /** An error envelope with a request id and a full budget (or the `meta` given). */
-export function sendError(res: ServerResponse, hit: Hit, status: number, code: string, meta: Record<string, unknown> = {}): void {
-  sendJson(res, status, { success: false, error: { code, message: `${code} (injected)` }, meta: { request_id: requestIdOf(hit), rate_limit: fullBudget(), ...meta } });
+export function sendError(
+  res: ServerResponse,
+  hit: Hit,
+  status: number,
+  code: string,
+  meta: Record<string, unknown> = {},
+): void {
+  sendJson(res, status, {
+    success: false,
+    error: { code, message: `${code} (injected)` },
+    meta: { request_id: requestIdOf(hit), rate_limit: fullBudget(), ...meta },
+  });
 }
 
 /** Writes `payload` in `parts` chunks with `gapMs` between them (a slow body). */
@@ -149,7 +170,11 @@ export interface Upstream {
  * Serves the exchange from the simulator (its `handle`), so a fault-injecting server can answer
  * the requests it lets through with real, schema-valid data. The Authorization, Content-Type and Accept headers are passed on.
  */
-export async function forward(upstream: Upstream, { hit, res }: Exchange, baseUrl = 'http://localhost/api/v1'): Promise<void> {
+export async function forward(
+  upstream: Upstream,
+  { hit, res }: Exchange,
+  baseUrl = 'http://localhost/api/v1',
+): Promise<void> {
   const headers = new Headers();
   for (const name of ['authorization', 'content-type', 'accept']) {
     const value = hit.headers[name];
@@ -157,8 +182,13 @@ export async function forward(upstream: Upstream, { hit, res }: Exchange, baseUr
   }
   const query = hit.url.includes('?') ? hit.url.slice(hit.url.indexOf('?')) : '';
   const body = hit.method === 'GET' || hit.method === 'HEAD' || hit.body === '' ? undefined : hit.body;
-  const response = await upstream.handle(new Request(`${baseUrl}${hit.path}${query}`, { method: hit.method, headers, body }));
+  const response = await upstream.handle(
+    new Request(`${baseUrl}${hit.path}${query}`, { method: hit.method, headers, body }),
+  );
   const payload = Buffer.from(await response.arrayBuffer());
-  res.writeHead(response.status, { 'content-type': response.headers.get('content-type') ?? 'application/json', 'content-length': payload.length });
+  res.writeHead(response.status, {
+    'content-type': response.headers.get('content-type') ?? 'application/json',
+    'content-length': payload.length,
+  });
   res.end(payload);
 }

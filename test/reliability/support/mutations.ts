@@ -6,7 +6,15 @@
  */
 import fc from 'fast-check';
 
-export const MUTATION_KINDS = ['wrong type', 'missing field', 'extra field', 'null', 'huge string', 'deep nesting', 'any JSON value'] as const;
+export const MUTATION_KINDS = [
+  'wrong type',
+  'missing field',
+  'extra field',
+  'null',
+  'huge string',
+  'deep nesting',
+  'any JSON value',
+] as const;
 export type MutationKind = (typeof MUTATION_KINDS)[number];
 
 /** One mutation, applied at `paths[pathIndex % paths.length]` of the data. */
@@ -25,7 +33,10 @@ export const mutationArb: fc.Arbitrary<Mutation> = fc.record({
   pathIndex: fc.nat(),
   value: fc.jsonValue({ maxDepth: 3 }),
   // Keys no schema knows (a known optional field set to junk is a wrong type, not an extra field).
-  key: fc.oneof(fc.string({ maxLength: 12 }).map((k) => `x_${k}`), fc.constantFrom('__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf')),
+  key: fc.oneof(
+    fc.string({ maxLength: 12 }).map((k) => `x_${k}`),
+    fc.constantFrom('__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'),
+  ),
   size: fc.integer({ min: 100_000, max: 400_000 }),
 });
 
@@ -35,7 +46,8 @@ type Path = Array<string | number>;
 export function pathsOf(value: unknown, at: Path = [], out: Path[] = []): Path[] {
   out.push(at);
   if (Array.isArray(value)) value.forEach((item, i) => void pathsOf(item, [...at, i], out));
-  else if (typeof value === 'object' && value !== null) for (const [k, v] of Object.entries(value)) pathsOf(v, [...at, k], out);
+  else if (typeof value === 'object' && value !== null)
+    for (const [k, v] of Object.entries(value)) pathsOf(v, [...at, k], out);
   return out;
 }
 
@@ -52,7 +64,11 @@ function differentType(value: unknown): unknown {
  * Applies the mutations to a copy of `data` and returns the JSON text of the whole envelope, plus
  * the kinds applied (a mutation whose path vanished under an earlier one is skipped).
  */
-export function mutateEnvelope(data: unknown, meta: unknown, mutations: Mutation[]): { text: string; kinds: MutationKind[]; deep: boolean; extraOnlyTopLevel: boolean } {
+export function mutateEnvelope(
+  data: unknown,
+  meta: unknown,
+  mutations: Mutation[],
+): { text: string; kinds: MutationKind[]; deep: boolean; extraOnlyTopLevel: boolean } {
   const root = { data: structuredClone(data) };
   const kinds: MutationKind[] = [];
   let extraOnlyTopLevel = true;
@@ -60,7 +76,12 @@ export function mutateEnvelope(data: unknown, meta: unknown, mutations: Mutation
   for (const m of mutations) {
     const paths = pathsOf(root.data).map((p) => ['data', ...p]);
     const path = paths[m.pathIndex % paths.length]!;
-    const parent = path.slice(0, -1).reduce<unknown>((node, k) => (node as Record<string | number, unknown>)[k], root) as Record<string | number, unknown>;
+    const parent = path
+      .slice(0, -1)
+      .reduce<unknown>((node, k) => (node as Record<string | number, unknown>)[k], root) as Record<
+      string | number,
+      unknown
+    >;
     const key = path[path.length - 1]!;
     const current = parent[key];
     kinds.push(m.kind);
@@ -87,7 +108,8 @@ export function mutateEnvelope(data: unknown, meta: unknown, mutations: Mutation
         extraOnlyTopLevel &&= topLevel;
         // A new key: an existing one would be a changed field, not an extra one.
         const key = target && Object.hasOwn(target, m.key) ? `x_extra_${m.key}` : m.key;
-        if (target) Object.defineProperty(target, key, { value: m.value, enumerable: true, writable: true, configurable: true });
+        if (target)
+          Object.defineProperty(target, key, { value: m.value, enumerable: true, writable: true, configurable: true });
         else kinds.pop();
         break;
       }

@@ -16,7 +16,8 @@ export async function settle<T>(pending: PromiseLike<T>): Promise<{ value?: T; e
 
 /** `ok`, or e.g. `InternalServerError 503 INTERNAL_ERROR req_lb_3`. Non-SDK errors show as `UNTYPED TypeError: …`. */
 export function describeError(error: unknown): string {
-  if (!(error instanceof SeoVisibilityError)) return `UNTYPED ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
+  if (!(error instanceof SeoVisibilityError))
+    return `UNTYPED ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
   const e = error as SeoVisibilityError & { status?: number; code?: string; requestId?: string };
   // The API's error code only: a ConnectionError's system code (ECONNRESET, UND_ERR_SOCKET) depends on timing.
   const code = e.status === undefined ? undefined : e.code;

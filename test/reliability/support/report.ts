@@ -18,7 +18,10 @@ export { holds, type Row } from './rows.js';
  * hold, so the table and the test verdict can never disagree. Pass a property's failure (from
  * `failureOf`) to record the rows first and then fail with its counterexample.
  */
-export function useReport(file: string): { check(row: Row, failure?: unknown): void; checkAll(rows: Row[], failure?: unknown): void } {
+export function useReport(file: string): {
+  check(row: Row, failure?: unknown): void;
+  checkAll(rows: Row[], failure?: unknown): void;
+} {
   const rows: Row[] = [];
   afterAll(() => {
     mkdirSync(ROWS_DIR, { recursive: true });
@@ -31,7 +34,11 @@ export function useReport(file: string): { check(row: Row, failure?: unknown): v
     if (failure !== undefined) throw failure;
     // All rows are recorded before any is asserted, so the table shows every failing row.
     const seen = batch.map((r) => ({ input: r.input, observed: r.observed, server: r.serverSaw }));
-    const wanted = batch.map((r) => ({ input: r.input, observed: r.expected, server: r.expectedServer ?? r.serverSaw }));
+    const wanted = batch.map((r) => ({
+      input: r.input,
+      observed: r.expected,
+      server: r.expectedServer ?? r.serverSaw,
+    }));
     expect(seen).toEqual(wanted);
   };
   return { check: (row, failure) => checkAll([row], failure), checkAll };

@@ -36,5 +36,5 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 export const ROWS_DIR = join(ROOT, 'artifacts/reliability');
 
 /** Whether a row holds: the outcome, and the server's view where one is expected. */
-export const holds = (row: Row): boolean => row.observed === row.expected && (row.expectedServer === undefined || row.expectedServer === row.serverSaw);
-
+export const holds = (row: Row): boolean =>
+  row.observed === row.expected && (row.expectedServer === undefined || row.expectedServer === row.serverSaw);

@@ -30,7 +30,11 @@ export interface ChildResult {
 export function runChild(name: string, deadlineMs = 30_000): Promise<ChildResult> {
   const env = { ...process.env };
   delete env.NODE_OPTIONS; // vitest's own loader hooks must not leak into the child
-  const child = spawn(process.execPath, ['--import', 'tsx', join(HERE, 'child.ts'), name], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', join(HERE, 'child.ts'), name], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

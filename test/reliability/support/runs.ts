@@ -26,4 +26,8 @@ export const runs = (base: number): { numRuns: number; seed: number; endOnFailur
 export const timeoutFor = (baseMs: number): number => Math.round(baseMs * Math.max(1, RUNS));
 
 /** Settles a property run into its failure (`undefined` when it held), so rows are kept either way. */
-export const failureOf = (run: Promise<void>): Promise<unknown> => run.then(() => undefined, (error: unknown) => error ?? new Error('property failed'));
+export const failureOf = (run: Promise<void>): Promise<unknown> =>
+  run.then(
+    () => undefined,
+    (error: unknown) => error ?? new Error('property failed'),
+  );

@@ -31,14 +31,11 @@ describe('WebhookEventSchema', () => {
     expect(eventFixtures.map((f) => f.event)).toEqual([...KNOWN_EVENT_NAMES]);
   });
 
-  test.each(eventFixtures.map((f) => [f.event, f] as const))(
-    'parses %s as a known event',
-    (_name, fixture) => {
-      const parsed = WebhookEventSchema.parse(fixture);
-      expect(parsed).toStrictEqual(fixture);
-      expect(isKnownWebhookEvent(parsed)).toBe(true);
-    },
-  );
+  test.each(eventFixtures.map((f) => [f.event, f] as const))('parses %s as a known event', (_name, fixture) => {
+    const parsed = WebhookEventSchema.parse(fixture);
+    expect(parsed).toStrictEqual(fixture);
+    expect(isKnownWebhookEvent(parsed)).toBe(true);
+  });
 
   test('discriminates on `event` and narrows data', () => {
     const parsed = WebhookEventSchema.parse(auditCompletedEventFixture);
@@ -99,10 +96,13 @@ describe('WebhookEventSchema', () => {
     const { pages_crawled: _p, ...missingPages } = auditCompletedEventFixture.data;
     test.each([
       ['missing data field', { ...auditCompletedEventFixture, data: missingPages }],
-      ['wrong data type', {
-        ...keywordsUpdatedEventFixture,
-        data: { keywords_updated: '250', job_id: ids.job },
-      }],
+      [
+        'wrong data type',
+        {
+          ...keywordsUpdatedEventFixture,
+          data: { keywords_updated: '250', job_id: ids.job },
+        },
+      ],
       [
         'fractional integer',
         {
@@ -123,10 +123,17 @@ describe('WebhookEventSchema', () => {
       const known = new Set<string>(KNOWN_EVENT_NAMES);
       const refined = z.looseObject({
         ...UnknownWebhookEventSchema.shape,
-        event: z.string().check(z.refine((name) => !known.has(name), { message: "a documented event name: the payload must match that event's documented shape", abort: true })),
+        event: z.string().check(
+          z.refine((name) => !known.has(name), {
+            message: "a documented event name: the payload must match that event's documented shape",
+            abort: true,
+          }),
+        ),
       });
       const payload = { ...auditCompletedEventFixture, data: missingPages, timestamp: 7 };
-      expect(UnknownWebhookEventSchema.safeParse(payload).error?.issues).toEqual(refined.safeParse(payload).error?.issues);
+      expect(UnknownWebhookEventSchema.safeParse(payload).error?.issues).toEqual(
+        refined.safeParse(payload).error?.issues,
+      );
       expect(UnknownWebhookEventSchema.safeParse(payload).error?.issues[0]).toStrictEqual({
         code: 'custom',
         path: ['event'],
@@ -140,7 +147,13 @@ describe('WebhookEventSchema', () => {
       const schema = KnownWebhookEventSchema.def.options[KNOWN_EVENT_NAMES.indexOf(fixture.event)]!;
       const literal = z.looseObject({ ...schema.shape, event: z.literal(fixture.event) });
       const { event: _e, ...noEvent } = fixture;
-      for (const payload of [fixture, { ...fixture, event: 'other' }, { ...fixture, event: 7 }, noEvent, { ...fixture, event: null, data: 1 }]) {
+      for (const payload of [
+        fixture,
+        { ...fixture, event: 'other' },
+        { ...fixture, event: 7 },
+        noEvent,
+        { ...fixture, event: null, data: 1 },
+      ]) {
         expect(schema.safeParse(payload), JSON.stringify(payload)).toEqual(literal.safeParse(payload));
       }
     }
@@ -160,22 +173,22 @@ describe('WebhookEventSchema', () => {
       project_id: 'p',
       data: 1,
     });
-    expect(unknown.error?.issues[0]?.message).toBe(
-      'Invalid webhook event at data: expected object, received number',
-    );
+    expect(unknown.error?.issues[0]?.message).toBe('Invalid webhook event at data: expected object, received number');
   });
 
-  test.each([null, 'audit.completed', [], {
-    event: 42,
-    timestamp: 't',
-    project_id: 'p',
-    data: {},
-  }])(
-    'rejects a non-event %j',
-    (payload) => {
-      expect(WebhookEventSchema.safeParse(payload).success).toBe(false);
+  test.each([
+    null,
+    'audit.completed',
+    [],
+    {
+      event: 42,
+      timestamp: 't',
+      project_id: 'p',
+      data: {},
     },
-  );
+  ])('rejects a non-event %j', (payload) => {
+    expect(WebhookEventSchema.safeParse(payload).success).toBe(false);
+  });
 });
 
 describe('types', () => {

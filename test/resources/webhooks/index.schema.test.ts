@@ -33,9 +33,7 @@ describe('WebhookSubscriptionSchema (record not shown)', () => {
     ['url', 42],
     ['created_at', 1718000000],
   ])('rejects a wrong type for %s (%j)', (field, value) => {
-    expect(WebhookSubscriptionSchema.safeParse({ ...webhookFixture, [field]: value }).success).toBe(
-      false,
-    );
+    expect(WebhookSubscriptionSchema.safeParse({ ...webhookFixture, [field]: value }).success).toBe(false);
   });
 
   test('types', () => {
@@ -46,12 +44,9 @@ describe('WebhookSubscriptionSchema (record not shown)', () => {
 });
 
 describe('WebhookTestResultSchema (body not shown)', () => {
-  test.each([null, {}, { delivered: true, status_code: 200 }, 'sent'])(
-    'accepts %j untouched',
-    (data) => {
-      expect(WebhookTestResultSchema.parse(data)).toStrictEqual(data);
-    },
-  );
+  test.each([null, {}, { delivered: true, status_code: 200 }, 'sent'])('accepts %j untouched', (data) => {
+    expect(WebhookTestResultSchema.parse(data)).toStrictEqual(data);
+  });
 
   test('types', () => {
     expectTypeOf<WebhookTestResult>().toBeUnknown();

@@ -1,5 +1,12 @@
 import { describe, expect, test } from 'vitest';
-import { ForbiddenError, NotFoundError, ResponseValidationError, SeoVisibilityClient, ValidationError, type WebhookCreateParams } from '../../../src/index.js';
+import {
+  ForbiddenError,
+  NotFoundError,
+  ResponseValidationError,
+  SeoVisibilityClient,
+  ValidationError,
+  type WebhookCreateParams,
+} from '../../../src/index.js';
 import { createSimulator } from '../../../src/testing/index.js';
 import { ids, webhookFixture } from '../../fixtures/records.js';
 import { fail, ok, OTHER_ID, PROJECT_ID, testClient, useApiServer } from '../../helpers/api-server.js';
@@ -17,7 +24,11 @@ import {
 } from '../../helpers/wire.js';
 
 const server = useApiServer();
-const body: WebhookCreateParams = { url: 'https://hooks.acme-outdoor.example/seo', project_id: PROJECT_ID, events: ['audit.completed', 'keywords.updated'] };
+const body: WebhookCreateParams = {
+  url: 'https://hooks.acme-outdoor.example/seo',
+  project_id: PROJECT_ID,
+  events: ['audit.completed', 'keywords.updated'],
+};
 
 describe('webhooks.list', () => {
   test('sends GET /webhooks (not project-scoped)', async () => {
@@ -37,7 +48,12 @@ describe('webhooks.list', () => {
   });
 
   test('a wrong type in events is a ResponseValidationError', async () => {
-    await expectSchemaFailure(server, () => testClient().webhooks.list(), [{ ...webhookFixture, events: 'audit.completed' }], [0, 'events']);
+    await expectSchemaFailure(
+      server,
+      () => testClient().webhooks.list(),
+      [{ ...webhookFixture, events: 'audit.completed' }],
+      [0, 'events'],
+    );
   });
 });
 
@@ -56,19 +72,31 @@ describe('webhooks.create', () => {
     expect(requests[0]?.body).toMatchObject({ events: ['backlinks.updated'] });
   });
 
-  test.each([[[]], [['audit completed']], [['audit']]])('sends events %j as is: the server decides, and its 400 is a ValidationError', async (events) => {
-    const requests = record(server, () => fail(400, 'VALIDATION_ERROR', 'events must be a non-empty array of event names'));
-    const error = await rejection(testClient().webhooks.create({ ...body, events }));
-    expect(error).toBeInstanceOf(ValidationError);
-    expect(requests).toHaveLength(1);
-    expect(requests[0]?.body).toMatchObject({ events });
-  });
+  test.each([[[]], [['audit completed']], [['audit']]])(
+    'sends events %j as is: the server decides, and its 400 is a ValidationError',
+    async (events) => {
+      const requests = record(server, () =>
+        fail(400, 'VALIDATION_ERROR', 'events must be a non-empty array of event names'),
+      );
+      const error = await rejection(testClient().webhooks.create({ ...body, events }));
+      expect(error).toBeInstanceOf(ValidationError);
+      expect(requests).toHaveLength(1);
+      expect(requests[0]?.body).toMatchObject({ events });
+    },
+  );
 
   test('an unknown event name reaches the simulator, whose 400 surfaces as ValidationError', async () => {
     const sim = createSimulator({ seed: 5, rateLimit: false });
-    const client = new SeoVisibilityClient({ apiKey: sim.keys.readWrite, baseUrl: sim.baseUrl, fetch: sim.fetch, rateLimit: { windows: false } });
+    const client = new SeoVisibilityClient({
+      apiKey: sim.keys.readWrite,
+      baseUrl: sim.baseUrl,
+      fetch: sim.fetch,
+      rateLimit: { windows: false },
+    });
     const project_id = sim.data.listedProjects[0]!.id;
-    await expect(client.webhooks.create({ url: body.url, project_id, events: ['audit completed'] })).rejects.toBeInstanceOf(ValidationError);
+    await expect(
+      client.webhooks.create({ url: body.url, project_id, events: ['audit completed'] }),
+    ).rejects.toBeInstanceOf(ValidationError);
     expect(sim.requests).toHaveLength(1);
   });
 
@@ -123,7 +151,12 @@ describe('webhooks.get', () => {
   });
 
   test('a wrong type in a known field is a ResponseValidationError', async () => {
-    await expectSchemaFailure(server, () => testClient().webhooks.get(ids.webhook), { ...webhookFixture, events: [1] }, ['events', 0]);
+    await expectSchemaFailure(
+      server,
+      () => testClient().webhooks.get(ids.webhook),
+      { ...webhookFixture, events: [1] },
+      ['events', 0],
+    );
   });
 
   test('an unknown subscription rejects with NotFoundError', async () => {
@@ -149,7 +182,9 @@ describe('webhooks.update', () => {
   test('resolves the updated subscription, keeping unknown fields', async () => {
     const updated = { ...webhookFixture, url: 'https://hooks.example/new', active: false };
     answer(server, updated);
-    await expect(testClient().webhooks.update(ids.webhook, { url: 'https://hooks.example/new' })).resolves.toEqual(updated);
+    await expect(testClient().webhooks.update(ids.webhook, { url: 'https://hooks.example/new' })).resolves.toEqual(
+      updated,
+    );
   });
 
   test.each([
@@ -159,15 +194,29 @@ describe('webhooks.update', () => {
     ['project_id', ids.webhook, { project_id: '123' }],
     ['patch', ids.webhook, 'events'],
   ])('rejects a bad %s before sending', async (argument, webhookId, patch) => {
-    await expectRejectedBeforeSending(server, () => testClient().webhooks.update(webhookId, patch as { url: string }), argument);
+    await expectRejectedBeforeSending(
+      server,
+      () => testClient().webhooks.update(webhookId, patch as { url: string }),
+      argument,
+    );
   });
 
   test('a wrong type in a known field is a ResponseValidationError', async () => {
-    await expectSchemaFailure(server, () => testClient().webhooks.update(ids.webhook, { url: body.url }), { ...webhookFixture, url: false }, ['url']);
+    await expectSchemaFailure(
+      server,
+      () => testClient().webhooks.update(ids.webhook, { url: body.url }),
+      { ...webhookFixture, url: false },
+      ['url'],
+    );
   });
 
   test('is retried on 500 (a PATCH: same body, same result), then succeeds', async () => {
-    await expectRetriedAfter(server, serverError, () => testClient().webhooks.update(ids.webhook, { events: ['prompts.updated'] }), webhookFixture);
+    await expectRetriedAfter(
+      server,
+      serverError,
+      () => testClient().webhooks.update(ids.webhook, { events: ['prompts.updated'] }),
+      webhookFixture,
+    );
   });
 });
 
@@ -175,7 +224,12 @@ describe('webhooks.delete', () => {
   test('sends DELETE /webhooks/{webhookId} without a body', async () => {
     const requests = answer(server, null);
     await expect(testClient().webhooks.delete(ids.webhook)).resolves.toBeNull();
-    expect(requests[0]).toMatchObject({ method: 'DELETE', path: `/webhooks/${ids.webhook}`, query: {}, body: undefined });
+    expect(requests[0]).toMatchObject({
+      method: 'DELETE',
+      path: `/webhooks/${ids.webhook}`,
+      query: {},
+      body: undefined,
+    });
     expectHeaders(requests[0], { json: false });
   });
 
@@ -193,16 +247,24 @@ describe('webhooks.test', () => {
     const requests = answer(server, { delivered: true, status_code: 200 });
     await testClient().webhooks.test(ids.webhook);
     expect(requests).toHaveLength(1);
-    expect(requests[0]).toMatchObject({ method: 'POST', path: `/webhooks/${ids.webhook}/test`, query: {}, body: undefined });
+    expect(requests[0]).toMatchObject({
+      method: 'POST',
+      path: `/webhooks/${ids.webhook}/test`,
+      query: {},
+      body: undefined,
+    });
     expectHeaders(requests[0], { json: false });
   });
 
-  test.each([[{ delivered: true, status_code: 200 }], ['queued'], [null]])('resolves whatever the server answered (%j)', async (data) => {
-    answer(server, data, { request_id: 'req_test_delivery' });
-    const { data: result, meta } = await testClient().webhooks.test(ids.webhook).withResponse();
-    expect(result).toEqual(data);
-    expect(meta.request_id).toBe('req_test_delivery');
-  });
+  test.each([[{ delivered: true, status_code: 200 }], ['queued'], [null]])(
+    'resolves whatever the server answered (%j)',
+    async (data) => {
+      answer(server, data, { request_id: 'req_test_delivery' });
+      const { data: result, meta } = await testClient().webhooks.test(ids.webhook).withResponse();
+      expect(result).toEqual(data);
+      expect(meta.request_id).toBe('req_test_delivery');
+    },
+  );
 
   test('rejects a malformed webhookId before sending', async () => {
     await expectRejectedBeforeSending(server, () => testClient().webhooks.test('../projects'), 'webhookId');

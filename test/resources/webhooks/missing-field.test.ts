@@ -5,7 +5,12 @@
 import { describe, expect, test } from 'vitest';
 import { InvalidArgumentError, parseWebhookEvent } from '../../../src/index.js';
 
-const completed = { event: 'audit.completed', timestamp: '2026-01-01T00:00:00Z', project_id: 'p1', data: { audit_id: 'a1', target_url: 'https://example.com', pages_crawled: 3 } };
+const completed = {
+  event: 'audit.completed',
+  timestamp: '2026-01-01T00:00:00Z',
+  project_id: 'p1',
+  data: { audit_id: 'a1', target_url: 'https://example.com', pages_crawled: 3 },
+};
 
 function messageOf(mutate: (event: Record<string, any>) => void): string {
   const event = structuredClone(completed) as Record<string, any>;
@@ -25,7 +30,9 @@ describe('a webhook event missing a field says which one, and what it should be'
     ['timestamp', (e: Record<string, any>) => delete e.timestamp, 'string'],
     ['data', (e: Record<string, any>) => delete e.data, 'object'],
   ])('%s missing', (field, mutate, expected) => {
-    expect(messageOf(mutate)).toBe(`Invalid payload: not a valid webhook event: the "audit.completed" event has no ${field} (expected ${expected})`);
+    expect(messageOf(mutate)).toBe(
+      `Invalid payload: not a valid webhook event: the "audit.completed" event has no ${field} (expected ${expected})`,
+    );
   });
 
   test('a field of the wrong type says what it got', () => {
@@ -35,6 +42,11 @@ describe('a webhook event missing a field says which one, and what it should be'
   });
 
   test('an event this SDK does not know, missing a common field, says so too', () => {
-    expect(messageOf((e) => { e.event = 'site.moved'; delete e.project_id; })).toBe('Invalid payload: not a valid webhook event: the webhook event has no project_id (expected string)');
+    expect(
+      messageOf((e) => {
+        e.event = 'site.moved';
+        delete e.project_id;
+      }),
+    ).toBe('Invalid payload: not a valid webhook event: the webhook event has no project_id (expected string)');
   });
 });

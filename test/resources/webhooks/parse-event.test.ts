@@ -23,11 +23,14 @@ function thrown(payload: unknown): InvalidArgumentError {
 }
 
 describe('parseWebhookEvent', () => {
-  test.each(eventFixtures.map((f) => [f.event, f] as const))('parses a %s delivery as a known event, unchanged', (_, fixture) => {
-    const event = parseWebhookEvent(fixture);
-    expect(event).toEqual(fixture);
-    expect(isKnownWebhookEvent(event)).toBe(true);
-  });
+  test.each(eventFixtures.map((f) => [f.event, f] as const))(
+    'parses a %s delivery as a known event, unchanged',
+    (_, fixture) => {
+      const event = parseWebhookEvent(fixture);
+      expect(event).toEqual(fixture);
+      expect(isKnownWebhookEvent(event)).toBe(true);
+    },
+  );
 
   test('parses the raw body as a JSON string', () => {
     const event = parseWebhookEvent(JSON.stringify(auditCompletedEventFixture));
@@ -35,7 +38,10 @@ describe('parseWebhookEvent', () => {
   });
 
   test('parses the raw body as bytes (UTF-8)', () => {
-    const withAccent = { ...contentCreatedEventFixture, data: { ...contentCreatedEventFixture.data, title: 'Chaussures de randonnée' } };
+    const withAccent = {
+      ...contentCreatedEventFixture,
+      data: { ...contentCreatedEventFixture.data, title: 'Chaussures de randonnée' },
+    };
     const event = parseWebhookEvent(new TextEncoder().encode(JSON.stringify(withAccent)));
     expect(event).toEqual(withAccent);
   });
@@ -68,20 +74,34 @@ describe('parseWebhookEvent', () => {
   });
 
   test('keeps unknown fields on the payload and inside data', () => {
-    const extended = { ...auditStartedEventFixture, delivery_id: 'dlv_1', data: { ...auditStartedEventFixture.data, user_agent: 'bot' } };
+    const extended = {
+      ...auditStartedEventFixture,
+      delivery_id: 'dlv_1',
+      data: { ...auditStartedEventFixture.data, user_agent: 'bot' },
+    };
     const event = parseWebhookEvent(extended);
     expect(event).toEqual(extended);
     expect(event['delivery_id']).toBe('dlv_1');
   });
 
   test("accepts an unknown content status in content.status_changed ('Scheduled')", () => {
-    const scheduled = { ...contentStatusChangedEventFixture, data: { ...contentStatusChangedEventFixture.data, new_status: 'Scheduled' } };
+    const scheduled = {
+      ...contentStatusChangedEventFixture,
+      data: { ...contentStatusChangedEventFixture.data, new_status: 'Scheduled' },
+    };
     const event = parseWebhookEvent(scheduled);
-    expect(isKnownWebhookEvent(event) && event.event === 'content.status_changed' && event.data.new_status).toBe('Scheduled');
+    expect(isKnownWebhookEvent(event) && event.event === 'content.status_changed' && event.data.new_status).toBe(
+      'Scheduled',
+    );
   });
 
   test('parses an event name newer than this SDK as a generic event, data kept whole', () => {
-    const future = { event: 'backlinks.updated', timestamp: '2026-06-03T00:00:00.000Z', project_id: ids.project, data: { new_backlinks: 4, nested: { a: 1 } } };
+    const future = {
+      event: 'backlinks.updated',
+      timestamp: '2026-06-03T00:00:00.000Z',
+      project_id: ids.project,
+      data: { new_backlinks: 4, nested: { a: 1 } },
+    };
     const event = parseWebhookEvent(future);
     expect(event).toEqual(future);
     expect(isKnownWebhookEvent(event)).toBe(false);
@@ -118,7 +138,10 @@ describe('parseWebhookEvent', () => {
   });
 
   test('does not echo the payload in the error message', () => {
-    const error = thrown({ ...auditCompletedEventFixture, data: { ...auditCompletedEventFixture.data, target_url: 99, secret: 'shh-123' } });
+    const error = thrown({
+      ...auditCompletedEventFixture,
+      data: { ...auditCompletedEventFixture.data, target_url: 99, secret: 'shh-123' },
+    });
     expect(error.message).not.toContain('shh-123');
   });
 });

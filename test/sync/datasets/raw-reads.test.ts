@@ -28,14 +28,29 @@ function clientWith(path: RegExp, pattern: RegExp, replacement: string) {
     headers.delete('content-length');
     return new Response((await response.text()).replace(pattern, replacement), { status: 200, headers });
   };
-  return new SeoVisibilityClient({ apiKey: sim.keys.readOnly, baseUrl: sim.baseUrl, fetch, rateLimit: { windows: false }, retryBackoff: { initialDelay: 1, maxDelay: 2 } });
+  return new SeoVisibilityClient({
+    apiKey: sim.keys.readOnly,
+    baseUrl: sim.baseUrl,
+    fetch,
+    rateLimit: { windows: false },
+    retryBackoff: { initialDelay: 1, maxDelay: 2 },
+  });
 }
 
 async function copy(client: SeoVisibilityClient, datasets: DatasetName[]) {
   const dir = mkdtempSync(join(tmpdir(), 'sv-raw-reads-'));
-  const sqlite = await runSync(client, { projects: 'all', datasets }, { store: sqliteStore(join(dir, 'copy.db')), now: () => T0 }).catch((e: Error) => e);
-  const ndjson = await runSync(client, { projects: 'all', datasets }, { store: ndjsonStore(join(dir, 'nd')), now: () => T0 }).catch((e: Error) => e);
-  const outcome = (r: unknown) => (r instanceof Error ? `${r.name}: ${r.message.split('\n')[1] ?? r.message}` : (r as { status: string }).status);
+  const sqlite = await runSync(
+    client,
+    { projects: 'all', datasets },
+    { store: sqliteStore(join(dir, 'copy.db')), now: () => T0 },
+  ).catch((e: Error) => e);
+  const ndjson = await runSync(
+    client,
+    { projects: 'all', datasets },
+    { store: ndjsonStore(join(dir, 'nd')), now: () => T0 },
+  ).catch((e: Error) => e);
+  const outcome = (r: unknown) =>
+    r instanceof Error ? `${r.name}: ${r.message.split('\n')[1] ?? r.message}` : (r as { status: string }).status;
   return { sqlite: outcome(sqlite), ndjson: outcome(ndjson), db: join(dir, 'copy.db'), nd: join(dir, 'nd') };
 }
 
@@ -56,7 +71,10 @@ describe('a copy keeps values the typed methods refuse', () => {
     const { sqlite, ndjson, db, nd } = await copy(client, ['rankings.list']);
     expect({ sqlite, ndjson }).toEqual({ sqlite: 'completed', ndjson: 'completed' });
     const read = new DatabaseSync(db, { readOnly: true });
-    const stored = read.prepare('SELECT desktop_position FROM rankings_list').all().map((r) => r['desktop_position']);
+    const stored = read
+      .prepare('SELECT desktop_position FROM rankings_list')
+      .all()
+      .map((r) => r['desktop_position']);
     read.close();
     expect(stored).toContain(value);
     expect(ndjsonRows(nd, 'rankings_list').map((r) => r['desktop_position'])).toContain(value);

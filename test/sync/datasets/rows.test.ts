@@ -40,7 +40,8 @@ describe('every dataset holds exactly what the API serves', () => {
   it('rankings.list, dated with the snapshot day', async () => {
     const expected = [];
     for (const p of account.sim.data.listedProjects) {
-      for (const kw of await all(account.client.rankings.list(p.id))) expected.push({ ...kw, project_id: p.id, snapshot_date: DAY, id: keywordIdOf(kw) });
+      for (const kw of await all(account.client.rankings.list(p.id)))
+        expected.push({ ...kw, project_id: p.id, snapshot_date: DAY, id: keywordIdOf(kw) });
     }
     expect(expected.length).toBeGreaterThan(100);
     expectRows('rankings.list', expected);
@@ -56,12 +57,27 @@ describe('every dataset holds exactly what the API serves', () => {
         // day from the list record (its positions are that check's).
         const last = (kw['last_checked'] as string | undefined) ?? DAY;
         for (const h of history.history) {
-          if (h.check_date < last) expected.push({ ...h, project_id: p.id, keyword_id: id, keyword: history.keyword, source: 'history' });
+          if (h.check_date < last)
+            expected.push({ ...h, project_id: p.id, keyword_id: id, keyword: history.keyword, source: 'history' });
         }
         const { desktop_position, mobile_position, ai_mode_position, maps_position } = kw;
-        expected.push({ project_id: p.id, keyword_id: id, check_date: last, keyword: kw.keyword, desktop_position, mobile_position, ai_mode_position, maps_position, featured_snippet: null, local_pack_position: null, source: 'rankings.list' });
+        expected.push({
+          project_id: p.id,
+          keyword_id: id,
+          check_date: last,
+          keyword: kw.keyword,
+          desktop_position,
+          mobile_position,
+          ai_mode_position,
+          maps_position,
+          featured_snippet: null,
+          local_pack_position: null,
+          source: 'rankings.list',
+        });
         const same = history.history.find((h) => h.check_date === last);
-        expect(same && [same.desktop_position, same.mobile_position, same.ai_mode_position, same.maps_position]).toEqual([desktop_position, mobile_position, ai_mode_position, maps_position]);
+        expect(
+          same && [same.desktop_position, same.mobile_position, same.ai_mode_position, same.maps_position],
+        ).toEqual([desktop_position, mobile_position, ai_mode_position, maps_position]);
       }
     }
     expectRows('rankings.history', expected);
@@ -74,7 +90,8 @@ describe('every dataset holds exactly what the API serves', () => {
       for (const prompt of await all(account.client.prompts.list(p.id))) {
         list.push({ ...prompt, project_id: p.id, snapshot_date: DAY });
         if (prompt.last_checked === null) continue;
-        for (const r of await all(account.client.prompts.history(p.id, prompt.id))) history.push({ ...r, project_id: p.id, prompt_id: prompt.id, prompt: prompt.prompt });
+        for (const r of await all(account.client.prompts.history(p.id, prompt.id)))
+          history.push({ ...r, project_id: p.id, prompt_id: prompt.id, prompt: prompt.prompt });
       }
     }
     expectRows('prompts.list', list);
@@ -89,7 +106,8 @@ describe('every dataset holds exactly what the API serves', () => {
       for (const a of await all(account.client.audits.list(p.id))) {
         audits.push({ ...a, project_id: p.id });
         if (a.status !== 'completed' && a.status !== 'failed') continue;
-        for (const i of await all(account.client.audits.issues(p.id, a.id))) issues.push({ ...i, project_id: p.id, audit_id: a.id });
+        for (const i of await all(account.client.audits.issues(p.id, a.id)))
+          issues.push({ ...i, project_id: p.id, audit_id: a.id });
       }
     }
     expectRows('audits.list', audits);
@@ -101,12 +119,29 @@ describe('every dataset holds exactly what the API serves', () => {
     const want: Partial<Record<DatasetName, Array<Record<string, unknown>>>> = {};
     const push = (d: DatasetName, rows: Array<Record<string, unknown>>) => (want[d] ??= []).push(...rows);
     for (const { id } of account.sim.data.listedProjects) {
-      push('backlinks.list', (await account.client.backlinks.list(id)).map((r) => ({ ...r, project_id: id })));
-      push('backlinks.summary', [{ ...(await account.client.backlinks.summary(id)), project_id: id, snapshot_date: DAY }]);
-      push('backlinks.history', (await account.client.backlinks.history(id)).history.map((r) => ({ ...r, project_id: id })));
-      push('backlinks.anchors', (await all(account.client.backlinks.anchors(id))).map((r) => ({ ...r, project_id: id })));
-      push('backlinks.domains', (await account.client.backlinks.domains(id)).map((r) => ({ ...r, project_id: id })));
-      push('content.list', (await all(account.client.content.list(id))).map((r) => ({ ...r, project_id: id })));
+      push(
+        'backlinks.list',
+        (await account.client.backlinks.list(id)).map((r) => ({ ...r, project_id: id })),
+      );
+      push('backlinks.summary', [
+        { ...(await account.client.backlinks.summary(id)), project_id: id, snapshot_date: DAY },
+      ]);
+      push(
+        'backlinks.history',
+        (await account.client.backlinks.history(id)).history.map((r) => ({ ...r, project_id: id })),
+      );
+      push(
+        'backlinks.anchors',
+        (await all(account.client.backlinks.anchors(id))).map((r) => ({ ...r, project_id: id })),
+      );
+      push(
+        'backlinks.domains',
+        (await account.client.backlinks.domains(id)).map((r) => ({ ...r, project_id: id })),
+      );
+      push(
+        'content.list',
+        (await all(account.client.content.list(id))).map((r) => ({ ...r, project_id: id })),
+      );
     }
     for (const [d, rows] of Object.entries(want)) expectRows(d as DatasetName, rows);
     expect(table('backlinks.anchors').length).toBeGreaterThan(100);

@@ -1,7 +1,12 @@
 /** What the event sync records per project and event name: merged, pruned, and never trusting a timestamp from far in the future. */
 import { describe, expect, test } from 'vitest';
 import type { WebhookEvent } from '../../../src/index.js';
-import { EVENT_RETENTION_MS, EVENTS_SINCE_KEY, recordEvents, seenEventsKey } from '../../../src/sync/events/event-record.js';
+import {
+  EVENT_RETENTION_MS,
+  EVENTS_SINCE_KEY,
+  recordEvents,
+  seenEventsKey,
+} from '../../../src/sync/events/event-record.js';
 
 const NOW = Date.UTC(2026, 5, 10, 12, 0, 0);
 const P = '3f2b1c4d-0000-4000-8000-000000000001';

@@ -29,7 +29,9 @@ const runLock = (schema: string) => [key('seo-visibility/sync'), key(`${schema}\
 const ddlLock = (schema: string) => key(`seo-visibility/ddl/${schema}`);
 
 async function inUseMessage(schema: string): Promise<string> {
-  const error = await postgresStore(server.url, { schema }).open().catch((e: unknown) => e);
+  const error = await postgresStore(server.url, { schema })
+    .open()
+    .catch((e: unknown) => e);
   expect(error).toBeInstanceOf(SyncError);
   expect(error).toMatchObject({ code: 'in_use' });
   return (error as Error).message;
@@ -39,7 +41,10 @@ describe('in_use names the holder, or says it is still starting', () => {
   it('a lock taken on a new schema, before any row: "still starting", with its PostgreSQL session, never pid 0', async () => {
     const session = await pool.connect();
     try {
-      const { rows } = await session.query<{ pid: number }>('SELECT pg_advisory_lock($1, $2), pg_backend_pid() AS pid', runLock('fresh'));
+      const { rows } = await session.query<{ pid: number }>(
+        'SELECT pg_advisory_lock($1, $2), pg_backend_pid() AS pid',
+        runLock('fresh'),
+      );
       const message = await inUseMessage('fresh');
       expect(message).toContain('another process that is still starting');
       expect(message).toContain(`PostgreSQL session pid ${rows[0]!.pid}`);
@@ -53,7 +58,10 @@ describe('in_use names the holder, or says it is still starting', () => {
     const made = postgresStore(pool, { schema: 'stale' });
     await made.open();
     await made.close();
-    await pool.query(`INSERT INTO stale._sync_lock (scope, holder) VALUES ('', $1) ON CONFLICT (scope) DO UPDATE SET holder = EXCLUDED.holder`, [JSON.stringify({ pid: 4242, host: 'gone-host', token: 'old', since: '2026-01-01T00:00:00.000Z', backend: 1 })]);
+    await pool.query(
+      `INSERT INTO stale._sync_lock (scope, holder) VALUES ('', $1) ON CONFLICT (scope) DO UPDATE SET holder = EXCLUDED.holder`,
+      [JSON.stringify({ pid: 4242, host: 'gone-host', token: 'old', since: '2026-01-01T00:00:00.000Z', backend: 1 })],
+    );
     const session = await pool.connect();
     try {
       await session.query('SELECT pg_advisory_lock($1, $2)', runLock('stale'));
@@ -77,7 +85,9 @@ describe('in_use names the holder, or says it is still starting', () => {
     try {
       // Until the first holds the run lock, the second would simply get it: wait for that.
       for (let i = 0; i < 100; i++) {
-        const { rows } = await pool.query("SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 2 AND granted");
+        const { rows } = await pool.query(
+          "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 2 AND granted",
+        );
         if (rows[0].n > 0) break;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }

@@ -25,7 +25,9 @@ function folderWithLock(name: string, content: string, ageMs: number): string {
 describe('NDJSON: a lock file still being written', () => {
   test('a fresh, empty lock file is a process still starting: in_use says so, and the lock is not taken over', async () => {
     const dir = folderWithLock('starting', '', 0);
-    const error = await ndjsonStore(dir).open().catch((e: unknown) => e);
+    const error = await ndjsonStore(dir)
+      .open()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SyncError);
     expect(error).toMatchObject({ code: 'in_use' });
     expect((error as Error).message).toContain('another process that is still starting');

@@ -11,7 +11,10 @@ beforeAll(async () => {
 });
 afterAll(() => account.close());
 
-const job = { projects: 'all' as const, datasets: ['content.list' as const, 'backlinks.summary' as const, 'backlinks.anchors' as const] };
+const job = {
+  projects: 'all' as const,
+  datasets: ['content.list' as const, 'backlinks.summary' as const, 'backlinks.anchors' as const],
+};
 
 describe.each([
   ['SQLite', (name: string) => sqliteStore(join(account.dir, `${name}.db`))],
@@ -20,12 +23,20 @@ describe.each([
   it('the second fails in_use naming pid and host; the first does the work once, and the store opens again after', async () => {
     const name = `twice-${_kind}`;
     const before = account.sim.requests.length;
-    const [a, b] = await Promise.allSettled([runSync(account.client, job, { store: storeOf(name), now: account.now }), runSync(account.client, job, { store: storeOf(name), now: account.now })]);
+    const [a, b] = await Promise.allSettled([
+      runSync(account.client, job, { store: storeOf(name), now: account.now }),
+      runSync(account.client, job, { store: storeOf(name), now: account.now }),
+    ]);
     const done = [a, b].filter((r) => r.status === 'fulfilled');
-    const refused = [a, b].filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason as unknown);
+    const refused = [a, b]
+      .filter((r) => r.status === 'rejected')
+      .map((r) => (r as PromiseRejectedResult).reason as unknown);
     expect(done).toHaveLength(1);
     expect(refused[0]).toBeInstanceOf(SyncError);
-    expect(refused[0]).toMatchObject({ code: 'in_use', message: expect.stringContaining(`in use by pid ${process.pid} on host ${hostname()}`) });
+    expect(refused[0]).toMatchObject({
+      code: 'in_use',
+      message: expect.stringContaining(`in use by pid ${process.pid} on host ${hostname()}`),
+    });
     const once = (done[0] as PromiseFulfilledResult<{ requests: number }>).value.requests;
     expect(served(account.sim, before).total).toBe(once);
     // Released at the end: the next run opens it and finds everything done today.

@@ -13,11 +13,16 @@ const store = () => sqliteStore(db);
 async function planThenRun(options: { maxRequests?: number } = {}) {
   const plan = await planSync(account.client, job, { store: store(), now: account.now });
   const before = account.sim.requests.length;
-  const result = await runSync(account.client, job, { store: store(), now: account.now, budget: { maxRequests: options.maxRequests } });
+  const result = await runSync(account.client, job, {
+    store: store(),
+    now: account.now,
+    budget: { maxRequests: options.maxRequests },
+  });
   return { plan, result, spent: served(account.sim, before).total };
 }
 
-const within5 = (estimate: number, actual: number) => expect(Math.abs(estimate - actual)).toBeLessThanOrEqual(Math.max(1, actual * 0.05));
+const within5 = (estimate: number, actual: number) =>
+  expect(Math.abs(estimate - actual)).toBeLessThanOrEqual(Math.max(1, actual * 0.05));
 
 beforeAll(async () => {
   account = await startAccount();
@@ -35,7 +40,8 @@ describe('planSync: the estimate against what runSync spends', () => {
     expect(plan.backfillKeywords).toBe(result.datasets['rankings.history']?.requests);
     // A handful of requests per project buys the plan: one small page per paged dataset.
     expect(plan.planRequests).toBeLessThanOrEqual(1 + 5 * plan.projects);
-    for (const [dataset, d] of Object.entries(plan.byDataset)) within5(d?.requests ?? 0, result.datasets[dataset as keyof typeof result.datasets]?.requests ?? 0);
+    for (const [dataset, d] of Object.entries(plan.byDataset))
+      within5(d?.requests ?? 0, result.datasets[dataset as keyof typeof result.datasets]?.requests ?? 0);
     expect(plan.summary).toMatch(/back-fill of \d+ keywords, one request each/);
     expect(plan.summary).toMatch(/fits in today's remaining budget/);
   }, 60_000);
@@ -57,7 +63,9 @@ describe('planSync: the estimate against what runSync spends', () => {
     expect(result.datasets['rankings.history']?.requests ?? 0).toBe(0);
     expect(result.datasets['rankings.history']?.rows).toBeGreaterThan(100);
     // One page per checked prompt: only the newest answers are read.
-    expect(result.datasets['prompts.history']?.requests).toBeLessThanOrEqual(result.datasets['prompts.list']?.rows ?? 0);
+    expect(result.datasets['prompts.history']?.requests).toBeLessThanOrEqual(
+      result.datasets['prompts.list']?.rows ?? 0,
+    );
   });
 
   it('a day skipped: the gap is filled with one request per keyword, and the plan counts it', async () => {
@@ -82,7 +90,13 @@ describe('planSync: the estimate against what runSync spends', () => {
     expect(plan.windows).toEqual(DOCUMENTED_WINDOWS);
     expect(plan.leastTimeMs).toBe(0);
     expect(plan.summary).toMatch(/Under 200\/minute, 5,000\/hour, 50,000\/day .*takes under a second/);
-    const big = await planSync(account.client, job, { now: account.now, windows: [{ limit: 50, intervalMs: 60_000 }, { limit: 1_000, intervalMs: DAY_MS }] });
+    const big = await planSync(account.client, job, {
+      now: account.now,
+      windows: [
+        { limit: 50, intervalMs: 60_000 },
+        { limit: 1_000, intervalMs: DAY_MS },
+      ],
+    });
     // Over 50 a minute, every further 50 waits a minute.
     expect(big.leastTimeMs).toBeGreaterThanOrEqual(Math.floor((big.requests - 1) / 50) * 60_000 - 60_000);
     expect(big.summary).toMatch(/takes about \d+ (minutes|hours)/);
@@ -94,7 +108,11 @@ describe("planSync's own requests", () => {
     const path = join(account.dir, 'plan-retries.db');
     account.sim.inject({ fault: { type: 'status', status: 503 }, times: 2 });
     const before = account.sim.requests.length;
-    const plan = await planSync(account.client, { projects: 'all', datasets: ['rankings.list'] }, { store: sqliteStore(path), now: account.now });
+    const plan = await planSync(
+      account.client,
+      { projects: 'all', datasets: ['rankings.list'] },
+      { store: sqliteStore(path), now: account.now },
+    );
     const seen = served(account.sim, before).total;
     expect(plan.planRequests).toBe(seen);
     // The store's ledger holds them: a run planned on it counts them as spent today.

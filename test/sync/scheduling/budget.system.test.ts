@@ -90,7 +90,11 @@ describe('runSync under an enforced rate budget', () => {
     account = await startAccount({ windows });
     const { client, sim, now } = account;
     const before = sim.requests.length;
-    const result = await runSync(client, { projects: 'all' }, { store: sqliteStore(join(account.dir, 'seo.db')), now, windows });
+    const result = await runSync(
+      client,
+      { projects: 'all' },
+      { store: sqliteStore(join(account.dir, 'seo.db')), now, windows },
+    );
     expect(result).toMatchObject({ status: 'stopped', reason: 'daily_budget', requests: 100 });
     expect(served(sim, before)).toEqual({ total: 100, rateLimited: 0 });
   }, 60_000);
@@ -100,7 +104,9 @@ describe('runSync under an enforced rate budget', () => {
 function ledgerOf(db: string): number {
   const check = new DatabaseSync(db, { readOnly: true });
   try {
-    const rows = check.prepare("SELECT value FROM _sync_state WHERE key LIKE 'spend/%'").all() as Array<{ value: string }>;
+    const rows = check.prepare("SELECT value FROM _sync_state WHERE key LIKE 'spend/%'").all() as Array<{
+      value: string;
+    }>;
     return rows.reduce((sum, r) => sum + Number(JSON.parse(r.value)), 0);
   } finally {
     check.close();
@@ -129,7 +135,11 @@ describe('the spend counts are what reached the server', () => {
     const before = sim.requests.length;
     // A slow answer (the injected delay) times out and is retried like a 503.
     const impatient = client.withOptions({ timeout: 500 });
-    const result = await runSync(impatient, { projects: 'all' }, { store: sqliteStore(db), now, budget: { maxRequests: 50 } });
+    const result = await runSync(
+      impatient,
+      { projects: 'all' },
+      { store: sqliteStore(db), now, budget: { maxRequests: 50 } },
+    );
     const seen = served(sim, before).total;
     expect(sim.requests.slice(before, before + 3).map((r) => r.path)).toStrictEqual(Array(3).fill('/projects'));
     expect(sim.requests.slice(before).filter((r) => r.status !== 200).length).toBeGreaterThan(4);
@@ -139,7 +149,11 @@ describe('the spend counts are what reached the server', () => {
 
     // The resume goes on counting what the server sees.
     const mid = sim.requests.length;
-    const second = await runSync(client, { projects: 'all' }, { store: sqliteStore(db), now, budget: { maxRequests: 50 } });
+    const second = await runSync(
+      client,
+      { projects: 'all' },
+      { store: sqliteStore(db), now, budget: { maxRequests: 50 } },
+    );
     expect(second.requests).toBe(served(sim, mid).total);
     expect(ledgerOf(db)).toBe(served(sim, before).total);
   }, 60_000);
@@ -153,7 +167,11 @@ describe('the spend counts are what reached the server', () => {
     sim.inject({ fault: { type: 'status', status: 503 }, times: 1 });
     sim.inject({ fault: { type: 'delay', ms: 2_000 }, times: Infinity });
     const before = sim.requests.length;
-    const result = await runSync(client.withOptions({ timeout: 100 }), { projects: 'all' }, { store: sqliteStore(db), now, budget: { maxRequests: 2 } });
+    const result = await runSync(
+      client.withOptions({ timeout: 100 }),
+      { projects: 'all' },
+      { store: sqliteStore(db), now, budget: { maxRequests: 2 } },
+    );
     expect(served(sim, before).total).toBe(2);
     expect(result).toMatchObject({ status: 'stopped', reason: 'max_requests', requests: 2 });
     expect(ledgerOf(db)).toBe(2);
@@ -165,7 +183,10 @@ describe('the spend counts are what reached the server', () => {
     const db = join(account.dir, 'seo.db');
     sim.inject({ fault: { type: 'status', status: 503 }, times: Infinity });
     const before = sim.requests.length;
-    await expect(runSync(client, { projects: 'all' }, { store: sqliteStore(db), now })).rejects.toMatchObject({ name: 'SyncError', code: 'request_failed' });
+    await expect(runSync(client, { projects: 'all' }, { store: sqliteStore(db), now })).rejects.toMatchObject({
+      name: 'SyncError',
+      code: 'request_failed',
+    });
     expect(served(sim, before).total).toBe(3); // the first attempt and the client's two retries
     expect(ledgerOf(db)).toBe(3);
   });
@@ -185,7 +206,11 @@ describe('the spend counts are what reached the server', () => {
       // Every request the minute allows is back; let the next calls reach the throttle's queue, then abort.
       if (sim.requests.length - before >= 3) setTimeout(() => stop.abort(), 100);
     };
-    const result = await runSync(client, { projects: 'all' }, { store: sqliteStore(db), now, windows, concurrency: 4, signal: stop.signal, onProgress });
+    const result = await runSync(
+      client,
+      { projects: 'all' },
+      { store: sqliteStore(db), now, windows, concurrency: 4, signal: stop.signal, onProgress },
+    );
     const seen = served(sim, before).total;
     expect(seen).toBe(3);
     expect(result).toMatchObject({ status: 'stopped', reason: 'aborted', requests: seen });

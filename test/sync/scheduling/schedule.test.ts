@@ -13,9 +13,16 @@ afterAll(() => account.close());
 /** The project each request of a run addressed, in order (the project list itself left out). */
 async function projectOrder(concurrency: number): Promise<string[]> {
   const before = account.sim.requests.length;
-  const result = await runSync(account.client, { projects: 'all', datasets: ['rankings.list', 'rankings.history', 'backlinks.summary'] }, { store: sqliteStore(join(account.dir, `c${concurrency}.db`)), now: account.now, concurrency });
+  const result = await runSync(
+    account.client,
+    { projects: 'all', datasets: ['rankings.list', 'rankings.history', 'backlinks.summary'] },
+    { store: sqliteStore(join(account.dir, `c${concurrency}.db`)), now: account.now, concurrency },
+  );
   expect(result.status).toBe('completed');
-  return account.sim.requests.slice(before).map((r) => r.path.split('/')[2] ?? '').filter((id) => id !== '');
+  return account.sim.requests
+    .slice(before)
+    .map((r) => r.path.split('/')[2] ?? '')
+    .filter((id) => id !== '');
 }
 
 describe('projects are served in turn', () => {
@@ -29,6 +36,7 @@ describe('projects are served in turn', () => {
   it('four at a time: the big project gets no more than its turn while the others have work', async () => {
     const order = await projectOrder(4);
     const first = order.slice(0, 120);
-    for (const p of account.sim.data.listedProjects) expect(first.filter((id) => id === p.id).length).toBeGreaterThanOrEqual(24);
+    for (const p of account.sim.data.listedProjects)
+      expect(first.filter((id) => id === p.id).length).toBeGreaterThanOrEqual(24);
   }, 60_000);
 });

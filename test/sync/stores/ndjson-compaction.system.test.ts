@@ -14,7 +14,8 @@ describe('the progress file is compacted', () => {
   it('a progress file far longer than its live entries is rewritten with them only, atomically, at open', async () => {
     const store = ndjsonStore(dir);
     await store.open();
-    for (let i = 0; i < 1_500; i++) await store.commit({ state: { 'note/counter': i, [`note/gone-${i}`]: i % 2 ? null : i } });
+    for (let i = 0; i < 1_500; i++)
+      await store.commit({ state: { 'note/counter': i, [`note/gone-${i}`]: i % 2 ? null : i } });
     await store.close();
     const stateFiles = () => readdirSync(dir).filter((f) => f.startsWith('_state'));
     const lines = (f: string) => readFileSync(join(dir, f), 'utf8').split('\n').filter(Boolean).length;

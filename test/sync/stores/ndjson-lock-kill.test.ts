@@ -15,9 +15,22 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ndjsonStore } from '../../../src/sync/index.js';
 
-const MUTATORS = ['openSync', 'writeSync', 'fsyncSync', 'renameSync', 'truncateSync', 'unlinkSync', 'mkdirSync', 'linkSync', 'closeSync'] as const;
+const MUTATORS = [
+  'openSync',
+  'writeSync',
+  'fsyncSync',
+  'renameSync',
+  'truncateSync',
+  'unlinkSync',
+  'mkdirSync',
+  'linkSync',
+  'closeSync',
+] as const;
 const table = fs as unknown as Record<string, (...a: unknown[]) => unknown>;
-const originals = Object.fromEntries(MUTATORS.map((name) => [name, table[name]])) as Record<string, (...a: unknown[]) => unknown>;
+const originals = Object.fromEntries(MUTATORS.map((name) => [name, table[name]])) as Record<
+  string,
+  (...a: unknown[]) => unknown
+>;
 
 /** From the n-th file-changing call on, every one throws: the process died just before it. */
 function dieAtStep(n: number): void {
@@ -64,7 +77,9 @@ describe('NDJSON store: a process killed while it takes the lock', () => {
     }
     // A lock written whole names its holder: this process, alive here (a killed one's pid is gone,
     // and the next run takes the lock over). What must never be is a lock that names no one.
-    const refused = outcomes.filter((o) => !o.endsWith(': opened') && !o.includes(`in use by pid ${process.pid} on host`));
+    const refused = outcomes.filter(
+      (o) => !o.endsWith(': opened') && !o.includes(`in use by pid ${process.pid} on host`),
+    );
     expect(refused, outcomes.join('\n')).toEqual([]);
     expect(outcomes.filter((o) => o.includes('(killed)')).length).toBeGreaterThan(2);
   });

@@ -25,14 +25,27 @@ describe('ndjsonStore', () => {
     const dir = join(account.dir, 'export');
     const result = await runSync(account.client, { projects: 'all' }, { store: ndjsonStore(dir), now: account.now });
     expect(result.status).toBe('completed');
-    const schema = JSON.parse(readFileSync(join(dir, '_schema.json'), 'utf8')) as Record<string, { primaryKey: string[] }>;
+    const schema = JSON.parse(readFileSync(join(dir, '_schema.json'), 'utf8')) as Record<
+      string,
+      { primaryKey: string[] }
+    >;
     for (const d of DATASET_NAMES) {
       const t = TABLE_SCHEMAS[d];
       expect(schema[t.table]?.primaryKey).toEqual(t.primaryKey);
-      const stored = (tables[t.table] ?? []).map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== null)));
+      const stored = (tables[t.table] ?? []).map((r) =>
+        Object.fromEntries(Object.entries(r).filter(([, v]) => v !== null)),
+      );
       expect(stored.length, `${t.table} has rows to compare`).toBeGreaterThan(0);
-      const lines = readFileSync(join(dir, `${t.table}.ndjson`), 'utf8').split('\n').filter(Boolean).map((l) => asStored(withoutSyncColumns(JSON.parse(l) as Record<string, unknown>)));
-      expect(sortBy(lines.map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== null))), t.primaryKey)).toEqual(sortBy(stored, t.primaryKey));
+      const lines = readFileSync(join(dir, `${t.table}.ndjson`), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => asStored(withoutSyncColumns(JSON.parse(l) as Record<string, unknown>)));
+      expect(
+        sortBy(
+          lines.map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== null))),
+          t.primaryKey,
+        ),
+      ).toEqual(sortBy(stored, t.primaryKey));
     }
   });
 });

@@ -21,9 +21,13 @@ describe('ndjsonStore refuses data it cannot account for, and never pads', () =>
     writeFileSync(join(dir, 'backlinks_anchors.ndjson'), rows);
     writeFileSync(join(dir, 'rankings_list.ndjson'), rows);
     const before = account.sim.requests.length;
-    const error = await runSync(account.client, job, { store: ndjsonStore(dir), now: account.now }).catch((e: unknown) => e);
+    const error = await runSync(account.client, job, { store: ndjsonStore(dir), now: account.now }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(SyncError);
-    expect((error as Error).message).toMatch(/Cannot open the NDJSON store at .*restored: it holds 2 \.ndjson file\(s\) \(backlinks_anchors\.ndjson, rankings_list\.ndjson\) but no _commit\.json/);
+    expect((error as Error).message).toMatch(
+      /Cannot open the NDJSON store at .*restored: it holds 2 \.ndjson file\(s\) \(backlinks_anchors\.ndjson, rankings_list\.ndjson\) but no _commit\.json/,
+    );
     expect(readFileSync(join(dir, 'backlinks_anchors.ndjson'), 'utf8')).toBe(rows);
     expect(readFileSync(join(dir, 'rankings_list.ndjson'), 'utf8')).toBe(rows);
     expect(account.sim.requests.length).toBe(before);
@@ -35,8 +39,17 @@ describe('ndjsonStore refuses data it cannot account for, and never pads', () =>
     const file = join(dir, 'backlinks_anchors.ndjson');
     const size = statSync(file).size;
     truncateSync(file, Math.floor(size / 2));
-    const error = await runSync(account.client, job, { store: ndjsonStore(dir), now: account.now }).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'store', message: expect.stringMatching(new RegExp(`backlinks_anchors\\.ndjson holds ${Math.floor(size / 2)} bytes, fewer than the ${size} its last commit wrote`)) });
+    const error = await runSync(account.client, job, { store: ndjsonStore(dir), now: account.now }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({
+      code: 'store',
+      message: expect.stringMatching(
+        new RegExp(
+          `backlinks_anchors\\.ndjson holds ${Math.floor(size / 2)} bytes, fewer than the ${size} its last commit wrote`,
+        ),
+      ),
+    });
     expect(statSync(file).size).toBe(Math.floor(size / 2));
     expect(readFileSync(file).includes(0)).toBe(false);
   });
@@ -45,7 +58,9 @@ describe('ndjsonStore refuses data it cannot account for, and never pads', () =>
     const dir = folder('damaged');
     await runSync(account.client, job, { store: ndjsonStore(dir), now: account.now });
     writeFileSync(join(dir, '_commit.json'), '{files: oops');
-    await expect(runSync(account.client, job, { store: ndjsonStore(dir), now: account.now })).rejects.toThrow(/_commit\.json is not a commit record this store wrote/);
+    await expect(runSync(account.client, job, { store: ndjsonStore(dir), now: account.now })).rejects.toThrow(
+      /_commit\.json is not a commit record this store wrote/,
+    );
   });
 });
 

@@ -15,7 +15,14 @@ import { insightViews } from '../../../src/insights/create-views.js';
 import { SyncError, type StoreExtension, TABLE_SCHEMAS, sqliteStore } from '../../../src/sync/index.js';
 
 const SRC = fileURLToPath(new URL('../../../src/', import.meta.url));
-const VIEWS = ['ai_visibility', 'ai_visibility_models', 'audit_changes', 'backlink_changes', 'backlink_trend', 'rank_changes'];
+const VIEWS = [
+  'ai_visibility',
+  'ai_visibility_models',
+  'audit_changes',
+  'backlink_changes',
+  'backlink_trend',
+  'rank_changes',
+];
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -31,7 +38,10 @@ function tempDb(): string {
 function viewsOf(path: string): string[] {
   const db = new DatabaseSync(path, { readOnly: true });
   try {
-    return db.prepare("SELECT name FROM sqlite_master WHERE type = 'view' ORDER BY name").all().map((r) => String(r['name']));
+    return db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'view' ORDER BY name")
+      .all()
+      .map((r) => String(r['name']));
   } finally {
     db.close();
   }
@@ -46,7 +56,9 @@ function filesUnder(dir: string): string[] {
 
 describe('insights owns its views', () => {
   test('no file of src/sync imports src/insights (the view SQL is not in seo-visibility/sync)', () => {
-    const offenders = filesUnder(join(SRC, 'sync')).filter((file) => /from '(\.\.\/)+insights\//.test(readFileSync(file, 'utf8')));
+    const offenders = filesUnder(join(SRC, 'sync')).filter((file) =>
+      /from '(\.\.\/)+insights\//.test(readFileSync(file, 'utf8')),
+    );
     expect(offenders.map((file) => relative(SRC, file))).toEqual([]);
   });
 
@@ -77,7 +89,7 @@ describe('insights owns its views', () => {
     const probe: StoreExtension = {
       name: 'probe',
       sqlite: (db) => {
-        const columns = db.prepare('SELECT count(*) AS n FROM pragma_table_info(\'backlinks_anchors\')').all()[0]?.['n'];
+        const columns = db.prepare("SELECT count(*) AS n FROM pragma_table_info('backlinks_anchors')").all()[0]?.['n'];
         calls.push(`columns=${String(columns)}`);
       },
     };
@@ -85,7 +97,9 @@ describe('insights owns its views', () => {
     await store.open();
     const table = TABLE_SCHEMAS['backlinks.anchors'];
     await store.commit({ writes: [{ table, rows: [{ project_id: 'p1', anchor_text: 'a', count: 1 }] }] });
-    await store.commit({ writes: [{ table, rows: [{ project_id: 'p1', anchor_text: 'a', count: 1, first_seen: '2026-01-01', trust: 3 }] }] });
+    await store.commit({
+      writes: [{ table, rows: [{ project_id: 'p1', anchor_text: 'a', count: 1, first_seen: '2026-01-01', trust: 3 }] }],
+    });
     await store.close();
     const base = table.columns.length + 1; // the declared columns and _raw
     expect(calls).toEqual([`columns=${base}`, `columns=${base + 2}`]);

@@ -18,7 +18,9 @@ async function refusingStore(name: string, projectId: string): Promise<string> {
   await store.open();
   await store.close();
   const db = new DatabaseSync(path);
-  db.exec(`CREATE TRIGGER refuse BEFORE INSERT ON rankings_list WHEN NEW.project_id = '${projectId}' BEGIN SELECT RAISE(ABORT, 'rows of this project are refused'); END`);
+  db.exec(
+    `CREATE TRIGGER refuse BEFORE INSERT ON rankings_list WHEN NEW.project_id = '${projectId}' BEGIN SELECT RAISE(ABORT, 'rows of this project are refused'); END`,
+  );
   db.close();
   return path;
 }
@@ -27,7 +29,11 @@ describe('a write the store refuses for good', () => {
   it('says running again will not fix it, and names the dataset and table (not "run again to resume")', async () => {
     const projects = account.sim.data.projects.map((p) => p.id);
     const path = await refusingStore('refusing.db', projects[0] as string);
-    const error = await runSync(account.client, { projects: [projects[0] as string], datasets: ['rankings.list'] }, { store: sqliteStore(path), now: account.now }).catch((e: unknown) => e);
+    const error = await runSync(
+      account.client,
+      { projects: [projects[0] as string], datasets: ['rankings.list'] },
+      { store: sqliteStore(path), now: account.now },
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SyncError);
     expect(error).toMatchObject({ code: 'store', permanent: true });
     const message = (error as Error).message;
@@ -42,30 +48,46 @@ describe('a page rolled back', () => {
   it('SQLite: a column the failed page added is gone with it, and the next page with the same new field adds it again', async () => {
     const path = await refusingStore('rolled-back.db', 'refused');
     const table = TABLE_SCHEMAS['rankings.list'];
-    const row = (project: string) => ({ project_id: project, snapshot_date: '2026-06-10', id: `k-${project}`, keyword: 'k', search_volume: 90 });
+    const row = (project: string) => ({
+      project_id: project,
+      snapshot_date: '2026-06-10',
+      id: `k-${project}`,
+      keyword: 'k',
+      search_volume: 90,
+    });
     const store = sqliteStore(path);
     await store.open();
     try {
-      await expect(store.commit({ writes: [{ table, rows: [row('refused')] }] })).rejects.toMatchObject({ code: 'store', permanent: true });
+      await expect(store.commit({ writes: [{ table, rows: [row('refused')] }] })).rejects.toMatchObject({
+        code: 'store',
+        permanent: true,
+      });
       await store.commit({ writes: [{ table, rows: [row('fine')] }] });
     } finally {
       await store.close();
     }
     const db = new DatabaseSync(path, { readOnly: true });
-    expect(db.prepare('SELECT project_id, search_volume FROM rankings_list').all()).toEqual([{ project_id: 'fine', search_volume: 90 }]);
+    expect(db.prepare('SELECT project_id, search_volume FROM rankings_list').all()).toEqual([
+      { project_id: 'fine', search_volume: 90 },
+    ]);
     db.close();
   });
 });
 
 describe("one project's failure does not stop the others", () => {
-  it('the other projects (and the failed one\'s other datasets) are copied whole; the run then fails naming the failed project, dataset and reason', async () => {
+  it("the other projects (and the failed one's other datasets) are copied whole; the run then fails naming the failed project, dataset and reason", async () => {
     const job = { projects: 'all' as const, datasets: ['rankings.list' as const, 'content.list' as const] };
     const clean = join(account.dir, 'clean.db');
     await runSync(account.client, job, { store: sqliteStore(clean), now: account.now, concurrency: 2 });
     const count = (path: string, table: string) => {
       const db = new DatabaseSync(path, { readOnly: true });
       try {
-        return Object.fromEntries(db.prepare(`SELECT project_id, count(*) AS n FROM ${table} GROUP BY project_id`).all().map((r) => [String(r['project_id']), Number(r['n'])]));
+        return Object.fromEntries(
+          db
+            .prepare(`SELECT project_id, count(*) AS n FROM ${table} GROUP BY project_id`)
+            .all()
+            .map((r) => [String(r['project_id']), Number(r['n'])]),
+        );
       } finally {
         db.close();
       }
@@ -75,14 +97,30 @@ describe("one project's failure does not stop the others", () => {
     expect(projects.length).toBeGreaterThan(2);
     const bad = projects[1] as string;
     const path = await refusingStore('one-bad.db', bad);
-    const error = await runSync(account.client, job, { store: sqliteStore(path), now: account.now, concurrency: 2 }).catch((e: unknown) => e);
+    const error = await runSync(account.client, job, {
+      store: sqliteStore(path),
+      now: account.now,
+      concurrency: 2,
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SyncError);
-    expect(error).toMatchObject({ code: 'store', permanent: true, failures: [expect.objectContaining({ projectId: bad, dataset: 'rankings.list' })] });
-    expect((error as Error).message).toMatch(new RegExp(`^Cannot write to the SQLite store at .*rows of this project are refused.*\\nProject ${bad} failed \\(rankings\\.list\\); everything else was copied\\.`));
+    expect(error).toMatchObject({
+      code: 'store',
+      permanent: true,
+      failures: [expect.objectContaining({ projectId: bad, dataset: 'rankings.list' })],
+    });
+    expect((error as Error).message).toMatch(
+      new RegExp(
+        `^Cannot write to the SQLite store at .*rows of this project are refused.*\\nProject ${bad} failed \\(rankings\\.list\\); everything else was copied\\.`,
+      ),
+    );
     const got = { ranked: count(path, 'rankings_list'), content: count(path, 'content_list') };
     // Only the refused dataset of that project is missing: its other datasets and every other project are whole.
-    const others = (counts: Record<string, number>) => Object.fromEntries(Object.entries(counts).filter(([id]) => id !== bad));
-    expect({ ranked: got.ranked, content: got.content }).toEqual({ ranked: others(reference.ranked), content: reference.content });
+    const others = (counts: Record<string, number>) =>
+      Object.fromEntries(Object.entries(counts).filter(([id]) => id !== bad));
+    expect({ ranked: got.ranked, content: got.content }).toEqual({
+      ranked: others(reference.ranked),
+      content: reference.content,
+    });
   });
 });
 
@@ -98,12 +136,18 @@ describe('a failure that would fail every project alike', () => {
         const url = String(input instanceof Request ? input.url : input);
         if (/\/projects\/[^/?]+\//.test(url)) {
           refused++;
-          throw new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
+          throw new TypeError('fetch failed', {
+            cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),
+          });
         }
         return fetch(input, init);
       },
     });
-    const error = await runSync(client, { projects: 'all', datasets: ['rankings.list', 'content.list'] }, { store: sqliteStore(join(account.dir, 'unreachable.db')), now: account.now, concurrency: 1 }).catch((e: unknown) => e);
+    const error = await runSync(
+      client,
+      { projects: 'all', datasets: ['rankings.list', 'content.list'] },
+      { store: sqliteStore(join(account.dir, 'unreachable.db')), now: account.now, concurrency: 1 },
+    ).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'request_failed', failures: [] });
     expect((error as Error & { cause?: Error }).cause?.name).toBe('ConnectionError');
     expect(refused).toBe(1);

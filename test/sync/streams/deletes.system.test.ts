@@ -4,7 +4,15 @@ import { DatabaseSync } from 'node:sqlite';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SeoVisibilityClient } from '../../../src/index.js';
-import { type SyncJob, type SyncStore, TABLE_SCHEMAS, ndjsonStore, postgresStore, runSync, sqliteStore } from '../../../src/sync/index.js';
+import {
+  type SyncJob,
+  type SyncStore,
+  TABLE_SCHEMAS,
+  ndjsonStore,
+  postgresStore,
+  runSync,
+  sqliteStore,
+} from '../../../src/sync/index.js';
 import { type Account, T0 } from '../support/account.js';
 import { type EditingProxy, dropItems } from '../support/editing-proxy.js';
 import { type ProxiedAccount, startProxiedAccount } from '../support/proxied-account.js';
@@ -30,7 +38,8 @@ interface Kind {
   deleted(id: string, dataset: keyof typeof TABLE_SCHEMAS): Promise<Map<string, string | null>>;
 }
 
-const keyOf = (dataset: keyof typeof TABLE_SCHEMAS, row: Record<string, unknown>) => TABLE_SCHEMAS[dataset].primaryKey.map((k) => String(row[k])).join('|');
+const keyOf = (dataset: keyof typeof TABLE_SCHEMAS, row: Record<string, unknown>) =>
+  TABLE_SCHEMAS[dataset].primaryKey.map((k) => String(row[k])).join('|');
 const iso = (v: unknown) => (v === null || v === undefined ? null : v instanceof Date ? v.toISOString() : String(v));
 
 const KINDS: Kind[] = [
@@ -40,7 +49,12 @@ const KINDS: Kind[] = [
     deleted: async (id, dataset) => {
       const db = new DatabaseSync(join(account.dir, `${id}.db`), { readOnly: true });
       try {
-        return new Map(db.prepare(`SELECT * FROM ${TABLE_SCHEMAS[dataset].table}`).all().map((r) => [keyOf(dataset, r), iso(r['_deleted_at'])]));
+        return new Map(
+          db
+            .prepare(`SELECT * FROM ${TABLE_SCHEMAS[dataset].table}`)
+            .all()
+            .map((r) => [keyOf(dataset, r), iso(r['_deleted_at'])]),
+        );
       } finally {
         db.close();
       }
@@ -50,8 +64,14 @@ const KINDS: Kind[] = [
     name: 'NDJSON (the last line of a key wins: a tombstone line)',
     store: (id) => ndjsonStore(join(account.dir, id)),
     deleted: async (id, dataset) => {
-      const lines = readFileSync(join(account.dir, id, `${TABLE_SCHEMAS[dataset].table}.ndjson`), 'utf8').split('\n').filter(Boolean);
-      return new Map(lines.map((l) => JSON.parse(l) as Record<string, unknown>).map((r) => [keyOf(dataset, r), iso(r['_deleted_at'])]));
+      const lines = readFileSync(join(account.dir, id, `${TABLE_SCHEMAS[dataset].table}.ndjson`), 'utf8')
+        .split('\n')
+        .filter(Boolean);
+      return new Map(
+        lines
+          .map((l) => JSON.parse(l) as Record<string, unknown>)
+          .map((r) => [keyOf(dataset, r), iso(r['_deleted_at'])]),
+      );
     },
   },
   {
@@ -64,7 +84,10 @@ const KINDS: Kind[] = [
   },
 ];
 
-const job: SyncJob = { projects: 'all', datasets: ['projects.list', 'rankings.list', 'backlinks.anchors', 'content.list'] };
+const job: SyncJob = {
+  projects: 'all',
+  datasets: ['projects.list', 'rankings.list', 'backlinks.anchors', 'content.list'],
+};
 const on = (day: number) => () => T0 + day * DAY;
 
 describe.each(KINDS)('deletes at the source ($name)', (kind) => {
@@ -95,7 +118,9 @@ describe.each(KINDS)('deletes at the source ($name)', (kind) => {
     const content = await kind.deleted(id, 'content.list');
     expect(content.get(`${project}|${gone}`)).toEqual(expect.stringMatching(/^2026-06-11T/));
     expect([...content].filter(([, d]) => d !== null).map(([k]) => k)).toEqual([`${project}|${gone}`]);
-    expect((await kind.deleted(id, 'backlinks.anchors')).get(`${project}|${anchor}`)).toEqual(expect.stringMatching(/^2026-06-11T/));
+    expect((await kind.deleted(id, 'backlinks.anchors')).get(`${project}|${anchor}`)).toEqual(
+      expect.stringMatching(/^2026-06-11T/),
+    );
     // The project list read whole: a project it no longer holds is marked.
     expect((await kind.deleted(id, 'projects.list')).get(hidden)).toEqual(expect.stringMatching(/^2026-06-11T/));
     expect((await kind.deleted(id, 'projects.list')).get(project)).toBeNull();

@@ -18,11 +18,19 @@ function marks(path: string, table: string, column: string): Map<string, unknown
   return new Map((dumpTables(path, { deletes: true })[table] ?? []).map((r) => [String(r[column]), r['_deleted_at']]));
 }
 
-const anchor = (i: number) => ({ anchor_text: `anchor ${i}`, count: 5_000 - i, percentage: 0.1, is_dofollow: i % 2 === 0 });
+const anchor = (i: number) => ({
+  anchor_text: `anchor ${i}`,
+  count: 5_000 - i,
+  percentage: 0.1,
+  is_dofollow: i % 2 === 0,
+});
 
 describe('a list that shifts under the read marks no live row', () => {
   it('anchors: one removed and one inserted after page 1 (total unchanged): the skipped live anchor is found by a confirming pass; the removed one is marked by the next day', async () => {
-    const anchors = shiftingList(/\/backlinks\/anchors$/, Array.from({ length: 1_500 }, (_, i) => anchor(i)));
+    const anchors = shiftingList(
+      /\/backlinks\/anchors$/,
+      Array.from({ length: 1_500 }, (_, i) => anchor(i)),
+    );
     account = shiftingAccount([anchors]);
     const { client, sim, now } = account;
     const project = sim.data.listedProjects[0]?.id as string;
@@ -45,7 +53,9 @@ describe('a list that shifts under the read marks no live row', () => {
     expect(run2.status).toBe('completed');
     const afterRun2 = marks(path, 'backlinks_anchors', 'anchor_text');
     expect(afterRun2.get(skipped)).toBeNull();
-    expect(anchors.items.filter((a) => afterRun2.get(String(a['anchor_text'])) !== null).map((a) => a['anchor_text'])).toEqual([]);
+    expect(
+      anchors.items.filter((a) => afterRun2.get(String(a['anchor_text'])) !== null).map((a) => a['anchor_text']),
+    ).toEqual([]);
     // The pass missed a stored key: one confirming pass of two pages.
     expect(run2.datasets['backlinks.anchors']?.requests).toBe(4);
 
@@ -54,12 +64,16 @@ describe('a list that shifts under the read marks no live row', () => {
     const run3 = await runSync(client, job, { store: account.store('anchors'), now });
     const afterRun3 = marks(path, 'backlinks_anchors', 'anchor_text');
     expect(afterRun3.get(removed)).not.toBeNull();
-    expect(anchors.items.filter((a) => afterRun3.get(String(a['anchor_text'])) !== null).map((a) => a['anchor_text'])).toEqual([]);
+    expect(
+      anchors.items.filter((a) => afterRun3.get(String(a['anchor_text'])) !== null).map((a) => a['anchor_text']),
+    ).toEqual([]);
     expect(run3.datasets['backlinks.anchors']?.requests).toBe(4);
 
     // Nothing missing any more: a run costs its two pages and no more.
     await sim.advance(DAY);
-    expect((await runSync(client, job, { store: account.store('anchors'), now })).datasets['backlinks.anchors']?.requests).toBe(2);
+    expect(
+      (await runSync(client, job, { store: account.store('anchors'), now })).datasets['backlinks.anchors']?.requests,
+    ).toBe(2);
   });
 
   it('content (no total): one item deleted after page 1 marks no live item, and the deleted one is marked by the next run', async () => {
@@ -67,8 +81,20 @@ describe('a list that shifts under the read marks no live row', () => {
     account = shiftingAccount([content]);
     const { client, sim, now } = account;
     const project = sim.data.listedProjects[0]?.id as string;
-    const sample = ((await (await sim.fetch(`${sim.baseUrl}/projects/${project}/content?limit=1`, { headers: { authorization: `Bearer ${sim.keys.readOnly}` } })).json()) as { data: Array<Record<string, unknown>> }).data[0];
-    content.items.push(...Array.from({ length: 1_200 }, (_, i) => ({ ...sample, id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, title: `Item ${i}` })));
+    const sample = (
+      (await (
+        await sim.fetch(`${sim.baseUrl}/projects/${project}/content?limit=1`, {
+          headers: { authorization: `Bearer ${sim.keys.readOnly}` },
+        })
+      ).json()) as { data: Array<Record<string, unknown>> }
+    ).data[0];
+    content.items.push(
+      ...Array.from({ length: 1_200 }, (_, i) => ({
+        ...sample,
+        id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+        title: `Item ${i}`,
+      })),
+    );
     const job: SyncJob = { projects: [project], datasets: ['content.list'] };
     const path = account.path('content');
     await runSync(client, job, { store: account.store('content'), now });

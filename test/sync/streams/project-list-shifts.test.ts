@@ -15,7 +15,9 @@ const job = { projects: 'all', datasets: ['projects.list'] } as const;
 
 /** `_deleted_at` by project id, as the store holds it. */
 function marks(path: string): Map<string, unknown> {
-  return new Map((dumpTables(path, { deletes: true })['projects_list'] ?? []).map((r) => [String(r['id']), r['_deleted_at']]));
+  return new Map(
+    (dumpTables(path, { deletes: true })['projects_list'] ?? []).map((r) => [String(r['id']), r['_deleted_at']]),
+  );
 }
 
 /** The project ids the store's last run covered. */
@@ -71,10 +73,17 @@ describe('the project list shrinks while a run reads it', () => {
     });
     account = shiftingAccount([projects]);
     const firstOfPage2 = String(projects.items[500]?.['id']);
-    expect((await runSync(account.client, job, { store: account.store('fresh'), now: account.now })).status).toBe('completed');
+    expect((await runSync(account.client, job, { store: account.store('fresh'), now: account.now })).status).toBe(
+      'completed',
+    );
     const covered = await runProjects(account.store('fresh'));
     expect(covered).toContain(firstOfPage2);
-    expect(projects.items.slice(0, 699).map((p) => String(p['id'])).filter((id) => !covered.includes(id))).toEqual([]);
+    expect(
+      projects.items
+        .slice(0, 699)
+        .map((p) => String(p['id']))
+        .filter((id) => !covered.includes(id)),
+    ).toEqual([]);
     expect(marks(account.path('fresh')).get(firstOfPage2)).toBeNull();
     // Page 2 did not start with page 1's last project: the list was read again (2 + 2 pages).
     expect(projects.served).toBe(4);

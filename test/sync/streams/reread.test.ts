@@ -19,7 +19,12 @@ afterEach(() => {
 
 function account() {
   const sim = createSimulator({ seed: 7, keywordsPerProject: 30, now: () => T0, rateLimit: false });
-  const client = new SeoVisibilityClient({ apiKey: sim.keys.readOnly, baseUrl: sim.baseUrl, fetch: sim.fetch, rateLimit: { windows: false } });
+  const client = new SeoVisibilityClient({
+    apiKey: sim.keys.readOnly,
+    baseUrl: sim.baseUrl,
+    fetch: sim.fetch,
+    rateLimit: { windows: false },
+  });
   const dir = mkdtempSync(join(tmpdir(), 'sv-reread-'));
   dirs.push(dir);
   return { sim, client, path: join(dir, 'copy.db') };
@@ -43,26 +48,54 @@ describe('runSync reread', () => {
   test('a stopped run that was an event hint does not block the next run of another job', async () => {
     const { sim, client, path } = account();
     const [a, b] = sim.data.listedProjects;
-    const hint = await runSync(client, { projects: [a!.id], datasets: ['rankings.list'] }, { store: sqliteStore(path), now: () => T0, reread: ['rankings.list'], budget: { maxRequests: 1 } });
+    const hint = await runSync(
+      client,
+      { projects: [a!.id], datasets: ['rankings.list'] },
+      { store: sqliteStore(path), now: () => T0, reread: ['rankings.list'], budget: { maxRequests: 1 } },
+    );
     expect(hint.status).toBe('stopped');
     // The nightly run (another job) takes over the store instead of failing with job_changed.
-    const nightly = await runSync(client, { projects: [b!.id], datasets: ['rankings.list'] }, { store: sqliteStore(path), now: () => T0 });
+    const nightly = await runSync(
+      client,
+      { projects: [b!.id], datasets: ['rankings.list'] },
+      { store: sqliteStore(path), now: () => T0 },
+    );
     expect(nightly.status).toBe('completed');
   });
 
   test('a stopped run of another job is never discarded by an event hint: job_changed', async () => {
     const { sim, client, path } = account();
     const [a, b] = sim.data.listedProjects;
-    const nightly = await runSync(client, { projects: [a!.id], datasets: ['rankings.list'] }, { store: sqliteStore(path), now: () => T0, budget: { maxRequests: 1 } });
+    const nightly = await runSync(
+      client,
+      { projects: [a!.id], datasets: ['rankings.list'] },
+      { store: sqliteStore(path), now: () => T0, budget: { maxRequests: 1 } },
+    );
     expect(nightly.status).toBe('stopped');
-    const failure = await runSync(client, { projects: [b!.id], datasets: ['rankings.list'] }, { store: sqliteStore(path), now: () => T0, reread: ['rankings.list'] }).catch((e: unknown) => e);
+    const failure = await runSync(
+      client,
+      { projects: [b!.id], datasets: ['rankings.list'] },
+      { store: sqliteStore(path), now: () => T0, reread: ['rankings.list'] },
+    ).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(SyncError);
     expect((failure as SyncError).code).toBe('job_changed');
   });
 
   test('reread names datasets of the job', async () => {
     const { client, path } = account();
-    await expect(runSync(client, { projects: 'all', datasets: ['rankings.list'] }, { store: sqliteStore(path), reread: ['nope' as never] })).rejects.toThrow(InvalidArgumentError);
-    await expect(runSync(client, { projects: 'all', datasets: ['rankings.list'] }, { store: sqliteStore(path), reread: ['content.list'] })).rejects.toThrow(/reread/);
+    await expect(
+      runSync(
+        client,
+        { projects: 'all', datasets: ['rankings.list'] },
+        { store: sqliteStore(path), reread: ['nope' as never] },
+      ),
+    ).rejects.toThrow(InvalidArgumentError);
+    await expect(
+      runSync(
+        client,
+        { projects: 'all', datasets: ['rankings.list'] },
+        { store: sqliteStore(path), reread: ['content.list'] },
+      ),
+    ).rejects.toThrow(/reread/);
   });
 });

@@ -16,7 +16,12 @@ beforeAll(async () => {
   // 1,100 keywords: two pages of rankings.list at its largest page size (1,000).
   account = await startAccount({ keywords: 1_100 });
   proxy = await startEditingProxy(account.sim);
-  client = new SeoVisibilityClient({ apiKey: account.sim.keys.readOnly, baseUrl: proxy.url, retryBackoff: { initialDelay: 1, maxDelay: 5 }, rateLimit: { windows: false } });
+  client = new SeoVisibilityClient({
+    apiKey: account.sim.keys.readOnly,
+    baseUrl: proxy.url,
+    retryBackoff: { initialDelay: 1, maxDelay: 5 },
+    rateLimit: { windows: false },
+  });
 }, 60_000);
 afterAll(async () => {
   await proxy?.close();
@@ -41,22 +46,31 @@ describe('a list that changes under the iteration', () => {
         }
         const before = (body.data as unknown[]).length;
         dropItems(/\/rankings\/keywords$/, (k) => deleted.has(idOf(k)))(hit, body);
-        if (body.meta.pagination?.total !== undefined) body.meta.pagination.total -= deleted.size - (before - (body.data as unknown[]).length);
+        if (body.meta.pagination?.total !== undefined)
+          body.meta.pagination.total -= deleted.size - (before - (body.data as unknown[]).length);
         // The page answers the offset asked for, as the server's would.
-        if (body.meta.pagination) body.meta.pagination.offset = Number(new URL(hit.url, 'http://localhost').searchParams.get('offset') ?? 0);
+        if (body.meta.pagination)
+          body.meta.pagination.offset = Number(new URL(hit.url, 'http://localhost').searchParams.get('offset') ?? 0);
         return undefined;
       },
       (hit, query) => {
         const offset = Number(query.get('offset') ?? 0);
-        if (/\/rankings\/keywords$/.test(hit.path) && pagesServed > 0 && offset >= 15) query.set('offset', String(offset + deleted.size));
+        if (/\/rankings\/keywords$/.test(hit.path) && pagesServed > 0 && offset >= 15)
+          query.set('offset', String(offset + deleted.size));
       },
     );
-    const result = await runSync(client, { projects: [project], datasets: ['rankings.list'] }, { store: sqliteStore(join(account.dir, 'shrinking.db')), now: account.now });
+    const result = await runSync(
+      client,
+      { projects: [project], datasets: ['rankings.list'] },
+      { store: sqliteStore(join(account.dir, 'shrinking.db')), now: account.now },
+    );
     expect(result.status).toBe('completed');
     proxy.edit(undefined);
     const stored = new Set(rowsOf(join(account.dir, 'shrinking.db'), 'rankings.list').map((r) => r['id']));
     expect(deleted.size).toBe(5);
-    const stillThere = Array.from({ length: table.count }, (_, i) => idOf(table.row(i) as unknown as Record<string, unknown>)).filter((k) => !deleted.has(k));
+    const stillThere = Array.from({ length: table.count }, (_, i) =>
+      idOf(table.row(i) as unknown as Record<string, unknown>),
+    ).filter((k) => !deleted.has(k));
     expect(stillThere.filter((k) => !stored.has(k))).toEqual([]);
     // The list was read again from the start: 2 pages, then 2 more.
     expect(result.datasets['rankings.list']?.requests).toBe(4);

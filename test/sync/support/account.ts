@@ -28,7 +28,16 @@ export interface Account {
  * windows run on the real clock, so a test that moves the simulator's clock a day paces on the short
  * windows only and leaves the day to the server and the sync).
  */
-export async function startAccount(options: { keywords?: number; windows?: Array<{ limit: number; intervalMs: number }>; clientWindows?: Array<{ limit: number; intervalMs: number }>; frozen?: boolean; latencyMs?: number; seed?: number } = {}): Promise<Account> {
+export async function startAccount(
+  options: {
+    keywords?: number;
+    windows?: Array<{ limit: number; intervalMs: number }>;
+    clientWindows?: Array<{ limit: number; intervalMs: number }>;
+    frozen?: boolean;
+    latencyMs?: number;
+    seed?: number;
+  } = {},
+): Promise<Account> {
   // With rate limits on, the simulator runs on the real clock: the client compares the resets the
   // server reports with its own clock.
   const frozen = options.frozen ?? !options.windows;
@@ -66,12 +75,17 @@ export async function startAccount(options: { keywords?: number; windows?: Array
  * differs between two runs of the same data) and, unless `deletes` is set, `_deleted_at`: two
  * stores compare equal when this does.
  */
-export function dumpTables(path: string, options: { deletes?: boolean } = {}): Record<string, Array<Record<string, unknown>>> {
+export function dumpTables(
+  path: string,
+  options: { deletes?: boolean } = {},
+): Record<string, Array<Record<string, unknown>>> {
   const db = new DatabaseSync(path, { readOnly: true });
   try {
     const out: Record<string, Array<Record<string, unknown>>> = {};
     for (const [, t] of Object.entries(TABLE_SCHEMAS)) {
-      const rows = db.prepare(`SELECT * FROM ${t.table} ORDER BY ${t.primaryKey.join(', ')}`).all() as Array<Record<string, unknown>>;
+      const rows = db.prepare(`SELECT * FROM ${t.table} ORDER BY ${t.primaryKey.join(', ')}`).all() as Array<
+        Record<string, unknown>
+      >;
       out[t.table] = rows.map((r) => withoutSyncColumns(r, options.deletes));
     }
     return out;
@@ -99,7 +113,16 @@ export function withoutSyncColumns(row: Record<string, unknown>, keepDeleted = f
 export function asStored(record: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(record)) {
-    out[k] = v === undefined ? null : typeof v === 'boolean' ? (v ? 1 : 0) : typeof v === 'object' && v !== null ? JSON.stringify(v) : v;
+    out[k] =
+      v === undefined
+        ? null
+        : typeof v === 'boolean'
+          ? v
+            ? 1
+            : 0
+          : typeof v === 'object' && v !== null
+            ? JSON.stringify(v)
+            : v;
   }
   return out;
 }

@@ -5,7 +5,17 @@ import { build } from 'esbuild';
 /** Bundles a child script of this folder once (a plain .mjs starts in a fraction of the time tsx takes). */
 export async function bundleChild(dir: string, entry = 'child.ts'): Promise<string> {
   const out = join(dir, entry.replace(/\.ts$/, '.mjs'));
-  await build({ entryPoints: [join(import.meta.dirname, entry)], bundle: true, platform: 'node', format: 'esm', target: 'node22', outfile: out, logLevel: 'silent', external: ['pg-native'], banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" } });
+  await build({
+    entryPoints: [join(import.meta.dirname, entry)],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    outfile: out,
+    logLevel: 'silent',
+    external: ['pg-native'],
+    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+  });
   return out;
 }
 
@@ -22,11 +32,24 @@ export interface ChildOutcome {
  * Runs the child; with `killAfter`, sends SIGKILL as soon as it reports that many requests (it may
  * be mid-request or mid-commit: the point is wherever it got to). Bounded by `timeoutMs`.
  */
-export function runChild(script: string, args: Record<string, unknown>, killAfter?: number, timeoutMs = 60_000, killAfterMs?: number): Promise<ChildOutcome> {
+export function runChild(
+  script: string,
+  args: Record<string, unknown>,
+  killAfter?: number,
+  timeoutMs = 60_000,
+  killAfterMs?: number,
+): Promise<ChildOutcome> {
   return new Promise((resolve, reject) => {
-    const child: ChildProcess = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', script, JSON.stringify(args)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child: ChildProcess = spawn(
+      process.execPath,
+      ['--disable-warning=ExperimentalWarning', script, JSON.stringify(args)],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     // `killAfterMs`: SIGKILL that long after the start, wherever it got to (loading, opening the store).
-    const early = killAfterMs === undefined ? undefined : setTimeout(() => child.exitCode === null && child.kill('SIGKILL'), killAfterMs);
+    const early =
+      killAfterMs === undefined
+        ? undefined
+        : setTimeout(() => child.exitCode === null && child.kill('SIGKILL'), killAfterMs);
     let requests = 0;
     let result: ChildOutcome['result'];
     let buffer = '';

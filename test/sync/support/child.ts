@@ -24,13 +24,26 @@ interface ChildArgs {
 
 const args = JSON.parse(process.argv[2] ?? '{}') as ChildArgs;
 if (args.crashAtStep !== undefined) crashAtStep(args.crashAtStep);
-const client = new SeoVisibilityClient({ apiKey: args.apiKey, baseUrl: args.baseUrl, rateLimit: { windows: false }, retryBackoff: { initialDelay: 1, maxDelay: 5 } });
-const store = args.db ? sqliteStore(args.db) : args.postgres ? postgresStore(args.postgres, { schema: args.schema }) : ndjsonStore(args.ndjson ?? '');
-const result = await runSync(client, { projects: 'all', ...(args.datasets ? { datasets: args.datasets as never } : {}) }, {
-  store,
-  now: () => args.now,
-  concurrency: args.concurrency ?? 4,
-  budget: { maxRequests: args.maxRequests },
-  onProgress: (p) => process.stdout.write(`req ${p.requests}\n`),
+const client = new SeoVisibilityClient({
+  apiKey: args.apiKey,
+  baseUrl: args.baseUrl,
+  rateLimit: { windows: false },
+  retryBackoff: { initialDelay: 1, maxDelay: 5 },
 });
+const store = args.db
+  ? sqliteStore(args.db)
+  : args.postgres
+    ? postgresStore(args.postgres, { schema: args.schema })
+    : ndjsonStore(args.ndjson ?? '');
+const result = await runSync(
+  client,
+  { projects: 'all', ...(args.datasets ? { datasets: args.datasets as never } : {}) },
+  {
+    store,
+    now: () => args.now,
+    concurrency: args.concurrency ?? 4,
+    budget: { maxRequests: args.maxRequests },
+    onProgress: (p) => process.stdout.write(`req ${p.requests}\n`),
+  },
+);
 process.stdout.write(`result ${JSON.stringify(result)}\n`);

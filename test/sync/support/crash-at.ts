@@ -8,7 +8,16 @@
 import fs from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 
-const STEPS = ['openSync', 'writeSync', 'fsyncSync', 'renameSync', 'linkSync', 'truncateSync', 'unlinkSync', 'mkdirSync'] as const;
+const STEPS = [
+  'openSync',
+  'writeSync',
+  'fsyncSync',
+  'renameSync',
+  'linkSync',
+  'truncateSync',
+  'unlinkSync',
+  'mkdirSync',
+] as const;
 
 export function crashAtStep(n: number): void {
   let calls = 0;

@@ -38,7 +38,12 @@ export async function startEditingProxy(sim: Simulator): Promise<EditingProxy> {
     if (typeof auth === 'string') headers.set('authorization', auth);
     const query = new URLSearchParams(hit.url.includes('?') ? hit.url.slice(hit.url.indexOf('?') + 1) : '');
     rewriting?.(hit, query);
-    const response = await sim.handle(new Request(`http://localhost/api/v1${hit.path}${query.size ? `?${query}` : ''}`, { method: hit.method, headers }));
+    const response = await sim.handle(
+      new Request(`http://localhost/api/v1${hit.path}${query.size ? `?${query}` : ''}`, {
+        method: hit.method,
+        headers,
+      }),
+    );
     const text = await response.text();
     if (!current || response.status !== 200) {
       sendJson(res, response.status, text);

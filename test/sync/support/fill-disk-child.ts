@@ -17,5 +17,7 @@ try {
   process.stdout.write(`committed ${n}\n`);
 } catch (error) {
   const e = error as Error & { code?: string };
-  process.stdout.write(`failed ${JSON.stringify({ name: e.name, code: e.code, message: e.message, pages: store.get('pages') })}\n`);
+  process.stdout.write(
+    `failed ${JSON.stringify({ name: e.name, code: e.code, message: e.message, pages: store.get('pages') })}\n`,
+  );
 }

@@ -28,15 +28,27 @@ export function fromSqlRows(rows: ReadonlyArray<Record<string, unknown>>): Held 
 export function heldBySqlite(path: string, table: TableSchema): Held {
   const db = new DatabaseSync(path, { readOnly: true });
   try {
-    return fromSqlRows(db.prepare(`SELECT * FROM "${table.table}" ORDER BY ${table.primaryKey.map((k) => `"${k}"`).join(', ')}`).all() as Held);
+    return fromSqlRows(
+      db
+        .prepare(`SELECT * FROM "${table.table}" ORDER BY ${table.primaryKey.map((k) => `"${k}"`).join(', ')}`)
+        .all() as Held,
+    );
   } finally {
     db.close();
   }
 }
 
-export async function heldByPostgres(pool: pg.Pool, schema: string, table: TableSchema, accountId?: string): Promise<Held> {
+export async function heldByPostgres(
+  pool: pg.Pool,
+  schema: string,
+  table: TableSchema,
+  accountId?: string,
+): Promise<Held> {
   const where = accountId !== undefined ? ' WHERE account_id = $1' : '';
-  const { rows } = await pool.query(`SELECT * FROM "${schema}"."${table.table}"${where} ORDER BY ${table.primaryKey.map((k) => `"${k}"`).join(', ')}`, accountId !== undefined ? [accountId] : []);
+  const { rows } = await pool.query(
+    `SELECT * FROM "${schema}"."${table.table}"${where} ORDER BY ${table.primaryKey.map((k) => `"${k}"`).join(', ')}`,
+    accountId !== undefined ? [accountId] : [],
+  );
   return fromSqlRows(rows as Held);
 }
 
@@ -47,7 +59,9 @@ export function heldByNdjson(dir: string, table: TableSchema): Held {
     const row = JSON.parse(line) as Record<string, unknown>;
     latest.set(JSON.stringify(table.primaryKey.map((k) => row[k] ?? null)), row);
   }
-  return [...latest.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => fromSqlRows([row])[0] as Record<string, unknown>);
+  return [...latest.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([, row]) => fromSqlRows([row])[0] as Record<string, unknown>);
 }
 
 /**
@@ -70,8 +84,18 @@ function same(held: unknown, wire: unknown): boolean {
   if (isDeepStrictEqual(held, wire)) return true;
   if (typeof wire === 'boolean') return held === (wire ? 1 : 0);
   // A time column holds the moment, not its spelling (a widened timestamp key spells it in UTC).
-  if (typeof held === 'string' && typeof wire === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(held) && /^\d{4}-\d{2}-\d{2}T/.test(wire)) return Date.parse(held) === Date.parse(wire);
-  if (held instanceof Date) return typeof wire === 'string' && Date.parse(/[zZ]|[+-]\d\d(:?\d\d)?$/.test(wire) || !wire.includes('T') ? wire : `${wire}Z`) === held.getTime();
+  if (
+    typeof held === 'string' &&
+    typeof wire === 'string' &&
+    /^\d{4}-\d{2}-\d{2}T/.test(held) &&
+    /^\d{4}-\d{2}-\d{2}T/.test(wire)
+  )
+    return Date.parse(held) === Date.parse(wire);
+  if (held instanceof Date)
+    return (
+      typeof wire === 'string' &&
+      Date.parse(/[zZ]|[+-]\d\d(:?\d\d)?$/.test(wire) || !wire.includes('T') ? wire : `${wire}Z`) === held.getTime()
+    );
   if (wire !== null && typeof wire === 'object' && typeof held === 'string') {
     try {
       return isDeepStrictEqual(JSON.parse(held), wire);

@@ -24,17 +24,52 @@ export function wideRecord(count: number): Record<string, unknown> {
 
 /** The pages, in the order a run would commit them. `wide` sets the width of the wide record. */
 export function hostilePages(wide = 1_700): HostilePage[] {
-  const rank = (n: number, extra: Record<string, unknown>) => ({ project_id: PROJECT, snapshot_date: DAY, id: KW(n), keyword: `keyword ${n}`, desktop_position: n, ...extra });
+  const rank = (n: number, extra: Record<string, unknown>) => ({
+    project_id: PROJECT,
+    snapshot_date: DAY,
+    id: KW(n),
+    keyword: `keyword ${n}`,
+    desktop_position: n,
+    ...extra,
+  });
   return [
     // A field the server added: a number on page 1, "n/a" and an object on page 2.
-    { table: TABLE_SCHEMAS['rankings.list'], rows: [rank(1, { difficulty: 37, traffic: 120 }), rank(2, { keyword: 'nul \u0000 inside' })] },
-    { table: TABLE_SCHEMAS['rankings.list'], rows: [rank(3, { difficulty: 'n/a', traffic: { monthly: 120 } }), rank(4, { keyword: 'lone \ud800 surrogate', desktop_position: 'n/a' })] },
+    {
+      table: TABLE_SCHEMAS['rankings.list'],
+      rows: [rank(1, { difficulty: 37, traffic: 120 }), rank(2, { keyword: 'nul \u0000 inside' })],
+    },
+    {
+      table: TABLE_SCHEMAS['rankings.list'],
+      rows: [
+        rank(3, { difficulty: 'n/a', traffic: { monthly: 120 } }),
+        rank(4, { keyword: 'lone \ud800 surrogate', desktop_position: 'n/a' }),
+      ],
+    },
     // Free strings in timestamp and date columns, one of them a key.
-    { table: TABLE_SCHEMAS['content.list'], rows: [{ project_id: PROJECT, id: 'c1', title: 'empty due date', due_date: '', scheduled_date: '2026-02-30T10:00:00Z' }] },
-    { table: TABLE_SCHEMAS['audits.list'], rows: [{ project_id: PROJECT, id: 'a1', status: 'running', completed_at: '', started_at: 'yesterday' }] },
+    {
+      table: TABLE_SCHEMAS['content.list'],
+      rows: [
+        {
+          project_id: PROJECT,
+          id: 'c1',
+          title: 'empty due date',
+          due_date: '',
+          scheduled_date: '2026-02-30T10:00:00Z',
+        },
+      ],
+    },
+    {
+      table: TABLE_SCHEMAS['audits.list'],
+      rows: [{ project_id: PROJECT, id: 'a1', status: 'running', completed_at: '', started_at: 'yesterday' }],
+    },
     // A key of type date (then timestamp) that gets a value it cannot hold, after rows it held: the
     // rows before stay, and one read again after it keeps its key (no second copy).
-    { table: TABLE_SCHEMAS['rankings.history'], rows: [{ project_id: PROJECT, keyword_id: KW(1), check_date: '2026-06-09', desktop_position: 3, source: 'history' }] },
+    {
+      table: TABLE_SCHEMAS['rankings.history'],
+      rows: [
+        { project_id: PROJECT, keyword_id: KW(1), check_date: '2026-06-09', desktop_position: 3, source: 'history' },
+      ],
+    },
     {
       table: TABLE_SCHEMAS['rankings.history'],
       rows: [
@@ -46,7 +81,13 @@ export function hostilePages(wide = 1_700): HostilePage[] {
       table: TABLE_SCHEMAS['prompts.history'],
       rows: [
         { project_id: PROJECT, prompt_id: 'p1', model: 'gpt', checked_at: '2026-06-09T10:00:00Z', is_visible: true },
-        { project_id: PROJECT, prompt_id: 'p1', model: 'claude', checked_at: '2026-06-09T11:00:00+02:00', is_visible: false },
+        {
+          project_id: PROJECT,
+          prompt_id: 'p1',
+          model: 'claude',
+          checked_at: '2026-06-09T11:00:00+02:00',
+          is_visible: false,
+        },
       ],
     },
     {
@@ -60,8 +101,20 @@ export function hostilePages(wide = 1_700): HostilePage[] {
     {
       table: TABLE_SCHEMAS['prompts.list'],
       rows: [
-        { project_id: PROJECT, snapshot_date: DAY, id: 'p1', prompt: 'nul in json', latest_responses: [{ model: 'gpt', excerpt: 'a\u0000b' }] },
-        { project_id: PROJECT, snapshot_date: DAY, id: 'p2', prompt: 'surrogate in json', latest_responses: { '\udc00key': 'x\ud83dy' } },
+        {
+          project_id: PROJECT,
+          snapshot_date: DAY,
+          id: 'p1',
+          prompt: 'nul in json',
+          latest_responses: [{ model: 'gpt', excerpt: 'a\u0000b' }],
+        },
+        {
+          project_id: PROJECT,
+          snapshot_date: DAY,
+          id: 'p2',
+          prompt: 'surrogate in json',
+          latest_responses: { '\udc00key': 'x\ud83dy' },
+        },
       ],
     },
     // More fields than a table can have columns.

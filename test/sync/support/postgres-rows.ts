@@ -26,7 +26,10 @@ export async function dumpPostgres(
   const out: Record<string, Array<Record<string, unknown>>> = {};
   for (const t of Object.values(TABLE_SCHEMAS)) {
     const where = options.accountId !== undefined ? ' WHERE account_id = $1' : '';
-    const { rows } = await pool.query(`SELECT * FROM "${schema}"."${t.table}"${where} ORDER BY ${t.primaryKey.map((k) => `"${k}"`).join(', ')}`, options.accountId !== undefined ? [options.accountId] : []);
+    const { rows } = await pool.query(
+      `SELECT * FROM "${schema}"."${t.table}"${where} ORDER BY ${t.primaryKey.map((k) => `"${k}"`).join(', ')}`,
+      options.accountId !== undefined ? [options.accountId] : [],
+    );
     const reference = new Map((like[t.table] ?? []).map((r) => [keyOf(t.primaryKey, r), r]));
     out[t.table] = rows.map((row: Record<string, unknown>) => {
       const { account_id: _account, ...rest } = row;
@@ -42,8 +45,10 @@ const keyOf = (key: readonly string[], row: Record<string, unknown>) => JSON.str
 
 /** A Postgres value as SQLite holds it, when `stored` (SQLite's) says the same thing. */
 function asSqlite(value: unknown, stored: unknown): unknown {
-  if (value instanceof Date) return typeof stored === 'string' && Date.parse(stored) === value.getTime() ? stored : value.toISOString();
+  if (value instanceof Date)
+    return typeof stored === 'string' && Date.parse(stored) === value.getTime() ? stored : value.toISOString();
   if (typeof value === 'boolean') return value ? 1 : 0;
-  if (value !== null && typeof value === 'object') return typeof stored === 'string' && isDeepStrictEqual(JSON.parse(stored), value) ? stored : JSON.stringify(value);
+  if (value !== null && typeof value === 'object')
+    return typeof stored === 'string' && isDeepStrictEqual(JSON.parse(stored), value) ? stored : JSON.stringify(value);
   return value;
 }

@@ -20,7 +20,12 @@ export interface ProxiedAccount {
 export async function startProxiedAccount(options: { keywords: number }): Promise<ProxiedAccount> {
   const [account, server] = await Promise.all([startAccount(options), startPostgres()]);
   const proxy = await startEditingProxy(account.sim);
-  const client = new SeoVisibilityClient({ apiKey: account.sim.keys.readOnly, baseUrl: proxy.url, retryBackoff: { initialDelay: 1, maxDelay: 5 }, rateLimit: { windows: false } });
+  const client = new SeoVisibilityClient({
+    apiKey: account.sim.keys.readOnly,
+    baseUrl: proxy.url,
+    retryBackoff: { initialDelay: 1, maxDelay: 5 },
+    rateLimit: { windows: false },
+  });
   const pool = testPool(server.url);
   return {
     account,

@@ -26,10 +26,23 @@ export interface ShiftingAccount {
 /** Starts an account at T0 (noon UTC) whose `lists` are served from the test's arrays. */
 export function shiftingAccount(lists: readonly ShiftingList[], options: { keywords?: number } = {}): ShiftingAccount {
   const sim = createSimulator({ seed: 7, keywordsPerProject: options.keywords ?? 10, now: () => T0, rateLimit: false });
-  const client = new SeoVisibilityClient({ apiKey: sim.keys.readOnly, baseUrl: sim.baseUrl, fetch: shiftingFetch(sim, lists), retryBackoff: { initialDelay: 1, maxDelay: 5 }, rateLimit: { windows: false } });
+  const client = new SeoVisibilityClient({
+    apiKey: sim.keys.readOnly,
+    baseUrl: sim.baseUrl,
+    fetch: shiftingFetch(sim, lists),
+    retryBackoff: { initialDelay: 1, maxDelay: 5 },
+    rateLimit: { windows: false },
+  });
   const dir = mkdtempSync(join(tmpdir(), 'sv-shift-'));
   const path = (name: string) => join(dir, `${name}.db`);
-  return { sim, client, now: () => sim.now(), store: (name) => sqliteStore(path(name)), path, close: () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    sim,
+    client,
+    now: () => sim.now(),
+    store: (name) => sqliteStore(path(name)),
+    path,
+    close: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 /** `n` project records in the wire's shape, with ids that differ from the simulator's. */

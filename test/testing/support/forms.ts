@@ -82,7 +82,10 @@ export interface Reply {
 
 /** Minimal client over plain fetch (the SDK is written in parallel; these tests must not use it). */
 export class Api {
-  constructor(readonly baseUrl: string, readonly key: string) {}
+  constructor(
+    readonly baseUrl: string,
+    readonly key: string,
+  ) {}
 
   get(path: string, query: Record<string, string | number> = {}): Promise<Reply> {
     const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString();
@@ -92,7 +95,12 @@ export class Api {
   async send(method: string, path: string, body?: unknown, init: RequestInit = {}): Promise<Reply> {
     const headers: Record<string, string> = { authorization: `Bearer ${this.key}` };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(`${this.baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), ...init });
+    const res = await fetch(`${this.baseUrl}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      ...init,
+    });
     const text = await res.text();
     let parsed: unknown = text;
     try {

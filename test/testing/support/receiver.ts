@@ -10,7 +10,9 @@ export interface Received {
 /**
  * A tiny loopback HTTP receiver for webhook deliveries (127.0.0.1 only). Answers `status`.
  */
-export async function startReceiver(status = 204): Promise<{ url: string; received: Received[]; close(): Promise<void> }> {
+export async function startReceiver(
+  status = 204,
+): Promise<{ url: string; received: Received[]; close(): Promise<void> }> {
   const received: Received[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -27,6 +29,10 @@ export async function startReceiver(status = 204): Promise<{ url: string; receiv
   return {
     url: `http://127.0.0.1:${port}`,
     received,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -4,7 +4,13 @@
  */
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { connect } from 'node:net';
-import { createWebhookReceiver, generateWebhookSecret, webhookUrl, type WebhookReceiver, type WebhookReceiverOptions } from '../../../src/webhooks/index.js';
+import {
+  createWebhookReceiver,
+  generateWebhookSecret,
+  webhookUrl,
+  type WebhookReceiver,
+  type WebhookReceiverOptions,
+} from '../../../src/webhooks/index.js';
 
 export const SECRET = generateWebhookSecret();
 
@@ -23,7 +29,8 @@ export interface Served {
 export async function serveReceiver(options: Partial<WebhookReceiverOptions> = {}): Promise<Served> {
   const calls: string[] = [];
   const receiver = createWebhookReceiver({ secret: SECRET, path: '/hooks/seo', ...options });
-  for (const name of ['audit.completed', 'keywords.updated', 'unknown'] as const) receiver.on(name, (event: { event: string }) => void calls.push(event.event));
+  for (const name of ['audit.completed', 'keywords.updated', 'unknown'] as const)
+    receiver.on(name, (event: { event: string }) => void calls.push(event.event));
   const server: Server = createServer(receiver.node);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as { port: number }).port;
@@ -49,7 +56,13 @@ export function streamHuge(port: number, path: string, total: number, headers: R
     let sent = 0;
     let status: number | undefined;
     let peak = rssBefore;
-    const request = httpRequest({ host: '127.0.0.1', port, path, method: 'POST', headers: { 'content-type': 'application/json', ...headers } });
+    const request = httpRequest({
+      host: '127.0.0.1',
+      port,
+      path,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+    });
     const finish = () => resolve({ status, sent, rssGrowth: peak - rssBefore });
     request.on('response', (response) => {
       status = response.statusCode;
@@ -78,7 +91,9 @@ export function slowloris(port: number, path: string, everyMs = 50): Promise<str
   let answer = '';
   socket.on('data', (data) => (answer += data.toString()));
   socket.on('error', () => undefined);
-  socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`);
+  socket.write(
+    `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`,
+  );
   const drip = setInterval(() => socket.writable && socket.write(' '), everyMs);
   return new Promise((resolve) =>
     socket.on('close', () => {

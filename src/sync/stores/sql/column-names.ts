@@ -18,7 +18,10 @@
 export function columnFor(field: string, declared: ReadonlySet<string>, reservedLower: ReadonlySet<string>): string {
   if (declared.has(field)) return field;
   if (/^[a-z_][a-z0-9_]{0,54}$/.test(field) && !reservedLower.has(field)) return field;
-  const base = field.toLowerCase().replace(/[^a-z0-9_]/g, '_').slice(0, 40);
+  const base = field
+    .toLowerCase()
+    .replace(/[^a-z0-9_]/g, '_')
+    .slice(0, 40);
   return `${/^[a-z_]/.test(base) ? base : `_${base}`}__${fnv1a32(field).toString(16).padStart(8, '0')}`;
 }
 

@@ -74,9 +74,18 @@ export function nearest(value: unknown, type: ColumnType, dialect: SqlDialect): 
  * @internal
  */
 export function isIsoTime(text: string): boolean {
-  const m = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,6})?)?(?:[Zz]|[+-](\d{2})(?::?(\d{2}))?)?)?$/.exec(text);
+  const m =
+    /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,6})?)?(?:[Zz]|[+-](\d{2})(?::?(\d{2}))?)?)?$/.exec(
+      text,
+    );
   if (!m || !isIsoDay(m[1] as string)) return false;
-  const [hour, minute, second, zoneHour, zoneMinute] = m.slice(2).map((v) => Number(v ?? 0)) as [number, number, number, number, number];
+  const [hour, minute, second, zoneHour, zoneMinute] = m.slice(2).map((v) => Number(v ?? 0)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   return hour <= 23 && minute <= 59 && second <= 59 && zoneHour <= 15 && zoneMinute <= 59;
 }
 

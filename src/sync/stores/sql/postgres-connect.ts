@@ -22,18 +22,44 @@ export function describeUrl(connectionString: string): PgTarget {
   try {
     url = new URL(connectionString);
   } catch {
-    throw new SyncError('store', 'postgresStore(connectionString): expected a URL such as postgres://user:password@host:5432/database (the value given is not one; it is not repeated here in case it holds a password)');
+    throw new SyncError(
+      'store',
+      'postgresStore(connectionString): expected a URL such as postgres://user:password@host:5432/database (the value given is not one; it is not repeated here in case it holds a password)',
+    );
   }
-  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') throw new SyncError('store', `postgresStore(connectionString): expected a postgres:// or postgresql:// URL, got ${url.protocol}//…`);
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:')
+    throw new SyncError(
+      'store',
+      `postgresStore(connectionString): expected a postgres:// or postgresql:// URL, got ${url.protocol}//…`,
+    );
   const password = decodeURIComponent(url.password);
-  return target(url.hostname || 'localhost', url.port || '5432', decodeURIComponent(url.pathname.slice(1)) || decodeURIComponent(url.username) || 'postgres', decodeURIComponent(url.username), password ? [password, url.password] : []);
+  return target(
+    url.hostname || 'localhost',
+    url.port || '5432',
+    decodeURIComponent(url.pathname.slice(1)) || decodeURIComponent(url.username) || 'postgres',
+    decodeURIComponent(url.username),
+    password ? [password, url.password] : [],
+  );
 }
 
 /** The same for a pool the caller made. @internal */
 export function describePool(pool: Pool): PgTarget {
-  const o = pool.options as { host?: string; port?: number; database?: string; user?: string; password?: unknown; connectionString?: string };
+  const o = pool.options as {
+    host?: string;
+    port?: number;
+    database?: string;
+    user?: string;
+    password?: unknown;
+    connectionString?: string;
+  };
   if (o.connectionString) return describeUrl(o.connectionString);
-  return target(o.host ?? 'localhost', String(o.port ?? 5432), o.database ?? o.user ?? 'postgres', o.user ?? '', typeof o.password === 'string' && o.password ? [o.password] : []);
+  return target(
+    o.host ?? 'localhost',
+    String(o.port ?? 5432),
+    o.database ?? o.user ?? 'postgres',
+    o.user ?? '',
+    typeof o.password === 'string' && o.password ? [o.password] : [],
+  );
 }
 
 function target(host: string, port: string, database: string, user: string, secrets: string[]): PgTarget {
@@ -55,11 +81,17 @@ export function pgMessage(error: unknown, t: PgTarget): string {
 }
 
 const missingPg = (_name: string, cause: unknown) =>
-  new SyncError('store', "postgresStore needs the optional peer dependency pg (node-postgres), which could not be loaded. Install it: npm install pg", { cause });
+  new SyncError(
+    'store',
+    'postgresStore needs the optional peer dependency pg (node-postgres), which could not be loaded. Install it: npm install pg',
+    { cause },
+  );
 
 /** `pg`, an optional peer dependency, loaded on first use with an error that says what to install. @internal */
 export const loadPg: () => Promise<PgModule> = loadOnce(() =>
-  importPeer('pg', () => import('pg'), missingPg).then((mod) => ((mod as unknown as { default?: PgModule }).default ?? mod) as PgModule),
+  importPeer('pg', () => import('pg'), missingPg).then(
+    (mod) => ((mod as unknown as { default?: PgModule }).default ?? mod) as PgModule,
+  ),
 );
 
 /**
@@ -69,7 +101,13 @@ export const loadPg: () => Promise<PgModule> = loadOnce(() =>
  * @internal
  */
 export function ownPool(pg: PgModule, connectionString: string): Pool {
-  return new pg.Pool({ connectionString, max: 1, keepAlive: true, keepAliveInitialDelayMillis: 10_000, connectionTimeoutMillis: 30_000 });
+  return new pg.Pool({
+    connectionString,
+    max: 1,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+    connectionTimeoutMillis: 30_000,
+  });
 }
 
 /**

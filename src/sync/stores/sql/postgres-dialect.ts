@@ -31,7 +31,14 @@ export interface PostgresDialectConfig {
 
 /** Rows per INSERT statement: Postgres takes at most 65,535 parameters. */
 const MAX_PARAMS = 60_000;
-const SQL_TYPES: Record<ColumnType, string> = { text: 'text', number: 'double precision', boolean: 'boolean', timestamp: 'timestamptz', date: 'date', json: 'jsonb' };
+const SQL_TYPES: Record<ColumnType, string> = {
+  text: 'text',
+  number: 'double precision',
+  boolean: 'boolean',
+  timestamp: 'timestamptz',
+  date: 'date',
+  json: 'jsonb',
+};
 
 /**
  * PostgreSQL's part of a SQL store (sql-store.ts): a schema, typed columns, a session advisory lock,
@@ -108,7 +115,9 @@ export class PostgresDialect implements StoreDialect {
       client?.destroy();
       if (!('pool' in this.#source)) await settleWithin(CLOSE_WAIT_MS, pool.end());
       if (error instanceof SyncError) throw error;
-      throw new SyncError('store', `Cannot open the Postgres store at ${this.location}: ${pgMessage(error, t)}`, { cause: scrubbedCause(error, t) });
+      throw new SyncError('store', `Cannot open the Postgres store at ${this.location}: ${pgMessage(error, t)}`, {
+        cause: scrubbedCause(error, t),
+      });
     }
   }
 
@@ -118,7 +127,9 @@ export class PostgresDialect implements StoreDialect {
    * while it holds another).
    */
   async begin(ddl: boolean): Promise<void> {
-    await this.#session.query(`BEGIN; ${this.#timeouts}; SELECT ${ddl ? 'pg_advisory_xact_lock' : 'pg_advisory_xact_lock_shared'}(${this.#ddlKey})`);
+    await this.#session.query(
+      `BEGIN; ${this.#timeouts}; SELECT ${ddl ? 'pg_advisory_xact_lock' : 'pg_advisory_xact_lock_shared'}(${this.#ddlKey})`,
+    );
   }
 
   /** Another account's store may have changed the schema since this one opened. */
@@ -129,9 +140,16 @@ export class PostgresDialect implements StoreDialect {
   async changeColumns(added: readonly AddedColumn[], widened: readonly WidenedColumn[]): Promise<void> {
     const client = this.#session;
     // PostgreSQL cannot change the type of a column a view reads: the extensions drop theirs first.
-    if (widened.length) for (const extension of this.#extensions) await extension.beforePostgresRetype?.(client, this.#schema);
-    for (const [table, column, from] of widened) await client.query(`ALTER TABLE ${this.#id(table)} ALTER COLUMN ${quoteId(column)} TYPE text USING ${asText(column, from)}`);
-    for (const [table, column, type] of added) await client.query(`ALTER TABLE ${this.#id(table)} ADD COLUMN IF NOT EXISTS ${quoteId(column)} ${SQL_TYPES[type]}`);
+    if (widened.length)
+      for (const extension of this.#extensions) await extension.beforePostgresRetype?.(client, this.#schema);
+    for (const [table, column, from] of widened)
+      await client.query(
+        `ALTER TABLE ${this.#id(table)} ALTER COLUMN ${quoteId(column)} TYPE text USING ${asText(column, from)}`,
+      );
+    for (const [table, column, type] of added)
+      await client.query(
+        `ALTER TABLE ${this.#id(table)} ADD COLUMN IF NOT EXISTS ${quoteId(column)} ${SQL_TYPES[type]}`,
+      );
   }
 
   async commit(): Promise<void> {
@@ -175,7 +193,12 @@ export class PostgresDialect implements StoreDialect {
       if (client.busy) client.destroy();
       else {
         try {
-          if (holder) await client.query(`DELETE FROM ${this.#id('_sync_lock')} WHERE scope = $1 AND holder->>'token' = $2`, [this.#scopeKey, holder.token], CLOSE_WAIT_MS);
+          if (holder)
+            await client.query(
+              `DELETE FROM ${this.#id('_sync_lock')} WHERE scope = $1 AND holder->>'token' = $2`,
+              [this.#scopeKey, holder.token],
+              CLOSE_WAIT_MS,
+            );
           await client.query('SELECT pg_advisory_unlock($1, $2)', this.#lockKey(), CLOSE_WAIT_MS);
           client.release();
         } catch {
@@ -226,7 +249,10 @@ export class PostgresDialect implements StoreDialect {
   async #lock(client: PgSession): Promise<number> {
     const deadline = Date.now() + this.#lockWaitMs;
     for (;;) {
-      const got = await client.query<{ ok: boolean; backend: number }>('SELECT pg_try_advisory_lock($1, $2) AS ok, pg_backend_pid() AS backend', this.#lockKey());
+      const got = await client.query<{ ok: boolean; backend: number }>(
+        'SELECT pg_try_advisory_lock($1, $2) AS ok, pg_backend_pid() AS backend',
+        this.#lockKey(),
+      );
       if (got.rows[0]?.ok) return got.rows[0].backend;
       if (Date.now() >= deadline) throw await this.#inUse(client);
       await new Promise((resolve) => setTimeout(resolve, Math.min(250, Math.max(1, deadline - Date.now()))));
@@ -246,17 +272,31 @@ export class PostgresDialect implements StoreDialect {
         "SELECT l.pid, a.backend_start AS since FROM pg_locks l LEFT JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.granted AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) AND l.classid = $1::oid AND l.objid = $2::oid AND l.objsubid = 2",
         [classid, objid],
       )
-      .then((r) => r.rows[0], () => undefined);
-    const row = await client.query<{ holder: LockHolder }>(`SELECT holder FROM ${this.#id('_sync_lock')} WHERE scope = $1`, [this.#scopeKey]).then((r) => r.rows[0]?.holder, () => undefined);
+      .then(
+        (r) => r.rows[0],
+        () => undefined,
+      );
+    const row = await client
+      .query<{ holder: LockHolder }>(`SELECT holder FROM ${this.#id('_sync_lock')} WHERE scope = $1`, [this.#scopeKey])
+      .then(
+        (r) => r.rows[0]?.holder,
+        () => undefined,
+      );
     // A row without `backend` was written by an older version: it names its holder as it always did.
-    const named = row && (live === undefined || row.backend === undefined || row.backend === live.pid) ? row : undefined;
-    const session = live ? `PostgreSQL session pid ${live.pid}${live.since ? `, connected since ${live.since.toISOString()}` : ''}` : '';
+    const named =
+      row && (live === undefined || row.backend === undefined || row.backend === live.pid) ? row : undefined;
+    const session = live
+      ? `PostgreSQL session pid ${live.pid}${live.since ? `, connected since ${live.since.toISOString()}` : ''}`
+      : '';
     return inUse(this.location, named, remedy, session);
   }
 
   /** Writes who holds the run lock, for another process's `in_use` message. */
   async #recordHolder(client: PgSession, holder: LockHolder): Promise<void> {
-    await client.query(`INSERT INTO ${this.#id('_sync_lock')} (scope, holder) VALUES ($1, $2) ON CONFLICT (scope) DO UPDATE SET holder = EXCLUDED.holder`, [this.#scopeKey, JSON.stringify(holder)]);
+    await client.query(
+      `INSERT INTO ${this.#id('_sync_lock')} (scope, holder) VALUES ($1, $2) ON CONFLICT (scope) DO UPDATE SET holder = EXCLUDED.holder`,
+      [this.#scopeKey, JSON.stringify(holder)],
+    );
   }
 
   /** The one place schema objects are made at open: the schema, lock and progress tables, data tables, columns added since, and the extensions' objects (views). */
@@ -265,13 +305,22 @@ export class PostgresDialect implements StoreDialect {
       // Stores of other accounts may create the same tables at the same moment: one at a time.
       await client.query(`BEGIN; ${this.#timeouts}; SELECT pg_advisory_xact_lock(${this.#ddlKey})`);
       await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteId(this.#schema)}`);
-      await client.query(`CREATE TABLE IF NOT EXISTS ${this.#id('_sync_lock')} (scope text PRIMARY KEY, holder jsonb NOT NULL)`);
-      await client.query(`CREATE TABLE IF NOT EXISTS ${this.#id('_sync_state')} (scope text NOT NULL, key text NOT NULL, value jsonb NOT NULL, PRIMARY KEY (scope, key))`);
+      await client.query(
+        `CREATE TABLE IF NOT EXISTS ${this.#id('_sync_lock')} (scope text PRIMARY KEY, holder jsonb NOT NULL)`,
+      );
+      await client.query(
+        `CREATE TABLE IF NOT EXISTS ${this.#id('_sync_state')} (scope text NOT NULL, key text NOT NULL, value jsonb NOT NULL, PRIMARY KEY (scope, key))`,
+      );
       const scoped = this.#scope !== undefined;
       for (const table of Object.values(TABLE_SCHEMAS)) {
-        const cols = table.columns.map((col) => `${quoteId(col)} ${SQL_TYPES[table.types[col] ?? 'text']}${table.primaryKey.includes(col) ? ' NOT NULL' : ''}`);
+        const cols = table.columns.map(
+          (col) =>
+            `${quoteId(col)} ${SQL_TYPES[table.types[col] ?? 'text']}${table.primaryKey.includes(col) ? ' NOT NULL' : ''}`,
+        );
         const key = [...(scoped ? ['account_id'] : []), ...table.primaryKey].map(quoteId).join(', ');
-        await client.query(`CREATE TABLE IF NOT EXISTS ${this.#id(table.table)} (${scoped ? '"account_id" text NOT NULL, ' : ''}${cols.join(', ')}, ${quoteId(RAW_COLUMN)} text, PRIMARY KEY (${key}))`);
+        await client.query(
+          `CREATE TABLE IF NOT EXISTS ${this.#id(table.table)} (${scoped ? '"account_id" text NOT NULL, ' : ''}${cols.join(', ')}, ${quoteId(RAW_COLUMN)} text, PRIMARY KEY (${key}))`,
+        );
       }
       this.#columns.clear();
       for (const [table, cols] of await this.#readColumns(client)) this.#columns.set(table, cols);
@@ -287,7 +336,9 @@ export class PostgresDialect implements StoreDialect {
         for (const col of [...table.columns, RAW_COLUMN]) {
           if (cols.has(col)) continue;
           const type = table.types[col] ?? 'text';
-          await client.query(`ALTER TABLE ${this.#id(table.table)} ADD COLUMN IF NOT EXISTS ${quoteId(col)} ${SQL_TYPES[type]}`);
+          await client.query(
+            `ALTER TABLE ${this.#id(table.table)} ADD COLUMN IF NOT EXISTS ${quoteId(col)} ${SQL_TYPES[type]}`,
+          );
           cols.set(col, type);
         }
         this.#columns.set(table.table, cols);
@@ -317,20 +368,28 @@ export class PostgresDialect implements StoreDialect {
     return out;
   }
 
-
   async #loadState(client: PgSession): Promise<Array<[string, unknown]>> {
-    const rows = await client.query<{ key: string; value: unknown }>(`SELECT key, value FROM ${this.#id('_sync_state')} WHERE scope = $1`, [this.#scopeKey]);
+    const rows = await client.query<{ key: string; value: unknown }>(
+      `SELECT key, value FROM ${this.#id('_sync_state')} WHERE scope = $1`,
+      [this.#scopeKey],
+    );
     return rows.rows.map((r) => [fromStateKey(r.key), fromStateValue(r.value)]);
   }
 
   /** Upserts in as few statements as the parameter limit allows, each row once (the last row of a key wins). */
-  async writeRows(table: TableSchema, prepared: readonly PreparedRow[], known: ReadonlyMap<string, ColumnType>): Promise<void> {
+  async writeRows(
+    table: TableSchema,
+    prepared: readonly PreparedRow[],
+    known: ReadonlyMap<string, ColumnType>,
+  ): Promise<void> {
     const client = this.#session;
     const scoped = this.#scope !== undefined;
     const cols = [...known.keys()].filter((col) => (col !== 'account_id' || !scoped) && col !== RAW_COLUMN);
     const key = [...(scoped ? ['account_id'] : []), ...table.primaryKey];
     const all = [...(scoped ? ['account_id'] : []), ...cols, RAW_COLUMN];
-    const updates = [...cols, RAW_COLUMN].filter((col) => !table.primaryKey.includes(col)).map((col) => `${quoteId(col)} = EXCLUDED.${quoteId(col)}`);
+    const updates = [...cols, RAW_COLUMN]
+      .filter((col) => !table.primaryKey.includes(col))
+      .map((col) => `${quoteId(col)} = EXCLUDED.${quoteId(col)}`);
     const head = `INSERT INTO ${this.#id(table.table)} (${all.map(quoteId).join(', ')}) VALUES `;
     const tail = ` ON CONFLICT (${key.map(quoteId).join(', ')}) DO ${updates.length ? `UPDATE SET ${updates.join(', ')}` : 'NOTHING'}`;
     const typeOf = (col: string) => known.get(col) ?? 'text';
@@ -338,10 +397,12 @@ export class PostgresDialect implements StoreDialect {
     // compared as the database will (two spellings of one moment, or two texts that differ only in a
     // character PostgreSQL cannot hold, are one key there).
     const keyOf = (cells: ReadonlyMap<string, unknown>) =>
-      JSON.stringify(table.primaryKey.map((k) => {
-        const v = cells.get(k) ?? null;
-        return typeOf(k) === 'timestamp' && typeof v === 'string' ? Date.parse(utcTime(v).replace(' ', 'T')) : v;
-      }));
+      JSON.stringify(
+        table.primaryKey.map((k) => {
+          const v = cells.get(k) ?? null;
+          return typeOf(k) === 'timestamp' && typeof v === 'string' ? Date.parse(utcTime(v).replace(' ', 'T')) : v;
+        }),
+      );
     const unique = new Map<string, (typeof prepared)[number]>();
     for (const p of prepared) unique.set(keyOf(p.cells), p);
     const list = [...unique.values()];
@@ -351,7 +412,13 @@ export class PostgresDialect implements StoreDialect {
       const params: unknown[] = [];
       const tuples = batch.map(({ cells, raw }) => {
         const placeholders = all.map((col) => {
-          params.push(col === 'account_id' && scoped ? this.#scope : col === RAW_COLUMN ? rawText(raw) : pgValue(cells.get(col), typeOf(col)));
+          params.push(
+            col === 'account_id' && scoped
+              ? this.#scope
+              : col === RAW_COLUMN
+                ? rawText(raw)
+                : pgValue(cells.get(col), typeOf(col)),
+          );
           return `$${params.length}`;
         });
         return `(${placeholders.join(', ')})`;
@@ -359,7 +426,6 @@ export class PostgresDialect implements StoreDialect {
       await client.query(head + tuples.join(', ') + tail, params);
     }
   }
-
 
   async mark(mark: DeleteMark): Promise<void> {
     const client = this.#session;
@@ -381,16 +447,25 @@ export class PostgresDialect implements StoreDialect {
   async writeState(state: Readonly<Record<string, unknown>>): Promise<void> {
     const client = this.#session;
     const set = Object.entries(state).filter(([, v]) => v !== null && v !== undefined);
-    const drop = Object.entries(state).filter(([, v]) => v === null || v === undefined).map(([k]) => k);
+    const drop = Object.entries(state)
+      .filter(([, v]) => v === null || v === undefined)
+      .map(([k]) => k);
     if (set.length) {
       const params: unknown[] = [this.#scopeKey];
       const tuples = set.map(([k, v]) => {
         params.push(stateKey(k, 'postgres'), toStateValue(v));
         return `($1, $${params.length - 1}, $${params.length})`;
       });
-      await client.query(`INSERT INTO ${this.#id('_sync_state')} (scope, key, value) VALUES ${tuples.join(', ')} ON CONFLICT (scope, key) DO UPDATE SET value = EXCLUDED.value`, params);
+      await client.query(
+        `INSERT INTO ${this.#id('_sync_state')} (scope, key, value) VALUES ${tuples.join(', ')} ON CONFLICT (scope, key) DO UPDATE SET value = EXCLUDED.value`,
+        params,
+      );
     }
-    if (drop.length) await client.query(`DELETE FROM ${this.#id('_sync_state')} WHERE scope = $1 AND key = ANY($2)`, [this.#scopeKey, drop.map((k) => stateKey(k, 'postgres'))]);
+    if (drop.length)
+      await client.query(`DELETE FROM ${this.#id('_sync_state')} WHERE scope = $1 AND key = ANY($2)`, [
+        this.#scopeKey,
+        drop.map((k) => stateKey(k, 'postgres')),
+      ]);
   }
 }
 
@@ -418,7 +493,12 @@ function toStateValue(value: unknown): string {
 
 function fromStateValue(value: unknown): unknown {
   const wrapped = value as { $json?: unknown } | null;
-  return wrapped !== null && typeof wrapped === 'object' && typeof wrapped.$json === 'string' && Object.keys(wrapped).length === 1 ? JSON.parse(wrapped.$json) : value;
+  return wrapped !== null &&
+    typeof wrapped === 'object' &&
+    typeof wrapped.$json === 'string' &&
+    Object.keys(wrapped).length === 1
+    ? JSON.parse(wrapped.$json)
+    : value;
 }
 
 /** A date or timestamp column's values as the text a widened key keeps: the API's own spelling of them. */

@@ -38,18 +38,29 @@ export class PgSession {
   }
 
   /** One query, failing after `timeoutMs` (or the given deadline) without an answer. */
-  async query<R extends QueryResultRow = Record<string, unknown>>(text: string, values?: unknown[], timeoutMs = this.timeoutMs): Promise<QueryResult<R>> {
+  async query<R extends QueryResultRow = Record<string, unknown>>(
+    text: string,
+    values?: unknown[],
+    timeoutMs = this.timeoutMs,
+  ): Promise<QueryResult<R>> {
     const client = this.#client;
-    if (!client) throw new Error('the connection to PostgreSQL was dropped (a query went unanswered, or the run was stopped)');
+    if (!client)
+      throw new Error('the connection to PostgreSQL was dropped (a query went unanswered, or the run was stopped)');
     this.#active++;
     try {
       // `query_timeout` per query is node-postgres API its type definitions lack.
-      const config: QueryConfig & { query_timeout: number } = { text, ...(values ? { values } : {}), query_timeout: timeoutMs };
+      const config: QueryConfig & { query_timeout: number } = {
+        text,
+        ...(values ? { values } : {}),
+        query_timeout: timeoutMs,
+      };
       return await client.query<R>(config as QueryConfig);
     } catch (error) {
       if ((error as Error | undefined)?.message !== 'Query read timeout') throw error;
       this.destroy();
-      throw new Error(`PostgreSQL did not answer within ${timeoutMs} ms (the server is frozen, overloaded or cut off); the connection was dropped, and the server rolls back what this page began`);
+      throw new Error(
+        `PostgreSQL did not answer within ${timeoutMs} ms (the server is frozen, overloaded or cut off); the connection was dropped, and the server rolls back what this page began`,
+      );
     } finally {
       this.#active--;
     }

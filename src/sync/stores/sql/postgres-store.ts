@@ -74,7 +74,6 @@ export interface PostgresStoreOptions {
   extensions?: readonly StoreExtension[] | undefined;
 }
 
-
 /**
  * What `postgresStore` needs of a pool: a `pg.Pool` is one. The SDK's own shape rather than pg's
  * `Pool` type, so the declarations of `seo-visibility/sync` import nothing from `pg`: a strict
@@ -98,11 +97,26 @@ export const DEFAULT_PG_SCHEMA = 'seo_visibility';
 
 const checkOptions = c.object(
   {
-    schema: c.optional(c.is<string>((v) => typeof v === 'string' && /^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(v), 'expected a schema name of letters, digits and _ (at most 63), not starting with a digit')),
-    accountId: c.optional(c.is<string>((v) => typeof v === 'string' && v.trim() !== '' && v.length <= 200, 'expected a non-empty string of at most 200 characters')),
+    schema: c.optional(
+      c.is<string>(
+        (v) => typeof v === 'string' && /^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(v),
+        'expected a schema name of letters, digits and _ (at most 63), not starting with a digit',
+      ),
+    ),
+    accountId: c.optional(
+      c.is<string>(
+        (v) => typeof v === 'string' && v.trim() !== '' && v.length <= 200,
+        'expected a non-empty string of at most 200 characters',
+      ),
+    ),
     lockWaitMs: c.optional(c.integerIn(0, 86_400_000)),
     timeoutMs: c.optional(c.integerIn(1_000, 86_400_000)),
-    extensions: c.optional(c.is<readonly StoreExtension[]>(isExtensionList, 'expected an array of store extensions, such as [insightViews] from seo-visibility/insights')),
+    extensions: c.optional(
+      c.is<readonly StoreExtension[]>(
+        isExtensionList,
+        'expected an array of store extensions, such as [insightViews] from seo-visibility/insights',
+      ),
+    ),
   },
   'expected an object such as { schema: "seo_visibility", accountId: "acme" }',
 );
@@ -128,10 +142,15 @@ const checkOptions = c.object(
 export function postgresStore(target: string | PostgresPool, options: PostgresStoreOptions = {}): SyncStore {
   checkOptions(options, '');
   if (typeof target === 'string') {
-    if (target.trim() === '') throw new SyncError('store', 'postgresStore(connectionString): expected a postgres:// URL, got an empty string');
+    if (target.trim() === '')
+      throw new SyncError('store', 'postgresStore(connectionString): expected a postgres:// URL, got an empty string');
     return new SqlStore(new PostgresDialect({ url: target, t: describeUrl(target) }, resolved(options)));
   }
-  if (typeof target !== 'object' || target === null || typeof (target as Partial<PostgresPool>).connect !== 'function') {
+  if (
+    typeof target !== 'object' ||
+    target === null ||
+    typeof (target as Partial<PostgresPool>).connect !== 'function'
+  ) {
     throw new SyncError('store', 'postgresStore(target): expected a connection string (postgres://…) or a pg.Pool');
   }
   // A pool with connect() is taken for a pg.Pool, as before: the store uses pg's API on it.
@@ -139,8 +158,13 @@ export function postgresStore(target: string | PostgresPool, options: PostgresSt
   return new SqlStore(new PostgresDialect({ pool, t: describePool(pool) }, resolved(options)));
 }
 
-
 /** The options with their defaults, as the dialect takes them. */
 function resolved(options: PostgresStoreOptions) {
-  return { schema: options.schema ?? DEFAULT_PG_SCHEMA, accountId: options.accountId, lockWaitMs: options.lockWaitMs ?? 0, timeoutMs: options.timeoutMs ?? 300_000, extensions: options.extensions ?? [] };
+  return {
+    schema: options.schema ?? DEFAULT_PG_SCHEMA,
+    accountId: options.accountId,
+    lockWaitMs: options.lockWaitMs ?? 0,
+    timeoutMs: options.timeoutMs ?? 300_000,
+    extensions: options.extensions ?? [],
+  };
 }

@@ -118,7 +118,13 @@ export class SqlStore implements SyncStore {
         plan = this.#plan(writes, await d.columnsNow(this.#columns));
         await d.changeColumns(plan.added, plan.widened);
       }
-      for (const { table, rows } of writes) if (rows.length) await d.writeRows(table, this.#prepare(table, rows, plan.columns.get(table.table) ?? new Map()), plan.columns.get(table.table) ?? new Map());
+      for (const { table, rows } of writes)
+        if (rows.length)
+          await d.writeRows(
+            table,
+            this.#prepare(table, rows, plan.columns.get(table.table) ?? new Map()),
+            plan.columns.get(table.table) ?? new Map(),
+          );
       for (const mark of write.deletes ?? []) await d.mark(mark);
       await d.writeState(write.state ?? {});
       await d.commit();
@@ -151,7 +157,10 @@ export class SqlStore implements SyncStore {
    * timestamp key column that receives a value it cannot hold is widened to text (`widened`: a row
    * cannot be keyed by NULL). Other values a column cannot hold go to `_raw` (column-values.ts).
    */
-  #plan(writes: NonNullable<StoreCommit['writes']>, base: TableColumns): { added: AddedColumn[]; widened: WidenedColumn[]; columns: TableColumns } {
+  #plan(
+    writes: NonNullable<StoreCommit['writes']>,
+    base: TableColumns,
+  ): { added: AddedColumn[]; widened: WidenedColumn[]; columns: TableColumns } {
     const added: AddedColumn[] = [];
     const widened: WidenedColumn[] = [];
     const columns: TableColumns = new Map();
@@ -169,7 +178,12 @@ export class SqlStore implements SyncStore {
             const inferred = inferType(rows, field);
             known.set(col, inferred);
             added.push([table.table, col, inferred]);
-          } else if (typed && (type === 'date' || type === 'timestamp') && table.primaryKey.includes(col) && !holds(row[field], type, values)) {
+          } else if (
+            typed &&
+            (type === 'date' || type === 'timestamp') &&
+            table.primaryKey.includes(col) &&
+            !holds(row[field], type, values)
+          ) {
             known.set(col, 'text');
             widened.push([table.table, col, type]);
           }
@@ -190,7 +204,9 @@ export class SqlStore implements SyncStore {
     const typeOf = (col: string) => (typed ? (known.get(col) ?? 'text') : 'text');
     // A timestamp key widened to text keeps one spelling per moment (the one its rows were converted
     // to), so a row read again after the widening still finds its key.
-    const widenedTimes = typed ? table.primaryKey.filter((col) => table.types[col] === 'timestamp' && known.get(col) === 'text') : [];
+    const widenedTimes = typed
+      ? table.primaryKey.filter((col) => table.types[col] === 'timestamp' && known.get(col) === 'text')
+      : [];
     return rows.map((row) => {
       const { cells, raw } = splitRow(row, columnOf, typeOf, values);
       for (const col of widenedTimes) {

@@ -52,7 +52,8 @@ export interface SqliteStoreOptions {
  * ```
  */
 export function sqliteStore(path: string, options: SqliteStoreOptions = {}): SyncStore {
-  if (typeof path !== 'string' || path.trim() === '') throw new SyncError('store', 'sqliteStore(path): path must be a non-empty file path (or ":memory:")');
+  if (typeof path !== 'string' || path.trim() === '')
+    throw new SyncError('store', 'sqliteStore(path): path must be a non-empty file path (or ":memory:")');
   return new SqlStore(new SqliteDialect(path, checkExtensions(options?.extensions, 'sqliteStore(path, options)')));
 }
 
@@ -120,14 +121,17 @@ export class SqliteDialect implements StoreDialect {
     const state: Array<[string, unknown]> = [];
     try {
       const folder = dirname(this.location);
-      if (this.location !== ':memory:' && !existsSync(folder)) throw new Error(`the folder ${folder} does not exist (create it first)`);
+      if (this.location !== ':memory:' && !existsSync(folder))
+        throw new Error(`the folder ${folder} does not exist (create it first)`);
       db = new sqlite.DatabaseSync(this.location);
       // WAL keeps a crash from ever tearing a transaction; NORMAL is durable against a killed process.
       db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;');
       db.exec('BEGIN IMMEDIATE');
       try {
         this.#lock(db, holder);
-        db.exec('CREATE TABLE IF NOT EXISTS _sync_state (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID');
+        db.exec(
+          'CREATE TABLE IF NOT EXISTS _sync_state (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID',
+        );
         for (const table of Object.values(TABLE_SCHEMAS)) columns.set(table.table, this.#createTable(db, table));
         this.#extend(db);
         db.exec('COMMIT');
@@ -135,16 +139,23 @@ export class SqliteDialect implements StoreDialect {
         rollback(db);
         throw error;
       }
-      for (const row of db.prepare('SELECT key, value FROM _sync_state').all()) state.push([fromStateKey(String(row['key'])), JSON.parse(String(row['value']))]);
+      for (const row of db.prepare('SELECT key, value FROM _sync_state').all())
+        state.push([fromStateKey(String(row['key'])), JSON.parse(String(row['value']))]);
     } catch (error) {
       closeQuietly(db);
       if (error instanceof SyncError) throw error;
-      throw new SyncError('store', `Cannot open the SQLite store at ${this.location}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      throw new SyncError(
+        'store',
+        `Cannot open the SQLite store at ${this.location}: ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error },
+      );
     }
     this.#db = db;
     this.#holder = holder;
     this.#upserts.clear();
-    this.#setState = db.prepare('INSERT INTO _sync_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
+    this.#setState = db.prepare(
+      'INSERT INTO _sync_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+    );
     this.#deleteState = db.prepare('DELETE FROM _sync_state WHERE key = ?');
     return { columns, state };
   }
@@ -160,12 +171,17 @@ export class SqliteDialect implements StoreDialect {
 
   async changeColumns(added: readonly AddedColumn[]): Promise<void> {
     const db = this.#open;
-    for (const [table, column, type] of added) db.exec(`ALTER TABLE ${quoteId(table)} ADD COLUMN ${quoteId(column)}${this.columnSql(type)}`);
+    for (const [table, column, type] of added)
+      db.exec(`ALTER TABLE ${quoteId(table)} ADD COLUMN ${quoteId(column)}${this.columnSql(type)}`);
     // Views read columns by name: a new one (first_seen…) is used from this commit on.
     if (added.length) this.#extend(db);
   }
 
-  async writeRows(table: TableSchema, rows: readonly PreparedRow[], known: ReadonlyMap<string, ColumnType>): Promise<void> {
+  async writeRows(
+    table: TableSchema,
+    rows: readonly PreparedRow[],
+    known: ReadonlyMap<string, ColumnType>,
+  ): Promise<void> {
     const cols = [...known.keys()];
     const upsert = this.#upsert(table, cols);
     const index = new Map(cols.map((c, i) => [c, i]));
@@ -184,7 +200,9 @@ export class SqliteDialect implements StoreDialect {
     const signature = cols.join('\u0000');
     const cached = this.#upserts.get(table.table);
     if (cached?.columns === signature) return cached.statement;
-    const updates = cols.filter((c) => !table.primaryKey.includes(c)).map((c) => `${quoteId(c)} = excluded.${quoteId(c)}`);
+    const updates = cols
+      .filter((c) => !table.primaryKey.includes(c))
+      .map((c) => `${quoteId(c)} = excluded.${quoteId(c)}`);
     const statement = this.#open.prepare(
       `INSERT INTO ${quoteId(table.table)} (${cols.map(quoteId).join(', ')}) VALUES (${cols.map(() => '?').join(', ')}) ON CONFLICT (${table.primaryKey.map(quoteId).join(', ')}) DO ${updates.length ? `UPDATE SET ${updates.join(', ')}` : 'NOTHING'}`,
     );
@@ -245,7 +263,8 @@ export class SqliteDialect implements StoreDialect {
     this.#upserts.clear();
     if (!db) return;
     try {
-      if (this.#holder) db.prepare("DELETE FROM _sync_lock WHERE json_extract(holder, '$.token') = ?").run(this.#holder.token);
+      if (this.#holder)
+        db.prepare("DELETE FROM _sync_lock WHERE json_extract(holder, '$.token') = ?").run(this.#holder.token);
     } catch {
       // A lock left behind names a process that is gone: the next open takes it over.
     } finally {
@@ -258,9 +277,18 @@ export class SqliteDialect implements StoreDialect {
   #createTable(db: DatabaseSync, table: TableSchema): Map<string, ColumnType> {
     const t = quoteId(table.table);
     const typeSql = (c: string) => this.columnSql(c === RAW_COLUMN ? 'text' : (table.types[c] ?? 'text'));
-    const cols = table.columns.map((c) => `${quoteId(c)}${typeSql(c)}${table.primaryKey.includes(c) ? ' NOT NULL' : ''}`);
-    db.exec(`CREATE TABLE IF NOT EXISTS ${t} (${cols.join(', ')}, PRIMARY KEY (${table.primaryKey.map(quoteId).join(', ')}))${this.tableOptions}`);
-    const existing = new Map(db.prepare(`PRAGMA table_info(${t})`).all().map((r) => [String(r['name']), this.declaredType(String(r['type']))]));
+    const cols = table.columns.map(
+      (c) => `${quoteId(c)}${typeSql(c)}${table.primaryKey.includes(c) ? ' NOT NULL' : ''}`,
+    );
+    db.exec(
+      `CREATE TABLE IF NOT EXISTS ${t} (${cols.join(', ')}, PRIMARY KEY (${table.primaryKey.map(quoteId).join(', ')}))${this.tableOptions}`,
+    );
+    const existing = new Map(
+      db
+        .prepare(`PRAGMA table_info(${t})`)
+        .all()
+        .map((r) => [String(r['name']), this.declaredType(String(r['type']))]),
+    );
     // A file made by an older version lacks the columns added since (_synced_at, _deleted_at, _raw).
     for (const c of [...table.columns, RAW_COLUMN]) {
       if (existing.has(c)) continue;
@@ -276,9 +304,12 @@ export class SqliteDialect implements StoreDialect {
     const row = db.prepare('SELECT holder FROM _sync_lock WHERE id = 1').get();
     if (row) {
       const current = JSON.parse(String(row['holder'])) as LockHolder;
-      if (mayBeRunning(current)) throw inUse(this.location, current, `, or, if pid ${current.pid} is gone, delete the row of _sync_lock`);
+      if (mayBeRunning(current))
+        throw inUse(this.location, current, `, or, if pid ${current.pid} is gone, delete the row of _sync_lock`);
     }
-    db.prepare('INSERT INTO _sync_lock (id, holder) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET holder = excluded.holder').run(JSON.stringify(holder));
+    db.prepare(
+      'INSERT INTO _sync_lock (id, holder) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET holder = excluded.holder',
+    ).run(JSON.stringify(holder));
   }
 }
 
@@ -311,7 +342,14 @@ function sqlValue(value: unknown): string | number | bigint | null {
 function loadSqlite(): SqliteModule {
   // Loaded on first use, not at import: the entry stays importable where node:sqlite is missing
   // (ndjsonStore still works there), and Node 22 prints its experimental warning only when used.
-  const mod = typeof process !== 'undefined' ? (process.getBuiltinModule?.('node:sqlite') as SqliteModule | undefined) : undefined;
-  if (!mod) throw new SyncError('store', `sqliteStore needs Node's built-in node:sqlite (Node ≥ 22.13); this is ${typeof process !== 'undefined' ? `Node ${process.versions.node}` : 'not Node'}. Use ndjsonStore(dir) instead, or a newer Node.`);
+  const mod =
+    typeof process !== 'undefined'
+      ? (process.getBuiltinModule?.('node:sqlite') as SqliteModule | undefined)
+      : undefined;
+  if (!mod)
+    throw new SyncError(
+      'store',
+      `sqliteStore needs Node's built-in node:sqlite (Node ≥ 22.13); this is ${typeof process !== 'undefined' ? `Node ${process.versions.node}` : 'not Node'}. Use ndjsonStore(dir) instead, or a newer Node.`,
+    );
   return mod;
 }

@@ -20,23 +20,42 @@ const CASES: Array<{ input: string; meta: () => unknown }> = [
   { input: 'rate_limit is a string', meta: () => ({ rate_limit: 'soon' }) },
   { input: 'rate_limit is an array', meta: () => ({ rate_limit: [200, 199, 0] }) },
   { input: 'remaining negative', meta: () => ({ rate_limit: { limit: 200, remaining: -5, reset: inAMinute() } }) },
-  { input: 'remaining a numeric string', meta: () => ({ rate_limit: { limit: 200, remaining: '10', reset: inAMinute() } }) },
-  { input: 'reset a date string', meta: () => ({ rate_limit: { limit: 200, remaining: 10, reset: '2026-11-21T10:00:00Z' } }) },
+  {
+    input: 'remaining a numeric string',
+    meta: () => ({ rate_limit: { limit: 200, remaining: '10', reset: inAMinute() } }),
+  },
+  {
+    input: 'reset a date string',
+    meta: () => ({ rate_limit: { limit: 200, remaining: 10, reset: '2026-11-21T10:00:00Z' } }),
+  },
   { input: 'reset 0', meta: () => ({ rate_limit: { limit: 200, remaining: 0, reset: 0 } }) },
   { input: 'reset negative', meta: () => ({ rate_limit: { limit: 200, remaining: 0, reset: -1 } }) },
-  { input: 'remaining 0 with a reset an hour in the past', meta: () => ({ rate_limit: { limit: 200, remaining: 0, reset: Math.floor(Date.now() / 1000) - 3600 } }) },
-  { input: 'remaining and reset 1e308', meta: () => ({ rate_limit: { limit: 1e308, remaining: 1e308, reset: 1e308 } }) },
-  { input: 'fractional remaining and reset', meta: () => ({ rate_limit: { limit: 200.5, remaining: 150.25, reset: inAMinute() + 0.5 } }) },
+  {
+    input: 'remaining 0 with a reset an hour in the past',
+    meta: () => ({ rate_limit: { limit: 200, remaining: 0, reset: Math.floor(Date.now() / 1000) - 3600 } }),
+  },
+  {
+    input: 'remaining and reset 1e308',
+    meta: () => ({ rate_limit: { limit: 1e308, remaining: 1e308, reset: 1e308 } }),
+  },
+  {
+    input: 'fractional remaining and reset',
+    meta: () => ({ rate_limit: { limit: 200.5, remaining: 150.25, reset: inAMinute() + 0.5 } }),
+  },
   { input: 'remaining above limit', meta: () => ({ rate_limit: { limit: 10, remaining: 5000, reset: inAMinute() } }) },
   { input: 'limit missing', meta: () => ({ rate_limit: { remaining: 10, reset: inAMinute() } }) },
-  { input: 'reset in milliseconds instead of seconds, remaining > 0', meta: () => ({ rate_limit: { limit: 200, remaining: 150, reset: Date.now() + 60_000 } }) },
+  {
+    input: 'reset in milliseconds instead of seconds, remaining > 0',
+    meta: () => ({ rate_limit: { limit: 200, remaining: 150, reset: Date.now() + 60_000 } }),
+  },
 ];
 
 export async function meta(): Promise<Row[]> {
   let current = CASES[0]!;
   const server = await startLoopback(({ hit, res }) => {
     const m = current.meta();
-    const withId = typeof m === 'object' && m !== null && !Array.isArray(m) ? { request_id: requestIdOf(hit), ...m } : m;
+    const withId =
+      typeof m === 'object' && m !== null && !Array.isArray(m) ? { request_id: requestIdOf(hit), ...m } : m;
     sendJson(res, 200, { success: true, data: [], ...(withId === undefined ? {} : { meta: withId }) });
   });
   const rows: Row[] = [];
@@ -49,7 +68,17 @@ export async function meta(): Promise<Row[]> {
       for (let i = 0; i < 4; i++) outcomes.push(await outcomeOf(client.projects.list()));
       outcomes.push(...(await Promise.all([1, 2, 3, 4].map(() => outcomeOf(client.projects.list())))));
       const distinct = [...new Set(outcomes)];
-      rows.push(row(AREA, c.input, 8, 'ok ×8', distinct.map((o) => `${o} ×${outcomes.filter((x) => x === o).length}`).join(', '), '8 requests: GET /projects ×8', describeHits(server.hits)));
+      rows.push(
+        row(
+          AREA,
+          c.input,
+          8,
+          'ok ×8',
+          distinct.map((o) => `${o} ×${outcomes.filter((x) => x === o).length}`).join(', '),
+          '8 requests: GET /projects ×8',
+          describeHits(server.hits),
+        ),
+      );
     }
   } finally {
     await server.close();

@@ -17,13 +17,14 @@ let client: SeoVisibilityClient;
 let pool: pg.Pool;
 
 /** A server release that adds fields with hostile names to every keyword record. */
-const HOSTILE = { group: 'g1', order: 3, Keyword: 'UPPER', 'net-change': 99, 'select': true, 'a"b': 'quote' };
+const HOSTILE = { group: 'g1', order: 3, Keyword: 'UPPER', 'net-change': 99, select: true, 'a"b': 'quote' };
 
 beforeAll(async () => {
   env = await startProxiedAccount({ keywords: 8 });
   ({ account, proxy, client, pool } = env);
   proxy.edit((hit, body) => {
-    if (/\/rankings\/keywords$/.test(hit.path) && Array.isArray(body.data)) for (const k of body.data as Array<Record<string, unknown>>) Object.assign(k, HOSTILE);
+    if (/\/rankings\/keywords$/.test(hit.path) && Array.isArray(body.data))
+      for (const k of body.data as Array<Record<string, unknown>>) Object.assign(k, HOSTILE);
     return undefined;
   });
 }, 60_000);
@@ -53,9 +54,21 @@ describe('new server fields with hostile names', () => {
       for (const r of rows) {
         expect(r['net_change']).not.toBe(99);
         expect(r).toMatchObject({ group: 'g1', order: 3, select: 1, keyword: expect.not.stringMatching(/^UPPER$/) });
-        expect(Object.entries(r).filter(([k]) => /^keyword__/.test(k)).map(([, v]) => v)).toEqual(['UPPER']);
-        expect(Object.entries(r).filter(([k]) => /^net_change__/.test(k)).map(([, v]) => v)).toEqual([99]);
-        expect(Object.entries(r).filter(([k]) => /^a_b__/.test(k)).map(([, v]) => v)).toEqual(['quote']);
+        expect(
+          Object.entries(r)
+            .filter(([k]) => /^keyword__/.test(k))
+            .map(([, v]) => v),
+        ).toEqual(['UPPER']);
+        expect(
+          Object.entries(r)
+            .filter(([k]) => /^net_change__/.test(k))
+            .map(([, v]) => v),
+        ).toEqual([99]);
+        expect(
+          Object.entries(r)
+            .filter(([k]) => /^a_b__/.test(k))
+            .map(([, v]) => v),
+        ).toEqual(['quote']);
       }
     } finally {
       db.close();
@@ -65,19 +78,32 @@ describe('new server fields with hostile names', () => {
   it('NDJSON: the lines keep the field names as sent (JSON keys never collide)', async () => {
     const dir = join(account.dir, 'hostile-ndjson');
     expect((await runSync(client, job, { store: ndjsonStore(dir), now: account.now })).status).toBe('completed');
-    const rows = readFileSync(join(dir, 'rankings_list.ndjson'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const rows = readFileSync(join(dir, 'rankings_list.ndjson'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     for (const r of rows) expect(r).toMatchObject({ ...HOSTILE, net_change: expect.not.stringMatching(/^99$/) });
     expect(rows.every((r) => r['net_change'] !== 99 && r['keyword'] !== 'UPPER')).toBe(true);
   });
 
   it('Postgres: the same columns as SQLite, typed by their values', async () => {
-    expect((await runSync(client, job, { store: postgresStore(pool, { schema: 'hostile' }), now: account.now })).status).toBe('completed');
+    expect(
+      (await runSync(client, job, { store: postgresStore(pool, { schema: 'hostile' }), now: account.now })).status,
+    ).toBe('completed');
     const { rows } = await pool.query('SELECT * FROM hostile.rankings_list');
     for (const r of rows as Array<Record<string, unknown>>) {
       expect(r).toMatchObject({ group: 'g1', order: 3, select: true });
       expect(r['net_change']).not.toBe(99);
-      expect(Object.entries(r).filter(([k]) => /^net_change__/.test(k)).map(([, v]) => v)).toEqual([99]);
-      expect(Object.entries(r).filter(([k]) => /^keyword__/.test(k)).map(([, v]) => v)).toEqual(['UPPER']);
+      expect(
+        Object.entries(r)
+          .filter(([k]) => /^net_change__/.test(k))
+          .map(([, v]) => v),
+      ).toEqual([99]);
+      expect(
+        Object.entries(r)
+          .filter(([k]) => /^keyword__/.test(k))
+          .map(([, v]) => v),
+      ).toEqual(['UPPER']);
     }
   });
 
@@ -95,7 +121,9 @@ describe('new server fields with hostile names', () => {
     await store.commit({ writes: [{ table, rows: [{ project_id: 'p', domain: 'b.example', trust: 7 }] }] });
     await store.close();
     const db = new DatabaseSync(path, { readOnly: true });
-    expect(db.prepare('SELECT domain, trust FROM backlinks_domains').all()).toEqual([{ domain: 'b.example', trust: 7 }]);
+    expect(db.prepare('SELECT domain, trust FROM backlinks_domains').all()).toEqual([
+      { domain: 'b.example', trust: 7 },
+    ]);
     db.close();
   });
 });

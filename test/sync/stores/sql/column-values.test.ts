@@ -1,10 +1,45 @@
 import { describe, expect, it } from 'vitest';
-import { fromStateKey, holds, isIsoDay, isIsoTime, nearest, rawText, splitRow, stateKey, utcTime } from '../../../../src/sync/stores/sql/column-values.js';
+import {
+  fromStateKey,
+  holds,
+  isIsoDay,
+  isIsoTime,
+  nearest,
+  rawText,
+  splitRow,
+  stateKey,
+  utcTime,
+} from '../../../../src/sync/stores/sql/column-values.js';
 
 describe('which values a column holds exactly (column-values.ts)', () => {
   it('timestamps: ISO 8601 of a real day and time only (PostgreSQL would read "now" or "yesterday" as the insert\'s moment)', () => {
-    for (const ok of ['2026-06-10', '2026-06-10T08:00Z', '2026-06-10T08:00:00Z', '2026-06-10 08:00:00.123456+02:00', '2026-06-10T08:00:00-0530', '2024-02-29T00:00:00z', '0001-01-01T00:00:00Z']) expect({ ok, held: isIsoTime(ok) }).toEqual({ ok, held: true });
-    for (const bad of ['', 'now', 'yesterday', 'Jan 5 2026', '2026-02-30T10:00:00Z', '2025-02-29', '2026-13-01', '0000-01-01', '2026-06-10T24:00:00Z', '2026-06-10T08:60Z', '2026-06-10T08:00:60Z', '2026-06-10T08:00:00.1234567Z', '2026-06-10T08:00:00+16:00', '20260610']) expect({ bad, held: isIsoTime(bad) }).toEqual({ bad, held: false });
+    for (const ok of [
+      '2026-06-10',
+      '2026-06-10T08:00Z',
+      '2026-06-10T08:00:00Z',
+      '2026-06-10 08:00:00.123456+02:00',
+      '2026-06-10T08:00:00-0530',
+      '2024-02-29T00:00:00z',
+      '0001-01-01T00:00:00Z',
+    ])
+      expect({ ok, held: isIsoTime(ok) }).toEqual({ ok, held: true });
+    for (const bad of [
+      '',
+      'now',
+      'yesterday',
+      'Jan 5 2026',
+      '2026-02-30T10:00:00Z',
+      '2025-02-29',
+      '2026-13-01',
+      '0000-01-01',
+      '2026-06-10T24:00:00Z',
+      '2026-06-10T08:60Z',
+      '2026-06-10T08:00:60Z',
+      '2026-06-10T08:00:00.1234567Z',
+      '2026-06-10T08:00:00+16:00',
+      '20260610',
+    ])
+      expect({ bad, held: isIsoTime(bad) }).toEqual({ bad, held: false });
     expect(isIsoDay('2026-06-10')).toBe(true);
     expect(isIsoDay('2026-06-10T00:00:00Z')).toBe(false);
   });
@@ -50,11 +85,20 @@ describe('which values a column holds exactly (column-values.ts)', () => {
       ['keyword', 'text'],
       ['desktop_position', 'number'],
     ] as const);
-    const row = JSON.parse('{"keyword":"a\\u0000b","desktop_position":"n/a","__proto__":{"isAdmin":true},"extra":1}') as Record<string, unknown>;
-    const { cells, raw } = splitRow(row, (f) => (columns.has(f as never) ? f : undefined), (c) => columns.get(c as never) ?? 'text', 'postgres');
+    const row = JSON.parse(
+      '{"keyword":"a\\u0000b","desktop_position":"n/a","__proto__":{"isAdmin":true},"extra":1}',
+    ) as Record<string, unknown>;
+    const { cells, raw } = splitRow(
+      row,
+      (f) => (columns.has(f as never) ? f : undefined),
+      (c) => columns.get(c as never) ?? 'text',
+      'postgres',
+    );
     expect(Object.fromEntries(cells)).toEqual({ keyword: 'a\uFFFDb', desktop_position: null });
     const text = rawText(raw) as string;
-    expect(JSON.parse(text)).toEqual(JSON.parse('{"keyword":"a\\u0000b","desktop_position":"n/a","__proto__":{"isAdmin":true},"extra":1}'));
+    expect(JSON.parse(text)).toEqual(
+      JSON.parse('{"keyword":"a\\u0000b","desktop_position":"n/a","__proto__":{"isAdmin":true},"extra":1}'),
+    );
     expect(Object.getPrototypeOf(JSON.parse(text))).toBe(Object.prototype);
     expect(text).not.toContain('\u0000');
     expect(rawText(new Map())).toBeNull();

@@ -34,7 +34,10 @@ function within<T>(ms: number, promise: Promise<T>): Promise<T | 'still waiting'
 
 describe('a frozen PostgreSQL (issue 22 §2)', () => {
   it('a stop asked while the cluster is SIGSTOPped is answered within seconds (status stopped), and the next run after the thaw completes', async () => {
-    const job = { projects: 'all' as const, datasets: ['rankings.list' as const, 'content.list' as const, 'backlinks.anchors' as const] };
+    const job = {
+      projects: 'all' as const,
+      datasets: ['rankings.list' as const, 'content.list' as const, 'backlinks.anchors' as const],
+    };
     const stop = new AbortController();
     let pages = 0;
     let frozenAt = 0;
@@ -60,15 +63,24 @@ describe('a frozen PostgreSQL (issue 22 §2)', () => {
       freezer.thaw();
       await within(60_000, run);
     }
-    const again = await runSync(account.client, job, { store: postgresStore(server.url, { schema: 'frozen' }), now: account.now });
+    const again = await runSync(account.client, job, {
+      store: postgresStore(server.url, { schema: 'frozen' }),
+      now: account.now,
+    });
     expect(again.status).toBe('completed');
     const { rows } = await pool.query<{ n: string }>('SELECT count(*) AS n FROM frozen.rankings_list');
-    expect(Number(rows[0]?.n)).toBe(account.sim.data.listedProjects.reduce((sum, p) => sum + account.sim.data.keywords(p.id).count, 0));
+    expect(Number(rows[0]?.n)).toBe(
+      account.sim.data.listedProjects.reduce((sum, p) => sum + account.sim.data.keywords(p.id).count, 0),
+    );
   }, 180_000);
 
   it('the CLI: SIGTERM while the cluster is SIGSTOPped prints "Stopping", exits 75 within seconds (not at the thaw), and says to run again', async () => {
     const script = await bundleCli();
-    const child = spawn(process.execPath, [script, 'sync', '--simulator', '--simulator-keywords', '3000', '--postgres', server.url, '--progress', 'lines'], { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [script, 'sync', '--simulator', '--simulator-keywords', '3000', '--postgres', server.url, '--progress', 'lines'],
+      { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -76,7 +88,8 @@ describe('a frozen PostgreSQL (issue 22 §2)', () => {
     try {
       // Some pages in: the plan is printed and rows are being written.
       const started = Date.now();
-      while (!/rankings\.list/.test(out.split('Plan:')[1] ?? '') && Date.now() - started < 60_000) await new Promise((resolve) => setTimeout(resolve, 100));
+      while (!/rankings\.list/.test(out.split('Plan:')[1] ?? '') && Date.now() - started < 60_000)
+        await new Promise((resolve) => setTimeout(resolve, 100));
       freezer.freeze();
       await new Promise((resolve) => setTimeout(resolve, 2_000));
       child.kill('SIGTERM');

@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SyncStore, SyncError, TABLE_SCHEMAS, ndjsonStore, postgresStore, sqliteStore } from '../../../../src/sync/index.js';
+import {
+  type SyncStore,
+  SyncError,
+  TABLE_SCHEMAS,
+  ndjsonStore,
+  postgresStore,
+  sqliteStore,
+} from '../../../../src/sync/index.js';
 import { type TestPostgres, startPostgres } from '../../../helpers/postgres-server.js';
 import { differences, heldByNdjson, heldByPostgres, heldBySqlite } from '../../support/held-values.js';
 import { type HostilePage, PROJECT, hostilePages } from '../../support/hostile-values.js';
@@ -40,7 +47,12 @@ function expected(pages: HostilePage[]): Map<HostilePage['table'], Array<Record<
     if (!keyed) byTable.set(table, (keyed = new Map()));
     for (const row of rows) keyed.set(JSON.stringify(table.primaryKey.map((k) => row[k] ?? null)), row);
   }
-  return new Map([...byTable].map(([t, keyed]) => [t, [...keyed.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r)]));
+  return new Map(
+    [...byTable].map(([t, keyed]) => [
+      t,
+      [...keyed.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r),
+    ]),
+  );
 }
 
 /** Rows in key order as Postgres sorts them (C collation, as the test cluster is made). */
@@ -49,7 +61,11 @@ function byKey(table: HostilePage['table'], rows: Array<Record<string, unknown>>
   return [...rows].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 }
 
-function mismatches(table: HostilePage['table'], held: Array<Record<string, unknown>>, wire: Array<Record<string, unknown>>): string[] {
+function mismatches(
+  table: HostilePage['table'],
+  held: Array<Record<string, unknown>>,
+  wire: Array<Record<string, unknown>>,
+): string[] {
   if (held.length !== wire.length) return [`${held.length} rows held, ${wire.length} written`];
   const h = byKey(table, held);
   return byKey(table, wire).flatMap((row, i) => differences(h[i], row));
@@ -72,7 +88,9 @@ describe('postgresStore holds every value the API sends (issue 22 §1)', () => {
       expect({ table: table.table, ...held }).toEqual({ table: table.table, postgres: [], sqlite: [], ndjson: [] });
     }
     // Columns keep their types (views and queries still do arithmetic on them); nothing was changed silently.
-    const { rows } = await pool.query<{ keyword: string; desktop_position: number | null; _raw: string | null }>('SELECT keyword, desktop_position, _raw FROM hostile.rankings_list ORDER BY id');
+    const { rows } = await pool.query<{ keyword: string; desktop_position: number | null; _raw: string | null }>(
+      'SELECT keyword, desktop_position, _raw FROM hostile.rankings_list ORDER BY id',
+    );
     expect(rows.map((r) => [r.keyword, r.desktop_position, r._raw === null ? null : JSON.parse(r._raw)])).toEqual([
       ['keyword 1', 1, null],
       ['nul \uFFFD inside', 2, { keyword: 'nul \u0000 inside' }],
@@ -83,14 +101,26 @@ describe('postgresStore holds every value the API sends (issue 22 §1)', () => {
 
   it('fleet schema: the first account to send a new field does not fix its type for the others (37, then "medium": both accounts keep every row)', async () => {
     const table = TABLE_SCHEMAS['rankings.list'];
-    const row = (id: string, difficulty: unknown) => ({ project_id: PROJECT, snapshot_date: '2026-06-10', id, keyword: id, difficulty });
-    await writeAll(postgresStore(pool, { schema: 'fleet_values', accountId: 'acme' }), [{ table, rows: [row('k1', 37)] }]);
-    await writeAll(postgresStore(pool, { schema: 'fleet_values', accountId: 'globex' }), [{ table, rows: [row('k1', 'medium'), row('k2', 'hard')] }]);
+    const row = (id: string, difficulty: unknown) => ({
+      project_id: PROJECT,
+      snapshot_date: '2026-06-10',
+      id,
+      keyword: id,
+      difficulty,
+    });
+    await writeAll(postgresStore(pool, { schema: 'fleet_values', accountId: 'acme' }), [
+      { table, rows: [row('k1', 37)] },
+    ]);
+    await writeAll(postgresStore(pool, { schema: 'fleet_values', accountId: 'globex' }), [
+      { table, rows: [row('k1', 'medium'), row('k2', 'hard')] },
+    ]);
     expect(await heldByPostgres(pool, 'fleet_values', table, 'globex')).toEqual([
       { project_id: PROJECT, snapshot_date: expect.any(String), id: 'k1', keyword: 'k1', difficulty: 'medium' },
       { project_id: PROJECT, snapshot_date: expect.any(String), id: 'k2', keyword: 'k2', difficulty: 'hard' },
     ]);
-    expect(await heldByPostgres(pool, 'fleet_values', table, 'acme')).toEqual([{ project_id: PROJECT, snapshot_date: expect.any(String), id: 'k1', keyword: 'k1', difficulty: 37 }]);
+    expect(await heldByPostgres(pool, 'fleet_values', table, 'acme')).toEqual([
+      { project_id: PROJECT, snapshot_date: expect.any(String), id: 'k1', keyword: 'k1', difficulty: 37 },
+    ]);
   }, 60_000);
 
   it('a write the store refuses for good (a NOT NULL the warehouse added): says running again will not fix it, names dataset, table and column', async () => {
@@ -99,17 +129,27 @@ describe('postgresStore holds every value the API sends (issue 22 §1)', () => {
     await store.open();
     try {
       await pool.query('ALTER TABLE refusing.rankings_list ALTER COLUMN keyword SET NOT NULL');
-      const error = await store.commit({ writes: [{ table, rows: [{ project_id: PROJECT, snapshot_date: '2026-06-10', id: 'k1', keyword: null }] }] }).catch((e: unknown) => e);
+      const error = await store
+        .commit({
+          writes: [{ table, rows: [{ project_id: PROJECT, snapshot_date: '2026-06-10', id: 'k1', keyword: null }] }],
+        })
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(SyncError);
       expect(error).toMatchObject({ code: 'store', permanent: true });
-      expect((error as Error).message).toMatch(/null value in column "keyword".*\(23502\) \(dataset rankings\.list, table rankings_list, column keyword\)\. Nothing of this page was written\. Running again will not fix this/);
+      expect((error as Error).message).toMatch(
+        /null value in column "keyword".*\(23502\) \(dataset rankings\.list, table rankings_list, column keyword\)\. Nothing of this page was written\. Running again will not fix this/,
+      );
     } finally {
       await store.close();
     }
   });
 
   it('progress entries holding server text (an audit status, a prompt id) with NUL or a lone surrogate are kept exactly, across a reopen', async () => {
-    const state = { 'audit/p/a\u0000b': { st: 'run\u0000ning' }, 'prompt/p/\ud800': { c: 'x\udc00' }, 'plain/key': { n: 1 } };
+    const state = {
+      'audit/p/a\u0000b': { st: 'run\u0000ning' },
+      'prompt/p/\ud800': { c: 'x\udc00' },
+      'plain/key': { n: 1 },
+    };
     const store = postgresStore(pool, { schema: 'hostile_state' });
     await store.open();
     await store.commit({ state });
@@ -132,8 +172,26 @@ describe('postgresStore holds every value the API sends (issue 22 §1)', () => {
     try {
       await store.commit({
         writes: [
-          { table: history, rows: [{ project_id: PROJECT, prompt_id: 'p1', model: 'gpt', checked_at: '2026-06-09T10:00:00Z', position: 1 }, { project_id: PROJECT, prompt_id: 'p1', model: 'gpt', checked_at: '2026-06-09T12:00:00+02:00', position: 2 }] },
-          { table: anchors, rows: [{ project_id: PROJECT, anchor_text: 'a\u0000b', count: 1 }, { project_id: PROJECT, anchor_text: 'a\uFFFDb', count: 2 }] },
+          {
+            table: history,
+            rows: [
+              { project_id: PROJECT, prompt_id: 'p1', model: 'gpt', checked_at: '2026-06-09T10:00:00Z', position: 1 },
+              {
+                project_id: PROJECT,
+                prompt_id: 'p1',
+                model: 'gpt',
+                checked_at: '2026-06-09T12:00:00+02:00',
+                position: 2,
+              },
+            ],
+          },
+          {
+            table: anchors,
+            rows: [
+              { project_id: PROJECT, anchor_text: 'a\u0000b', count: 1 },
+              { project_id: PROJECT, anchor_text: 'a\uFFFDb', count: 2 },
+            ],
+          },
         ],
       });
     } finally {

@@ -15,7 +15,10 @@ import { type StoreExtension, TABLE_SCHEMAS, sqliteStore } from '../../../../src
 
 /** The insight views, counting how often the store asks for them. */
 const rebuilt = { count: 0 };
-const countedViews: StoreExtension = { name: 'counted insight views', sqlite: (db) => (rebuilt.count++, insightViews.sqlite?.(db)) };
+const countedViews: StoreExtension = {
+  name: 'counted insight views',
+  sqlite: (db) => (rebuilt.count++, insightViews.sqlite?.(db)),
+};
 
 const dirs: string[] = [];
 afterEach(() => {

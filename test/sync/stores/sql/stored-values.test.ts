@@ -27,7 +27,12 @@ function expected(pages: HostilePage[]): Map<HostilePage['table'], Array<Record<
     if (!keyed) byTable.set(table, (keyed = new Map()));
     for (const row of rows) keyed.set(JSON.stringify(table.primaryKey.map((k) => row[k] ?? null)), row);
   }
-  return new Map([...byTable].map(([t, keyed]) => [t, [...keyed.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r)]));
+  return new Map(
+    [...byTable].map(([t, keyed]) => [
+      t,
+      [...keyed.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r),
+    ]),
+  );
 }
 
 function mismatches(held: Array<Record<string, unknown>>, wire: Array<Record<string, unknown>>): string[] {
@@ -36,22 +41,34 @@ function mismatches(held: Array<Record<string, unknown>>, wire: Array<Record<str
 }
 
 describe('every value the API sends is held, exactly, by SQLite and NDJSON', () => {
-  it('SQLite: a lone surrogate is kept exactly (not silently U+FFFD), and a record of 2,100 fields (past SQLite\'s 2,000 columns) is stored', async () => {
+  it("SQLite: a lone surrogate is kept exactly (not silently U+FFFD), and a record of 2,100 fields (past SQLite's 2,000 columns) is stored", async () => {
     const pages = hostilePages(2_100);
     const path = join(dir, 'values.db');
     await writeAll(sqliteStore(path), pages);
-    for (const [table, rows] of expected(pages)) expect({ table: table.table, wrong: mismatches(heldBySqlite(path, table), rows) }).toEqual({ table: table.table, wrong: [] });
+    for (const [table, rows] of expected(pages))
+      expect({ table: table.table, wrong: mismatches(heldBySqlite(path, table), rows) }).toEqual({
+        table: table.table,
+        wrong: [],
+      });
   });
 
   it('NDJSON holds the same', async () => {
     const pages = hostilePages(2_100);
     const folder = join(dir, 'ndjson');
     await writeAll(ndjsonStore(folder), pages);
-    for (const [table, rows] of expected(pages)) expect({ table: table.table, wrong: mismatches(heldByNdjson(folder, table), rows) }).toEqual({ table: table.table, wrong: [] });
+    for (const [table, rows] of expected(pages))
+      expect({ table: table.table, wrong: mismatches(heldByNdjson(folder, table), rows) }).toEqual({
+        table: table.table,
+        wrong: [],
+      });
   });
 
   it('progress entries holding server text with NUL or a lone surrogate read back exactly after a reopen (SQLite, NDJSON)', async () => {
-    const state = { 'audit/p/a\u0000b': { st: 'run\u0000ning' }, 'prompt/p/\ud800': { c: 'x\udc00' }, 'plain/key': { n: 1 } };
+    const state = {
+      'audit/p/a\u0000b': { st: 'run\u0000ning' },
+      'prompt/p/\ud800': { c: 'x\udc00' },
+      'plain/key': { n: 1 },
+    };
     for (const make of [() => sqliteStore(join(dir, 'state.db')), () => ndjsonStore(join(dir, 'state-ndjson'))]) {
       const store = make();
       await store.open();
@@ -60,7 +77,10 @@ describe('every value the API sends is held, exactly, by SQLite and NDJSON', () 
       const again = make();
       await again.open();
       try {
-        expect({ store: again.location, held: Object.fromEntries(Object.keys(state).map((k) => [k, again.get(k)])) }).toEqual({ store: again.location, held: state });
+        expect({
+          store: again.location,
+          held: Object.fromEntries(Object.keys(state).map((k) => [k, again.get(k)])),
+        }).toEqual({ store: again.location, held: state });
       } finally {
         await again.close();
       }
