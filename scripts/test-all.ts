@@ -64,14 +64,16 @@ const passes: Pass[] = [
   },
   {
     name: 'lint',
-    about: 'Biome, lint and format (biome.jsonc): unused imports and variables are errors, an unformatted file fails; no file is rewritten',
+    about:
+      'Biome, lint and format (biome.jsonc): unused imports and variables are errors, an unformatted file fails; no file is rewritten',
     estimate: 5,
     together: 'static',
     command: npm('lint'),
   },
   {
     name: 'import circles',
-    about: 'dependency-cruiser over src/ (.dependency-cruiser.cjs, layers in scripts/layers.cjs): fails on an import up a layer, a folder or file circle, or a folder in no layer',
+    about:
+      'dependency-cruiser over src/ (.dependency-cruiser.cjs, layers in scripts/layers.cjs): fails on an import up a layer, a folder or file circle, or a folder in no layer',
     estimate: 15,
     together: 'static',
     command: npm('circles'),

@@ -14,7 +14,7 @@ afterEach(() => {
   for (const dir of scratch.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-function lint(source: string) {
+function lint(source: string, command: 'lint' | 'check' = 'lint') {
   const dir = mkdtempSync(join(tmpdir(), 'lint-probe-'));
   scratch.push(dir);
   copyFileSync(join(root, 'biome.jsonc'), join(dir, 'biome.jsonc'));
@@ -23,7 +23,7 @@ function lint(source: string) {
   // The scratch folder is no git checkout: the config's "use .gitignore" is switched off here only.
   return spawnSync(
     process.execPath,
-    [join(root, 'node_modules/@biomejs/biome/bin/biome'), 'lint', '--vcs-enabled=false', 'src'],
+    [join(root, 'node_modules/@biomejs/biome/bin/biome'), command, '--vcs-enabled=false', 'src'],
     { cwd: dir, encoding: 'utf8' },
   );
 }
@@ -42,11 +42,21 @@ describe('the linter', () => {
     expect(run.status).toBe(0);
   });
 
-  it('npm run lint only lints, so no run rewrites a file; formatting is npm run format, at 120 columns', () => {
-    const config = readFileSync(join(root, 'biome.jsonc'), 'utf8');
-    expect(config).toMatch(/"formatter": \{ "enabled": true, [^}]*"lineWidth": 120 \}/);
+  it('npm run lint checks the format too, and rewrites nothing: an unformatted file fails and stays as it was', () => {
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-    expect(pkg.scripts.lint).toBe('biome lint');
+    expect(pkg.scripts.lint).toBe('biome check');
     expect(pkg.scripts.format).toBe('biome format --write');
+    const unformatted = 'export const used   =  {a:1};\n';
+    const run = lint(unformatted, 'check');
+    expect(run.status).not.toBe(0);
+    expect(run.stdout + run.stderr).toContain('Formatter would have printed');
+    expect(readFileSync(join(scratch.at(-1)!, 'src', 'probe.ts'), 'utf8')).toBe(unformatted);
+    expect(lint('export const used = { a: 1 };\n', 'check').status).toBe(0);
+  });
+
+  it('formats at 120 columns, and leaves Markdown to its authors', () => {
+    const config = readFileSync(join(root, 'biome.jsonc'), 'utf8');
+    expect(config).toMatch(/"lineWidth": 120/);
+    expect(config).toMatch(/"includes": \["\*\*", "!\*\*\/\*\.md"\]/);
   });
 });
