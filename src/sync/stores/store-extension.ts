@@ -13,7 +13,21 @@ export interface SqliteConnection {
   /** Runs statements with no result (`DatabaseSync#exec`). */
   exec(sql: string): void;
   /** A prepared statement whose rows `all()` returns (`DatabaseSync#prepare`). */
-  prepare(sql: string): { all(...params: Array<string | number | null>): Array<Record<string, unknown>> };
+  prepare(sql: string): SqliteStatement;
+}
+
+/**
+ * A prepared statement of a {@link SqliteConnection} (`node:sqlite`'s `StatementSync`, the part an
+ * extension uses).
+ *
+ * @example
+ * ```ts
+ * const names = (db: SqliteConnection) => db.prepare("SELECT name FROM sqlite_master WHERE type = ?").all('view');
+ * ```
+ */
+export interface SqliteStatement {
+  /** Runs the statement with these parameters and returns every row. */
+  all(...params: Array<string | number | null>): Array<Record<string, unknown>>;
 }
 
 /**
