@@ -24,7 +24,12 @@ export { sqliteStore, type SqliteStoreOptions } from './stores/sql/sqlite-store.
 export { ndjsonStore } from './stores/ndjson-store.js';
 export { postgresStore, type PostgresPool, type PostgresStoreOptions } from './stores/sql/postgres-store.js';
 export type { SyncStore, StoreCommit, DeleteMark, Row } from './stores/store.js';
-export type { StoreExtension, SqliteConnection, SqliteStatement, PostgresConnection } from './stores/store-extension.js';
+export type {
+  StoreExtension,
+  SqliteConnection,
+  SqliteStatement,
+  PostgresConnection,
+} from './stores/store-extension.js';
 export type { SyncJob } from './job.js';
 export {
   DATASET_NAMES,
