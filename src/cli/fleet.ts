@@ -7,6 +7,7 @@ import { type SimulatedAccounts, simulatedAccounts } from './fleet-simulator.js'
 import { statusTable, table } from './fleet-table.js';
 import { EXIT } from './exit-codes.js';
 import { withoutPassword } from './mask-password.js';
+import { missedEventLines } from './missed-events.js';
 import { shortDuration } from './progress.js';
 import { terminalJson, terminalText } from './terminal-text.js';
 
@@ -124,10 +125,12 @@ export function registerFleet(program: Command, io: IO): void {
             if (e.type === 'start') say(`${e.account}: started`);
             else if (e.type === 'error') say(`queue: ${e.message}`);
             else if (e.type === 'waiting') say(e.account ? `${e.account}: ${e.message}` : `${e.message}`);
-            else if (e.run)
+            else if (e.run) {
               say(
                 `${e.account}: ${e.run.status}${e.run.reason ? ` (${e.run.reason})` : ''}, ${e.run.requests} requests, ${e.run.rows} rows${e.run.resumesAt ? `; resumes at ${e.run.resumesAt}` : ''}${e.run.error ? `: ${e.run.error.message}` : ''}`,
               );
+              for (const line of missedEventLines(e.run.missedEvents)) say(`${e.account}: ${line}`);
+            }
           },
         });
         say(

@@ -1,5 +1,6 @@
 import { InvalidArgumentError, type WebhookEvent } from '../index.js';
 import { isUuid } from '../internal/uuid.js';
+import { eventSeen } from '../sync/events/event-record.js';
 import { type DatasetName, EVENT_DATASETS, type SyncStore } from '../sync/index.js';
 import { Accounts } from './accounts.js';
 import { FleetError } from './errors.js';
@@ -99,7 +100,11 @@ export class Fleet {
     const inProjects = job.projects === 'all' || job.projects.some((p) => p.toLowerCase() === projectId);
     if (datasets.length === 0 || !inProjects) return { queued: false, datasets: [] };
     const queue = await this.#open();
-    return { queued: await queue.sendEvent(id!, this.#schema, projectId, datasets), datasets };
+    // The event rides with its job, for the store's record of what came (missed-event check).
+    return {
+      queued: await queue.sendEvent(id!, this.#schema, projectId, datasets, undefined, [eventSeen(event)]),
+      datasets,
+    };
   }
 
   /**

@@ -4,6 +4,13 @@ import { loadFleetPeers } from './peers.js';
 import { DEFAULT_SCHEMA } from './warehouse.js';
 
 /** What a sync job carries: the account's id, never its key, and its fleet's warehouse schema. @internal */
+/** An event as an event job carries it to the store's record (event-record.ts): nothing but what the record keeps. @internal */
+export interface SeenEvent {
+  event: string;
+  timestamp: string;
+  data?: Record<string, string> | undefined;
+}
+
 export interface SyncJobData {
   account: string;
   /** The warehouse schema of the fleet that queued it (absent on jobs queued before it was carried). */
@@ -12,8 +19,14 @@ export interface SyncJobData {
   event?:
     | {
         projectId: string;
-        datasets: string[] /** Times it was put off for its account's store in use. */;
+        datasets: string[];
+        /** Times it was put off for its account's store in use. */
         deferrals?: number | undefined;
+        /**
+         * The event it stands for, as the store records it (name, timestamp, the item's id; no other
+         * field of the delivery): the nightly run tells a silent subscription by it.
+         */
+        seen?: SeenEvent[] | undefined;
       }
     | undefined;
 }
@@ -146,11 +159,17 @@ export class FleetQueue {
     projectId: string,
     datasets: readonly string[],
     later?: { startAfter: Date; deferrals: number },
+    seen?: SeenEvent[],
   ): Promise<boolean> {
     const data: SyncJobData = {
       account,
       schema,
-      event: { projectId, datasets: [...datasets], ...(later ? { deferrals: later.deferrals } : {}) },
+      event: {
+        projectId,
+        datasets: [...datasets],
+        ...(later ? { deferrals: later.deferrals } : {}),
+        ...(seen?.length ? { seen } : {}),
+      },
     };
     const id = await this.#boss.send(this.settings.name, data, {
       singletonKey: `${account}/${projectId}/${datasets.join('+')}`,

@@ -1,11 +1,15 @@
 import type { JobResult, JobWithMetadata } from 'pg-boss';
+import type { WebhookEvent } from '../index.js';
+import { recordEvents } from '../sync/events/event-record.js';
 import {
   type DatasetName,
   DOCUMENTED_WINDOWS,
+  type MissedEvent,
   type StopReason,
   type SyncStore,
   type SyncWindow,
 } from '../sync/index.js';
+import type { RunScope } from '../sync/run-scope.js';
 import { runScopedSync } from '../sync/run.js';
 import type { Accounts } from './accounts.js';
 import { FleetError } from './errors.js';
@@ -36,6 +40,11 @@ export interface AccountRun {
   endedAt: string;
   /** A stopped run's next run: queued to start then (ISO 8601). */
   resumesAt?: string | undefined;
+  /**
+   * Webhook events that should have come and did not, as `runSync` reports them (the account's own
+   * runs, once its store has recorded an event): a silent subscription.
+   */
+  missedEvents?: MissedEvent[] | undefined;
   /** The length of the key's budget day (its longest window), to tell when the budget next resets. */
   dayWindowMs: number;
   /** A failed run's error: name, message and, from the API, status, code and request id. */
@@ -120,8 +129,24 @@ export async function runAccountJob(ctx: RunContext, job: JobWithMetadata<SyncJo
     // stopped run; its own stopped run gives way to the account's next run).
     const event = job.data.event;
     const syncJob = event ? { projects: [event.projectId], datasets: event.datasets as DatasetName[] } : account.job;
-    // An event's read trusts the project list the account's copy read within a day (no GET /projects per event).
-    const scope = event ? { knownProjectsMaxAgeMs: DOCUMENTED_DAY_MS } : {};
+    // An event's read trusts the project list the account's copy read within a day (no GET /projects
+    // per event), records the event it stands for (the nightly run's missed-event check) and judges
+    // nothing itself. Later events of the same project and datasets were merged into this job while
+    // it waited (one job at a time): the read comes after all of them, so it records its events at
+    // the read's time at the latest, and a merged event is not claimed as missed.
+    const scope: RunScope = event
+      ? {
+          knownProjectsMaxAgeMs: DOCUMENTED_DAY_MS,
+          quiet: true,
+          record: (store, now) =>
+            recordEvents(
+              (key) => store.get(key),
+              event.projectId,
+              (event.seen ?? []).map((e) => ({ ...e, timestamp: latest(e.timestamp, now) }) as unknown as WebhookEvent),
+              now,
+            ),
+        }
+      : {};
     const result = await runScopedSync(
       account.client,
       syncJob,
@@ -137,6 +162,8 @@ export async function runAccountJob(ctx: RunContext, job: JobWithMetadata<SyncJo
     const counts = {
       requests: result.requests,
       rows: Object.values(result.datasets).reduce((s, d) => s + (d?.rows ?? 0), 0),
+      // The account's own run: events that should have come and did not (a silent subscription).
+      ...(result.missedEvents?.length ? { missedEvents: result.missedEvents } : {}),
     };
     if (result.status === 'completed')
       run = { ...base, ...counts, status: 'completed', endedAt: new Date().toISOString() };
@@ -181,7 +208,7 @@ export async function runAccountJob(ctx: RunContext, job: JobWithMetadata<SyncJo
     ) {
       const deferrals = (event.deferrals ?? 0) + 1;
       const startAfter = new Date(Date.now() + eventDeferralMs(deferrals));
-      await ctx.queue.sendEvent(id, ctx.schema, event.projectId, event.datasets, { startAfter, deferrals });
+      await ctx.queue.sendEvent(id, ctx.schema, event.projectId, event.datasets, { startAfter, deferrals }, event.seen);
       run = {
         ...base,
         status: 'stopped',
@@ -276,4 +303,10 @@ function describeError(error: unknown): NonNullable<AccountRun['error']> {
     ...(typeof api?.code === 'string' ? { code: api.code } : {}),
     ...(typeof api?.requestId === 'string' ? { requestId: api.requestId } : {}),
   };
+}
+
+/** The later of an event's timestamp and the read's time (ISO): an unreadable timestamp is the read's. */
+function latest(timestamp: string, now: number): string {
+  const at = Date.parse(timestamp);
+  return new Date(Number.isFinite(at) ? Math.max(at, now) : now).toISOString();
 }

@@ -34,6 +34,22 @@ export function eventItem(event: WebhookEvent): string | undefined {
 }
 
 /**
+ * What a record keeps of an event (its name, its timestamp and its item's id), to carry it where
+ * the store is opened later: a fleet's event job records it when it reads.
+ * @example `eventSeen(e)` is `{ event: 'prompts.updated', timestamp: '2026-06-10T12:00:00Z', data: { prompt_id: 'p1' } }`
+ * @internal
+ */
+export function eventSeen(event: WebhookEvent): { event: string; timestamp: string; data?: Record<string, string> } {
+  const data = event.data as Record<string, unknown> | undefined;
+  const field = ['audit_id', 'content_id', 'prompt_id'].find((f) => typeof data?.[f] === 'string');
+  return {
+    event: String(event.event),
+    timestamp: String(event.timestamp).slice(0, 64),
+    ...(field ? { data: { [field]: String(data?.[field]).slice(0, 100) } } : {}),
+  };
+}
+
+/**
  * The progress entries that record `events` (of one project) in `store`: merged with what it holds,
  * item ids older than the retention dropped so an entry stays small.
  * @internal
