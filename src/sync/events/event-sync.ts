@@ -13,7 +13,15 @@ import { runScopedSync } from '../run.js';
 import type { RunScope } from '../run-scope.js';
 import type { SyncStore } from '../stores/store.js';
 
-/** Options of {@link createEventSync}. */
+/**
+ * Options of {@link createEventSync}.
+ *
+ * @example
+ * ```ts
+ * const options: EventSyncOptions = { store: sqliteStore('seo.db'), budget: { reserve: 2_000 }, settleMs: 5_000 };
+ * const eventSync = createEventSync(client, options);
+ * ```
+ */
 export interface EventSyncOptions {
   /**
    * The store the nightly sync writes (the same one: the event's read lands beside its rows).
@@ -112,6 +120,13 @@ export interface EventSyncReport {
 /**
  * Turns webhook events into reads. `handle(event)` resolves when the read that answers the event
  * is done (or rejects with its failure, so the receiver's retry runs it again).
+ *
+ * @example
+ * ```ts
+ * const eventSync: EventSync = createEventSync(client, { store: sqliteStore(':memory:'), settleMs: 10 });
+ * await eventSync.handle(e); // e: a parsed delivery (here the test delivery: nothing to read)
+ * await eventSync.idle();
+ * ```
  */
 export interface EventSync {
   /**
