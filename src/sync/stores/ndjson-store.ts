@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { TABLE_SCHEMAS, type TableSchema } from '../datasets/datasets.js';
 import { SyncError } from '../errors.js';
 import { type DeleteMark, StateMap, type StoreCommit, type SyncStore } from './store.js';
+import { writeFailed } from './store-errors.js';
 import { type LockHolder, inUse, mayBeRunning, newHolder } from '../locks/store-lock.js';
 
 const COMMIT_FILE = '_commit.json';
@@ -179,11 +180,15 @@ class NdjsonStore implements SyncStore {
       this.#writeCommit({ files, state: stateFile });
     } catch (error) {
       if (error instanceof SyncError) throw error;
-      throw new SyncError(
-        'store',
-        `Cannot write to the NDJSON store at ${this.location}: ${error instanceof Error ? error.message : String(error)}`,
-        { cause: error },
-      );
+      // Bytes appended past the commit record count for nothing (the next append or open cuts them).
+      throw writeFailed({
+        store: 'NDJSON',
+        location: this.location,
+        write,
+        detail: error instanceof Error ? error.message : String(error),
+        permanent: false,
+        cause: error,
+      });
     }
     this.#record = { files, state: this.#record.state as string };
     this.#stateLines += Object.keys(write.state ?? {}).length;

@@ -3,7 +3,7 @@ import type { StoreCommit } from './store.js';
 
 /** What a store knows of a write it could not make. @internal */
 export interface WriteFailure {
-  /** `SQLite` or `Postgres`, for the message. */
+  /** `SQLite`, `Postgres` or `NDJSON`, for the message. */
   store: string;
   location: string;
   /** The commit that failed: its tables name the datasets. */
