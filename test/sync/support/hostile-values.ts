@@ -4,7 +4,7 @@
  * free strings in date and time columns (keys too), NUL and lone surrogates in text and JSON, and a
  * record with more fields than a table can have columns.
  */
-import { TABLE_SCHEMAS, type TableSchema } from '../../../src/sync/index.js';
+import { type SyncStore, TABLE_SCHEMAS, type TableSchema } from '../../../src/sync/index.js';
 
 export const PROJECT = '11111111-1111-4111-8111-111111111111';
 const KW = (n: number) => `22222222-2222-4222-8222-${String(n).padStart(12, '0')}`;
@@ -120,4 +120,30 @@ export function hostilePages(wide = 1_700): HostilePage[] {
     // More fields than a table can have columns.
     { table: TABLE_SCHEMAS['backlinks.anchors'], rows: [wideRecord(wide)] },
   ];
+}
+
+/** Commits every page (each with a progress entry, as a run does) and closes the store. */
+export async function writeAll(store: SyncStore, pages: HostilePage[]): Promise<void> {
+  await store.open();
+  try {
+    for (const [i, page] of pages.entries()) await store.commit({ writes: [page], state: { [`page/${i}`]: true } });
+  } finally {
+    await store.close();
+  }
+}
+
+/** Per table, the last row written for each key, in key order (what a store must hold). */
+export function expected(pages: HostilePage[]): Map<HostilePage['table'], Array<Record<string, unknown>>> {
+  const byTable = new Map<HostilePage['table'], Map<string, Record<string, unknown>>>();
+  for (const { table, rows } of pages) {
+    let keyed = byTable.get(table);
+    if (!keyed) byTable.set(table, (keyed = new Map()));
+    for (const row of rows) keyed.set(JSON.stringify(table.primaryKey.map((k) => row[k] ?? null)), row);
+  }
+  return new Map(
+    [...byTable].map(([t, keyed]) => [
+      t,
+      [...keyed.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r),
+    ]),
+  );
 }

@@ -3,17 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type SyncStore,
-  SyncError,
-  TABLE_SCHEMAS,
-  ndjsonStore,
-  postgresStore,
-  sqliteStore,
-} from '../../../../src/sync/index.js';
+import { SyncError, TABLE_SCHEMAS, ndjsonStore, postgresStore, sqliteStore } from '../../../../src/sync/index.js';
 import { type TestPostgres, startPostgres } from '../../../helpers/postgres-server.js';
 import { differences, heldByNdjson, heldByPostgres, heldBySqlite } from '../../support/held-values.js';
-import { type HostilePage, PROJECT, hostilePages } from '../../support/hostile-values.js';
+import { type HostilePage, PROJECT, expected, hostilePages, writeAll } from '../../support/hostile-values.js';
 import { testPool } from '../../support/postgres-rows.js';
 
 let server: TestPostgres;
@@ -29,31 +22,6 @@ afterAll(async () => {
   await server?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
-
-async function writeAll(store: SyncStore, pages: HostilePage[]): Promise<void> {
-  await store.open();
-  try {
-    for (const [i, page] of pages.entries()) await store.commit({ writes: [page], state: { [`page/${i}`]: true } });
-  } finally {
-    await store.close();
-  }
-}
-
-/** Per table, the last row written for each key, in key order. */
-function expected(pages: HostilePage[]): Map<HostilePage['table'], Array<Record<string, unknown>>> {
-  const byTable = new Map<HostilePage['table'], Map<string, Record<string, unknown>>>();
-  for (const { table, rows } of pages) {
-    let keyed = byTable.get(table);
-    if (!keyed) byTable.set(table, (keyed = new Map()));
-    for (const row of rows) keyed.set(JSON.stringify(table.primaryKey.map((k) => row[k] ?? null)), row);
-  }
-  return new Map(
-    [...byTable].map(([t, keyed]) => [
-      t,
-      [...keyed.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r),
-    ]),
-  );
-}
 
 /** Rows in key order as Postgres sorts them (C collation, as the test cluster is made). */
 function byKey(table: HostilePage['table'], rows: Array<Record<string, unknown>>) {

@@ -2,38 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type SyncStore, ndjsonStore, sqliteStore } from '../../../../src/sync/index.js';
+import { ndjsonStore, sqliteStore } from '../../../../src/sync/index.js';
 import { differences, heldByNdjson, heldBySqlite } from '../../support/held-values.js';
-import { type HostilePage, hostilePages } from '../../support/hostile-values.js';
+import { expected, hostilePages, writeAll } from '../../support/hostile-values.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sv-values-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-/** Commits every page (each with a progress entry, as a run does) and closes the store. */
-async function writeAll(store: SyncStore, pages: HostilePage[]): Promise<void> {
-  await store.open();
-  try {
-    for (const [i, page] of pages.entries()) await store.commit({ writes: [page], state: { [`page/${i}`]: true } });
-  } finally {
-    await store.close();
-  }
-}
-
-/** Per table, the last row written for each key, in key order (what a store must hold). */
-function expected(pages: HostilePage[]): Map<HostilePage['table'], Array<Record<string, unknown>>> {
-  const byTable = new Map<HostilePage['table'], Map<string, Record<string, unknown>>>();
-  for (const { table, rows } of pages) {
-    let keyed = byTable.get(table);
-    if (!keyed) byTable.set(table, (keyed = new Map()));
-    for (const row of rows) keyed.set(JSON.stringify(table.primaryKey.map((k) => row[k] ?? null)), row);
-  }
-  return new Map(
-    [...byTable].map(([t, keyed]) => [
-      t,
-      [...keyed.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r),
-    ]),
-  );
-}
 
 function mismatches(held: Array<Record<string, unknown>>, wire: Array<Record<string, unknown>>): string[] {
   if (held.length !== wire.length) return [`${held.length} rows held, ${wire.length} written`];
