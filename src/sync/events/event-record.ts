@@ -23,10 +23,13 @@ export interface SeenEvents {
 /** The progress key of a project's events of one name. @internal */
 export const seenEventsKey = (projectId: string, event: string) => `hook/${projectId}/${event}`;
 
+/** The fields that name the item an event is about (its audit, content or prompt). */
+const ITEM_FIELDS = ['audit_id', 'content_id', 'prompt_id'] as const;
+
 /** The item an event is about (its audit, content or prompt), if any. @internal */
 export function eventItem(event: WebhookEvent): string | undefined {
   const data = event.data as Record<string, unknown> | undefined;
-  for (const field of ['audit_id', 'content_id', 'prompt_id']) {
+  for (const field of ITEM_FIELDS) {
     const id = data?.[field];
     if (typeof id === 'string' && id.length > 0 && id.length <= 100) return id.toLowerCase();
   }
@@ -41,7 +44,7 @@ export function eventItem(event: WebhookEvent): string | undefined {
  */
 export function eventSeen(event: WebhookEvent): { event: string; timestamp: string; data?: Record<string, string> } {
   const data = event.data as Record<string, unknown> | undefined;
-  const field = ['audit_id', 'content_id', 'prompt_id'].find((f) => typeof data?.[f] === 'string');
+  const field = ITEM_FIELDS.find((f) => typeof data?.[f] === 'string');
   return {
     event: String(event.event),
     timestamp: String(event.timestamp).slice(0, 64),
