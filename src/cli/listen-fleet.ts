@@ -3,7 +3,7 @@
 // targeted pg-boss job (fleet.enqueueEvent: one per account, project and datasets at a time), read
 // by the fleet's workers within the account's budget (`fleet work`, or this process with --work).
 // The receiver holds no API key unless it also works the queue.
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { createFleet, type Fleet } from '../fleet/index.js';
 import { postgresDedupeStore } from '../webhooks/index.js';
 import { checkSecrets } from '../webhooks/secret.js';
@@ -12,6 +12,7 @@ import { accountHookPath } from './account-secrets.js';
 import { UsageError } from './connect.js';
 import { EXIT } from './exit-codes.js';
 import { fleetReceivers } from './fleet-receivers.js';
+import { closeServer, listenOn } from './listen-server.js';
 import { readAccountsFile } from './fleet-accounts.js';
 import { withoutPassword } from './mask-password.js';
 import type { CommandIO } from './store-options.js';
@@ -83,15 +84,9 @@ export async function listenFleet(flags: FleetListenFlags, mainSecret: string, i
       say,
       onError,
     });
-    server = createServer(node);
-    server.headersTimeout = 10_000;
-    server.requestTimeout = 15_000;
-    await new Promise<void>((resolve, reject) => {
-      server!.once('error', reject);
-      server!.listen(flags.port, flags.host, () => resolve());
-    });
-    const address = server.address();
-    const port = typeof address === 'object' && address ? address.port : flags.port;
+    const listening = await listenOn(node, flags.port, flags.host);
+    server = listening.server;
+    const { port } = listening;
 
     // Events a killed process acknowledged but never queued: queued now (an enqueue is idempotent,
     // so none is left to a peer that may still be queueing it).
@@ -131,7 +126,7 @@ export async function listenFleet(flags: FleetListenFlags, mainSecret: string, i
       void workFailed?.then((f) => f && resolve(true));
     });
     // A clean stop: no new delivery; what was acknowledged is queued; the worker hands its runs back.
-    await new Promise<void>((resolve) => server!.close(() => resolve()));
+    await closeServer(server);
     for (const receiver of receivers.values()) await receiver.idle();
     stopping.abort();
     await workFailed;
@@ -148,7 +143,7 @@ export async function listenFleet(flags: FleetListenFlags, mainSecret: string, i
     );
     return usage ? EXIT.usage : EXIT.failed;
   } finally {
-    if (server?.listening) await new Promise<void>((resolve) => server!.close(() => resolve()));
+    if (server?.listening) await closeServer(server);
     await fleet?.close();
     await dedupeBase.close?.();
   }
