@@ -13,7 +13,7 @@ import { UsageError } from './connect.js';
 import { EXIT } from './exit-codes.js';
 import { fleetReceivers } from './fleet-receivers.js';
 import { closeServer, listenOn } from './listen-server.js';
-import { readAccountsFile } from './fleet-accounts.js';
+import { readAccountsFile, requireAccountKeys } from './fleet-accounts.js';
 import { withoutPassword } from './mask-password.js';
 import type { CommandIO } from './store-options.js';
 import { terminalText } from './terminal-text.js';
@@ -52,14 +52,10 @@ export async function listenFleet(flags: FleetListenFlags, mainSecret: string, i
     const ids = Object.keys(file.accounts);
     if (flags.work > 0) {
       // Only a worker calls the API: a receiver alone needs no key at all.
-      if (file.missingKeys.length)
-        throw new UsageError(
-          `These key variables are not set: ${file.missingKeys.join(', ')}. --work syncs every account, so it needs every account's key (or leave the work to \`fleet work\`).`,
-        );
-      if (file.malformedKeys.length)
-        throw new UsageError(
-          `These keys cannot be sent: ${file.malformedKeys.join('; ')}. Set each variable to the key alone.`,
-        );
+      requireAccountKeys(
+        file,
+        "--work syncs every account, so it needs every account's key (or leave the work to `fleet work`).",
+      );
     }
     fleet = createFleet({
       postgres: flags.postgres,
