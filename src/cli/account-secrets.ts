@@ -4,6 +4,8 @@
 // only; another account's secret cannot be computed from it, so a URL leaked by one account cannot
 // post events for another. One variable to keep, and changing it rotates every account's URL.
 
+import { base64url } from '../webhooks/secret.js';
+
 /** What the HMAC signs beside the account id: a fixed label, so these secrets serve nothing else. */
 const LABEL = 'seo-visibility webhook account secret v1\u0000';
 
@@ -22,10 +24,7 @@ export async function accountWebhookSecret(mainSecret: string, accountId: string
     false,
     ['sign'],
   );
-  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(`${LABEL}${accountId}`)));
-  let binary = '';
-  for (const byte of mac) binary += String.fromCharCode(byte);
-  return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+  return base64url(new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(`${LABEL}${accountId}`))));
 }
 
 /**

@@ -5,7 +5,7 @@ import { type EnsureWebhookStep, ensureWebhooks } from '../webhooks/index.js';
 import { checkSecrets } from '../webhooks/secret.js';
 import { accountHookPath, accountWebhookSecret } from './account-secrets.js';
 import { UsageError } from './connect.js';
-import { readAccountsFile } from './fleet-accounts.js';
+import { readAccountsFile, requireAccountKeys } from './fleet-accounts.js';
 
 /** A step of one account's subscriptions. @internal */
 export type FleetEnsureStep = EnsureWebhookStep & { account: string };
@@ -23,14 +23,7 @@ export async function ensureFleetWebhooks(
 ): Promise<FleetEnsureStep[]> {
   checkSecrets(mainSecret);
   const file = readAccountsFile(opts.accounts);
-  if (file.missingKeys.length)
-    throw new UsageError(
-      `These key variables are not set: ${file.missingKeys.join(', ')}. Each account's subscriptions are made on its own key`,
-    );
-  if (file.malformedKeys.length)
-    throw new UsageError(
-      `These keys cannot be sent: ${file.malformedKeys.join('; ')}. Set each variable to the key alone`,
-    );
+  requireAccountKeys(file, "Each account's subscriptions are made on its own key.");
   const steps: FleetEnsureStep[] = [];
   for (const [id, account] of Object.entries(file.accounts)) {
     const client = new SeoVisibilityClient({ ...account.client, apiKey: account.apiKey });

@@ -116,6 +116,22 @@ export function readAccountsFile(path: string, env: NodeJS.ProcessEnv = process.
   return { accounts, missingKeys, malformedKeys };
 }
 
+/**
+ * Refuses, as a usage error, a file whose key variables are not all set and sendable: for the
+ * commands that call the API on every account's key. `why` (a sentence) says why each key is needed.
+ * Names and accounts only, never a value.
+ * @example `requireAccountKeys(readAccountsFile('accounts.json'), "Every worker needs every account's key.")`
+ * @internal
+ */
+export function requireAccountKeys(file: AccountsFile, why: string): void {
+  if (file.missingKeys.length)
+    throw new UsageError(`These key variables are not set: ${file.missingKeys.join(', ')}. ${why}`);
+  if (file.malformedKeys.length)
+    throw new UsageError(
+      `These keys cannot be sent: ${file.malformedKeys.join('; ')}. Set each variable to the key alone.`,
+    );
+}
+
 /** Whether the client would take `key` (the SDK's own rule, which never echoes it). */
 function isWellFormedKey(key: string): boolean {
   try {

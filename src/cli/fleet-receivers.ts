@@ -3,6 +3,7 @@
 // so the routing (an account's URL reaches only that account) can be tried on its own.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KnownWebhookEventName, WebhookEvent } from '../index.js';
+import { EVENT_DATASETS } from '../sync/index.js';
 import { createWebhookReceiver, type WebhookReceiver } from '../webhooks/index.js';
 import type { AccountDedupe } from './account-dedupe.js';
 import { accountHookPath, accountWebhookSecret } from './account-secrets.js';
@@ -12,14 +13,10 @@ export interface EventQueue {
   enqueueEvent(account: string, event: WebhookEvent): Promise<{ queued: boolean; datasets: readonly string[] }>;
 }
 
-/** The events that read something (EVENT_DATASETS); the others are acknowledged and dropped. */
-const READING_EVENTS: readonly KnownWebhookEventName[] = [
-  'keywords.updated',
-  'prompts.updated',
-  'audit.completed',
-  'content.created',
-  'content.status_changed',
-];
+/** The events that read something (EVENT_DATASETS, declared once there); the others are acknowledged and dropped. */
+const READING_EVENTS = (Object.keys(EVENT_DATASETS) as KnownWebhookEventName[]).filter(
+  (name) => EVENT_DATASETS[name].length > 0,
+);
 
 /** The fleet's receivers and the Node handler that routes to them. @internal */
 export interface FleetReceivers {

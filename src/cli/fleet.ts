@@ -1,7 +1,7 @@
 import { type Command, InvalidArgumentError as CommanderArgumentError } from 'commander';
 import { type Fleet, createFleet } from '../fleet/index.js';
 import { UsageError } from './connect.js';
-import { readAccountsFile } from './fleet-accounts.js';
+import { readAccountsFile, requireAccountKeys } from './fleet-accounts.js';
 import { fleetHelp } from './fleet-help.js';
 import { type SimulatedAccounts, simulatedAccounts } from './fleet-simulator.js';
 import { statusTable, table } from './fleet-table.js';
@@ -208,14 +208,7 @@ async function run(
       accounts = simulated.accounts;
       (flags.json ? io.err : io.out).write(`Accounts served by ${simulated.source}.\n`);
     } else if (needsKeys) {
-      if (file.missingKeys.length)
-        throw new UsageError(
-          `These key variables are not set: ${file.missingKeys.join(', ')}. Every worker needs every account's key (or try it with --simulator).`,
-        );
-      if (file.malformedKeys.length)
-        throw new UsageError(
-          `These keys cannot be sent: ${file.malformedKeys.join('; ')}. Set each variable to the key alone.`,
-        );
+      requireAccountKeys(file, "Every worker needs every account's key (or try it with --simulator).");
     }
     fleet = createFleet({
       postgres,

@@ -3,7 +3,7 @@
 // targeted pg-boss job (fleet.enqueueEvent: one per account, project and datasets at a time), read
 // by the fleet's workers within the account's budget (`fleet work`, or this process with --work).
 // The receiver holds no API key unless it also works the queue.
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { createFleet, type Fleet } from '../fleet/index.js';
 import { postgresDedupeStore } from '../webhooks/index.js';
 import { checkSecrets } from '../webhooks/secret.js';
@@ -12,7 +12,8 @@ import { accountHookPath } from './account-secrets.js';
 import { UsageError } from './connect.js';
 import { EXIT } from './exit-codes.js';
 import { fleetReceivers } from './fleet-receivers.js';
-import { readAccountsFile } from './fleet-accounts.js';
+import { closeServer, listenOn } from './listen-server.js';
+import { readAccountsFile, requireAccountKeys } from './fleet-accounts.js';
 import { withoutPassword } from './mask-password.js';
 import type { CommandIO } from './store-options.js';
 import { terminalText } from './terminal-text.js';
@@ -51,14 +52,10 @@ export async function listenFleet(flags: FleetListenFlags, mainSecret: string, i
     const ids = Object.keys(file.accounts);
     if (flags.work > 0) {
       // Only a worker calls the API: a receiver alone needs no key at all.
-      if (file.missingKeys.length)
-        throw new UsageError(
-          `These key variables are not set: ${file.missingKeys.join(', ')}. --work syncs every account, so it needs every account's key (or leave the work to \`fleet work\`).`,
-        );
-      if (file.malformedKeys.length)
-        throw new UsageError(
-          `These keys cannot be sent: ${file.malformedKeys.join('; ')}. Set each variable to the key alone.`,
-        );
+      requireAccountKeys(
+        file,
+        "--work syncs every account, so it needs every account's key (or leave the work to `fleet work`).",
+      );
     }
     fleet = createFleet({
       postgres: flags.postgres,
@@ -83,15 +80,9 @@ export async function listenFleet(flags: FleetListenFlags, mainSecret: string, i
       say,
       onError,
     });
-    server = createServer(node);
-    server.headersTimeout = 10_000;
-    server.requestTimeout = 15_000;
-    await new Promise<void>((resolve, reject) => {
-      server!.once('error', reject);
-      server!.listen(flags.port, flags.host, () => resolve());
-    });
-    const address = server.address();
-    const port = typeof address === 'object' && address ? address.port : flags.port;
+    const listening = await listenOn(node, flags.port, flags.host);
+    server = listening.server;
+    const { port } = listening;
 
     // Events a killed process acknowledged but never queued: queued now (an enqueue is idempotent,
     // so none is left to a peer that may still be queueing it).
@@ -131,7 +122,7 @@ export async function listenFleet(flags: FleetListenFlags, mainSecret: string, i
       void workFailed?.then((f) => f && resolve(true));
     });
     // A clean stop: no new delivery; what was acknowledged is queued; the worker hands its runs back.
-    await new Promise<void>((resolve) => server!.close(() => resolve()));
+    await closeServer(server);
     for (const receiver of receivers.values()) await receiver.idle();
     stopping.abort();
     await workFailed;
@@ -148,7 +139,7 @@ export async function listenFleet(flags: FleetListenFlags, mainSecret: string, i
     );
     return usage ? EXIT.usage : EXIT.failed;
   } finally {
-    if (server?.listening) await new Promise<void>((resolve) => server!.close(() => resolve()));
+    if (server?.listening) await closeServer(server);
     await fleet?.close();
     await dedupeBase.close?.();
   }

@@ -1,6 +1,5 @@
 import { type Command, InvalidArgumentError as CommanderArgumentError } from 'commander';
 import { isInvalidArgumentError, KNOWN_EVENT_NAMES, type KnownWebhookEventName } from '../index.js';
-import { createServer } from 'node:http';
 import { createEventSync } from '../sync/index.js';
 import {
   createWebhookReceiver,
@@ -12,6 +11,7 @@ import {
 import { connect, UsageError } from './connect.js';
 import { ensureFleetWebhooks } from './ensure-fleet.js';
 import { listenFleet } from './listen-fleet.js';
+import { closeServer, listenOn } from './listen-server.js';
 import { storeFactory } from './store-choice.js';
 import { EXIT } from './exit-codes.js';
 import { nonEmpty, wholeNumber } from './flags.js';
@@ -274,15 +274,7 @@ async function listenCommand(opts: ListenFlags, io: CommandIO): Promise<number> 
         ),
     });
     eventSync.attach(receiver);
-    const server = createServer(receiver.node);
-    server.headersTimeout = 10_000;
-    server.requestTimeout = 15_000;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(opts.port, opts.host, () => resolve());
-    });
-    const address = server.address();
-    const port = typeof address === 'object' && address ? address.port : opts.port;
+    const { server, port } = await listenOn(receiver.node, opts.port, opts.host);
     // Events a killed process acknowledged but never read (a durable dedupe store only): read now.
     // Reads are idempotent, so none is left to a peer that may still be reading it.
     const recovered = await receiver.recover({ olderThanMs: 0 });
@@ -294,7 +286,7 @@ async function listenCommand(opts: ListenFlags, io: CommandIO): Promise<number> 
       io.signal.addEventListener('abort', () => resolve(), { once: true });
     });
     // A clean stop: no new delivery, then what was acknowledged is read (or given up and printed).
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await closeServer(server);
     await receiver.idle();
     await eventSync.idle();
     await dedupe.close?.();

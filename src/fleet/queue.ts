@@ -3,7 +3,6 @@ import type { FleetPostgresPool, FleetQueueOptions } from './options.js';
 import { loadFleetPeers } from './peers.js';
 import { DEFAULT_SCHEMA } from './warehouse.js';
 
-/** What a sync job carries: the account's id, never its key, and its fleet's warehouse schema. @internal */
 /** An event as an event job carries it to the store's record (event-record.ts): nothing but what the record keeps. @internal */
 export interface SeenEvent {
   event: string;
@@ -11,6 +10,7 @@ export interface SeenEvent {
   data?: Record<string, string> | undefined;
 }
 
+/** What a sync job carries: the account's id, never its key, and its fleet's warehouse schema. @internal */
 export interface SyncJobData {
   account: string;
   /** The warehouse schema of the fleet that queued it (absent on jobs queued before it was carried). */

@@ -73,6 +73,10 @@ export interface EnsureWebhookStep {
   events: string[];
 }
 
+/** Ours: a subscription whose URL is this receiver's base followed by one segment (a secret, current or old). */
+const isOurs = (h: WebhookSubscription, base: string): boolean =>
+  typeof h.url === 'string' && h.url.startsWith(base) && !h.url.slice(base.length).includes('/');
+
 const sameEvents = (a: readonly string[] | undefined, b: readonly string[]) =>
   a !== undefined && a.length === b.length && b.every((e) => a.includes(e));
 
@@ -106,10 +110,7 @@ export async function ensureWebhooks(
   const projects: Array<{ id: string }> = [];
   for await (const project of client.projects.list()) projects.push(project);
   const hooks = await client.webhooks.list();
-  // Ours: those whose URL is this receiver's base followed by one segment (a secret, current or old).
-  const ours = hooks.filter(
-    (h) => typeof h.url === 'string' && h.url.startsWith(base) && !h.url.slice(base.length).includes('/'),
-  );
+  const ours = hooks.filter((h) => isOurs(h, base));
   const unreadable = hooks.filter(
     (h) => typeof h.id !== 'string' || typeof h.url !== 'string' || typeof h.project_id !== 'string',
   );
@@ -167,15 +168,7 @@ async function converge(
   const steps: EnsureWebhookStep[] = [];
   const hooks = await client.webhooks.list();
   for (const projectId of run.projects) {
-    const mine = hooks
-      .filter(
-        (h) =>
-          h.project_id === projectId &&
-          typeof h.url === 'string' &&
-          h.url.startsWith(run.base) &&
-          !h.url.slice(run.base.length).includes('/'),
-      )
-      .sort(keepFirst);
+    const mine = hooks.filter((h) => h.project_id === projectId && isOurs(h, run.base)).sort(keepFirst);
     const [keep, ...duplicates] = mine;
     if (keep && (keep.url !== run.target || !sameEvents(keep.events, run.events))) {
       await client.webhooks.update(keep.id!, { url: run.target, events: run.events as KnownWebhookEventName[] });

@@ -18,7 +18,16 @@ const URL_SAFE = /^[A-Za-z0-9_-]+$/;
  * ```
  */
 export function generateWebhookSecret(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return base64url(crypto.getRandomValues(new Uint8Array(32)));
+}
+
+/**
+ * `bytes` as unpadded base64url, the URL-safe alphabet every receiver secret is written in (32 bytes:
+ * 43 characters). `btoa`, on every runtime.
+ * @example `base64url(new Uint8Array([251, 255])) // '-_8'`
+ * @internal
+ */
+export function base64url(bytes: Uint8Array): string {
   let binary = '';
   for (const byte of bytes) binary += String.fromCharCode(byte);
   return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
