@@ -13,7 +13,7 @@ export default defineConfig({
     // a second whole-project tsc inside the unit run cost it 20-40 s of CPU on two cores.
     typecheck: { enabled: false, include: ['test/**/*.test-d.ts'] },
     // Vitest's default is one worker fewer than the cores: one worker on a 2-core machine, which
-    // left a core idle. Files share nothing (each starts its own simulator on a port of its own).
+    // left a core idle. Files share no server (each starts its own simulator on a port of its own).
     maxWorkers: 2,
     // Files share a worker's module cache instead of loading src/ and the simulator again for each of
     // ~190 files (that loading was most of the suite: CPU 159 s → 53 s, wall 298 s → 73 s on one

@@ -55,8 +55,8 @@ export async function insightsScaleBench(): Promise<Row[]> {
   const dir = mkdtempSync(join(tmpdir(), 'sv-bench-scale-'));
   const postgres = await startPostgres();
   const rows: Row[] = [];
-  // One timed run each, none to warm up: the full size holds 18 and 36 million ranking rows, and
-  // quick mode's figures bind nothing.
+  // One timed run each (after versus's one warm-up run each, ceil(runs / 5)): the full size holds 18
+  // and 36 million ranking rows, and quick mode's figures bind nothing. Each figure is one sample.
   const runs = 1;
   try {
     for (const store of ['SQLite', 'PostgreSQL'] as const) {

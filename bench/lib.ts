@@ -34,11 +34,46 @@ export const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
  * Times `a` and `b` alternately (`runs` each, after `warmup` each), so drift and other load on the
  * machine hit both alike. Returns the median of each and their ratio.
  */
-export async function versus(
+export function versus(
   a: () => Promise<unknown>,
   b: () => Promise<unknown>,
   runs: number,
   warmup = Math.ceil(runs / 5),
+) {
+  return alternate(a, b, runs, warmup, async (call) => {
+    const start = performance.now();
+    await call();
+    return performance.now() - start;
+  });
+}
+
+/**
+ * As {@link versus}, but each call's CPU time (user + system, `process.cpuUsage`) instead of its
+ * wall time: on a machine shared with other work, waiting for a core inflates the wall time of the
+ * longer call more, while CPU time counts only the work itself. Both sides run in this process
+ * (server included), so the ratio is of everything each side costs.
+ */
+export function versusCpu(
+  a: () => Promise<unknown>,
+  b: () => Promise<unknown>,
+  runs: number,
+  warmup = Math.ceil(runs / 5),
+) {
+  return alternate(a, b, runs, warmup, async (call) => {
+    const start = process.cpuUsage();
+    await call();
+    const used = process.cpuUsage(start);
+    return (used.user + used.system) / 1000;
+  });
+}
+
+/** Runs `a` and `b` `warmup` times each, then `runs` times each, measuring each timed call with `measure` (ms). */
+async function alternate(
+  a: () => Promise<unknown>,
+  b: () => Promise<unknown>,
+  runs: number,
+  warmup: number,
+  measure: (call: () => Promise<unknown>) => Promise<number>,
 ) {
   for (let i = 0; i < warmup; i++) {
     await a();
@@ -48,42 +83,9 @@ export async function versus(
   const tb: number[] = [];
   for (let i = 0; i < runs; i++) {
     // Swap who goes first every run: neither side always runs on a warmer cache.
-    const first = i % 2 === 0;
-    for (const side of first ? [0, 1] : [1, 0]) {
-      const start = performance.now();
-      await (side === 0 ? a() : b());
-      (side === 0 ? ta : tb).push(performance.now() - start);
-    }
-  }
-  const ma = median(ta);
-  const mb = median(tb);
-  return { a: ma, b: mb, ratio: ma / mb };
-}
-
-/**
- * As {@link versus}, but each call's CPU time (user + system, `process.cpuUsage`) instead of its
- * wall time: on a machine shared with other work, waiting for a core inflates the wall time of the
- * longer call more, while CPU time counts only the work itself. Both sides run in this process
- * (server included), so the ratio is of everything each side costs.
- */
-export async function versusCpu(
-  a: () => Promise<unknown>,
-  b: () => Promise<unknown>,
-  runs: number,
-  warmup = Math.ceil(runs / 5),
-) {
-  for (let i = 0; i < warmup; i++) {
-    await a();
-    await b();
-  }
-  const ta: number[] = [];
-  const tb: number[] = [];
-  for (let i = 0; i < runs; i++) {
     for (const side of i % 2 === 0 ? [0, 1] : [1, 0]) {
-      const start = process.cpuUsage();
-      await (side === 0 ? a() : b());
-      const used = process.cpuUsage(start);
-      (side === 0 ? ta : tb).push((used.user + used.system) / 1000);
+      const taken = await measure(side === 0 ? a : b);
+      (side === 0 ? ta : tb).push(taken);
     }
   }
   const ma = median(ta);

@@ -51,50 +51,25 @@ test('an acknowledged keywords.updated is read into the copy before SIGTERM ends
   try {
     const secret = generateWebhookSecret();
     const db = join(dir, 'copy.db');
-    const child = spawn(process.execPath, [cli, 'listen', '--port', '0', '--db', db], {
-      env: cleanEnv({
+    const listen = startListen(
+      ['--db', db],
+      cleanEnv({
         SEO_VISIBILITY_API_KEY: sim.keys.readOnly,
         SEO_VISIBILITY_BASE_URL: server.url,
         SEO_VISIBILITY_WEBHOOK_SECRET: secret,
       }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    const origin = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`listen did not start:\n${out}`)), 20_000);
-      child.stdout.on('data', () => {
-        const match = /listening on (http:\/\/127\.0\.0\.1:\d+)\/hooks\/seo\/<SEO_VISIBILITY_WEBHOOK_SECRET>/.exec(out);
-        if (match) {
-          clearTimeout(timer);
-          resolve(match[1]!);
-        }
-      });
-    });
-    const client = new SeoVisibilityClient({
-      apiKey: sim.keys.readWrite,
-      baseUrl: sim.baseUrl,
-      fetch: sim.fetch,
-      rateLimit: { windows: false },
-    });
-    const projectId = sim.data.listedProjects[0]!.id;
-    await client.webhooks.create({
-      url: webhookUrl(`${origin}/hooks/seo`, secret),
-      project_id: projectId,
-      events: ['keywords.updated'],
-    });
-    let delivered: Awaited<ReturnType<typeof sim.advance>> = [];
-    for (let hour = 0; hour < 48 && delivered.length === 0; hour++)
-      delivered = (await sim.advance(3_600_000)).filter((d) => d.payload.event === 'keywords.updated');
+      // The address printed with a placeholder where the secret goes, never the secret.
+      /listening on (http:\/\/127\.0\.0\.1:\d+)\/hooks\/seo\/<SEO_VISIBILITY_WEBHOOK_SECRET>/,
+    );
+    const origin = await listen.origin;
+    const { projectId, delivered } = await deliverKeywordsUpdated(sim, origin, secret);
     expect(delivered.map((d) => d.status)).toEqual([202]);
     // Acknowledged; the read has not had time to run (it waits settleMs): stop now.
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
-    expect(out).toMatch(/completed\s+\S+\s+rankings\.list\s+1 event\(s\), 2 request\(s\)/);
-    expect(out).toContain('stopped: every acknowledged event was handled');
-    expect(out).not.toContain(secret);
+    listen.child.kill('SIGTERM');
+    expect(await listen.exited).toBe(0);
+    expect(listen.output()).toMatch(/completed\s+\S+\s+rankings\.list\s+1 event\(s\), 2 request\(s\)/);
+    expect(listen.output()).toContain('stopped: every acknowledged event was handled');
+    expect(listen.output()).not.toContain(secret);
     const copy = new DatabaseSync(db);
     // Dated by the process's own clock (the simulator's ran ahead of it by the hours advanced).
     const rows = copy.prepare('SELECT count(*) AS n FROM rankings_list WHERE project_id = ?').get(projectId) as {
@@ -107,8 +82,10 @@ test('an acknowledged keywords.updated is read into the copy before SIGTERM ends
   }
 }, 60_000);
 
-/** Starts `listen` and resolves with its origin once it listens. */
-function startListen(args: string[], env: NodeJS.ProcessEnv) {
+/**
+ * Starts `listen` and resolves `origin` once it prints `listening` (its first group: the origin).
+ */
+function startListen(args: string[], env: NodeJS.ProcessEnv, listening = /listening on (http:\/\/127\.0\.0\.1:\d+)\//) {
   const child = spawn(process.execPath, [cli, 'listen', '--port', '0', ...args], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -120,7 +97,7 @@ function startListen(args: string[], env: NodeJS.ProcessEnv) {
   const origin = new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`listen did not start:\n${out}`)), 20_000);
     child.stdout.on('data', () => {
-      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)\//.exec(out);
+      const match = listening.exec(out);
       if (match) {
         clearTimeout(timer);
         resolve(match[1]!);
@@ -143,21 +120,7 @@ test('SIGKILLed between the acknowledgement and the read: the read happens after
     });
     const first = startListen(['--postgres', postgres.url], env);
     const origin = await first.origin;
-    const client = new SeoVisibilityClient({
-      apiKey: sim.keys.readWrite,
-      baseUrl: sim.baseUrl,
-      fetch: sim.fetch,
-      rateLimit: { windows: false },
-    });
-    const projectId = sim.data.listedProjects[0]!.id;
-    await client.webhooks.create({
-      url: webhookUrl(`${origin}/hooks/seo`, secret),
-      project_id: projectId,
-      events: ['keywords.updated'],
-    });
-    let delivered: Awaited<ReturnType<typeof sim.advance>> = [];
-    for (let hour = 0; hour < 48 && delivered.length === 0; hour++)
-      delivered = (await sim.advance(3_600_000)).filter((d) => d.payload.event === 'keywords.updated');
+    const { projectId, delivered } = await deliverKeywordsUpdated(sim, origin, secret);
     expect(delivered.map((d) => d.status)).toEqual([202]);
     // Acknowledged; the read waits a second for more events: kill it now.
     first.child.kill('SIGKILL');
@@ -193,3 +156,26 @@ test('SIGKILLed between the acknowledgement and the read: the read happens after
     await postgres.stop();
   }
 }, 90_000);
+
+/**
+ * Subscribes `origin`'s receiver to keywords.updated for the simulator's first project, then
+ * advances the simulator an hour at a time (at most 48) until it has delivered one.
+ */
+async function deliverKeywordsUpdated(sim: ReturnType<typeof createSimulator>, origin: string, secret: string) {
+  const client = new SeoVisibilityClient({
+    apiKey: sim.keys.readWrite,
+    baseUrl: sim.baseUrl,
+    fetch: sim.fetch,
+    rateLimit: { windows: false },
+  });
+  const projectId = sim.data.listedProjects[0]!.id;
+  await client.webhooks.create({
+    url: webhookUrl(`${origin}/hooks/seo`, secret),
+    project_id: projectId,
+    events: ['keywords.updated'],
+  });
+  let delivered: Awaited<ReturnType<typeof sim.advance>> = [];
+  for (let hour = 0; hour < 48 && delivered.length === 0; hour++)
+    delivered = (await sim.advance(3_600_000)).filter((d) => d.payload.event === 'keywords.updated');
+  return { projectId, delivered };
+}

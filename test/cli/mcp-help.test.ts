@@ -1,25 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { EXIT, exitHelp } from '../../src/cli/exit-codes.js';
-import { buildProgram } from '../../src/cli/program.js';
 import { withStoreErrors } from '../../src/cli/store-options.js';
 import { InsightError, loadPeer } from '../../src/insights/errors.js';
+import { helpOf } from './help-of.js';
 
 // `mcp --help` tells only of what mcp takes, a missing optional package exits as it does in
 // `sync`, and the install hint names a package npm can install (not an import's sub-path).
-
-/** The whole `--help` of a command, as commander prints it (the text after the options too). */
-function helpOf(name: string): string {
-  let text = '';
-  const sink = { write: (chunk: string) => ((text += chunk), true) } as unknown as NodeJS.WriteStream;
-  const program = buildProgram({ out: sink, err: sink, setExit: () => {}, signal: new AbortController().signal });
-  program.exitOverride().configureOutput({ writeOut: (s) => void (text += s), writeErr: (s) => void (text += s) });
-  try {
-    program.parse(['node', 'seo-visibility', name, '--help']);
-  } catch {
-    // commander ends --help by throwing under exitOverride.
-  }
-  return text;
-}
 
 describe('seo-visibility mcp --help', () => {
   it('speaks of no --simulator, dataset or API key beyond --live, and of the reading role', () => {

@@ -83,7 +83,7 @@ describe('seo-visibility report, on the terminal', () => {
 
   it('--alert visibility_drop fires on the significant drop only; --all-changes also lists the noise', async () => {
     const out = join(source.file, '..', 'alert.html');
-    const quiet = await run([
+    const args = [
       'report',
       '--db',
       source.file,
@@ -95,24 +95,12 @@ describe('seo-visibility report, on the terminal', () => {
       '7',
       '--alert',
       'visibility_drop>=10',
-    ]);
+    ];
+    const quiet = await run(args);
     expect(quiet.code).toBe(3);
     expect(quiet.out).toContain('ALERT visibility_drop>=10: 1 row(s)');
     expect(quiet.out).toContain('openai/gpt-5: 60.0% of 70 → 20.0% of 70 answers (−40.0 points, significant at 95%)');
-    const all = await run([
-      'report',
-      '--db',
-      source.file,
-      '--out',
-      out,
-      '--project',
-      S,
-      '--days',
-      '7',
-      '--alert',
-      'visibility_drop>=10',
-      '--all-changes',
-    ]);
+    const all = await run([...args, '--all-changes']);
     expect(all.out).toContain('ALERT visibility_drop>=10: 2 row(s)');
     expect(all.out).toContain(
       'perplexity/sonar: 57.1% of 7 → 14.3% of 7 answers (−42.9 points, not significant at 95%)',

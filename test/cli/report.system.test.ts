@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../helpers/chromium.js';
 import { type TestPostgres, startPostgres } from '../helpers/postgres-server.js';
 import { root, syncIntoPostgres, syncedAccount } from '../insights/support.js';
 import { bundleCli } from './support.js';
@@ -13,9 +13,6 @@ import type { Account } from '../sync/support/account.js';
 // `seo-visibility report` over the simulator's synced account: the file it writes, that file in
 // real headless Chromium (no console error, no request but the file itself; a screenshot is kept
 // in artifacts/report/, gitignored), the same report from PostgreSQL, and --alert's exit code.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-if (!existsSync(CHROMIUM))
-  throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium)`);
 const ARTIFACTS = join(root, 'artifacts', 'report');
 
 let account: Account;
@@ -68,19 +65,7 @@ describe('seo-visibility report', () => {
   });
 
   it('renders in headless Chromium with no console error and no network request (screenshot kept)', async () => {
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--headless',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage({ viewport: { width: 1000, height: 1400 } });
       const problems: string[] = [];

@@ -1,11 +1,10 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { chartRenderer } from '../../src/insights/report-charts.js';
 import { gatherReport } from '../../src/insights/report-data.js';
 import { reportHtml } from '../../src/insights/report-html.js';
+import { launchChromium, openWatched } from '../helpers/chromium.js';
 import { fleetDb, inProcessSource } from './fleet-store.js';
 import { hostileStrings } from './hostile-text.js';
 import { root } from './support.js';
@@ -14,9 +13,6 @@ import { root } from './support.js';
 // account as a heading of its own with its projects under it (the same project in every account),
 // and account ids that are markup stay text: nothing runs, nothing is fetched. A screenshot of the
 // top of the page is kept in artifacts/report/ (gitignored).
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-if (!existsSync(CHROMIUM))
-  throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium)`);
 const ARTIFACTS = join(root, 'artifacts', 'report');
 /** As the HTML parser reads text: a NUL in body text is dropped, CR LF is LF. */
 const readable = (s: string) => s.replace(/\u0000/g, '').replace(/\r\n?/g, '\n');
@@ -32,33 +28,9 @@ describe('a report over several accounts, in Chromium', () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     const file = join(ARTIFACTS, 'report-accounts.html');
     writeFileSync(file, html);
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--headless',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    const browser = await launchChromium();
     try {
-      const page = await browser.newPage({ viewport: { width: 1000, height: 1400 } });
-      const problems: string[] = [];
-      const url = pathToFileURL(file).href;
-      page.on('console', (m) => problems.push(`console ${m.type()}: ${m.text()}`));
-      page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-      page.on('dialog', (d) => {
-        problems.push(`dialog: ${d.message()}`);
-        void d.dismiss();
-      });
-      page.on('request', (r) => {
-        if (r.url() !== url) problems.push(`request ${r.url()}`);
-      });
-      await page.goto(url, { waitUntil: 'load' });
+      const { page, problems } = await openWatched(browser, file);
       await page.waitForTimeout(500);
       await page.screenshot({ path: join(ARTIFACTS, 'report-accounts.png') });
       expect(problems).toEqual([]);

@@ -1,13 +1,13 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chartRenderer } from '../../src/insights/report-charts.js';
 import { gatherReport } from '../../src/insights/report-data.js';
 import { reportHtml } from '../../src/insights/report-html.js';
 import type { DatasetName, Row } from '../../src/sync/index.js';
 import { addDays } from '../../src/sync/datasets/rows.js';
+import { launchChromium, openWatched } from '../helpers/chromium.js';
 import { hostileStrings } from './hostile-text.js';
 import { inProcessSource } from './in-process-source.js';
 import { REPORT_FIXTURE } from './report-fixture.js';
@@ -17,9 +17,6 @@ import { root } from './support.js';
 // itself, names every chart line in a legend that is visible and not cut, and runs none of the
 // thousands of hostile strings an API could send as keywords, locations, models, domains or audit
 // issues. A screenshot of the readable report is kept in artifacts/report/ (gitignored).
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-if (!existsSync(CHROMIUM))
-  throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium)`);
 const ARTIFACTS = join(root, 'artifacts', 'report');
 const H = hostileStrings();
 const Q = '77777777-7777-4777-8777-777777777777';
@@ -137,39 +134,9 @@ async function writeReportOf(data: Partial<Record<DatasetName, Row[]>>, name: st
   }
 }
 
-/** Opens a file in Chromium, collecting every console message, page error, dialog and request. */
-async function open(file: string) {
-  const page = await browser.newPage({ viewport: { width: 1000, height: 1400 } });
-  const problems: string[] = [];
-  const url = pathToFileURL(file).href;
-  page.on('console', (m) => problems.push(`console ${m.type()}: ${m.text()}`));
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('dialog', (d) => {
-    problems.push(`dialog: ${d.message()}`);
-    void d.dismiss();
-  });
-  page.on('request', (r) => {
-    if (r.url() !== url) problems.push(`request ${r.url()}`);
-  });
-  await page.goto(url, { waitUntil: 'load' });
-  return { page, problems };
-}
-
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--headless',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {
@@ -179,7 +146,7 @@ afterAll(async () => {
 describe('the report in Chromium', () => {
   it('no console message, no request but the file; every chart line has a visible, whole legend entry (screenshot kept)', async () => {
     const file = await writeReportOf(REPORT_FIXTURE, 'report-fixture.html', 7);
-    const { page, problems } = await open(file);
+    const { page, problems } = await openWatched(browser, file);
     try {
       await page.screenshot({ path: join(ARTIFACTS, 'report-fixture.png'), fullPage: true });
       expect(problems).toEqual([]);
@@ -230,7 +197,7 @@ describe('the report in Chromium', () => {
   it(`${H.length.toLocaleString('en-US')} hostile strings as keywords, locations, models, domains and audit issues: shown as text, none runs or fetches`, async () => {
     expect(H.length).toBeGreaterThan(3000);
     const file = await writeReportOf(hostileAccount(), 'hostile.html', 28);
-    const { page, problems } = await open(file);
+    const { page, problems } = await openWatched(browser, file);
     try {
       // Give an autofocus, animation or timer payload its chance to run.
       await page.waitForTimeout(500);

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
-import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
-import { expectOk, repoRoot, run } from './support.js';
+import { expectOk, run, writePgFreeTsconfig } from './support.js';
 
 // A strict TypeScript user (`skipLibCheck: false`, so every shipped .d.ts the import reaches is
 // checked) of `seo-visibility/fleet` or `seo-visibility/webhooks` without `@types/pg`: pg ships no
@@ -46,35 +46,13 @@ describe('seo-visibility/fleet and /webhooks in a strict TypeScript project with
       existsSync(join(consumerDir, 'node_modules', '@types', 'pg')),
       'the scratch project must not have @types/pg',
     ).toBe(false);
-    const nodeTypesOnly = join(consumerDir, 'node-types-only');
-    await mkdir(nodeTypesOnly, { recursive: true });
-    await symlink(join(repoRoot, 'node_modules', '@types', 'node'), join(nodeTypesOnly, 'node')).catch(
-      (error: NodeJS.ErrnoException) => {
-        if (error.code !== 'EEXIST') throw error;
-      },
-    );
     for (const [entry, file] of files)
       await writeFile(join(consumerDir, file), (sources[entry] as string[]).join('\n'));
-    const tsconfig = {
-      compilerOptions: {
-        module: 'nodenext',
-        moduleResolution: 'nodenext',
-        target: 'es2022',
-        lib: ['es2023'],
-        types: ['node'],
-        // Node's own types, and only them (see sync-consumer.test.ts): a typeRoots of the repo's
-        // node_modules/@types would let 'pg' resolve to its @types/pg.
-        typeRoots: [nodeTypesOnly],
-        strict: true,
-        noEmit: true,
-        skipLibCheck: false,
-      },
-      files: files.map(([, file]) => file),
-    };
-    await writeFile(join(consumerDir, 'tsconfig.pg-free.json'), JSON.stringify(tsconfig, null, 2));
-    expectOk(
-      await run('tsc', ['-p', 'tsconfig.pg-free.json'], { cwd: consumerDir }),
-      'tsc (fleet and webhooks consumers)',
+    const config = await writePgFreeTsconfig(
+      consumerDir,
+      'tsconfig.pg-free.json',
+      files.map(([, file]) => file),
     );
+    expectOk(await run('tsc', ['-p', config], { cwd: consumerDir }), 'tsc (fleet and webhooks consumers)');
   });
 });

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -88,4 +88,38 @@ export async function scratchProject(tarball: string, extra: string[] = []): Pro
     'npm install (scratch project)',
   );
   return dir;
+}
+
+/**
+ * Writes `tsconfig` (in `dir`) for a strict user without `pg`: nodenext, `skipLibCheck: false`,
+ * so every shipped .d.ts the files reach is checked, and Node's own types only. Their `typeRoots`
+ * is a folder holding just @types/node (a symlink into the repo's node_modules): the scratch
+ * project installs only the tarball and msw, and a typeRoots of the repo's node_modules/@types
+ * would let 'pg' resolve to its @types/pg. Returns the config's file name, for `tsc -p`.
+ * @example `expectOk(await run('tsc', ['-p', await writePgFreeTsconfig(dir, 'tsconfig.x.json', ['x.ts'])], { cwd: dir }), 'tsc');`
+ */
+export async function writePgFreeTsconfig(dir: string, tsconfig: string, files: string[]): Promise<string> {
+  const nodeTypesOnly = join(dir, 'node-types-only');
+  await mkdir(nodeTypesOnly, { recursive: true });
+  await symlink(join(repoRoot, 'node_modules', '@types', 'node'), join(nodeTypesOnly, 'node')).catch(
+    (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EEXIST') throw error;
+    },
+  );
+  const config = {
+    compilerOptions: {
+      module: 'nodenext',
+      moduleResolution: 'nodenext',
+      target: 'es2022',
+      lib: ['es2023'],
+      types: ['node'],
+      typeRoots: [nodeTypesOnly],
+      strict: true,
+      noEmit: true,
+      skipLibCheck: false,
+    },
+    files,
+  };
+  await writeFile(join(dir, tsconfig), JSON.stringify(config, null, 2));
+  return tsconfig;
 }

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
-import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
-import { expectOk, repoRoot, run } from './support.js';
+import { expectOk, run, writePgFreeTsconfig } from './support.js';
 
 // A strict TypeScript user of `seo-visibility/sync` who stores in SQLite only: no `pg`, no
 // `@types/pg` in their project, and `skipLibCheck: false`, so every shipped .d.ts the import
@@ -33,32 +33,8 @@ describe('seo-visibility/sync in a strict TypeScript project without pg', () => 
       existsSync(join(consumerDir, 'node_modules', '@types', 'pg')),
       'the scratch project must not have @types/pg',
     ).toBe(false);
-    const nodeTypesOnly = join(consumerDir, 'node-types-only');
-    await mkdir(nodeTypesOnly, { recursive: true });
-    await symlink(join(repoRoot, 'node_modules', '@types', 'node'), join(nodeTypesOnly, 'node')).catch(
-      (error: NodeJS.ErrnoException) => {
-        if (error.code !== 'EEXIST') throw error;
-      },
-    );
     await writeFile(join(consumerDir, file), source);
-    const tsconfig = {
-      compilerOptions: {
-        module: 'nodenext',
-        moduleResolution: 'nodenext',
-        target: 'es2022',
-        lib: ['es2023'],
-        types: ['node'],
-        // Node's own types, and only them: the scratch project installs only the tarball and msw,
-        // and a typeRoots of the repo's node_modules/@types would let 'pg' resolve to its @types/pg.
-        typeRoots: [nodeTypesOnly],
-        strict: true,
-        noEmit: true,
-        skipLibCheck: false,
-      },
-      files: [file],
-    };
-    const config = `tsconfig.sync-${file.replace('.', '-')}.json`;
-    await writeFile(join(consumerDir, config), JSON.stringify(tsconfig, null, 2));
+    const config = await writePgFreeTsconfig(consumerDir, `tsconfig.sync-${file.replace('.', '-')}.json`, [file]);
     expectOk(await run('tsc', ['-p', config], { cwd: consumerDir }), `tsc (${file})`);
   });
 });

@@ -222,6 +222,31 @@ describe('for await: a list that changes while it is read', () => {
   };
   const verdict = (ids: string[], live: string[]) =>
     `${ids.length - new Set(ids).size} duplicates, ${live.filter((id) => !ids.includes(id)).length} live items not yielded`;
+  /**
+   * A list of `size` projects that the schedule's `changes` alter as its pages are served: after
+   * page `after`, `n` new projects inserted at `at` (modulo the length + 1), or `n` deleted there.
+   * `stayed()` gives the ids of the first projects that no change deleted.
+   */
+  const changingProjects = (
+    size: number,
+    changes: Array<{ after: number; at: number; n: number; insert: boolean }>,
+  ) => {
+    let next = 10_000;
+    const list = shiftingList(
+      /\/projects$/,
+      Array.from({ length: size }, (_, i) => project(i)),
+    );
+    const original = list.items.map((p) => String(p['id']));
+    const removed = new Set<string>();
+    list.afterPage = (served) => {
+      for (const c of changes.filter((c) => c.after === served)) {
+        const at = c.at % (list.items.length + 1);
+        if (c.insert) list.items.splice(at, 0, ...Array.from({ length: c.n }, () => project(next++)));
+        else for (const p of list.items.splice(at, c.n)) removed.add(String(p['id']));
+      }
+    };
+    return { list, stayed: () => original.filter((id) => !removed.has(id)) };
+  };
 
   for (const [name, mutate] of [
     [
@@ -271,24 +296,10 @@ describe('for await: a list that changes while it is read', () => {
     const failure = await failureOf(
       fc.assert(
         fc.asyncProperty(plan, async ({ size, concurrency, changes }) => {
-          let next = 10_000;
-          const list = shiftingList(
-            /\/projects$/,
-            Array.from({ length: size }, (_, i) => project(i)),
-          );
-          const original = list.items.map((p) => String(p['id']));
-          const removed = new Set<string>();
           // Only while the first read runs (its pages 1–4): the re-read then sees a list at rest.
-          list.afterPage = (served) => {
-            for (const c of changes.filter((c) => c.after === served)) {
-              const at = c.at % (list.items.length + 1);
-              if (c.insert) list.items.splice(at, 0, ...Array.from({ length: c.n }, () => project(next++)));
-              else for (const p of list.items.splice(at, c.n)) removed.add(String(p['id']));
-            }
-          };
+          const { list, stayed } = changingProjects(size, changes);
           const { ids } = await read(list, concurrency);
-          const stayed = original.filter((id) => !removed.has(id));
-          const v = verdict(ids, stayed);
+          const v = verdict(ids, stayed());
           if (!v.startsWith('0 duplicates, 0 live')) problems.push(`size ${size}, concurrency ${concurrency}: ${v}`);
           totals.schedules++;
           totals.items += ids.length;
@@ -331,26 +342,10 @@ describe('for await: a list that changes while it is read', () => {
     const failure = await failureOf(
       fc.assert(
         fc.asyncProperty(plan, async ({ size, limit, changes }) => {
-          let next = 10_000;
-          const list = shiftingList(
-            /\/projects$/,
-            Array.from({ length: size }, (_, i) => project(i)),
-          );
-          const original = list.items.map((p) => String(p['id']));
-          const removed = new Set<string>();
-          list.afterPage = (served) => {
-            for (const c of changes.filter((c) => c.after === served)) {
-              const at = c.at % (list.items.length + 1);
-              if (c.insert) list.items.splice(at, 0, ...Array.from({ length: c.n }, () => project(next++)));
-              else for (const p of list.items.splice(at, c.n)) removed.add(String(p['id']));
-            }
-          };
+          const { list, stayed } = changingProjects(size, changes);
           const ids: string[] = [];
           for await (const p of clientFor(list).projects.list({ limit }).iterate()) ids.push(p.id);
-          const v = verdict(
-            ids,
-            original.filter((id) => !removed.has(id)),
-          );
+          const v = verdict(ids, stayed());
           if (!v.startsWith('0 duplicates, 0 live')) problems.push(`size ${size}, limit ${limit}: ${v}`);
           totals.schedules++;
           totals.items += ids.length;
