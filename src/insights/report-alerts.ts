@@ -1,7 +1,7 @@
 import { closestKey } from '../internal/option-check.js';
 import { checkAccount, heldAccounts, isFleet } from './account-choice.js';
 import { InsightError } from './errors.js';
-import { keywordLabel, keywordLocations, withLocations } from './keyword-locations.js';
+import { keywordLabel } from './keyword-locations.js';
 import { auditChanges, backlinkChanges, rankChanges, viewRows } from './queries.js';
 import { formatCount, formatPct, formatSigned } from './report-format.js';
 import type { InsightSource, ResultRow } from './source.js';
@@ -85,9 +85,9 @@ export const ALERT_METRICS: Readonly<Record<string, Metric>> = {
     line: (r, where) =>
       `${keywordLabel(r)} (${r['device']}): ${r['start_position'] ?? '–'} → ${r['end_position'] ?? '–'}, ${Number(r['change']) > 0 ? '+' : ''}${r['change']} [${where}]`,
     rows: async (source, filter) => {
+      // rank_changes carries each keyword's location (keywordLabel names it).
       const rows = (await rankChanges(source, filter)).filter((r) => r['change'] !== null);
-      const located = rows.length ? withLocations(rows, await keywordLocations(source, filter.project)) : rows;
-      return located.map((r) => ({ ...r, value: Number(r['change']) }));
+      return rows.map((r) => ({ ...r, value: Number(r['change']) }));
     },
   },
   visibility_drop: {
