@@ -1,5 +1,5 @@
 import { checkAccount } from './account-choice.js';
-import { bindScope } from './dialect.js';
+import { bindScope, sqlLiteral } from './dialect.js';
 import { keywordLabel } from './keyword-locations.js';
 import { auditChanges, backlinkChanges, scopedSql, viewRows } from './queries.js';
 import type { InsightSource, ResultRow } from './source.js';
@@ -379,7 +379,7 @@ async function chartPositions(
   const projects = [...new Set(charted.map((c) => c.report.id))];
   const ids = [...new Set(charted.flatMap((c) => c.top.map((k) => String(k['keyword_id']))))];
   const only = (alias: string, table: string, column: string) =>
-    `${q.text(alias, table, 'project_id')} IN (${projects.map(literal).join(', ')}) AND ${q.text(alias, table, column)} IN (${ids.map(literal).join(', ')})`;
+    `${q.text(alias, table, 'project_id')} IN (${projects.map(sqlLiteral).join(', ')}) AND ${q.text(alias, table, column)} IN (${ids.map(sqlLiteral).join(', ')})`;
   const from = charted.map((c) => c.from).sort()[0] as string;
   const scoped = bindScope(
     `WITH ${rankingDays(q, only)} SELECT ${q.accountOut('account_id')} AS account_id, project_id, keyword_id, ${q.dayText('day')} AS day, ${q.int('desktop')} AS position FROM daily`,
@@ -408,9 +408,6 @@ async function chartPositions(
       ?.push([String(row['day']), row['position'] === null ? null : Number(row['position'])]);
   }
 }
-
-/** A text as a SQL string literal. */
-const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
 /**
  * Each project's completed audits, counted (audit_changes has no row when the audits found no
