@@ -1,5 +1,5 @@
 import { closestKey } from '../internal/option-check.js';
-import { checkAccount, heldAccounts, isFleet } from './account-choice.js';
+import { checkAccount, heldAccounts, projectsInScope } from './account-choice.js';
 import { InsightError } from './errors.js';
 import { keywordLabel } from './keyword-locations.js';
 import { auditChanges, backlinkChanges, rankChanges, viewRows } from './queries.js';
@@ -58,24 +58,6 @@ function perProject(rows: ResultRow[], projects: readonly ResultRow[]): Array<Re
     ...p,
     items: found.map((r) => r['domain'] ?? r['issue_type']).join(', '),
   }));
-}
-
-/** The projects in scope (of the account, and the one project, if given), each with its account_id (null in a store of one account). */
-async function projectsInScope(source: InsightSource, filter: AlertScope): Promise<ResultRow[]> {
-  const fleet = isFleet(source);
-  const where = [
-    ...(filter.account !== undefined && fleet ? ['account_id = ?'] : []),
-    ...(filter.project ? ['id = ?'] : []),
-  ];
-  const params = [
-    ...(filter.account !== undefined && fleet ? [filter.account] : []),
-    ...(filter.project ? [filter.project] : []),
-  ];
-  const { rows } = await source.query(
-    `SELECT ${fleet ? 'account_id' : 'NULL'} AS account_id, id AS project_id FROM projects_list ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`,
-    params,
-  );
-  return rows;
 }
 
 /** The metrics an alert can name. @internal */

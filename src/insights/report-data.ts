@@ -1,4 +1,4 @@
-import { checkAccount } from './account-choice.js';
+import { checkAccount, projectsInScope } from './account-choice.js';
 import { bindScope, sqlLiteral } from './dialect.js';
 import { keywordLabel } from './keyword-locations.js';
 import { auditChanges, backlinkChanges, scopedSql, viewRows } from './queries.js';
@@ -70,29 +70,17 @@ const TABLE_ROWS = 15;
  * @internal
  */
 export async function gatherReport(source: InsightSource, options: ReportScope): Promise<ProjectReport[]> {
-  const fleet = source.columns.get('projects_list')?.has('account_id') ?? false;
   if (options.account !== undefined) await checkAccount(source, options.account);
-  const where = [
-    ...(options.account !== undefined ? [fleet ? 'account_id = ?' : "'' = ?"] : []),
-    ...(options.project ? ['id = ?'] : []),
-  ];
-  const params = [
-    ...(options.account !== undefined ? [options.account] : []),
-    ...(options.project ? [options.project] : []),
-  ];
-  const projects = await source.query(
-    `SELECT ${fleet ? 'account_id' : 'NULL'} AS account_id, id, name FROM projects_list ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${fleet ? 'account_id, ' : ''}name, id`,
-    params,
-  );
+  const projects = await projectsInScope(source, options);
   const active = await projectsWithData(source, options);
   // Each answer is read once for every project of the scope (one statement, one plan, one pass
   // over its rows), then split by project: per-project statements cost a plan and a round trip
   // each, hundreds of times over in an agency account.
   const data = active.size ? await readAccount(source, options) : undefined;
   const out: ProjectReport[] = [];
-  for (const p of projects.rows) {
+  for (const p of projects) {
     const account = p['account_id'] === null || p['account_id'] === undefined ? undefined : String(p['account_id']);
-    const project = { id: String(p['id']), name: String(p['name'] ?? p['id']), account };
+    const project = { id: String(p['project_id']), name: String(p['name'] ?? p['project_id']), account };
     out.push(
       data && active.has(projectKey(account, project.id))
         ? projectReport(data, project, options)
