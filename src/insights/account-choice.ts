@@ -15,6 +15,16 @@ export function isFleet(source: InsightSource): boolean {
 }
 
 /**
+ * A project's key in maps of rows: its account and id, so one project id in two accounts of a fleet
+ * warehouse is two projects (an account of null, undefined or '' is a store of one account).
+ * @example `projectKey(row['account_id'], row['project_id'])`
+ * @internal
+ */
+export function projectKey(account: unknown, project: unknown): string {
+  return `${account === null || account === undefined ? '' : String(account)}\u0000${String(project)}`;
+}
+
+/**
  * The accounts a fleet warehouse holds (those with a project), sorted; `[]` in a store of one account.
  * @example `await heldAccounts(source)` is `['acme', 'globex']`
  * @internal

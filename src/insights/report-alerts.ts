@@ -1,5 +1,5 @@
 import { closestKey } from '../internal/option-check.js';
-import { checkAccount, heldAccounts, projectsInScope } from './account-choice.js';
+import { checkAccount, heldAccounts, projectKey, projectsInScope } from './account-choice.js';
 import { InsightError } from './errors.js';
 import { keywordLabel } from './keyword-locations.js';
 import { auditChanges, backlinkChanges, rankChanges, viewRows } from './queries.js';
@@ -38,9 +38,6 @@ interface Metric {
   /** The rows of the period, each with the metric's figure in `value`. */
   rows(source: InsightSource, filter: AlertScope): Promise<Array<ResultRow & { value: number }>>;
 }
-
-/** A project's key: its account and id (one project id in two accounts of a fleet warehouse is two projects). */
-const projectKey = (account: unknown, project: unknown) => `${account ?? ''}\u0000${project}`;
 
 /** Rows of one project each (every project in scope, a count of 0 included), carrying a count and the items counted. */
 function perProject(rows: ResultRow[], projects: readonly ResultRow[]): Array<ResultRow & { value: number }> {

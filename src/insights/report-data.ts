@@ -1,4 +1,4 @@
-import { checkAccount, projectsInScope } from './account-choice.js';
+import { checkAccount, projectKey, projectsInScope } from './account-choice.js';
 import { bindScope, sqlLiteral } from './dialect.js';
 import { keywordLabel } from './keyword-locations.js';
 import { auditChanges, backlinkChanges, scopedSql, viewRows } from './queries.js';
@@ -103,13 +103,7 @@ interface AccountData {
 }
 
 /** The project a row of a view belongs to, keyed as {@link projectKey}. */
-const rowKey = (row: ResultRow) =>
-  projectKey(
-    row['account_id'] === null || row['account_id'] === undefined || row['account_id'] === ''
-      ? undefined
-      : String(row['account_id']),
-    String(row['project_id']),
-  );
+const rowKey = (row: ResultRow) => projectKey(row['account_id'], row['project_id']);
 
 /** Rows by project, each project's in the order they came. */
 function byProject(rows: readonly ResultRow[]): Map<string, ResultRow[]> {
@@ -167,8 +161,6 @@ const NEXT_KEY: Readonly<Record<string, string>> = {
   audits_issues: 'audit_id',
 };
 
-const projectKey = (account: string | undefined, project: string) => `${account ?? ''}\u0000${project}`;
-
 /**
  * The projects (of the account and project, if given) with a row in any table the report reads:
  * per project and table, one seek on the table's key (project_id first), never a pass over a
@@ -198,9 +190,7 @@ async function projectsWithData(
     scope,
   );
   const rows = (await source.query(scoped.sql, scoped.params)).rows;
-  return new Set(
-    rows.map((r) => projectKey(r['account_id'] === '' ? undefined : String(r['account_id']), String(r['project_id']))),
-  );
+  return new Set(rows.map((r) => projectKey(r['account_id'], r['project_id'])));
 }
 
 /** A project with no rows: what its queries would have answered. */
