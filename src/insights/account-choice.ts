@@ -1,5 +1,5 @@
 import { InsightError } from './errors.js';
-import type { InsightSource, QueryLimits } from './source.js';
+import type { InsightSource, QueryLimits, ResultRow } from './source.js';
 
 /** How many accounts an "unknown account" message lists at most (a fleet may hold hundreds). */
 const LISTED = 30;
@@ -12,6 +12,16 @@ const LISTED = 30;
  */
 export function isFleet(source: InsightSource): boolean {
   return source.columns.get('projects_list')?.has('account_id') ?? false;
+}
+
+/**
+ * A project's key in maps of rows: its account and id, so one project id in two accounts of a fleet
+ * warehouse is two projects (an account of null, undefined or '' is a store of one account).
+ * @example `projectKey(row['account_id'], row['project_id'])`
+ * @internal
+ */
+export function projectKey(account: unknown, project: unknown): string {
+  return `${account === null || account === undefined ? '' : String(account)}\u0000${String(project)}`;
 }
 
 /**
@@ -53,4 +63,26 @@ export async function checkAccount(
     'usage',
     `${argument} ${account}: the warehouse holds no such account; it holds ${listed || 'none yet'}`,
   );
+}
+
+/**
+ * The projects of a scope, one row each: `account_id` (null in a store of one account), `project_id`
+ * and `name`, account by account, then by name. `account` filters a fleet warehouse only (check it
+ * with {@link checkAccount} first: a store of one account is refused there); `project` is an id.
+ * @example `await projectsInScope(source, { account: 'acme' })` is `[{ account_id: 'acme', project_id: '3f6c…', name: 'Acme Outdoor' }, …]`
+ * @internal
+ */
+export async function projectsInScope(
+  source: InsightSource,
+  scope: { account?: string | undefined; project?: string | undefined },
+): Promise<ResultRow[]> {
+  const fleet = isFleet(source);
+  const byAccount = fleet && scope.account !== undefined;
+  const where = [...(byAccount ? ['account_id = ?'] : []), ...(scope.project ? ['id = ?'] : [])];
+  const params = [...(byAccount ? [scope.account] : []), ...(scope.project ? [scope.project] : [])];
+  const { rows } = await source.query(
+    `SELECT ${fleet ? 'account_id' : 'NULL'} AS account_id, id AS project_id, name FROM projects_list ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${fleet ? 'account_id, ' : ''}name, id`,
+    params,
+  );
+  return rows;
 }

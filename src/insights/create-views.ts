@@ -1,6 +1,6 @@
 import { fnv1a32 } from '../sync/stores/sql/column-names.js';
 import type { SqliteConnection, StoreExtension } from '../sync/stores/store-extension.js';
-import { quote, Sql } from './dialect.js';
+import { quote, Sql, sqlLiteral } from './dialect.js';
 import { SQLITE_COLUMNS, columnsOf } from './schema-objects.js';
 import { INSIGHT_VIEWS, type InsightView, VIEW_PERIODS } from './views.js';
 
@@ -155,7 +155,7 @@ async function replaceView(
     await client.query(`BEGIN; SET LOCAL lock_timeout = ${lockTimeoutMs}; SET LOCAL search_path TO ${quote(schema)}`);
     try {
       for (const statement of statements) await client.query(statement);
-      await client.query(`COMMENT ON VIEW ${id} IS ${literal(comment)}`);
+      await client.query(`COMMENT ON VIEW ${id} IS ${sqlLiteral(comment)}`);
       await client.query('COMMIT');
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
@@ -171,11 +171,6 @@ async function replaceView(
     // user's view on it fails the DROP (2BP01) and the old view stays, with a warning.
     await inTransaction([`DROP VIEW ${id}`, `CREATE VIEW ${id} AS ${select}`]);
   }
-}
-
-/** A SQL string literal. */
-function literal(text: string): string {
-  return `'${text.replaceAll("'", "''")}'`;
 }
 
 /**

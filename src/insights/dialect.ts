@@ -262,6 +262,15 @@ export function bindScope(
   return { sql: text, params };
 }
 
+/**
+ * A text as a SQL string literal (both dialects double a single quote).
+ * @example `sqlLiteral("O'Brien")` is `'O''Brien'`
+ * @internal
+ */
+export function sqlLiteral(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
+}
+
 /** Quotes an identifier (both dialects use double quotes). */
 export function quote(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;

@@ -17,6 +17,18 @@ export class InsightError extends SeoVisibilityError {
   }
 }
 
+/**
+ * The error of a query stopped at its time limit, the same from either store, saying how to narrow it.
+ * @example `throw timeoutError(5000)` (code `timeout`)
+ * @internal
+ */
+export function timeoutError(ms: number): InsightError {
+  return new InsightError(
+    'timeout',
+    `The query was stopped at its time limit of ${ms} ms: narrow it (a WHERE on project_id or a date, fewer joins) or ask for fewer rows`,
+  );
+}
+
 /** A connection string with its password replaced by `***`, for messages. @internal */
 export function redactUrl(url: string): string {
   try {

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { checkAccount, isFleet } from './account-choice.js';
+import { sqlLiteral } from './dialect.js';
 import { DEFAULT_DAYS, aiVisibility, auditChanges, backlinkChanges, rankChanges } from './queries.js';
 import { oneStatement } from './one-statement.js';
 import { sizeNote } from './mcp-output.js';
@@ -80,11 +81,8 @@ export function sqlAccountNote(source: InsightSource, scope: ToolScope = {}): st
     'This is a fleet warehouse: every table and view holds the rows of many accounts, told apart by account_id (first in every key); join on account_id as well as the ids, since one project id can be in two accounts.';
   return scope.account === undefined
     ? `${all} Filter with WHERE account_id = '<account>' to read one account.`
-    : `${all} This server answers for account ${JSON.stringify(scope.account)}: the sql tool does not filter for you, so add WHERE account_id = ${sqlText(scope.account)} on every table and view you read.`;
+    : `${all} This server answers for account ${JSON.stringify(scope.account)}: the sql tool does not filter for you, so add WHERE account_id = ${sqlLiteral(scope.account)} on every table and view you read.`;
 }
-
-/** A SQL string literal. */
-const sqlText = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
 /** The read tools over a store: schema, sql and the four insight views, for one account or all (see {@link ToolScope}). @internal */
 export function storeTools(source: InsightSource, limits: ToolLimits, scope: ToolScope = {}): ToolDef[] {

@@ -1,7 +1,7 @@
 import { Socket } from 'node:net';
 import type { Client, ClientConfig } from 'pg';
 import { type TableColumns, quote, Sql } from './dialect.js';
-import { InsightError, loadPeer, redactUrl } from './errors.js';
+import { InsightError, loadPeer, redactUrl, timeoutError } from './errors.js';
 import { balancedParentheses } from './one-statement.js';
 import { refuseUnsafeRole } from './postgres-role-guard.js';
 import { POSTGRES_COLUMNS, columnsOf, viewStatements } from './schema-objects.js';
@@ -196,13 +196,6 @@ function withinTime<T>(call: Promise<T>, ms: number, onLate: () => Error): Promi
   });
   call.catch(() => {}); // an abandoned call's own failure (its connection destroyed) is not news
   return Promise.race([call, late]).finally(() => clearTimeout(timer));
-}
-
-function timeoutError(ms: number): InsightError {
-  return new InsightError(
-    'timeout',
-    `The query was stopped at its time limit of ${ms} ms: narrow it (a WHERE on project_id or a date, fewer joins) or ask for fewer rows`,
-  );
 }
 
 async function runReadOnly(

@@ -1,7 +1,7 @@
 import { closestKey } from '../internal/option-check.js';
-import { checkAccount, heldAccounts, isFleet } from './account-choice.js';
+import { checkAccount, heldAccounts, projectKey, projectsInScope } from './account-choice.js';
 import { InsightError } from './errors.js';
-import { keywordLabel, keywordLocations, withLocations } from './keyword-locations.js';
+import { keywordLabel } from './keyword-locations.js';
 import { auditChanges, backlinkChanges, rankChanges, viewRows } from './queries.js';
 import { formatCount, formatPct, formatSigned } from './report-format.js';
 import type { InsightSource, ResultRow } from './source.js';
@@ -39,9 +39,6 @@ interface Metric {
   rows(source: InsightSource, filter: AlertScope): Promise<Array<ResultRow & { value: number }>>;
 }
 
-/** A project's key: its account and id (one project id in two accounts of a fleet warehouse is two projects). */
-const projectKey = (account: unknown, project: unknown) => `${account ?? ''}\u0000${project}`;
-
 /** Rows of one project each (every project in scope, a count of 0 included), carrying a count and the items counted. */
 function perProject(rows: ResultRow[], projects: readonly ResultRow[]): Array<ResultRow & { value: number }> {
   const out = new Map<string, ResultRow & { value: number; found: ResultRow[] }>(
@@ -60,24 +57,6 @@ function perProject(rows: ResultRow[], projects: readonly ResultRow[]): Array<Re
   }));
 }
 
-/** The projects in scope (of the account, and the one project, if given), each with its account_id (null in a store of one account). */
-async function projectsInScope(source: InsightSource, filter: AlertScope): Promise<ResultRow[]> {
-  const fleet = isFleet(source);
-  const where = [
-    ...(filter.account !== undefined && fleet ? ['account_id = ?'] : []),
-    ...(filter.project ? ['id = ?'] : []),
-  ];
-  const params = [
-    ...(filter.account !== undefined && fleet ? [filter.account] : []),
-    ...(filter.project ? [filter.project] : []),
-  ];
-  const { rows } = await source.query(
-    `SELECT ${fleet ? 'account_id' : 'NULL'} AS account_id, id AS project_id FROM projects_list ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`,
-    params,
-  );
-  return rows;
-}
-
 /** The metrics an alert can name. @internal */
 export const ALERT_METRICS: Readonly<Record<string, Metric>> = {
   rank_drop: {
@@ -85,9 +64,9 @@ export const ALERT_METRICS: Readonly<Record<string, Metric>> = {
     line: (r, where) =>
       `${keywordLabel(r)} (${r['device']}): ${r['start_position'] ?? '–'} → ${r['end_position'] ?? '–'}, ${Number(r['change']) > 0 ? '+' : ''}${r['change']} [${where}]`,
     rows: async (source, filter) => {
+      // rank_changes carries each keyword's location (keywordLabel names it).
       const rows = (await rankChanges(source, filter)).filter((r) => r['change'] !== null);
-      const located = rows.length ? withLocations(rows, await keywordLocations(source, filter.project)) : rows;
-      return located.map((r) => ({ ...r, value: Number(r['change']) }));
+      return rows.map((r) => ({ ...r, value: Number(r['change']) }));
     },
   },
   visibility_drop: {

@@ -1,5 +1,5 @@
-import { checkAccount } from './account-choice.js';
-import { bindScope } from './dialect.js';
+import { checkAccount, projectKey, projectsInScope } from './account-choice.js';
+import { bindScope, sqlLiteral } from './dialect.js';
 import { keywordLabel } from './keyword-locations.js';
 import { auditChanges, backlinkChanges, scopedSql, viewRows } from './queries.js';
 import type { InsightSource, ResultRow } from './source.js';
@@ -70,29 +70,17 @@ const TABLE_ROWS = 15;
  * @internal
  */
 export async function gatherReport(source: InsightSource, options: ReportScope): Promise<ProjectReport[]> {
-  const fleet = source.columns.get('projects_list')?.has('account_id') ?? false;
   if (options.account !== undefined) await checkAccount(source, options.account);
-  const where = [
-    ...(options.account !== undefined ? [fleet ? 'account_id = ?' : "'' = ?"] : []),
-    ...(options.project ? ['id = ?'] : []),
-  ];
-  const params = [
-    ...(options.account !== undefined ? [options.account] : []),
-    ...(options.project ? [options.project] : []),
-  ];
-  const projects = await source.query(
-    `SELECT ${fleet ? 'account_id' : 'NULL'} AS account_id, id, name FROM projects_list ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${fleet ? 'account_id, ' : ''}name, id`,
-    params,
-  );
+  const projects = await projectsInScope(source, options);
   const active = await projectsWithData(source, options);
   // Each answer is read once for every project of the scope (one statement, one plan, one pass
   // over its rows), then split by project: per-project statements cost a plan and a round trip
   // each, hundreds of times over in an agency account.
   const data = active.size ? await readAccount(source, options) : undefined;
   const out: ProjectReport[] = [];
-  for (const p of projects.rows) {
+  for (const p of projects) {
     const account = p['account_id'] === null || p['account_id'] === undefined ? undefined : String(p['account_id']);
-    const project = { id: String(p['id']), name: String(p['name'] ?? p['id']), account };
+    const project = { id: String(p['project_id']), name: String(p['name'] ?? p['project_id']), account };
     out.push(
       data && active.has(projectKey(account, project.id))
         ? projectReport(data, project, options)
@@ -115,13 +103,7 @@ interface AccountData {
 }
 
 /** The project a row of a view belongs to, keyed as {@link projectKey}. */
-const rowKey = (row: ResultRow) =>
-  projectKey(
-    row['account_id'] === null || row['account_id'] === undefined || row['account_id'] === ''
-      ? undefined
-      : String(row['account_id']),
-    String(row['project_id']),
-  );
+const rowKey = (row: ResultRow) => projectKey(row['account_id'], row['project_id']);
 
 /** Rows by project, each project's in the order they came. */
 function byProject(rows: readonly ResultRow[]): Map<string, ResultRow[]> {
@@ -179,8 +161,6 @@ const NEXT_KEY: Readonly<Record<string, string>> = {
   audits_issues: 'audit_id',
 };
 
-const projectKey = (account: string | undefined, project: string) => `${account ?? ''}\u0000${project}`;
-
 /**
  * The projects (of the account and project, if given) with a row in any table the report reads:
  * per project and table, one seek on the table's key (project_id first), never a pass over a
@@ -210,9 +190,7 @@ async function projectsWithData(
     scope,
   );
   const rows = (await source.query(scoped.sql, scoped.params)).rows;
-  return new Set(
-    rows.map((r) => projectKey(r['account_id'] === '' ? undefined : String(r['account_id']), String(r['project_id']))),
-  );
+  return new Set(rows.map((r) => projectKey(r['account_id'], r['project_id'])));
 }
 
 /** A project with no rows: what its queries would have answered. */
@@ -379,7 +357,7 @@ async function chartPositions(
   const projects = [...new Set(charted.map((c) => c.report.id))];
   const ids = [...new Set(charted.flatMap((c) => c.top.map((k) => String(k['keyword_id']))))];
   const only = (alias: string, table: string, column: string) =>
-    `${q.text(alias, table, 'project_id')} IN (${projects.map(literal).join(', ')}) AND ${q.text(alias, table, column)} IN (${ids.map(literal).join(', ')})`;
+    `${q.text(alias, table, 'project_id')} IN (${projects.map(sqlLiteral).join(', ')}) AND ${q.text(alias, table, column)} IN (${ids.map(sqlLiteral).join(', ')})`;
   const from = charted.map((c) => c.from).sort()[0] as string;
   const scoped = bindScope(
     `WITH ${rankingDays(q, only)} SELECT ${q.accountOut('account_id')} AS account_id, project_id, keyword_id, ${q.dayText('day')} AS day, ${q.int('desktop')} AS position FROM daily`,
@@ -408,9 +386,6 @@ async function chartPositions(
       ?.push([String(row['day']), row['position'] === null ? null : Number(row['position'])]);
   }
 }
-
-/** A text as a SQL string literal. */
-const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
 /**
  * Each project's completed audits, counted (audit_changes has no row when the audits found no

@@ -247,7 +247,9 @@ function byAccount(projects: readonly ProjectReport[]): Map<string, ProjectRepor
   const groups = new Map<string, ProjectReport[]>();
   for (const p of projects) {
     if (p.account === undefined) continue;
-    groups.set(p.account, [...(groups.get(p.account) ?? []), p]);
+    const mine = groups.get(p.account);
+    if (mine) mine.push(p);
+    else groups.set(p.account, [p]);
   }
   return groups;
 }

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Sql } from './dialect.js';
-import { InsightError } from './errors.js';
+import { InsightError, timeoutError } from './errors.js';
 import { SQLITE_COLUMNS, columnsOf, viewStatements } from './schema-objects.js';
 import type { InsightSource, QueryLimits, QueryResult } from './source.js';
 import { SQLITE_READER_PROGRAM } from './sqlite-reader-child.js';
@@ -101,12 +101,7 @@ class SqliteReader {
           : setTimeout(() => {
               this.#pending.delete(id);
               this.close();
-              reject(
-                new InsightError(
-                  'timeout',
-                  `The query was stopped at its time limit of ${timeoutMs} ms: narrow it (a WHERE on project_id or a date, fewer joins) or ask for fewer rows`,
-                ),
-              );
+              reject(timeoutError(timeoutMs));
             }, timeoutMs);
       this.#pending.set(id, {
         child,

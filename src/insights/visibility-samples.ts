@@ -1,3 +1,4 @@
+import { projectKey } from './account-choice.js';
 import { addDays } from '../sync/datasets/rows.js';
 import type { ResultRow } from './source.js';
 import { type Interval, type Sample, type ShareChange, compareShares, wilson } from './wilson.js';
@@ -42,14 +43,14 @@ function hitsOf(row: ResultRow): Sample {
 const add = (a: Sample, b: Sample): Sample => ({ n: a.n + b.n, hits: a.hits + b.hits });
 const EMPTY: Sample = { n: 0, hits: 0 };
 
-/** A project's key: its account and id (the same project id in two accounts of a fleet warehouse is two projects). */
-const projectKey = (r: ResultRow) => `${r['account_id'] ?? ''}\u0000${r['project_id']}`;
+/** A row's project, keyed by {@link projectKey}. */
+const keyOf = (r: ResultRow) => projectKey(r['account_id'], r['project_id']);
 
-/** The latest check day of each project (the periods' end), by {@link projectKey}. */
+/** The latest check day of each project (the periods' end), by {@link keyOf}. */
 function lastDays(rows: readonly ResultRow[]): Map<string, string> {
   const last = new Map<string, string>();
   for (const r of rows) {
-    const project = projectKey(r);
+    const project = keyOf(r);
     const day = String(r['day']);
     if ((last.get(project) ?? '') < day) last.set(project, day);
   }
@@ -74,7 +75,7 @@ export function visibilityByModel(rows: readonly ResultRow[], days: number): Mod
     { account_id: string | null; project_id: string; key: string; model: string; current: Sample; previous: Sample }
   >();
   for (const r of rows) {
-    const project = projectKey(r);
+    const project = keyOf(r);
     const end = last.get(project) as string;
     const day = String(r['day']);
     const inCurrent = day > addDays(end, -days);
@@ -113,7 +114,7 @@ export function visibilityByModel(rows: readonly ResultRow[], days: number): Mod
     );
   }
   return out.sort((a, b) => {
-    const [ka, kb] = [projectKey(a as unknown as ResultRow), projectKey(b as unknown as ResultRow)];
+    const [ka, kb] = [projectKey(a.account_id, a.project_id), projectKey(b.account_id, b.project_id)];
     return ka === kb ? b.interval.share - a.interval.share || (a.model < b.model ? -1 : 1) : ka < kb ? -1 : 1;
   });
 }
