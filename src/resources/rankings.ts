@@ -141,7 +141,7 @@ export const KeywordHistorySchema = z.looseObject({
 export type KeywordHistory = z.infer<typeof KeywordHistorySchema>;
 
 // The keyword UUID's field is not documented: `id`, else `keyword_id` (keywordIdOf).
-const KeywordPage = pageOf(KeywordRankingSchema, MAX_LIMIT, (k) => keywordIdOf(k));
+const KeywordPage = pageOf(KeywordRankingSchema, MAX_LIMIT, keywordIdOf);
 
 /** A date parameter: a `Date` (sent as ISO 8601) or an ISO 8601 string. */
 export type DateParam = Date | string;
