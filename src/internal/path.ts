@@ -6,7 +6,8 @@ export interface Route {
   path: string;
 }
 
-const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+/** A `{name}` placeholder of a route template; `route()` fills them, resource calls check their ids by name. @internal */
+export const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 /**
  * Fills a route template. Every value is percent-encoded as one path segment

@@ -167,7 +167,16 @@ const AuditIssuePage = pageOf(AuditIssueSchema, MAX_LIMIT);
 
 const AUDIT_STATUS_FILTERS = ['all', 'pending', 'crawling', 'processing', 'completed', 'failed'] as const;
 
-/** Filter and paging of `audits.list`. */
+/**
+ * Filter and paging of `audits.list`.
+ *
+ * @example
+ * ```ts
+ * const params: AuditListParams = { status: 'completed', limit: 10 };
+ * const page = await client.audits.list(projectId, params);
+ * console.log(page.items.length);
+ * ```
+ */
 export interface AuditListParams {
   /** `all` (the server's default) or one audit state. */
   status?: (typeof AUDIT_STATUS_FILTERS)[number];
@@ -177,7 +186,15 @@ export interface AuditListParams {
   offset?: number;
 }
 
-/** Filters and paging of `audits.issues`. */
+/**
+ * Filters and paging of `audits.issues`.
+ *
+ * @example
+ * ```ts
+ * const params: AuditIssueListParams = { severity: 'critical', status: 'failed' };
+ * for await (const issue of client.audits.issues(projectId, auditId, params)) console.log(issue.severity);
+ * ```
+ */
 export interface AuditIssueListParams {
   /** Only issues of this severity. */
   severity?: 'critical' | 'warning' | 'notice';

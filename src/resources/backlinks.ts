@@ -190,7 +190,16 @@ const TargetListSchema = z.array(BacklinkTargetSchema);
 const AnchorPage = pageOf(AnchorTextSchema, MAX_LIMIT, (a) => a.anchor_text);
 const DomainListSchema = z.array(ReferringDomainSchema);
 
-/** Paging of `backlinks.anchors`. */
+/**
+ * Paging of `backlinks.anchors`.
+ *
+ * @example
+ * ```ts
+ * const params: AnchorListParams = { limit: 100 };
+ * const page = await client.backlinks.anchors(projectId, params);
+ * console.log(page.items.length);
+ * ```
+ */
 export interface AnchorListParams {
   /** Page size, 1 to 1,000. Iteration without it uses 1,000. */
   limit?: number;

@@ -144,7 +144,15 @@ export type ContentPreferences = z.infer<typeof ContentPreferencesSchema>;
 
 const ContentPage = pageOf(ContentItemSchema, MAX_LIMIT);
 
-/** Filters and paging of `content.list`. */
+/**
+ * Filters and paging of `content.list`.
+ *
+ * @example
+ * ```ts
+ * const params: ContentListParams = { status: 'Needs Approval', date_from: '2026-01-01' };
+ * for await (const item of client.content.list(projectId, params)) console.log(item.title);
+ * ```
+ */
 export interface ContentListParams {
   /**
    * A status name such as `Approved`, `Published` or `Needs Approval`. Free text: the reference
@@ -161,7 +169,15 @@ export interface ContentListParams {
   offset?: number;
 }
 
-/** Body of `content.updatePreferences`. */
+/**
+ * Body of `content.updatePreferences`.
+ *
+ * @example
+ * ```ts
+ * const body: ContentPreferencesUpdateParams = { preferences: 'Tone: friendly. Avoid jargon.' };
+ * await client.content.updatePreferences(projectId, body);
+ * ```
+ */
 export interface ContentPreferencesUpdateParams {
   /** The preferences, as one text field. */
   preferences: string;

@@ -120,7 +120,16 @@ export type CreatedProject = z.infer<typeof CreatedProjectSchema>;
 
 const ProjectPage = pageOf(ProjectSchema, MAX_LIMIT);
 
-/** Filters and paging of `projects.list`. */
+/**
+ * Filters and paging of `projects.list`.
+ *
+ * @example
+ * ```ts
+ * const params: ProjectListParams = { product_mode: 'software', limit: 100 };
+ * const page = await client.projects.list(params);
+ * console.log(page.items.length);
+ * ```
+ */
 export interface ProjectListParams {
   /** Only `managed` or only `software` projects. */
   product_mode?: 'managed' | 'software';
@@ -133,6 +142,13 @@ export interface ProjectListParams {
 /**
  * Body of `projects.create`. The reference shows only the website URL as input; any other field
  * you pass (e.g. `name`) is sent as is.
+ *
+ * @example
+ * ```ts
+ * const body: ProjectCreateParams = { websiteUrl: 'https://example.com' };
+ * const created = await client.projects.create(body);
+ * console.log(created.plan.active);
+ * ```
  */
 export interface ProjectCreateParams {
   /** The website to track, an absolute http(s) URL. */

@@ -193,7 +193,16 @@ const PromptHistoryPage: PageOf<PromptResponse, PromptHistory> = {
   key: (r) => `${r.model}\u0000${r.checked_at}`,
 };
 
-/** Paging of `prompts.list`. */
+/**
+ * Paging of `prompts.list`.
+ *
+ * @example
+ * ```ts
+ * const params: PromptListParams = { limit: 50 };
+ * const page = await client.prompts.list(projectId, params);
+ * console.log(page.items.length);
+ * ```
+ */
 export interface PromptListParams {
   /** Page size, 1 to 200. Iteration without it uses 200. */
   limit?: number;
@@ -201,7 +210,15 @@ export interface PromptListParams {
   offset?: number;
 }
 
-/** Paging and date range of `prompts.history`. */
+/**
+ * Paging and date range of `prompts.history`.
+ *
+ * @example
+ * ```ts
+ * const params: PromptHistoryParams = { date_from: '2026-01-01', limit: 100 };
+ * for await (const answer of client.prompts.history(projectId, promptId, params)) console.log(answer.model);
+ * ```
+ */
 export interface PromptHistoryParams {
   /** Page size over `responses`, 1 to 200. */
   limit?: number;

@@ -141,12 +141,30 @@ export const KeywordHistorySchema = z.looseObject({
 export type KeywordHistory = z.infer<typeof KeywordHistorySchema>;
 
 // The keyword UUID's field is not documented: `id`, else `keyword_id` (keywordIdOf).
-const KeywordPage = pageOf(KeywordRankingSchema, MAX_LIMIT, (k) => keywordIdOf(k));
+const KeywordPage = pageOf(KeywordRankingSchema, MAX_LIMIT, keywordIdOf);
 
-/** A date parameter: a `Date` (sent as ISO 8601) or an ISO 8601 string. */
+/**
+ * A date parameter: a `Date` (sent as ISO 8601) or an ISO 8601 string.
+ *
+ * @example
+ * ```ts
+ * const from: DateParam = new Date(Date.now() - 30 * 86_400_000);
+ * const to: DateParam = '2030-01-01';
+ * const page = await client.rankings.list(projectId, { date_from: from, date_to: to });
+ * console.log(page.items.length);
+ * ```
+ */
 export type DateParam = Date | string;
 
-/** Filters and paging of `rankings.list`. */
+/**
+ * Filters and paging of `rankings.list`.
+ *
+ * @example
+ * ```ts
+ * const params: RankingListParams = { device: 'mobile', limit: 500 };
+ * for await (const row of client.rankings.list(projectId, params)) console.log(row.keyword, row.mobile_position);
+ * ```
+ */
 export interface RankingListParams {
   /** Start of the date range. */
   date_from?: DateParam;
@@ -160,7 +178,16 @@ export interface RankingListParams {
   offset?: number;
 }
 
-/** Date range of `rankings.history` (server defaults: the last 90 days). */
+/**
+ * Date range of `rankings.history` (server defaults: the last 90 days).
+ *
+ * @example
+ * ```ts
+ * const params: RankingHistoryParams = { date_from: '2026-01-01' };
+ * const h = await client.rankings.history(projectId, keywordId, params);
+ * console.log(h.summary.best_position);
+ * ```
+ */
 export interface RankingHistoryParams {
   /** Start of the range (default 90 days ago). */
   date_from?: DateParam;

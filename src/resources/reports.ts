@@ -63,7 +63,16 @@ export type Deleted = z.infer<typeof DeletedSchema>;
 
 const ReportListSchema = z.array(ReportSchema);
 
-/** Body of `reports.create`: not shown by the reference, so any fields you pass are sent as is. */
+/**
+ * Body of `reports.create`: not shown by the reference, so any fields you pass are sent as is.
+ *
+ * @example
+ * ```ts
+ * const body: ReportCreateParams = { name: 'Q3 visibility', report_type: 'visibility' };
+ * const report = await client.reports.create(projectId, body);
+ * console.log(report.id);
+ * ```
+ */
 export type ReportCreateParams = Record<string, unknown>;
 
 /**

@@ -1,5 +1,5 @@
 import { type ListenOptions, type SimulatorServer, startHttpServer } from './http-server.js';
-import type { Outcome } from './pipeline.js';
+import type { Outcome } from './outcome.js';
 import type { Simulator } from './simulator.js';
 
 /**

@@ -16,7 +16,7 @@
  */
 export { Simulator, createSimulator } from './simulator.js';
 /** @internal How the simulator answered one request (a response, or a dropped connection). */
-export type { Outcome } from './pipeline.js';
+export type { Outcome } from './outcome.js';
 export type { SimulatorOptions } from './options.js';
 export type { SimulatorKeys } from './auth.js';
 export type { SimRateWindow } from './rate-limiter.js';

@@ -1,6 +1,6 @@
 import { HttpResponse, http } from 'msw';
 import type { HttpHandler } from 'msw';
-import type { Outcome } from './pipeline.js';
+import type { Outcome } from './outcome.js';
 
 /**
  * `seo-visibility/testing/msw`: the simulator as msw 3 handlers. A separate entry point so that

@@ -11,8 +11,6 @@ import type { RequestLogEntry } from './logs.js';
 import type { ChaosController, ChaosRequest } from './chaos/chaos.js';
 import type { Outcome } from './outcome.js';
 
-export type { Outcome } from './outcome.js';
-
 /** The part of the simulator its transports (msw handlers, the HTTP server) need. @internal */
 export interface Dispatcher {
   dispatch(request: Request, basePath: string): Promise<Outcome>;

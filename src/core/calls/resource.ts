@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import * as check from '../../internal/validate.js';
-import { type Route, route } from '../../internal/path.js';
+import { PLACEHOLDER, type Route, route } from '../../internal/path.js';
 import { nativeSignal } from '../../internal/signal.js';
 import type { RequestOptions } from '../../options/client-options.js';
 import { ApiPromise } from '../response/api-promise.js';
@@ -94,7 +94,7 @@ export const pageOf = <Item>(
  */
 function fill(template: string, ids: Readonly<Record<string, unknown>> = {}): Route {
   const values: Record<string, string> = {};
-  for (const [, name] of template.matchAll(/\{(\w+)\}/g))
+  for (const [, name] of template.matchAll(PLACEHOLDER))
     values[name!] = (name === 'reportId' ? check.slug : check.uuid)(name!, ids[name!]);
   return route(template, values);
 }

@@ -1,3 +1,4 @@
+import { isObject } from '../../internal/option-check.js';
 import type { Draw } from './draw.js';
 
 /**
@@ -42,16 +43,14 @@ const isKey = (name: string) =>
 
 /** The records of a body's `data`: the array itself, a paged object's array, or the object. */
 export function recordsOf(data: unknown): Array<Record<string, unknown>> {
-  if (Array.isArray(data)) return data.filter(isRecord);
-  if (isRecord(data)) {
+  if (Array.isArray(data)) return data.filter(isObject);
+  if (isObject(data)) {
     for (const key of ['responses', 'history', 'issues'])
-      if (Array.isArray(data[key])) return (data[key] as unknown[]).filter(isRecord);
+      if (Array.isArray(data[key])) return (data[key] as unknown[]).filter(isObject);
     return [data];
   }
   return [];
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Adds the run's hostile field names to every record (with `Keyword` echoing `keyword` when there is one). */
 export function addHostileNames(records: Array<Record<string, unknown>>, names: readonly string[]): void {
