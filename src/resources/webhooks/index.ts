@@ -84,7 +84,15 @@ export type WebhookTestResult = z.infer<typeof WebhookTestResultSchema>;
 
 const WebhookListSchema = z.array(WebhookSubscriptionSchema);
 
-/** Body of `webhooks.create`. */
+/**
+ * Body of `webhooks.create`.
+ *
+ * @example
+ * ```ts
+ * const body: WebhookCreateParams = { url: 'https://example.com/hooks', project_id: projectId, events: ['audit.completed'] };
+ * await client.webhooks.create(body);
+ * ```
+ */
 export interface WebhookCreateParams {
   /** The receiving address, an absolute http(s) URL. */
   url: string;
@@ -97,7 +105,15 @@ export interface WebhookCreateParams {
   events: WebhookEventName[];
 }
 
-/** Body of `webhooks.update`. The reference does not show it: known fields are checked, others sent as is. */
+/**
+ * Body of `webhooks.update`. The reference does not show it: known fields are checked, others sent as is.
+ *
+ * @example
+ * ```ts
+ * const patch: WebhookUpdateParams = { events: ['keywords.updated'] };
+ * await client.webhooks.update(webhookId, patch);
+ * ```
+ */
 export interface WebhookUpdateParams {
   /** New receiving address. */
   url?: string;
