@@ -1,0 +1,187 @@
+import type { Sql } from '../dialect.js';
+import { ACCOUNT, DEVICES, type InsightView, POSITION } from './view.js';
+
+/**
+ * The CTEs over rankings: `checks` (every ranking row of rankings_history and of the daily
+ * rankings_list snapshots, the four positions side by side), `sequence` (every check with
+ * `next_day`, the day of the keyword's next check) and `daily` (one row per keyword and day,
+ * history preferred). A position of 0 or less reads as null (not ranking). `only` adds a condition
+ * on each table where it is read (e.g. a few keywords: the window then sorts their rows only).
+ * @internal
+ */
+export function rankingDays(
+  q: Sql,
+  only: (alias: string, table: string, keywordColumn: string) => string = () => '1 = 1',
+): string {
+  const H = 'rankings_history';
+  const L = 'rankings_list';
+  const location = (alias: string, table: string) => q.text(alias, table, 'location');
+  // One sort: checks in the order (day, preference DESC), so on a day with both a history row and
+  // a snapshot row the history row comes last, and a check's next one (LEAD) is the next row. The
+  // last row of a day (its next check is on a later day) is the day's position.
+  return `checks AS (
+  SELECT ${q.account('h', H)} AS account_id, ${q.text('h', H, 'project_id')} AS project_id, ${q.text('h', H, 'keyword_id')} AS keyword_id, ${q.text('h', H, 'keyword')} AS keyword,
+    ${location('h', H)} AS location, ${q.day('h', H, 'check_date')} AS day, 0 AS preference, ${DEVICES.map((d) => `${devicePosition(q, 'h', H, d)} AS ${d}`).join(', ')}
+  FROM ${H} h WHERE ${q.scoped('h', H)} AND ${only('h', H, 'keyword_id')}
+  UNION ALL
+  SELECT ${q.account('l', L)}, ${q.text('l', L, 'project_id')}, ${q.text('l', L, 'id')}, ${q.text('l', L, 'keyword')}, ${location('l', L)}, ${listDay(q)}, 1, ${DEVICES.map((d) => devicePosition(q, 'l', L, d)).join(', ')}
+  FROM ${L} l WHERE ${q.scoped('l', L)} AND ${only('l', L, 'id')}
+),
+sequence AS (
+  SELECT c.*, LEAD(c.day) OVER (PARTITION BY c.account_id, c.project_id, c.keyword_id ORDER BY c.day, c.preference DESC) AS next_day
+  FROM checks c WHERE c.day IS NOT NULL
+),
+daily AS (SELECT * FROM sequence WHERE next_day IS NULL OR next_day > day)`;
+}
+
+/** rank_changes: keywords' positions at a period's start and end. @internal */
+export const rankChanges: InsightView = {
+  name: 'rank_changes',
+  description:
+    "Per keyword, project, device and period length: the position at the period's start and end, the change, and whether the keyword entered or left the top 3 and top 10. A period ends at the project's latest ranking date; positions come from rankings_history and the daily rankings_list snapshots (history wins on the same day).",
+  columns: {
+    account_id: ACCOUNT,
+    project_id: 'project id',
+    keyword_id: 'keyword id',
+    keyword: 'the keyword text (at its latest check)',
+    location:
+      'where the keyword is tracked (rankings_list.location): the same keyword tracked in two places is two keyword ids, told apart here',
+    device: 'desktop, mobile, ai_mode or maps',
+    period_days: 'period length in days (7, 28 or 90 in the view)',
+    start_date: 'the period start (YYYY-MM-DD): end_date minus period_days',
+    end_date: "the period end: the project's latest ranking date",
+    start_position: `the position at the keyword's last check on or before start_date (${POSITION})`,
+    end_position: `the position at the keyword's latest check, if after start_date (${POSITION})`,
+    change: 'end_position - start_position: negative is better (12 → 4 is -8); null unless both are known',
+    entered_top3: '1 when end_position ≤ 3 and start_position was not (or null), else 0',
+    left_top3: '1 when start_position ≤ 3 and end_position is not (or null), else 0',
+    entered_top10: '1 when end_position ≤ 10 and start_position was not (or null), else 0',
+    left_top10: '1 when start_position ≤ 10 and end_position is not (or null), else 0',
+    movement: "the notable move in words: 'entered top 3', 'entered top 10', 'left top 3', 'left top 10', else null",
+  },
+  periodic: true,
+  select(q, periods) {
+    const H = 'rankings_history';
+    const L = 'rankings_list';
+    const start = 'r.start_position';
+    const end = 'r.end_position';
+    const inTop = (x: string, n: number) => `(${x} IS NOT NULL AND ${x} <= ${n})`;
+    const entered = (n: number) => `(CASE WHEN ${inTop(end, n)} AND NOT ${inTop(start, n)} THEN 1 ELSE 0 END)`;
+    const left = (n: number) => `(CASE WHEN ${inTop(start, n)} AND NOT ${inTop(end, n)} THEN 1 ELSE 0 END)`;
+    const pick = (prefix: string) =>
+      `CASE d.device ${DEVICES.map((d) => `WHEN '${d}' THEN p.${prefix}${d}`).join(' ')} END`;
+    // Each keyword's checks come from two tables. rankings_history, keyed by (project, keyword,
+    // day), is read by its key: its latest day per keyword in one pass over the key index, then per
+    // keyword and period two seeks (the check in force at the period's start, the latest check).
+    // rankings_list (daily snapshots, keyed by day first) is read once and grouped per keyword. A
+    // check is packed into one text that sorts by (day, history before list on the same day) and
+    // carries its positions and keyword, so a MAX picks the check in force: no window, no sort
+    // over the checks, whatever the number of projects.
+    return `WITH ${q.periods(periods)},
+devices(device) AS (VALUES ${DEVICES.map((d) => `('${d}')`).join(', ')}),
+history_keys AS (
+  SELECT ${q.account('h', H)} AS account_id, ${q.text('h', H, 'project_id')} AS project_id, ${q.text('h', H, 'keyword_id')} AS keyword_id, MAX(${q.col('h', H, 'check_date')}) AS last_check
+  FROM ${H} h WHERE ${q.scoped('h', H)}
+  GROUP BY ${q.groupKeys('h', H, ['project_id', 'keyword_id'])}
+),
+project_ends AS MATERIALIZED (
+  SELECT account_id, project_id, MAX(day) AS end_day FROM (
+    SELECT account_id, project_id, ${q.dayOf('MAX(last_check)', H, 'check_date')} AS day FROM history_keys GROUP BY account_id, project_id
+    UNION ALL
+    SELECT ${q.account('l', L)}, ${q.text('l', L, 'project_id')}, MAX(${listDay(q)}) FROM ${L} l WHERE ${q.scoped('l', L)} GROUP BY ${q.groupKeys('l', L, ['project_id'])}
+  ) x GROUP BY account_id, project_id
+),
+b AS MATERIALIZED (SELECT e.account_id, e.project_id, p.period_days, e.end_day, ${q.minusDays('e.end_day', 'p.period_days')} AS start_day FROM project_ends e CROSS JOIN periods p WHERE e.end_day IS NOT NULL),
+candidates AS (
+${historyCandidates(q)}
+  UNION ALL
+  SELECT b.account_id, b.project_id, ${q.text('l', L, 'id')}, b.period_days, b.start_day, b.end_day, ${q.maxText(packCheck(q, 'l', L, listDay(q), 0))},
+    ${q.maxText(`CASE WHEN ${listDay(q)} <= b.start_day THEN ${packCheck(q, 'l', L, listDay(q), 0)} END`)}, MAX(${q.text('l', L, 'location')})
+  FROM ${L} l CROSS JOIN b WHERE ${q.scoped('l', L)} AND b.account_id = ${q.account('l', L)} AND b.project_id = ${q.text('l', L, 'project_id')} AND ${listDay(q)} IS NOT NULL
+  GROUP BY b.account_id, b.project_id, ${q.text('l', L, 'id')}, b.period_days, b.start_day, b.end_day
+),
+pairs AS (
+  SELECT account_id, project_id, keyword_id, period_days, MAX(start_day) AS start_day, MAX(end_day) AS end_day,
+    ${q.maxText('end_check')} AS end_check, ${q.maxText('start_check')} AS start_check, MAX(location) AS location
+  FROM candidates GROUP BY account_id, project_id, keyword_id, period_days
+),
+positions AS MATERIALIZED (
+  SELECT p.account_id, p.project_id, p.keyword_id, CASE WHEN length(p.end_check) > ${PACKED_KEYWORD - 1} THEN substr(p.end_check, ${PACKED_KEYWORD}) END AS keyword, p.location,
+    p.period_days, p.start_day, p.end_day, ${DEVICES.map((d, i) => `${q.undigits7('p.start_check', PACKED_POSITIONS + 7 * i)} AS s_${d}`).join(', ')},
+    ${DEVICES.map((d, i) => `CASE WHEN ${q.unpackDay('p.end_check')} > p.start_day THEN ${q.undigits7('p.end_check', PACKED_POSITIONS + 7 * i)} END AS e_${d}`).join(', ')}
+  FROM pairs p
+),
+r AS (
+  SELECT p.account_id, p.project_id, p.keyword_id, p.keyword, p.location, d.device, p.period_days, p.start_day, p.end_day, ${pick('s_')} AS start_position, ${pick('e_')} AS end_position
+  FROM positions p CROSS JOIN devices d
+)
+SELECT ${q.accountOut('r.account_id')} AS account_id, r.project_id AS project_id, r.keyword_id AS keyword_id, r.keyword AS keyword, r.location AS location, r.device AS device, ${q.int('r.period_days')} AS period_days,
+  ${q.dayText('r.start_day')} AS start_date, ${q.dayText('r.end_day')} AS end_date, ${q.int(start)} AS start_position, ${q.int(end)} AS end_position,
+  ${q.int(`${end} - ${start}`)} AS change,
+  ${entered(3)} AS entered_top3, ${left(3)} AS left_top3, ${entered(10)} AS entered_top10, ${left(10)} AS left_top10,
+  CASE WHEN ${entered(3)} = 1 THEN 'entered top 3' WHEN ${entered(10)} = 1 THEN 'entered top 10' WHEN ${left(10)} = 1 THEN 'left top 10' WHEN ${left(3)} = 1 THEN 'left top 3' END AS movement
+FROM r`;
+  },
+};
+
+/**
+ * Per keyword of rankings_history and period: its latest check and the check in force at the
+ * period's start (its last check on or before start_day), each packed ({@link packCheck}). Both
+ * are seeks on the table's key (project, keyword, day): PostgreSQL fetches the start row in one
+ * backward index scan (LATERAL … LIMIT 1); SQLite, which has no LATERAL, finds its day with a
+ * correlated MAX over the key index, then the row.
+ */
+function historyCandidates(q: Sql): string {
+  const H = 'rankings_history';
+  const sameKeyword = (alias: string, k: string) =>
+    `${q.account(alias, H)} = ${k}.account_id AND ${q.text(alias, H, 'project_id')} = ${k}.project_id AND ${q.text(alias, H, 'keyword_id')} = ${k}.keyword_id`;
+  const beforeStart = (alias: string) => q.dayBefore(alias, H, 'check_date', q.nextDay('b.start_day'));
+  const packed = `${packCheck(q, 'hl', H, q.day('hl', H, 'check_date'), 1)} AS end_check, ${packCheck(q, 'hs', H, q.day('hs', H, 'check_date'), 1)} AS start_check, NULL AS location`;
+  const latest = `${sameKeyword('hl', 'k')} AND ${q.col('hl', H, 'check_date')} = k.last_check`;
+  // CROSS JOIN keeps SQLite's join order: each keyword looks its project's periods up (a few rows), then its rows by the key.
+  const keys = 'history_keys k CROSS JOIN b';
+  const ofProject = 'b.account_id = k.account_id AND b.project_id = k.project_id AND k.last_check IS NOT NULL';
+  if (q.dialect === 'postgres') {
+    return `  SELECT k.account_id, k.project_id, k.keyword_id, b.period_days, b.start_day, b.end_day, ${packed}
+  FROM ${keys} CROSS JOIN ${H} hl
+  LEFT JOIN LATERAL (SELECT * FROM ${H} hs WHERE ${sameKeyword('hs', 'k')} AND ${beforeStart('hs')} ORDER BY ${q.col('hs', H, 'check_date')} DESC LIMIT 1) hs ON TRUE
+  WHERE ${ofProject} AND ${latest}`;
+  }
+  return `  SELECT k.account_id, k.project_id, k.keyword_id, k.period_days, k.start_day, k.end_day, ${packed}
+  FROM (
+    SELECT k.account_id, k.project_id, k.keyword_id, k.last_check, b.period_days, b.start_day, b.end_day,
+      (SELECT MAX(${q.col('hf', H, 'check_date')}) FROM ${H} hf WHERE ${sameKeyword('hf', 'k')} AND ${beforeStart('hf')}) AS start_check
+    FROM ${keys} WHERE ${ofProject}
+  ) k CROSS JOIN ${H} hl LEFT JOIN ${H} hs ON ${sameKeyword('hs', 'k')} AND ${q.col('hs', H, 'check_date')} = k.start_check
+  WHERE ${latest}`;
+}
+
+/**
+ * Where the parts of a packed check start (1-based) in the text {@link packCheck} writes: the day
+ * (10 characters), the source (1: history, 0: list), four positions of 7 digits, then `+` and the
+ * keyword (nothing when the keyword is null).
+ */
+const PACKED_POSITIONS = 12;
+const PACKED_KEYWORD = PACKED_POSITIONS + 7 * DEVICES.length + 1;
+
+/**
+ * One ranking check as a text that sorts as checks are preferred (a later day first, then a
+ * history row over a snapshot of the same day) and carries its four positions and its keyword.
+ */
+function packCheck(q: Sql, alias: string, table: string, day: string, source: 0 | 1): string {
+  return `${q.packDay(day)} || '${source}' || ${DEVICES.map((d) => q.digits7(devicePosition(q, alias, table, d))).join(' || ')} || COALESCE('+' || ${q.text(alias, table, 'keyword')}, '')`;
+}
+
+/** A device's position in a ranking row; 0 or less reads null (not ranking). */
+function devicePosition(q: Sql, alias: string, table: string, device: string): string {
+  const n = q.numCol(alias, table, `${device}_position`);
+  return `CASE WHEN ${n} > 0 THEN ${n} END`;
+}
+
+/** The day of a rankings_list snapshot row `l`: its last check where the store has it, else the snapshot's day. */
+function listDay(q: Sql): string {
+  const L = 'rankings_list';
+  return q.has(L, 'last_checked')
+    ? `COALESCE(${q.day('l', L, 'last_checked')}, ${q.day('l', L, 'snapshot_date')})`
+    : q.day('l', L, 'snapshot_date');
+}
