@@ -71,7 +71,9 @@ export interface EventSyncOptions {
    */
   projectListMaxAgeMs?: number | undefined;
   /**
-   * Called after each read with what it did.
+   * Called after each read with what it did. If it throws, `handle()` of that read's events rejects
+   * with its error, whatever the read did (a receiver then retries them, and reports the error to its
+   * `onError` once it gives up); the other reads go on.
    * @example
    * ```ts
    * createEventSync(client, { store, onSync: (r) => console.log(r.projectId, r.datasets, r.status, r.requests) });
@@ -195,10 +197,17 @@ export function createEventSync(client: SeoVisibilityClient, options: EventSyncO
   let pending = new Map<string, Pending>();
   let worker: Promise<void> | undefined;
 
+  /** Settles every event of `batch`: resolved, or rejected with `error`. */
+  function settle(batch: Pending, error?: { error: unknown }): void {
+    for (const w of batch.waiters) {
+      if (error) w.reject(error.error);
+      else w.resolve();
+    }
+  }
+
+  /** One read; never throws (a throw here would leave the batch's events pending, and stop the worker). */
   async function read(projectId: string, batch: Pending): Promise<void> {
     const datasets = [...batch.datasets];
-    const report = (status: EventSyncReport['status'], requests: number, reason?: StopReason) =>
-      options.onSync?.({ projectId, datasets, events: batch.events, status, requests, ...(reason ? { reason } : {}) });
     const scope: RunScope = {
       knownProjectsMaxAgeMs: listMaxAge,
       record: (store, now) => recordEvents((key) => store.get(key), projectId, batch.seen, now),
@@ -208,6 +217,7 @@ export function createEventSync(client: SeoVisibilityClient, options: EventSyncO
         ? { items: { 'prompts.history': [...batch.prompts] } }
         : {}),
     };
+    let outcome: Pick<EventSyncReport, 'status' | 'requests' | 'reason'>;
     try {
       const result = await runScopedSync(
         client,
@@ -221,18 +231,25 @@ export function createEventSync(client: SeoVisibilityClient, options: EventSyncO
         },
         scope,
       );
-      if (result.goneProjects.includes(projectId)) report('unknown_project', result.requests);
-      else report(result.status, result.requests, result.reason);
-      for (const w of batch.waiters) w.resolve();
+      outcome = result.goneProjects.includes(projectId)
+        ? { status: 'unknown_project', requests: result.requests }
+        : { status: result.status, requests: result.requests, ...(result.reason ? { reason: result.reason } : {}) };
     } catch (error) {
-      if (error instanceof SyncError && (error.code === 'job_changed' || error.code === 'unknown_project')) {
-        report(error.code === 'job_changed' ? 'deferred' : 'unknown_project', 0);
-        for (const w of batch.waiters) w.resolve();
+      if (!(error instanceof SyncError && (error.code === 'job_changed' || error.code === 'unknown_project'))) {
+        // Another run holds the store, a request failed: the receiver retries the events.
+        settle(batch, { error });
         return;
       }
-      // Another run holds the store, a request failed: the receiver retries the events.
-      for (const w of batch.waiters) w.reject(error);
+      outcome = { status: error.code === 'job_changed' ? 'deferred' : 'unknown_project', requests: 0 };
     }
+    try {
+      options.onSync?.({ projectId, datasets, events: batch.events, ...outcome });
+    } catch (error) {
+      // The caller's report failed, whatever the read did: its events fail with it (documented on onSync).
+      settle(batch, { error });
+      return;
+    }
+    settle(batch);
   }
 
   async function drain(): Promise<void> {
