@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import { type Command, InvalidArgumentError as CommanderArgumentError } from 'commander';
 import { isInvalidArgumentError, KNOWN_EVENT_NAMES, type KnownWebhookEventName } from '../index.js';
 import { createEventSync } from '../sync/index.js';
@@ -7,11 +8,13 @@ import {
   generateWebhookSecret,
   memoryDedupeStore,
   postgresDedupeStore,
+  type WebhookDedupeStore,
 } from '../webhooks/index.js';
 import { connect, UsageError } from './connect.js';
 import { ensureFleetWebhooks } from './ensure-fleet.js';
 import { listenFleet } from './listen-fleet.js';
 import { closeServer, listenOn } from './listen-server.js';
+import { withoutPassword } from './mask-password.js';
 import { storeFactory } from './store-choice.js';
 import { EXIT } from './exit-codes.js';
 import { nonEmpty, wholeNumber } from './flags.js';
@@ -250,11 +253,15 @@ async function listenCommand(opts: ListenFlags, io: CommandIO): Promise<number> 
     );
   }
   let connection: Awaited<ReturnType<typeof connect>> | undefined;
+  // Opened below and closed in `finally`, whatever failed: a server left listening (or a pool left
+  // open) kept the process alive after the error was printed.
+  let server: Server | undefined;
+  let dedupe: WebhookDedupeStore | undefined;
+  const postgres = opts.postgres ?? (opts.db === undefined ? process.env['SEO_VISIBILITY_POSTGRES_URL'] : undefined);
   try {
     const store = storeFactory(opts, process.env, { required: true, allowNdjson: false })!();
     connection = await connect({});
-    const postgres = opts.postgres ?? (opts.db === undefined ? process.env['SEO_VISIBILITY_POSTGRES_URL'] : undefined);
-    const dedupe = postgres ? postgresDedupeStore(postgres) : memoryDedupeStore();
+    dedupe = postgres ? postgresDedupeStore(postgres) : memoryDedupeStore();
     const eventSync = createEventSync(connection.client, {
       store,
       windows: connection.windows,
@@ -270,17 +277,24 @@ async function listenCommand(opts: ListenFlags, io: CommandIO): Promise<number> 
       dedupe,
       onError: (error, event) =>
         io.err.write(
-          `seo-visibility: the read for ${terminalText(event.event, { oneLine: true })} of project ${terminalText(event.project_id, { oneLine: true })} failed: ${terminalText(error instanceof Error ? error.message : String(error), { oneLine: true })}\n`,
+          `seo-visibility: the read for ${terminalText(event.event, { oneLine: true })} of project ${terminalText(event.project_id, { oneLine: true })} failed: ${terminalText(withoutPassword(error instanceof Error ? error.message : String(error), postgres), { oneLine: true })}\n`,
         ),
     });
     eventSync.attach(receiver);
-    const { server, port } = await listenOn(receiver.node, opts.port, opts.host);
+    const listening = await listenOn(receiver.node, opts.port, opts.host);
+    server = listening.server;
     // Events a killed process acknowledged but never read (a durable dedupe store only): read now.
     // Reads are idempotent, so none is left to a peer that may still be reading it.
-    const recovered = await receiver.recover({ olderThanMs: 0 });
+    const recovered = await receiver.recover({ olderThanMs: 0 }).catch((error: unknown) => {
+      throw new Error(
+        `could not recover the acknowledged events kept in Postgres (--postgres): ${error instanceof Error ? error.message : String(error)}`,
+      );
+    });
     if (recovered > 0) io.out.write(`recovered ${recovered} acknowledged event(s) a stopped process had not read\n`);
     // The secret is the receiver's only credential: never printed.
-    io.out.write(`listening on http://${opts.host}:${port}${opts.path.replace(/\/+$/, '')}/<${SECRET_ENV}>\n`);
+    io.out.write(
+      `listening on http://${opts.host}:${listening.port}${opts.path.replace(/\/+$/, '')}/<${SECRET_ENV}>\n`,
+    );
     await new Promise<void>((resolve) => {
       if (io.signal.aborted) resolve();
       io.signal.addEventListener('abort', () => resolve(), { once: true });
@@ -289,15 +303,18 @@ async function listenCommand(opts: ListenFlags, io: CommandIO): Promise<number> 
     await closeServer(server);
     await receiver.idle();
     await eventSync.idle();
-    await dedupe.close?.();
     io.out.write('stopped: every acknowledged event was handled\n');
     return EXIT.done;
   } catch (error) {
     const usage =
       error instanceof UsageError || (isInvalidArgumentError(error) && ['secret', 'path'].includes(error.argument));
-    io.err.write(`seo-visibility: ${terminalText(error instanceof Error ? error.message : String(error))}\n`);
+    io.err.write(
+      `seo-visibility: ${terminalText(withoutPassword(error instanceof Error ? error.message : String(error), postgres))}\n`,
+    );
     return usage ? EXIT.usage : EXIT.failed;
   } finally {
+    if (server?.listening) await closeServer(server);
+    await dedupe?.close?.().catch(() => undefined);
     await connection?.close();
   }
 }
