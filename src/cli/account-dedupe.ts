@@ -3,6 +3,7 @@
 // events a killed process acknowledged are recovered for the account that received them: one
 // `takeUnhandled` at start, split by account, instead of each account's receiver taking them all.
 import type { WebhookDedupeStore } from '../webhooks/index.js';
+import type { ReopenableDedupeStore } from '../webhooks/postgres-dedupe-store.js';
 
 /** The receivers' stores, one per account, over one durable store. @internal */
 export interface AccountDedupe {
@@ -17,20 +18,24 @@ export interface AccountDedupe {
 }
 
 /**
- * Scopes `base` per account. A handler given up is not released: its event stays in the table with
- * its body, and the next start queues it (the enqueue is idempotent), so an acknowledged event is
- * never lost to a queue that was down for a moment; a repeat of it until then is acknowledged only.
+ * Scopes `base` per account. A handler given up (or a claim that landed after its delivery was
+ * answered 503) frees its key, so the sender's repeat of the delivery queues it; over a store that
+ * can `reopen`, its body stays in the table too, and the next start queues it if no repeat came (the
+ * enqueue is idempotent), so an acknowledged event is never lost to a queue that was down for a moment.
  * @example `const dedupe = accountDedupe(postgresDedupeStore(url), ['acme']); createWebhookReceiver({ secret, dedupe: dedupe.of('acme') })`
  * @internal
  */
-export function accountDedupe(base: WebhookDedupeStore, accountIds: readonly string[]): AccountDedupe {
+export function accountDedupe(
+  base: WebhookDedupeStore & Partial<Pick<ReopenableDedupeStore, 'reopen'>>,
+  accountIds: readonly string[],
+): AccountDedupe {
   const scoped = (accountId: string, key: string) => `${accountId}/${key}`;
   const recovered = new Map<string, Array<{ key: string; body: string }>>();
   return {
     of(accountId) {
       return {
         claim: (key, expiresAt, now, body) => base.claim(scoped(accountId, key), expiresAt, now, body),
-        release: async () => undefined,
+        release: (key) => (base.reopen ? base.reopen(scoped(accountId, key)) : base.release(scoped(accountId, key))),
         handled: async (key) => base.handled?.(scoped(accountId, key)),
         async takeUnhandled() {
           const taken = recovered.get(accountId) ?? [];

@@ -5,7 +5,7 @@
 // The receiver holds no API key unless it also works the queue.
 import type { Server } from 'node:http';
 import { createFleet, type Fleet } from '../fleet/index.js';
-import { postgresDedupeStore } from '../webhooks/index.js';
+import { postgresDedupeTable } from '../webhooks/postgres-dedupe-store.js';
 import { checkSecrets } from '../webhooks/secret.js';
 import { accountDedupe } from './account-dedupe.js';
 import { accountHookPath } from './account-secrets.js';
@@ -41,7 +41,7 @@ export interface FleetListenFlags {
 export async function listenFleet(flags: FleetListenFlags, mainSecret: string, io: CommandIO): Promise<number> {
   let fleet: Fleet | undefined;
   let server: Server | undefined;
-  const dedupeBase = postgresDedupeStore(flags.postgres, {
+  const dedupeBase = postgresDedupeTable(flags.postgres, {
     schema: (flags.schema ?? 'seo_visibility_fleet').toLowerCase(),
     table: 'webhook_events',
   });

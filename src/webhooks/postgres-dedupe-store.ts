@@ -75,6 +75,16 @@ const loadPg: () => Promise<PgModule> = loadOnce(() =>
   ).then((mod) => ((mod as unknown as { default?: PgModule }).default ?? mod) as PgModule),
 );
 
+/**
+ * A durable store that can also free a key while keeping its body: a repeat of the delivery claims it
+ * again, and until then the next start's `takeUnhandled` still finds it. The fleet's receivers give
+ * up an event this way (`release` would drop the body). @internal
+ */
+export interface ReopenableDedupeStore extends WebhookDedupeStore {
+  /** Expires `key`'s claim at once and keeps its body. */
+  reopen(key: string): Promise<void>;
+}
+
 /** Claims between two sweeps of expired rows. */
 const SWEEP_EVERY = 500;
 
@@ -94,6 +104,18 @@ export function postgresDedupeStore(
   target: string | WebhookPostgresPool,
   options: PostgresDedupeStoreOptions = {},
 ): WebhookDedupeStore {
+  return postgresDedupeTable(target, options);
+}
+
+/**
+ * {@link postgresDedupeStore} with {@link ReopenableDedupeStore.reopen}, for the fleet's receivers.
+ * @example `const base = postgresDedupeTable(postgres, { schema: 'seo_visibility_fleet' })`
+ * @internal
+ */
+export function postgresDedupeTable(
+  target: string | WebhookPostgresPool,
+  options: PostgresDedupeStoreOptions = {},
+): ReopenableDedupeStore {
   if (
     typeof target === 'string'
       ? target.trim() === ''
@@ -177,6 +199,11 @@ export function postgresDedupeStore(
     async release(key) {
       const pool = await open();
       await pool.query(`DELETE FROM ${table} WHERE key = $1`, [key]);
+    },
+    async reopen(key) {
+      const pool = await open();
+      // Expired, so the next claim wins; the body stays, so takeUnhandled still finds it (the sweep keeps rows with a body).
+      await pool.query(`UPDATE ${table} SET expires_at = 0 WHERE key = $1`, [key]);
     },
     async close() {
       const pool = owned;

@@ -6,12 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { accountDedupe } from '../../src/cli/account-dedupe.js';
 import { accountHookPath, accountWebhookSecret } from '../../src/cli/account-secrets.js';
-import {
-  createWebhookReceiver,
-  generateWebhookSecret,
-  memoryDedupeStore,
-  type WebhookDedupeStore,
-} from '../../src/webhooks/index.js';
+import { createWebhookReceiver, generateWebhookSecret, memoryDedupeStore } from '../../src/webhooks/index.js';
+import type { ReopenableDedupeStore } from '../../src/webhooks/postgres-dedupe-store.js';
 
 describe('account secrets', () => {
   it('are stable, distinct per account and per main secret, and valid receiver secrets', async () => {
@@ -28,18 +24,23 @@ describe('account secrets', () => {
   });
 });
 
-/** A durable store in memory: keeps bodies until handled, hands them out once. */
-function durable(): WebhookDedupeStore & { rows: Map<string, string | null> } {
+/** A durable store in memory: keeps bodies until handled, hands them out once; `reopen` frees a key, keeping its body. */
+function durable(): ReopenableDedupeStore & { rows: Map<string, string | null> } {
   const rows = new Map<string, string | null>();
+  const freed = new Set<string>();
   return {
     rows,
     async claim(key, _expiresAt, _now, body) {
-      if (rows.has(key)) return false;
+      if (rows.has(key) && !freed.has(key)) return false;
+      freed.delete(key);
       rows.set(key, body ?? null);
       return true;
     },
     async release(key) {
       rows.delete(key);
+    },
+    async reopen(key) {
+      freed.add(key);
     },
     async handled(key) {
       rows.set(key, null);
@@ -74,11 +75,12 @@ describe('accountDedupe', () => {
     expect(await after.of('globex').takeUnhandled!(0, 0)).toEqual([{ key: 'g1', body: '{"g":1}' }]);
   });
 
-  it('a handler given up keeps its event for the next start (release keeps the row)', async () => {
+  it('a handler given up keeps its event for the next start (release keeps the row) and frees its key for a repeat', async () => {
     const base = durable();
     const store = accountDedupe(base, ['acme']).of('acme');
     await store.claim('a1', 10, 0, '{"a":1}');
     await store.release('a1');
     expect(base.rows.get('acme/a1')).toBe('{"a":1}');
+    expect(await store.claim('a1', 10, 0, '{"a":1}')).toBe(true);
   });
 });
