@@ -5,6 +5,7 @@ import type { Pool } from 'pg';
 import { InvalidArgumentError } from '../index.js';
 import { importAtRunTime, importPeer, loadOnce } from '../internal/optional-peers.js';
 import type { WebhookDedupeStore } from './dedupe-store.js';
+import { positiveInteger } from './positive-integer.js';
 
 type PgModule = typeof import('pg');
 
@@ -28,6 +29,29 @@ export interface PostgresDedupeStoreOptions {
    * ```
    */
   table?: string;
+  /**
+   * How long the pool the store makes waits to connect, in ms (node-postgres
+   * `connectionTimeoutMillis`). A server that takes the socket but never answers (SIGSTOPped, a
+   * paused VM) then fails the claim (a 503), `recover()` and the end of a handled event, instead of
+   * holding them, and the receiver's `idle()`, forever. With a pool of your own, set its own timeouts.
+   * @default 10000
+   * @example
+   * ```ts
+   * postgresDedupeStore(postgres, { connectTimeoutMs: 3_000 }); // postgres: a postgres:// URL
+   * ```
+   */
+  connectTimeoutMs?: number;
+  /**
+   * How long one statement of the pool the store makes waits for the server's answer, in ms
+   * (node-postgres `query_timeout`, on the client: a frozen server runs no server-side timeout).
+   * The connection that timed out is dropped from the pool. With a pool of your own, set it there.
+   * @default 10000
+   * @example
+   * ```ts
+   * postgresDedupeStore(postgres, { queryTimeoutMs: 5_000 }); // postgres: a postgres:// URL
+   * ```
+   */
+  queryTimeoutMs?: number;
 }
 
 /**
@@ -127,6 +151,8 @@ export function postgresDedupeTable(
   }
   const schema = identifier('schema', options.schema, 'seo_visibility');
   const table = `"${schema}"."${identifier('table', options.table, 'webhook_events')}"`;
+  const connectTimeoutMs = positiveInteger('connectTimeoutMs', options.connectTimeoutMs, 10_000);
+  const queryTimeoutMs = positiveInteger('queryTimeoutMs', options.queryTimeoutMs, 10_000);
   let opening: Promise<Pool> | undefined;
   let owned: Pool | undefined;
   let claims = 0;
@@ -136,7 +162,13 @@ export function postgresDedupeTable(
       let pool: Pool;
       if (typeof target === 'string') {
         const pg = await loadPg();
-        pool = owned = new pg.Pool({ connectionString: target, max: 4 });
+        // Every wait bounded: a server that stops answering fails a call instead of holding it.
+        pool = owned = new pg.Pool({
+          connectionString: target,
+          max: 4,
+          connectionTimeoutMillis: connectTimeoutMs,
+          query_timeout: queryTimeoutMs,
+        });
         // An idle connection that drops must not crash the process: the next query reconnects.
         pool.on('error', () => undefined);
       } else {

@@ -16,6 +16,7 @@ import { readBoundedBody } from './body.js';
 import { nodeAdapter, type NodeRequest, type NodeResponse } from './node-adapter.js';
 import { memoryDedupeStore, type WebhookDedupeStore } from './dedupe-store.js';
 import { webhookEventKey } from './event-key.js';
+import { positiveInteger } from './positive-integer.js';
 import { checkPath, checkSecrets, sameSecret } from './secret.js';
 
 /** A name the receiver knows: the six documented events and the test delivery `webhook.test`. */
@@ -277,13 +278,6 @@ const text = (status: number, body: string, headers: Record<string, string> = {}
     status,
     headers: body === '' ? headers : { 'content-type': 'text/plain; charset=utf-8', ...headers },
   });
-
-function positiveInteger(name: string, value: unknown, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1)
-    throw new InvalidArgumentError(name, `expected a positive integer, got ${String(value)}`);
-  return value;
-}
 
 /** `work`, or the error `late` makes once `ms` passed without it settling (a timer that never outlives it). */
 async function within<T>(work: Promise<T>, ms: number, late: () => Error): Promise<T> {
