@@ -1,14 +1,8 @@
 import type { JobResult, JobWithMetadata, PgBoss } from 'pg-boss';
 import type { FleetPostgresPool, FleetQueueOptions } from './options.js';
 import { loadFleetPeers } from './peers.js';
+import { mergeSeen, type SeenEvent } from './seen-events.js';
 import { DEFAULT_SCHEMA } from './warehouse.js';
-
-/** An event as an event job carries it to the store's record (event-record.ts): nothing but what the record keeps. @internal */
-export interface SeenEvent {
-  event: string;
-  timestamp: string;
-  data?: Record<string, string> | undefined;
-}
 
 /** What a sync job carries: the account's id, never its key, and its fleet's warehouse schema. @internal */
 export interface SyncJobData {
@@ -63,6 +57,8 @@ export function queueSettings(options: FleetQueueOptions | undefined, warehouseS
 
 /** A run longer than this is failed and retried: a day, pg-boss's longest expiry. Dead workers are found by heartbeat long before. */
 const EXPIRE_SECONDS = 86_400;
+/** Sends (and merges into a queued job) of one event before its item is left to the record by name and time. */
+const MERGE_ATTEMPTS = 5;
 /** Finished jobs are the fleet's run history (`status()` reads it): kept a week. */
 const HISTORY_SECONDS = 7 * 86_400;
 
@@ -77,6 +73,8 @@ const HISTORY_SECONDS = 7 * 86_400;
 export class FleetQueue {
   readonly #boss: PgBoss;
   readonly settings: QueueSettings;
+  /** Per event key, the last merge into its queued job under way in this process. */
+  readonly #merging = new Map<string, Promise<void>>();
 
   private constructor(boss: PgBoss, settings: QueueSettings) {
     this.#boss = boss;
@@ -152,6 +150,8 @@ export class FleetQueue {
    * Queues the read an event asks for: one project's datasets of `account`. One per account,
    * project and datasets at a time (the queue is stately): false when one is already queued, so a
    * burst of events becomes one read. `later`: the same read put off (its account's store was in use).
+   * `seen`: the events it stands for; refused because one is queued, they are merged into the queued
+   * job's (see seen-events.ts), so the store records every event's item, not only the first's.
    */
   async sendEvent(
     account: string,
@@ -161,6 +161,7 @@ export class FleetQueue {
     later?: { startAfter: Date; deferrals: number },
     seen?: SeenEvent[],
   ): Promise<boolean> {
+    const singletonKey = `${account}/${projectId}/${datasets.join('+')}`;
     const data: SyncJobData = {
       account,
       schema,
@@ -171,11 +172,46 @@ export class FleetQueue {
         ...(seen?.length ? { seen } : {}),
       },
     };
-    const id = await this.#boss.send(this.settings.name, data, {
-      singletonKey: `${account}/${projectId}/${datasets.join('+')}`,
-      ...(later ? { startAfter: later.startAfter } : {}),
+    // One merge of a key at a time in this process: two at once would each write the list they read.
+    return this.#oneAtATime(singletonKey, async () => {
+      for (let attempt = 0; attempt < MERGE_ATTEMPTS; attempt++) {
+        const id = await this.#boss.send(this.settings.name, data, {
+          singletonKey,
+          ...(later ? { startAfter: later.startAfter } : {}),
+        });
+        if (id !== null) return true;
+        if (!seen?.length) return false;
+        const [waiting] = await this.#boss.findJobs<SyncJobData>(this.settings.name, {
+          key: singletonKey,
+          queued: true,
+          limit: 1,
+        });
+        // The queued job started meanwhile (a send may now be taken): try again.
+        if (!waiting?.data.event) continue;
+        const merged = mergeSeen(waiting.data.event.seen, seen);
+        if (!merged.changed) return false;
+        const event = { ...waiting.data.event, seen: merged.seen };
+        const { updated } = await this.#boss.update(this.settings.name, { ...waiting.data, event }, { id: waiting.id });
+        if (updated > 0) return false;
+      }
+      // Still racing workers after every attempt: its item is left to the record by name and time.
+      return false;
     });
-    return id !== null;
+  }
+
+  /** Runs `task` after the earlier tasks of `key` in this process have settled. */
+  #oneAtATime<T>(key: string, task: () => Promise<T>): Promise<T> {
+    const before = this.#merging.get(key) ?? Promise.resolve();
+    const run = before.then(task, task);
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#merging.set(key, settled);
+    void settled.then(() => {
+      if (this.#merging.get(key) === settled) this.#merging.delete(key);
+    });
+    return run;
   }
 
   /** Runs `handler` on each job, `concurrency` at a time; resolves with what stops it (once the jobs in hand are settled). */

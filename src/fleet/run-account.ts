@@ -131,10 +131,9 @@ export async function runAccountJob(ctx: RunContext, job: JobWithMetadata<SyncJo
     const syncJob = event ? { projects: [event.projectId], datasets: event.datasets as DatasetName[] } : account.job;
     // An event's read trusts the project list the account's copy read within a day (no GET /projects
     // per event), records the event that queued it (the nightly run's missed-event check) and judges
-    // nothing itself. It records at the read's time at the latest: a later event of the same project
-    // and datasets, dropped by the queue's one-job-at-a-time key while this job waited, is covered by
-    // name and time. Not by item: a later event's item id (another prompt, audit or content) is not
-    // carried, so the nightly run can still name that item's change as missed.
+    // nothing itself. It records at the read's time at the latest, so every event of the same project
+    // and datasets queued while this job waited is covered by name and time; their items (another
+    // prompt, audit or content) were merged into this job's `seen` by the queue (seen-events.ts).
     const scope: RunScope = event
       ? {
           knownProjectsMaxAgeMs: DOCUMENTED_DAY_MS,
