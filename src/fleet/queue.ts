@@ -73,8 +73,10 @@ const HISTORY_SECONDS = 7 * 86_400;
 export class FleetQueue {
   readonly #boss: PgBoss;
   readonly settings: QueueSettings;
-  /** Per event key, the last merge into its queued job under way in this process. */
-  readonly #merging = new Map<string, Promise<void>>();
+  /** Per event key, the last write of additions to its queued job under way in this process. */
+  readonly #writing = new Map<string, Promise<void>>();
+  /** Per event key, the additions waiting for the next write. */
+  readonly #additions = new Map<string, { seen: SeenEvent[]; written?: Promise<boolean> }>();
 
   private constructor(boss: PgBoss, settings: QueueSettings) {
     this.#boss = boss;
@@ -172,46 +174,70 @@ export class FleetQueue {
         ...(seen?.length ? { seen } : {}),
       },
     };
-    // One merge of a key at a time in this process: two at once would each write the list they read.
-    return this.#oneAtATime(singletonKey, async () => {
-      for (let attempt = 0; attempt < MERGE_ATTEMPTS; attempt++) {
-        const id = await this.#boss.send(this.settings.name, data, {
-          singletonKey,
-          ...(later ? { startAfter: later.startAfter } : {}),
-        });
-        if (id !== null) return true;
-        if (!seen?.length) return false;
-        const [waiting] = await this.#boss.findJobs<SyncJobData>(this.settings.name, {
-          key: singletonKey,
-          queued: true,
-          limit: 1,
-        });
-        // The queued job started meanwhile (a send may now be taken): try again.
-        if (!waiting?.data.event) continue;
-        const merged = mergeSeen(waiting.data.event.seen, seen);
-        if (!merged.changed) return false;
-        const event = { ...waiting.data.event, seen: merged.seen };
-        const { updated } = await this.#boss.update(this.settings.name, { ...waiting.data, event }, { id: waiting.id });
-        if (updated > 0) return false;
-      }
-      // Still racing workers after every attempt: its item is left to the record by name and time.
-      return false;
-    });
+    for (let attempt = 0; attempt < MERGE_ATTEMPTS; attempt++) {
+      const id = await this.#boss.send(this.settings.name, data, {
+        singletonKey,
+        ...(later ? { startAfter: later.startAfter } : {}),
+      });
+      if (id !== null) return true;
+      if (!seen?.length) return false;
+      // A job of the key is queued: its read covers this event. Already carrying it (a burst of one
+      // project's keywords.updated)? Nothing to write. Otherwise add it; a job that started
+      // meanwhile means a send is taken again.
+      const waiting = await this.#waiting(singletonKey);
+      if (waiting?.data.event && !mergeSeen(waiting.data.event.seen, seen).changed) return false;
+      if (await this.#addToWaiting(singletonKey, seen)) return false;
+    }
+    // Still racing workers after every attempt: its item is left to the record by name and time.
+    return false;
   }
 
-  /** Runs `task` after the earlier tasks of `key` in this process have settled. */
-  #oneAtATime<T>(key: string, task: () => Promise<T>): Promise<T> {
-    const before = this.#merging.get(key) ?? Promise.resolve();
-    const run = before.then(task, task);
-    const settled = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.#merging.set(key, settled);
-    void settled.then(() => {
-      if (this.#merging.get(key) === settled) this.#merging.delete(key);
+  /** The queued (not yet started) job of an event key, if any. */
+  async #waiting(singletonKey: string): Promise<JobWithMetadata<SyncJobData> | undefined> {
+    const [job] = await this.#boss.findJobs<SyncJobData>(this.settings.name, {
+      key: singletonKey,
+      queued: true,
+      limit: 1,
     });
-    return run;
+    return job;
+  }
+
+  /**
+   * Adds `seen` to the queued job of `singletonKey`; false when none is queued any more. pg-boss
+   * replaces a job's data whole, so two writes at once would each keep only the list they read: in
+   * this process the writes of one key run one at a time, and the additions that wait for a write
+   * are made together, in one update.
+   */
+  #addToWaiting(singletonKey: string, seen: readonly SeenEvent[]): Promise<boolean> {
+    let batch = this.#additions.get(singletonKey);
+    if (!batch) {
+      const next: { seen: SeenEvent[]; written?: Promise<boolean> } = { seen: [] };
+      const write = async () => {
+        // Later additions start the next batch, written after this one.
+        this.#additions.delete(singletonKey);
+        const waiting = await this.#waiting(singletonKey);
+        if (!waiting?.data.event) return false;
+        const merged = mergeSeen(waiting.data.event.seen, next.seen);
+        if (!merged.changed) return true;
+        const event = { ...waiting.data.event, seen: merged.seen };
+        const { updated } = await this.#boss.update(this.settings.name, { ...waiting.data, event }, { id: waiting.id });
+        return updated > 0;
+      };
+      const before = this.#writing.get(singletonKey) ?? Promise.resolve();
+      next.written = before.then(write, write);
+      const settled = next.written.then(
+        () => undefined,
+        () => undefined,
+      );
+      this.#writing.set(singletonKey, settled);
+      void settled.then(() => {
+        if (this.#writing.get(singletonKey) === settled) this.#writing.delete(singletonKey);
+      });
+      this.#additions.set(singletonKey, next);
+      batch = next;
+    }
+    batch.seen.push(...seen);
+    return batch.written as Promise<boolean>;
   }
 
   /** Runs `handler` on each job, `concurrency` at a time; resolves with what stops it (once the jobs in hand are settled). */

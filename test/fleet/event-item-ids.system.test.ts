@@ -76,3 +76,38 @@ test("every prompts.updated merged into one waiting job is recorded with its pro
     await http.close();
   }
 }, 120_000);
+
+test('30 prompts.updated of one project at once, from one process: one job carrying all 30 prompts', async () => {
+  const fleet = createFleet({
+    postgres: server.url,
+    schema: 'event_items_burst',
+    accounts: { acme: { apiKey: 'sv_live_abc', job: { projects: 'all', datasets: ['prompts.history'] } } },
+    queue: { name: 'event-items-burst' },
+  });
+  const db = new pg.Client({ connectionString: server.url });
+  await db.connect();
+  try {
+    const projectId = '11111111-1111-4111-8111-111111111111';
+    const prompts = Array.from({ length: 30 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
+    const results = await Promise.all(
+      prompts.map((promptId) =>
+        fleet.enqueueEvent('acme', {
+          event: 'prompts.updated',
+          timestamp: '2026-06-10T12:00:00.000Z',
+          project_id: projectId,
+          data: { prompt_id: promptId },
+        } as unknown as WebhookEvent),
+      ),
+    );
+    expect(results.filter((r) => r.queued)).toHaveLength(1);
+    const { rows } = await db.query(
+      "SELECT data FROM pgboss.job WHERE name = 'event-items-burst/event_items_burst' AND data ? 'event'",
+    );
+    expect(rows).toHaveLength(1);
+    const seen = rows[0].data.event.seen as Array<{ data: { prompt_id: string } }>;
+    expect(seen.map((s) => s.data.prompt_id).sort()).toEqual(prompts);
+  } finally {
+    await db.end();
+    await fleet.close();
+  }
+}, 60_000);
