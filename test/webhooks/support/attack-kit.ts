@@ -32,7 +32,13 @@ export async function serveReceiver(options: Partial<WebhookReceiverOptions> = {
   for (const name of ['audit.completed', 'keywords.updated', 'unknown'] as const)
     receiver.on(name, (event: { event: string }) => void calls.push(event.event));
   const server: Server = createServer(receiver.node);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  // A burst of 1,000 requests at once reuses the first burst's sockets for the second. Node closes
+  // an idle keep-alive socket after 5 s, and on a loaded machine fetch can send on a socket in the
+  // instant the server closes it (ECONNRESET, not retried for a POST): a test's sockets stay open
+  // until close(). A backlog over the burst keeps the kernel from dropping connects while the
+  // loaded event loop accepts them.
+  server.keepAliveTimeout = 120_000;
+  await new Promise<void>((resolve) => server.listen({ port: 0, host: '127.0.0.1', backlog: 2048 }, resolve));
   const port = (server.address() as { port: number }).port;
   const origin = `http://127.0.0.1:${port}`;
   return {
@@ -41,7 +47,11 @@ export async function serveReceiver(options: Partial<WebhookReceiverOptions> = {
     port,
     origin,
     url: webhookUrl(`${origin}/hooks/seo`, SECRET),
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 
