@@ -71,7 +71,8 @@ async function countingProxy(target: string): Promise<typeof proxy> {
 }
 
 beforeAll(async () => {
-  postgres = await startPostgres();
+  // Its own cluster: it SIGSTOPs the postmaster, which would stall every other file on the suite's shared server.
+  postgres = await startPostgres({ ownCluster: true });
   account = await startAccount({ keywords: 4 });
   await runSync(account.client, { projects: 'all' }, { store: postgresStore(postgres.url), now: account.now });
   proxy = await countingProxy(postgres.url);

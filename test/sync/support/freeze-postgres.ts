@@ -24,6 +24,14 @@ export interface Freezer {
 
 /** The postmaster of the cluster `pool` talks to (the parent of one of its backends). */
 export async function freezerOf(pool: pg.Pool): Promise<Freezer> {
+  // The system suite's one server (POSTGRES_URL) serves every file at once: freezing it would stall
+  // them all for the freeze's length. A test that freezes starts a cluster of its own (ownCluster).
+  const shared = process.env['POSTGRES_URL'] ? new URL(process.env['POSTGRES_URL']).port : undefined;
+  const own = pool.options.connectionString ? new URL(pool.options.connectionString).port : String(pool.options.port);
+  if (shared && own === shared)
+    throw new Error(
+      "freezerOf: this is the suite's shared PostgreSQL (POSTGRES_URL): start the test's own with startPostgres({ ownCluster: true })",
+    );
   const { rows } = await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
   const postmaster = parentOf(Number(rows[0]?.pid));
   if (!postmaster) throw new Error('cannot find the postmaster of the test cluster');

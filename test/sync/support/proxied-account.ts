@@ -17,8 +17,15 @@ export interface ProxiedAccount {
 }
 
 /** Starts the account and PostgreSQL together; `close()` stops them in reverse order. */
-export async function startProxiedAccount(options: { keywords: number }): Promise<ProxiedAccount> {
-  const [account, server] = await Promise.all([startAccount(options), startPostgres()]);
+export async function startProxiedAccount(options: {
+  keywords: number;
+  /** A cluster of its own, for a test that freezes it (the suite's shared server must never stop). */
+  ownCluster?: boolean;
+}): Promise<ProxiedAccount> {
+  const [account, server] = await Promise.all([
+    startAccount({ keywords: options.keywords }),
+    startPostgres({ ownCluster: options.ownCluster ?? false }),
+  ]);
   const proxy = await startEditingProxy(account.sim);
   const client = new SeoVisibilityClient({
     apiKey: account.sim.keys.readOnly,

@@ -14,7 +14,7 @@ let account: Account;
 let freezer: Freezer;
 
 beforeAll(async () => {
-  [server, account] = await Promise.all([startPostgres(), startAccount({ keywords: 200 })]);
+  [server, account] = await Promise.all([startPostgres({ ownCluster: true }), startAccount({ keywords: 200 })]);
   pool = testPool(server.url);
   freezer = await freezerOf(pool);
 }, 60_000);
