@@ -83,12 +83,12 @@ export class LocalRateGate implements RateGate {
   }
 
   acquire(options: AcquireOptions): Permit | Promise<Permit> {
-    const since = this.#now();
-    if (this.#queue.length === 0 && !this.#pumping && this.#waitMs(since, since, options.maxWaitMs) === 0)
-      return this.#take();
-    const queued: Queued = { ...options, since };
+    if (this.#queue.length === 0 && !this.#pumping && this.#waitMs(this.#now(), options) === 0) return this.#take();
+    const queued: Queued = { ...options, since: this.#now() };
     return new Promise<Permit>((resolve, reject) => {
       this.#queue.add(queued, resolve, reject);
+      // A head waiting for a probe's answer goes by the earliest maxWaitMs in line: this one may be earlier.
+      if (this.#unknown) this.#wakeAll();
       void this.#pump();
     });
   }
@@ -111,11 +111,12 @@ export class LocalRateGate implements RateGate {
     }
   }
 
-  async #waitTurn({ signal, maxWaitMs, since = 0 }: Partial<Queued> & AcquireOptions): Promise<Permit> {
+  async #waitTurn(head: Partial<Queued> & AcquireOptions): Promise<Permit> {
+    const { signal, maxWaitMs } = head;
     for (;;) {
       if (signal?.aborted) throw new AbortedError(signal.reason);
       const now = this.#now();
-      const wait = this.#waitMs(now, since, maxWaitMs);
+      const wait = this.#waitMs(now, head);
       if (wait === 0) return this.#take();
       if (Number.isFinite(wait) && wait > maxWaitMs) {
         // Nothing is sent: the client already knows the budget is spent for longer than allowed.
@@ -136,10 +137,11 @@ export class LocalRateGate implements RateGate {
   /**
    * 0 when a request may go now; else ms to wait. A budget known to be spent is waited for (the
    * caller refuses a wait longer than `maxWaitMs`). While the budget is unknown nothing says it is
-   * spent: a call queued `since` waits for a probe's answer at most `maxWaitMs` from when that wait
-   * began (it queued, the budget became unknown, or the last known hold ended), then goes.
+   * spent: a call waits for a probe's answer at most its `maxWaitMs` from when that wait began (it
+   * queued, the budget became unknown, or the last known hold ended), then goes; the `head` of the
+   * line goes when any call in line has waited that long, so no call waits behind it past its own.
    */
-  #waitMs(now: number, since: number, maxWaitMs: number): number {
+  #waitMs(now: number, head: Partial<Queued> & AcquireOptions): number {
     for (const [limit, window] of this.#reported) {
       if (now < window.resetAt) continue;
       this.#reported.delete(limit); // rolled over: its new budget is unknown until a response says
@@ -150,9 +152,13 @@ export class LocalRateGate implements RateGate {
     for (const window of this.#reported.values()) if (window.budget <= 0) wait = Math.max(wait, window.resetAt - now);
     if (wait > 0) this.#probeWaitFrom = Math.max(this.#probeWaitFrom, now + wait);
     if (wait > 0 || !this.#unknown || this.#probes === 0) return Math.max(0, wait);
-    const probe = this.#probes >= MAX_PROBES ? Number.POSITIVE_INFINITY : this.#lastProbeAt + PROBE_PATIENCE_MS - now;
-    // Never more than maxWaitMs from now, so a wait for a probe is never refused as a spent budget.
-    return Math.max(0, Math.min(probe, Math.max(since, Math.min(this.#probeWaitFrom, now)) + maxWaitMs - now));
+    // When a probe unanswered that long lets another go; or sooner, when a call in line has waited
+    // its maxWaitMs: never more than maxWaitMs from now, so it is never refused as a spent budget.
+    let until = this.#probes >= MAX_PROBES ? Number.POSITIVE_INFINITY : this.#lastProbeAt + PROBE_PATIENCE_MS;
+    const from = Math.min(this.#probeWaitFrom, now);
+    for (const w of [head, ...this.#queue.list().map((q) => q.options as Queued)])
+      until = Math.min(until, Math.max(w.since ?? now, from) + w.maxWaitMs);
+    return Math.max(0, until - now);
   }
 
   #take(): Permit {

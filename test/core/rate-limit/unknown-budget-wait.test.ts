@@ -51,6 +51,18 @@ describe('maxQueueWait while the budget is unknown', () => {
     expect(admitted).toEqual([0, 1, 2, 3, 4, 5]); // 5 s waited: sent, not held until a probe answers
   });
 
+  test('a call with a short maxQueueWait queued behind one with a long one is not held past its own', async () => {
+    const gate = new LocalRateGate(false);
+    const patient = admissions(gate, 5, 60_000);
+    await vi.advanceTimersByTimeAsync(3_100);
+    expect(patient.admitted).toEqual([0, 1, 2, 3]); // 4 probes in flight; the 5th waits up to 60 s
+    const hurried = admissions(gate, 1, 500);
+    await vi.advanceTimersByTimeAsync(600);
+    expect(hurried.refused).toEqual([]);
+    expect(hurried.admitted).toEqual([0]); // sent after its 500 ms…
+    expect(patient.admitted).toEqual([0, 1, 2, 3, 4]); // …and the call before it in line went first
+  });
+
   test('the probes answering first still admit the queue on the reported budget, within maxQueueWait', async () => {
     const gate = new LocalRateGate(false);
     const { admitted, permits } = admissions(gate, 5, 60_000);
