@@ -59,6 +59,8 @@ export class LocalRateGate implements RateGate {
   /** Requests sent while the budget was unknown, not yet answered; and when the last one went. */
   #probes = 0;
   #lastProbeAt = Number.NEGATIVE_INFINITY;
+  /** The shortest maxWaitMs that joined the line since it was last empty. */
+  #shortest = Number.POSITIVE_INFINITY;
   /** When waiting for a probe's answer began: the budget became unknown, or the last known hold ended. */
   #probeWaitFrom = Number.NEGATIVE_INFINITY;
   readonly #queue = new WaiterQueue((reason) => new AbortedError(reason));
@@ -87,8 +89,12 @@ export class LocalRateGate implements RateGate {
     const queued: Queued = { ...options, since: this.#now() };
     return new Promise<Permit>((resolve, reject) => {
       this.#queue.add(queued, resolve, reject);
-      // A head waiting for a probe's answer goes by the earliest maxWaitMs in line: this one may be earlier.
-      if (this.#unknown) this.#wakeAll();
+      // A head waiting for a probe's answer goes by the earliest maxWaitMs in line: a new shortest
+      // one may be earlier than the head's own.
+      if (options.maxWaitMs < this.#shortest) {
+        this.#shortest = options.maxWaitMs;
+        if (this.#unknown) this.#wakeAll();
+      }
       void this.#pump();
     });
   }
@@ -108,6 +114,7 @@ export class LocalRateGate implements RateGate {
       }
     } finally {
       this.#pumping = false;
+      this.#shortest = Number.POSITIVE_INFINITY;
     }
   }
 
@@ -156,7 +163,10 @@ export class LocalRateGate implements RateGate {
     // its maxWaitMs: never more than maxWaitMs from now, so it is never refused as a spent budget.
     let until = this.#probes >= MAX_PROBES ? Number.POSITIVE_INFINITY : this.#lastProbeAt + PROBE_PATIENCE_MS;
     const from = Math.min(this.#probeWaitFrom, now);
-    for (const w of [head, ...this.#queue.list().map((q) => q.options as Queued)])
+    // Calls behind the head queued no earlier, so one with the same maxWaitMs goes no earlier: the
+    // line is read only when a shorter one is in it, or the head is a retry (put ahead of them).
+    const line = head.retry || this.#shortest < head.maxWaitMs ? this.#queue.list().map((q) => q.options) : [];
+    for (const w of [head, ...(line as Queued[])])
       until = Math.min(until, Math.max(w.since ?? now, from) + w.maxWaitMs);
     return Math.max(0, until - now);
   }
