@@ -149,10 +149,10 @@ export function object(argument: string, value: unknown): Record<string, unknown
   return value as Record<string, unknown>;
 }
 
-/** A request body JSON can write: a BigInt, a cycle or a throwing `toJSON` is refused before sending. */
-export function jsonBody(argument: string, value: unknown): void {
+/** A request body as JSON text: a BigInt, a cycle or a throwing `toJSON` is refused before sending. */
+export function jsonBody(argument: string, value: unknown): string {
   try {
-    JSON.stringify(value);
+    return JSON.stringify(value);
   } catch (error) {
     throw new InvalidArgumentError(
       argument,

@@ -145,7 +145,11 @@ export interface ClientOptions {
    * before it is sent. A burst larger than the budget queues: each call goes as soon as the budget
    * (the documented 200/minute, 5,000/hour and 50,000/day, or what the server reports) has room,
    * with no 429. When the client already knows the budget frees up later than this, the call
-   * rejects at once with `RateLimitedError` (carrying `resetAt`), and nothing is sent. The default,
+   * rejects at once with `RateLimitedError` (carrying `resetAt`), and nothing is sent. While no
+   * response has told the budget yet (a fresh client, or a window that has just rolled over), the
+   * client does not know it is spent and never rejects for it: a call waits for the first requests'
+   * answer at most `maxQueueWait` (counted from when it queued, or from when a known wait before it
+   * ended), then is sent anyway; with 0 it is sent at once. The default,
    * two days, waits out any documented window, the daily one included; to bound a call's whole
    * time instead, pass a `signal` (e.g. `AbortSignal.timeout(ms)`), which ends the wait with
    * `AbortedError`. `timeout` bounds each attempt once sent, not the wait before it.
@@ -277,7 +281,8 @@ export interface RequestOptions {
   timeout?: number | undefined;
   /**
    * Overrides the client's `maxQueueWait` for this call: the longest (ms, 0 to 172,800,000) it may
-   * wait for the rate budget before it is sent.
+   * wait for the rate budget before it is sent (while the budget is still unknown, it is sent after
+   * that wait rather than rejected: see `ClientOptions.maxQueueWait`).
    * @default the client's maxQueueWait
    * @example
    * ```ts

@@ -139,12 +139,10 @@ export class SyncContext {
           rows: w.rows.map((r) => ({ ...r, _synced_at: at, _deleted_at: null })),
         })),
         deletes: marks.map((m) => ({ ...m, at })),
-        state,
+        // The changes the rows show go with them: a run killed before its end leaves them to the next.
+        state: Object.assign({}, state, ...writes.map((w) => this.watch?.observe(w.table.dataset, w.rows))),
         after: () => {
-          for (const w of writes) {
-            this.#count(w.table.dataset).rows += w.rows.length;
-            this.watch?.observe(w.table.dataset, w.rows);
-          }
+          for (const w of writes) this.#count(w.table.dataset).rows += w.rows.length;
         },
       };
     });

@@ -1,18 +1,29 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
+import { afterAll } from 'vitest';
 
 const root = join(import.meta.dirname, '..', '..');
 
+/** The bundles this test file made. */
+const bundles: string[] = [];
+// Removed when the file's tests end: every run of the system suite left one folder per file behind
+// (30 after a few runs). Not on process exit: Vitest ends a worker with a signal, and no exit hook runs.
+afterAll(() => {
+  for (const dir of bundles.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
 /**
  * Bundles the CLI once into node_modules/.cache (dependencies stay imports, resolved from the
- * repository's node_modules), so each run starts like the built bin does.
+ * repository's node_modules), so each run starts like the built bin does. The folder is removed
+ * when the calling test file's tests end.
  */
 export async function bundleCli(): Promise<string> {
   const cache = join(root, 'node_modules', '.cache');
   mkdirSync(cache, { recursive: true });
   const dir = mkdtempSync(join(cache, 'sv-cli-'));
+  bundles.push(dir);
   const out = join(dir, 'cli.mjs');
   await build({
     entryPoints: [join(root, 'src', 'cli', 'index.ts')],

@@ -30,6 +30,11 @@ export interface StartPostgresOptions {
    * `postgres` database.
    */
   ownCluster?: boolean;
+  /**
+   * How to wait until a started cluster answers: polls `SELECT 1` for up to 10 s unless given. A
+   * test of this helper passes one that fails, to see the cluster stopped and removed after.
+   */
+  ready?: (url: string) => Promise<void>;
 }
 
 /**
@@ -54,27 +59,33 @@ export async function startPostgres(how: StartPostgresOptions = {}): Promise<Tes
     const result = spawnSync(command, argv, { encoding: 'utf8', cwd: dir });
     if (result.status !== 0) throw new Error(`${tool} failed (${result.status}): ${result.stderr || result.stdout}`);
   };
-  if (asRoot) chownSync(dir, uidOf('postgres'), gidOf('postgres'));
   const data = join(dir, 'data');
-  run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C']);
-  const port = await freePort();
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
-  run('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'server.log'), '-w', '-t', '30', 'start']);
-  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  await waitForQuery(url);
   let stopped = false;
-  return {
-    url,
-    stop: async () => {
-      if (stopped) return;
-      stopped = true;
-      try {
-        run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    },
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    try {
+      // A cluster that never started (initdb failed) has no postmaster.pid: nothing to stop.
+      if (existsSync(join(data, 'postmaster.pid'))) run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   };
+  try {
+    if (asRoot) chownSync(dir, uidOf('postgres'), gidOf('postgres'));
+    run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C']);
+    const port = await freePort();
+    const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
+    run('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'server.log'), '-w', '-t', '30', 'start']);
+    const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+    await (how.ready ?? waitForQuery)(url);
+    return { url, stop };
+  } catch (error) {
+    // A cluster left running (pg_ctl timed out, or it never answered) would outlive the test run,
+    // holding its port and folder: stopped and removed before the error is reported.
+    await stop().catch(() => {});
+    throw error;
+  }
 }
 
 let databases = 0;

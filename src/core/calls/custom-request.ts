@@ -103,13 +103,14 @@ export function customCall<S extends AnySchema | undefined>(
   if (body !== undefined && method === 'GET') {
     throw new InvalidArgumentError('request.body', 'a GET request has no body; send its parameters in `query`');
   }
-  if (body !== undefined) check.jsonBody('request.body', body);
   return {
     method,
     template: path,
     path,
     query,
     body,
+    // The transport writes it, once: a body JSON cannot write is refused there, unsent.
+    bodyArgument: 'request.body',
     schema: (schema ?? (anyData ??= z.unknown())) as ResponseSchema<CustomResult<S>>,
     options,
   };

@@ -8,6 +8,9 @@ import { isUsableRateLimit } from './usable-rate-limit.js';
 import { WaiterQueue } from './waiter-queue.js';
 import { WindowPacer } from './window-pacer.js';
 
+/** A call in the queue, and when it queued: while the budget is unknown, its maxWaitMs counts from then. */
+type Queued = AcquireOptions & { since: number };
+
 /** Requests sent at most to learn an unknown budget before one of them answers. */
 const MAX_PROBES = 4;
 /** How long an unanswered probe is given before another one goes (a slow request must not hold everyone). */
@@ -24,7 +27,8 @@ const PROBE_PATIENCE_MS = 1_000;
  * - Budget unknown (a fresh client, or a reported window that has reset): a probe goes first and
  *   the rest wait for what it reports, so a burst never overdraws a small budget. Only probes are
  *   waited for, not requests of the previous window still in flight; a probe unanswered after
- *   1 s lets another go, up to 4 at once.
+ *   1 s lets another go, up to 4 at once. Nothing says the budget is spent then, so no call is
+ *   refused: one waits for the probes' answer at most its `maxWaitMs`, then goes as one more probe.
  * - Local windows pace on top. Windows the user gives always apply. The documented windows, used
  *   when none are given, are only a prior for a standard key, each set aside while a reported
  *   window proves the key has more room there: a larger `limit` in a window that can be that long,
@@ -55,6 +59,10 @@ export class LocalRateGate implements RateGate {
   /** Requests sent while the budget was unknown, not yet answered; and when the last one went. */
   #probes = 0;
   #lastProbeAt = Number.NEGATIVE_INFINITY;
+  /** The shortest maxWaitMs that joined the line since it was last empty. */
+  #shortest = Number.POSITIVE_INFINITY;
+  /** When waiting for a probe's answer began: the budget became unknown, or the last known hold ended. */
+  #probeWaitFrom = Number.NEGATIVE_INFINITY;
   readonly #queue = new WaiterQueue((reason) => new AbortedError(reason));
   #pumping = false;
   readonly #wakers = new Set<() => void>();
@@ -77,9 +85,16 @@ export class LocalRateGate implements RateGate {
   }
 
   acquire(options: AcquireOptions): Permit | Promise<Permit> {
-    if (this.#queue.length === 0 && !this.#pumping && this.#waitMs(this.#now()) === 0) return this.#take();
+    if (this.#queue.length === 0 && !this.#pumping && this.#waitMs(this.#now(), options) === 0) return this.#take();
+    const queued: Queued = { ...options, since: this.#now() };
     return new Promise<Permit>((resolve, reject) => {
-      this.#queue.add(options, resolve, reject);
+      this.#queue.add(queued, resolve, reject);
+      // A head waiting for a probe's answer goes by the earliest maxWaitMs in line: a new shortest
+      // one may be earlier than the head's own.
+      if (options.maxWaitMs < this.#shortest) {
+        this.#shortest = options.maxWaitMs;
+        if (this.#unknown) this.#wakeAll();
+      }
       void this.#pump();
     });
   }
@@ -99,14 +114,16 @@ export class LocalRateGate implements RateGate {
       }
     } finally {
       this.#pumping = false;
+      this.#shortest = Number.POSITIVE_INFINITY;
     }
   }
 
-  async #waitTurn({ signal, maxWaitMs }: AcquireOptions): Promise<Permit> {
+  async #waitTurn(head: Partial<Queued> & AcquireOptions): Promise<Permit> {
+    const { signal, maxWaitMs } = head;
     for (;;) {
       if (signal?.aborted) throw new AbortedError(signal.reason);
       const now = this.#now();
-      const wait = this.#waitMs(now);
+      const wait = this.#waitMs(now, head);
       if (wait === 0) return this.#take();
       if (Number.isFinite(wait) && wait > maxWaitMs) {
         // Nothing is sent: the client already knows the budget is spent for longer than allowed.
@@ -124,19 +141,34 @@ export class LocalRateGate implements RateGate {
     }
   }
 
-  /** 0 when a request may go now; else ms to wait (Infinity: until a probe answers). */
-  #waitMs(now: number): number {
+  /**
+   * 0 when a request may go now; else ms to wait. A budget known to be spent is waited for (the
+   * caller refuses a wait longer than `maxWaitMs`). While the budget is unknown nothing says it is
+   * spent: a call waits for a probe's answer at most its `maxWaitMs` from when that wait began (it
+   * queued, the budget became unknown, or the last known hold ended), then goes; the `head` of the
+   * line goes when any call in line has waited that long, so no call waits behind it past its own.
+   */
+  #waitMs(now: number, head: Partial<Queued> & AcquireOptions): number {
     for (const [limit, window] of this.#reported) {
       if (now < window.resetAt) continue;
       this.#reported.delete(limit); // rolled over: its new budget is unknown until a response says
       this.#unknown = true;
+      this.#probeWaitFrom = Math.max(this.#probeWaitFrom, window.resetAt);
     }
     let wait = Math.max(this.#pacer?.waitMs(now) ?? 0, this.#gateway.waitMs(now), this.#spentUntil - now);
     for (const window of this.#reported.values()) if (window.budget <= 0) wait = Math.max(wait, window.resetAt - now);
+    if (wait > 0) this.#probeWaitFrom = Math.max(this.#probeWaitFrom, now + wait);
     if (wait > 0 || !this.#unknown || this.#probes === 0) return Math.max(0, wait);
-    return this.#probes >= MAX_PROBES
-      ? Number.POSITIVE_INFINITY
-      : Math.max(0, this.#lastProbeAt + PROBE_PATIENCE_MS - now);
+    // When a probe unanswered that long lets another go; or sooner, when a call in line has waited
+    // its maxWaitMs: never more than maxWaitMs from now, so it is never refused as a spent budget.
+    let until = this.#probes >= MAX_PROBES ? Number.POSITIVE_INFINITY : this.#lastProbeAt + PROBE_PATIENCE_MS;
+    const from = Math.min(this.#probeWaitFrom, now);
+    // Calls behind the head queued no earlier, so one with the same maxWaitMs goes no earlier: the
+    // line is read only when a shorter one is in it, or the head is a retry (put ahead of them).
+    const line = head.retry || this.#shortest < head.maxWaitMs ? this.#queue.list().map((q) => q.options) : [];
+    for (const w of [head, ...(line as Queued[])])
+      until = Math.min(until, Math.max(w.since ?? now, from) + w.maxWaitMs);
+    return Math.max(0, until - now);
   }
 
   #take(): Permit {

@@ -36,6 +36,8 @@ export interface CallSpec<T> {
   query?: Record<string, string | number | boolean | undefined>;
   /** A JSON body. */
   body?: unknown;
+  /** The argument a body JSON cannot write is reported as (`body` when absent). */
+  bodyArgument?: string;
   /** Any zod 4 schema of `data`; validated with zod's `safeParse`. */
   schema: ResponseSchema<T>;
   options?: RequestOptions | undefined;
@@ -107,8 +109,9 @@ export class Transport {
     if (signal?.aborted) throw new AbortedError(signal.reason);
     const timeout = options.timeout ?? this.#config.timeout;
     const maxRetries = options.maxRetries ?? this.#config.maxRetries;
-    // A body JSON cannot write (a BigInt, a cycle) is the caller's error, not a network one: refuse it unsent.
-    if (spec.body !== undefined) check.jsonBody('body', spec.body);
+    // Written once, here: a body JSON cannot write (a BigInt, a cycle) is the caller's error, not a
+    // network one, refused unsent; every attempt sends the same text.
+    const json = spec.body === undefined ? undefined : check.jsonBody(spec.bodyArgument ?? 'body', spec.body);
     const extra = options.headers ? lowerCase(options.headers) : undefined;
     // A call's own hooks join the client's, for this call only.
     const observer = options.hooks
@@ -120,6 +123,7 @@ export class Transport {
       signal,
       timeout: Math.min(timeout, MAX_TIMER),
       maxQueueWait: options.maxQueueWait ?? this.#config.maxQueueWait,
+      json,
       extra,
       observer,
     };
@@ -177,7 +181,8 @@ export class Transport {
       const pending = this.#http(spec.path, {
         method: spec.method,
         ...(spec.query ? { searchParams: spec.query } : {}),
-        ...(spec.body !== undefined ? { json: spec.body } : {}),
+        // ky sets `content-type` (unless the call gives one) and sends the text written above.
+        ...(call.json === undefined ? {} : { json: spec.body, stringifyJson: () => call.json as string }),
         ...(call.extra ? { headers: call.extra } : {}),
         // Per attempt, body included: `totalTimeout` bounds ky's body read too (it has no retries to span).
         timeout: call.timeout,
@@ -260,6 +265,8 @@ interface Call<T> {
   signal: AbortSignal | undefined;
   timeout: number;
   maxQueueWait: number;
+  /** The body, written as JSON once for every attempt. */
+  json: string | undefined;
   extra: Record<string, string> | undefined;
   observer: Observer | undefined;
 }

@@ -55,6 +55,11 @@ interface Evidence {
 
 /** Changes too recent to judge at one run, carried to the next. */
 const PENDING_KEY = 'hook/pending';
+/**
+ * Changes a run found, one entry per commit, committed with the rows that show them: a run killed
+ * before its end leaves them to the next run, which judges them (it resumes past those rows).
+ */
+const FOUND_PREFIX = 'hook/found/';
 /** Evidence up to this moment was judged by an earlier completed run. */
 const CHECKED_KEY = 'hook/checked';
 const MAX_PENDING = 2_000;
@@ -78,17 +83,41 @@ export class MissedEventWatch {
   readonly #evidence = new Map<string, Evidence>();
   /** Per project, the latest keyword check seen (one `keywords.updated` per project and scan). */
   readonly #scans = new Map<string, Evidence>();
+  /** The `hook/found/<n>` entries in the store (this run's, and those of a run killed before its end). */
+  readonly #found: string[] = [];
+  #nextFound = 1;
+  /** Evidence new in the rows being observed, for the commit that writes them. */
+  #fresh: Evidence[] = [];
 
   constructor(
-    readonly get: (key: string) => unknown,
+    readonly store: { get(key: string): unknown; entries(prefix: string): Array<[string, unknown]> },
     /** When the run took the store (the sync clock, ms). */
     readonly startedAt: number,
   ) {
-    for (const e of (get(PENDING_KEY) as Evidence[] | undefined) ?? []) this.#add(e);
+    for (const e of (store.get(PENDING_KEY) as Evidence[] | undefined) ?? []) this.#add(e);
+    for (const [key, found] of store.entries(FOUND_PREFIX)) {
+      this.#found.push(key);
+      this.#nextFound = Math.max(this.#nextFound, Number(key.slice(FOUND_PREFIX.length)) + 1 || 0);
+      for (const e of found as Evidence[])
+        if (e.event === 'keywords.updated' && !e.id) this.#scan(e);
+        else this.#add(e);
+    }
+    this.#fresh = [];
   }
 
   #add(e: Evidence): void {
-    this.#evidence.set(`${e.projectId}/${e.event}/${e.id ?? ''}/${e.at}`, e);
+    const key = `${e.projectId}/${e.event}/${e.id ?? ''}/${e.at}`;
+    if (this.#evidence.has(key)) return;
+    this.#evidence.set(key, e);
+    this.#fresh.push(e);
+  }
+
+  /** A keyword check: the project's latest is one scan, judged at the end. */
+  #scan(e: Evidence): void {
+    const best = this.#scans.get(e.projectId);
+    if (best && e.from <= best.from) return;
+    this.#scans.set(e.projectId, e);
+    this.#fresh.push(e);
   }
 
   #change(
@@ -110,8 +139,12 @@ export class MissedEventWatch {
     });
   }
 
-  /** Rows one commit wrote. */
-  observe(dataset: DatasetName, rows: readonly Row[]): void {
+  /**
+   * Rows one commit writes: the progress entries to commit with them, which hold the changes they
+   * show (none when they show nothing new).
+   */
+  observe(dataset: DatasetName, rows: readonly Row[]): Record<string, unknown> {
+    this.#fresh = [];
     for (const r of rows) {
       if (dataset === 'audits.list' && r['status'] === 'completed')
         this.#change(r['project_id'], 'audit.completed', ['audit.completed'], r['id'], r['completed_at']);
@@ -133,17 +166,13 @@ export class MissedEventWatch {
         const s = span(day);
         const projectId = r['project_id'];
         if (!s || typeof projectId !== 'string') continue;
-        const best = this.#scans.get(projectId);
-        if (!best || s.from > best.from)
-          this.#scans.set(projectId, {
-            projectId,
-            event: 'keywords.updated',
-            covers: ['keywords.updated'],
-            at: day as string,
-            ...s,
-          });
+        this.#scan({ projectId, event: 'keywords.updated', covers: ['keywords.updated'], at: day as string, ...s });
       }
     }
+    if (this.#fresh.length === 0) return {};
+    const key = `${FOUND_PREFIX}${this.#nextFound++}`;
+    this.#found.push(key);
+    return { [key]: this.#fresh };
   }
 
   /**
@@ -152,8 +181,8 @@ export class MissedEventWatch {
    */
   finish(completed: boolean, judge: boolean): { missed: MissedEvent[] | undefined; state: Record<string, unknown> } {
     for (const scan of this.#scans.values()) this.#add(scan);
-    const since = Date.parse(String(this.get(EVENTS_SINCE_KEY)));
-    const checked = Date.parse(String(this.get(CHECKED_KEY) ?? '')) || Number.NEGATIVE_INFINITY;
+    const since = Date.parse(String(this.store.get(EVENTS_SINCE_KEY)));
+    const checked = Date.parse(String(this.store.get(CHECKED_KEY) ?? '')) || Number.NEGATIVE_INFINITY;
     // Judged now: changes the grace has passed for by the time this run took the store.
     const until = this.startedAt - MISSED_EVENT_GRACE_MS;
     const oldest = Math.max(since, this.startedAt - EVENT_RETENTION_MS);
@@ -173,6 +202,8 @@ export class MissedEventWatch {
       groups.set(key, group);
     }
     const state: Record<string, unknown> = { [PENDING_KEY]: pending.length > 0 ? pending : null };
+    // Judged or carried in `pending` now, in the same commit.
+    for (const key of this.#found) state[key] = null;
     // A stopped run may not have read every list: what it did not judge is judged again next time.
     if (judge && completed && until > checked) state[CHECKED_KEY] = new Date(until).toISOString();
     return { missed: judge ? [...groups.values()] : undefined, state };
@@ -181,7 +212,7 @@ export class MissedEventWatch {
   /** Whether an event recorded for the change's project (and item) is no older than the change less the grace. */
   #covered(e: Evidence): boolean {
     for (const name of e.covers) {
-      const seen = this.get(seenEventsKey(e.projectId, name)) as SeenEvents | undefined;
+      const seen = this.store.get(seenEventsKey(e.projectId, name)) as SeenEvents | undefined;
       const t = e.id === undefined ? seen?.t : seen?.ids?.[e.id];
       if (t !== undefined && Date.parse(t) >= e.from - MISSED_EVENT_GRACE_MS) return true;
     }
@@ -194,11 +225,6 @@ export class MissedEventWatch {
  * for this store: no report, rather than a false alarm).
  * @internal
  */
-export function missedEventWatch(
-  store: { get(key: string): unknown },
-  startedAt: number,
-): MissedEventWatch | undefined {
-  return typeof store.get(EVENTS_SINCE_KEY) === 'string'
-    ? new MissedEventWatch((key) => store.get(key), startedAt)
-    : undefined;
+export function missedEventWatch(store: MissedEventWatch['store'], startedAt: number): MissedEventWatch | undefined {
+  return typeof store.get(EVENTS_SINCE_KEY) === 'string' ? new MissedEventWatch(store, startedAt) : undefined;
 }

@@ -221,12 +221,10 @@ class NdjsonStore implements SyncStore {
         if (current === 'being written') throw inUse(this.location, undefined, '', 'its lock file is being written');
         if (current && mayBeRunning(current))
           throw inUse(this.location, current, `, or, if pid ${current.pid} is gone, delete ${path}`);
-        // Only one taker wins the exclusive link that follows.
-        try {
-          unlinkSync(path);
-        } catch {
-          // another process took it over first: the retry reports it
-        }
+        // Its holder is gone: remove it, unless another taker does, and race for the link again.
+        // The holder read above is the one judged gone: a re-read may find a fresh lock.
+        const stale = current ? current.token : inodeKey(path);
+        if (stale) removeStale(path, stale, draft, holder);
       }
     } finally {
       try {
@@ -429,6 +427,49 @@ function takeLock(draft: string, path: string, holder: LockHolder): boolean {
     closeSync(fd);
   }
   return true;
+}
+
+/** Who the lock file at `path` is: its holder's token, else its {@link inodeKey}. */
+function lockKey(path: string): string | undefined {
+  const holder = readHolder(path);
+  return typeof holder === 'object' ? holder.token : inodeKey(path);
+}
+
+/**
+ * A lock file never written whole (by a version that wrote it in place, killed mid-write) names no
+ * token: its inode tells it apart from a fresh lock in its place. `undefined` when it is gone.
+ */
+function inodeKey(path: string): string | undefined {
+  try {
+    return `inode-${statSync(path).ino}`;
+  } catch {
+    return undefined; // removed meanwhile
+  }
+}
+
+/**
+ * Removes the lock file at `path` that `stale` names (its holder is gone), unless another taker is
+ * removing it. "Unlink, then link mine" let two takers that both read the stale holder both win: the
+ * slower one unlinked the faster one's fresh lock. So the one taker of each stale lock is elected by
+ * creating `<path>.<stale>.takeover` exclusively (as the lock is: written whole, then linked), and it
+ * unlinks the lock only if it is still the stale one; a fresh lock in its place is left alone. A
+ * takeover file whose taker is gone too (killed in those microseconds) is taken over the same way.
+ */
+function removeStale(path: string, stale: string, draft: string, holder: LockHolder, depth = 0): void {
+  const takeover = `${path}.${stale}.takeover`;
+  if (!takeLock(draft, takeover, holder)) {
+    // Another taker is at it; the caller races for the lock again and reports who holds it.
+    const taker = readHolder(takeover);
+    if (depth >= 2 || typeof taker !== 'object' || mayBeRunning(taker)) return;
+    // That taker was killed at it: its takeover file is stale in turn.
+    removeStale(takeover, taker.token, draft, holder, depth + 1);
+    if (!takeLock(draft, takeover, holder)) return;
+  }
+  try {
+    if (lockKey(path) === stale) unlinkSync(path);
+  } finally {
+    unlinkSync(takeover);
+  }
 }
 
 /** How long a lock file may stay unwritten before it counts as a killed process's (its write takes microseconds). */

@@ -32,14 +32,27 @@ export function describeUrl(connectionString: string): PgTarget {
       'store',
       `postgresStore(connectionString): expected a postgres:// or postgresql:// URL, got ${url.protocol}//…`,
     );
-  const password = decodeURIComponent(url.password);
+  const password = decoded(url.password, 'password');
+  const user = decoded(url.username, 'user');
   return target(
     url.hostname || 'localhost',
     url.port || '5432',
-    decodeURIComponent(url.pathname.slice(1)) || decodeURIComponent(url.username) || 'postgres',
-    decodeURIComponent(url.username),
+    decoded(url.pathname.slice(1), 'database') || user || 'postgres',
+    user,
     password ? [password, url.password] : [],
   );
+}
+
+/** A part of the URL, percent-decoded; one with a `%` that is not an escape is refused (decoding threw a bare `URIError`). */
+function decoded(text: string, part: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    throw new SyncError(
+      'store',
+      `postgresStore(connectionString): its ${part} holds a % that is not percent-encoding: write % as %25 (and @ as %40, / as %2F) in a URL (the value is not repeated here in case it is a password)`,
+    );
+  }
 }
 
 /** The same for a pool the caller made. @internal */
