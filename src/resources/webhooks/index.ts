@@ -6,8 +6,10 @@ import { InvalidArgumentError } from '../../errors/client-errors.js';
 import * as check from '../../internal/validate.js';
 import type { RequestOptions } from '../../options/client-options.js';
 import { type Deleted, DeletedSchema } from '../reports.js';
-import { KNOWN_EVENT_NAMES } from './event-schemas.js';
+// From the names alone: the event schemas stay out of a bundle that only subscribes.
+import { KNOWN_EVENT_NAMES } from './event-names.js';
 
+export { KNOWN_EVENT_NAMES, type KnownWebhookEventName } from './event-names.js';
 export * from './event-schemas.js';
 
 /** An event name in a subscription's `events` (open enum). */
