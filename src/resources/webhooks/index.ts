@@ -126,7 +126,8 @@ export interface WebhookUpdateParams {
 
 /**
  * Webhook subscriptions: where event notifications are delivered. Every call except `list` and
- * `get` needs a read+write key. Parse deliveries with `parseWebhookEvent`.
+ * `get` needs a read+write key. Receive deliveries with `seo-visibility/webhooks`
+ * (`createWebhookReceiver`, or `parseWebhookEvent` in a server of your own).
  *
  * @example
  * ```ts
