@@ -17,6 +17,11 @@ const mainEntryExternal: Plugin = {
         ? { path: 'seo-visibility', external: true }
         : undefined,
     );
+    // The webhooks entry parses deliveries with the public schemas entry's WebhookEventSchema: the
+    // same built module the app may import, not a second copy of every event schema.
+    build.onResolve({ filter: /^\.\.\/schemas\.js$/ }, (args) =>
+      /\/src\/webhooks\//.test(args.importer) ? { path: 'seo-visibility/schemas', external: true } : undefined,
+    );
     // The fleet runs seo-visibility/sync: the same entry the app imports (one SyncError class), not a copy.
     build.onResolve({ filter: /^\.\.\/sync\/index\.js$/ }, (args) =>
       /\/src\/fleet\//.test(args.importer) ? { path: 'seo-visibility/sync', external: true } : undefined,
@@ -54,7 +59,7 @@ export default defineConfig({
     // carries it; no Node import at run time, so it bundles for Workers too.
     'webhooks/index': 'src/webhooks/index.ts',
   },
-  external: ['seo-visibility', 'seo-visibility/sync', '@opentelemetry/api'],
+  external: ['seo-visibility', 'seo-visibility/sync', 'seo-visibility/schemas', '@opentelemetry/api'],
   esbuildPlugins: [mainEntryExternal],
   format: ['esm', 'cjs'],
   dts: true,

@@ -42,7 +42,6 @@ export type { Pagination, RateLimit, ResponseMeta, ResponseSchema } from './wire
 export * from './errors/index.js';
 export type { ApiErrorInit, RateLimitedInit } from './errors/api-error.js';
 export type { ConnectionErrorInit, ResponseValidationInit } from './errors/client-errors.js';
-export { parseWebhookEvent } from './resources/webhooks/parse-event.js';
 export { VERSION } from './wire/version.js';
 // The resources: each class is a type only (the client builds them), with its records, parameters
 // and helpers. The zod schemas are public in one place of their own, `seo-visibility/schemas`
@@ -111,7 +110,6 @@ export type { Reports, Deleted, Report, ReportCreateParams } from './resources/r
 export {
   type Webhooks,
   KNOWN_EVENT_NAMES,
-  isKnownWebhookEvent,
   type AuditCompletedEvent,
   type AuditStartedEvent,
   type ContentCreatedEvent,

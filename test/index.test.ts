@@ -60,7 +60,6 @@ const MAIN_VALUES = [
   'isForbiddenError',
   'isInternalServerError',
   'isInvalidArgumentError',
-  'isKnownWebhookEvent',
   'isNotFoundError',
   'isRateLimitedError',
   'isResponseTooLargeError',
@@ -70,7 +69,6 @@ const MAIN_VALUES = [
   'isUnauthorizedError',
   'isValidationError',
   'keywordIdOf',
-  'parseWebhookEvent',
 ];
 const MAIN_TYPES = [
   'AcquireOptions',
@@ -269,16 +267,18 @@ describe('src/index: a curated surface', () => {
   test('re-exports the types', () => {
     expectTypeOf<Audit>().toEqualTypeOf<AuditFromFile>();
     expectTypeOf(sdk.keywordIdOf).parameter(0).toEqualTypeOf<KeywordRanking>();
-    expectTypeOf(sdk.isKnownWebhookEvent).parameter(0).toEqualTypeOf<WebhookEvent>();
   });
 });
 
-// seo-visibility/webhooks: the receiver, its secret URL and its dedupe stores.
+// seo-visibility/webhooks: the receiver, its secret URL and its dedupe stores, and the parsing of a
+// delivery (moved out of the main entry for its size: a browser app does not receive webhooks).
 const WEBHOOKS_VALUES = [
   'createWebhookReceiver',
   'ensureWebhooks',
   'generateWebhookSecret',
+  'isKnownWebhookEvent',
   'memoryDedupeStore',
+  'parseWebhookEvent',
   'postgresDedupeStore',
   'webhookEventKey',
   'webhookUrl',
@@ -309,6 +309,12 @@ describe('src/webhooks: a curated surface', () => {
     const mainNames = new Set([...main!.values, ...main!.types]);
     expect([...webhooks!.values, ...webhooks!.types].filter((name) => mainNames.has(name))).toEqual([]);
   }, 30_000);
+
+  test("parses a delivery into the main entry's event types", async () => {
+    const webhooks = await import('../src/webhooks/index.js');
+    expectTypeOf(webhooks.parseWebhookEvent).returns.toEqualTypeOf<WebhookEvent>();
+    expectTypeOf(webhooks.isKnownWebhookEvent).parameter(0).toEqualTypeOf<WebhookEvent>();
+  });
 });
 
 describe('src/sync: the missed-event check (issue 25)', () => {

@@ -46,7 +46,7 @@ test.each([
 });
 
 // Issue 24: zod/mini's own builders parse every response. Classic zod (about 20 KiB more, gzipped)
-// and zod's schema compiler (about 9.5 KiB more) would not fit the 37 KiB budget.
+// and zod's schema compiler (about 9.5 KiB more) would not fit the 36 KiB budget.
 test("the main entry ships zod/mini, neither classic zod nor zod's schema compiler", () => {
   expect(shipped.some((path) => path.includes('node_modules/zod/v4/mini/'))).toBe(true);
   expect(

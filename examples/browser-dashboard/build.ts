@@ -19,13 +19,14 @@ export interface BuildOptions {
   packageDir?: string;
 }
 
-/** Redirects `../../src/index.js` and `../../src/testing/index.js` to the installed package. */
+/** Redirects `../../src/index.js`, `../../src/testing/index.js` and `../../src/webhooks/index.js` to the installed package. */
 function installedPackage(packageDir: string): Plugin {
   return {
     name: 'installed-seo-visibility',
     setup(b) {
-      b.onResolve({ filter: /\/src\/(testing\/)?index\.js$/ }, async (args) => {
-        const specifier = args.path.includes('/testing/') ? 'seo-visibility/testing' : 'seo-visibility';
+      b.onResolve({ filter: /\/src\/((testing|webhooks)\/)?index\.js$/ }, async (args) => {
+        const entry = /\/src\/(testing|webhooks)\//.exec(args.path)?.[1];
+        const specifier = entry ? `seo-visibility/${entry}` : 'seo-visibility';
         const result = await b.resolve(specifier, { kind: args.kind, resolveDir: packageDir });
         return result.errors.length > 0 ? { errors: result.errors } : { path: result.path };
       });

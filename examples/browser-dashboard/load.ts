@@ -1,8 +1,9 @@
 // What the dashboard asks the SDK for. In your app, import from 'seo-visibility' (this example
 // imports the repo's source so it type-checks without a build; its test bundles the packed package).
-import { RateLimitedError, SeoVisibilityClient, keywordIdOf, parseWebhookEvent } from '../../src/index.js';
+import { RateLimitedError, SeoVisibilityClient, keywordIdOf } from '../../src/index.js';
 import type { KeywordHistory, Project, WebhookEvent } from '../../src/index.js';
 import { createSimulator } from '../../src/testing/index.js';
+import { parseWebhookEvent } from '../../src/webhooks/index.js';
 import type { Simulator } from '../../src/testing/index.js';
 
 const DAY = 24 * 60 * 60 * 1000;

@@ -30,6 +30,7 @@ export {
   type WebhookRetryOptions,
 } from './receiver.js';
 export type { NodeRequest, NodeResponse } from './node-adapter.js';
+export { isKnownWebhookEvent, parseWebhookEvent } from './parse-event.js';
 export { generateWebhookSecret, webhookUrl } from './secret.js';
 export { webhookEventKey } from './event-key.js';
 export { memoryDedupeStore, type MemoryDedupeStoreOptions, type WebhookDedupeStore } from './dedupe-store.js';

@@ -5,15 +5,14 @@
 import pRetry from 'p-retry';
 import {
   InvalidArgumentError,
-  isKnownWebhookEvent,
   KNOWN_EVENT_NAMES,
   type KnownWebhookEvent,
-  parseWebhookEvent,
   type UnknownWebhookEvent,
   type WebhookEvent,
 } from '../index.js';
 import { readBoundedBody } from './body.js';
 import { nodeAdapter, type NodeRequest, type NodeResponse } from './node-adapter.js';
+import { isKnownWebhookEvent, parseWebhookEvent } from './parse-event.js';
 import { memoryDedupeStore, type WebhookDedupeStore } from './dedupe-store.js';
 import { webhookEventKey } from './event-key.js';
 import { positiveInteger } from './positive-integer.js';

@@ -1,13 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createSimulator, type Simulator, type SimulatorServer } from '../../src/testing/index.js';
-import {
-  ForbiddenError,
-  NotFoundError,
-  RateLimitedError,
-  SeoVisibilityClient,
-  keywordIdOf,
-  parseWebhookEvent,
-} from '../../src/index.js';
+import { ForbiddenError, NotFoundError, RateLimitedError, SeoVisibilityClient, keywordIdOf } from '../../src/index.js';
+import { parseWebhookEvent } from '../../src/webhooks/index.js';
 import { windowStartClock } from '../helpers/clock.js';
 
 // The SDK against the simulator's real HTTP server, over a real socket on 127.0.0.1: the same

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { parseWebhookEvent } from '../../src/index.js';
+import { parseWebhookEvent } from '../../src/webhooks/index.js';
 import { keywordFixture, keywordHistoryFixture, backlinkSummaryFixture } from '../fixtures/records.js';
 import { fastClient } from './support/kit.js';
 import { type Loopback, fullBudget, requestIdOf, sendJson, startLoopback } from './support/loopback.js';

@@ -72,9 +72,11 @@ export async function runWorker(
   bindings: Record<string, string>,
   flags: string[] = [],
 ): Promise<{ status: number; body: Record<string, unknown> }> {
+  // The bundle as its one module, as wrangler hands it to workerd: miniflare's own scan of a bare
+  // script refuses any import() it cannot resolve statically, such as the webhooks entry's
+  // run-time import of the optional peer pg (never called in a Worker).
   const mf = new Miniflare({
-    modules: true,
-    script,
+    modules: [{ type: 'ESModule', path: 'worker.mjs', contents: script }],
     bindings,
     compatibilityDate: '2025-09-01',
     compatibilityFlags: flags,

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { PromptSchema } from '../../src/resources/prompts.js';
 import { KeywordRankingSchema } from '../../src/resources/rankings.js';
-import { parseWebhookEvent } from '../../src/resources/webhooks/parse-event.js';
+import { parseWebhookEvent } from '../../src/webhooks/parse-event.js';
 import { keywordFixture, promptFixture } from '../fixtures/records.js';
 
 // Response schemas use zod's own builders (z.int, z.record, z.literal, z.refine): zod's rules and

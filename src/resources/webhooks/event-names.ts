@@ -1,5 +1,6 @@
 // The documented event names on their own, importing nothing: the simulator (seo-visibility/testing)
-// accepts and sends exactly these, without carrying the event schemas into its bundle.
+// accepts and sends exactly these, and the main entry's webhooks resource subscribes to them,
+// without carrying the event schemas (seo-visibility/webhooks parses deliveries) into its bundle.
 
 /**
  * The six documented webhook event names, in the reference's order. An event whose name is not in
@@ -33,3 +34,18 @@ export const KNOWN_EVENT_NAMES = [
  * ```
  */
 export type KnownWebhookEventName = (typeof KNOWN_EVENT_NAMES)[number];
+
+// The test delivery's name is what `client.webhooks.test()` sends first; its body is not shown by the
+// reference, so its `data` is any object (nothing is guessed), but a receiver must know it by name.
+/** Name of the test delivery `client.webhooks.test()` asks for (not a name to subscribe to). @internal */
+export const TEST_EVENT_NAME = 'webhook.test';
+
+/**
+ * Whether `name` is one of the six documented names or the test delivery's, the names whose
+ * payload has a typed shape. A function, not a module-level `Set`, so that a bundle that never
+ * calls it (the main entry) drops it.
+ * @internal
+ */
+export function isKnownEventName(name: string): boolean {
+  return name === TEST_EVENT_NAME || (KNOWN_EVENT_NAMES as readonly string[]).includes(name);
+}

@@ -1,9 +1,7 @@
 import * as z from 'zod/mini';
 import { isoString, num } from '../../wire/schemas.js';
 import { ContentStatusSchema } from '../content.js';
-import { KNOWN_EVENT_NAMES, type KnownWebhookEventName } from './event-names.js';
-
-export { KNOWN_EVENT_NAMES, type KnownWebhookEventName } from './event-names.js';
+import { isKnownEventName, KNOWN_EVENT_NAMES, type KnownWebhookEventName, TEST_EVENT_NAME } from './event-names.js';
 
 /**
  * Builds an event payload schema `{ event, timestamp, project_id, data }` for one event name.
@@ -143,11 +141,6 @@ export type KeywordsUpdatedEvent = z.infer<typeof KeywordsUpdatedEventSchema>;
  */
 export type PromptsUpdatedEvent = z.infer<typeof PromptsUpdatedEventSchema>;
 
-// The test delivery's name is what `client.webhooks.test()` sends first; its body is not shown by the
-// reference, so its `data` is any object (nothing is guessed), but a receiver must know it by name.
-/** Name of the test delivery `client.webhooks.test()` asks for (not a name to subscribe to). @internal */
-export const TEST_EVENT_NAME = 'webhook.test';
-
 /** `webhook.test` payload: the test delivery. Its `data` is not documented, so any object parses. */
 export const WebhookTestEventSchema = z.looseObject({
   /** The event name, `webhook.test`. */
@@ -199,7 +192,6 @@ export type KnownWebhookEvent = z.infer<typeof KnownWebhookEventSchema>;
 
 // The union's branches in order: the six documented names, then the test delivery.
 const knownInOrder: readonly string[] = [...KNOWN_EVENT_NAMES, TEST_EVENT_NAME];
-const knownNames: ReadonlySet<string> = new Set(knownInOrder);
 
 /**
  * An event whose name is not one of the six, nor `webhook.test`. The name check makes a *known* name with a malformed
@@ -211,7 +203,7 @@ export const UnknownWebhookEventSchema = z.looseObject({
   // Aborting makes zod report both branches of WebhookEventSchema's union (the documented event's
   // real problem included) instead of only this name check.
   event: z.string().check(
-    z.refine((name) => !knownNames.has(name), {
+    z.refine((name) => !isKnownEventName(name), {
       message: "a documented event name: the payload must match that event's documented shape",
       abort: true,
     }),
@@ -243,7 +235,7 @@ function describeEventFailure(issue: z.core.$ZodRawIssue): string | undefined {
   if (issue.code !== 'invalid_union') return undefined;
   const input = issue.input;
   const name = typeof input === 'object' && input !== null && 'event' in input ? input.event : undefined;
-  const known = typeof name === 'string' && knownNames.has(name);
+  const known = typeof name === 'string' && isKnownEventName(name);
   // The documented events are a plain union in KNOWN_EVENT_NAMES order: report the branch of this name.
   const branch = issue.errors[known ? 0 : 1]?.[0];
   const first =
@@ -291,17 +283,3 @@ export const WebhookEventSchema = z.union([KnownWebhookEventSchema, UnknownWebho
  * ```
  */
 export type WebhookEvent = KnownWebhookEvent | UnknownWebhookEvent;
-
-/**
- * Whether a parsed event is one of the six documented events or the test delivery
- * (`webhook.test`). Narrows the type so that
- * `switch (event.event)` gives each case its typed `data`.
- *
- * @example
- * ```ts
- * if (isKnownWebhookEvent(e) && e.event === 'audit.completed') console.log(e.data.pages_crawled);
- * ```
- */
-export function isKnownWebhookEvent(event: WebhookEvent): event is KnownWebhookEvent {
-  return knownNames.has(event.event);
-}

@@ -6,8 +6,10 @@ import { InvalidArgumentError } from '../../errors/client-errors.js';
 import * as check from '../../internal/validate.js';
 import type { RequestOptions } from '../../options/client-options.js';
 import { type Deleted, DeletedSchema } from '../reports.js';
-import { KNOWN_EVENT_NAMES } from './event-schemas.js';
+// From the names alone: the event schemas stay out of a bundle that only subscribes.
+import { KNOWN_EVENT_NAMES } from './event-names.js';
 
+export { KNOWN_EVENT_NAMES, type KnownWebhookEventName } from './event-names.js';
 export * from './event-schemas.js';
 
 /** An event name in a subscription's `events` (open enum). */
@@ -124,7 +126,8 @@ export interface WebhookUpdateParams {
 
 /**
  * Webhook subscriptions: where event notifications are delivered. Every call except `list` and
- * `get` needs a read+write key. Parse deliveries with `parseWebhookEvent`.
+ * `get` needs a read+write key. Receive deliveries with `seo-visibility/webhooks`
+ * (`createWebhookReceiver`, or `parseWebhookEvent` in a server of your own).
  *
  * @example
  * ```ts

@@ -5,7 +5,7 @@
  * at any depth, single record or list, typed field or untyped one, data or meta, may carry one.
  */
 import { describe, expect, test } from 'vitest';
-import { parseWebhookEvent } from '../../../src/index.js';
+import { parseWebhookEvent } from '../../../src/webhooks/index.js';
 import {
   BASE_URL,
   HttpResponse,

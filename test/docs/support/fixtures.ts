@@ -7,8 +7,9 @@
  * SEO_VISIBILITY_BASE_URL talks to the same data.
  */
 import { trace } from '@opentelemetry/api';
-import { keywordIdOf, NotFoundError, parseWebhookEvent, type RateGate, SeoVisibilityClient } from 'seo-visibility';
+import { keywordIdOf, NotFoundError, type RateGate, SeoVisibilityClient } from 'seo-visibility';
 import { createSimulator, type Simulator } from 'seo-visibility/testing';
+import { parseWebhookEvent } from 'seo-visibility/webhooks';
 import { type SyncJob, sqliteStore } from '../../../src/sync/index.js';
 import { type FleetAccounts, createFleet } from '../../../src/fleet/index.js';
 import type { FixtureName } from './fixture-names.js';

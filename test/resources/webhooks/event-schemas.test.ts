@@ -4,17 +4,16 @@ import {
   type AuditCompletedEvent,
   type AuditStartedEvent,
   type ContentStatusChangedEvent,
-  isKnownWebhookEvent,
-  KNOWN_EVENT_NAMES,
   KnownWebhookEventSchema,
   type KnownWebhookEvent,
-  type KnownWebhookEventName,
   type PromptsUpdatedEvent,
   type UnknownWebhookEvent,
   UnknownWebhookEventSchema,
   type WebhookEvent,
   WebhookEventSchema,
 } from '../../../src/resources/webhooks/event-schemas.js';
+import { KNOWN_EVENT_NAMES, type KnownWebhookEventName } from '../../../src/resources/webhooks/event-names.js';
+import { isKnownWebhookEvent } from '../../../src/webhooks/parse-event.js';
 import {
   auditCompletedEventFixture,
   auditStartedEventFixture,

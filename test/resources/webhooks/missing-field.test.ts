@@ -3,7 +3,8 @@
  * say that the field is absent. The message names the field, says it is missing, and what it should be.
  */
 import { describe, expect, test } from 'vitest';
-import { InvalidArgumentError, parseWebhookEvent } from '../../../src/index.js';
+import { InvalidArgumentError } from '../../../src/index.js';
+import { parseWebhookEvent } from '../../../src/webhooks/index.js';
 
 const completed = {
   event: 'audit.completed',

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { InvalidArgumentError, isKnownWebhookEvent, parseWebhookEvent, type WebhookEvent } from '../../../src/index.js';
+import { InvalidArgumentError, type WebhookEvent } from '../../../src/index.js';
+import { isKnownWebhookEvent, parseWebhookEvent } from '../../../src/webhooks/index.js';
 import {
   auditCompletedEventFixture,
   auditStartedEventFixture,

@@ -1,5 +1,6 @@
 import { describe, expect, expectTypeOf, test } from 'vitest';
-import { isKnownWebhookEvent, parseWebhookEvent, type KnownWebhookEvent } from '../../../src/index.js';
+import type { KnownWebhookEvent } from '../../../src/index.js';
+import { isKnownWebhookEvent, parseWebhookEvent } from '../../../src/webhooks/index.js';
 
 // The simulator's (and the service's) `client.webhooks.test()` delivery: its body is not shown by
 // the reference, but its name is the one every receiver sees first. It is a known event, so a

@@ -1,6 +1,10 @@
-import { parseJson, withoutProtoKeys } from '../../core/response/parse-json.js';
-import { InvalidArgumentError } from '../../errors/client-errors.js';
-import { type WebhookEvent, WebhookEventSchema } from './event-schemas.js';
+// Parsing a delivery is a receiver's job, so it lives here and not in the main entry: a browser app
+// subscribes (client.webhooks) but does not receive, and the event schemas are 1 KiB gzipped of it.
+import { parseJson, withoutProtoKeys } from '../core/response/parse-json.js';
+import { InvalidArgumentError, type KnownWebhookEvent, type WebhookEvent } from '../index.js';
+import { isKnownEventName } from '../resources/webhooks/event-names.js';
+// The public schemas entry (built: `seo-visibility/schemas`), so this entry carries no second copy.
+import { WebhookEventSchema } from '../schemas.js';
 
 /**
  * Validates a webhook delivery into a typed event, discriminated on `event`. Takes the parsed
@@ -16,6 +20,7 @@ import { type WebhookEvent, WebhookEventSchema } from './event-schemas.js';
  *
  * @example
  * ```ts
+ * import { parseWebhookEvent } from 'seo-visibility/webhooks';
  * // A Fetch-API handler (Workers, Next.js, Deno, Bun, Hono); with express, pass the raw body text.
  * async function receive(request: Request): Promise<Response> {
  *   const event = parseWebhookEvent(await request.text());
@@ -59,4 +64,19 @@ export function parseWebhookEvent(payload: unknown): WebhookEvent {
     );
   }
   return result.data as WebhookEvent;
+}
+
+/**
+ * Whether a parsed event is one of the six documented events or the test delivery
+ * (`webhook.test`). Narrows the type so that
+ * `switch (event.event)` gives each case its typed `data`.
+ *
+ * @example
+ * ```ts
+ * import { isKnownWebhookEvent } from 'seo-visibility/webhooks';
+ * if (isKnownWebhookEvent(e) && e.event === 'audit.completed') console.log(e.data.pages_crawled);
+ * ```
+ */
+export function isKnownWebhookEvent(event: WebhookEvent): event is KnownWebhookEvent {
+  return isKnownEventName(event.event);
 }
