@@ -37,10 +37,21 @@ interface Pass {
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const timesFile = join(root, 'artifacts', 'test-times.json');
-const bail = process.argv.includes('--bail');
-// `--only size,docs` runs those passes alone (names as in the headers), e.g. to re-run a failed one.
-const onlyArg = process.argv[process.argv.indexOf('--only') + 1];
-const only = process.argv.includes('--only') && onlyArg ? new Set(onlyArg.split(',').map((n) => n.trim())) : undefined;
+const args = process.argv.slice(2);
+const bail = args.includes('--bail');
+// `--only size,docs` (or `--only=size,docs`) runs those passes alone (names as in the headers), e.g.
+// to re-run a failed one. Its value is read here and checked against the pass names below: a
+// forgotten value must not run every pass.
+const onlyAt = args.findIndex((a) => a === '--only' || a.startsWith('--only='));
+const onlyArg = onlyAt < 0 ? undefined : (args[onlyAt]?.split('=')[1] ?? args[onlyAt + 1] ?? '');
+const onlyNames = onlyArg?.startsWith('-')
+  ? []
+  : (onlyArg
+      ?.split(',')
+      .map((n) => n.trim())
+      .filter(Boolean) ?? []);
+const only = onlyAt < 0 ? undefined : new Set(onlyNames);
+const unknownArgs = args.filter((a, i) => a !== '--bail' && i !== onlyAt && !(i === onlyAt + 1 && a === onlyArg));
 
 // Through npm, so `node_modules/.bin` (and its Node 24) comes first on the PATH.
 const npm = (script: string) => ['npm', 'run', '--silent', script];
@@ -147,9 +158,15 @@ const passes: Pass[] = [
   },
 ];
 
+if (unknownArgs.length > 0) {
+  console.error(`npm test: unknown argument ${unknownArgs.join(' ')}; it takes --bail and --only <pass,pass>`);
+  process.exit(2);
+}
 const selected = only ? passes.filter((p) => only.has(p.name)) : passes;
-if (only && selected.length !== only.size) {
-  console.error(`--only takes pass names among: ${passes.map((p) => p.name).join(', ')}`);
+if (only && (only.size === 0 || selected.length !== only.size)) {
+  console.error(
+    `--only takes pass names (comma-separated) among: ${passes.map((p) => p.name).join(', ')}; got ${onlyArg === '' ? 'none' : JSON.stringify(onlyArg)}`,
+  );
   process.exit(2);
 }
 
