@@ -66,6 +66,16 @@ const passes: Pass[] = [
     estimate: 1,
     command: ['bash', 'scripts/ensure-system-deps.sh'],
   },
+  // The static checks beside the unit suite: tsc is one thread and the linters are short, so on their
+  // own they left a core idle for most of their 20 s; none of them writes a file another reads.
+  {
+    name: 'unit',
+    about: 'vitest run: every *.test.ts but the system and packed ones; in-process, injected clock (Node 24)',
+    estimate: 60,
+    together: 'static',
+    streams: true,
+    command: npm('test:unit'),
+  },
   {
     name: 'typecheck',
     about: 'tsc over src, tests, examples, benchmarks and scripts',
@@ -89,16 +99,11 @@ const passes: Pass[] = [
     together: 'static',
     command: npm('circles'),
   },
-  {
-    name: 'unit',
-    about: 'vitest run: every *.test.ts but the system and packed ones; in-process, injected clock (Node 24)',
-    estimate: 60,
-    command: npm('test:unit'),
-  },
   // The system suite mostly waits (on child processes, real rate windows, Retry-After): its two
   // workers left CPU idle that the passes beside it use (the bench's binding figures are counts and
-  // 429s, not times). None of them reads dist/, which the packed tarball's build rewrites, so that
-  // one stays after them.
+  // 429s, not times). The packed tarball runs beside it too (it is mostly npm install and child
+  // processes): its build rewrites dist/, which no pass of this step reads (they all run src/, and
+  // test/tooling/dist-readers.test.ts keeps it so).
   {
     name: 'system',
     about:
@@ -142,6 +147,7 @@ const passes: Pass[] = [
     about:
       'npm pack, installed in a scratch project: Node import/require/tsc, publint, attw, headless Chromium, Deno, Bun, workerd, and Node 22',
     estimate: 120,
+    together: 'beside system',
     command: npm('test:packed'),
   },
   {
