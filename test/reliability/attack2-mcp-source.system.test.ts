@@ -71,7 +71,9 @@ async function countingProxy(target: string): Promise<typeof proxy> {
 }
 
 beforeAll(async () => {
-  postgres = await startPostgres();
+  // A cluster of its own: the reconnection test SIGSTOPs its postmaster, which would stall the
+  // shared one's other files too.
+  postgres = await startPostgres({ ownCluster: true });
   account = await startAccount({ keywords: 4 });
   await runSync(account.client, { projects: 'all' }, { store: postgresStore(postgres.url), now: account.now });
   proxy = await countingProxy(postgres.url);

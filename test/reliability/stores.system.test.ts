@@ -32,7 +32,8 @@ const JOB = {
 const TABLES = JOB.datasets.map((d) => TABLE_SCHEMAS[d].table);
 
 beforeAll(async () => {
-  env = await startProxiedAccount({ keywords: 120 });
+  // A cluster of its own: the SIGSTOP tests below would stall the shared one's other files too.
+  env = await startProxiedAccount({ keywords: 120, ownCluster: true });
   freezer = await freezerOf(env.pool);
   const path = join(env.account.dir, 'reference.db');
   await runSync(env.client, JOB, { store: sqliteStore(path), now: env.account.now });

@@ -16,9 +16,18 @@ export interface ProxiedAccount {
   close(): Promise<void>;
 }
 
-/** Starts the account and PostgreSQL together; `close()` stops them in reverse order. */
-export async function startProxiedAccount(options: { keywords: number }): Promise<ProxiedAccount> {
-  const [account, server] = await Promise.all([startAccount(options), startPostgres()]);
+/**
+ * Starts the account and PostgreSQL together; `close()` stops them in reverse order. `ownCluster`:
+ * a PostgreSQL of its own, for a test that freezes it (see freeze-postgres.ts).
+ */
+export async function startProxiedAccount(options: {
+  keywords: number;
+  ownCluster?: boolean;
+}): Promise<ProxiedAccount> {
+  const [account, server] = await Promise.all([
+    startAccount({ keywords: options.keywords }),
+    startPostgres({ ownCluster: options.ownCluster ?? false }),
+  ]);
   const proxy = await startEditingProxy(account.sim);
   const client = new SeoVisibilityClient({
     apiKey: account.sim.keys.readOnly,

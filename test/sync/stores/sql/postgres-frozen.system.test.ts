@@ -14,7 +14,8 @@ let account: Account;
 let freezer: Freezer;
 
 beforeAll(async () => {
-  [server, account] = await Promise.all([startPostgres(), startAccount({ keywords: 200 })]);
+  // A cluster of its own: the freezes below would stall the shared one's other files too.
+  [server, account] = await Promise.all([startPostgres({ ownCluster: true }), startAccount({ keywords: 200 })]);
   pool = testPool(server.url);
   freezer = await freezerOf(pool);
 }, 60_000);
