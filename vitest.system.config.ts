@@ -23,5 +23,9 @@ export default defineConfig({
     // A hang guard, not a speed limit: a child process started through tsx, nine at once in the
     // fault scenarios, took more than 20 s to finish on a 2-core machine shared with other work.
     testTimeout: 60_000,
+    // The same guard for hooks (Vitest's default is 10 s): an afterAll that drops a file's database
+    // (it waits up to 5 s for the sessions of killed children to go, then DROP … WITH (FORCE), which
+    // checkpoints the shared server) ran past 10 s under load, and failed a file whose tests passed.
+    hookTimeout: 60_000,
   },
 });

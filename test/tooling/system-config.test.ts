@@ -31,7 +31,13 @@ async function order(Sequencer: typeof BaseSequencer, cached: Record<string, num
   return (await new Sequencer(ctx).sort(specs)).map((spec) => spec.moduleId.replace(root, ''));
 }
 
-describe('the system suite runs its longest files first', () => {
+describe('the system suite config', () => {
+  it('gives hooks the hang guard of tests (a database drop after a kill loop ran past the default 10 s)', () => {
+    expect(systemConfig.test?.hookTimeout).toBeGreaterThanOrEqual(
+      systemConfig.test?.testTimeout ?? Number.POSITIVE_INFINITY,
+    );
+  });
+
   it('is the sequencer of vitest.system.config.ts', () => {
     expect(systemConfig.test?.sequence?.sequencer).toBe(SlowestFirstSequencer);
   });
