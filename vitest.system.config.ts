@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { SYSTEM_EXCLUDE, SYSTEM_INCLUDE } from './scripts/test-kinds.js';
+import SlowestFirstSequencer from './test/helpers/slowest-first.js';
 
 // The system suite (`npm run test:system`): the `*.system.test.ts` files, which start real
 // servers, spawn processes (the CLI, kill loops, child syncs) or wait on real time. One PostgreSQL
@@ -15,9 +16,16 @@ export default defineConfig({
     // Most of a system test is waiting (on a child process, a server, a kill): two files at a time
     // keep both cores busy (Vitest's default is one worker on a 2-core machine).
     maxWorkers: 2,
+    // Longest files first even on a clean clone (Vitest alone orders those by size, and the longest
+    // file, one of the smallest, started last): test/helpers/slowest-first.ts.
+    sequence: { sequencer: SlowestFirstSequencer },
     restoreMocks: true,
     // A hang guard, not a speed limit: a child process started through tsx, nine at once in the
     // fault scenarios, took more than 20 s to finish on a 2-core machine shared with other work.
     testTimeout: 60_000,
+    // The same guard for hooks (Vitest's default is 10 s): an afterAll that drops a file's database
+    // (it waits up to 5 s for the sessions of killed children to go, then DROP … WITH (FORCE), which
+    // checkpoints the shared server) ran past 10 s under load, and failed a file whose tests passed.
+    hookTimeout: 60_000,
   },
 });

@@ -28,7 +28,10 @@ interface Pass {
   estimate: number;
   /** Passes with the same `together` value, one after another in the list, run side by side. */
   together?: string;
-  /** First of a side-by-side step: its output shows as it runs (a long pass), the others' after it. */
+  /**
+   * First of a side-by-side step: a long pass whose output shows as it runs; the others run one
+   * after another beside it (one lane, so at most two passes share the 2 cores), shown after it.
+   */
   streams?: boolean;
   /** The command (run with the repo as its working directory), or a check run in this process. */
   command?: string[];
@@ -37,10 +40,21 @@ interface Pass {
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const timesFile = join(root, 'artifacts', 'test-times.json');
-const bail = process.argv.includes('--bail');
-// `--only size,docs` runs those passes alone (names as in the headers), e.g. to re-run a failed one.
-const onlyArg = process.argv[process.argv.indexOf('--only') + 1];
-const only = process.argv.includes('--only') && onlyArg ? new Set(onlyArg.split(',').map((n) => n.trim())) : undefined;
+const args = process.argv.slice(2);
+const bail = args.includes('--bail');
+// `--only size,docs` (or `--only=size,docs`) runs those passes alone (names as in the headers), e.g.
+// to re-run a failed one. Its value is read here and checked against the pass names below: a
+// forgotten value must not run every pass.
+const onlyAt = args.findIndex((a) => a === '--only' || a.startsWith('--only='));
+const onlyArg = onlyAt < 0 ? undefined : (args[onlyAt]?.split('=')[1] ?? args[onlyAt + 1] ?? '');
+const onlyNames = onlyArg?.startsWith('-')
+  ? []
+  : (onlyArg
+      ?.split(',')
+      .map((n) => n.trim())
+      .filter(Boolean) ?? []);
+const only = onlyAt < 0 ? undefined : new Set(onlyNames);
+const unknownArgs = args.filter((a, i) => a !== '--bail' && i !== onlyAt && !(i === onlyAt + 1 && a === onlyArg));
 
 // Through npm, so `node_modules/.bin` (and its Node 24) comes first on the PATH.
 const npm = (script: string) => ['npm', 'run', '--silent', script];
@@ -54,6 +68,16 @@ const passes: Pass[] = [
       'Chromium, redis-server and PostgreSQL for the browser, Redis and Postgres tests; as root on Debian, whichever is missing is installed with apt-get (output below)',
     estimate: 1,
     command: ['bash', 'scripts/ensure-system-deps.sh'],
+  },
+  // The static checks beside the unit suite: tsc is one thread and the linters are short, so on their
+  // own they left a core idle for most of their 20 s; none of them writes a file another reads.
+  {
+    name: 'unit',
+    about: 'vitest run: every *.test.ts but the system and packed ones; in-process, injected clock (Node 24)',
+    estimate: 60,
+    together: 'static',
+    streams: true,
+    command: npm('test:unit'),
   },
   {
     name: 'typecheck',
@@ -78,16 +102,11 @@ const passes: Pass[] = [
     together: 'static',
     command: npm('circles'),
   },
-  {
-    name: 'unit',
-    about: 'vitest run: every *.test.ts but the system and packed ones; in-process, injected clock (Node 24)',
-    estimate: 60,
-    command: npm('test:unit'),
-  },
   // The system suite mostly waits (on child processes, real rate windows, Retry-After): its two
   // workers left CPU idle that the passes beside it use (the bench's binding figures are counts and
-  // 429s, not times). None of them reads dist/, which the packed tarball's build rewrites, so that
-  // one stays after them.
+  // 429s, not times). The packed tarball runs beside it too (it is mostly npm install and child
+  // processes): its build rewrites dist/, which no pass of this step reads (they all run src/, and
+  // test/tooling/dist-readers.test.ts keeps it so).
   {
     name: 'system',
     about:
@@ -131,6 +150,7 @@ const passes: Pass[] = [
     about:
       'npm pack, installed in a scratch project: Node import/require/tsc, publint, attw, headless Chromium, Deno, Bun, workerd, and Node 22',
     estimate: 120,
+    together: 'beside system',
     command: npm('test:packed'),
   },
   {
@@ -147,9 +167,15 @@ const passes: Pass[] = [
   },
 ];
 
+if (unknownArgs.length > 0) {
+  console.error(`npm test: unknown argument ${unknownArgs.join(' ')}; it takes --bail and --only <pass,pass>`);
+  process.exit(2);
+}
 const selected = only ? passes.filter((p) => only.has(p.name)) : passes;
-if (only && selected.length !== only.size) {
-  console.error(`--only takes pass names among: ${passes.map((p) => p.name).join(', ')}`);
+if (only && (only.size === 0 || selected.length !== only.size)) {
+  console.error(
+    `--only takes pass names (comma-separated) among: ${passes.map((p) => p.name).join(', ')}; got ${onlyArg === '' ? 'none' : JSON.stringify(onlyArg)}`,
+  );
   process.exit(2);
 }
 
@@ -176,7 +202,15 @@ function steps(list: Pass[]): Pass[][] {
 const clock = (seconds: number) => `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
 const recorded = recordedTimes();
 const timeOf = (p: Pass) => recorded[p.name] ?? p.estimate;
-const expected = steps(selected).reduce((sum, step) => sum + Math.max(...step.map(timeOf)), 0);
+/** A step's time: its longest pass, or for a streaming step the longer of its first pass and its lane. */
+const stepTime = (step: Pass[]) =>
+  step[0]?.streams
+    ? Math.max(
+        timeOf(step[0]),
+        step.slice(1).reduce((sum, p) => sum + timeOf(p), 0),
+      )
+    : Math.max(...step.map(timeOf));
+const expected = steps(selected).reduce((sum, step) => sum + stepTime(step), 0);
 const source = selected.every((p) => recorded[p.name] !== undefined)
   ? 'the last run on this machine, artifacts/test-times.json'
   : 'estimates for a 2-core machine';
@@ -233,11 +267,13 @@ async function runAll(): Promise<{ results: Array<{ name: string; ok: boolean; s
       results.push({ name: pass.name, ok, seconds: Math.round((Date.now() - t0) / 1000) });
       process.stdout.write(footer(pass, ok, results.at(-1)!.seconds));
     } else if (step[0]?.streams) {
-      // A long pass (the system suite) shows its progress as it goes; the passes beside it are kept
-      // and shown whole once it ends, so no two outputs interleave.
+      // A long pass (the system suite) shows its progress as it goes; the passes beside it run one
+      // after another in one lane: all at once they crowded the 2 cores (docs, bench, Node 22 and the
+      // packed tarball beside two system workers), and the lane still ends well before the long pass.
+      // Their output is kept and shown whole once the long pass ends, so no two outputs interleave.
       const [first, ...beside] = step as [Pass, ...Pass[]];
       process.stdout.write(
-        `\n━━━ side by side: ${step.map((p) => p.name).join(', ')} (${beside.map((p) => p.name).join(', ')} shown after ${first.name}) ━━━\n`,
+        `\n━━━ side by side: ${first.name}, and beside it one after another ${beside.map((p) => p.name).join(', ')} (shown after ${first.name}) ━━━\n`,
       );
       process.stdout.write(`\n━━━ ${header(first)} ━━━\n    ${first.about}\n\n`);
       const shown = new Map<Pass, string>();
@@ -248,12 +284,15 @@ async function runAll(): Promise<{ results: Array<{ name: string; ok: boolean; s
           results.push({ name: first.name, ok, seconds });
           process.stdout.write(footer(first, ok, seconds));
         }),
-        ...beside.map(async (pass) => {
-          const { ok, output } = await runCaptured(pass);
-          const seconds = Math.round((Date.now() - t0) / 1000);
-          results.push({ name: pass.name, ok, seconds });
-          shown.set(pass, `\n━━━ ${header(pass)} ━━━\n    ${pass.about}\n\n${output}${footer(pass, ok, seconds)}`);
-        }),
+        (async () => {
+          for (const pass of beside) {
+            const started = Date.now();
+            const { ok, output } = await runCaptured(pass);
+            const seconds = Math.round((Date.now() - started) / 1000);
+            results.push({ name: pass.name, ok, seconds });
+            shown.set(pass, `\n━━━ ${header(pass)} ━━━\n    ${pass.about}\n\n${output}${footer(pass, ok, seconds)}`);
+          }
+        })(),
       ]);
       process.stdout.write(beside.map((pass) => shown.get(pass)).join(''));
     } else {

@@ -130,6 +130,27 @@ export function misplacedUnitTests(root: string, files: string[] = testFiles(roo
   return found;
 }
 
+/**
+ * The repository files `file` reaches through relative imports (itself first), followed through
+ * test/, examples/, scripts/ and bench/ as `misplacedUnitTests` does: what runs when it runs.
+ */
+export function reachedFiles(root: string, file: string): string[] {
+  const seen = new Set([file]);
+  const queue = [file];
+  while (queue.length > 0) {
+    const current = queue.shift() as string;
+    for (const specifier of importsOf(readFileSync(join(root, current), 'utf8'))) {
+      if (!specifier.startsWith('.')) continue;
+      const target = resolveRelative(root, current, specifier);
+      if (target && FOLLOWED.some((f) => target.startsWith(f)) && !seen.has(target)) {
+        seen.add(target);
+        queue.push(target);
+      }
+    }
+  }
+  return [...seen];
+}
+
 /** One line per misplaced file: what it reaches and how. */
 export function describeMisplaced(list: MisplacedTest[]): string {
   return list

@@ -71,7 +71,8 @@ async function countingProxy(target: string): Promise<typeof proxy> {
 }
 
 beforeAll(async () => {
-  // Its own cluster: it SIGSTOPs the postmaster, which would stall every other file on the suite's shared server.
+  // A cluster of its own: the reconnection test SIGSTOPs its postmaster, which would stall the
+  // shared one's other files too.
   postgres = await startPostgres({ ownCluster: true });
   account = await startAccount({ keywords: 4 });
   await runSync(account.client, { projects: 'all' }, { store: postgresStore(postgres.url), now: account.now });

@@ -32,7 +32,7 @@ const JOB = {
 const TABLES = JOB.datasets.map((d) => TABLE_SCHEMAS[d].table);
 
 beforeAll(async () => {
-  // Its own cluster: it SIGSTOPs it, which would stall every other file on the suite's shared server.
+  // A cluster of its own: the SIGSTOP tests below would stall the shared one's other files too.
   env = await startProxiedAccount({ keywords: 120, ownCluster: true });
   freezer = await freezerOf(env.pool);
   const path = join(env.account.dir, 'reference.db');

@@ -77,6 +77,21 @@ describe("npm test's 'tree unchanged' pass", () => {
     expect(run.stderr).toContain(' M package-lock.json (already so before npm test began');
   });
 
+  // `npm test -- --only` with its value forgotten ran every pass (ten minutes) instead of saying so.
+  it('refuses `--only` without pass names, naming the passes, and runs none', () => {
+    checkout = committedCheckout();
+    for (const args of [['--only'], ['--only', '--bail'], ['--only=']]) {
+      const run = spawnSync(tsx, [join(checkout, 'scripts', 'test-all.ts'), ...args], {
+        cwd: checkout,
+        encoding: 'utf8',
+      });
+      expect({ args, status: run.status, stdout: run.stdout }).toEqual({ args, status: 2, stdout: '' });
+      expect(run.stderr).toContain('--only takes pass names');
+      for (const pass of ['system packages', 'unit', 'packed tarball', 'tree unchanged'])
+        expect(run.stderr).toContain(pass);
+    }
+  });
+
   it('fails on an untracked file, naming it', () => {
     checkout = committedCheckout();
     writeFileSync(join(checkout, 'demo.db'), 'x');

@@ -22,17 +22,21 @@ export interface Freezer {
   thaw(): void;
 }
 
-/** The postmaster of the cluster `pool` talks to (the parent of one of its backends). */
+/**
+ * The postmaster of the cluster `pool` talks to (the parent of one of its backends). Refuses the
+ * system suite's shared server (`POSTGRES_URL`, a database of this file's own in it included): a
+ * freeze there stalls the file running beside this one, whose queries then hang under their own
+ * time limits.
+ */
 export async function freezerOf(pool: pg.Pool): Promise<Freezer> {
-  // The system suite's one server (POSTGRES_URL) serves every file at once: freezing it would stall
-  // them all for the freeze's length. A test that freezes starts a cluster of its own (ownCluster).
-  const shared = process.env['POSTGRES_URL'] ? new URL(process.env['POSTGRES_URL']).port : undefined;
-  const own = pool.options.connectionString ? new URL(pool.options.connectionString).port : String(pool.options.port);
-  if (shared && own === shared)
+  const { rows } = await pool.query<{ pid: number; port: number }>(
+    'SELECT pg_backend_pid() AS pid, inet_server_port() AS port',
+  );
+  const shared = process.env.POSTGRES_URL;
+  if (shared && Number(new URL(shared).port || 5432) === Number(rows[0]?.port))
     throw new Error(
-      "freezerOf: this is the suite's shared PostgreSQL (POSTGRES_URL): start the test's own with startPostgres({ ownCluster: true })",
+      "freezerOf: this is the system suite's shared PostgreSQL (POSTGRES_URL), which the file beside this one uses too; freeze a cluster of the test's own: startPostgres({ ownCluster: true })",
     );
-  const { rows } = await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
   const postmaster = parentOf(Number(rows[0]?.pid));
   if (!postmaster) throw new Error('cannot find the postmaster of the test cluster');
   const children = () =>

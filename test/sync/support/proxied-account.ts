@@ -16,10 +16,12 @@ export interface ProxiedAccount {
   close(): Promise<void>;
 }
 
-/** Starts the account and PostgreSQL together; `close()` stops them in reverse order. */
+/**
+ * Starts the account and PostgreSQL together; `close()` stops them in reverse order. `ownCluster`:
+ * a PostgreSQL of its own, for a test that freezes it (see freeze-postgres.ts).
+ */
 export async function startProxiedAccount(options: {
   keywords: number;
-  /** A cluster of its own, for a test that freezes it (the suite's shared server must never stop). */
   ownCluster?: boolean;
 }): Promise<ProxiedAccount> {
   const [account, server] = await Promise.all([

@@ -14,6 +14,7 @@ let account: Account;
 let freezer: Freezer;
 
 beforeAll(async () => {
+  // A cluster of its own: the freezes below would stall the shared one's other files too.
   [server, account] = await Promise.all([startPostgres({ ownCluster: true }), startAccount({ keywords: 200 })]);
   pool = testPool(server.url);
   freezer = await freezerOf(pool);

@@ -1,0 +1,50 @@
+/**
+ * The system suite's file order (vitest.system.config.ts): longest first, so that no long file
+ * starts last and runs alone while the other worker idles.
+ *
+ * Vitest orders by the durations it cached on the last run, and without them (a clean clone, the
+ * CI's first run) by file size: the JSDoc examples (about 100 s in `npm test`) are in the 64th
+ * file of 70 by size and started at the end; chaos/postgres (2 minutes) was 22nd. Here a file's cached duration comes first, else its duration
+ * from `SECONDS` below, else it keeps Vitest's order after the others.
+ */
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * Seconds the longest system files took on a quiet 2-core run (vitest's cache of a full run); a
+ * file missing here only starts later. Refresh from a run's `--reporter=json` durations.
+ */
+export const SECONDS: Readonly<Record<string, number>> = {
+  'test/chaos/postgres.system.test.ts': 117,
+  'test/docs/jsdoc-examples.system.test.ts': 100,
+  'test/fleet/fleet.system.test.ts': 82,
+  'test/sync/kill-resume.system.test.ts': 81,
+  'test/reliability/fleetchaos.system.test.ts': 39,
+  'test/sync/scheduling/budget.system.test.ts': 37,
+  'test/sync/stores/sql/postgres-frozen.system.test.ts': 33,
+  'test/docs/markdown-examples.system.test.ts': 32,
+  'test/reliability/stores.system.test.ts': 26,
+  'test/reliability/integrity.system.test.ts': 25,
+  'test/fleet/takeover-notice.system.test.ts': 21,
+  'test/cli/listen-fleet.system.test.ts': 20,
+  'test/cli/cli.system.test.ts': 20,
+  'test/cli/fleet.system.test.ts': 19,
+  'test/chaos/kill-resume.system.test.ts': 19,
+};
+
+/** Longest first: Vitest's cached duration, else `SECONDS`, else Vitest's own order (by size). */
+export default class SlowestFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const ordered = await super.sort(files);
+    const root = `${this.ctx.config.root.replace(/\/$/, '')}/`;
+    const seconds = (spec: TestSpecification) => {
+      const cached = this.ctx.cache.getTestSpecificationResult(spec);
+      if (cached) return cached.duration / 1000;
+      return SECONDS[spec.moduleId.replace(root, '').split('\\').join('/')] ?? -1;
+    };
+    // Stable: files of equal (or no) duration keep Vitest's order.
+    return ordered
+      .map((spec) => ({ spec, seconds: seconds(spec) }))
+      .sort((a, b) => b.seconds - a.seconds)
+      .map(({ spec }) => spec);
+  }
+}
