@@ -130,14 +130,48 @@ export class Sql {
    * Any other type is converted row by row.
    */
   dayBefore(alias: string, table: string, column: string, day: string): string {
+    return this.#dayCompare(alias, table, column, '<', day);
+  }
+
+  /** `alias.column`'s day is `day` or later, written on the column as stored as {@link dayBefore} is (so a key index seeks it). */
+  dayFrom(alias: string, table: string, column: string, day: string): string {
+    return this.#dayCompare(alias, table, column, '>=', day);
+  }
+
+  #dayCompare(alias: string, table: string, column: string, op: '<' | '>=', day: string): string {
     const found = this.columns.get(table)?.get(column.toLowerCase());
     if (!found) return 'FALSE';
     const c = `${alias}.${quote(found.name)}`;
-    if (this.dialect === 'sqlite') return `${c} < ${day}`;
-    if (found.type === 'date') return `${c} < ${day}`;
-    if (found.type === 'timestamp with time zone') return `${c} < ((${day})::timestamp AT TIME ZONE 'UTC')`;
-    if (/^timestamp/.test(found.type)) return `${c} < (${day})::timestamp`;
-    return `${this.day(alias, table, column)} < ${day}`;
+    if (this.dialect === 'sqlite') return `${c} ${op} ${day}`;
+    if (found.type === 'date') return `${c} ${op} ${day}`;
+    if (found.type === 'timestamp with time zone') return `${c} ${op} ((${day})::timestamp AT TIME ZONE 'UTC')`;
+    if (/^timestamp/.test(found.type)) return `${c} ${op} (${day})::timestamp`;
+    return `${this.day(alias, table, column)} ${op} ${day}`;
+  }
+
+  /**
+   * `alias.column`'s day is from `first` up to, not including, `after` (day expressions; `firstText`
+   * and `afterText` the same days as YYYY-MM-DD text). Compared on the value as stored, so only the
+   * rows in range are converted to a day: a date or timestamp as {@link dayBefore} does; a text as
+   * text (one that starts with an ISO date sorts as its day does), and then by its day, so a text
+   * that is no date never counts. Converting every row first (in PostgreSQL a pattern test and a
+   * cast per text value) cost more than reading the table.
+   */
+  dayWithin(alias: string, table: string, column: string, days: DayRange): string {
+    const found = this.columns.get(table)?.get(column.toLowerCase());
+    if (!found) return 'FALSE';
+    const c = `${alias}.${quote(found.name)}`;
+    const isDay = this.dialect === 'postgres' && (found.type === 'date' || /^timestamp/.test(found.type));
+    if (isDay || this.dialect === 'sqlite') {
+      const range = `${this.dayFrom(alias, table, column, days.first)} AND ${this.dayBefore(alias, table, column, days.after)}`;
+      return isDay ? range : `${range} AND ${this.day(alias, table, column)} IS NOT NULL`;
+    }
+    // A text that starts with an ISO date compares with the days' text as its day does (a longer
+    // text after an equal start sorts after it), byte by byte whatever the database's collation.
+    // Inside the CASE, the day's test depends on the range, so PostgreSQL cannot run it first, on
+    // every row of the table, as it does with a condition on one table's columns alone.
+    const head = `(${c})::text COLLATE "C"`;
+    return `${c} IS NOT NULL AND CASE WHEN ${head} >= ${days.firstText} AND ${head} < ${days.afterText} THEN ${this.day(alias, table, column)} IS NOT NULL ELSE FALSE END`;
   }
 
   /** The day after `day`. */
@@ -240,6 +274,14 @@ export class Sql {
   periods(days: readonly number[]): string {
     return `periods(period_days) AS (VALUES ${days.map((d) => `(${Math.trunc(d)})`).join(', ')})`;
   }
+}
+
+/** A range of days for {@link Sql.dayWithin}: each bound as a day expression and as YYYY-MM-DD text. @internal */
+export interface DayRange {
+  first: string;
+  after: string;
+  firstText: string;
+  afterText: string;
 }
 
 /** PostgreSQL's number types (information_schema's data_type), read as float8 directly. */

@@ -1,6 +1,7 @@
 import { Sql, bindScope } from './dialect.js';
 import type { InsightSource, QueryLimits, ResultRow } from './source.js';
 import { insightView } from './views.js';
+import { backlinkTrendSelect } from './views/backlinks.js';
 
 /** Filters every insight query takes. @internal */
 export interface InsightFilter {
@@ -117,21 +118,18 @@ export async function backlinkChanges(
 ) {
   const domains = await viewRows(source, 'backlink_changes', filter, {
     where: when('v.change = ?', filter.change),
-    orderBy: 'v.changed_on DESC, v.domain',
+    // A total order: with a limit, which of the rows tied on day and domain (one domain in many
+    // projects) are returned must not depend on the plan.
+    orderBy: 'v.changed_on DESC, v.domain, v.account_id, v.project_id, v.change',
     limits,
   });
-  const view = insightView('backlink_trend') as NonNullable<ReturnType<typeof insightView>>;
   const q = scopedSql(source, filter);
-  const days = Math.trunc(filter.days ?? DEFAULT_DAYS);
-  const start =
-    q.dialect === 'sqlite' ? `date(t.last_day, '-${days} days')` : `to_char(t.last_day::date - ${days}, 'YYYY-MM-DD')`;
-  const scoped = bindScope(view.select(q, []), filter);
+  const scoped = bindScope(backlinkTrendSelect(q, Math.trunc(filter.days ?? DEFAULT_DAYS)), filter);
   const order =
     filter.limit === undefined
-      ? 't.account_id, t.project_id, t.day'
-      : `t.day DESC, t.account_id, t.project_id LIMIT ${Math.trunc(filter.limit)}`;
-  const text = `SELECT t.* FROM (SELECT v.*, MAX(v.day) OVER (PARTITION BY v.account_id, v.project_id) AS last_day FROM (${scoped.sql}) v) t WHERE t.day > ${start} ORDER BY ${order}`;
-  const rows = (await source.query(text, scoped.params, limits)).rows.map(({ last_day: _, ...row }) => row);
+      ? 'v.account_id, v.project_id, v.day'
+      : `v.day DESC, v.account_id, v.project_id LIMIT ${Math.trunc(filter.limit)}`;
+  const rows = (await source.query(`SELECT v.* FROM (${scoped.sql}) v ORDER BY ${order}`, scoped.params, limits)).rows;
   // Per account and project: one project id in two accounts of a fleet warehouse is two projects.
   const sortKey = (row: ResultRow) => `${row['account_id'] ?? ''}\u0000${row['project_id']}\u0000${row['day']}`;
   const trend =
