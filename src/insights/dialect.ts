@@ -174,6 +174,30 @@ export class Sql {
     return `${c} IS NOT NULL AND CASE WHEN ${head} >= ${days.firstText} AND ${head} < ${days.afterText} THEN ${this.day(alias, table, column)} IS NOT NULL ELSE FALSE END`;
   }
 
+  /**
+   * A cheap bound for {@link dayWithin}: `alias.column`'s day may be `first` or later (`firstText`
+   * the same day as text). True for every row dayWithin keeps with that `first` or a later one;
+   * a condition on the table alone, so it can narrow the scan before any join.
+   */
+  mayBeFrom(alias: string, table: string, column: string, first: string, firstText: string): string {
+    const found = this.columns.get(table)?.get(column.toLowerCase());
+    if (!found) return 'FALSE';
+    const isDay = this.dialect === 'postgres' && (found.type === 'date' || /^timestamp/.test(found.type));
+    if (isDay || this.dialect === 'sqlite') return this.dayFrom(alias, table, column, first);
+    return `(${alias}.${quote(found.name)})::text COLLATE "C" >= ${firstText}`;
+  }
+
+  /**
+   * {@link dayText} of `alias.column`'s day, for a row {@link dayWithin} kept: a PostgreSQL text is
+   * then an ISO date, whose first 10 characters are that text (no pattern test, cast and format again).
+   */
+  dayTextWithin(alias: string, table: string, column: string): string {
+    const found = this.columns.get(table)?.get(column.toLowerCase());
+    const isDay = this.dialect === 'postgres' && found && (found.type === 'date' || /^timestamp/.test(found.type));
+    if (!found || isDay || this.dialect === 'sqlite') return this.dayText(this.day(alias, table, column));
+    return `left((${alias}.${quote(found.name)})::text, 10)`;
+  }
+
   /** The day after `day`. */
   nextDay(day: string): string {
     return this.dialect === 'sqlite' ? `date(${day}, '+1 days')` : `(${day} + 1)`;

@@ -42,15 +42,16 @@ export const backlinkChanges: InsightView = {
     // Each project's periods (few rows, made once: PostgreSQL inlined them into the join's filter,
     // a date formatted twice per domain) drive the read of its domains, by the key index where the
     // planner sees it pays. A date is compared with the period's days as it is stored, and only the
-    // rows in the period are converted to a day (see dayWithin).
+    // rows in the period are converted to a day (see dayWithin); a domain before every project's
+    // period start is dropped where the table is read, before the join (computed once).
     const range = { first: 'b.first_day', after: 'b.after_day', firstText: 'b.first_text', afterText: 'b.after_text' };
     const events = (change: string, column: string, current: string) =>
       `SELECT ${q.accountOut('b.account_id')} AS account_id, b.project_id AS project_id, ${q.text('d', D, 'domain')} AS domain, ${q.int('b.period_days')} AS period_days,
-  b.start_date AS start_date, b.end_date AS end_date, '${change}' AS change, ${q.dayText(q.day('d', D, column))} AS changed_on,
+  b.start_date AS start_date, b.end_date AS end_date, '${change}' AS change, ${q.dayTextWithin('d', D, column)} AS changed_on,
   ${q.int(q.numCol('d', D, 'domain_rank'))} AS domain_rank, ${q.int(q.numCol('d', D, 'backlinks'))} AS backlinks
 FROM b CROSS JOIN ${D} d
 WHERE ${sameAccount(q, 'd', D, 'b.account_id')} AND ${q.text('d', D, 'project_id')} = b.project_id AND ${q.scoped('d', D)} AND ${current}
-  AND ${q.dayWithin('d', D, column, range)}`;
+  AND ${q.mayBeFrom('d', D, column, '(SELECT MIN(first_day) FROM b)', '(SELECT MIN(first_text) FROM b)')} AND ${q.dayWithin('d', D, column, range)}`;
     return `WITH ${q.periods(periods)},
 ${backlinkEnds(q)},
 b AS MATERIALIZED (
