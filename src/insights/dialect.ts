@@ -20,6 +20,11 @@ export interface Scope {
   project?: boolean | undefined;
   /** One AI model's responses (`$model`), where the table has a `model` column. */
   model?: boolean | undefined;
+  /**
+   * Only the projects a `chosen_projects(project_id)` CTE lists, which the caller defines around
+   * the SELECT (a tool that needs the first few projects' rows reads only theirs).
+   */
+  chosenProjects?: boolean | undefined;
 }
 
 /**
@@ -78,6 +83,8 @@ export class Sql {
         this.has(table, 'account_id') ? `${this.col(alias, table, 'account_id')} = $account` : `'' = $account`,
       );
     if (this.scope.project) conditions.push(`${this.col(alias, table, projectColumn)} = $project`);
+    if (this.scope.chosenProjects)
+      conditions.push(`${this.col(alias, table, projectColumn)} IN (SELECT project_id FROM chosen_projects)`);
     if (this.scope.model && this.has(table, 'model')) conditions.push(`${this.col(alias, table, 'model')} = $model`);
     return conditions.length ? conditions.join(' AND ') : '1 = 1';
   }
