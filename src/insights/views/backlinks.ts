@@ -43,15 +43,21 @@ export const backlinkChanges: InsightView = {
     // a date formatted twice per domain) drive the read of its domains, by the key index where the
     // planner sees it pays. A date is compared with the period's days as it is stored, and only the
     // rows in the period are converted to a day (see dayWithin); a domain before every project's
-    // period start is dropped where the table is read, before the join (computed once).
+    // period start is dropped where the table is read, before the join (computed once). A domain
+    // is gained while current and lost once marked deleted, never both: one read of the table
+    // gives both (it was read twice).
     const range = { first: 'b.first_day', after: 'b.after_day', firstText: 'b.first_text', afterText: 'b.after_text' };
-    const events = (change: string, column: string, current: string) =>
-      `SELECT ${q.accountOut('b.account_id')} AS account_id, b.project_id AS project_id, ${q.text('d', D, 'domain')} AS domain, ${q.int('b.period_days')} AS period_days,
-  b.start_date AS start_date, b.end_date AS end_date, '${change}' AS change, ${q.dayTextWithin('d', D, column)} AS changed_on,
+    const current = q.current('d', D);
+    const since = (column: string) =>
+      q.mayBeFrom('d', D, column, '(SELECT MIN(first_day) FROM b)', '(SELECT MIN(first_text) FROM b)');
+    const select = `SELECT ${q.accountOut('b.account_id')} AS account_id, b.project_id AS project_id, ${q.text('d', D, 'domain')} AS domain, ${q.int('b.period_days')} AS period_days,
+  b.start_date AS start_date, b.end_date AS end_date, CASE WHEN ${current} THEN 'gained' ELSE 'lost' END AS change,
+  CASE WHEN ${current} THEN ${q.dayTextWithin('d', D, 'first_seen')} ELSE ${q.dayTextWithin('d', D, '_deleted_at')} END AS changed_on,
   ${q.int(q.numCol('d', D, 'domain_rank'))} AS domain_rank, ${q.int(q.numCol('d', D, 'backlinks'))} AS backlinks
 FROM b CROSS JOIN ${D} d
-WHERE ${sameAccount(q, 'd', D, 'b.account_id')} AND ${q.text('d', D, 'project_id')} = b.project_id AND ${q.scoped('d', D)} AND ${current}
-  AND ${q.mayBeFrom('d', D, column, '(SELECT MIN(first_day) FROM b)', '(SELECT MIN(first_text) FROM b)')} AND ${q.dayWithin('d', D, column, range)}`;
+WHERE ${sameAccount(q, 'd', D, 'b.account_id')} AND ${q.text('d', D, 'project_id')} = b.project_id AND ${q.scoped('d', D)}
+  AND ((${current} AND ${since('first_seen')}) OR ${since('_deleted_at')})
+  AND ((${current} AND ${q.dayWithin('d', D, 'first_seen', range)}) OR (${q.dayWithin('d', D, '_deleted_at', range)}))`;
     return `WITH ${q.periods(periods)},
 ${backlinkEnds(q)},
 b AS MATERIALIZED (
@@ -62,9 +68,7 @@ b AS MATERIALIZED (
     FROM ends e CROSS JOIN periods p
   ) x
 )
-${events('gained', 'first_seen', q.current('d', D))}
-UNION ALL
-${events('lost', '_deleted_at', '1 = 1')}`;
+${select}`;
   },
 };
 
