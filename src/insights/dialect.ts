@@ -20,6 +20,11 @@ export interface Scope {
   project?: boolean | undefined;
   /** One AI model's responses (`$model`), where the table has a `model` column. */
   model?: boolean | undefined;
+  /**
+   * Only the projects a `chosen_projects(project_id)` CTE lists, which the caller defines around
+   * the SELECT (a tool that needs the first few projects' rows reads only theirs).
+   */
+  chosenProjects?: boolean | undefined;
 }
 
 /**
@@ -78,6 +83,8 @@ export class Sql {
         this.has(table, 'account_id') ? `${this.col(alias, table, 'account_id')} = $account` : `'' = $account`,
       );
     if (this.scope.project) conditions.push(`${this.col(alias, table, projectColumn)} = $project`);
+    if (this.scope.chosenProjects)
+      conditions.push(`${this.col(alias, table, projectColumn)} IN (SELECT project_id FROM chosen_projects)`);
     if (this.scope.model && this.has(table, 'model')) conditions.push(`${this.col(alias, table, 'model')} = $model`);
     return conditions.length ? conditions.join(' AND ') : '1 = 1';
   }
@@ -130,14 +137,72 @@ export class Sql {
    * Any other type is converted row by row.
    */
   dayBefore(alias: string, table: string, column: string, day: string): string {
+    return this.#dayCompare(alias, table, column, '<', day);
+  }
+
+  /** `alias.column`'s day is `day` or later, written on the column as stored as {@link dayBefore} is (so a key index seeks it). */
+  dayFrom(alias: string, table: string, column: string, day: string): string {
+    return this.#dayCompare(alias, table, column, '>=', day);
+  }
+
+  #dayCompare(alias: string, table: string, column: string, op: '<' | '>=', day: string): string {
     const found = this.columns.get(table)?.get(column.toLowerCase());
     if (!found) return 'FALSE';
     const c = `${alias}.${quote(found.name)}`;
-    if (this.dialect === 'sqlite') return `${c} < ${day}`;
-    if (found.type === 'date') return `${c} < ${day}`;
-    if (found.type === 'timestamp with time zone') return `${c} < ((${day})::timestamp AT TIME ZONE 'UTC')`;
-    if (/^timestamp/.test(found.type)) return `${c} < (${day})::timestamp`;
-    return `${this.day(alias, table, column)} < ${day}`;
+    if (this.dialect === 'sqlite') return `${c} ${op} ${day}`;
+    if (found.type === 'date') return `${c} ${op} ${day}`;
+    if (found.type === 'timestamp with time zone') return `${c} ${op} ((${day})::timestamp AT TIME ZONE 'UTC')`;
+    if (/^timestamp/.test(found.type)) return `${c} ${op} (${day})::timestamp`;
+    return `${this.day(alias, table, column)} ${op} ${day}`;
+  }
+
+  /**
+   * `alias.column`'s day is from `first` up to, not including, `after` (day expressions; `firstText`
+   * and `afterText` the same days as YYYY-MM-DD text). Compared on the value as stored, so only the
+   * rows in range are converted to a day: a date or timestamp as {@link dayBefore} does; a text as
+   * text (one that starts with an ISO date sorts as its day does), and then by its day, so a text
+   * that is no date never counts. Converting every row first (in PostgreSQL a pattern test and a
+   * cast per text value) cost more than reading the table.
+   */
+  dayWithin(alias: string, table: string, column: string, days: DayRange): string {
+    const found = this.columns.get(table)?.get(column.toLowerCase());
+    if (!found) return 'FALSE';
+    const c = `${alias}.${quote(found.name)}`;
+    const isDay = this.dialect === 'postgres' && (found.type === 'date' || /^timestamp/.test(found.type));
+    if (isDay || this.dialect === 'sqlite') {
+      const range = `${this.dayFrom(alias, table, column, days.first)} AND ${this.dayBefore(alias, table, column, days.after)}`;
+      return isDay ? range : `${range} AND ${this.day(alias, table, column)} IS NOT NULL`;
+    }
+    // A text that starts with an ISO date compares with the days' text as its day does (a longer
+    // text after an equal start sorts after it), byte by byte whatever the database's collation.
+    // Inside the CASE, the day's test depends on the range, so PostgreSQL cannot run it first, on
+    // every row of the table, as it does with a condition on one table's columns alone.
+    const head = `(${c})::text COLLATE "C"`;
+    return `${c} IS NOT NULL AND CASE WHEN ${head} >= ${days.firstText} AND ${head} < ${days.afterText} THEN ${this.day(alias, table, column)} IS NOT NULL ELSE FALSE END`;
+  }
+
+  /**
+   * A cheap bound for {@link dayWithin}: `alias.column`'s day may be `first` or later (`firstText`
+   * the same day as text). True for every row dayWithin keeps with that `first` or a later one;
+   * a condition on the table alone, so it can narrow the scan before any join.
+   */
+  mayBeFrom(alias: string, table: string, column: string, first: string, firstText: string): string {
+    const found = this.columns.get(table)?.get(column.toLowerCase());
+    if (!found) return 'FALSE';
+    const isDay = this.dialect === 'postgres' && (found.type === 'date' || /^timestamp/.test(found.type));
+    if (isDay || this.dialect === 'sqlite') return this.dayFrom(alias, table, column, first);
+    return `(${alias}.${quote(found.name)})::text COLLATE "C" >= ${firstText}`;
+  }
+
+  /**
+   * {@link dayText} of `alias.column`'s day, for a row {@link dayWithin} kept: a PostgreSQL text is
+   * then an ISO date, whose first 10 characters are that text (no pattern test, cast and format again).
+   */
+  dayTextWithin(alias: string, table: string, column: string): string {
+    const found = this.columns.get(table)?.get(column.toLowerCase());
+    const isDay = this.dialect === 'postgres' && found && (found.type === 'date' || /^timestamp/.test(found.type));
+    if (!found || isDay || this.dialect === 'sqlite') return this.dayText(this.day(alias, table, column));
+    return `left((${alias}.${quote(found.name)})::text, 10)`;
   }
 
   /** The day after `day`. */
@@ -240,6 +305,14 @@ export class Sql {
   periods(days: readonly number[]): string {
     return `periods(period_days) AS (VALUES ${days.map((d) => `(${Math.trunc(d)})`).join(', ')})`;
   }
+}
+
+/** A range of days for {@link Sql.dayWithin}: each bound as a day expression and as YYYY-MM-DD text. @internal */
+export interface DayRange {
+  first: string;
+  after: string;
+  firstText: string;
+  afterText: string;
 }
 
 /** PostgreSQL's number types (information_schema's data_type), read as float8 directly. */

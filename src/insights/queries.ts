@@ -1,6 +1,7 @@
 import { Sql, bindScope } from './dialect.js';
 import type { InsightSource, QueryLimits, ResultRow } from './source.js';
 import { insightView } from './views.js';
+import { backlinkTrendSelect } from './views/backlinks.js';
 
 /** Filters every insight query takes. @internal */
 export interface InsightFilter {
@@ -117,21 +118,18 @@ export async function backlinkChanges(
 ) {
   const domains = await viewRows(source, 'backlink_changes', filter, {
     where: when('v.change = ?', filter.change),
-    orderBy: 'v.changed_on DESC, v.domain',
+    // A total order: with a limit, which of the rows tied on day and domain (one domain in many
+    // projects) are returned must not depend on the plan.
+    orderBy: 'v.changed_on DESC, v.domain, v.account_id, v.project_id, v.change',
     limits,
   });
-  const view = insightView('backlink_trend') as NonNullable<ReturnType<typeof insightView>>;
   const q = scopedSql(source, filter);
-  const days = Math.trunc(filter.days ?? DEFAULT_DAYS);
-  const start =
-    q.dialect === 'sqlite' ? `date(t.last_day, '-${days} days')` : `to_char(t.last_day::date - ${days}, 'YYYY-MM-DD')`;
-  const scoped = bindScope(view.select(q, []), filter);
+  const scoped = bindScope(backlinkTrendSelect(q, Math.trunc(filter.days ?? DEFAULT_DAYS)), filter);
   const order =
     filter.limit === undefined
-      ? 't.account_id, t.project_id, t.day'
-      : `t.day DESC, t.account_id, t.project_id LIMIT ${Math.trunc(filter.limit)}`;
-  const text = `SELECT t.* FROM (SELECT v.*, MAX(v.day) OVER (PARTITION BY v.account_id, v.project_id) AS last_day FROM (${scoped.sql}) v) t WHERE t.day > ${start} ORDER BY ${order}`;
-  const rows = (await source.query(text, scoped.params, limits)).rows.map(({ last_day: _, ...row }) => row);
+      ? 'v.account_id, v.project_id, v.day'
+      : `v.day DESC, v.account_id, v.project_id LIMIT ${Math.trunc(filter.limit)}`;
+  const rows = (await source.query(`SELECT v.* FROM (${scoped.sql}) v ORDER BY ${order}`, scoped.params, limits)).rows;
   // Per account and project: one project id in two accounts of a fleet warehouse is two projects.
   const sortKey = (row: ResultRow) => `${row['account_id'] ?? ''}\u0000${row['project_id']}\u0000${row['day']}`;
   const trend =
@@ -141,16 +139,52 @@ export async function backlinkChanges(
   return { domains, trend };
 }
 
-/** Audit issues new, fixed and still open between the last two completed audits. @internal */
-export function auditChanges(
+/**
+ * Audit issues new, fixed and still open between the last two completed audits, by project first.
+ * With a `limit`, the rows come from the first projects only: the first few projects (by id) are
+ * read, and when they hold fewer than `limit` rows, every project. A tool call for 50 rows of an
+ * agency account read every project's audits and sorted their issues to keep three projects' rows.
+ * @internal
+ */
+export async function auditChanges(
   source: InsightSource,
   filter: InsightFilter & { change?: 'new' | 'fixed' | 'open' | undefined; severity?: string | undefined },
   limits?: QueryLimits,
 ) {
-  return viewRows(source, 'audit_changes', filter, {
+  const options = {
     where: [...when('v.change = ?', filter.change), ...when('v.severity = ?', filter.severity)],
     orderBy:
       "v.project_id, CASE v.change WHEN 'new' THEN 0 WHEN 'open' THEN 1 ELSE 2 END, CASE v.severity WHEN 'critical' THEN 0 WHEN 'warning' THEN 1 ELSE 2 END, v.issue_type",
     limits,
-  });
+  };
+  if (filter.limit === undefined || filter.project !== undefined || !source.columns.has('audits_list'))
+    return viewRows(source, 'audit_changes', filter, options);
+  const wanted = Math.min(Math.trunc(filter.limit), limits?.maxRows ?? Number.POSITIVE_INFINITY);
+  const first = await firstProjectsRows(source, filter, options, Math.ceil(wanted / ROWS_PER_PROJECT) + 1);
+  // Rows sort by project first: the first projects' first `limit` rows are the account's.
+  return first.length >= wanted ? first : viewRows(source, 'audit_changes', filter, options);
+}
+
+/** Rows of audit_changes a project usually has at least (its open issue types): how many projects a limit reads first. */
+const ROWS_PER_PROJECT = 10;
+
+/** {@link viewRows} of audit_changes for the first `count` projects (by id) with audits. */
+async function firstProjectsRows(
+  source: InsightSource,
+  filter: InsightFilter,
+  options: { where: Array<[string, unknown]>; orderBy: string; limits?: QueryLimits | undefined },
+  count: number,
+): Promise<ResultRow[]> {
+  const q = scopedSql(source, filter);
+  const A = 'audits_list';
+  const chosen = `WITH chosen_projects(project_id) AS (SELECT DISTINCT ${q.col('a', A, 'project_id')} FROM ${A} a WHERE ${q.scoped('a', A)} ORDER BY 1 LIMIT ${Math.trunc(count)})`;
+  const view = insightView('audit_changes') as NonNullable<ReturnType<typeof insightView>>;
+  const within = new Sql(source.dialect, source.columns, { ...q.scope, chosenProjects: true });
+  const where = options.where.length ? `WHERE ${options.where.map(([c]) => c).join(' AND ')}` : '';
+  const scoped = bindScope(
+    `${chosen} SELECT v.* FROM (${view.select(within, [])}) v ${where} ORDER BY ${options.orderBy} LIMIT ${Math.trunc(filter.limit ?? 0)}`,
+    filter,
+  );
+  const params = [...scoped.params, ...options.where.map(([, p]) => p)];
+  return (await source.query(scoped.sql, params, options.limits)).rows;
 }
