@@ -20,6 +20,35 @@ export function toolText(result: unknown, maxBytes: number): string {
   return JSON.stringify({ ...frame, json_start: start });
 }
 
+/**
+ * A prompt's message whole under the size cap: the question `ask` first, then `data` as JSON cut
+ * (rows first, as a tool result) to the bytes the question leaves, and the text cut at the cap if
+ * even that does not fit (a cap near the question's own length).
+ * @example `fitPromptText('The figures:\n', { rank_changes: rows }, 2000)`
+ * @internal
+ */
+export function fitPromptText(ask: string, data: unknown, maxBytes: number): string {
+  const room = maxBytes - byteLength(ask);
+  return cutText(`${ask}${toolText(data, Math.max(0, room))}`, maxBytes);
+}
+
+/**
+ * `text` whole when it fits `maxBytes` (UTF-8), else its start, cut between characters, with a
+ * last line that says it was cut: the hard cap on any text the server sends (a prompt's message).
+ * @example `cutText('x'.repeat(5000), 1000)` is 1,000 bytes at most
+ * @internal
+ */
+export function cutText(text: string, maxBytes: number): string {
+  if (byteLength(text) <= maxBytes) return text;
+  const mark = `\n[cut to fit the size cap of ${maxBytes.toLocaleString('en-US')} bytes]`;
+  const bytes = Buffer.from(text, 'utf8');
+  let end = Math.max(0, maxBytes - byteLength(mark));
+  // Back to the first byte of a character (continuation bytes are 10xxxxxx): no character split.
+  while (end > 0 && ((bytes[end] as number) & 0xc0) === 0x80) end--;
+  const start = bytes.subarray(0, end).toString('utf8');
+  return `${start}${mark}`;
+}
+
 /** The note of a result cut to the size cap (the agent learns why, and what to do). */
 export function sizeNote(maxBytes: number): string {
   return `Cut to fit the size cap of ${maxBytes.toLocaleString('en-US')} bytes: select fewer or shorter columns (e.g. left(column, 200)), add a WHERE or an aggregate, or ask for fewer rows.`;

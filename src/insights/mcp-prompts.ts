@@ -1,7 +1,8 @@
 import * as z from 'zod';
 import { checkAccount, isFleet } from './account-choice.js';
 import { InsightError } from './errors.js';
-import { toolText } from './mcp-output.js';
+import { briefRows } from './mcp-brief.js';
+import { fitPromptText } from './mcp-output.js';
 import type { ToolLimits, ToolScope } from './mcp-tools.js';
 import { chooseProject } from './project-choice.js';
 import { aiVisibility, auditChanges, backlinkChanges, rankChanges } from './queries.js';
@@ -80,15 +81,12 @@ export function storePrompts(source: InsightSource, limits: ToolLimits, scope: T
       period_days: days,
       /** How the message names the project: its name as asked, and its account in a fleet warehouse. */
       named: `${JSON.stringify(a['project'])}${account === undefined ? '' : ` (account ${JSON.stringify(account)})`}`,
-      facts: toolText(
-        {
-          rank_changes: brief(moves),
-          ai_visibility_models: brief(visibility.models.slice(0, ROWS)),
-          backlink_changes: brief(backlinks.domains),
-          audit_changes: brief(audit),
-        },
-        Math.max(2000, limits.maxBytes - 2000),
-      ),
+      facts: {
+        rank_changes: briefRows(moves),
+        ai_visibility_models: briefRows(visibility.models.slice(0, ROWS)),
+        backlink_changes: briefRows(backlinks.domains),
+        audit_changes: briefRows(audit),
+      },
     };
   };
   const rules =
@@ -102,7 +100,8 @@ export function storePrompts(source: InsightSource, limits: ToolLimits, scope: T
       args,
       text: async (a) => {
         const { period_days, named, facts: data } = await facts(a);
-        return `Give me the weekly pulse of the SEO project ${named} over the last ${period_days} days: at most five bullets, the biggest change first, each with its figure, then one line on what to look at next. ${rules}\n\nThe figures, from the synced store:\n${data}`;
+        const ask = `Give me the weekly pulse of the SEO project ${named} over the last ${period_days} days: at most five bullets, the biggest change first, each with its figure, then one line on what to look at next. ${rules}\n\nThe figures, from the synced store:\n`;
+        return fitPromptText(ask, data, limits.maxBytes);
       },
     },
     {
@@ -112,13 +111,9 @@ export function storePrompts(source: InsightSource, limits: ToolLimits, scope: T
       args,
       text: async (a) => {
         const { period_days, named, facts: data } = await facts(a);
-        return `Draft a short update for the client of the SEO project ${named} on the last ${period_days} days, in plain language for a non-specialist: two or three wins, the risks worth their attention, and the next steps we propose. No jargon, no internal ids, and no claim the figures do not support. ${rules}\n\nThe figures, from the synced store:\n${data}`;
+        const ask = `Draft a short update for the client of the SEO project ${named} on the last ${period_days} days, in plain language for a non-specialist: two or three wins, the risks worth their attention, and the next steps we propose. No jargon, no internal ids, and no claim the figures do not support. ${rules}\n\nThe figures, from the synced store:\n`;
+        return fitPromptText(ask, data, limits.maxBytes);
       },
     },
   ];
-}
-
-/** Rows without their ids (the model needs names and figures; ids only fill its context). */
-function brief(rows: ReadonlyArray<Record<string, unknown>>): Array<Record<string, unknown>> {
-  return rows.map((row) => Object.fromEntries(Object.entries(row).filter(([key]) => !key.endsWith('_id'))));
 }

@@ -2,7 +2,7 @@ import type { McpServer as McpServerType } from '@modelcontextprotocol/sdk/serve
 import type { StdioServerTransport as StdioType } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { VERSION } from '../index.js';
 import { loadPeer } from './errors.js';
-import { toolText } from './mcp-output.js';
+import { cutText, toolText } from './mcp-output.js';
 import type { PromptDef } from './mcp-prompts.js';
 import type { ToolDef } from './mcp-tools.js';
 
@@ -62,7 +62,11 @@ export async function createMcpServer(offer: McpOffer): Promise<McpServerType> {
       async (args: Record<string, string | undefined>) => ({
         description: prompt.description,
         messages: [
-          { role: 'user' as const, content: { type: 'text' as const, text: offer.redact(await prompt.text(args)) } },
+          // Capped as a tool result is: a prompt's message fills the same context.
+          {
+            role: 'user' as const,
+            content: { type: 'text' as const, text: cutText(offer.redact(await prompt.text(args)), offer.maxBytes) },
+          },
         ],
       }),
     );
