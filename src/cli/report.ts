@@ -84,7 +84,9 @@ async function reportCommand(
         alerts,
         allChanges: opts.allChanges,
       });
-      io.out.write(`Report of ${result.projects} project(s) over ${opts.days} days written to ${resolve(opts.out)}\n`);
+      io.out.write(
+        `Report of ${result.projects} project(s) ${whose(result.accounts.length || !opts.account ? result.accounts : [opts.account], source.location)} over ${opts.days} days written to ${resolve(opts.out)}\n`,
+      );
       // Keywords, domains and issue types are the server's text: no escape sequence or bidi control of theirs reaches the terminal.
       for (const { alert, lines } of result.alerts) {
         io.out.write(
@@ -96,4 +98,16 @@ async function reportCommand(
     opts,
     openSource,
   );
+}
+
+/**
+ * Whose account a report covers, as its stdout line says it (issue 23 §1): the account of a fleet
+ * warehouse, the accounts of a report over several, or the store of one account (no id to name).
+ * Account ids are the warehouse's text: printed with no control or bidi character.
+ */
+function whose(accounts: readonly string[], location: string): string {
+  const shown = accounts.map((a) => terminalText(a, { oneLine: true }));
+  if (shown.length === 0) return `of the account synced into ${terminalText(location, { oneLine: true })}`;
+  if (shown.length === 1) return `of account ${shown[0]}`;
+  return `of ${shown.length} accounts (${shown.join(', ')})`;
 }
