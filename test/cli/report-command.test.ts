@@ -105,7 +105,8 @@ describe('seo-visibility report, on the terminal', () => {
     expect(all.out).toContain(
       'perplexity/sonar: 57.1% of 7 → 14.3% of 7 answers (−42.9 points, not significant at 95%)',
     );
-    expect(readFileSync(out, 'utf8')).toContain(
+    // Model names are API text, isolated in a <bdi> inside the line (report-bidi.test.ts).
+    expect(readFileSync(out, 'utf8').replace(/<\/?bdi>/g, '')).toContain(
       'Changes by model (significant or not): perplexity/sonar −42.9 points (not significant); openai/gpt-5 −40.0 points.',
     );
   });
