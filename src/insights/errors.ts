@@ -4,12 +4,13 @@ import { SeoVisibilityError } from '../index.js';
  * Why an insight query, the report or the MCP server could not do what was asked: `read_only` (a
  * statement that would write), `timeout` (the statement time limit), `query` (any other SQL error),
  * `connect` (the store cannot be opened or reached), `missing_peer` (an optional package is not
- * installed), `usage` (a bad option).
+ * installed), `usage` (a bad option), `cancelled` (the caller gave up: an MCP client's
+ * `notifications/cancelled`).
  * @internal
  */
 export class InsightError extends SeoVisibilityError {
   override name = 'InsightError' as const;
-  readonly code: 'read_only' | 'timeout' | 'query' | 'connect' | 'missing_peer' | 'usage';
+  readonly code: 'read_only' | 'timeout' | 'query' | 'connect' | 'missing_peer' | 'usage' | 'cancelled';
 
   constructor(code: InsightError['code'], message: string, options?: { cause?: unknown }) {
     super(message, options);
@@ -27,6 +28,16 @@ export function timeoutError(ms: number): InsightError {
     'timeout',
     `The query was stopped at its time limit of ${ms} ms: narrow it (a WHERE on project_id or a date, fewer joins) or ask for fewer rows`,
   );
+}
+
+/**
+ * The error of a query its caller cancelled (the `signal` of its QueryLimits aborted): the
+ * statement was stopped in the store too, the same from either store.
+ * @example `throw cancelledError()` (code `cancelled`)
+ * @internal
+ */
+export function cancelledError(): InsightError {
+  return new InsightError('cancelled', 'The query was cancelled by its caller and stopped in the store');
 }
 
 /** A connection string with its password replaced by `***`, for messages. @internal */

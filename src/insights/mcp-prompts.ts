@@ -3,7 +3,7 @@ import { checkAccount, isFleet } from './account-choice.js';
 import { InsightError } from './errors.js';
 import { briefRows } from './mcp-brief.js';
 import { fitPromptText } from './mcp-output.js';
-import type { ToolLimits, ToolScope } from './mcp-tools.js';
+import type { ToolCall, ToolLimits, ToolScope } from './mcp-tools.js';
 import { chooseProject } from './project-choice.js';
 import { aiVisibility, auditChanges, backlinkChanges, rankChanges } from './queries.js';
 import type { InsightSource } from './source.js';
@@ -14,8 +14,8 @@ export interface PromptDef {
   description: string;
   /** Its arguments (strings, as MCP prompts take them). */
   args: Record<string, z.ZodType<string | undefined>>;
-  /** The message the client sends its model. */
-  text(args: Record<string, string | undefined>): Promise<string>;
+  /** The message the client sends its model; `call.signal` aborts when the client cancels the request. */
+  text(args: Record<string, string | undefined>, call?: ToolCall): Promise<string>;
 }
 
 /** Rows of each list a prompt puts before the model: the biggest moves, not every keyword. */
@@ -54,14 +54,14 @@ export function storePrompts(source: InsightSource, limits: ToolLimits, scope: T
           ),
       }
     : ARGS;
-  const facts = async (a: Record<string, string | undefined>) => {
+  const facts = async (a: Record<string, string | undefined>, call?: ToolCall) => {
     const days = a['days'] === undefined ? 7 : Number(a['days']);
     if (!Number.isInteger(days) || days < 1 || days > 366)
       throw new InsightError(
         'usage',
         `days must be a whole number of days from 1 to 366, got ${JSON.stringify(a['days'])}`,
       );
-    const bounded = { timeoutMs: limits.timeoutMs };
+    const bounded = { timeoutMs: limits.timeoutMs, signal: call?.signal };
     const asked = open ? a['account'] : scope.account;
     if (open && asked !== undefined) await checkAccount(source, asked, 'account', bounded);
     const { id: project, account } = await chooseProject(
@@ -98,8 +98,8 @@ export function storePrompts(source: InsightSource, limits: ToolLimits, scope: T
       description:
         "A project's week in one read: ranking moves, AI visibility by model, referring domains gained and lost, new audit issues. From the synced store, no API request.",
       args,
-      text: async (a) => {
-        const { period_days, named, facts: data } = await facts(a);
+      text: async (a, call) => {
+        const { period_days, named, facts: data } = await facts(a, call);
         const ask = `Give me the weekly pulse of the SEO project ${named} over the last ${period_days} days: at most five bullets, the biggest change first, each with its figure, then one line on what to look at next. ${rules}\n\nThe figures, from the synced store:\n`;
         return fitPromptText(ask, data, limits.maxBytes);
       },
@@ -109,8 +109,8 @@ export function storePrompts(source: InsightSource, limits: ToolLimits, scope: T
       description:
         'What to tell a client about the last period: a short plain-language update (wins, risks, next steps) for the project. From the synced store, no API request.',
       args,
-      text: async (a) => {
-        const { period_days, named, facts: data } = await facts(a);
+      text: async (a, call) => {
+        const { period_days, named, facts: data } = await facts(a, call);
         const ask = `Draft a short update for the client of the SEO project ${named} on the last ${period_days} days, in plain language for a non-specialist: two or three wins, the risks worth their attention, and the next steps we propose. No jargon, no internal ids, and no claim the figures do not support. ${rules}\n\nThe figures, from the synced store:\n`;
         return fitPromptText(ask, data, limits.maxBytes);
       },

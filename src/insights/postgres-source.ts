@@ -1,7 +1,7 @@
 import { Socket } from 'node:net';
 import type { Client, ClientConfig } from 'pg';
 import { type TableColumns, quote, Sql } from './dialect.js';
-import { InsightError, loadPeer, redactUrl, timeoutError } from './errors.js';
+import { InsightError, cancelledError, loadPeer, redactUrl, timeoutError } from './errors.js';
 import { balancedParentheses } from './one-statement.js';
 import { refuseUnsafeRole } from './postgres-role-guard.js';
 import { POSTGRES_COLUMNS, columnsOf, viewStatements } from './schema-objects.js';
@@ -164,15 +164,25 @@ export async function openPostgresSource(
   let queue: Promise<unknown> = Promise.resolve();
   const query = (sql: string, params: readonly unknown[] = [], limits: QueryLimits = {}): Promise<QueryResult> => {
     const run = () => {
+      // Cancelled while waiting for its turn: never sent.
+      if (limits.signal?.aborted) return Promise.reject(cancelledError());
       const abandoned = { yes: false };
       const call = attempt(sql, params, limits, abandoned, true);
-      if (limits.timeoutMs === undefined) return call;
-      return withinTime(call, limits.timeoutMs + CLIENT_SLACK_MS, () => {
+      if (limits.timeoutMs === undefined && !limits.signal) return call;
+      // Past the time limit, or cancelled by the caller: the sessions are dropped, and the backend
+      // that ran the statement ends (client_connection_check_interval) instead of running on.
+      const stop = (error: InsightError) => {
         abandoned.yes = true;
         // Calls run one at a time: every live session is this call's (or one it was opening).
         for (const session of [...live]) drop(session);
-        return timeoutError(limits.timeoutMs as number);
-      });
+        return error;
+      };
+      return stopped(
+        call,
+        limits.timeoutMs === undefined ? undefined : limits.timeoutMs + CLIENT_SLACK_MS,
+        limits.signal,
+        (why) => stop(why === 'late' ? timeoutError(limits.timeoutMs as number) : cancelledError()),
+      );
     };
     const result = queue.then(run, run);
     queue = result.catch(() => undefined);
@@ -190,12 +200,33 @@ export async function openPostgresSource(
 
 /** `call`, or the error `onLate` returns once `ms` have passed without an answer. */
 function withinTime<T>(call: Promise<T>, ms: number, onLate: () => Error): Promise<T> {
+  return stopped(call, ms, undefined, onLate);
+}
+
+/**
+ * `call`, or the error `onStop` returns once `ms` have passed without an answer ('late') or
+ * `signal` aborts ('cancelled'), whichever comes first.
+ */
+function stopped<T>(
+  call: Promise<T>,
+  ms: number | undefined,
+  signal: AbortSignal | undefined,
+  onStop: (why: 'late' | 'cancelled') => Error,
+): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(onLate()), ms);
+  let onAbort: (() => void) | undefined;
+  const stop = new Promise<never>((_, reject) => {
+    if (ms !== undefined) timer = setTimeout(() => reject(onStop('late')), ms);
+    if (signal) {
+      onAbort = () => reject(onStop('cancelled'));
+      signal.addEventListener('abort', onAbort, { once: true });
+    }
   });
   call.catch(() => {}); // an abandoned call's own failure (its connection destroyed) is not news
-  return Promise.race([call, late]).finally(() => clearTimeout(timer));
+  return Promise.race([call, stop]).finally(() => {
+    clearTimeout(timer);
+    if (onAbort) signal?.removeEventListener('abort', onAbort);
+  });
 }
 
 async function runReadOnly(

@@ -26,6 +26,12 @@ export interface QueryLimits {
    * too: a server that stops answering cannot hold the caller past the limit. Default: none.
    */
   timeoutMs?: number | undefined;
+  /**
+   * The caller gives up when it aborts (an MCP client's `notifications/cancelled`): the statement
+   * is stopped in the store too (PostgreSQL: the session is dropped, so its backend ends; SQLite:
+   * the reader child is killed), and the call fails with InsightError `cancelled`. Default: none.
+   */
+  signal?: AbortSignal | undefined;
 }
 
 /**

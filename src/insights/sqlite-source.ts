@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Sql } from './dialect.js';
-import { InsightError, timeoutError } from './errors.js';
+import { InsightError, cancelledError, timeoutError } from './errors.js';
 import { SQLITE_COLUMNS, columnsOf, viewStatements } from './schema-objects.js';
 import type { InsightSource, QueryLimits, QueryResult } from './source.js';
 import { SQLITE_READER_PROGRAM } from './sqlite-reader-child.js';
@@ -69,8 +69,10 @@ class SqliteReader {
   }
 
   query(sql: string, params: readonly unknown[], limits: QueryLimits): Promise<QueryResult> {
-    const run = () =>
-      this.#call(
+    const run = () => {
+      // Cancelled while waiting for its turn: never sent.
+      if (limits.signal?.aborted) return Promise.reject(cancelledError());
+      return this.#call(
         {
           sql,
           params: params.map(sqlParam),
@@ -78,7 +80,9 @@ class SqliteReader {
           ...(limits.maxBytes === undefined ? {} : { maxBytes: limits.maxBytes }),
         },
         limits.timeoutMs,
+        limits.signal,
       );
+    };
     // One statement at a time: a timeout kills the process, which must not take a neighbour with it.
     const result = this.#queue.then(run, run);
     this.#queue = result.catch(() => undefined);
@@ -90,27 +94,38 @@ class SqliteReader {
     this.#child = undefined;
   }
 
-  async #call(message: Record<string, unknown>, timeoutMs: number | undefined): Promise<QueryResult> {
+  async #call(
+    message: Record<string, unknown>,
+    timeoutMs: number | undefined,
+    signal?: AbortSignal | undefined,
+  ): Promise<QueryResult> {
     if (!this.#child) await this.#start();
     const child = this.#child as ChildProcess;
     const id = this.#next++;
     const reply = await new Promise<Reply>((resolve, reject) => {
-      const timer =
-        timeoutMs === undefined
-          ? undefined
-          : setTimeout(() => {
-              this.#pending.delete(id);
-              this.close();
-              reject(timeoutError(timeoutMs));
-            }, timeoutMs);
+      // A statement stopped early (its time limit, its caller cancelling) is stopped by killing the
+      // child: SQLite cannot be interrupted from JavaScript, and a busy child would hold every later call.
+      const stop = (error: InsightError) => {
+        this.#pending.delete(id);
+        settled();
+        this.close();
+        reject(error);
+      };
+      const timer = timeoutMs === undefined ? undefined : setTimeout(() => stop(timeoutError(timeoutMs)), timeoutMs);
+      const onAbort = () => stop(cancelledError());
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const settled = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      };
       this.#pending.set(id, {
         child,
         resolve: (r) => {
-          clearTimeout(timer);
+          settled();
           resolve(r);
         },
         reject: (e) => {
-          clearTimeout(timer);
+          settled();
           reject(e);
         },
       });

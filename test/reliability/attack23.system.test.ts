@@ -1,0 +1,162 @@
+/**
+ * Attack (session 4, issue 23) on the MCP server's queries against the real stores: PostgreSQL
+ * (test/helpers/postgres-server.ts) and SQLite through its reader child process. Each row is a
+ * defect the last review left, driven with the MCP SDK's own client where the client is the attacker.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMcpServer } from '../../src/insights/mcp-server.js';
+import { storeTools } from '../../src/insights/mcp-tools.js';
+import { openSource } from '../../src/insights/open-source.js';
+import type { InsightSource } from '../../src/insights/source.js';
+import { postgresStore, runSync, sqliteStore } from '../../src/sync/index.js';
+import { type TestPostgres, startPostgres } from '../helpers/postgres-server.js';
+import { fixtureWrites } from '../insights/support.js';
+import { type Account, startAccount } from '../sync/support/account.js';
+import { useReport } from './support/report.js';
+
+const report = useReport('attack23-system');
+
+const SCHEMA = 'seo_visibility';
+/** A time limit far past the test: a statement must stop because it was cancelled, not timed out. */
+const LIMITS = { maxRows: 100, maxBytes: 20_000, timeoutMs: 120_000 };
+
+let postgres: TestPostgres;
+let account: Account;
+let admin: pg.Client;
+let dir: string;
+let sqliteFile: string;
+
+beforeAll(async () => {
+  postgres = await startPostgres();
+  account = await startAccount({ keywords: 4 });
+  await runSync(account.client, { projects: 'all' }, { store: postgresStore(postgres.url), now: account.now });
+  admin = new pg.Client({ connectionString: postgres.url });
+  admin.on('error', () => undefined);
+  await admin.connect();
+  dir = mkdtempSync(join(tmpdir(), 'attack23-'));
+  sqliteFile = join(dir, 'seo.db');
+  const store = sqliteStore(sqliteFile);
+  await store.open();
+  await store.commit({ writes: fixtureWrites() });
+  await store.close();
+}, 240_000);
+
+afterAll(async () => {
+  await admin?.end().catch(() => undefined);
+  await postgres?.stop();
+  await account?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** The MCP SDK's client, in memory, over the tools of `source`. */
+async function agentOver(source: InsightSource) {
+  const server = await createMcpServer({
+    tools: storeTools(source, LIMITS),
+    redact: (t) => t,
+    maxBytes: LIMITS.maxBytes,
+  });
+  const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: 'attack23', version: '1.0.0' });
+  await client.connect(clientSide);
+  return client;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls `check` every 100 ms until it holds or `ms` pass; whether it held. */
+async function within(ms: number, check: () => Promise<boolean> | boolean): Promise<boolean> {
+  const end = Date.now() + ms;
+  for (;;) {
+    if (await check()) return true;
+    if (Date.now() > end) return false;
+    await sleep(100);
+  }
+}
+
+/** A cancelled `sql` call: started, cancelled once `running()` says its statement runs, and its outcome. */
+async function cancelled(client: Client, query: string, running: () => Promise<boolean> | boolean) {
+  const controller = new AbortController();
+  const call = client.callTool({ name: 'sql', arguments: { query } }, undefined, { signal: controller.signal }).then(
+    () => 'answered',
+    (error: Error) => `rejected: ${error.message}`,
+  );
+  expect(await within(20_000, running)).toBe(true);
+  controller.abort('the user pressed stop');
+  return call;
+}
+
+describe('MCP cancellation stops the query in the store', () => {
+  it('PostgreSQL: the backend running a cancelled sql call ends within seconds, and the next call answers', async () => {
+    const source = await openSource({ postgres: postgres.url, schema: SCHEMA });
+    const client = await agentOver(source);
+    try {
+      const busy = async () =>
+        Number(
+          (
+            await admin.query(
+              "SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%pg_sleep(60)%' AND pid <> pg_backend_pid()",
+            )
+          ).rows[0].n,
+        ) > 0;
+      const outcome = await cancelled(client, 'SELECT pg_sleep(60) AS slept', busy);
+      expect(outcome).toMatch(/^rejected/);
+      const ended = await within(5000, async () => !(await busy()));
+      report.check({
+        area: 'MCP (session 4): cancellation',
+        input: 'PostgreSQL: notifications/cancelled for a running SELECT pg_sleep(60)',
+        cases: 1,
+        expected: 'the call rejected',
+        observed: outcome.startsWith('rejected') ? 'the call rejected' : outcome,
+        expectedServer: 'backend ended within 5 s',
+        serverSaw: ended ? 'backend ended within 5 s' : 'backend still running pg_sleep after 5 s',
+      });
+      const next = await client.callTool({ name: 'sql', arguments: { query: 'SELECT 1 AS one' } });
+      expect(next.isError).toBeFalsy();
+    } finally {
+      await client.close();
+      await source.close();
+    }
+  }, 60_000);
+
+  it('SQLite: the reader child running a cancelled sql call is stopped, and the next call answers', async () => {
+    const source = await openSource({ db: sqliteFile, schema: SCHEMA });
+    const client = await agentOver(source);
+    /** This process's SQLite reader children (their program reads node:sqlite). */
+    const readers = () =>
+      execFileSync('ps', ['-o', 'args=', '--ppid', String(process.pid)], { encoding: 'utf8' })
+        .split('\n')
+        .filter((line) => line.includes('node:sqlite')).length;
+    try {
+      const slow =
+        'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 100000000000) SELECT count(*) AS n FROM c';
+      const started = Date.now();
+      const outcome = await cancelled(client, slow, () => Date.now() - started > 1500);
+      expect(outcome).toMatch(/^rejected/);
+      const stopped = await within(3000, () => readers() === 0);
+      report.check({
+        area: 'MCP (session 4): cancellation',
+        input: 'SQLite: notifications/cancelled for a running recursive count to 1e11',
+        cases: 1,
+        expected: 'the call rejected',
+        observed: outcome.startsWith('rejected') ? 'the call rejected' : outcome,
+        expectedServer: 'reader child stopped within 3 s',
+        serverSaw: stopped
+          ? 'reader child stopped within 3 s'
+          : `${readers()} reader child(ren) still running after 3 s`,
+      });
+      const next = await client.callTool({ name: 'sql', arguments: { query: 'SELECT 1 AS one' } });
+      expect(next.isError).toBeFalsy();
+    } finally {
+      await client.close();
+      await source.close();
+    }
+  }, 60_000);
+});
