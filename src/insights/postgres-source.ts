@@ -25,6 +25,11 @@ export interface PostgresSourceOptions {
    * postgres-role-guard.ts). The report, whose SQL is its own, reads with any role.
    */
   forAgents?: boolean | undefined;
+  /**
+   * The time limit of every query that sets none of its own, and of opening the store, in
+   * milliseconds (`report --timeout`): a frozen server cannot hold the report forever. Default: none.
+   */
+  timeoutMs?: number | undefined;
 }
 
 interface Session {
@@ -127,7 +132,17 @@ export async function openPostgresSource(
     }
   };
 
-  current = await open();
+  // Opening is bounded too: a server that accepts the connection and then freezes answers no SET.
+  current =
+    options.timeoutMs === undefined
+      ? await open()
+      : await withinTime(open(), options.timeoutMs + CLIENT_SLACK_MS, () => {
+          for (const session of [...live]) drop(session);
+          return new InsightError(
+            'connect',
+            `PostgreSQL at ${location} did not answer within the time limit of ${options.timeoutMs} ms while the store was opened`,
+          );
+        });
 
   /** One call, on the open session or a new one; a connection lost before an answer is tried once more on a new one (reads only, so safe to repeat). */
   const attempt = async (
@@ -162,7 +177,9 @@ export async function openPostgresSource(
   };
 
   let queue: Promise<unknown> = Promise.resolve();
-  const query = (sql: string, params: readonly unknown[] = [], limits: QueryLimits = {}): Promise<QueryResult> => {
+  const query = (sql: string, params: readonly unknown[] = [], given: QueryLimits = {}): Promise<QueryResult> => {
+    // A query that sets no time limit of its own gets the source's (report --timeout).
+    const limits = { ...given, timeoutMs: given.timeoutMs ?? options.timeoutMs };
     const run = () => {
       // Cancelled while waiting for its turn: never sent.
       if (limits.signal?.aborted) return Promise.reject(cancelledError());

@@ -18,10 +18,14 @@ const SQLITE_AUTH = 23;
 
 /**
  * Opens a SQLite store read-only, in a child process (see sqlite-reader-child.ts for why), with
- * the insight views of this version in front as temporary views.
+ * the insight views of this version in front as temporary views. `timeoutMs`: the time limit of
+ * every query that sets none of its own.
  * @internal
  */
-export async function openSqliteSource(file: string): Promise<InsightSource> {
+export async function openSqliteSource(
+  file: string,
+  options: { timeoutMs?: number | undefined } = {},
+): Promise<InsightSource> {
   const path = resolve(file);
   if (!existsSync(path))
     throw new InsightError('connect', `No SQLite store at ${path}: run \`seo-visibility sync --db ${file}\` first`);
@@ -37,7 +41,9 @@ export async function openSqliteSource(file: string): Promise<InsightSource> {
       dialect: 'sqlite',
       location: path,
       columns,
-      query: (sql, params = [], limits = {}) => reader.query(sql, params, limits),
+      // A query that sets no time limit of its own gets the source's (report --timeout).
+      query: (sql, params = [], limits = {}) =>
+        reader.query(sql, params, { ...limits, timeoutMs: limits.timeoutMs ?? options.timeoutMs }),
       close: async () => reader.close(),
     };
   } catch (error) {

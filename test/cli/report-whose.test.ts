@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { buildProgram } from '../../src/cli/program.js';
 import type { InsightSource } from '../../src/insights/source.js';
 import { fleetDb, inProcessSource } from '../insights/fleet-store.js';
@@ -14,7 +14,13 @@ import { useReport } from '../reliability/support/report.js';
 
 const report = useReport('attack23-report-whose');
 let source: InsightSource;
-vi.mock('../../src/insights/open-source.js', () => ({ openSource: async () => source }));
+let opened: { timeoutMs?: number } | undefined;
+vi.mock('../../src/insights/open-source.js', () => ({
+  openSource: async (options: { timeoutMs?: number }) => {
+    opened = options;
+    return source;
+  },
+}));
 
 const dir = mkdtempSync(join(tmpdir(), 'report-whose-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -47,5 +53,15 @@ describe('report: the line on stdout says whose account the file covers', () => 
       observed: line.test(out) ? 'the stdout line names the account(s)' : out.trim(),
       serverSaw: '-',
     });
+  });
+});
+
+describe('report --timeout: the time limit of one query, as mcp has', () => {
+  it('reaches the store (default 5 minutes), and a given one replaces it', async () => {
+    source = inProcessSource(fleetDb(['acme']));
+    await stdoutOf(['--out', join(dir, 'r.html')]);
+    expect(opened?.timeoutMs).toBe(300_000);
+    await stdoutOf(['--timeout', '1500', '--out', join(dir, 'r.html')]);
+    expect(opened?.timeoutMs).toBe(1500);
   });
 });

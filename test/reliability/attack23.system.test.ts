@@ -160,3 +160,39 @@ describe('MCP cancellation stops the query in the store', () => {
     }
   }, 60_000);
 });
+
+describe('report --postgres has a time limit', () => {
+  it('a frozen backend stops a report query at the --timeout, in the store and on this side', async () => {
+    const source = await openSource({ postgres: postgres.url, schema: SCHEMA, timeoutMs: 1000 });
+    const backend = Number(
+      (
+        await admin.query(
+          "SELECT pid FROM pg_stat_activity WHERE application_name = 'seo-visibility insights' AND datname = current_database() ORDER BY backend_start DESC LIMIT 1",
+        )
+      ).rows[0].pid,
+    );
+    process.kill(backend, 'SIGSTOP');
+    let outcome: string;
+    try {
+      // A report's query sets no limit of its own: the source's applies.
+      outcome = await Promise.race([
+        source.query('SELECT count(*) AS n FROM projects_list').then(
+          () => 'answered',
+          (error: Error) => `failed: ${error.message}`,
+        ),
+        sleep(10_000).then(() => 'still waiting after 10 s'),
+      ]);
+    } finally {
+      process.kill(backend, 'SIGCONT');
+      await source.close();
+    }
+    report.check({
+      area: 'report (session 4): time limit',
+      input: 'PostgreSQL backend frozen (SIGSTOP) under a report query, --timeout 1000',
+      cases: 1,
+      expected: 'stopped at the time limit',
+      observed: /time limit of 1000 ms/.test(outcome) ? 'stopped at the time limit' : outcome,
+      serverSaw: '-',
+    });
+  }, 60_000);
+});
