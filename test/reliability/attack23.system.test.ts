@@ -4,7 +4,7 @@
  * defect the last review left, driven with the MCP SDK's own client where the client is the attacker.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -194,5 +194,70 @@ describe('report --postgres has a time limit', () => {
       observed: /time limit of 1000 ms/.test(outcome) ? 'stopped at the time limit' : outcome,
       serverSaw: '-',
     });
+  }, 60_000);
+});
+
+describe('SQLite: the byte cap holds while reading, before a huge cell is built in JavaScript', () => {
+  /** Peak resident memory (VmHWM) of this process's SQLite reader child, in MB. */
+  const readerPeakMb = () => {
+    const line = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(process.pid)], { encoding: 'utf8' })
+      .split('\n')
+      .find((l) => l.includes('node:sqlite'));
+    const pid = Number(line?.trim().split(/\s+/)[0]);
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Math.round(Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1]) / 1024);
+  };
+
+  it.each([
+    ['SELECT zeroblob(400000000) AS big', 150],
+    ["SELECT 1 AS n, printf('%.*c', 200000000, 'x') AS big", 150],
+  ])(
+    '%s is cut by bytes with the reader child under %i MB at its peak',
+    async (query, mb) => {
+      const source = await openSource({ db: sqliteFile, schema: SCHEMA });
+      try {
+        const result = await source.query(query, [], { maxRows: 50, maxBytes: 20_000, timeoutMs: 60_000 });
+        expect(result).toMatchObject({ rows: [], truncated: true, cutBy: 'bytes' });
+        const peak = readerPeakMb();
+        report.check({
+          area: 'MCP (session 4): caps',
+          input: `SQLite: ${query}, byte cap 20,000`,
+          cases: 1,
+          expected: 'cut by bytes',
+          observed: `cut by ${result.cutBy}`,
+          expectedServer: `reader peak under ${mb} MB`,
+          serverSaw: peak < mb ? `reader peak under ${mb} MB` : `reader peak ${peak} MB`,
+        });
+      } finally {
+        await source.close();
+      }
+    },
+    120_000,
+  );
+
+  it('a result that fits comes back whole, in its order, with duplicate column names as before', async () => {
+    const source = await openSource({ db: sqliteFile, schema: SCHEMA });
+    try {
+      const result = await source.query(
+        "SELECT x, 'y' AS x, x * 2 AS d FROM (SELECT column1 AS x FROM (VALUES (3), (1), (2))) ORDER BY d DESC -- a trailing comment",
+        [],
+        { maxRows: 50, maxBytes: 20_000, timeoutMs: 60_000 },
+      );
+      expect(result.rows).toEqual([
+        { x: 'y', d: 6 },
+        { x: 'y', d: 4 },
+        { x: 'y', d: 2 },
+      ]);
+      // A value past the cap but under 1 MB, measured inside the query, is no reason to cut.
+      const measured = await source.query("SELECT length(printf('%.*c', 500000, 'x')) AS n", [], {
+        maxRows: 5,
+        maxBytes: 20_000,
+      });
+      expect(measured.rows).toEqual([{ n: 500_000 }]);
+      const pragma = await source.query('PRAGMA table_info(projects_list)', [], { maxRows: 5, maxBytes: 20_000 });
+      expect(pragma.rows.length).toBeGreaterThan(0);
+    } finally {
+      await source.close();
+    }
   }, 60_000);
 });
