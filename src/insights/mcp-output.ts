@@ -1,3 +1,5 @@
+import { TABLE_SCHEMAS } from '../sync/datasets/datasets.js';
+
 /**
  * What a tool's result looks like to the agent: JSON that fits its context. Every row list is cut so
  * the whole text stays under the size cap (rows may be short while a value is huge), and says so;
@@ -79,7 +81,12 @@ function fitted(result: Record<string, unknown>, maxBytes: number): Record<strin
   return { ...out, truncated: true, note };
 }
 
-/** JSON.stringify's replacer: Dates and timestamp texts as UTC ISO, BigInts as numbers where exact, BLOBs as `\x` hex. */
+/**
+ * JSON.stringify's replacer: Dates, and the texts of the store's timestamp columns, as UTC ISO;
+ * BigInts as numbers where exact; BLOBs as `\x` hex. A text is rewritten only under the name of a
+ * column the store declares a timestamp (SQLite keeps the API's text, PostgreSQL's row_to_json
+ * writes `+00:00`): a keyword or a prompt that looks like a timestamp comes back as stored.
+ */
 export function jsonValue(this: unknown, key: string, value: unknown): unknown {
   const raw = isRecord(this) ? this[key] : value;
   if (raw instanceof Date) return Number.isNaN(raw.getTime()) ? null : raw.toISOString();
@@ -89,12 +96,25 @@ export function jsonValue(this: unknown, key: string, value: unknown): unknown {
     return value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= BigInt(Number.MIN_SAFE_INTEGER)
       ? Number(value)
       : value.toString();
-  if (typeof value === 'string' && TIMESTAMP.test(value) && realDate(value)) {
+  if (typeof value === 'string' && isTimestampColumn(key) && TIMESTAMP.test(value) && realDate(value)) {
     const at = new Date(value);
     return Number.isNaN(at.getTime()) ? value : at.toISOString();
   }
   return value;
 }
+
+/** The columns the store declares timestamps (createdAt, checked_at, completed_at…), by name: no name is a timestamp in one table and text in another. */
+const TIMESTAMP_COLUMNS: ReadonlySet<string> = new Set(
+  Object.values(TABLE_SCHEMAS).flatMap((table) =>
+    Object.entries(table.types)
+      .filter(([, type]) => type === 'timestamp')
+      .map(([column]) => column),
+  ),
+);
+
+/** A timestamp column of the store, or a view's copy of one from the period before (`previous_completed_at`). */
+const isTimestampColumn = (key: string): boolean =>
+  TIMESTAMP_COLUMNS.has(key) || (key.startsWith('previous_') && TIMESTAMP_COLUMNS.has(key.slice('previous_'.length)));
 
 /** A date and time with an offset (what timestamptz and the API's timestamps look like). */
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}(:?\d{2})?)$/;

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { briefRows } from '../../src/insights/mcp-brief.js';
-import { cutText } from '../../src/insights/mcp-output.js';
+import { cutText, toolText } from '../../src/insights/mcp-output.js';
 import { storePrompts } from '../../src/insights/mcp-prompts.js';
 import type { InsightSource } from '../../src/insights/source.js';
 import { agentOf, fixtureSource } from '../insights/mcp-support.js';
@@ -76,5 +76,42 @@ describe('cutText: the hard cap on a prompt message', () => {
     expect(Buffer.byteLength(cut)).toBeLessThanOrEqual(1000);
     expect(cut).not.toMatch(/\uFFFD/);
     expect(cut).toMatch(/\[cut to fit the size cap of 1,000 bytes\]$/);
+  });
+});
+
+describe('timestamps in tool output: only the store’s timestamp columns are rewritten', () => {
+  const out = (row: Record<string, unknown>) => JSON.parse(toolText({ rows: [row] }, 10_000)).rows[0];
+
+  it.each([
+    ['keyword', '2026-03-08 12:00:00+02'],
+    ['prompt', '2026-03-08T12:00:00+02:00'],
+    ['title', '2024-02-29T23:30Z'],
+    ['domain', '2026-03-08T10:00:00Z'],
+  ])('a %s whose text looks like a timestamp (%s) comes back as stored', (column, text) => {
+    const seen = out({ [column]: text })[column];
+    report.check({
+      area: 'MCP (session 4): output',
+      input: `a ${column} stored as the text ${text}`,
+      cases: 1,
+      expected: text,
+      observed: String(seen),
+      serverSaw: '-',
+    });
+  });
+
+  it('timestamp columns of the store (and the views’ previous_… copies) and Dates still read as UTC ISO', () => {
+    expect(
+      out({
+        checked_at: '2026-03-08T12:00:00+02:00',
+        createdAt: '2026-03-08 10:00:00+00',
+        previous_completed_at: '2026-02-01T00:00:00Z',
+        at: new Date(Date.UTC(2026, 2, 8, 10)),
+      }),
+    ).toEqual({
+      checked_at: '2026-03-08T10:00:00.000Z',
+      createdAt: '2026-03-08T10:00:00.000Z',
+      previous_completed_at: '2026-02-01T00:00:00.000Z',
+      at: '2026-03-08T10:00:00.000Z',
+    });
   });
 });
