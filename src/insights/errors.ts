@@ -40,6 +40,18 @@ export function cancelledError(): InsightError {
   return new InsightError('cancelled', 'The query was cancelled by its caller and stopped in the store');
 }
 
+/**
+ * The longest wait a timer holds (2^31 − 1 ms, 24.8 days): Node fires a longer setTimeout at once
+ * (a warning, then 1 ms), and PostgreSQL's statement_timeout takes no more. A longer time limit
+ * (`--timeout 3000000000`) is held as this one, not as none.
+ * @example `setTimeout(stop, timerMs(limit))`
+ * @internal
+ */
+export function timerMs(ms: number): number {
+  return Math.max(1, Math.min(Math.trunc(ms), MAX_TIMER_MS));
+}
+const MAX_TIMER_MS = 2_147_483_647;
+
 /** A connection string with its password replaced by `***`, for messages. @internal */
 export function redactUrl(url: string): string {
   try {

@@ -1,7 +1,7 @@
 import { Socket } from 'node:net';
 import type { Client, ClientConfig } from 'pg';
 import { type TableColumns, quote, Sql } from './dialect.js';
-import { InsightError, cancelledError, loadPeer, redactUrl, timeoutError } from './errors.js';
+import { InsightError, cancelledError, loadPeer, redactUrl, timeoutError, timerMs } from './errors.js';
 import { balancedParentheses } from './one-statement.js';
 import { refuseUnsafeRole } from './postgres-role-guard.js';
 import { POSTGRES_COLUMNS, columnsOf, viewStatements } from './schema-objects.js';
@@ -233,7 +233,7 @@ function stopped<T>(
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
   const stop = new Promise<never>((_, reject) => {
-    if (ms !== undefined) timer = setTimeout(() => reject(onStop('late')), ms);
+    if (ms !== undefined) timer = setTimeout(() => reject(onStop('late')), timerMs(ms));
     if (signal) {
       onAbort = () => reject(onStop('cancelled'));
       signal.addEventListener('abort', onAbort, { once: true });
@@ -285,7 +285,7 @@ async function runReadOnly(
   await client.query('BEGIN READ ONLY');
   try {
     if (limits.timeoutMs !== undefined)
-      await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.trunc(limits.timeoutMs))}`);
+      await client.query(`SET LOCAL statement_timeout = ${timerMs(limits.timeoutMs)}`);
     const result = await client.query({ text: capped, values: [...params], queryMode: 'extended' } as never);
     const rows = (result as unknown as { rows: ResultRow[] }).rows;
     if (kind === 'rows' && agents) return fromJsonRows(rows, maxRows, limits.maxBytes as number);

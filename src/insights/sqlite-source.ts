@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Sql } from './dialect.js';
-import { InsightError, cancelledError, timeoutError } from './errors.js';
+import { InsightError, cancelledError, timeoutError, timerMs } from './errors.js';
 import { SQLITE_COLUMNS, columnsOf, viewStatements } from './schema-objects.js';
 import type { InsightSource, QueryLimits, QueryResult } from './source.js';
 import { SQLITE_READER_PROGRAM } from './sqlite-reader-child.js';
@@ -117,7 +117,8 @@ class SqliteReader {
         this.close();
         reject(error);
       };
-      const timer = timeoutMs === undefined ? undefined : setTimeout(() => stop(timeoutError(timeoutMs)), timeoutMs);
+      const timer =
+        timeoutMs === undefined ? undefined : setTimeout(() => stop(timeoutError(timeoutMs)), timerMs(timeoutMs));
       const onAbort = () => stop(cancelledError());
       signal?.addEventListener('abort', onAbort, { once: true });
       const settled = () => {

@@ -261,3 +261,34 @@ describe('SQLite: the byte cap holds while reading, before a huge cell is built 
     }
   }, 60_000);
 });
+
+describe('a time limit past what a timer holds (--timeout 3000000000, 35 days)', () => {
+  it.each([
+    ['SQLite', () => openSource({ db: sqliteFile, schema: SCHEMA })],
+    ['PostgreSQL', () => openSource({ postgres: postgres.url, schema: SCHEMA })],
+  ])(
+    '%s: a quick query answers instead of stopping at once',
+    async (store, open) => {
+      const source = await open();
+      try {
+        const outcome = await source
+          .query('SELECT 1 AS one', [], { maxRows: 5, maxBytes: 20_000, timeoutMs: 3_000_000_000 })
+          .then(
+            (r) => `answered ${JSON.stringify(r.rows)}`,
+            (error: Error) => `failed: ${error.message.slice(0, 100)}`,
+          );
+        report.check({
+          area: 'MCP (session 4): bad arguments',
+          input: `${store}: SELECT 1 under a time limit of 3,000,000,000 ms`,
+          cases: 1,
+          expected: 'answered [{"one":1}]',
+          observed: outcome,
+          serverSaw: '-',
+        });
+      } finally {
+        await source.close();
+      }
+    },
+    60_000,
+  );
+});
