@@ -51,6 +51,28 @@ export function cutText(text: string, maxBytes: number): string {
   return `${start}${mark}`;
 }
 
+/**
+ * `rows` with the texts of the `columns` that hold timestamps (QueryResult.timestamps) read as
+ * Dates, so the output writes them as UTC ISO whatever the column is called; a text that is no
+ * real date and time stays as it is.
+ * @example `withTimestamps([{ created: '2026-03-08T10:00:00Z' }], ['created'])`
+ * @internal
+ */
+export function withTimestamps<T extends Record<string, unknown>>(rows: T[], columns: readonly string[] = []): T[] {
+  if (!columns.length) return rows;
+  return rows.map((row) => {
+    const out: Record<string, unknown> = { ...row };
+    for (const column of columns) {
+      const value = out[column];
+      if (typeof value === 'string' && TIMESTAMP.test(value) && realDate(value)) {
+        const at = new Date(value);
+        if (!Number.isNaN(at.getTime())) out[column] = at;
+      }
+    }
+    return out as T;
+  });
+}
+
 /** The note of a result cut to the size cap (the agent learns why, and what to do). */
 export function sizeNote(maxBytes: number): string {
   return `Cut to fit the size cap of ${maxBytes.toLocaleString('en-US')} bytes: select fewer or shorter columns (e.g. left(column, 200)), add a WHERE or an aggregate, or ask for fewer rows.`;

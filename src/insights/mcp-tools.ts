@@ -3,7 +3,7 @@ import { checkAccount, isFleet } from './account-choice.js';
 import { sqlLiteral } from './dialect.js';
 import { DEFAULT_DAYS, aiVisibility, auditChanges, backlinkChanges, rankChanges } from './queries.js';
 import { oneStatement } from './one-statement.js';
-import { sizeNote } from './mcp-output.js';
+import { sizeNote, withTimestamps } from './mcp-output.js';
 import { chooseProject } from './project-choice.js';
 import { describeSchema } from './schema-docs.js';
 import type { InsightSource, QueryLimits, ResultRow } from './source.js';
@@ -185,7 +185,7 @@ export function storeTools(source: InsightSource, limits: ToolLimits, scope: Too
             ? sizeNote(limits.maxBytes)
             : `Cut at ${maxRows} rows (the row cap): add a WHERE, an aggregate or a LIMIT to see what matters.`;
         return {
-          rows: result.rows,
+          rows: withTimestamps(result.rows, result.timestamps),
           row_count: result.rows.length,
           truncated: result.truncated,
           ...(result.truncated ? { note } : {}),

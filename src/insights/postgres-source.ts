@@ -14,6 +14,8 @@ type PgModule = { default: { Client: new (config: ClientConfig) => Client } };
 const READ_ONLY_SQL_TRANSACTION = '25006';
 const QUERY_CANCELED = '57014';
 const FEATURE_NOT_SUPPORTED = '0A000';
+/** PostgreSQL's type oid of timestamptz (the store's timestamps). */
+const TIMESTAMPTZ = 1184;
 
 /** Time a call may take past its statement time limit on this side: BEGIN, ROLLBACK and the reset around the statement. */
 const CLIENT_SLACK_MS = 250;
@@ -286,9 +288,23 @@ async function runReadOnly(
   try {
     if (limits.timeoutMs !== undefined)
       await client.query(`SET LOCAL statement_timeout = ${timerMs(limits.timeoutMs)}`);
+    // An agent's rows arrive as JSON text, whose timestamps are plain strings: their columns are
+    // read from the statement's own result type first (no row is produced: LIMIT 0).
+    const timestamps =
+      kind === 'rows' && agents
+        ? (
+            (await client.query({
+              text: `SELECT * FROM (\n${text}\n) AS seo_visibility_row LIMIT 0`,
+              values: [...params],
+              queryMode: 'extended',
+            } as never)) as unknown as { fields: Array<{ name: string; dataTypeID: number }> }
+          ).fields
+            .filter((f) => f.dataTypeID === TIMESTAMPTZ)
+            .map((f) => f.name)
+        : undefined;
     const result = await client.query({ text: capped, values: [...params], queryMode: 'extended' } as never);
     const rows = (result as unknown as { rows: ResultRow[] }).rows;
-    if (kind === 'rows' && agents) return fromJsonRows(rows, maxRows, limits.maxBytes as number);
+    if (kind === 'rows' && agents) return { ...fromJsonRows(rows, maxRows, limits.maxBytes as number), timestamps };
     if (agents) return cutToSize(rows, maxRows, limits.maxBytes as number);
     return {
       rows: rows.slice(0, maxRows),

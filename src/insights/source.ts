@@ -9,6 +9,12 @@ export interface QueryResult {
   truncated: boolean;
   /** Which cap cut the result, when `truncated`: the row cap or the size cap. */
   cutBy?: 'rows' | 'bytes' | undefined;
+  /**
+   * Under a size cap (an agent's SQL): the result's columns that hold timestamps by the store's
+   * types, whatever they are named (PostgreSQL: timestamptz columns; SQLite, whose columns are
+   * untyped: columns read straight from a timestamp column of the store, aliased or not).
+   */
+  timestamps?: string[] | undefined;
 }
 
 /** Limits on one query. @internal */

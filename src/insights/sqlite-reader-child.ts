@@ -82,7 +82,14 @@ process.on('message', (m) => {
     } finally {
       if (limited) db.limits.length = limit;
     }
-    reply({ id: m.id, rows, truncated: cutBy !== undefined, cutBy });
+    // The columns read straight from a timestamp column of the store (aliased or not): SQLite
+    // keeps the API's text, and the output reads them as UTC ISO, as PostgreSQL's timestamptz.
+    let timestamps;
+    if (m.timestampColumns && typeof statement.columns === 'function') {
+      const known = new Set(m.timestampColumns);
+      timestamps = statement.columns().filter((c) => c.table && c.column && known.has(c.table + '.' + c.column)).map((c) => c.name);
+    }
+    reply({ id: m.id, rows, truncated: cutBy !== undefined, cutBy, timestamps });
   } catch (error) {
     failure(m.id, error);
   }

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { TABLE_SCHEMAS } from '../sync/datasets/datasets.js';
 import { Sql } from './dialect.js';
 import { InsightError, cancelledError, timeoutError, timerMs } from './errors.js';
 import { SQLITE_COLUMNS, columnsOf, viewStatements } from './schema-objects.js';
@@ -12,6 +13,13 @@ interface Reply extends Partial<QueryResult> {
   error?: string;
   errcode?: number;
 }
+
+/** The store's timestamp columns as `table.column`: SQLite's columns are untyped, the dataset schemas say which. */
+const TIMESTAMP_COLUMNS = Object.values(TABLE_SCHEMAS).flatMap((t) =>
+  Object.entries(t.types)
+    .filter(([, type]) => type === 'timestamp')
+    .map(([column]) => `${t.table}.${column}`),
+);
 
 const SQLITE_READONLY = 8;
 const SQLITE_AUTH = 23;
@@ -83,7 +91,7 @@ class SqliteReader {
           sql,
           params: params.map(sqlParam),
           maxRows: limits.maxRows ?? Number.MAX_SAFE_INTEGER,
-          ...(limits.maxBytes === undefined ? {} : { maxBytes: limits.maxBytes }),
+          ...(limits.maxBytes === undefined ? {} : { maxBytes: limits.maxBytes, timestampColumns: TIMESTAMP_COLUMNS }),
         },
         limits.timeoutMs,
         limits.signal,
@@ -147,7 +155,12 @@ class SqliteReader {
       }
       throw new InsightError('query', `SQLite: ${reply.error}`);
     }
-    return { rows: reply.rows ?? [], truncated: reply.truncated ?? false, cutBy: reply.cutBy };
+    return {
+      rows: reply.rows ?? [],
+      truncated: reply.truncated ?? false,
+      cutBy: reply.cutBy,
+      ...(reply.timestamps ? { timestamps: reply.timestamps } : {}),
+    };
   }
 
   async #start(): Promise<void> {

@@ -257,13 +257,9 @@ describe.each([
   });
 
   it('sql: timestamps read the same from either store (UTC ISO 8601), camelCase columns quoted', async () => {
-    // Under the store's column name: a text is read as a timestamp only in a timestamp column (an alias is the agent's own text).
-    const query = 'SELECT id, "createdAt" FROM projects_list ORDER BY id';
+    const query = 'SELECT id, "createdAt" AS created FROM projects_list ORDER BY id';
     const rows = (await call(client, 'sql', { query })).json().rows;
-    const expected = view(query).map((r) => ({
-      id: r['id'],
-      createdAt: new Date(String(r['createdAt'])).toISOString(),
-    }));
+    const expected = view(query).map((r) => ({ id: r['id'], created: new Date(String(r['created'])).toISOString() }));
     expect(expected.length).toBeGreaterThan(0);
     expect(rows).toEqual(expected);
   });

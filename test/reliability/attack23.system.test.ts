@@ -292,3 +292,33 @@ describe('a time limit past what a timer holds (--timeout 3000000000, 35 days)',
     60_000,
   );
 });
+
+describe('timestamps read the same from either store, by type, whatever the column is called', () => {
+  it.each([
+    ['SQLite', () => openSource({ db: sqliteFile, schema: SCHEMA })],
+    ['PostgreSQL', () => openSource({ postgres: postgres.url, schema: SCHEMA })],
+  ])(
+    '%s: an aliased timestamp column reads as UTC ISO; a text of that shape stays as written',
+    async (_store, open) => {
+      const source = await open();
+      const client = await agentOver(source);
+      try {
+        const result = await client.callTool({
+          name: 'sql',
+          arguments: {
+            query:
+              "SELECT checked_at AS created, '2026-03-08 12:00:00+02' AS keyword FROM prompts_history WHERE checked_at IS NOT NULL LIMIT 1",
+          },
+        });
+        const rows = JSON.parse((result.content as Array<{ text: string }>)[0]?.text ?? '{}').rows;
+        expect(rows).toHaveLength(1);
+        expect(rows[0].created).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+        expect(rows[0].keyword).toBe('2026-03-08 12:00:00+02');
+      } finally {
+        await client.close();
+        await source.close();
+      }
+    },
+    60_000,
+  );
+});
