@@ -17,7 +17,7 @@ export const SQLITE_READER_PROGRAM = `
 const { DatabaseSync, constants } = require('node:sqlite');
 let db;
 const SQLITE_TOOBIG = 18;
-const CELL_FLOOR = 1000000;
+const CELL_FLOOR = 16000000;
 const reply = (message) => process.send(message);
 const failure = (id, error) => reply({ id, error: String(error && error.message || error), errcode: error && error.errcode });
 process.on('message', (m) => {
@@ -52,7 +52,7 @@ process.on('message', (m) => {
     let size = 2;
     // And no value far past it is built at all: SQLite refuses a string or BLOB longer than its
     // length limit (SQLITE_TOOBIG) while computing it, before it reaches JavaScript (a 400 MB
-    // zeroblob peaked the child at 1.2 GB). The limit is the cap, or 1 MB when the cap is smaller,
+    // zeroblob peaked the child at 810 MB). The limit is the cap, or 16 MB when the cap is smaller,
     // so a value a little over the cap is still cut by the count below, and a query's intermediate
     // strings (a group_concat that is then measured) have room. Restored for the next statement.
     const limited = m.maxBytes !== undefined && db.limits !== undefined;

@@ -248,12 +248,13 @@ describe('SQLite: the byte cap holds while reading, before a huge cell is built 
         { x: 'y', d: 4 },
         { x: 'y', d: 2 },
       ]);
-      // A value past the cap but under 1 MB, measured inside the query, is no reason to cut.
-      const measured = await source.query("SELECT length(printf('%.*c', 500000, 'x')) AS n", [], {
+      // A value past the cap but under 16 MB, measured inside the query (a group_concat of 100,000
+      // keywords), is no reason to cut.
+      const measured = await source.query("SELECT length(printf('%.*c', 5000000, 'x')) AS n", [], {
         maxRows: 5,
         maxBytes: 20_000,
       });
-      expect(measured.rows).toEqual([{ n: 500_000 }]);
+      expect(measured.rows).toEqual([{ n: 5_000_000 }]);
       const pragma = await source.query('PRAGMA table_info(projects_list)', [], { maxRows: 5, maxBytes: 20_000 });
       expect(pragma.rows.length).toBeGreaterThan(0);
     } finally {
