@@ -20,6 +20,9 @@ const TIMESTAMPTZ = 1184;
 /** Time a call may take past its statement time limit on this side: BEGIN, ROLLBACK and the reset around the statement. */
 const CLIENT_SLACK_MS = 250;
 
+/** The shortest bound on opening the store when a time limit is set (see openPostgresSource). */
+const OPEN_FLOOR_MS = 30_000;
+
 /** How to open a PostgreSQL store for reading. @internal */
 export interface PostgresSourceOptions {
   /**
@@ -135,14 +138,17 @@ export async function openPostgresSource(
   };
 
   // Opening is bounded too: a server that accepts the connection and then freezes answers no SET.
+  // Opening is several round trips (settings, columns, the role check, the temporary views), so
+  // its bound is the query limit or 30 s, whichever is longer (mcp's 5 s is for one query).
+  const openLimit = options.timeoutMs === undefined ? undefined : Math.max(options.timeoutMs, OPEN_FLOOR_MS);
   current =
-    options.timeoutMs === undefined
+    openLimit === undefined
       ? await open()
-      : await withinTime(open(), options.timeoutMs + CLIENT_SLACK_MS, () => {
+      : await withinTime(open(), openLimit, () => {
           for (const session of [...live]) drop(session);
           return new InsightError(
             'connect',
-            `PostgreSQL at ${location} did not answer within the time limit of ${options.timeoutMs} ms while the store was opened`,
+            `PostgreSQL at ${location} did not answer within ${openLimit} ms while the store was opened`,
           );
         });
 
