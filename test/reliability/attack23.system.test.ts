@@ -323,3 +323,37 @@ describe('timestamps read the same from either store, by type, whatever the colu
     60_000,
   );
 });
+
+describe('two calls at once, the first cancelled', () => {
+  it('PostgreSQL: the call queued behind a cancelled pg_sleep(60) answers, not after the minute', async () => {
+    const source = await openSource({ postgres: postgres.url, schema: SCHEMA });
+    const client = await agentOver(source);
+    try {
+      const controller = new AbortController();
+      const first = client
+        .callTool({ name: 'sql', arguments: { query: 'SELECT pg_sleep(60) AS slept' } }, undefined, {
+          signal: controller.signal,
+        })
+        .catch(() => 'cancelled');
+      const second = client.callTool({ name: 'sql', arguments: { query: 'SELECT 2 AS two' } }).then(
+        (r) => (r.content as Array<{ text: string }>)[0]?.text ?? '',
+        (error: Error) => `failed: ${error.message}`,
+      );
+      await sleep(1000);
+      controller.abort('stop');
+      const outcome = await Promise.race([second, sleep(20_000).then(() => 'still waiting after 20 s')]);
+      await first;
+      report.check({
+        area: 'MCP (session 4): cancellation',
+        input: 'PostgreSQL: SELECT 2 queued behind a pg_sleep(60) that the client cancels after 1 s',
+        cases: 1,
+        expected: 'answered {"two":2}',
+        observed: outcome.includes('"two":2') ? 'answered {"two":2}' : outcome.slice(0, 120),
+        serverSaw: '-',
+      });
+    } finally {
+      await client.close();
+      await source.close();
+    }
+  }, 60_000);
+});
