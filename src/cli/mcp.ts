@@ -115,7 +115,7 @@ async function mcpCommand(opts: McpOptions, io: CommandIO): Promise<number> {
         await connection?.close();
       }
     },
-    { ...opts, forAgents: true },
+    { ...opts, forAgents: true, timeoutMs: opts.timeout },
     openSource,
   );
 }

@@ -10,6 +10,13 @@ import { nonEmpty, wholeNumber } from './flags.js';
 import { terminalText } from './terminal-text.js';
 import { type CommandIO, storeOptions, withStoreErrors } from './store-options.js';
 
+/**
+ * The report's default time limit of one query: long, since a report of an agency's warehouse
+ * reads much (the MCP server's 5 s is for an agent's one question), yet a bound: a frozen
+ * PostgreSQL stops the report with a clear error instead of holding it (and its cron job) forever.
+ */
+const REPORT_TIMEOUT_MS = 300_000;
+
 /** `seo-visibility report`: what changed, as one HTML file with charts; `--alert` for cron jobs. @internal */
 export function registerReport(program: Command, io: CommandIO): void {
   storeOptions(program.command('report'))
@@ -28,6 +35,12 @@ export function registerReport(program: Command, io: CommandIO): void {
       '--alert <threshold...>',
       'exit 3 and print the rows when a threshold is crossed: rank_drop>=N, visibility_drop>=N, domains_lost>=N, new_critical>=N (repeatable)',
       (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option(
+      '--timeout <ms>',
+      'time limit of one query in milliseconds, held in the store and on this side (a frozen PostgreSQL cannot hold the report)',
+      wholeNumber('--timeout', 1),
+      REPORT_TIMEOUT_MS,
     )
     .option(
       '--all-changes',
@@ -61,6 +74,7 @@ async function reportCommand(
     days: number;
     alert?: string[];
     allChanges?: boolean;
+    timeout: number;
   },
   io: CommandIO,
 ): Promise<number> {
@@ -84,7 +98,9 @@ async function reportCommand(
         alerts,
         allChanges: opts.allChanges,
       });
-      io.out.write(`Report of ${result.projects} project(s) over ${opts.days} days written to ${resolve(opts.out)}\n`);
+      io.out.write(
+        `Report of ${result.projects} project(s) ${whose(result.accounts.length || !opts.account ? result.accounts : [opts.account], source.location)} over ${opts.days} days written to ${resolve(opts.out)}\n`,
+      );
       // Keywords, domains and issue types are the server's text: no escape sequence or bidi control of theirs reaches the terminal.
       for (const { alert, lines } of result.alerts) {
         io.out.write(
@@ -93,7 +109,19 @@ async function reportCommand(
       }
       return result.alerts.length ? EXIT.alert : EXIT.done;
     },
-    opts,
+    { ...opts, timeoutMs: opts.timeout },
     openSource,
   );
+}
+
+/**
+ * Whose account a report covers, as its stdout line says it (issue 23 §1): the account of a fleet
+ * warehouse, the accounts of a report over several, or the store of one account (no id to name).
+ * Account ids are the warehouse's text: printed with no control or bidi character.
+ */
+function whose(accounts: readonly string[], location: string): string {
+  const shown = accounts.map((a) => terminalText(a, { oneLine: true }));
+  if (shown.length === 0) return `of the account synced into ${terminalText(location, { oneLine: true })}`;
+  if (shown.length === 1) return `of account ${shown[0]}`;
+  return `of ${shown.length} accounts (${shown.join(', ')})`;
 }

@@ -4,12 +4,13 @@ import { SeoVisibilityError } from '../index.js';
  * Why an insight query, the report or the MCP server could not do what was asked: `read_only` (a
  * statement that would write), `timeout` (the statement time limit), `query` (any other SQL error),
  * `connect` (the store cannot be opened or reached), `missing_peer` (an optional package is not
- * installed), `usage` (a bad option).
+ * installed), `usage` (a bad option), `cancelled` (the caller gave up: an MCP client's
+ * `notifications/cancelled`).
  * @internal
  */
 export class InsightError extends SeoVisibilityError {
   override name = 'InsightError' as const;
-  readonly code: 'read_only' | 'timeout' | 'query' | 'connect' | 'missing_peer' | 'usage';
+  readonly code: 'read_only' | 'timeout' | 'query' | 'connect' | 'missing_peer' | 'usage' | 'cancelled';
 
   constructor(code: InsightError['code'], message: string, options?: { cause?: unknown }) {
     super(message, options);
@@ -28,6 +29,28 @@ export function timeoutError(ms: number): InsightError {
     `The query was stopped at its time limit of ${ms} ms: narrow it (a WHERE on project_id or a date, fewer joins) or ask for fewer rows`,
   );
 }
+
+/**
+ * The error of a query its caller cancelled (the `signal` of its QueryLimits aborted): the
+ * statement was stopped in the store too, the same from either store.
+ * @example `throw cancelledError()` (code `cancelled`)
+ * @internal
+ */
+export function cancelledError(): InsightError {
+  return new InsightError('cancelled', 'The query was cancelled by its caller and stopped in the store');
+}
+
+/**
+ * The longest wait a timer holds (2^31 − 1 ms, 24.8 days): Node fires a longer setTimeout at once
+ * (a warning, then 1 ms), and PostgreSQL's statement_timeout takes no more. A longer time limit
+ * (`--timeout 3000000000`) is held as this one, not as none.
+ * @example `setTimeout(stop, timerMs(limit))`
+ * @internal
+ */
+export function timerMs(ms: number): number {
+  return Math.max(1, Math.min(Math.trunc(ms), MAX_TIMER_MS));
+}
+const MAX_TIMER_MS = 2_147_483_647;
 
 /** A connection string with its password replaced by `***`, for messages. @internal */
 export function redactUrl(url: string): string {

@@ -45,7 +45,7 @@ export function apiTool(live: LiveApi): ToolDef {
     annotations: live.allowWrites
       ? { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true }
       : { readOnlyHint: true, idempotentHint: true, openWorldHint: true },
-    run: async (args) => {
+    run: async (args, toolCall) => {
       if (budget.check() === 'daily_budget') {
         throw new InsightError(
           'usage',
@@ -65,7 +65,11 @@ export function apiTool(live: LiveApi): ToolDef {
               query: args['query'] as Record<string, string>,
               ...(args['body'] === undefined ? {} : { body: args['body'] }),
             },
-            { signal: call.signal, hooks: call.hooks },
+            // The budget's signal, and the client's: a cancelled call stops its request.
+            {
+              signal: toolCall?.signal ? AbortSignal.any([call.signal, toolCall.signal]) : call.signal,
+              hooks: call.hooks,
+            },
           )
           .withResponse();
         report = meta.rate_limit;

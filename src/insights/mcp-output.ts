@@ -1,3 +1,5 @@
+import { TABLE_SCHEMAS } from '../sync/datasets/datasets.js';
+
 /**
  * What a tool's result looks like to the agent: JSON that fits its context. Every row list is cut so
  * the whole text stays under the size cap (rows may be short while a value is huge), and says so;
@@ -18,6 +20,57 @@ export function toolText(result: unknown, maxBytes: number): string {
   while (start && byteLength(JSON.stringify({ ...frame, json_start: start })) > maxBytes)
     start = start.slice(0, Math.floor(start.length * 0.9));
   return JSON.stringify({ ...frame, json_start: start });
+}
+
+/**
+ * A prompt's message whole under the size cap: the question `ask` first, then `data` as JSON cut
+ * (rows first, as a tool result) to the bytes the question leaves, and the text cut at the cap if
+ * even that does not fit (a cap near the question's own length).
+ * @example `fitPromptText('The figures:\n', { rank_changes: rows }, 2000)`
+ * @internal
+ */
+export function fitPromptText(ask: string, data: unknown, maxBytes: number): string {
+  const room = maxBytes - byteLength(ask);
+  return cutText(`${ask}${toolText(data, Math.max(0, room))}`, maxBytes);
+}
+
+/**
+ * `text` whole when it fits `maxBytes` (UTF-8), else its start, cut between characters, with a
+ * last line that says it was cut: the hard cap on any text the server sends (a prompt's message).
+ * @example `cutText('x'.repeat(5000), 1000)` is 1,000 bytes at most
+ * @internal
+ */
+export function cutText(text: string, maxBytes: number): string {
+  if (byteLength(text) <= maxBytes) return text;
+  const mark = `\n[cut to fit the size cap of ${maxBytes.toLocaleString('en-US')} bytes]`;
+  const bytes = Buffer.from(text, 'utf8');
+  let end = Math.max(0, maxBytes - byteLength(mark));
+  // Back to the first byte of a character (continuation bytes are 10xxxxxx): no character split.
+  while (end > 0 && ((bytes[end] as number) & 0xc0) === 0x80) end--;
+  const start = bytes.subarray(0, end).toString('utf8');
+  return `${start}${mark}`;
+}
+
+/**
+ * `rows` with the texts of the `columns` that hold timestamps (QueryResult.timestamps) read as
+ * Dates, so the output writes them as UTC ISO whatever the column is called; a text that is no
+ * real date and time stays as it is.
+ * @example `withTimestamps([{ created: '2026-03-08T10:00:00Z' }], ['created'])`
+ * @internal
+ */
+export function withTimestamps<T extends Record<string, unknown>>(rows: T[], columns: readonly string[] = []): T[] {
+  if (!columns.length) return rows;
+  return rows.map((row) => {
+    const out: Record<string, unknown> = { ...row };
+    for (const column of columns) {
+      const value = out[column];
+      if (typeof value === 'string' && TIMESTAMP.test(value) && realDate(value)) {
+        const at = new Date(value);
+        if (!Number.isNaN(at.getTime())) out[column] = at;
+      }
+    }
+    return out as T;
+  });
 }
 
 /** The note of a result cut to the size cap (the agent learns why, and what to do). */
@@ -50,7 +103,12 @@ function fitted(result: Record<string, unknown>, maxBytes: number): Record<strin
   return { ...out, truncated: true, note };
 }
 
-/** JSON.stringify's replacer: Dates and timestamp texts as UTC ISO, BigInts as numbers where exact, BLOBs as `\x` hex. */
+/**
+ * JSON.stringify's replacer: Dates, and the texts of the store's timestamp columns, as UTC ISO;
+ * BigInts as numbers where exact; BLOBs as `\x` hex. A text is rewritten only under the name of a
+ * column the store declares a timestamp (SQLite keeps the API's text, PostgreSQL's row_to_json
+ * writes `+00:00`): a keyword or a prompt that looks like a timestamp comes back as stored.
+ */
 export function jsonValue(this: unknown, key: string, value: unknown): unknown {
   const raw = isRecord(this) ? this[key] : value;
   if (raw instanceof Date) return Number.isNaN(raw.getTime()) ? null : raw.toISOString();
@@ -60,12 +118,25 @@ export function jsonValue(this: unknown, key: string, value: unknown): unknown {
     return value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= BigInt(Number.MIN_SAFE_INTEGER)
       ? Number(value)
       : value.toString();
-  if (typeof value === 'string' && TIMESTAMP.test(value) && realDate(value)) {
+  if (typeof value === 'string' && isTimestampColumn(key) && TIMESTAMP.test(value) && realDate(value)) {
     const at = new Date(value);
     return Number.isNaN(at.getTime()) ? value : at.toISOString();
   }
   return value;
 }
+
+/** The columns the store declares timestamps (createdAt, checked_at, completed_at…), by name: no name is a timestamp in one table and text in another. */
+const TIMESTAMP_COLUMNS: ReadonlySet<string> = new Set(
+  Object.values(TABLE_SCHEMAS).flatMap((table) =>
+    Object.entries(table.types)
+      .filter(([, type]) => type === 'timestamp')
+      .map(([column]) => column),
+  ),
+);
+
+/** A timestamp column of the store, or a view's copy of one from the period before (`previous_completed_at`). */
+const isTimestampColumn = (key: string): boolean =>
+  TIMESTAMP_COLUMNS.has(key) || (key.startsWith('previous_') && TIMESTAMP_COLUMNS.has(key.slice('previous_'.length)));
 
 /** A date and time with an offset (what timestamptz and the API's timestamps look like). */
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}(:?\d{2})?)$/;

@@ -1,8 +1,9 @@
 import * as z from 'zod';
 import { checkAccount, isFleet } from './account-choice.js';
 import { InsightError } from './errors.js';
-import { toolText } from './mcp-output.js';
-import type { ToolLimits, ToolScope } from './mcp-tools.js';
+import { briefRows } from './mcp-brief.js';
+import { fitPromptText } from './mcp-output.js';
+import type { ToolCall, ToolLimits, ToolScope } from './mcp-tools.js';
 import { chooseProject } from './project-choice.js';
 import { aiVisibility, auditChanges, backlinkChanges, rankChanges } from './queries.js';
 import type { InsightSource } from './source.js';
@@ -13,8 +14,8 @@ export interface PromptDef {
   description: string;
   /** Its arguments (strings, as MCP prompts take them). */
   args: Record<string, z.ZodType<string | undefined>>;
-  /** The message the client sends its model. */
-  text(args: Record<string, string | undefined>): Promise<string>;
+  /** The message the client sends its model; `call.signal` aborts when the client cancels the request. */
+  text(args: Record<string, string | undefined>, call?: ToolCall): Promise<string>;
 }
 
 /** Rows of each list a prompt puts before the model: the biggest moves, not every keyword. */
@@ -53,14 +54,14 @@ export function storePrompts(source: InsightSource, limits: ToolLimits, scope: T
           ),
       }
     : ARGS;
-  const facts = async (a: Record<string, string | undefined>) => {
+  const facts = async (a: Record<string, string | undefined>, call?: ToolCall) => {
     const days = a['days'] === undefined ? 7 : Number(a['days']);
     if (!Number.isInteger(days) || days < 1 || days > 366)
       throw new InsightError(
         'usage',
         `days must be a whole number of days from 1 to 366, got ${JSON.stringify(a['days'])}`,
       );
-    const bounded = { timeoutMs: limits.timeoutMs };
+    const bounded = { timeoutMs: limits.timeoutMs, signal: call?.signal };
     const asked = open ? a['account'] : scope.account;
     if (open && asked !== undefined) await checkAccount(source, asked, 'account', bounded);
     const { id: project, account } = await chooseProject(
@@ -80,15 +81,12 @@ export function storePrompts(source: InsightSource, limits: ToolLimits, scope: T
       period_days: days,
       /** How the message names the project: its name as asked, and its account in a fleet warehouse. */
       named: `${JSON.stringify(a['project'])}${account === undefined ? '' : ` (account ${JSON.stringify(account)})`}`,
-      facts: toolText(
-        {
-          rank_changes: brief(moves),
-          ai_visibility_models: brief(visibility.models.slice(0, ROWS)),
-          backlink_changes: brief(backlinks.domains),
-          audit_changes: brief(audit),
-        },
-        Math.max(2000, limits.maxBytes - 2000),
-      ),
+      facts: {
+        rank_changes: briefRows(moves),
+        ai_visibility_models: briefRows(visibility.models.slice(0, ROWS)),
+        backlink_changes: briefRows(backlinks.domains),
+        audit_changes: briefRows(audit),
+      },
     };
   };
   const rules =
@@ -100,9 +98,10 @@ export function storePrompts(source: InsightSource, limits: ToolLimits, scope: T
       description:
         "A project's week in one read: ranking moves, AI visibility by model, referring domains gained and lost, new audit issues. From the synced store, no API request.",
       args,
-      text: async (a) => {
-        const { period_days, named, facts: data } = await facts(a);
-        return `Give me the weekly pulse of the SEO project ${named} over the last ${period_days} days: at most five bullets, the biggest change first, each with its figure, then one line on what to look at next. ${rules}\n\nThe figures, from the synced store:\n${data}`;
+      text: async (a, call) => {
+        const { period_days, named, facts: data } = await facts(a, call);
+        const ask = `Give me the weekly pulse of the SEO project ${named} over the last ${period_days} days: at most five bullets, the biggest change first, each with its figure, then one line on what to look at next. ${rules}\n\nThe figures, from the synced store:\n`;
+        return fitPromptText(ask, data, limits.maxBytes);
       },
     },
     {
@@ -110,15 +109,11 @@ export function storePrompts(source: InsightSource, limits: ToolLimits, scope: T
       description:
         'What to tell a client about the last period: a short plain-language update (wins, risks, next steps) for the project. From the synced store, no API request.',
       args,
-      text: async (a) => {
-        const { period_days, named, facts: data } = await facts(a);
-        return `Draft a short update for the client of the SEO project ${named} on the last ${period_days} days, in plain language for a non-specialist: two or three wins, the risks worth their attention, and the next steps we propose. No jargon, no internal ids, and no claim the figures do not support. ${rules}\n\nThe figures, from the synced store:\n${data}`;
+      text: async (a, call) => {
+        const { period_days, named, facts: data } = await facts(a, call);
+        const ask = `Draft a short update for the client of the SEO project ${named} on the last ${period_days} days, in plain language for a non-specialist: two or three wins, the risks worth their attention, and the next steps we propose. No jargon, no internal ids, and no claim the figures do not support. ${rules}\n\nThe figures, from the synced store:\n`;
+        return fitPromptText(ask, data, limits.maxBytes);
       },
     },
   ];
-}
-
-/** Rows without their ids (the model needs names and figures; ids only fill its context). */
-function brief(rows: ReadonlyArray<Record<string, unknown>>): Array<Record<string, unknown>> {
-  return rows.map((row) => Object.fromEntries(Object.entries(row).filter(([key]) => !key.endsWith('_id'))));
 }

@@ -2,7 +2,7 @@ import type { McpServer as McpServerType } from '@modelcontextprotocol/sdk/serve
 import type { StdioServerTransport as StdioType } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { VERSION } from '../index.js';
 import { loadPeer } from './errors.js';
-import { toolText } from './mcp-output.js';
+import { cutText, toolText } from './mcp-output.js';
 import type { PromptDef } from './mcp-prompts.js';
 import type { ToolDef } from './mcp-tools.js';
 
@@ -35,9 +35,10 @@ export async function createMcpServer(offer: McpOffer): Promise<McpServerType> {
     server.registerTool(
       tool.name,
       { description: tool.description, inputSchema: tool.input, annotations: tool.annotations },
-      async (args: Record<string, unknown>) => {
+      // `extra.signal` aborts when the client cancels the call (notifications/cancelled): the tool stops its query.
+      async (args: Record<string, unknown>, extra: { signal: AbortSignal }) => {
         try {
-          const result = await tool.run(args);
+          const result = await tool.run(args, { signal: extra.signal });
           return { content: [{ type: 'text' as const, text: offer.redact(toolText(result, offer.maxBytes)) }] };
         } catch (error) {
           return {
@@ -59,10 +60,17 @@ export async function createMcpServer(offer: McpOffer): Promise<McpServerType> {
     server.registerPrompt(
       prompt.name,
       { description: prompt.description, argsSchema: prompt.args },
-      async (args: Record<string, string | undefined>) => ({
+      async (args: Record<string, string | undefined>, extra: { signal: AbortSignal }) => ({
         description: prompt.description,
         messages: [
-          { role: 'user' as const, content: { type: 'text' as const, text: offer.redact(await prompt.text(args)) } },
+          // Capped as a tool result is: a prompt's message fills the same context.
+          {
+            role: 'user' as const,
+            content: {
+              type: 'text' as const,
+              text: cutText(offer.redact(await prompt.text(args, { signal: extra.signal })), offer.maxBytes),
+            },
+          },
         ],
       }),
     );

@@ -3,7 +3,7 @@ import { checkAccount, isFleet } from './account-choice.js';
 import { sqlLiteral } from './dialect.js';
 import { DEFAULT_DAYS, aiVisibility, auditChanges, backlinkChanges, rankChanges } from './queries.js';
 import { oneStatement } from './one-statement.js';
-import { sizeNote } from './mcp-output.js';
+import { sizeNote, withTimestamps } from './mcp-output.js';
 import { chooseProject } from './project-choice.js';
 import { describeSchema } from './schema-docs.js';
 import type { InsightSource, QueryLimits, ResultRow } from './source.js';
@@ -29,13 +29,23 @@ export interface ToolAnnotations {
 /** A tool that reads the synced store: nothing changes, the same call gives the same answer until the next sync, no network. */
 const STORE_READ: ToolAnnotations = { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
 
+/**
+ * What the MCP server hands a tool with each call: the signal that aborts when the client cancels
+ * it (`notifications/cancelled`), which the tool passes to its queries so the store stops them.
+ * @example `tool.run({ query: 'SELECT 1' }, { signal: AbortSignal.timeout(5000) })`
+ * @internal
+ */
+export interface ToolCall {
+  signal?: AbortSignal | undefined;
+}
+
 /** One tool: its name, description, input schema and what it does. @internal */
 export interface ToolDef {
   name: string;
   description: string;
   input: z.ZodObject;
   annotations: ToolAnnotations;
-  run(args: Record<string, unknown>): Promise<unknown>;
+  run(args: Record<string, unknown>, call?: ToolCall): Promise<unknown>;
 }
 
 const project = z
@@ -93,7 +103,8 @@ export function storeTools(source: InsightSource, limits: ToolLimits, scope: Too
     .max(limits.maxRows)
     .optional()
     .describe(`rows at most (default 50, at most ${limits.maxRows})`);
-  const bounded: QueryLimits = { timeoutMs: limits.timeoutMs };
+  /** The limits of one call's queries: the time limit, and the call's signal (a cancelled call stops its query). */
+  const bounded = (call?: ToolCall): QueryLimits => ({ timeoutMs: limits.timeoutMs, signal: call?.signal });
   const rows = (n: unknown) => (typeof n === 'number' ? n : 50);
   const note = sqlAccountNote(source, scope);
   /** Every account is in reach: the tools take `account` and label and group their rows by it. */
@@ -111,14 +122,14 @@ export function storeTools(source: InsightSource, limits: ToolLimits, scope: Too
     : {};
   const labelled = open ? ' Rows carry account_id and come grouped by account.' : '';
   /** The filters every view tool takes: the account, and the project named by id or name within it. */
-  const filter = async (a: Record<string, unknown>) => {
+  const filter = async (a: Record<string, unknown>, within: QueryLimits) => {
     let account = scope.account;
     if (account === undefined && typeof a['account'] === 'string') {
       account = a['account'];
-      await checkAccount(source, account, 'account', bounded);
+      await checkAccount(source, account, 'account', within);
     }
     const chosen =
-      typeof a['project'] === 'string' ? await chooseProject(source, a['project'], { account }, bounded) : undefined;
+      typeof a['project'] === 'string' ? await chooseProject(source, a['project'], { account }, within) : undefined;
     return {
       project: chosen?.id,
       account: chosen?.account ?? account,
@@ -161,20 +172,20 @@ export function storeTools(source: InsightSource, limits: ToolLimits, scope: Too
           .describe(`rows at most (default and cap ${limits.maxRows})`),
       }),
       annotations: STORE_READ,
-      run: async (args) => {
+      run: async (args, call) => {
         const maxRows = (args['max_rows'] as number | undefined) ?? limits.maxRows;
         const statement = oneStatement(String(args['query']), source.dialect);
         const result = await source.query(statement, [], {
+          ...bounded(call),
           maxRows,
           maxBytes: limits.maxBytes,
-          timeoutMs: limits.timeoutMs,
         });
         const note =
           result.cutBy === 'bytes'
             ? sizeNote(limits.maxBytes)
             : `Cut at ${maxRows} rows (the row cap): add a WHERE, an aggregate or a LIMIT to see what matters.`;
         return {
-          rows: result.rows,
+          rows: withTimestamps(result.rows, result.timestamps),
           row_count: result.rows.length,
           truncated: result.truncated,
           ...(result.truncated ? { note } : {}),
@@ -199,12 +210,16 @@ export function storeTools(source: InsightSource, limits: ToolLimits, scope: Too
           .describe('only keywords with this movement'),
       }),
       annotations: STORE_READ,
-      run: async (a) => ({
+      run: async (a, call) => ({
         rows: grouped(
           await rankChanges(
             source,
-            { ...(await filter(a)), device: a['device'] as string, movement: a['movement'] as string },
-            bounded,
+            {
+              ...(await filter(a, bounded(call))),
+              device: a['device'] as string,
+              movement: a['movement'] as string,
+            },
+            bounded(call),
           ),
         ),
       }),
@@ -220,9 +235,9 @@ export function storeTools(source: InsightSource, limits: ToolLimits, scope: Too
         model: z.string().min(1).optional().describe("one model, e.g. 'openai/gpt-5'"),
       }),
       annotations: STORE_READ,
-      run: async (a) => {
-        const f = await filter(a);
-        const { models, daily } = await aiVisibility(source, { ...f, model: a['model'] as string }, bounded);
+      run: async (a, call) => {
+        const f = await filter(a, bounded(call));
+        const { models, daily } = await aiVisibility(source, { ...f, model: a['model'] as string }, bounded(call));
         // `limit` holds for every list a tool returns (the models were all returned).
         return { models: grouped(models.slice(0, f.limit)), daily: grouped(daily) };
       },
@@ -232,9 +247,13 @@ export function storeTools(source: InsightSource, limits: ToolLimits, scope: Too
       description: `Referring domains gained and lost over a period (domains), and the daily referring-domain trend over it (trend).${labelled}`,
       input: z.strictObject({ project, ...accountArg, days, limit, change: z.enum(['gained', 'lost']).optional() }),
       annotations: STORE_READ,
-      run: async (a) => {
-        const f = await filter(a);
-        const { domains, trend } = await backlinkChanges(source, { ...f, change: a['change'] as 'gained' }, bounded);
+      run: async (a, call) => {
+        const f = await filter(a, bounded(call));
+        const { domains, trend } = await backlinkChanges(
+          source,
+          { ...f, change: a['change'] as 'gained' },
+          bounded(call),
+        );
         // `limit` holds for the trend too: its latest days (it was every day of the period, 33.8k characters at limit 5).
         return { domains: grouped(domains), trend: grouped(latest(trend, f.limit)) };
       },
@@ -250,12 +269,12 @@ export function storeTools(source: InsightSource, limits: ToolLimits, scope: Too
         severity: z.enum(['critical', 'warning', 'notice']).optional(),
       }),
       annotations: STORE_READ,
-      run: async (a) => ({
+      run: async (a, call) => ({
         rows: grouped(
           await auditChanges(
             source,
-            { ...(await filter(a)), change: a['change'] as 'new', severity: a['severity'] as string },
-            bounded,
+            { ...(await filter(a, bounded(call))), change: a['change'] as 'new', severity: a['severity'] as string },
+            bounded(call),
           ),
         ),
       }),

@@ -8,14 +8,21 @@ export interface SourceOptions {
   forAgents?: boolean | undefined;
   /** The Postgres store's schema. */
   schema: string;
+  /**
+   * The time limit of each query that sets none of its own, in milliseconds (held in the store and
+   * on this side, see QueryLimits.timeoutMs): `report --timeout`. Default: none.
+   */
+  timeoutMs?: number | undefined;
 }
 
 /** Opens the store a command names (exactly one of `db` and `postgres`). @internal */
 export async function openSource(options: SourceOptions): Promise<InsightSource> {
-  if (options.db) return (await import('./sqlite-source.js')).openSqliteSource(options.db);
+  if (options.db)
+    return (await import('./sqlite-source.js')).openSqliteSource(options.db, { timeoutMs: options.timeoutMs });
   if (options.postgres)
     return (await import('./postgres-source.js')).openPostgresSource(options.postgres, options.schema, {
       forAgents: options.forAgents,
+      timeoutMs: options.timeoutMs,
     });
   throw new Error('openSource: no store given');
 }

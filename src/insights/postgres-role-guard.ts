@@ -14,6 +14,9 @@ const ESCAPE_GROUPS = [
   'pg_signal_backend',
 ] as const;
 
+/** Functions of the `unsafe` reason the message names at most (an extension may bring hundreds). */
+const UNSAFE_NAMED = 10;
+
 /** dblink opens a second connection whose writes no READ ONLY transaction of ours covers. */
 const REMOTE_FUNCTIONS = ['dblink', 'dblink_exec', 'dblink_connect', 'dblink_connect_u'] as const;
 
@@ -30,7 +33,13 @@ SELECT session_user::text AS role, (SELECT rolsuper FROM pg_roles WHERE rolname 
   ARRAY(SELECT DISTINCT pg_get_userbyid(c.relowner)::text FROM pg_class c WHERE c.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema()) AND pg_has_role(session_user, c.relowner, 'MEMBER') ORDER BY 1) AS owners,
   ARRAY(SELECT DISTINCT p.proname::text FROM pg_proc p, reach WHERE p.proname = ANY($2::text[]) AND has_function_privilege(reach.oid, p.oid, 'EXECUTE') ORDER BY 1) AS remote,
   ARRAY(SELECT DISTINCT p.oid::regprocedure::text FROM pg_proc p WHERE p.pronamespace = 'pg_catalog'::regnamespace AND p.proacl IS NOT NULL
-    AND EXISTS (SELECT 1 FROM aclexplode(p.proacl) a JOIN reach ON a.grantee = reach.oid WHERE a.privilege_type = 'EXECUTE' AND reach.rolname NOT LIKE 'pg\\_%') ORDER BY 1) AS granted`;
+    AND EXISTS (SELECT 1 FROM aclexplode(p.proacl) a JOIN reach ON a.grantee = reach.oid WHERE a.privilege_type = 'EXECUTE' AND reach.rolname NOT LIKE 'pg\\_%') ORDER BY 1) AS granted,
+  ARRAY(SELECT DISTINCT quote_ident(n.nspname) || '.' || quote_ident(p.proname) || '(' || oidvectortypes(p.proargtypes) || ')'
+    FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace JOIN pg_language l ON l.oid = p.prolang, reach
+    WHERE n.nspname NOT IN ('pg_catalog', 'information_schema') AND p.prokind <> 'p'
+      AND has_function_privilege(reach.oid, p.oid, 'EXECUTE') AND has_schema_privilege(reach.oid, n.oid, 'USAGE')
+      AND ((p.prosecdef AND NOT pg_has_role(session_user, p.proowner, 'MEMBER')) OR (NOT l.lanpltrusted AND p.provolatile = 'v'))
+    ORDER BY 1) AS unsafe`;
 
 interface RoleFacts {
   role: string;
@@ -42,6 +51,7 @@ interface RoleFacts {
   owners: string[];
   remote: string[];
   granted: string[];
+  unsafe: string[];
 }
 
 /** "it has X" for the login role itself, "it can become Y, which has X" for a role it is a member of. */
@@ -68,6 +78,15 @@ const holders = (facts: RoleFacts, roles: string[], what: string) =>
  * the facts are those of every role the login role can become, not of the current role only (a
  * connection that starts as a reader through `options=-c role=…` or `ALTER ROLE … SET role` is
  * judged by its login role), and the server only serves a login that can do nothing but read.
+ *
+ * Beyond pg_catalog, the rule for functions is by what PostgreSQL knows of them, not by name: a
+ * function the login (or PUBLIC) may execute, in a schema it may use, is refused when it runs with
+ * another role's rights (SECURITY DEFINER, owned by a role the login cannot become: a superuser's
+ * function reads server files for anyone), or when it is written in an untrusted language (C,
+ * internal, plpython3u…) and VOLATILE (dblink_exec, or an alias of pg_read_file that PUBLIC may
+ * call). Trusted-language functions that run as the caller do only what the caller's own SQL can;
+ * IMMUTABLE and STABLE untrusted ones (pgcrypto's digest, PostGIS) declare they change nothing.
+ * The facts are read at every (re)connection: a function created later is judged at the next one.
  * @internal
  */
 export async function refuseUnsafeRole(client: Client, schema: string): Promise<void> {
@@ -101,6 +120,12 @@ export async function refuseUnsafeRole(client: Client, schema: string): Promise<
         ...(facts.granted.length
           ? [
               `it may call ${facts.granted.join(', ')}, granted to it although PostgreSQL keeps it from PUBLIC (server files, other sessions or the server's state)`,
+            ]
+          : []),
+        // Functions beyond pg_catalog (an extension's, a user's) that run outside what READ ONLY holds.
+        ...(facts.unsafe.length
+          ? [
+              `it may call ${facts.unsafe.slice(0, UNSAFE_NAMED).join(', ')}${facts.unsafe.length > UNSAFE_NAMED ? ` and ${facts.unsafe.length - UNSAFE_NAMED} more` : ''}, which run with another role's rights (SECURITY DEFINER) or in an untrusted language and are VOLATILE (they may act outside the read-only transaction): revoke EXECUTE on them from this role and PUBLIC, or move them to a schema it has no USAGE on`,
             ]
           : []),
       ];

@@ -1,7 +1,7 @@
 import { Socket } from 'node:net';
 import type { Client, ClientConfig } from 'pg';
 import { type TableColumns, quote, Sql } from './dialect.js';
-import { InsightError, loadPeer, redactUrl, timeoutError } from './errors.js';
+import { InsightError, cancelledError, loadPeer, redactUrl, timeoutError, timerMs } from './errors.js';
 import { balancedParentheses } from './one-statement.js';
 import { refuseUnsafeRole } from './postgres-role-guard.js';
 import { POSTGRES_COLUMNS, columnsOf, viewStatements } from './schema-objects.js';
@@ -14,9 +14,14 @@ type PgModule = { default: { Client: new (config: ClientConfig) => Client } };
 const READ_ONLY_SQL_TRANSACTION = '25006';
 const QUERY_CANCELED = '57014';
 const FEATURE_NOT_SUPPORTED = '0A000';
+/** PostgreSQL's type oid of timestamptz (the store's timestamps). */
+const TIMESTAMPTZ = 1184;
 
 /** Time a call may take past its statement time limit on this side: BEGIN, ROLLBACK and the reset around the statement. */
 const CLIENT_SLACK_MS = 250;
+
+/** The shortest bound on opening the store when a time limit is set (see openPostgresSource). */
+const OPEN_FLOOR_MS = 30_000;
 
 /** How to open a PostgreSQL store for reading. @internal */
 export interface PostgresSourceOptions {
@@ -25,6 +30,11 @@ export interface PostgresSourceOptions {
    * postgres-role-guard.ts). The report, whose SQL is its own, reads with any role.
    */
   forAgents?: boolean | undefined;
+  /**
+   * The time limit of every query that sets none of its own, and of opening the store, in
+   * milliseconds (`report --timeout`): a frozen server cannot hold the report forever. Default: none.
+   */
+  timeoutMs?: number | undefined;
 }
 
 interface Session {
@@ -127,7 +137,20 @@ export async function openPostgresSource(
     }
   };
 
-  current = await open();
+  // Opening is bounded too: a server that accepts the connection and then freezes answers no SET.
+  // Opening is several round trips (settings, columns, the role check, the temporary views), so
+  // its bound is the query limit or 30 s, whichever is longer (mcp's 5 s is for one query).
+  const openLimit = options.timeoutMs === undefined ? undefined : Math.max(options.timeoutMs, OPEN_FLOOR_MS);
+  current =
+    openLimit === undefined
+      ? await open()
+      : await withinTime(open(), openLimit, () => {
+          for (const session of [...live]) drop(session);
+          return new InsightError(
+            'connect',
+            `PostgreSQL at ${location} did not answer within ${openLimit} ms while the store was opened`,
+          );
+        });
 
   /** One call, on the open session or a new one; a connection lost before an answer is tried once more on a new one (reads only, so safe to repeat). */
   const attempt = async (
@@ -162,17 +185,29 @@ export async function openPostgresSource(
   };
 
   let queue: Promise<unknown> = Promise.resolve();
-  const query = (sql: string, params: readonly unknown[] = [], limits: QueryLimits = {}): Promise<QueryResult> => {
+  const query = (sql: string, params: readonly unknown[] = [], given: QueryLimits = {}): Promise<QueryResult> => {
+    // A query that sets no time limit of its own gets the source's (report --timeout).
+    const limits = { ...given, timeoutMs: given.timeoutMs ?? options.timeoutMs };
     const run = () => {
+      // Cancelled while waiting for its turn: never sent.
+      if (limits.signal?.aborted) return Promise.reject(cancelledError());
       const abandoned = { yes: false };
       const call = attempt(sql, params, limits, abandoned, true);
-      if (limits.timeoutMs === undefined) return call;
-      return withinTime(call, limits.timeoutMs + CLIENT_SLACK_MS, () => {
+      if (limits.timeoutMs === undefined && !limits.signal) return call;
+      // Past the time limit, or cancelled by the caller: the sessions are dropped, and the backend
+      // that ran the statement ends (client_connection_check_interval) instead of running on.
+      const stop = (error: InsightError) => {
         abandoned.yes = true;
         // Calls run one at a time: every live session is this call's (or one it was opening).
         for (const session of [...live]) drop(session);
-        return timeoutError(limits.timeoutMs as number);
-      });
+        return error;
+      };
+      return stopped(
+        call,
+        limits.timeoutMs === undefined ? undefined : limits.timeoutMs + CLIENT_SLACK_MS,
+        limits.signal,
+        (why) => stop(why === 'late' ? timeoutError(limits.timeoutMs as number) : cancelledError()),
+      );
     };
     const result = queue.then(run, run);
     queue = result.catch(() => undefined);
@@ -190,12 +225,33 @@ export async function openPostgresSource(
 
 /** `call`, or the error `onLate` returns once `ms` have passed without an answer. */
 function withinTime<T>(call: Promise<T>, ms: number, onLate: () => Error): Promise<T> {
+  return stopped(call, ms, undefined, onLate);
+}
+
+/**
+ * `call`, or the error `onStop` returns once `ms` have passed without an answer ('late') or
+ * `signal` aborts ('cancelled'), whichever comes first.
+ */
+function stopped<T>(
+  call: Promise<T>,
+  ms: number | undefined,
+  signal: AbortSignal | undefined,
+  onStop: (why: 'late' | 'cancelled') => Error,
+): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(onLate()), ms);
+  let onAbort: (() => void) | undefined;
+  const stop = new Promise<never>((_, reject) => {
+    if (ms !== undefined) timer = setTimeout(() => reject(onStop('late')), timerMs(ms));
+    if (signal) {
+      onAbort = () => reject(onStop('cancelled'));
+      signal.addEventListener('abort', onAbort, { once: true });
+    }
   });
   call.catch(() => {}); // an abandoned call's own failure (its connection destroyed) is not news
-  return Promise.race([call, late]).finally(() => clearTimeout(timer));
+  return Promise.race([call, stop]).finally(() => {
+    clearTimeout(timer);
+    if (onAbort) signal?.removeEventListener('abort', onAbort);
+  });
 }
 
 async function runReadOnly(
@@ -237,10 +293,24 @@ async function runReadOnly(
   await client.query('BEGIN READ ONLY');
   try {
     if (limits.timeoutMs !== undefined)
-      await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.trunc(limits.timeoutMs))}`);
+      await client.query(`SET LOCAL statement_timeout = ${timerMs(limits.timeoutMs)}`);
+    // An agent's rows arrive as JSON text, whose timestamps are plain strings: their columns are
+    // read from the statement's own result type first (no row is produced: LIMIT 0).
+    const timestamps =
+      kind === 'rows' && agents
+        ? (
+            (await client.query({
+              text: `SELECT * FROM (\n${text}\n) AS seo_visibility_row LIMIT 0`,
+              values: [...params],
+              queryMode: 'extended',
+            } as never)) as unknown as { fields: Array<{ name: string; dataTypeID: number }> }
+          ).fields
+            .filter((f) => f.dataTypeID === TIMESTAMPTZ)
+            .map((f) => f.name)
+        : undefined;
     const result = await client.query({ text: capped, values: [...params], queryMode: 'extended' } as never);
     const rows = (result as unknown as { rows: ResultRow[] }).rows;
-    if (kind === 'rows' && agents) return fromJsonRows(rows, maxRows, limits.maxBytes as number);
+    if (kind === 'rows' && agents) return { ...fromJsonRows(rows, maxRows, limits.maxBytes as number), timestamps };
     if (agents) return cutToSize(rows, maxRows, limits.maxBytes as number);
     return {
       rows: rows.slice(0, maxRows),

@@ -47,3 +47,31 @@ export function formatSigned(n: unknown, digits = 0): string {
 export function formatInterval(i: Interval): string {
   return `${en(100 * i.low, 1)}–${en(100 * i.high, 1)}%`;
 }
+
+/** The isolate controls (LRI, RLI, FSI, PDI): a stray one in API text could close an isolate early. */
+const ISOLATE_CONTROLS = /[\u2066-\u2069]/g;
+/** First strong isolate … pop directional isolate: what marks API text inside a line of the report. */
+const FSI = '\u2068';
+const PDI = '\u2069';
+
+/**
+ * API text (a model name, an account id) put inline in a line with figures, isolated so that
+ * right-to-left text or an override in it (U+202E) cannot reorder the figures around it: marked
+ * with FSI … PDI here (its own isolate controls removed, so none closes the mark early), and
+ * turned into a `<bdi>` by {@link bidiHtml} in the HTML.
+ * @example `isolated('\u202eacme')` is `'\u2068\u202eacme\u2069'`
+ * @internal
+ */
+export function isolated(text: string): string {
+  return `${FSI}${text.replace(ISOLATE_CONTROLS, '')}${PDI}`;
+}
+
+/**
+ * Escaped HTML whose {@link isolated} marks become `<bdi>` elements (the element, not the marks,
+ * so the isolation holds in every renderer and reads in the source).
+ * @example `bidiHtml('Account \u2068acme\u2069: 2 projects')` is `'Account <bdi>acme</bdi>: 2 projects'`
+ * @internal
+ */
+export function bidiHtml(html: string): string {
+  return html.replace(/\u2068([^\u2066-\u2069]*)\u2069/g, '<bdi>$1</bdi>');
+}

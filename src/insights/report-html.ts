@@ -1,12 +1,14 @@
 import { type LineChart, seriesStyle } from './report-charts.js';
 import type { ProjectReport } from './report-data.js';
 import {
+  bidiHtml,
   formatAverage,
   formatCount,
   formatInterval,
   formatPct,
   formatPosition,
   formatSigned,
+  isolated,
 } from './report-format.js';
 import type { ResultRow } from './source.js';
 import type { ModelVisibility } from './visibility-samples.js';
@@ -92,7 +94,7 @@ export function summaryWords(p: ProjectReport): string[] {
     );
     const moved = p.visibilityMovers.map(
       (m) =>
-        `${m.model} ${formatSigned(100 * (m.change?.change ?? 0), 1)} points${m.change?.significant ? '' : ' (not significant)'}`,
+        `${isolated(m.model)} ${formatSigned(100 * (m.change?.change ?? 0), 1)} points${m.change?.significant ? '' : ' (not significant)'}`,
     );
     const withChange = p.models.filter((m) => m.change).length;
     if (moved.length)
@@ -179,7 +181,7 @@ function projectSection(p: ProjectReport, render: (chart: LineChart) => string, 
   return `<section>
 <${h}>${esc(p.name)}</${h}>
 <div class="summary">${summaryWords(p)
-    .map((l) => `<p>${esc(l)}</p>`)
+    .map((l) => `<p>${bidiHtml(esc(l))}</p>`)
     .join('')}</div>
 ${charts}
 <${sub}>Biggest movers (desktop)</${sub}>
@@ -270,21 +272,21 @@ function reportBody(
     const sections = projects.map((p) => projectSection(p, render, 2)).join('\n');
     return only === undefined
       ? { whose: '', title: '', sections }
-      : { whose: `Account ${only}: `, title: ` (account ${only})`, sections };
+      : { whose: `Account ${isolated(only)}: `, title: ` (account ${isolated(only)})`, sections };
   }
   const names = [...accounts.keys()];
   const sections = [...accounts].map(
     ([account, mine]) => `<section class="account">
 <h2 class="account">Account ${esc(account)}</h2>
-<p class="meta">${esc(`${formatCount(mine.length)} project(s) of account ${account}.`)}</p>
+<p class="meta">${bidiHtml(esc(`${formatCount(mine.length)} project(s) of account ${isolated(account)}.`))}</p>
 ${mine.map((p) => projectSection(p, render, 3)).join('\n')}
 </section>`,
   );
   // An agency's warehouse may hold hundreds: the first few are named here, every one heads its section.
   const named =
     names.length > NAMED_ACCOUNTS
-      ? `${names.slice(0, NAMED_ACCOUNTS).join(', ')} and ${formatCount(names.length - NAMED_ACCOUNTS)} more`
-      : names.join(', ');
+      ? `${names.slice(0, NAMED_ACCOUNTS).map(isolated).join(', ')} and ${formatCount(names.length - NAMED_ACCOUNTS)} more`
+      : names.map(isolated).join(', ');
   return {
     whose: `${formatCount(names.length)} accounts (${named}), each in its own section: `,
     title: ` (${formatCount(names.length)} accounts)`,
@@ -309,7 +311,7 @@ export function reportHtml(
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>SEO and AI visibility: what changed${esc(title)}</title>
+<title>SEO and AI visibility: what changed${esc(title.replace(/[\u2068\u2069]/g, ''))}</title>
 <style>
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1d2433; margin: 0 auto; max-width: 960px; padding: 24px; }
 h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 19px; border-bottom: 2px solid #dfe3ea; padding-bottom: 4px; margin-top: 40px; } h3 { font-size: 15px; margin: 22px 0 6px; } h4 { font-size: 14px; margin: 18px 0 6px; }
@@ -326,8 +328,8 @@ td { font-variant-numeric: tabular-nums; }
 </style>
 </head>
 <body>
-<h1>SEO and AI visibility: what changed${esc(title)}</h1>
-<p class="meta">${esc(whose)}${formatCount(projects.length)} project(s), generated ${esc(generatedAt.toISOString().slice(0, 16).replace('T', ' '))} UTC from the synced store by seo-visibility report. Visibility in AI answers is a sample: each figure comes with its number of answers and a 95% interval, and a change is called significant by a two-proportion z-test at 95%.</p>
+<h1>SEO and AI visibility: what changed${bidiHtml(esc(title))}</h1>
+<p class="meta">${bidiHtml(esc(whose))}${formatCount(projects.length)} project(s), generated ${esc(generatedAt.toISOString().slice(0, 16).replace('T', ' '))} UTC from the synced store by seo-visibility report. Visibility in AI answers is a sample: each figure comes with its number of answers and a 95% interval, and a change is called significant by a two-proportion z-test at 95%.</p>
 ${sections || '<p class="none">The store holds no projects yet: run seo-visibility sync first.</p>'}
 </body>
 </html>

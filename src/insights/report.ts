@@ -22,13 +22,14 @@ export interface ReportOptions {
 /**
  * Writes the report (one self-contained HTML file; written beside under a new random name and
  * renamed into place, so a reader never sees half of it and no planted link is followed) and
- * returns the alerts whose thresholds were crossed.
+ * returns the alerts whose thresholds were crossed, and the accounts the file covers (a fleet
+ * warehouse's account ids, in the file's order; none in a store of one account).
  * @internal
  */
 export async function writeReport(
   source: InsightSource,
   options: ReportOptions,
-): Promise<{ projects: number; alerts: Awaited<ReturnType<typeof checkAlerts>> }> {
+): Promise<{ projects: number; accounts: string[]; alerts: Awaited<ReturnType<typeof checkAlerts>> }> {
   const render = await chartRenderer();
   const scope = {
     project: options.project,
@@ -41,5 +42,7 @@ export async function writeReport(
     throw new InsightError('usage', `--project ${options.project}: the store holds no such project`);
   const html = reportHtml(projects, render, options.now ?? new Date());
   writeFileAtomically(options.out, html);
-  return { projects: projects.length, alerts: await checkAlerts(source, options.alerts, scope) };
+  // Whose account the file covers, for the line the command prints (none in a store of one account).
+  const accounts = [...new Set(projects.flatMap((p) => (p.account === undefined ? [] : [p.account])))];
+  return { projects: projects.length, accounts, alerts: await checkAlerts(source, options.alerts, scope) };
 }

@@ -9,6 +9,12 @@ export interface QueryResult {
   truncated: boolean;
   /** Which cap cut the result, when `truncated`: the row cap or the size cap. */
   cutBy?: 'rows' | 'bytes' | undefined;
+  /**
+   * Under a size cap (an agent's SQL): the result's columns that hold timestamps by the store's
+   * types, whatever they are named (PostgreSQL: timestamptz columns; SQLite, whose columns are
+   * untyped: columns read straight from a timestamp column of the store, aliased or not).
+   */
+  timestamps?: string[] | undefined;
 }
 
 /** Limits on one query. @internal */
@@ -26,6 +32,12 @@ export interface QueryLimits {
    * too: a server that stops answering cannot hold the caller past the limit. Default: none.
    */
   timeoutMs?: number | undefined;
+  /**
+   * The caller gives up when it aborts (an MCP client's `notifications/cancelled`): the statement
+   * is stopped in the store too (PostgreSQL: the session is dropped, so its backend ends; SQLite:
+   * the reader child is killed), and the call fails with InsightError `cancelled`. Default: none.
+   */
+  signal?: AbortSignal | undefined;
 }
 
 /**

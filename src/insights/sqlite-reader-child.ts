@@ -8,12 +8,16 @@
  * and (where node:sqlite has setAuthorizer) an authorizer lets statements read only: SELECT, reads of
  * tables and views, functions, recursive CTEs and PRAGMA reads (a PRAGMA with no argument, or one that
  * describes a table or index: table_info, index_list…). The
- * temporary insight views are created before the authorizer is set.
+ * temporary insight views are created before the authorizer is set. Under a size cap, SQLite's length
+ * limit stops a huge value while it is computed, before it reaches JavaScript (where node:sqlite
+ * has `limits`, Node 24+).
  * @internal
  */
 export const SQLITE_READER_PROGRAM = `
 const { DatabaseSync, constants } = require('node:sqlite');
 let db;
+const SQLITE_TOOBIG = 18;
+const CELL_FLOOR = 16000000;
 const reply = (message) => process.send(message);
 const failure = (id, error) => reply({ id, error: String(error && error.message || error), errcode: error && error.errcode });
 process.on('message', (m) => {
@@ -46,6 +50,15 @@ process.on('message', (m) => {
     let cutBy;
     // The size cap is counted as rows arrive, so a result of huge values is never sent whole.
     let size = 2;
+    // And no value far past it is built at all: SQLite refuses a string or BLOB longer than its
+    // length limit (SQLITE_TOOBIG) while computing it, before it reaches JavaScript (a 400 MB
+    // zeroblob peaked the child at 810 MB). The limit is the cap, or 16 MB when the cap is smaller,
+    // so a value a little over the cap is still cut by the count below, and a query's intermediate
+    // strings (a group_concat that is then measured) have room. Restored for the next statement.
+    const limited = m.maxBytes !== undefined && db.limits !== undefined;
+    const limit = limited ? db.limits.length : undefined;
+    if (limited) db.limits.length = Math.max(Math.trunc(m.maxBytes) + 1, CELL_FLOOR);
+    try {
     for (const row of statement.iterate(...m.params)) {
       if (rows.length >= m.maxRows) { cutBy = 'rows'; break; }
       if (m.maxBytes !== undefined) {
@@ -62,7 +75,21 @@ process.on('message', (m) => {
       }
       rows.push({ ...row });
     }
-    reply({ id: m.id, rows, truncated: cutBy !== undefined, cutBy });
+    } catch (error) {
+      // A value over the length limit: the rows so far, cut by bytes as a row over the cap is.
+      if (!limited || error.errcode !== SQLITE_TOOBIG) throw error;
+      cutBy = 'bytes';
+    } finally {
+      if (limited) db.limits.length = limit;
+    }
+    // The columns read straight from a timestamp column of the store (aliased or not): SQLite
+    // keeps the API's text, and the output reads them as UTC ISO, as PostgreSQL's timestamptz.
+    let timestamps;
+    if (m.timestampColumns && typeof statement.columns === 'function') {
+      const known = new Set(m.timestampColumns);
+      timestamps = statement.columns().filter((c) => c.table && c.column && known.has(c.table + '.' + c.column)).map((c) => c.name);
+    }
+    reply({ id: m.id, rows, truncated: cutBy !== undefined, cutBy, timestamps });
   } catch (error) {
     failure(m.id, error);
   }

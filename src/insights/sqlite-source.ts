@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { TABLE_SCHEMAS } from '../sync/datasets/datasets.js';
 import { Sql } from './dialect.js';
-import { InsightError, timeoutError } from './errors.js';
+import { InsightError, cancelledError, timeoutError, timerMs } from './errors.js';
 import { SQLITE_COLUMNS, columnsOf, viewStatements } from './schema-objects.js';
 import type { InsightSource, QueryLimits, QueryResult } from './source.js';
 import { SQLITE_READER_PROGRAM } from './sqlite-reader-child.js';
@@ -13,15 +14,26 @@ interface Reply extends Partial<QueryResult> {
   errcode?: number;
 }
 
+/** The store's timestamp columns as `table.column`: SQLite's columns are untyped, the dataset schemas say which. */
+const TIMESTAMP_COLUMNS = Object.values(TABLE_SCHEMAS).flatMap((t) =>
+  Object.entries(t.types)
+    .filter(([, type]) => type === 'timestamp')
+    .map(([column]) => `${t.table}.${column}`),
+);
+
 const SQLITE_READONLY = 8;
 const SQLITE_AUTH = 23;
 
 /**
  * Opens a SQLite store read-only, in a child process (see sqlite-reader-child.ts for why), with
- * the insight views of this version in front as temporary views.
+ * the insight views of this version in front as temporary views. `timeoutMs`: the time limit of
+ * every query that sets none of its own.
  * @internal
  */
-export async function openSqliteSource(file: string): Promise<InsightSource> {
+export async function openSqliteSource(
+  file: string,
+  options: { timeoutMs?: number | undefined } = {},
+): Promise<InsightSource> {
   const path = resolve(file);
   if (!existsSync(path))
     throw new InsightError('connect', `No SQLite store at ${path}: run \`seo-visibility sync --db ${file}\` first`);
@@ -37,7 +49,9 @@ export async function openSqliteSource(file: string): Promise<InsightSource> {
       dialect: 'sqlite',
       location: path,
       columns,
-      query: (sql, params = [], limits = {}) => reader.query(sql, params, limits),
+      // A query that sets no time limit of its own gets the source's (report --timeout).
+      query: (sql, params = [], limits = {}) =>
+        reader.query(sql, params, { ...limits, timeoutMs: limits.timeoutMs ?? options.timeoutMs }),
       close: async () => reader.close(),
     };
   } catch (error) {
@@ -69,16 +83,20 @@ class SqliteReader {
   }
 
   query(sql: string, params: readonly unknown[], limits: QueryLimits): Promise<QueryResult> {
-    const run = () =>
-      this.#call(
+    const run = () => {
+      // Cancelled while waiting for its turn: never sent.
+      if (limits.signal?.aborted) return Promise.reject(cancelledError());
+      return this.#call(
         {
           sql,
           params: params.map(sqlParam),
           maxRows: limits.maxRows ?? Number.MAX_SAFE_INTEGER,
-          ...(limits.maxBytes === undefined ? {} : { maxBytes: limits.maxBytes }),
+          ...(limits.maxBytes === undefined ? {} : { maxBytes: limits.maxBytes, timestampColumns: TIMESTAMP_COLUMNS }),
         },
         limits.timeoutMs,
+        limits.signal,
       );
+    };
     // One statement at a time: a timeout kills the process, which must not take a neighbour with it.
     const result = this.#queue.then(run, run);
     this.#queue = result.catch(() => undefined);
@@ -90,27 +108,39 @@ class SqliteReader {
     this.#child = undefined;
   }
 
-  async #call(message: Record<string, unknown>, timeoutMs: number | undefined): Promise<QueryResult> {
+  async #call(
+    message: Record<string, unknown>,
+    timeoutMs: number | undefined,
+    signal?: AbortSignal | undefined,
+  ): Promise<QueryResult> {
     if (!this.#child) await this.#start();
     const child = this.#child as ChildProcess;
     const id = this.#next++;
     const reply = await new Promise<Reply>((resolve, reject) => {
+      // A statement stopped early (its time limit, its caller cancelling) is stopped by killing the
+      // child: SQLite cannot be interrupted from JavaScript, and a busy child would hold every later call.
+      const stop = (error: InsightError) => {
+        this.#pending.delete(id);
+        settled();
+        this.close();
+        reject(error);
+      };
       const timer =
-        timeoutMs === undefined
-          ? undefined
-          : setTimeout(() => {
-              this.#pending.delete(id);
-              this.close();
-              reject(timeoutError(timeoutMs));
-            }, timeoutMs);
+        timeoutMs === undefined ? undefined : setTimeout(() => stop(timeoutError(timeoutMs)), timerMs(timeoutMs));
+      const onAbort = () => stop(cancelledError());
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const settled = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      };
       this.#pending.set(id, {
         child,
         resolve: (r) => {
-          clearTimeout(timer);
+          settled();
           resolve(r);
         },
         reject: (e) => {
-          clearTimeout(timer);
+          settled();
           reject(e);
         },
       });
@@ -125,7 +155,12 @@ class SqliteReader {
       }
       throw new InsightError('query', `SQLite: ${reply.error}`);
     }
-    return { rows: reply.rows ?? [], truncated: reply.truncated ?? false, cutBy: reply.cutBy };
+    return {
+      rows: reply.rows ?? [],
+      truncated: reply.truncated ?? false,
+      cutBy: reply.cutBy,
+      ...(reply.timestamps ? { timestamps: reply.timestamps } : {}),
+    };
   }
 
   async #start(): Promise<void> {

@@ -4,20 +4,30 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildProgram } from '../../src/cli/program.js';
 import { withStoreErrors } from '../../src/cli/store-options.js';
 import { InsightError } from '../../src/insights/errors.js';
 import type { InsightSource } from '../../src/insights/source.js';
+import { fleetDb, inProcessSource as fleetSource } from '../insights/fleet-store.js';
 import { inProcessSource } from '../insights/in-process-source.js';
+import { useReport } from '../reliability/support/report.js';
 import { REPORT_FIXTURE, S } from '../insights/report-fixture.js';
+
+const whose = useReport('attack23-report-whose');
 
 const HOSTILE = 'boots\x1b]0;you have been pwned\x07\x1b[2J\x1b[H \u202eexe.txt\u202c\x9b31m\rDONE';
 const UNSAFE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
 let source: InsightSource & { file: string };
+/** The store a test reads instead of `source` (a fleet warehouse), and the options the command opened it with. */
+let instead: InsightSource | undefined;
+let opened: { timeoutMs?: number } | undefined;
 vi.mock('../../src/insights/open-source.js', () => ({
-  openSource: async () => ({ ...source, close: async () => {} }),
+  openSource: async (options: { timeoutMs?: number }) => {
+    opened = options;
+    return instead ?? { ...source, close: async () => {} };
+  },
 }));
 
 beforeAll(async () => {
@@ -105,7 +115,8 @@ describe('seo-visibility report, on the terminal', () => {
     expect(all.out).toContain(
       'perplexity/sonar: 57.1% of 7 → 14.3% of 7 answers (−42.9 points, not significant at 95%)',
     );
-    expect(readFileSync(out, 'utf8')).toContain(
+    // Model names are API text, isolated in a <bdi> inside the line (report-bidi.test.ts).
+    expect(readFileSync(out, 'utf8').replace(/<\/?bdi>/g, '')).toContain(
       'Changes by model (significant or not): perplexity/sonar −42.9 points (not significant); openai/gpt-5 −40.0 points.',
     );
   });
@@ -136,5 +147,64 @@ describe('one cause, one exit code', () => {
     });
     expect(code).toBe(1);
     expect(err).toContain('npm install echarts');
+  });
+});
+
+/**
+ * Issue 23 §1 "the report says whose account it is": the line `report` prints says it too, not only
+ * the HTML file (a cron job's log, or a script looping over accounts, reads that line). A fleet
+ * warehouse in SQLite, in memory, stands in for the PostgreSQL schema (test/insights/fleet-store.ts).
+ */
+describe('report: the line on stdout says whose account the file covers', () => {
+  afterEach(() => {
+    instead = undefined;
+  });
+
+  it.each([
+    [['acme', 'globex'], ['--account', 'globex'], /of account globex over 7 days written to/],
+    [['acme', 'globex'], [], /of 2 accounts \(acme, globex\) over 7 days written to/],
+  ])('a fleet warehouse of %j, report %j', async (accounts, args, line) => {
+    instead = fleetSource(fleetDb(accounts));
+    const { out } = await run([
+      'report',
+      '--db',
+      'x.db',
+      '--days',
+      '7',
+      ...args,
+      '--out',
+      join(source.file, '..', 'whose.html'),
+    ]);
+    whose.check({
+      area: 'report (session 4): whose account',
+      input: `report ${args.join(' ') || '(every account)'} over accounts ${accounts.join(', ')}`,
+      cases: 1,
+      expected: 'the stdout line names the account(s)',
+      observed: line.test(out) ? 'the stdout line names the account(s)' : out.trim(),
+      serverSaw: '-',
+    });
+  });
+
+  it('a store of one account: the line names the store', async () => {
+    const { out } = await run([
+      'report',
+      '--db',
+      source.file,
+      '--days',
+      '7',
+      '--out',
+      join(source.file, '..', 'one.html'),
+    ]);
+    expect(out).toMatch(/of the account synced into .*seo\.db over 7 days written to/);
+  });
+});
+
+describe('report --timeout: the time limit of one query, as mcp has', () => {
+  it('reaches the store (default 5 minutes), and a given one replaces it', async () => {
+    const out = join(source.file, '..', 'timeout.html');
+    await run(['report', '--db', source.file, '--days', '7', '--out', out]);
+    expect(opened?.timeoutMs).toBe(300_000);
+    await run(['report', '--db', source.file, '--days', '7', '--timeout', '1500', '--out', out]);
+    expect(opened?.timeoutMs).toBe(1500);
   });
 });

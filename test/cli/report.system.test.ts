@@ -45,7 +45,9 @@ describe('seo-visibility report', () => {
     const run = report(['--db', file, '--out', out]);
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
-    expect(run.stdout).toMatch(/Report of 4 project\(s\) over 28 days written to .*report\.html/);
+    expect(run.stdout).toMatch(
+      /Report of 4 project\(s\) of the account synced into .* over 28 days written to .*report\.html/,
+    );
     const html = readFileSync(out, 'utf8');
     // url(#…) are the SVGs' own clip paths; nothing else may point anywhere.
     expect(html).not.toMatch(/<script|<link|<img|<iframe|@import|url\((?!#)/i);

@@ -140,19 +140,20 @@ describe('size cap', () => {
 
 describe('timestamps read the same from either store', () => {
   it('an API timestamp, a timestamptz text and a Date all read as UTC ISO 8601 with milliseconds', () => {
+    // Texts under the store's timestamp columns' names (a keyword that looks like one stays as stored).
     const row = {
-      a: '2026-03-08T10:00:00Z',
-      b: '2026-03-08T10:00:00+00:00',
+      checked_at: '2026-03-08T10:00:00Z',
+      createdAt: '2026-03-08T10:00:00+00:00',
       c: new Date(Date.UTC(2026, 2, 8, 10)),
-      d: '2026-03-08T12:00:00+02:00',
+      completed_at: '2026-03-08T12:00:00+02:00',
       day: '2026-03-08',
       text: 'not 2026-03-08T10:00:00Z',
     };
     expect(JSON.parse(toolText(row, 10_000))).toEqual({
-      a: '2026-03-08T10:00:00.000Z',
-      b: '2026-03-08T10:00:00.000Z',
+      checked_at: '2026-03-08T10:00:00.000Z',
+      createdAt: '2026-03-08T10:00:00.000Z',
       c: '2026-03-08T10:00:00.000Z',
-      d: '2026-03-08T10:00:00.000Z',
+      completed_at: '2026-03-08T10:00:00.000Z',
       day: '2026-03-08',
       text: 'not 2026-03-08T10:00:00Z',
     });

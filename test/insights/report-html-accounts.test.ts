@@ -11,8 +11,12 @@ const render = () => '<svg></svg>';
 const AT = new Date('2026-03-15T00:00:00Z');
 const htmlOf = async (accounts: readonly string[], account?: string) =>
   reportHtml(await gatherReport(inProcessSource(fleetDb(accounts)), { days: 7, account }), render, AT);
-/** The words a reader sees: tags become spaces, spaces collapse. */
-const text = (h: string) => h.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+/** The words a reader sees: tags become spaces (a <bdi> around inline text, nothing), spaces collapse. */
+const text = (h: string) =>
+  h
+    .replace(/<\/?bdi>/g, '')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/\s+/g, ' ');
 
 describe('whose account the report is', () => {
   it('--account: the title, heading and summary name the account', async () => {
@@ -44,7 +48,7 @@ describe('whose account the report is', () => {
     const html = await htmlOf(['acme']);
     expect(html.match(/<section>/g)).toHaveLength(1);
     expect(html).toContain('<h2>Fixture</h2>');
-    expect(html).toContain('Account acme: 1 project(s)');
+    expect(text(html)).toContain('Account acme: 1 project(s)');
   });
 
   it('a warehouse of many accounts: the summary names the first ten and counts the rest', async () => {
@@ -61,6 +65,6 @@ describe('whose account the report is', () => {
     const html = await htmlOf([hostile, 'globex']);
     expect(html).not.toContain('<script>');
     expect(html).toContain('Account &#60;script&#62;alert(1)&#60;/script&#62;&#34;&#39;&#38;</h2>');
-    expect(html).toContain('(&#60;script&#62;alert(1)&#60;/script&#62;&#34;&#39;&#38;, globex)');
+    expect(text(html)).toContain('(&#60;script&#62;alert(1)&#60;/script&#62;&#34;&#39;&#38;, globex)');
   });
 });

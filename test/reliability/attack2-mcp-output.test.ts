@@ -9,7 +9,8 @@ import { useReport } from './support/report.js';
 
 const report = useReport('attack2-mcp-output');
 
-const value = (text: string) => JSON.parse(toolText({ rows: [{ v: text }] }, 10_000)).rows[0].v;
+// Under a timestamp column's name: only the store's timestamp columns are rewritten (attack23.test.ts).
+const value = (text: string) => JSON.parse(toolText({ rows: [{ checked_at: text }] }, 10_000)).rows[0].checked_at;
 
 describe('timestamps in tool output', () => {
   it.each([
