@@ -17,6 +17,9 @@ export function responses(q: Sql, bound?: string): string {
   const P = 'projects_list';
   const url = q.col('p', P, 'websiteUrl');
   const host = `lower(rtrim(replace(replace(replace(${q.dialect === 'sqlite' ? url : `(${url})::text`}, 'https://', ''), 'http://', ''), 'www.', ''), '/'))`;
+  // Joined by account only where the table has one: s.account_id = '' made PostgreSQL expect one
+  // site and look each response's site up among all of them (a nested loop, projects × rows).
+  const sameAccount = q.has(H, 'account_id') ? `s.account_id = ${q.account('h', H)} AND ` : '';
   return `sites AS MATERIALIZED (
   SELECT ${q.account('p', P)} AS account_id, ${q.text('p', P, 'id')} AS project_id, ${host} AS host FROM ${P} p WHERE ${q.scoped('p', P, 'id')}
 ),
@@ -25,7 +28,7 @@ responses AS (
     ${q.day('h', H, 'checked_at')} AS day, ${q.flagCol('h', H, 'is_visible')} AS visible,
     CASE WHEN ${q.flagCol('h', H, 'is_visible')} = 1 AND ${q.numCol('h', H, 'position')} > 0 THEN ${q.numCol('h', H, 'position')} END AS position,
     CASE WHEN s.host <> '' AND ${q.contains(q.col('h', H, 'citations'), 's.host')} THEN 1 ELSE 0 END AS cited
-  FROM ${H} h LEFT JOIN sites s ON s.account_id = ${q.account('h', H)} AND s.project_id = ${q.text('h', H, 'project_id')}
+  FROM ${H} h LEFT JOIN sites s ON ${sameAccount}s.project_id = ${q.text('h', H, 'project_id')}
   WHERE ${q.scoped('h', H)}${bound ? ` AND ${bound}` : ''} AND ${q.day('h', H, 'checked_at')} IS NOT NULL
 )`;
 }
