@@ -10,9 +10,11 @@ const H = 'prompts_history';
  * cites the brand's site: `sites` works out each project's host once (not once per response).
  * `bound`, a condition on `h` (see {@link checkedFrom}), keeps only the rows a query needs, tested
  * where the table is read: a row it leaves out costs no day, flag or citation test, and no group.
+ * `undated: 'keep'` keeps the checks whose time has no day (day null) instead of testing every
+ * check's day twice: for a query that drops a null day later anyway (a join or a comparison on it).
  * @internal
  */
-export function responses(q: Sql, bound?: string): string {
+export function responses(q: Sql, bound?: string, undated: 'drop' | 'keep' = 'drop'): string {
   const H = 'prompts_history';
   const P = 'projects_list';
   const url = q.col('p', P, 'websiteUrl');
@@ -29,7 +31,7 @@ responses AS (
     CASE WHEN ${q.flagCol('h', H, 'is_visible')} = 1 AND ${q.numCol('h', H, 'position')} > 0 THEN ${q.numCol('h', H, 'position')} END AS position,
     CASE WHEN s.host <> '' AND ${q.contains(q.col('h', H, 'citations'), 's.host')} THEN 1 ELSE 0 END AS cited
   FROM ${H} h LEFT JOIN sites s ON ${sameAccount}s.project_id = ${q.text('h', H, 'project_id')}
-  WHERE ${q.scoped('h', H)}${bound ? ` AND ${bound}` : ''} AND ${q.day('h', H, 'checked_at')} IS NOT NULL
+  WHERE ${q.scoped('h', H)}${bound ? ` AND ${bound}` : ''}${undated === 'drop' ? ` AND ${q.day('h', H, 'checked_at')} IS NOT NULL` : ''}
 )`;
 }
 
@@ -149,10 +151,16 @@ export const aiVisibilityModels: InsightView = {
 
 /**
  * The SELECT of {@link aiVisibilityModels} (the view), over the responses `bound` keeps: a bound
- * may leave out checks before every project's previous period (the view keeps all of them).
+ * may leave out checks before every project's previous period (the view keeps all of them). A
+ * check with no day may be kept (`undated`): it joins no period, so it counts nowhere.
  * @internal
  */
-export function aiVisibilityModelsSelect(q: Sql, periods: readonly number[], bound?: string): string {
+export function aiVisibilityModelsSelect(
+  q: Sql,
+  periods: readonly number[],
+  bound?: string,
+  undated: 'drop' | 'keep' = 'drop',
+): string {
   const cur = (x: string) => `CASE WHEN d.day > b.prev_end THEN ${x} END`;
   const prev = (x: string) => `CASE WHEN d.day <= b.prev_end THEN ${x} END`;
   // A share of the period's responses, as AVG over them would give it (sum / count, then × 100).
@@ -164,7 +172,7 @@ export function aiVisibilityModelsSelect(q: Sql, periods: readonly number[], bou
   // come out), and the periods are summed from those: the join with each project's periods
   // never sees a response row, whatever a filter makes of the planner's estimates.
   return `WITH ${q.periods(periods)},
-${responses(q, bound)},
+${responses(q, bound, undated)},
 d AS MATERIALIZED (
   SELECT account_id, project_id, model, day, COUNT(*) AS n, SUM(visible) AS x, SUM(position) AS position_sum, COUNT(position) AS positioned, SUM(cited) AS cited
   FROM responses GROUP BY account_id, project_id, model, day
