@@ -335,7 +335,7 @@ async function visibilityDays(
   const bound = firstEnd === 'unknown' ? undefined : mayBeFrom(q, addDays(firstEnd, 1 - back));
   const scoped = bindScope(
     // A check with no day joins no project's days (d.day > …): it need not be tested for one first.
-    `WITH ${responses(q, bound, 'keep')},
+    `WITH ${responses(q, { bound, undated: 'keep', narrow: true })},
 d AS (SELECT account_id, project_id, model, day, COUNT(*) AS responses, SUM(visible) AS hits FROM responses GROUP BY account_id, project_id, model, day),
 ends AS (SELECT account_id, project_id, MAX(day) AS end_day FROM d GROUP BY account_id, project_id)
 SELECT ${q.accountOut('d.account_id')} AS account_id, d.project_id AS project_id, d.model AS model, ${q.dayText('d.day')} AS day, ${q.int('d.responses')} AS responses, ${q.int('d.hits')} AS hits

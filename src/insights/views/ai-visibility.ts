@@ -12,9 +12,19 @@ const H = 'prompts_history';
  * where the table is read: a row it leaves out costs no day, flag or citation test, and no group.
  * `undated: 'keep'` keeps the checks whose time has no day (day null) instead of testing every
  * check's day twice: for a query that drops a null day later anyway (a join or a comparison on it).
+ * `narrow`: each check's figures are worked out once, into narrow rows, before they are grouped:
+ * SQLite's GROUP BY sorts the columns its aggregates read (the whole citations text of every
+ * check, often a kilobyte), not their results; PostgreSQL aggregates as it reads, so it stays inline.
  * @internal
  */
-export function responses(q: Sql, bound?: string, undated: 'drop' | 'keep' = 'drop'): string {
+export function responses(
+  q: Sql,
+  {
+    bound,
+    undated = 'drop',
+    narrow = false,
+  }: { bound?: string | undefined; undated?: 'drop' | 'keep'; narrow?: boolean } = {},
+): string {
   const H = 'prompts_history';
   const P = 'projects_list';
   const url = q.col('p', P, 'websiteUrl');
@@ -25,7 +35,7 @@ export function responses(q: Sql, bound?: string, undated: 'drop' | 'keep' = 'dr
   return `sites AS MATERIALIZED (
   SELECT ${q.account('p', P)} AS account_id, ${q.text('p', P, 'id')} AS project_id, ${host} AS host FROM ${P} p WHERE ${q.scoped('p', P, 'id')}
 ),
-responses AS (
+responses AS ${narrow && q.dialect === 'sqlite' ? 'MATERIALIZED ' : ''}(
   SELECT ${q.account('h', H)} AS account_id, ${q.text('h', H, 'project_id')} AS project_id, ${q.text('h', H, 'prompt_id')} AS prompt_id, ${q.text('h', H, 'prompt')} AS prompt, ${q.text('h', H, 'model')} AS model,
     ${q.day('h', H, 'checked_at')} AS day, ${q.flagCol('h', H, 'is_visible')} AS visible,
     CASE WHEN ${q.flagCol('h', H, 'is_visible')} = 1 AND ${q.numCol('h', H, 'position')} > 0 THEN ${q.numCol('h', H, 'position')} END AS position,
@@ -87,7 +97,7 @@ FROM ${H} h WHERE ${q.scoped('h', H)} GROUP BY ${q.groupKeys('h', H, ['project_i
  * @internal
  */
 export function aiVisibilitySelect(q: Sql, bound?: string): string {
-  return `WITH ${responses(q, bound)}
+  return `WITH ${responses(q, { bound })}
 SELECT ${q.accountOut('account_id')} AS account_id, project_id, prompt_id, MAX(prompt) AS prompt, model, ${q.dayText('day')} AS day, ${q.int('COUNT(*)')} AS responses,
   ${q.round('100.0 * AVG(visible)', 1)} AS visibility_pct, ${q.round(wilsonPct(q, 'SUM(visible)', 'COUNT(*)', 'low'), 1)} AS visibility_low_pct,
   ${q.round(wilsonPct(q, 'SUM(visible)', 'COUNT(*)', 'high'), 1)} AS visibility_high_pct, ${q.round('AVG(position)', 2)} AS average_position, ${q.round('100.0 * AVG(cited)', 1)} AS citation_share_pct
@@ -172,7 +182,7 @@ export function aiVisibilityModelsSelect(
   // come out), and the periods are summed from those: the join with each project's periods
   // never sees a response row, whatever a filter makes of the planner's estimates.
   return `WITH ${q.periods(periods)},
-${responses(q, bound, undated)},
+${responses(q, { bound, undated, narrow: true })},
 d AS MATERIALIZED (
   SELECT account_id, project_id, model, day, COUNT(*) AS n, SUM(visible) AS x, SUM(position) AS position_sum, COUNT(position) AS positioned, SUM(cited) AS cited
   FROM responses GROUP BY account_id, project_id, model, day
