@@ -61,6 +61,17 @@ describe('the ai_visibility tool reads only the checks it answers from', () => {
     expect(first >= addDays('2026-04-08', -5), `the earliest check read is of ${first}`).toBe(true);
   });
 
+  it("sorts narrow rows for the models' per-day groups, not every check's citations text (SQLite)", async () => {
+    const s = source(history(30));
+    const sent: string[] = [];
+    const spy = { ...s, query: (sql: string, params?: readonly unknown[]) => (sent.push(sql), s.query(sql, params)) };
+    await aiVisibility(spy, { days: 7, limit: 10 });
+    const models = sent.find((sql) => sql.includes('prev_end')) as string;
+    const plan = (await s.query(`EXPLAIN QUERY PLAN ${models}`)).rows.map((r) => String(r['detail']));
+    // The responses are made once (narrow: a flag, a position, a day), then grouped and sorted.
+    expect(plan).toContain('MATERIALIZE responses');
+  });
+
   it('reads the whole period for daily rows when the latest day holds fewer than `limit` rows', async () => {
     const s = source(history(30));
     const { daily } = await aiVisibility(s, { days: 7, limit: 15 });
