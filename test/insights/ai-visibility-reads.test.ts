@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aiVisibility } from '../../src/insights/queries.js';
+import { aiVisibility, viewRows } from '../../src/insights/queries.js';
 import { gatherReport } from '../../src/insights/report-data.js';
 import { addDays } from '../../src/sync/datasets/rows.js';
 import { type Check, source, wholeHistory } from './ai-visibility-store.js';
@@ -122,4 +122,30 @@ describe('the ai_visibility tool answers as the views over the whole history', (
         expect({ filter, ...(await aiVisibility(s, filter)) }).toEqual({ filter, ...expected });
       }
     });
+});
+
+describe("a check cites the project's site when its citations hold the site's host", () => {
+  it('ASCII case aside, with the characters LIKE reads as wildcards (and its escape) taken as they are', async () => {
+    // The host of https://www.A_b%c\d.example/ is a_b%c\d.example. "axbyc\d" would match it if _
+    // and % were wildcards, "a_b%cd" if \ escaped the d.
+    const cites = [
+      'https://A_B%C\\D.EXAMPLE/x',
+      'see a_b%c\\d.example',
+      'https://axbyc\\d.example',
+      'https://a_b%cd.example',
+      '["https://other.example"]',
+    ];
+    const s = source(
+      cites.map((c, i): Check => ['p1', `q${i}`, 'm-a', '2026-04-30T10:00:00Z', 1, 1, c]),
+      { p1: 'https://www.A_b%c\\d.example/' },
+    );
+    const rows = await viewRows(s, 'ai_visibility', {}, { orderBy: 'v.prompt_id' });
+    expect(rows.map((r) => [r['prompt_id'], r['citation_share_pct']])).toEqual([
+      ['q0', 100],
+      ['q1', 100],
+      ['q2', 0],
+      ['q3', 0],
+      ['q4', 0],
+    ]);
+  });
 });

@@ -13,16 +13,17 @@ export type Check = [string, string, string, unknown, number, number | null, str
 export const SITES: Record<string, string> = { p1: 'https://www.acme.example/', p2: 'http://beta.example' };
 
 /**
- * A store of these checks (the last of two with one key wins, as a sync's upsert), read in this process; `tested` collects the citations text of every
- * check whose citation test ran (SQLite's instr, replaced on this connection by one that counts).
+ * A store of these checks (the last of two with one key wins, as a sync's upsert), read in this
+ * process; `tested` collects the citations text of every check whose citation test ran (SQLite's
+ * LIKE, replaced on this connection by one that records what it tests).
  */
-export function source(checks: Check[]): InsightSource & { tested: string[] } {
+export function source(checks: Check[], sites: Record<string, string> = SITES): InsightSource & { tested: string[] } {
   const db = new DatabaseSync(':memory:');
   for (const t of Object.values(TABLE_SCHEMAS))
     db.exec(
       `CREATE TABLE "${t.table}" (${t.columns.map((c) => `"${c}"`).join(', ')}, PRIMARY KEY (${t.primaryKey.map((c) => `"${c}"`).join(', ')}))`,
     );
-  for (const [id, url] of Object.entries(SITES))
+  for (const [id, url] of Object.entries(sites))
     db.prepare('INSERT INTO projects_list (id, name, "websiteUrl") VALUES (?, ?, ?)').run(id, id, url);
   const insert = db.prepare(
     'INSERT OR REPLACE INTO prompts_history (project_id, prompt_id, model, checked_at, prompt, is_visible, position, citations) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
@@ -30,11 +31,21 @@ export function source(checks: Check[]): InsightSource & { tested: string[] } {
   for (const [project, prompt, model, at, visible, position, cites] of checks)
     insert.run(project, prompt, model, at as string, `prompt ${prompt}`, visible, position, cites);
   const tested: string[] = [];
-  db.function('instr', { deterministic: true }, (text: unknown, part: unknown) => {
-    if (text === null || part === null) return null;
-    tested.push(String(text));
-    return String(text).indexOf(String(part)) + 1;
-  });
+  db.function(
+    'like',
+    { deterministic: true, varargs: true },
+    (pattern: unknown, text: unknown, escapeChar?: unknown) => {
+      if (pattern === null || text === null) return null;
+      tested.push(String(text));
+      return likes(
+        String(pattern),
+        String(text),
+        escapeChar === undefined || escapeChar === null ? undefined : String(escapeChar),
+      )
+        ? 1
+        : 0;
+    },
+  );
   return {
     dialect: 'sqlite',
     location: ':memory:',
@@ -64,4 +75,17 @@ export async function wholeHistory(s: InsightSource, filter: Parameters<typeof a
       })
     : [];
   return { models, daily };
+}
+
+/** SQLite's LIKE (ASCII case aside, `%`, `_`, an optional escape), for the ASCII texts of these tests. */
+function likes(pattern: string, text: string, escapeChar: string | undefined): boolean {
+  let source = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i] as string;
+    if (c === escapeChar) source += (pattern[++i] ?? '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    else if (c === '%') source += '[\\s\\S]*';
+    else if (c === '_') source += '[\\s\\S]';
+    else source += c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${source}$`, 'i').test(text);
 }

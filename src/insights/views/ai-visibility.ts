@@ -32,17 +32,27 @@ export function responses(
   // Joined by account only where the table has one: s.account_id = '' made PostgreSQL expect one
   // site and look each response's site up among all of them (a nested loop, projects × rows).
   const sameAccount = q.has(H, 'account_id') ? `s.account_id = ${q.account('h', H)} AND ` : '';
+  // SQLite tests a check's citations with LIKE '%host%' (ASCII case aside, as lower() folds): the
+  // same answer as instr(lower(citations), host) without a lower-cased copy of every check's text.
+  const sqlite = q.dialect === 'sqlite';
   return `sites AS MATERIALIZED (
-  SELECT ${q.account('p', P)} AS account_id, ${q.text('p', P, 'id')} AS project_id, ${host} AS host FROM ${P} p WHERE ${q.scoped('p', P, 'id')}
+  SELECT account_id, project_id, host${sqlite ? `, ${likePattern('host')} AS pattern` : ''} FROM (
+    SELECT ${q.account('p', P)} AS account_id, ${q.text('p', P, 'id')} AS project_id, ${host} AS host FROM ${P} p WHERE ${q.scoped('p', P, 'id')}
+  ) p
 ),
 responses AS ${narrow && q.dialect === 'sqlite' ? 'MATERIALIZED ' : ''}(
   SELECT ${q.account('h', H)} AS account_id, ${q.text('h', H, 'project_id')} AS project_id, ${q.text('h', H, 'prompt_id')} AS prompt_id, ${q.text('h', H, 'prompt')} AS prompt, ${q.text('h', H, 'model')} AS model,
     ${q.day('h', H, 'checked_at')} AS day, ${q.flagCol('h', H, 'is_visible')} AS visible,
     CASE WHEN ${q.flagCol('h', H, 'is_visible')} = 1 AND ${q.numCol('h', H, 'position')} > 0 THEN ${q.numCol('h', H, 'position')} END AS position,
-    CASE WHEN s.host <> '' AND ${q.contains(q.col('h', H, 'citations'), 's.host')} THEN 1 ELSE 0 END AS cited
+    CASE WHEN s.host <> '' AND ${sqlite ? `${q.col('h', H, 'citations')} LIKE s.pattern ESCAPE '\\'` : q.contains(q.col('h', H, 'citations'), 's.host')} THEN 1 ELSE 0 END AS cited
   FROM ${H} h LEFT JOIN sites s ON ${sameAccount}s.project_id = ${q.text('h', H, 'project_id')}
   WHERE ${q.scoped('h', H)}${bound ? ` AND ${bound}` : ''}${undated === 'drop' ? ` AND ${q.day('h', H, 'checked_at')} IS NOT NULL` : ''}
 )`;
+}
+
+/** `'%' || text || '%'` with LIKE's wildcards (and the escape) in `text` escaped by `\`: a LIKE that finds `text` itself. */
+function likePattern(text: string): string {
+  return `'%' || replace(replace(replace(${text}, '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%'`;
 }
 
 /** A `YYYY-MM-DD` day as a literal of the dialect's day type (text in SQLite, a date in PostgreSQL). */
