@@ -1,6 +1,14 @@
+import { addDays } from '../sync/datasets/rows.js';
 import { Sql, bindScope } from './dialect.js';
 import type { InsightSource, QueryLimits, ResultRow } from './source.js';
 import { insightView } from './views.js';
+import {
+  aiVisibilityModelsSelect,
+  aiVisibilitySelect,
+  checkedFrom,
+  latestCheckDays,
+  mayBeFrom,
+} from './views/ai-visibility.js';
 import { backlinkTrendSelect } from './views/backlinks.js';
 
 /** Filters every insight query takes. @internal */
@@ -78,9 +86,11 @@ export function rankChanges(
 }
 
 /**
- * Per-model visibility against the previous period, and the daily rows of the period. A model
- * filter is applied where prompts_history is read, so the planner sees one model's rows from the
- * start (a filter around the view left PostgreSQL's estimates to guess).
+ * Per-model visibility against the previous period, and the daily rows of the period. Each
+ * statement reads only the checks it needs, left out where prompts_history is read (a model
+ * filter too): the models from the earliest previous period's start (each project's latest check
+ * day is found on the key index first), the daily rows from the latest day back as far as `limit`
+ * rows need (the whole period without a limit). A whole history was grouped twice before.
  * @internal
  */
 export async function aiVisibility(
@@ -88,21 +98,92 @@ export async function aiVisibility(
   filter: InsightFilter & { model?: string | undefined },
   limits?: QueryLimits,
 ) {
-  const models = await viewRows(
+  const models = await visibilityModelRows(
     source,
-    'ai_visibility_models',
     { ...filter, limit: undefined },
-    { orderBy: 'v.project_id, v.visibility_pct DESC, v.model', limits },
+    'v.project_id, v.visibility_pct DESC, v.model',
+    limits,
   );
   const from = models.map((m) => String(m['start_date'])).sort()[0];
-  const daily = from
-    ? await viewRows(source, 'ai_visibility', filter, {
-        where: [['v.day >= ?', from]],
-        orderBy: 'v.day DESC, v.model, v.prompt',
-        limits,
-      })
-    : [];
-  return { models, daily };
+  if (!from) return { models, daily: [] };
+  const latest = models.map((m) => String(m['end_date'])).sort()[models.length - 1] as string;
+  if (filter.limit !== undefined && latest > from) {
+    // The first `limit` rows by day (latest first) are all on the latest day when it holds that
+    // many: then no earlier day is read. The order is total, so both reads agree row for row.
+    const recent = await visibilityDailyRows(source, filter, latest, limits);
+    if (recent.rows.length >= Math.trunc(filter.limit) || recent.truncated) return { models, daily: recent.rows };
+  }
+  return { models, daily: (await visibilityDailyRows(source, filter, from, limits)).rows };
+}
+
+/** The daily rows' order: the latest day first, then a total order, so a `limit` cuts the same rows however they were read. */
+const DAILY_ORDER = 'v.day DESC, v.model, v.prompt, v.account_id, v.project_id, v.prompt_id';
+
+/** The `ai_visibility` rows (per prompt, model and day) from `from` (YYYY-MM-DD), in {@link DAILY_ORDER}: only those days' checks are read. */
+function visibilityDailyRows(
+  source: InsightSource,
+  filter: InsightFilter & { model?: string | undefined },
+  from: string,
+  limits: QueryLimits | undefined,
+) {
+  const q = scopedSql(source, filter);
+  const scoped = bindScope(aiVisibilitySelect(q, checkedFrom(q, from)), filter);
+  const limit = filter.limit === undefined ? '' : `LIMIT ${Math.trunc(filter.limit)}`;
+  return source.query(`SELECT v.* FROM (${scoped.sql}) v ORDER BY ${DAILY_ORDER} ${limit}`, scoped.params, limits);
+}
+
+/**
+ * The `ai_visibility_models` rows of a period of `filter.days` (any length), in `orderBy`. The
+ * checks before the earliest previous period are left out where prompts_history is read: each
+ * project's latest check day comes from the key index first (one narrow pass), and the view then
+ * groups only the last two periods' checks, not every check of the history. `firstEnd`:
+ * {@link firstLatestCheckDay}'s answer, when the caller has read it already.
+ * @internal
+ */
+export async function visibilityModelRows(
+  source: InsightSource,
+  filter: InsightFilter & { model?: string | undefined },
+  orderBy: string,
+  limits?: QueryLimits,
+  firstEnd?: Awaited<ReturnType<typeof firstLatestCheckDay>>,
+): Promise<ResultRow[]> {
+  const days = Math.trunc(filter.days ?? DEFAULT_DAYS);
+  const q = scopedSql(source, filter);
+  const first = firstEnd ?? (await firstLatestCheckDay(source, filter, limits));
+  if (first === 'no checks') return [];
+  // The models of a period need the checks after each project's end − 2 × days.
+  const bound = first === 'unknown' ? undefined : mayBeFrom(q, addDays(first, 1 - 2 * days));
+  const scoped = bindScope(aiVisibilityModelsSelect(q, [days], bound, 'keep'), filter);
+  const limit = filter.limit === undefined ? '' : `LIMIT ${Math.trunc(filter.limit)}`;
+  return (await source.query(`SELECT v.* FROM (${scoped.sql}) v ORDER BY ${orderBy} ${limit}`, scoped.params, limits))
+    .rows;
+}
+
+/**
+ * The earliest of the projects' latest check days (a lower bound of each: see
+ * {@link latestCheckDays}), from the key index; `unknown` when a project's latest value has no day
+ * (then nothing may be left out), `no checks` when the scope has none.
+ * @internal
+ */
+export async function firstLatestCheckDay(
+  source: InsightSource,
+  filter: Pick<InsightFilter, 'project' | 'account'> & { model?: string | undefined },
+  limits?: QueryLimits,
+): Promise<string | 'unknown' | 'no checks'> {
+  if (!source.columns.get('prompts_history')?.has('checked_at')) return 'unknown';
+  const q = scopedSql(source, filter);
+  const scoped = bindScope(
+    `SELECT MIN(e.end_day) AS first_day, ${q.int('COUNT(*)')} AS projects, ${q.int('COUNT(e.end_day)')} AS known FROM (${latestCheckDays(q)}) e`,
+    filter,
+  );
+  const [row] = (await source.query(scoped.sql, scoped.params, limits)).rows;
+  if (!row || Number(row['projects']) === 0) return 'no checks';
+  const first = row['first_day'];
+  return Number(row['known']) === Number(row['projects']) &&
+    typeof first === 'string' &&
+    /^\d{4}-\d{2}-\d{2}$/.test(first)
+    ? first
+    : 'unknown';
 }
 
 /**

@@ -1,10 +1,12 @@
 import { checkAccount, projectKey, projectsInScope } from './account-choice.js';
 import { bindScope, sqlLiteral } from './dialect.js';
 import { keywordLabel } from './keyword-locations.js';
-import { auditChanges, backlinkChanges, scopedSql, viewRows } from './queries.js';
+import { auditChanges, backlinkChanges, firstLatestCheckDay, scopedSql, visibilityModelRows } from './queries.js';
 import type { InsightSource, ResultRow } from './source.js';
 import { type ModelVisibility, pooledVisibility, smoothedVisibility, visibilityByModel } from './visibility-samples.js';
 import { insightView, rankingDays, responses } from './views.js';
+import { mayBeFrom } from './views/ai-visibility.js';
+import { addDays } from '../sync/datasets/rows.js';
 
 /** Everything one project's section of the report shows. @internal */
 export interface ProjectReport {
@@ -121,8 +123,13 @@ async function readAccount(source: InsightSource, scope: ReportScope): Promise<A
   const where = { project: scope.project || undefined, account: scope.account };
   const filter = { ...where, days: scope.days };
   const ranks = await rankSummary(source, filter);
-  const daily = await visibilityDays(source, where, scope.days);
-  const details = await viewRows(source, 'ai_visibility_models', filter, { orderBy: 'v.project_id, v.model' });
+  // Each project's latest check day, read once from the key index, bounds both AI-visibility reads.
+  const firstEnd = await firstLatestCheckDay(source, where);
+  const daily = await visibilityDays(source, where, scope.days, firstEnd);
+  const details =
+    firstEnd === 'no checks'
+      ? []
+      : await visibilityModelRows(source, filter, 'v.project_id, v.model', undefined, firstEnd);
   const backlinks = await backlinkChanges(source, filter);
   const audits = await auditChanges(source, where);
   const completed = await countCompletedAudits(source, where);
@@ -319,11 +326,16 @@ async function visibilityDays(
   source: InsightSource,
   scope: { project?: string | undefined; account?: string | undefined },
   days: number,
+  firstEnd: Awaited<ReturnType<typeof firstLatestCheckDay>>,
 ): Promise<ResultRow[]> {
+  if (firstEnd === 'no checks') return [];
   const q = scopedSql(source, scope);
   const back = Math.max(2 * days, days + SMOOTHING_DAYS - 1);
+  // Checks before the earliest project's window are left out where prompts_history is read.
+  const bound = firstEnd === 'unknown' ? undefined : mayBeFrom(q, addDays(firstEnd, 1 - back));
   const scoped = bindScope(
-    `WITH ${responses(q)},
+    // A check with no day joins no project's days (d.day > …): it need not be tested for one first.
+    `WITH ${responses(q, { bound, undated: 'keep', narrow: true })},
 d AS (SELECT account_id, project_id, model, day, COUNT(*) AS responses, SUM(visible) AS hits FROM responses GROUP BY account_id, project_id, model, day),
 ends AS (SELECT account_id, project_id, MAX(day) AS end_day FROM d GROUP BY account_id, project_id)
 SELECT ${q.accountOut('d.account_id')} AS account_id, d.project_id AS project_id, d.model AS model, ${q.dayText('d.day')} AS day, ${q.int('d.responses')} AS responses, ${q.int('d.hits')} AS hits

@@ -1,28 +1,117 @@
-import type { Sql } from '../dialect.js';
+import { addDays } from '../../sync/datasets/rows.js';
+import { type Sql, sqlLiteral } from '../dialect.js';
 import { differsPct, wilsonPct } from '../sample-stats.js';
 import { ACCOUNT, type InsightView, WILSON } from './view.js';
+
+const H = 'prompts_history';
 
 /**
  * The AI-model responses of prompts_history, one per prompt, model and check, with whether each
  * cites the brand's site: `sites` works out each project's host once (not once per response).
+ * `bound`, a condition on `h` (see {@link checkedFrom}), keeps only the rows a query needs, tested
+ * where the table is read: a row it leaves out costs no day, flag or citation test, and no group.
+ * `undated: 'keep'` keeps the checks whose time has no day (day null) instead of testing every
+ * check's day twice: for a query that drops a null day later anyway (a join or a comparison on it).
+ * `narrow`: each check's figures are worked out once, into narrow rows, before they are grouped:
+ * SQLite's GROUP BY sorts the columns its aggregates read (the whole citations text of every
+ * check, often a kilobyte), not their results; PostgreSQL aggregates as it reads, so it stays inline.
  * @internal
  */
-export function responses(q: Sql): string {
+export function responses(
+  q: Sql,
+  {
+    bound,
+    undated = 'drop',
+    narrow = false,
+  }: { bound?: string | undefined; undated?: 'drop' | 'keep'; narrow?: boolean } = {},
+): string {
   const H = 'prompts_history';
   const P = 'projects_list';
   const url = q.col('p', P, 'websiteUrl');
   const host = `lower(rtrim(replace(replace(replace(${q.dialect === 'sqlite' ? url : `(${url})::text`}, 'https://', ''), 'http://', ''), 'www.', ''), '/'))`;
+  // Joined by account only where the table has one: s.account_id = '' made PostgreSQL expect one
+  // site and look each response's site up among all of them (a nested loop, projects × rows).
+  const sameAccount = q.has(H, 'account_id') ? `s.account_id = ${q.account('h', H)} AND ` : '';
+  // SQLite tests a check's citations with LIKE '%host%' (ASCII case aside, as lower() folds): the
+  // same answer as instr(lower(citations), host) without a lower-cased copy of every check's text.
+  const sqlite = q.dialect === 'sqlite';
   return `sites AS MATERIALIZED (
-  SELECT ${q.account('p', P)} AS account_id, ${q.text('p', P, 'id')} AS project_id, ${host} AS host FROM ${P} p WHERE ${q.scoped('p', P, 'id')}
+  SELECT account_id, project_id, host${sqlite ? `, ${likePattern('host')} AS pattern` : ''} FROM (
+    SELECT ${q.account('p', P)} AS account_id, ${q.text('p', P, 'id')} AS project_id, ${host} AS host FROM ${P} p WHERE ${q.scoped('p', P, 'id')}
+  ) p
 ),
-responses AS (
+responses AS ${narrow && q.dialect === 'sqlite' ? 'MATERIALIZED ' : ''}(
   SELECT ${q.account('h', H)} AS account_id, ${q.text('h', H, 'project_id')} AS project_id, ${q.text('h', H, 'prompt_id')} AS prompt_id, ${q.text('h', H, 'prompt')} AS prompt, ${q.text('h', H, 'model')} AS model,
     ${q.day('h', H, 'checked_at')} AS day, ${q.flagCol('h', H, 'is_visible')} AS visible,
     CASE WHEN ${q.flagCol('h', H, 'is_visible')} = 1 AND ${q.numCol('h', H, 'position')} > 0 THEN ${q.numCol('h', H, 'position')} END AS position,
-    CASE WHEN s.host <> '' AND ${q.contains(q.col('h', H, 'citations'), 's.host')} THEN 1 ELSE 0 END AS cited
-  FROM ${H} h LEFT JOIN sites s ON s.account_id = ${q.account('h', H)} AND s.project_id = ${q.text('h', H, 'project_id')}
-  WHERE ${q.scoped('h', H)} AND ${q.day('h', H, 'checked_at')} IS NOT NULL
+    CASE WHEN s.host <> '' AND ${sqlite ? `${q.col('h', H, 'citations')} LIKE s.pattern ESCAPE '\\'` : q.contains(q.col('h', H, 'citations'), 's.host')} THEN 1 ELSE 0 END AS cited
+  FROM ${H} h LEFT JOIN sites s ON ${sameAccount}s.project_id = ${q.text('h', H, 'project_id')}
+  WHERE ${q.scoped('h', H)}${bound ? ` AND ${bound}` : ''}${undated === 'drop' ? ` AND ${q.day('h', H, 'checked_at')} IS NOT NULL` : ''}
 )`;
+}
+
+/** `'%' || text || '%'` with LIKE's wildcards (and the escape) in `text` escaped by `\`: a LIKE that finds `text` itself. */
+function likePattern(text: string): string {
+  return `'%' || replace(replace(replace(${text}, '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%'`;
+}
+
+/** A `YYYY-MM-DD` day as a literal of the dialect's day type (text in SQLite, a date in PostgreSQL). */
+function dayLiteral(q: Sql, day: string): string {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) throw new Error(`dayLiteral: not a YYYY-MM-DD day: ${JSON.stringify(day)}`);
+  return q.dialect === 'sqlite' ? sqlLiteral(day) : `DATE ${sqlLiteral(day)}`;
+}
+
+/**
+ * Days SQLite's date() may move a check from the day its text starts with: a time zone of up to
+ * ±14:59 moves it by one, and a day past the month's end ('2026-02-31') rolls over by up to three.
+ */
+const TEXT_DAY_SLACK = 5;
+
+/**
+ * A cheap test that keeps every check of prompts_history (alias `h`) whose UTC day is `day` or
+ * later, and leaves out most of those before: on the value as stored, so no row pays for its day.
+ * PostgreSQL compares a date or timestamp column with the day's start (exact). SQLite's text sorts
+ * as its days do, give or take {@link TEXT_DAY_SLACK} days; a value not shaped `YYYY-…` (a number,
+ * a bare time) is kept for the exact test. A superset: pair it with the day itself when it must be exact.
+ * @internal
+ */
+export function mayBeFrom(q: Sql, day: string): string {
+  const c = q.col('h', H, 'checked_at');
+  if (q.dialect === 'postgres') return `NOT ${q.dayBefore('h', H, 'checked_at', dayLiteral(q, day))}`;
+  return `(${c} >= ${sqlLiteral(addDays(day, -TEXT_DAY_SLACK))} OR substr(${c}, 5, 1) <> '-')`;
+}
+
+/**
+ * Exactly the checks whose UTC day is `day` (YYYY-MM-DD) or later: {@link mayBeFrom}, then the day.
+ * @internal
+ */
+export function checkedFrom(q: Sql, day: string): string {
+  return `${mayBeFrom(q, day)} AND ${q.day('h', H, 'checked_at')} >= ${dayLiteral(q, day)}`;
+}
+
+/**
+ * Each project's latest check day (`end_day`, YYYY-MM-DD), or a day before it, from the key index
+ * alone: the day of the greatest stored value. PostgreSQL's timestamps give the day itself; a text
+ * that sorts last may be a day behind another's (time zones) or no day at all (null), so use it
+ * only as a lower bound.
+ * @internal
+ */
+export function latestCheckDays(q: Sql): string {
+  const last = q.dayOf(`MAX(${q.col('h', H, 'checked_at')})`, H, 'checked_at');
+  return `SELECT ${q.accountOut(q.account('h', H))} AS account_id, ${q.text('h', H, 'project_id')} AS project_id, ${q.dayText(last)} AS end_day
+FROM ${H} h WHERE ${q.scoped('h', H)} GROUP BY ${q.groupKeys('h', H, ['project_id'])}`;
+}
+
+/**
+ * The SELECT of {@link aiVisibility} (the view), over the responses `bound` keeps (all of them in the view).
+ * @internal
+ */
+export function aiVisibilitySelect(q: Sql, bound?: string): string {
+  return `WITH ${responses(q, { bound })}
+SELECT ${q.accountOut('account_id')} AS account_id, project_id, prompt_id, MAX(prompt) AS prompt, model, ${q.dayText('day')} AS day, ${q.int('COUNT(*)')} AS responses,
+  ${q.round('100.0 * AVG(visible)', 1)} AS visibility_pct, ${q.round(wilsonPct(q, 'SUM(visible)', 'COUNT(*)', 'low'), 1)} AS visibility_low_pct,
+  ${q.round(wilsonPct(q, 'SUM(visible)', 'COUNT(*)', 'high'), 1)} AS visibility_high_pct, ${q.round('AVG(position)', 2)} AS average_position, ${q.round('100.0 * AVG(cited)', 1)} AS citation_share_pct
+FROM responses GROUP BY account_id, project_id, prompt_id, model, day`;
 }
 
 /** ai_visibility: per prompt, model and day. @internal */
@@ -45,13 +134,7 @@ export const aiVisibility: InsightView = {
     citation_share_pct: "percentage of responses whose citations include the project's site (websiteUrl's host)",
   },
   periodic: false,
-  select(q) {
-    return `WITH ${responses(q)}
-SELECT ${q.accountOut('account_id')} AS account_id, project_id, prompt_id, MAX(prompt) AS prompt, model, ${q.dayText('day')} AS day, ${q.int('COUNT(*)')} AS responses,
-  ${q.round('100.0 * AVG(visible)', 1)} AS visibility_pct, ${q.round(wilsonPct(q, 'SUM(visible)', 'COUNT(*)', 'low'), 1)} AS visibility_low_pct,
-  ${q.round(wilsonPct(q, 'SUM(visible)', 'COUNT(*)', 'high'), 1)} AS visibility_high_pct, ${q.round('AVG(position)', 2)} AS average_position, ${q.round('100.0 * AVG(cited)', 1)} AS citation_share_pct
-FROM responses GROUP BY account_id, project_id, prompt_id, model, day`;
-  },
+  select: (q) => aiVisibilitySelect(q),
 };
 
 /** ai_visibility_models: per model and period, against the previous period. @internal */
@@ -83,19 +166,33 @@ export const aiVisibilityModels: InsightView = {
     previous_citation_share_pct: 'the same over the previous period',
   },
   periodic: true,
-  select(q, periods) {
-    const cur = (x: string) => `CASE WHEN d.day > b.prev_end THEN ${x} END`;
-    const prev = (x: string) => `CASE WHEN d.day <= b.prev_end THEN ${x} END`;
-    // A share of the period's responses, as AVG over them would give it (sum / count, then × 100).
-    const pct = (sum: string, count: string) =>
-      `100.0 * (${q.dialect === 'sqlite' ? `CAST(${sum} AS REAL)` : `(${sum})::numeric`} / ${count})`;
-    const mean = (sum: string, count: string) =>
-      `(${sum}) / ${q.dialect === 'sqlite' ? `CAST(${count} AS REAL)` : `(${count})::float8`}`;
-    // The responses are counted per project, model and day first (one pass, a few rows per day
-    // come out), and the periods are summed from those: the join with each project's periods
-    // never sees a response row, whatever a filter makes of the planner's estimates.
-    return `WITH ${q.periods(periods)},
-${responses(q)},
+  select: (q, periods) => aiVisibilityModelsSelect(q, periods),
+};
+
+/**
+ * The SELECT of {@link aiVisibilityModels} (the view), over the responses `bound` keeps: a bound
+ * may leave out checks before every project's previous period (the view keeps all of them). A
+ * check with no day may be kept (`undated`): it joins no period, so it counts nowhere.
+ * @internal
+ */
+export function aiVisibilityModelsSelect(
+  q: Sql,
+  periods: readonly number[],
+  bound?: string,
+  undated: 'drop' | 'keep' = 'drop',
+): string {
+  const cur = (x: string) => `CASE WHEN d.day > b.prev_end THEN ${x} END`;
+  const prev = (x: string) => `CASE WHEN d.day <= b.prev_end THEN ${x} END`;
+  // A share of the period's responses, as AVG over them would give it (sum / count, then × 100).
+  const pct = (sum: string, count: string) =>
+    `100.0 * (${q.dialect === 'sqlite' ? `CAST(${sum} AS REAL)` : `(${sum})::numeric`} / ${count})`;
+  const mean = (sum: string, count: string) =>
+    `(${sum}) / ${q.dialect === 'sqlite' ? `CAST(${count} AS REAL)` : `(${count})::float8`}`;
+  // The responses are counted per project, model and day first (one pass, a few rows per day
+  // come out), and the periods are summed from those: the join with each project's periods
+  // never sees a response row, whatever a filter makes of the planner's estimates.
+  return `WITH ${q.periods(periods)},
+${responses(q, { bound, undated, narrow: true })},
 d AS MATERIALIZED (
   SELECT account_id, project_id, model, day, COUNT(*) AS n, SUM(visible) AS x, SUM(position) AS position_sum, COUNT(position) AS positioned, SUM(cited) AS cited
   FROM responses GROUP BY account_id, project_id, model, day
@@ -126,5 +223,4 @@ SELECT ${q.accountOut('account_id')} AS account_id, project_id, model, ${q.int('
   ${q.round('vis - prev_vis', 1)} AS visibility_change, ${differsPct(q, 'x', 'responses', 'prev_x', 'prev_responses')} AS visibility_change_significant,
   ${q.round('pos', 2)} AS average_position, ${q.round('prev_pos', 2)} AS previous_average_position, ${q.round('cit', 1)} AS citation_share_pct, ${q.round('prev_cit', 1)} AS previous_citation_share_pct
 FROM m WHERE responses > 0`;
-  },
-};
+}

@@ -1,0 +1,118 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSource } from '../../src/insights/open-source.js';
+import { aiVisibility } from '../../src/insights/queries.js';
+import type { InsightSource } from '../../src/insights/source.js';
+import { postgresStore } from '../../src/sync/index.js';
+import { type TestPostgres, startPostgres } from '../helpers/postgres-server.js';
+import { fixtureWrites } from './support.js';
+
+// Issue 23 §1, the ai_visibility tool on PostgreSQL, checked by the shape of its plans (EXPLAIN),
+// not by a clock: an account of 62 projects, 2 with 20 prompts × 4 models × 60 days of checks.
+let postgres: TestPostgres;
+let source: InsightSource;
+const statements: Array<{ sql: string; params: unknown[] }> = [];
+const SCHEMA = 'seo_visibility';
+
+beforeAll(async () => {
+  postgres = await startPostgres();
+  const store = postgresStore(postgres.url);
+  await store.open();
+  await store.commit({ writes: fixtureWrites() });
+  await store.close();
+  const client = new pg.Client({ connectionString: postgres.url });
+  await client.connect();
+  try {
+    await client.query(`SET search_path TO ${SCHEMA}`);
+    await client.query(
+      `INSERT INTO projects_list (id, name, "websiteUrl", status) SELECT 'p' || i, 'Project ' || i, 'https://p' || i || '.example/', 'active' FROM generate_series(1, 60) i`,
+    );
+    await client.query(`INSERT INTO prompts_history (project_id, prompt_id, model, checked_at, prompt, is_visible, position, citations_count, citations)
+      SELECT 'p' || x, 'q' || q, m, timestamptz '2026-01-01 10:00Z' + d * interval '1 day', 'prompt ' || q, (q + d) % 3 = 0, 2, 0, '[]'::jsonb
+      FROM generate_series(1, 2) x, generate_series(1, 20) q, unnest(array['openai/gpt-5', 'perplexity/sonar', 'google/gemini', 'anthropic/claude']) m, generate_series(0, 59) d`);
+    await client.query('ANALYZE');
+  } finally {
+    await client.end();
+  }
+  const raw = await openSource({ postgres: postgres.url, schema: SCHEMA });
+  source = {
+    ...raw,
+    dialect: raw.dialect,
+    location: raw.location,
+    columns: raw.columns,
+    close: raw.close,
+    query: (sql, params = [], limits) => {
+      statements.push({ sql, params: [...params] });
+      return raw.query(sql, params, limits);
+    },
+  };
+}, 120_000);
+
+afterAll(async () => {
+  await source?.close();
+  await postgres?.stop();
+});
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'CTE Name'?: string;
+  'Index Cond'?: string;
+  Filter?: string;
+  'Plan Rows'?: number;
+  Plans?: PlanNode[];
+}
+
+/** The plan of a statement the tool sent, as a flat list of nodes (each with its children). */
+async function plan(statement: { sql: string; params: unknown[] }): Promise<PlanNode[]> {
+  const client = new pg.Client({ connectionString: postgres.url });
+  await client.connect();
+  try {
+    await client.query(`SET search_path TO ${SCHEMA}`);
+    let n = 0;
+    const text = statement.sql.replace(/\?/g, () => `$${++n}`);
+    const result = await client.query({ text: `EXPLAIN (FORMAT JSON) ${text}`, values: statement.params as unknown[] });
+    const nodes: PlanNode[] = [];
+    const walk = (node: PlanNode) => {
+      nodes.push(node);
+      for (const child of node.Plans ?? []) walk(child);
+    };
+    walk((result.rows[0] as { 'QUERY PLAN': Array<{ Plan: PlanNode }> })['QUERY PLAN'][0]?.Plan as PlanNode);
+    return nodes;
+  } finally {
+    await client.end();
+  }
+}
+
+/** The statements the tool sends for the account (28 days, 50 daily rows), each with its plan. */
+async function toolPlans() {
+  statements.length = 0;
+  const answer = await aiVisibility(source, { days: 28, limit: 50 });
+  expect(answer.daily).toHaveLength(50);
+  return Promise.all(statements.map(async (s) => ({ sql: s.sql, nodes: await plan(s) })));
+}
+
+describe('the ai_visibility tool on PostgreSQL', () => {
+  it("filters prompts_history by the checks' time where it is read, in every statement that groups checks", async () => {
+    const grouped = (await toolPlans()).filter((p) => p.sql.includes('responses AS'));
+    // The models, then the daily rows (the latest day, then the period: the fixture's project ends later).
+    expect(grouped.length).toBeGreaterThanOrEqual(2);
+    for (const { nodes } of grouped) {
+      const reads = nodes.filter((n) => n['Relation Name'] === 'prompts_history');
+      expect(reads.length).toBeGreaterThan(0);
+      for (const node of reads) expect(`${node['Index Cond'] ?? ''} ${node.Filter ?? ''}`).toMatch(/checked_at >= /);
+    }
+  });
+
+  it("knows how many projects' sites a check may be joined with (it took one, and looped over all of them per check)", async () => {
+    // s.account_id = '' on a store of one account made the planner expect one site, so it looked
+    // each check's site up among all of them (a nested loop: 800 checks × 100 sites, 1.5 passes).
+    for (const { nodes } of await toolPlans()) {
+      const sites = nodes.filter((n) => n['Node Type'] === 'CTE Scan' && n['CTE Name'] === 'sites');
+      for (const node of sites) {
+        expect(node.Filter).toBeUndefined();
+        expect(node['Plan Rows']).toBeGreaterThanOrEqual(60);
+      }
+    }
+  });
+});
