@@ -157,14 +157,12 @@ describe('backaudit: backlink_changes for a period', () => {
               });
               try {
                 const db = new DatabaseSync(source.file);
-                projects.forEach((p, n) =>
-                  p.domains.forEach((x, k) => {
+                for (const [n, p] of projects.entries())
+                  for (const [k, x] of p.domains.entries())
                     if (x.deleted !== undefined)
                       db.prepare(
                         'UPDATE backlinks_domains SET _deleted_at = ? WHERE project_id = ? AND domain = ?',
                       ).run(`${day(x.deleted)}T08:00:00.000Z`, project(n), `d${k}.example`);
-                  }),
-                );
                 db.close();
                 const got = await backlinkChanges(source, { days });
                 const expected = expectedChanges(projects, days);
