@@ -8,6 +8,7 @@ import {
   readdirSync,
   readFileSync,
   renameSync,
+  rmSync,
   statSync,
   truncateSync,
   unlinkSync,
@@ -215,7 +216,10 @@ class NdjsonStore implements SyncStore {
     writeFile(draft, JSON.stringify(holder));
     try {
       for (let attempt = 0; attempt < 2; attempt++) {
-        if (takeLock(draft, path, holder)) return holder;
+        if (takeLock(draft, path, holder)) {
+          removeMovedAside(this.location);
+          return holder;
+        }
         const current = readHolder(path);
         // Created but not yet written (by a version that wrote the lock file in place), unless it has been so for long.
         if (current === 'being written') throw inUse(this.location, undefined, '', 'its lock file is being written');
@@ -224,7 +228,7 @@ class NdjsonStore implements SyncStore {
         // Its holder is gone: remove it, unless another taker does, and race for the link again.
         // The holder read above is the one judged gone: a re-read may find a fresh lock.
         const stale = current ? current.token : inodeKey(path);
-        if (stale) removeStale(path, stale, draft, holder);
+        if (stale) removeStale(path, stale, holder.token);
       }
     } finally {
       try {
@@ -448,27 +452,48 @@ function inodeKey(path: string): string | undefined {
 }
 
 /**
- * Removes the lock file at `path` that `stale` names (its holder is gone), unless another taker is
- * removing it. "Unlink, then link mine" let two takers that both read the stale holder both win: the
- * slower one unlinked the faster one's fresh lock. So the one taker of each stale lock is elected by
- * creating `<path>.<stale>.takeover` exclusively (as the lock is: written whole, then linked), and it
- * unlinks the lock only if it is still the stale one; a fresh lock in its place is left alone. A
- * takeover file whose taker is gone too (killed in those microseconds) is taken over the same way.
+ * Removes the lock file at `path` that `stale` names (its holder is gone). "Unlink, then link mine"
+ * let two takers that both read the stale holder both win: the slower one unlinked the faster one's
+ * fresh lock. So the lock is first renamed aside to a name of this taker's own (`mine`), which only
+ * one taker can do to one file, and what was moved is checked: the stale lock is deleted; a fresh
+ * lock (a faster taker's, linked since the read) is linked back in place. No state is left for the
+ * next run to untangle: a taker killed at any step leaves the stale lock in place or a file aside
+ * that nothing reads (removed by the next holder, {@link removeMovedAside}).
  */
-function removeStale(path: string, stale: string, draft: string, holder: LockHolder, depth = 0): void {
-  const takeover = `${path}.${stale}.takeover`;
-  if (!takeLock(draft, takeover, holder)) {
-    // Another taker is at it; the caller races for the lock again and reports who holds it.
-    const taker = readHolder(takeover);
-    if (depth >= 2 || typeof taker !== 'object' || mayBeRunning(taker)) return;
-    // That taker was killed at it: its takeover file is stale in turn.
-    removeStale(takeover, taker.token, draft, holder, depth + 1);
-    if (!takeLock(draft, takeover, holder)) return;
-  }
+function removeStale(path: string, stale: string, mine: string): void {
+  const aside = `${path}.${mine}${ASIDE_SUFFIX}`;
   try {
-    if (lockKey(path) === stale) unlinkSync(path);
-  } finally {
-    unlinkSync(takeover);
+    renameSync(path, aside);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return; // another taker moved it first
+    throw error;
+  }
+  if (lockKey(aside) === stale) return unlinkSync(aside);
+  try {
+    linkSync(aside, path); // a fresh lock: back in place
+  } catch (error) {
+    // EEXIST: a third run took the store in the instant it was aside; its lock stands.
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  rmSync(aside, { force: true });
+}
+
+/** The suffix of a lock renamed aside by a taker ({@link removeStale}). */
+const ASIDE_SUFFIX = '.aside';
+
+/**
+ * Deletes what takers killed between their rename and their delete left aside in `dir` (their
+ * lock files moved aside; nothing reads them). Only those aside for over LOCK_WRITE_GRACE_MS (by
+ * their ctime, which the rename sets): a live taker's is there for microseconds.
+ */
+function removeMovedAside(dir: string): void {
+  for (const name of readdirSync(dir)) {
+    if (!name.startsWith(`${LOCK_FILE}.`) || !name.endsWith(ASIDE_SUFFIX)) continue;
+    try {
+      if (Date.now() - statSync(join(dir, name)).ctimeMs > LOCK_WRITE_GRACE_MS) unlinkSync(join(dir, name));
+    } catch {
+      // removed meanwhile
+    }
   }
 }
 
