@@ -271,7 +271,8 @@ export const WebhookEventSchema = z.union([KnownWebhookEventSchema, UnknownWebho
 /**
  * A parsed webhook event: one of the six documented events, or an {@link UnknownWebhookEvent}
  * for a name added after this SDK version. Because the unknown member's `event` is a plain
- * `string`, narrow with {@link isKnownWebhookEvent} first to get typed `data` in a `switch`.
+ * `string`, narrow with `isKnownWebhookEvent` (from `seo-visibility/webhooks`) first to get typed
+ * `data` in a `switch`.
  *
  * @example
  * ```ts
