@@ -1,5 +1,5 @@
 import { checkAccount, projectKey, projectsInScope } from './account-choice.js';
-import { bindScope, sqlLiteral } from './dialect.js';
+import { bindScope } from './dialect.js';
 import { keywordLabel } from './keyword-locations.js';
 import { auditChanges, backlinkChanges, scopedSql, viewRows } from './queries.js';
 import type { InsightSource, ResultRow } from './source.js';
@@ -356,12 +356,15 @@ async function chartPositions(
   const q = scopedSql(source, { project: scope.project || undefined, account: scope.account });
   const projects = [...new Set(charted.map((c) => c.report.id))];
   const ids = [...new Set(charted.flatMap((c) => c.top.map((k) => String(k['keyword_id']))))];
+  // The ids are bound as parameters (marks bindScope fills in the order they appear), never pasted
+  // into the text: an id is the server's text and may hold a quote, a `?` or a `$project`.
   const only = (alias: string, table: string, column: string) =>
-    `${q.text(alias, table, 'project_id')} IN (${projects.map(sqlLiteral).join(', ')}) AND ${q.text(alias, table, column)} IN (${ids.map(sqlLiteral).join(', ')})`;
+    `${q.text(alias, table, 'project_id')} IN ($charted_projects) AND ${q.text(alias, table, column)} IN ($charted_keywords)`;
   const from = charted.map((c) => c.from).sort()[0] as string;
   const scoped = bindScope(
     `WITH ${rankingDays(q, only)} SELECT ${q.accountOut('account_id')} AS account_id, project_id, keyword_id, ${q.dayText('day')} AS day, ${q.int('desktop')} AS position FROM daily`,
     { project: scope.project || undefined, account: scope.account },
+    { charted_projects: projects, charted_keywords: ids },
   );
   const rows = await source.query(`${scoped.sql} WHERE day >= ? ORDER BY day`, [...scoped.params, from]);
   const byKeyword = new Map<string, Array<[string, number | null]>>();
