@@ -296,12 +296,19 @@ async function rankSummary(
   const scoped = bindScope(view.select(q, [filter.days]), filter);
   const order = 'ORDER BY (v.change IS NULL), ABS(v.change) DESC, v.keyword, v.keyword_id';
   const project = 'v.account_id, v.project_id';
-  const rank = (by: string) => q.int(`ROW_NUMBER() OVER (PARTITION BY ${project}${by} ${order})`);
+  // One window, one sort: a row's rank among its project's rows that meet a condition is the
+  // running count of those rows in rank_changes' order (the keyword id breaks every tie). Four
+  // ROW_NUMBERs partitioned by each condition sorted the project's rows four times.
+  const ranked = `OVER (PARTITION BY ${project} ${order} ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)`;
+  const rank = (condition: string) => q.int(`SUM(CASE WHEN ${condition} THEN 1 ELSE 0 END) ${ranked}`);
   const count = (condition: string) =>
     q.int(`SUM(CASE WHEN ${condition} THEN 1 ELSE 0 END) OVER (PARTITION BY ${project})`);
+  const mover = 'v.change IS NOT NULL AND v.change <> 0';
+  // mover_rank, entered_rank and left_rank are ranks among the rows meeting the condition (read
+  // only for those rows); overall_rank among all.
   const text = `SELECT r.* FROM (
-  SELECT v.*, ${rank(', CASE WHEN v.change IS NOT NULL AND v.change <> 0 THEN 1 ELSE 0 END')} AS mover_rank, ${rank(', v.entered_top10')} AS entered_rank,
-    ${rank(', v.left_top10')} AS left_rank, ${rank('')} AS overall_rank, ${count('v.change < 0')} AS improved, ${count('v.change > 0')} AS declined
+  SELECT v.*, ${rank(mover)} AS mover_rank, ${rank('v.entered_top10 = 1')} AS entered_rank,
+    ${rank('v.left_top10 = 1')} AS left_rank, ${q.int(`COUNT(*) ${ranked}`)} AS overall_rank, ${count('v.change < 0')} AS improved, ${count('v.change > 0')} AS declined
   FROM (${scoped.sql}) v WHERE v.device = 'desktop'
 ) r
 WHERE r.overall_rank = 1 OR (r.mover_rank <= ${TABLE_ROWS} AND r.change <> 0) OR (r.entered_rank <= ${TABLE_ROWS} AND r.entered_top10 = 1) OR (r.left_rank <= ${TABLE_ROWS} AND r.left_top10 = 1)
