@@ -320,17 +320,37 @@ const NUMERIC_TYPES = new Set(['smallint', 'integer', 'bigint', 'numeric', 'real
 
 /**
  * Replaces the `$account`, `$project` and `$model` marks of a scoped SELECT with `?` and lists the values in
- * the order the marks appear (both dialects bind `?` by position).
+ * the order the marks appear (both dialects bind `?` by position). `lists` adds marks for lists of
+ * values, each written `?, ?, …` (for `IN (…)`): ids are the server's text, bound, never pasted into
+ * the statement. Text inside a string literal, a quoted name or a comment is never a mark (a constant may
+ * hold `$project`).
+ * @example `bindScope('… WHERE p = $project AND k IN ($keywords)', { project: 'p1' }, { keywords: ['a', 'b'] })`
+ * gives `… WHERE p = ? AND k IN (?, ?)` and the parameters `['p1', 'a', 'b']`.
  * @internal
  */
 export function bindScope(
   sql: string,
   values: { account?: string | undefined; project?: string | undefined; model?: string | undefined },
+  lists: Readonly<Record<string, readonly unknown[]>> = {},
 ): { sql: string; params: unknown[] } {
   const params: unknown[] = [];
-  const text = sql.replace(/\$(account|project|model)\b/g, (_m, name: 'account' | 'project' | 'model') => {
-    params.push(values[name] ?? null);
-    return '?';
+  const names = ['account', 'project', 'model', ...Object.keys(lists).filter((n) => /^\w+$/.test(n))];
+  // A literal ('…', a quote doubled inside), a quoted name and a comment (whose apostrophes would
+  // otherwise open a literal) are matched first and kept as they are.
+  const marks = new RegExp(
+    `'(?:[^']|'')*'|"(?:[^"]|"")*"|--[^\\n]*|/\\*[\\s\\S]*?\\*/|\\$(${names.join('|')})\\b`,
+    'g',
+  );
+  const text = sql.replace(marks, (whole, name: string | undefined) => {
+    if (name === undefined) return whole;
+    const list = lists[name];
+    if (list === undefined) {
+      params.push(values[name as 'account' | 'project' | 'model'] ?? null);
+      return '?';
+    }
+    if (!list.length) throw new Error(`bindScope: the list $${name} is empty (IN () is not SQL)`);
+    params.push(...list);
+    return list.map(() => '?').join(', ');
   });
   return { sql: text, params };
 }

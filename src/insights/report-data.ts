@@ -1,5 +1,5 @@
 import { checkAccount, projectKey, projectsInScope } from './account-choice.js';
-import { bindScope, sqlLiteral } from './dialect.js';
+import { bindScope } from './dialect.js';
 import { keywordLabel } from './keyword-locations.js';
 import { auditChanges, backlinkChanges, firstLatestCheckDay, scopedSql, visibilityModelRows } from './queries.js';
 import type { InsightSource, ResultRow } from './source.js';
@@ -303,12 +303,19 @@ async function rankSummary(
   const scoped = bindScope(view.select(q, [filter.days]), filter);
   const order = 'ORDER BY (v.change IS NULL), ABS(v.change) DESC, v.keyword, v.keyword_id';
   const project = 'v.account_id, v.project_id';
-  const rank = (by: string) => q.int(`ROW_NUMBER() OVER (PARTITION BY ${project}${by} ${order})`);
+  // One window, one sort: a row's rank among its project's rows that meet a condition is the
+  // running count of those rows in rank_changes' order (the keyword id breaks every tie). Four
+  // ROW_NUMBERs partitioned by each condition sorted the project's rows four times.
+  const ranked = `OVER (PARTITION BY ${project} ${order} ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)`;
+  const rank = (condition: string) => q.int(`SUM(CASE WHEN ${condition} THEN 1 ELSE 0 END) ${ranked}`);
   const count = (condition: string) =>
     q.int(`SUM(CASE WHEN ${condition} THEN 1 ELSE 0 END) OVER (PARTITION BY ${project})`);
+  const mover = 'v.change IS NOT NULL AND v.change <> 0';
+  // mover_rank, entered_rank and left_rank are ranks among the rows meeting the condition (read
+  // only for those rows); overall_rank among all.
   const text = `SELECT r.* FROM (
-  SELECT v.*, ${rank(', CASE WHEN v.change IS NOT NULL AND v.change <> 0 THEN 1 ELSE 0 END')} AS mover_rank, ${rank(', v.entered_top10')} AS entered_rank,
-    ${rank(', v.left_top10')} AS left_rank, ${rank('')} AS overall_rank, ${count('v.change < 0')} AS improved, ${count('v.change > 0')} AS declined
+  SELECT v.*, ${rank(mover)} AS mover_rank, ${rank('v.entered_top10 = 1')} AS entered_rank,
+    ${rank('v.left_top10 = 1')} AS left_rank, ${q.int(`COUNT(*) ${ranked}`)} AS overall_rank, ${count('v.change < 0')} AS improved, ${count('v.change > 0')} AS declined
   FROM (${scoped.sql}) v WHERE v.device = 'desktop'
 ) r
 WHERE r.overall_rank = 1 OR (r.mover_rank <= ${TABLE_ROWS} AND r.change <> 0) OR (r.entered_rank <= ${TABLE_ROWS} AND r.entered_top10 = 1) OR (r.left_rank <= ${TABLE_ROWS} AND r.left_top10 = 1)
@@ -368,12 +375,15 @@ async function chartPositions(
   const q = scopedSql(source, { project: scope.project || undefined, account: scope.account });
   const projects = [...new Set(charted.map((c) => c.report.id))];
   const ids = [...new Set(charted.flatMap((c) => c.top.map((k) => String(k['keyword_id']))))];
+  // The ids are bound as parameters (marks bindScope fills in the order they appear), never pasted
+  // into the text: an id is the server's text and may hold a quote, a `?` or a `$project`.
   const only = (alias: string, table: string, column: string) =>
-    `${q.text(alias, table, 'project_id')} IN (${projects.map(sqlLiteral).join(', ')}) AND ${q.text(alias, table, column)} IN (${ids.map(sqlLiteral).join(', ')})`;
+    `${q.text(alias, table, 'project_id')} IN ($charted_projects) AND ${q.text(alias, table, column)} IN ($charted_keywords)`;
   const from = charted.map((c) => c.from).sort()[0] as string;
   const scoped = bindScope(
     `WITH ${rankingDays(q, only)} SELECT ${q.accountOut('account_id')} AS account_id, project_id, keyword_id, ${q.dayText('day')} AS day, ${q.int('desktop')} AS position FROM daily`,
     { project: scope.project || undefined, account: scope.account },
+    { charted_projects: projects, charted_keywords: ids },
   );
   const rows = await source.query(`${scoped.sql} WHERE day >= ? ORDER BY day`, [...scoped.params, from]);
   const byKeyword = new Map<string, Array<[string, number | null]>>();
