@@ -8,6 +8,7 @@ import { registerFleet } from './fleet.js';
 import { datasetNames, nonEmpty, projectIds, wholeNumber } from './flags.js';
 import { registerMcp } from './mcp.js';
 import { registerReport } from './report.js';
+import type { CommandIO } from './store-options.js';
 import { registerWebhooks } from './webhooks.js';
 
 /** Options both commands take. */
@@ -43,12 +44,7 @@ function common(command: Command): Command {
  * @example `await buildProgram(io).parseAsync(process.argv)`
  * @internal
  */
-export function buildProgram(io: {
-  out: NodeJS.WriteStream;
-  err: NodeJS.WriteStream;
-  setExit: (code: number) => void;
-  signal: AbortSignal;
-}): Command {
+export function buildProgram(io: CommandIO): Command {
   const program = new Command('seo-visibility')
     .description(
       'Copy your SEO and AI Visibility data out: plan a sync against the rate budget, then run it into SQLite, resumably.',

@@ -110,7 +110,7 @@ async function reportCommand(
       return result.alerts.length ? EXIT.alert : EXIT.done;
     },
     { ...opts, timeoutMs: opts.timeout },
-    openSource,
+    io.openSource ?? openSource,
   );
 }
 

@@ -13,6 +13,12 @@ export interface CommandIO {
   err: NodeJS.WriteStream;
   signal: AbortSignal;
   setExit: (code: number) => void;
+  /**
+   * Opens the store a reading command reads (`openSource` unless given): the unit tests hand the
+   * command an in-process store here, where a module mock would leak between files that share a
+   * worker's module cache.
+   */
+  openSource?: (options: SourceOptions) => Promise<InsightSource>;
 }
 
 /** `--db FILE` and `--postgres URL`: the store a reading command opens (exactly one). @internal */

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/program.js';
 import { withStoreErrors } from '../../src/cli/store-options.js';
 import { InsightError } from '../../src/insights/errors.js';
@@ -23,12 +23,11 @@ let source: InsightSource & { file: string };
 /** The store a test reads instead of `source` (a fleet warehouse), and the options the command opened it with. */
 let instead: InsightSource | undefined;
 let opened: { timeoutMs?: number } | undefined;
-vi.mock('../../src/insights/open-source.js', () => ({
-  openSource: async (options: { timeoutMs?: number }) => {
-    opened = options;
-    return instead ?? { ...source, close: async () => {} };
-  },
-}));
+/** The store the command opens, in this process (a module mock would leak: files share a worker's modules). */
+const openInProcess = async (options: { timeoutMs?: number | undefined }) => {
+  opened = options;
+  return instead ?? { ...source, close: async () => {} };
+};
 
 beforeAll(async () => {
   // The fixture with a keyword, a domain and an issue type as a hostile server might send them.
@@ -57,6 +56,7 @@ async function run(args: string[]): Promise<{ code: number; out: string; err: st
       err: stream((s) => (err += s)),
       signal: new AbortController().signal,
       setExit: (c) => (code = c),
+      openSource: openInProcess,
     }).parseAsync(['node', 'seo-visibility', ...args]);
   } catch (error) {
     // --help ends through commander's exitOverride.
