@@ -4,7 +4,7 @@ import { BaseSequencer, type TestSpecification, type Vitest } from 'vitest/node'
 import systemConfig from '../../vitest.system.config.js';
 import SlowestFirstSequencer, { SECONDS } from '../helpers/slowest-first.js';
 
-// The system suite's order decides its length: two workers take the files in order, so a long file
+// The system suite's order decides its length: the workers take the files in order, so a long file
 // that starts last runs alone at the end. These run the sequencer on real paths of the tree.
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const FILES = [
