@@ -5,13 +5,14 @@ import { aiVisibility } from '../../src/insights/queries.js';
 import type { InsightSource } from '../../src/insights/source.js';
 import { postgresStore } from '../../src/sync/index.js';
 import { type TestPostgres, startPostgres } from '../helpers/postgres-server.js';
+import { explain, recordingSource, type SentStatement } from './plan-support.js';
 import { fixtureWrites } from './support.js';
 
 // Issue 23 §1, the ai_visibility tool on PostgreSQL, checked by the shape of its plans (EXPLAIN),
 // not by a clock: an account of 62 projects, 2 with 20 prompts × 4 models × 60 days of checks.
 let postgres: TestPostgres;
 let source: InsightSource;
-const statements: Array<{ sql: string; params: unknown[] }> = [];
+const statements: SentStatement[] = [];
 const SCHEMA = 'seo_visibility';
 
 beforeAll(async () => {
@@ -35,17 +36,7 @@ beforeAll(async () => {
     await client.end();
   }
   const raw = await openSource({ postgres: postgres.url, schema: SCHEMA });
-  source = {
-    ...raw,
-    dialect: raw.dialect,
-    location: raw.location,
-    columns: raw.columns,
-    close: raw.close,
-    query: (sql, params = [], limits) => {
-      statements.push({ sql, params: [...params] });
-      return raw.query(sql, params, limits);
-    },
-  };
+  source = recordingSource(raw, statements);
 }, 120_000);
 
 afterAll(async () => {
@@ -53,36 +44,8 @@ afterAll(async () => {
   await postgres?.stop();
 });
 
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'CTE Name'?: string;
-  'Index Cond'?: string;
-  Filter?: string;
-  'Plan Rows'?: number;
-  Plans?: PlanNode[];
-}
-
-/** The plan of a statement the tool sent, as a flat list of nodes (each with its children). */
-async function plan(statement: { sql: string; params: unknown[] }): Promise<PlanNode[]> {
-  const client = new pg.Client({ connectionString: postgres.url });
-  await client.connect();
-  try {
-    await client.query(`SET search_path TO ${SCHEMA}`);
-    let n = 0;
-    const text = statement.sql.replace(/\?/g, () => `$${++n}`);
-    const result = await client.query({ text: `EXPLAIN (FORMAT JSON) ${text}`, values: statement.params as unknown[] });
-    const nodes: PlanNode[] = [];
-    const walk = (node: PlanNode) => {
-      nodes.push(node);
-      for (const child of node.Plans ?? []) walk(child);
-    };
-    walk((result.rows[0] as { 'QUERY PLAN': Array<{ Plan: PlanNode }> })['QUERY PLAN'][0]?.Plan as PlanNode);
-    return nodes;
-  } finally {
-    await client.end();
-  }
-}
+/** The plan PostgreSQL makes for a statement the answer sent, as a flat list of nodes. */
+const plan = (statement: SentStatement) => explain(postgres.url, SCHEMA, statement);
 
 /** The statements the tool sends for the account (28 days, 50 daily rows), each with its plan. */
 async function toolPlans() {

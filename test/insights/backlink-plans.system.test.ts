@@ -5,6 +5,7 @@ import { backlinkChanges } from '../../src/insights/queries.js';
 import type { InsightSource } from '../../src/insights/source.js';
 import { postgresStore } from '../../src/sync/index.js';
 import { type TestPostgres, startPostgres } from '../helpers/postgres-server.js';
+import { explain, recordingSource, type SentStatement } from './plan-support.js';
 import { fixtureWrites } from './support.js';
 
 // Issue 23 §1 on PostgreSQL: the backlink_changes tool cost 19× one grouped pass over its tables at
@@ -13,7 +14,7 @@ import { fixtureWrites } from './support.js';
 // by the plan's shape (EXPLAIN), not by a clock, on 40 projects of 200 domains, statistics gathered.
 let postgres: TestPostgres;
 let source: InsightSource;
-const statements: Array<{ sql: string; params: unknown[] }> = [];
+const statements: SentStatement[] = [];
 const SCHEMA = 'seo_visibility';
 
 beforeAll(async () => {
@@ -45,17 +46,7 @@ beforeAll(async () => {
     await client.end();
   }
   const raw = await openSource({ postgres: postgres.url, schema: SCHEMA });
-  source = {
-    ...raw,
-    dialect: raw.dialect,
-    location: raw.location,
-    columns: raw.columns,
-    close: raw.close,
-    query: (sql, params = [], limits) => {
-      statements.push({ sql, params: [...params] });
-      return raw.query(sql, params, limits);
-    },
-  };
+  source = recordingSource(raw, statements);
 }, 120_000);
 
 afterAll(async () => {
@@ -63,34 +54,8 @@ afterAll(async () => {
   await postgres?.stop();
 });
 
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  Filter?: string;
-  'Join Filter'?: string;
-  Plans?: PlanNode[];
-}
-
-/** The plan PostgreSQL makes for a statement, as a flat list of nodes. */
-async function plan(statement: { sql: string; params: unknown[] }): Promise<PlanNode[]> {
-  const client = new pg.Client({ connectionString: postgres.url });
-  await client.connect();
-  try {
-    await client.query(`SET search_path TO ${SCHEMA}`);
-    let n = 0;
-    const text = statement.sql.replace(/\?/g, () => `$${++n}`);
-    const result = await client.query({ text: `EXPLAIN (FORMAT JSON) ${text}`, values: statement.params as unknown[] });
-    const nodes: PlanNode[] = [];
-    const walk = (node: PlanNode) => {
-      nodes.push(node);
-      for (const child of node.Plans ?? []) walk(child);
-    };
-    walk((result.rows[0] as { 'QUERY PLAN': Array<{ Plan: PlanNode }> })['QUERY PLAN'][0]?.Plan as PlanNode);
-    return nodes;
-  } finally {
-    await client.end();
-  }
-}
+/** The plan PostgreSQL makes for a statement the answer sent, as a flat list of nodes. */
+const plan = (statement: SentStatement) => explain(postgres.url, SCHEMA, statement);
 
 describe('backlink_changes plans on PostgreSQL', () => {
   it("the read of backlinks_domains tests no domain's date pattern: dates are compared as stored, and converted only in the period", async () => {

@@ -6,6 +6,7 @@ import { gatherReport } from '../../src/insights/report-data.js';
 import type { InsightSource } from '../../src/insights/source.js';
 import { postgresStore } from '../../src/sync/index.js';
 import { type TestPostgres, startPostgres } from '../helpers/postgres-server.js';
+import { explain, recordingSource, type SentStatement } from './plan-support.js';
 import { fixtureWrites } from './support.js';
 
 // Issue 23 §1 on PostgreSQL: plans that cost far more than one pass over the rows an answer reads,
@@ -13,7 +14,7 @@ import { fixtureWrites } from './support.js';
 // account: two projects with data (most rows), 60 without, statistics gathered.
 let postgres: TestPostgres;
 let source: InsightSource;
-const statements: Array<{ sql: string; params: unknown[] }> = [];
+const statements: SentStatement[] = [];
 const SCHEMA = 'seo_visibility';
 
 beforeAll(async () => {
@@ -49,17 +50,7 @@ beforeAll(async () => {
     await client.end();
   }
   const raw = await openSource({ postgres: postgres.url, schema: SCHEMA });
-  source = {
-    ...raw,
-    dialect: raw.dialect,
-    location: raw.location,
-    columns: raw.columns,
-    close: raw.close,
-    query: (sql, params = [], limits) => {
-      statements.push({ sql, params: [...params] });
-      return raw.query(sql, params, limits);
-    },
-  };
+  source = recordingSource(raw, statements);
 }, 120_000);
 
 afterAll(async () => {
@@ -67,35 +58,8 @@ afterAll(async () => {
   await postgres?.stop();
 });
 
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'CTE Name'?: string;
-  'Index Cond'?: string;
-  Filter?: string;
-  Plans?: PlanNode[];
-}
-
-/** The plan PostgreSQL makes for a statement the answer sent, as a flat list of nodes (each with its children). */
-async function plan(statement: { sql: string; params: unknown[] }): Promise<PlanNode[]> {
-  const client = new pg.Client({ connectionString: postgres.url });
-  await client.connect();
-  try {
-    await client.query(`SET search_path TO ${SCHEMA}`);
-    let n = 0;
-    const text = statement.sql.replace(/\?/g, () => `$${++n}`);
-    const result = await client.query({ text: `EXPLAIN (FORMAT JSON) ${text}`, values: statement.params as unknown[] });
-    const nodes: PlanNode[] = [];
-    const walk = (node: PlanNode) => {
-      nodes.push(node);
-      for (const child of node.Plans ?? []) walk(child);
-    };
-    walk((result.rows[0] as { 'QUERY PLAN': Array<{ Plan: PlanNode }> })['QUERY PLAN'][0]?.Plan as PlanNode);
-    return nodes;
-  } finally {
-    await client.end();
-  }
-}
+/** The plan PostgreSQL makes for a statement the answer sent, as a flat list of nodes. */
+const plan = (statement: SentStatement) => explain(postgres.url, SCHEMA, statement);
 
 /** The statements an answer sends. */
 async function sent(answer: () => Promise<unknown>) {
