@@ -184,7 +184,8 @@ export class Sql {
   /**
    * A cheap bound for {@link dayWithin}: `alias.column`'s day may be `first` or later (`firstText`
    * the same day as text). True for every row dayWithin keeps with that `first` or a later one;
-   * a condition on the table alone, so it can narrow the scan before any join.
+   * a condition on the table alone, so it can narrow the scan before any join. For prompts_history's
+   * checked_at (a timestamp whose SQLite text may carry a time zone), see `checkedMayBeFrom` in views/ai-visibility.ts.
    */
   mayBeFrom(alias: string, table: string, column: string, first: string, firstText: string): string {
     const found = this.columns.get(table)?.get(column.toLowerCase());

@@ -1,4 +1,4 @@
-import { TABLE_SCHEMAS } from '../sync/datasets/datasets.js';
+import { STORE_TIMESTAMPS } from './store-timestamps.js';
 
 /**
  * What a tool's result looks like to the agent: JSON that fits its context. Every row list is cut so
@@ -126,13 +126,7 @@ export function jsonValue(this: unknown, key: string, value: unknown): unknown {
 }
 
 /** The columns the store declares timestamps (createdAt, checked_at, completed_at…), by name: no name is a timestamp in one table and text in another. */
-const TIMESTAMP_COLUMNS: ReadonlySet<string> = new Set(
-  Object.values(TABLE_SCHEMAS).flatMap((table) =>
-    Object.entries(table.types)
-      .filter(([, type]) => type === 'timestamp')
-      .map(([column]) => column),
-  ),
-);
+const TIMESTAMP_COLUMNS: ReadonlySet<string> = new Set(STORE_TIMESTAMPS.map(({ column }) => column));
 
 /** A timestamp column of the store, or a view's copy of one from the period before (`previous_completed_at`). */
 const isTimestampColumn = (key: string): boolean =>

@@ -7,7 +7,7 @@ import {
   aiVisibilitySelect,
   checkedFrom,
   latestCheckDays,
-  mayBeFrom,
+  checkedMayBeFrom,
 } from './views/ai-visibility.js';
 import { backlinkTrendSelect } from './views/backlinks.js';
 
@@ -152,7 +152,7 @@ export async function visibilityModelRows(
   const first = firstEnd ?? (await firstLatestCheckDay(source, filter, limits));
   if (first === 'no checks') return [];
   // The models of a period need the checks after each project's end − 2 × days.
-  const bound = first === 'unknown' ? undefined : mayBeFrom(q, addDays(first, 1 - 2 * days));
+  const bound = first === 'unknown' ? undefined : checkedMayBeFrom(q, addDays(first, 1 - 2 * days));
   const scoped = bindScope(aiVisibilityModelsSelect(q, [days], bound, 'keep'), filter);
   const limit = filter.limit === undefined ? '' : `LIMIT ${Math.trunc(filter.limit)}`;
   return (await source.query(`SELECT v.* FROM (${scoped.sql}) v ORDER BY ${orderBy} ${limit}`, scoped.params, limits))

@@ -5,7 +5,7 @@ import { auditChanges, backlinkChanges, firstLatestCheckDay, scopedSql, visibili
 import type { InsightSource, ResultRow } from './source.js';
 import { type ModelVisibility, pooledVisibility, smoothedVisibility, visibilityByModel } from './visibility-samples.js';
 import { insightView, rankingDays, responses } from './views.js';
-import { mayBeFrom } from './views/ai-visibility.js';
+import { checkedMayBeFrom } from './views/ai-visibility.js';
 import { addDays } from '../sync/datasets/rows.js';
 
 /** Everything one project's section of the report shows. @internal */
@@ -339,7 +339,7 @@ async function visibilityDays(
   const q = scopedSql(source, scope);
   const back = Math.max(2 * days, days + SMOOTHING_DAYS - 1);
   // Checks before the earliest project's window are left out where prompts_history is read.
-  const bound = firstEnd === 'unknown' ? undefined : mayBeFrom(q, addDays(firstEnd, 1 - back));
+  const bound = firstEnd === 'unknown' ? undefined : checkedMayBeFrom(q, addDays(firstEnd, 1 - back));
   const scoped = bindScope(
     // A check with no day joins no project's days (d.day > …): it need not be tested for one first.
     `WITH ${responses(q, { bound, undated: 'keep', narrow: true })},

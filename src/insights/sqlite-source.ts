@@ -1,12 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { TABLE_SCHEMAS } from '../sync/datasets/datasets.js';
 import { Sql } from './dialect.js';
 import { InsightError, cancelledError, timeoutError, timerMs } from './errors.js';
 import { SQLITE_COLUMNS, columnsOf, viewStatements } from './schema-objects.js';
 import type { InsightSource, QueryLimits, QueryResult } from './source.js';
 import { SQLITE_READER_PROGRAM } from './sqlite-reader-child.js';
+import { STORE_TIMESTAMPS } from './store-timestamps.js';
 
 interface Reply extends Partial<QueryResult> {
   id: number;
@@ -15,11 +15,7 @@ interface Reply extends Partial<QueryResult> {
 }
 
 /** The store's timestamp columns as `table.column`: SQLite's columns are untyped, the dataset schemas say which. */
-const TIMESTAMP_COLUMNS = Object.values(TABLE_SCHEMAS).flatMap((t) =>
-  Object.entries(t.types)
-    .filter(([, type]) => type === 'timestamp')
-    .map(([column]) => `${t.table}.${column}`),
-);
+const TIMESTAMP_COLUMNS = STORE_TIMESTAMPS.map(({ table, column }) => `${table}.${column}`);
 
 const SQLITE_READONLY = 8;
 const SQLITE_AUTH = 23;

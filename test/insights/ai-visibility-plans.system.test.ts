@@ -1,58 +1,28 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSource } from '../../src/insights/open-source.js';
 import { aiVisibility } from '../../src/insights/queries.js';
-import type { InsightSource } from '../../src/insights/source.js';
-import { postgresStore } from '../../src/sync/index.js';
-import { type TestPostgres, startPostgres } from '../helpers/postgres-server.js';
-import { explain, recordingSource, type SentStatement } from './plan-support.js';
-import { fixtureWrites } from './support.js';
+import { type PlanAccount, planAccount } from './plan-support.js';
 
 // Issue 23 §1, the ai_visibility tool on PostgreSQL, checked by the shape of its plans (EXPLAIN),
 // not by a clock: an account of 62 projects, 2 with 20 prompts × 4 models × 60 days of checks.
-let postgres: TestPostgres;
-let source: InsightSource;
-const statements: SentStatement[] = [];
-const SCHEMA = 'seo_visibility';
+let account: PlanAccount;
 
 beforeAll(async () => {
-  postgres = await startPostgres();
-  const store = postgresStore(postgres.url);
-  await store.open();
-  await store.commit({ writes: fixtureWrites() });
-  await store.close();
-  const client = new pg.Client({ connectionString: postgres.url });
-  await client.connect();
-  try {
-    await client.query(`SET search_path TO ${SCHEMA}`);
-    await client.query(
-      `INSERT INTO projects_list (id, name, "websiteUrl", status) SELECT 'p' || i, 'Project ' || i, 'https://p' || i || '.example/', 'active' FROM generate_series(1, 60) i`,
-    );
-    await client.query(`INSERT INTO prompts_history (project_id, prompt_id, model, checked_at, prompt, is_visible, position, citations_count, citations)
+  account = await planAccount([
+    `INSERT INTO projects_list (id, name, "websiteUrl", status) SELECT 'p' || i, 'Project ' || i, 'https://p' || i || '.example/', 'active' FROM generate_series(1, 60) i`,
+    `INSERT INTO prompts_history (project_id, prompt_id, model, checked_at, prompt, is_visible, position, citations_count, citations)
       SELECT 'p' || x, 'q' || q, m, timestamptz '2026-01-01 10:00Z' + d * interval '1 day', 'prompt ' || q, (q + d) % 3 = 0, 2, 0, '[]'::jsonb
-      FROM generate_series(1, 2) x, generate_series(1, 20) q, unnest(array['openai/gpt-5', 'perplexity/sonar', 'google/gemini', 'anthropic/claude']) m, generate_series(0, 59) d`);
-    await client.query('ANALYZE');
-  } finally {
-    await client.end();
-  }
-  const raw = await openSource({ postgres: postgres.url, schema: SCHEMA });
-  source = recordingSource(raw, statements);
+      FROM generate_series(1, 2) x, generate_series(1, 20) q, unnest(array['openai/gpt-5', 'perplexity/sonar', 'google/gemini', 'anthropic/claude']) m, generate_series(0, 59) d`,
+  ]);
 }, 120_000);
 
-afterAll(async () => {
-  await source?.close();
-  await postgres?.stop();
-});
-
-/** The plan PostgreSQL makes for a statement the answer sent, as a flat list of nodes. */
-const plan = (statement: SentStatement) => explain(postgres.url, SCHEMA, statement);
+afterAll(() => account?.close());
 
 /** The statements the tool sends for the account (28 days, 50 daily rows), each with its plan. */
 async function toolPlans() {
-  statements.length = 0;
-  const answer = await aiVisibility(source, { days: 28, limit: 50 });
+  account.statements.length = 0;
+  const answer = await aiVisibility(account.source, { days: 28, limit: 50 });
   expect(answer.daily).toHaveLength(50);
-  return Promise.all(statements.map(async (s) => ({ sql: s.sql, nodes: await plan(s) })));
+  return Promise.all(account.statements.map(async (s) => ({ sql: s.sql, nodes: await account.plan(s) })));
 }
 
 describe('the ai_visibility tool on PostgreSQL', () => {

@@ -1,70 +1,36 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSource } from '../../src/insights/open-source.js';
 import { backlinkChanges } from '../../src/insights/queries.js';
-import type { InsightSource } from '../../src/insights/source.js';
-import { postgresStore } from '../../src/sync/index.js';
-import { type TestPostgres, startPostgres } from '../helpers/postgres-server.js';
-import { explain, recordingSource, type SentStatement } from './plan-support.js';
-import { fixtureWrites } from './support.js';
+import { type PlanAccount, planAccount } from './plan-support.js';
 
 // Issue 23 §1 on PostgreSQL: the backlink_changes tool cost 19× one grouped pass over its tables at
 // agency scale. first_seen is stored as text there, and its day is a pattern test and a cast: the
 // plan ran it on every domain of the account (three times a row) before testing the period. Checked
 // by the plan's shape (EXPLAIN), not by a clock, on 40 projects of 200 domains, statistics gathered.
-let postgres: TestPostgres;
-let source: InsightSource;
-const statements: SentStatement[] = [];
-const SCHEMA = 'seo_visibility';
+let account: PlanAccount;
 
 beforeAll(async () => {
-  postgres = await startPostgres();
-  const store = postgresStore(postgres.url);
-  await store.open();
-  await store.commit({ writes: fixtureWrites() });
-  await store.close();
-  const client = new pg.Client({ connectionString: postgres.url });
-  await client.connect();
-  try {
-    await client.query(`SET search_path TO ${SCHEMA}`);
-    await client.query(
-      `INSERT INTO backlinks_history (project_id, check_date, new_referring_domains, lost_referring_domains, net_domains_change)
+  account = await planAccount([
+    `INSERT INTO backlinks_history (project_id, check_date, new_referring_domains, lost_referring_domains, net_domains_change)
        SELECT 'big' || p, date '2026-01-01' + d, d % 4, d % 3, d % 4 - d % 3 FROM generate_series(1, 40) p, generate_series(0, 89) d`,
-    );
-    await client.query(
-      `INSERT INTO backlinks_domains (project_id, domain, first_seen, domain_rank, backlinks, _deleted_at)
+    `INSERT INTO backlinks_domains (project_id, domain, first_seen, domain_rank, backlinks, _deleted_at)
        SELECT 'big' || p, 'ref' || r || '.example', to_char(date '2026-01-01' + r % 90, 'YYYY-MM-DD'), r % 90, r % 13 + 1,
          CASE WHEN r % 5 = 0 THEN timestamptz '2026-03-01 10:00Z' END
        FROM generate_series(1, 40) p, generate_series(1, 200) r`,
-    );
     // A first_seen in the period as text that is no date: left out, never an error.
-    await client.query(
-      `INSERT INTO backlinks_domains (project_id, domain, first_seen) VALUES ('big1', 'not-a-date.example', '2026-03-1x')`,
-    );
-    await client.query('ANALYZE');
-  } finally {
-    await client.end();
-  }
-  const raw = await openSource({ postgres: postgres.url, schema: SCHEMA });
-  source = recordingSource(raw, statements);
+    `INSERT INTO backlinks_domains (project_id, domain, first_seen) VALUES ('big1', 'not-a-date.example', '2026-03-1x')`,
+  ]);
 }, 120_000);
 
-afterAll(async () => {
-  await source?.close();
-  await postgres?.stop();
-});
-
-/** The plan PostgreSQL makes for a statement the answer sent, as a flat list of nodes. */
-const plan = (statement: SentStatement) => explain(postgres.url, SCHEMA, statement);
+afterAll(() => account?.close());
 
 describe('backlink_changes plans on PostgreSQL', () => {
   it("the read of backlinks_domains tests no domain's date pattern: dates are compared as stored, and converted only in the period", async () => {
-    statements.length = 0;
-    const { domains } = await backlinkChanges(source, { days: 28, limit: 50 });
+    account.statements.length = 0;
+    const { domains } = await backlinkChanges(account.source, { days: 28, limit: 50 });
     expect(domains.length).toBe(50);
-    const statement = statements.find((s) => s.sql.includes('backlinks_domains'));
+    const statement = account.statements.find((s) => s.sql.includes('backlinks_domains'));
     expect(statement).toBeDefined();
-    const reads = (await plan(statement as { sql: string; params: unknown[] })).filter(
+    const reads = (await account.plan(statement as { sql: string; params: unknown[] })).filter(
       (n) => n['Relation Name'] === 'backlinks_domains',
     );
     expect(reads.length).toBeGreaterThan(0);
@@ -72,7 +38,7 @@ describe('backlink_changes plans on PostgreSQL', () => {
   });
 
   it('gives the answers worked out from the rows: the domains first seen in the last 28 days, each day of the period in the trend', async () => {
-    const { domains, trend } = await backlinkChanges(source, { days: 28, project: 'big1' });
+    const { domains, trend } = await backlinkChanges(account.source, { days: 28, project: 'big1' });
     // The period is 2026-03-03 … 03-31 (after 03-03): r % 90 from 62 to 89, twice in 1 … 200 (62-89, 152-179), less the deleted (r % 5 = 0).
     const expected = [...Array(200).keys()].map((i) => i + 1).filter((r) => r % 90 >= 62 && r % 5 !== 0).length;
     expect(domains.filter((d) => d['change'] === 'gained')).toHaveLength(expected);

@@ -73,20 +73,22 @@ const TEXT_DAY_SLACK = 5;
  * PostgreSQL compares a date or timestamp column with the day's start (exact). SQLite's text sorts
  * as its days do, give or take {@link TEXT_DAY_SLACK} days; a value not shaped `YYYY-…` (a number,
  * a bare time) is kept for the exact test. A superset: pair it with the day itself when it must be exact.
+ * Not {@link Sql.mayBeFrom}: that one bounds a day column by a day computed in SQL, with no time-zone
+ * slack; this one bounds checked_at, a timestamp whose SQLite text may carry a time zone, by a literal day.
  * @internal
  */
-export function mayBeFrom(q: Sql, day: string): string {
+export function checkedMayBeFrom(q: Sql, day: string): string {
   const c = q.col('h', H, 'checked_at');
   if (q.dialect === 'postgres') return `NOT ${q.dayBefore('h', H, 'checked_at', dayLiteral(q, day))}`;
   return `(${c} >= ${sqlLiteral(addDays(day, -TEXT_DAY_SLACK))} OR substr(${c}, 5, 1) <> '-')`;
 }
 
 /**
- * Exactly the checks whose UTC day is `day` (YYYY-MM-DD) or later: {@link mayBeFrom}, then the day.
+ * Exactly the checks whose UTC day is `day` (YYYY-MM-DD) or later: {@link checkedMayBeFrom}, then the day.
  * @internal
  */
 export function checkedFrom(q: Sql, day: string): string {
-  return `${mayBeFrom(q, day)} AND ${q.day('h', H, 'checked_at')} >= ${dayLiteral(q, day)}`;
+  return `${checkedMayBeFrom(q, day)} AND ${q.day('h', H, 'checked_at')} >= ${dayLiteral(q, day)}`;
 }
 
 /**
