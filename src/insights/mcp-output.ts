@@ -4,14 +4,16 @@ import { STORE_TIMESTAMPS } from './store-timestamps.js';
  * What a tool's result looks like to the agent: JSON that fits its context. Every row list is cut so
  * the whole text stays under the size cap (rows may be short while a value is huge), and says so;
  * a timestamp reads the same from either store (ISO 8601 in UTC, with milliseconds), and a BigInt
- * is a number where exact.
+ * is a number where exact. `scrub` (the API key's mask) runs on the whole text before any cut: a
+ * secret cut through its middle no longer matches it, and its first part would reach the agent.
  * @internal
  */
-export function toolText(result: unknown, maxBytes: number): string {
-  const text = JSON.stringify(result, jsonValue);
+export function toolText(result: unknown, maxBytes: number, scrub: (text: string) => string = (t) => t): string {
+  const text = scrub(JSON.stringify(result, jsonValue));
   if (byteLength(text) <= maxBytes) return text;
-  if (isRecord(result)) {
-    const cut = JSON.stringify(fitted(result, maxBytes), jsonValue);
+  const clean: unknown = JSON.parse(text);
+  if (isRecord(clean)) {
+    const cut = JSON.stringify(fitted(clean, maxBytes));
     if (byteLength(cut) <= maxBytes) return cut;
   }
   // The bulk is not in a top-level list (an api reply's nested data): the start of its JSON text.

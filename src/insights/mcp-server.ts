@@ -39,7 +39,9 @@ export async function createMcpServer(offer: McpOffer): Promise<McpServerType> {
       async (args: Record<string, unknown>, extra: { signal: AbortSignal }) => {
         try {
           const result = await tool.run(args, { signal: extra.signal });
-          return { content: [{ type: 'text' as const, text: offer.redact(toolText(result, offer.maxBytes)) }] };
+          return {
+            content: [{ type: 'text' as const, text: offer.redact(toolText(result, offer.maxBytes, offer.redact)) }],
+          };
         } catch (error) {
           return {
             isError: true,
