@@ -126,6 +126,33 @@ describe('MCP cancellation stops the query in the store', () => {
     }
   }, 60_000);
 
+  it('SQLite: a call cancelled while the reader child restarts (after a stopped call) is cancelled, not run', async () => {
+    const source = await openSource({ db: sqliteFile, schema: SCHEMA });
+    try {
+      // A timed-out statement kills the child; the next call starts a new one, and is cancelled meanwhile.
+      const slow =
+        'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 100000000000) SELECT count(*) AS n FROM c';
+      await expect(source.query(slow, [], { timeoutMs: 300 })).rejects.toMatchObject({ code: 'timeout' });
+      const controller = new AbortController();
+      const call = source.query('SELECT 1 AS one', [], { signal: controller.signal });
+      controller.abort();
+      const outcome = await call.then(
+        () => 'answered',
+        (e: { code?: string }) => `rejected ${e.code}`,
+      );
+      report.check({
+        area: 'MCP (session 4): cancellation',
+        input: 'SQLite: a call cancelled while the reader child restarts',
+        cases: 1,
+        expected: 'rejected cancelled',
+        observed: outcome,
+        serverSaw: '-',
+      });
+    } finally {
+      await source.close();
+    }
+  }, 60_000);
+
   it('SQLite: the reader child running a cancelled sql call is stopped, and the next call answers', async () => {
     const source = await openSource({ db: sqliteFile, schema: SCHEMA });
     const client = await agentOver(source);
