@@ -76,7 +76,7 @@ export class FleetQueue {
   /** Per event key, the last write of additions to its queued job under way in this process. */
   readonly #writing = new Map<string, Promise<void>>();
   /** Per event key, the additions waiting for the next write. */
-  readonly #additions = new Map<string, { seen: SeenEvent[]; written?: Promise<boolean> }>();
+  readonly #additions = new Map<string, { seen: SeenEvent[]; written: Promise<boolean> }>();
 
   private constructor(boss: PgBoss, settings: QueueSettings) {
     this.#boss = boss;
@@ -211,21 +211,21 @@ export class FleetQueue {
   #addToWaiting(singletonKey: string, seen: readonly SeenEvent[]): Promise<boolean> {
     let batch = this.#additions.get(singletonKey);
     if (!batch) {
-      const next: { seen: SeenEvent[]; written?: Promise<boolean> } = { seen: [] };
+      const additions: SeenEvent[] = [];
       const write = async () => {
         // Later additions start the next batch, written after this one.
         this.#additions.delete(singletonKey);
         const waiting = await this.#waiting(singletonKey);
         if (!waiting?.data.event) return false;
-        const merged = mergeSeen(waiting.data.event.seen, next.seen);
+        const merged = mergeSeen(waiting.data.event.seen, additions);
         if (!merged.changed) return true;
         const event = { ...waiting.data.event, seen: merged.seen };
         const { updated } = await this.#boss.update(this.settings.name, { ...waiting.data, event }, { id: waiting.id });
         return updated > 0;
       };
       const before = this.#writing.get(singletonKey) ?? Promise.resolve();
-      next.written = before.then(write, write);
-      const settled = next.written.then(
+      const written = before.then(write, write);
+      const settled = written.then(
         () => undefined,
         () => undefined,
       );
@@ -233,11 +233,11 @@ export class FleetQueue {
       void settled.then(() => {
         if (this.#writing.get(singletonKey) === settled) this.#writing.delete(singletonKey);
       });
-      this.#additions.set(singletonKey, next);
-      batch = next;
+      batch = { seen: additions, written };
+      this.#additions.set(singletonKey, batch);
     }
     batch.seen.push(...seen);
-    return batch.written as Promise<boolean>;
+    return batch.written;
   }
 
   /** Runs `handler` on each job, `concurrency` at a time; resolves with what stops it (once the jobs in hand are settled). */

@@ -1,6 +1,6 @@
 // Where a receiver remembers the events it has already taken. In memory for one process; in
 // PostgreSQL (postgres-dedupe-store.ts) when several receivers share one subscription URL.
-import { InvalidArgumentError } from '../index.js';
+import { positiveInteger } from './positive-integer.js';
 
 /**
  * Remembers which event keys were taken, so a repeated delivery is acknowledged without running the
@@ -63,9 +63,8 @@ export interface MemoryDedupeStoreOptions {
  * ```
  */
 export function memoryDedupeStore(options: MemoryDedupeStoreOptions = {}): WebhookDedupeStore {
-  const maxKeys = options.maxKeys ?? 100_000;
-  if (!Number.isSafeInteger(maxKeys) || maxKeys < 1)
-    throw new InvalidArgumentError('maxKeys', `expected a positive integer, got ${String(maxKeys)}`);
+  // `?? undefined`: a null maxKeys has always meant the default here (the receiver's options refuse it).
+  const maxKeys = positiveInteger('maxKeys', options.maxKeys ?? undefined, 100_000);
   // Insertion order is claim order; with one window for every key, it is also expiry order.
   const keys = new Map<string, number>();
   return {

@@ -12,9 +12,9 @@ import { afterAll, afterEach, describe, test, vi } from 'vitest';
 import { withoutPassword } from '../../src/cli/mask-password.js';
 import { LocalRateGate } from '../../src/core/rate-limit/local-rate-gate.js';
 import { SeoVisibilityClient } from '../../src/index.js';
-import { createEventSync, ndjsonStore, runSync, type StoreCommit, type SyncStore } from '../../src/sync/index.js';
+import { ndjsonStore, runSync } from '../../src/sync/index.js';
 import { createSimulator } from '../../src/testing/index.js';
-import { createWebhookReceiver, ensureWebhooks, generateWebhookSecret } from '../../src/webhooks/index.js';
+import { eventedAccount, killedAfter } from '../sync/support/evented-account.js';
 import { KEY } from './support/kit.js';
 import { describeSettled, settle } from './support/outcome.js';
 import { useReport } from './support/report.js';
@@ -134,50 +134,12 @@ describe('Stores: a stale NDJSON lock taken over twice at once', () => {
 
 describe('Sync: missed-event evidence of a killed run', () => {
   test('a run killed after committing a silent project’s changes: the next run still names them', async () => {
-    const T0 = Date.UTC(2026, 5, 10, 12, 0, 0);
-    const secret = generateWebhookSecret();
-    const receiver = createWebhookReceiver({ secret, path: '/hooks/seo', retry: { attempts: 1 } });
-    const sim = createSimulator({
-      seed: 11,
-      keywordsPerProject: 10,
-      now: () => T0,
-      rateLimit: false,
-      deliver: (url, init) => receiver.fetch(new Request(url, init)),
-    });
-    const now = () => sim.now();
-    const client = new SeoVisibilityClient({
-      apiKey: sim.keys.readWrite,
-      baseUrl: sim.baseUrl,
-      fetch: sim.fetch,
-      rateLimit: { windows: false },
-    });
     const dir = join(tempDir('sv-rel-gate-missed-'), 'export');
-    const eventSync = createEventSync(client, { store: ndjsonStore(dir), now, settleMs: 0 });
-    eventSync.attach(receiver);
-    await ensureWebhooks(client, { url: 'https://hooks.example.com/hooks/seo', secret });
-    const silent = sim.data.listedProjects[0]!.id;
-    const hook = sim.data.webhooks().find((w) => w.project_id === silent && w.url.includes('/hooks/seo/'))!;
-    await client.webhooks.delete(hook.id);
-    for (let i = 0; i < 24; i++) {
-      await sim.advance(3_600_000);
-      await receiver.idle();
-      await eventSync.idle();
-    }
+    const { sim, client, now, hours, silence } = eventedAccount(ndjsonStore(dir));
+    const silent = await silence(0);
+    await hours(24);
     const job = { projects: 'all' as const, datasets: ['prompts.list' as const] };
-    const store = ndjsonStore(dir);
-    let dead = false;
-    const killed: SyncStore = {
-      location: store.location,
-      open: () => store.open(),
-      get: (key) => store.get(key),
-      entries: (prefix) => store.entries(prefix),
-      close: () => store.close(),
-      async commit(write: StoreCommit) {
-        if (dead) throw new Error('killed');
-        await store.commit(write);
-        dead = (write.writes ?? []).some((w) => w.rows.some((r) => r['project_id'] === silent));
-      },
-    };
+    const killed = killedAfter(ndjsonStore(dir), 'prompts.list', silent);
     await settle(runSync(client, job, { store: killed, now }));
     const next = await runSync(client, job, { store: ndjsonStore(dir), now });
     const named = (next.missedEvents ?? []).filter((m) => m.projectId === silent && m.event === 'prompts.updated');

@@ -8,7 +8,8 @@ import { expect, test } from 'vitest';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-async function inputsOf(entry: string, external: string[] = []): Promise<string[]> {
+/** The metafile of `entry` bundled for a browser (ESM, nothing written), `external` left out. */
+async function metafileOf(entry: string, external: string[] = []) {
   const result = await build({
     absWorkingDir: root,
     entryPoints: [entry],
@@ -20,7 +21,12 @@ async function inputsOf(entry: string, external: string[] = []): Promise<string[
     logLevel: 'silent',
     external,
   });
-  return Object.keys(result.metafile.inputs);
+  return result.metafile;
+}
+
+/** Every file `entry`'s bundle reads, whether or not it puts code in it. */
+async function inputsOf(entry: string, external: string[] = []): Promise<string[]> {
+  return Object.keys((await metafileOf(entry, external)).inputs);
 }
 
 test('the main entry bundles no file of src/webhooks', async () => {
@@ -31,17 +37,7 @@ test('the main entry bundles no file of src/webhooks', async () => {
 
 /** The files of `entry`'s bundle that put code in it (a file whose exports all go unused adds none). */
 async function codeOf(entry: string): Promise<string[]> {
-  const result = await build({
-    absWorkingDir: root,
-    entryPoints: [entry],
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    write: false,
-    metafile: true,
-    logLevel: 'silent',
-  });
-  const output = Object.values(result.metafile.outputs)[0]!;
+  const output = Object.values((await metafileOf(entry)).outputs)[0]!;
   return Object.entries(output.inputs).flatMap(([path, { bytesInOutput }]) => (bytesInOutput > 0 ? [path] : []));
 }
 

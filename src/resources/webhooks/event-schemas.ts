@@ -222,6 +222,7 @@ export const UnknownWebhookEventSchema = z.looseObject({
  *
  * @example
  * ```ts
+ * import { isKnownWebhookEvent } from 'seo-visibility/webhooks';
  * if (!isKnownWebhookEvent(e)) console.warn(`unhandled event ${e.event}`, e.data);
  * ```
  */
@@ -276,6 +277,7 @@ export const WebhookEventSchema = z.union([KnownWebhookEventSchema, UnknownWebho
  *
  * @example
  * ```ts
+ * import { isKnownWebhookEvent } from 'seo-visibility/webhooks';
  * if (isKnownWebhookEvent(e)) {
  *   switch (e.event) {
  *     case 'prompts.updated': console.log(e.data.best_model); break;

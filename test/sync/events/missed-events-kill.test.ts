@@ -11,81 +11,25 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { SeoVisibilityClient } from '../../../src/index.js';
-import {
-  createEventSync,
-  ndjsonStore,
-  runSync,
-  type StoreCommit,
-  type SyncStore,
-  sqliteStore,
-} from '../../../src/sync/index.js';
-import { createSimulator } from '../../../src/testing/index.js';
-import { createWebhookReceiver, ensureWebhooks, generateWebhookSecret } from '../../../src/webhooks/index.js';
+import { ndjsonStore, runSync, sqliteStore } from '../../../src/sync/index.js';
+import { eventedAccount, killedAfter } from '../support/evented-account.js';
 
-const T0 = Date.UTC(2026, 5, 10, 12, 0, 0);
-const HOUR = 3_600_000;
 const NIGHTLY = { projects: 'all' as const, datasets: ['prompts.list' as const] };
 const dirs: string[] = [];
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-/** `store`, killed after the first commit that writes `projectId`'s rows of `dataset`: every later commit fails. */
-function killedAfter(store: SyncStore, dataset: string, projectId: string): SyncStore {
-  let dead = false;
-  return {
-    location: store.location,
-    open: () => store.open(),
-    get: (key) => store.get(key),
-    entries: (prefix) => store.entries(prefix),
-    close: () => store.close(),
-    async commit(write: StoreCommit) {
-      if (dead) throw new Error('killed');
-      await store.commit(write);
-      dead = (write.writes ?? []).some(
-        (w) => w.table.dataset === dataset && w.rows.some((r) => r['project_id'] === projectId),
-      );
-    },
-  };
-}
-
 describe.each([
   ['SQLite', (dir: string) => sqliteStore(join(dir, 'copy.db'))],
   ['NDJSON', (dir: string) => ndjsonStore(join(dir, 'export'))],
 ])('%s: a run killed midway', (_kind, storeAt) => {
   test('the changes of the pages it committed are judged by the next run', async () => {
-    const secret = generateWebhookSecret();
-    const receiver = createWebhookReceiver({ secret, path: '/hooks/seo', retry: { attempts: 1 } });
-    const sim = createSimulator({
-      seed: 11,
-      keywordsPerProject: 10,
-      now: () => T0,
-      rateLimit: false,
-      deliver: (url, init) => receiver.fetch(new Request(url, init)),
-    });
-    const now = () => sim.now();
-    const client = new SeoVisibilityClient({
-      apiKey: sim.keys.readWrite,
-      baseUrl: sim.baseUrl,
-      fetch: sim.fetch,
-      rateLimit: { windows: false },
-    });
     const dir = mkdtempSync(join(tmpdir(), 'sv-missed-kill-'));
     dirs.push(dir);
-    const eventSync = createEventSync(client, { store: storeAt(dir), now, settleMs: 0 });
-    eventSync.attach(receiver);
-    await ensureWebhooks(client, { url: 'https://hooks.example.com/hooks/seo', secret });
-    const silent = sim.data.listedProjects[0]!.id;
-    const hook = sim.data
-      .webhooks()
-      .find((w) => w.project_id === silent && w.url.startsWith('https://hooks.example.com/hooks/seo/'))!;
-    await client.webhooks.delete(hook.id);
-    for (let i = 0; i < 24; i++) {
-      await sim.advance(HOUR);
-      await receiver.idle();
-      await eventSync.idle();
-    }
+    const { sim, client, now, hours, silence } = eventedAccount(storeAt(dir));
+    const silent = await silence(0);
+    await hours(24);
 
     // Killed right after committing the silent project's prompts: the run never reaches its end.
     const killed = runSync(client, NIGHTLY, { store: killedAfter(storeAt(dir), 'prompts.list', silent), now });

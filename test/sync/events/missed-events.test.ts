@@ -8,12 +8,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { SeoVisibilityClient, type WebhookEvent } from '../../../src/index.js';
-import { createEventSync, MISSED_EVENT_GRACE_MS, runSync, sqliteStore } from '../../../src/sync/index.js';
-import { createSimulator } from '../../../src/testing/index.js';
-import { createWebhookReceiver, ensureWebhooks, generateWebhookSecret } from '../../../src/webhooks/index.js';
+import type { WebhookEvent } from '../../../src/index.js';
+import { MISSED_EVENT_GRACE_MS, runSync, sqliteStore } from '../../../src/sync/index.js';
+import { T0 } from '../support/account.js';
+import { eventedAccount } from '../support/evented-account.js';
 
-const T0 = Date.UTC(2026, 5, 10, 12, 0, 0);
 const HOUR = 3_600_000;
 const NIGHTLY = {
   projects: 'all' as const,
@@ -25,48 +24,19 @@ afterEach(() => {
 });
 
 function account() {
-  const secret = generateWebhookSecret();
-  const receiver = createWebhookReceiver({ secret, path: '/hooks/seo', retry: { attempts: 1 } });
-  const sim = createSimulator({
-    seed: 11,
-    keywordsPerProject: 10,
-    now: () => T0,
-    rateLimit: false,
-    deliver: (url, init) => receiver.fetch(new Request(url, init)),
-  });
-  const now = () => sim.now();
-  const client = new SeoVisibilityClient({
-    apiKey: sim.keys.readWrite,
-    baseUrl: sim.baseUrl,
-    fetch: sim.fetch,
-    rateLimit: { windows: false },
-  });
   const dir = mkdtempSync(join(tmpdir(), 'sv-missed-'));
   dirs.push(dir);
   const path = join(dir, 'copy.db');
-  const eventSync = createEventSync(client, { store: sqliteStore(path), now, settleMs: 0 });
-  eventSync.attach(receiver);
-  /** Hours pass one at a time, so each event is delivered (and recorded) within the hour it happened. */
-  const hours = async (n: number) => {
-    for (let i = 0; i < n; i++) {
-      await sim.advance(HOUR);
-      await receiver.idle();
-      await eventSync.idle();
-    }
-  };
-  const nightly = () => runSync(client, NIGHTLY, { store: sqliteStore(path), now });
-  return { sim, client, secret, receiver, eventSync, path, now, hours, nightly };
+  const base = eventedAccount(sqliteStore(path));
+  const nightly = () => runSync(base.client, NIGHTLY, { store: sqliteStore(path), now: base.now });
+  return { ...base, path, nightly };
 }
 
 describe('runSync reports events that should have come', () => {
   test('one project whose subscription is gone: its missed events are named with their evidence, no other project is', async () => {
-    const { sim, client, secret, hours, nightly } = account();
-    await ensureWebhooks(client, { url: 'https://hooks.example.com/hooks/seo', secret });
-    const [silent, ...others] = sim.data.listedProjects.map((p) => p.id);
-    const hook = sim.data
-      .webhooks()
-      .find((w) => w.project_id === silent && w.url.startsWith('https://hooks.example.com/hooks/seo/'))!;
-    await client.webhooks.delete(hook.id);
+    const { sim, hours, nightly, silence } = account();
+    const silent = await silence(0);
+    const others = sim.data.listedProjects.map((p) => p.id).filter((id) => id !== silent);
     await hours(24);
     const first = await nightly();
     await hours(24);
