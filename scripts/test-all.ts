@@ -1,10 +1,13 @@
 /**
  * `npm test`: every pass that proves the package, each under its own header, then one summary
  * line. Before it starts it says how long it expects to take: the times this machine recorded on
- * its last run (artifacts/test-times.json, gitignored), else the estimates below. Independent
- * passes that each leave a core idle (the linters beside the type check) run side by side, their
- * output shown whole when each ends. A failing pass does not stop the run (the summary names every
- * pass that failed, and the exit code is 1); `--bail` stops at the first failure.
+ * its last run (artifacts/test-times.json, gitignored), else the estimates below. A long pass that
+ * leaves a core idle runs with shorter independent passes one after another beside it (the static
+ * checks beside the unit suite; docs, size, Node 22, bench and the packed tarball beside the system
+ * suite): its output shows as it runs, theirs whole after it (with `--only` and no long pass, the
+ * others of a step run all at once, each shown when it ends). A failing pass does not stop the run
+ * (the summary names every pass that failed, and the exit code is 1); `--bail` stops at the first
+ * failure.
  *
  * What it changes on the machine, said before it happens: as root on Debian it installs whichever
  * of `chromium`, `redis-server` and `postgresql` is missing through apt (no upgrades, no
@@ -102,8 +105,8 @@ const passes: Pass[] = [
     together: 'static',
     command: npm('circles'),
   },
-  // The system suite mostly waits (on child processes, real rate windows, Retry-After): its two
-  // workers left CPU idle that the passes beside it use (the bench's binding figures are counts and
+  // The system suite mostly waits (on child processes, real rate windows, Retry-After): its
+  // workers leave CPU idle that the passes beside it use (the bench's binding figures are counts and
   // 429s, not times). The packed tarball runs beside it too (it is mostly npm install and child
   // processes): its build rewrites dist/, which no pass of this step reads (they all run src/, and
   // test/tooling/dist-readers.test.ts keeps it so).

@@ -1,11 +1,12 @@
 /**
  * The system suite's file order (vitest.system.config.ts): longest first, so that no long file
- * starts last and runs alone while the other worker idles.
+ * starts last and runs alone while the other workers idle.
  *
  * Vitest orders by the durations it cached on the last run, and without them (a clean clone, the
  * CI's first run) by file size: the JSDoc examples (about 100 s in `npm test`) are in the 64th
- * file of 70 by size and started at the end; chaos/postgres (2 minutes) was 22nd. Here a file's cached duration comes first, else its duration
- * from `SECONDS` below, else it keeps Vitest's order after the others.
+ * file of 70 by size and started at the end; chaos/postgres (2 minutes) was 22nd. Here a file's
+ * cached duration comes first, else its duration from `SECONDS` below, else it keeps Vitest's order
+ * after the others.
  */
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
