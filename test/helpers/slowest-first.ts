@@ -11,8 +11,22 @@
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * Seconds the longest system files took on a quiet 2-core run (vitest's cache of a full run); a
- * file missing here only starts later. Refresh from a run's `--reporter=json` durations.
+ * Seconds the longest system files took on a quiet 2-core run (Vitest's cache of a full run); a
+ * file missing here only starts later. Hand-kept: nothing derives the figures, and
+ * test/tooling/system-config.test.ts checks only that each file exists. After a full
+ * `npm run test:system`, this prints the table afresh from Vitest's cache:
+ *
+ * ```sh
+ * node -e '
+ *   const fs = require("fs");
+ *   const files = JSON.parse(fs.readFileSync(0, "utf8")).projects[""].files;
+ *   Object.entries(files)
+ *     .filter(([f]) => f.endsWith(".system.test.ts") && fs.existsSync(f))
+ *     .sort((a, b) => b[1].duration - a[1].duration)
+ *     .slice(0, 15)
+ *     .forEach(([f, r]) => console.log(`  "${f}": ${Math.round(r.duration / 1000)},`));
+ * ' < "$(find node_modules/.vite/vitest -name results.json)"
+ * ```
  */
 export const SECONDS: Readonly<Record<string, number>> = {
   'test/chaos/postgres.system.test.ts': 117,
