@@ -21,6 +21,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { changesFromHead, describeChanges } from './tree-state.js';
 
 interface Pass {
@@ -43,21 +44,28 @@ interface Pass {
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const timesFile = join(root, 'artifacts', 'test-times.json');
-const args = process.argv.slice(2);
-const bail = args.includes('--bail');
 // `--only size,docs` (or `--only=size,docs`) runs those passes alone (names as in the headers), e.g.
-// to re-run a failed one. Its value is read here and checked against the pass names below: a
-// forgotten value must not run every pass.
-const onlyAt = args.findIndex((a) => a === '--only' || a.startsWith('--only='));
-const onlyArg = onlyAt < 0 ? undefined : (args[onlyAt]?.split('=')[1] ?? args[onlyAt + 1] ?? '');
-const onlyNames = onlyArg?.startsWith('-')
-  ? []
-  : (onlyArg
-      ?.split(',')
-      .map((n) => n.trim())
-      .filter(Boolean) ?? []);
-const only = onlyAt < 0 ? undefined : new Set(onlyNames);
-const unknownArgs = args.filter((a, i) => a !== '--bail' && i !== onlyAt && !(i === onlyAt + 1 && a === onlyArg));
+// to re-run a failed one; `--bail` stops at the first failure. Node's parser refuses an unknown
+// argument and an `--only` whose value was forgotten (`--only`, `--only --bail`): checked below,
+// once the pass names are known, for a forgotten value must not run every pass.
+let parsed: { bail?: boolean; only?: string } = {};
+let argsError: (Error & { code?: string }) | undefined;
+try {
+  parsed = parseArgs({ options: { bail: { type: 'boolean' }, only: { type: 'string' } }, strict: true }).values;
+} catch (error) {
+  argsError = error as Error & { code?: string };
+}
+const bail = parsed.bail === true;
+const onlyArg = argsError?.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' ? '' : parsed.only;
+const only =
+  onlyArg === undefined
+    ? undefined
+    : new Set(
+        onlyArg
+          .split(',')
+          .map((n) => n.trim())
+          .filter(Boolean),
+      );
 
 // Through npm, so `node_modules/.bin` (and its Node 24) comes first on the PATH.
 const npm = (script: string) => ['npm', 'run', '--silent', script];
@@ -170,8 +178,8 @@ const passes: Pass[] = [
   },
 ];
 
-if (unknownArgs.length > 0) {
-  console.error(`npm test: unknown argument ${unknownArgs.join(' ')}; it takes --bail and --only <pass,pass>`);
+if (argsError && onlyArg === undefined) {
+  console.error(`npm test: ${argsError.message}; it takes --bail and --only <pass,pass>`);
   process.exit(2);
 }
 const selected = only ? passes.filter((p) => only.has(p.name)) : passes;
