@@ -18,7 +18,7 @@ import { build } from 'esbuild';
  * (`parseWebhookEvent`, `isKnownWebhookEvent` and the event schemas, 1 KiB) to
  * `seo-visibility/webhooks`, where receivers live: a browser app subscribes but does not receive.
  * openai's SDK, which validates nothing, is 37.3 KiB. `npm run size`, and so `npm test`, fails
- * above it, so that any growth is a decision, not drift.
+ * above the budget, so that any growth is a decision, not drift.
  */
 export const LIMIT_BYTES = 36 * 1024;
 

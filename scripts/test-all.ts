@@ -1,10 +1,13 @@
 /**
  * `npm test`: every pass that proves the package, each under its own header, then one summary
  * line. Before it starts it says how long it expects to take: the times this machine recorded on
- * its last run (artifacts/test-times.json, gitignored), else the estimates below. Independent
- * passes that each leave a core idle (the linters beside the type check) run side by side, their
- * output shown whole when each ends. A failing pass does not stop the run (the summary names every
- * pass that failed, and the exit code is 1); `--bail` stops at the first failure.
+ * its last run (artifacts/test-times.json, gitignored), else the estimates below. A long pass that
+ * leaves a core idle runs with shorter independent passes one after another beside it (the static
+ * checks beside the unit suite; docs, size, Node 22, bench and the packed tarball beside the system
+ * suite): its output shows as it runs, theirs whole after it (with `--only` and no long pass, the
+ * others of a step run all at once, each shown when it ends). A failing pass does not stop the run
+ * (the summary names every pass that failed, and the exit code is 1); `--bail` stops at the first
+ * failure.
  *
  * What it changes on the machine, said before it happens: as root on Debian it installs whichever
  * of `chromium`, `redis-server` and `postgresql` is missing through apt (no upgrades, no
@@ -18,6 +21,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { changesFromHead, describeChanges } from './tree-state.js';
 
 interface Pass {
@@ -40,21 +44,28 @@ interface Pass {
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const timesFile = join(root, 'artifacts', 'test-times.json');
-const args = process.argv.slice(2);
-const bail = args.includes('--bail');
 // `--only size,docs` (or `--only=size,docs`) runs those passes alone (names as in the headers), e.g.
-// to re-run a failed one. Its value is read here and checked against the pass names below: a
-// forgotten value must not run every pass.
-const onlyAt = args.findIndex((a) => a === '--only' || a.startsWith('--only='));
-const onlyArg = onlyAt < 0 ? undefined : (args[onlyAt]?.split('=')[1] ?? args[onlyAt + 1] ?? '');
-const onlyNames = onlyArg?.startsWith('-')
-  ? []
-  : (onlyArg
-      ?.split(',')
-      .map((n) => n.trim())
-      .filter(Boolean) ?? []);
-const only = onlyAt < 0 ? undefined : new Set(onlyNames);
-const unknownArgs = args.filter((a, i) => a !== '--bail' && i !== onlyAt && !(i === onlyAt + 1 && a === onlyArg));
+// to re-run a failed one; `--bail` stops at the first failure. Node's parser refuses an unknown
+// argument and an `--only` whose value was forgotten (`--only`, `--only --bail`): checked below,
+// once the pass names are known, for a forgotten value must not run every pass.
+let parsed: { bail?: boolean; only?: string } = {};
+let argsError: (Error & { code?: string }) | undefined;
+try {
+  parsed = parseArgs({ options: { bail: { type: 'boolean' }, only: { type: 'string' } }, strict: true }).values;
+} catch (error) {
+  argsError = error as Error & { code?: string };
+}
+const bail = parsed.bail === true;
+const onlyArg = argsError?.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' ? '' : parsed.only;
+const only =
+  onlyArg === undefined
+    ? undefined
+    : new Set(
+        onlyArg
+          .split(',')
+          .map((n) => n.trim())
+          .filter(Boolean),
+      );
 
 // Through npm, so `node_modules/.bin` (and its Node 24) comes first on the PATH.
 const npm = (script: string) => ['npm', 'run', '--silent', script];
@@ -102,8 +113,8 @@ const passes: Pass[] = [
     together: 'static',
     command: npm('circles'),
   },
-  // The system suite mostly waits (on child processes, real rate windows, Retry-After): its two
-  // workers left CPU idle that the passes beside it use (the bench's binding figures are counts and
+  // The system suite mostly waits (on child processes, real rate windows, Retry-After): its
+  // workers leave CPU idle that the passes beside it use (the bench's binding figures are counts and
   // 429s, not times). The packed tarball runs beside it too (it is mostly npm install and child
   // processes): its build rewrites dist/, which no pass of this step reads (they all run src/, and
   // test/tooling/dist-readers.test.ts keeps it so).
@@ -167,8 +178,8 @@ const passes: Pass[] = [
   },
 ];
 
-if (unknownArgs.length > 0) {
-  console.error(`npm test: unknown argument ${unknownArgs.join(' ')}; it takes --bail and --only <pass,pass>`);
+if (argsError && onlyArg === undefined) {
+  console.error(`npm test: ${argsError.message}; it takes --bail and --only <pass,pass>`);
   process.exit(2);
 }
 const selected = only ? passes.filter((p) => only.has(p.name)) : passes;

@@ -1,17 +1,32 @@
 /**
  * The system suite's file order (vitest.system.config.ts): longest first, so that no long file
- * starts last and runs alone while the other worker idles.
+ * starts last and runs alone while the other workers idle.
  *
  * Vitest orders by the durations it cached on the last run, and without them (a clean clone, the
  * CI's first run) by file size: the JSDoc examples (about 100 s in `npm test`) are in the 64th
- * file of 70 by size and started at the end; chaos/postgres (2 minutes) was 22nd. Here a file's cached duration comes first, else its duration
- * from `SECONDS` below, else it keeps Vitest's order after the others.
+ * file of 70 by size and started at the end; chaos/postgres (2 minutes) was 22nd. Here a file's
+ * cached duration comes first, else its duration from `SECONDS` below, else it keeps Vitest's order
+ * after the others.
  */
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * Seconds the longest system files took on a quiet 2-core run (vitest's cache of a full run); a
- * file missing here only starts later. Refresh from a run's `--reporter=json` durations.
+ * Seconds the longest system files took on a quiet 2-core run (Vitest's cache of a full run); a
+ * file missing here only starts later. Hand-kept: nothing derives the figures, and
+ * test/tooling/system-config.test.ts checks only that each file exists. After a full
+ * `npm run test:system`, this prints the table afresh from Vitest's cache:
+ *
+ * ```sh
+ * node -e '
+ *   const fs = require("fs");
+ *   const files = JSON.parse(fs.readFileSync(0, "utf8")).projects[""].files;
+ *   Object.entries(files)
+ *     .filter(([f]) => f.endsWith(".system.test.ts") && fs.existsSync(f))
+ *     .sort((a, b) => b[1].duration - a[1].duration)
+ *     .slice(0, 15)
+ *     .forEach(([f, r]) => console.log(`  "${f}": ${Math.round(r.duration / 1000)},`));
+ * ' < "$(find node_modules/.vite/vitest -name results.json)"
+ * ```
  */
 export const SECONDS: Readonly<Record<string, number>> = {
   'test/chaos/postgres.system.test.ts': 117,

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { SmokeServer } from '../runtimes/sim-server.js';
 import { startSmokeServer } from '../runtimes/sim-server.js';
-import { expectOk, repoRoot, run } from './support.js';
+import { expectOk, lastJsonLine, repoRoot, run } from './support.js';
 
 // A user's view of the tarball: `import`, `require`, and TypeScript under each module resolution
 // a consumer may use, all from a scratch project where the tarball was installed with npm.
@@ -31,17 +31,13 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-function report(stdout: string): Record<string, unknown> {
-  return JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as Record<string, unknown>;
-}
-
 describe('the packed package, used the way users use it', () => {
   it('works with import (ESM) on Node 24', async () => {
     const { stdout } = expectOk(
       await run('node', ['smoke.mjs'], { cwd: consumerDir, env: server.env }),
       'node smoke.mjs',
     );
-    expect(report(stdout)).toMatchObject({
+    expect(lastJsonLine(stdout)).toMatchObject({
       runtime: expect.stringMatching(/^node v24\./),
       projects: server.projects,
       rateLimited: { name: 'RateLimitedError', status: 429 },
@@ -54,7 +50,7 @@ describe('the packed package, used the way users use it', () => {
       await run('node', ['smoke.cjs'], { cwd: consumerDir, env: server.env }),
       'node smoke.cjs',
     );
-    expect(report(stdout)).toMatchObject({
+    expect(lastJsonLine(stdout)).toMatchObject({
       projects: server.projects,
       rateLimited: { name: 'RateLimitedError' },
       simulatorLoads: true,
@@ -76,7 +72,7 @@ describe('the packed package, used the way users use it', () => {
     ].join('\n');
     await writeFile(join(consumerDir, 'msw-smoke.mjs'), script);
     const { stdout } = expectOk(await run('node', ['msw-smoke.mjs'], { cwd: consumerDir }), 'node msw-smoke.mjs');
-    const { n, expected } = report(stdout);
+    const { n, expected } = lastJsonLine(stdout);
     expect(n).toBe(expected);
     expect(n).toBeGreaterThan(0);
   });

@@ -1,7 +1,7 @@
 import { access, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
-import { expectOk, run } from './support.js';
+import { expectOk, lastJsonLine, run } from './support.js';
 
 // seo-visibility/redis as installed from the tarball: bottleneck and ioredis are optional peers, so
 // a plain install has neither, and the entry runs on the main entry's classes (no copy of its own).
@@ -16,10 +16,6 @@ client.projects.list().then(
   (error) => console.log(JSON.stringify({ name: error.name, message: error.message, redis: error instanceof RedisRateLimitError, sdk: error instanceof SeoVisibilityError })),
 );
 `;
-
-function report(stdout: string): Record<string, unknown> {
-  return JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as Record<string, unknown>;
-}
 
 describe('seo-visibility/redis in the packed package', () => {
   it('is built on the main entry: it imports seo-visibility and carries none of its classes', async () => {
@@ -54,7 +50,7 @@ describe('seo-visibility/redis in the packed package', () => {
     );
     for (const file of ['redis-peers.mjs', 'redis-peers.cjs']) {
       const { stdout } = expectOk(await run('node', [file], { cwd: consumerDir }), `node ${file}`);
-      expect(report(stdout), file).toMatchObject({
+      expect(lastJsonLine(stdout), file).toMatchObject({
         name: 'RedisRateLimitError',
         message: expect.stringContaining('npm install bottleneck ioredis'),
         redis: true,

@@ -45,6 +45,14 @@ export function run(
   });
 }
 
+/**
+ * The report a fixture prints as its last line of stdout (one JSON object), whatever it logged before.
+ * @example `const report = lastJsonLine(stdout); expect(report.runtime).toMatch(/node/);`
+ */
+export function lastJsonLine<T = Record<string, unknown>>(stdout: string): T {
+  return JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as T;
+}
+
 /** Fails with the child's output when it did not exit 0, so a CI log shows why. */
 export function expectOk(result: RunResult, what: string): RunResult {
   if (result.code !== 0)

@@ -1,7 +1,7 @@
 import { copyFile, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { expectOk, repoRoot, run, scratchProject } from '../package/support.js';
+import { expectOk, lastJsonLine, repoRoot, run, scratchProject } from '../package/support.js';
 import type { SmokeServer } from './sim-server.js';
 import { startSmokeServer } from './sim-server.js';
 
@@ -40,10 +40,10 @@ describe('packed seo-visibility/otel', () => {
       await run('node', ['otel-smoke.mjs'], { cwd: dir, env: server.env }),
       'node otel-smoke.mjs',
     );
-    const report = JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as {
+    const report = lastJsonLine<{
       spans: Array<{ name: string; underJob: boolean; attributes: Record<string, unknown> }>;
       sameErrorClass: boolean;
-    };
+    }>(stdout);
     const pages = Math.ceil(server.projects.length / 2);
     expect(report.spans.map((s) => s.name)).toEqual([...Array<string>(pages).fill('GET /projects'), 'GET /webhooks']);
     expect(report.spans.every((s) => s.underJob)).toBe(true);

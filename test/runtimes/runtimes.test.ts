@@ -1,7 +1,7 @@
 import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { expectOk, repoRoot, run } from '../package/support.js';
+import { expectOk, lastJsonLine, repoRoot, run } from '../package/support.js';
 import type { SmokeServer } from './sim-server.js';
 import { startSmokeServer } from './sim-server.js';
 
@@ -18,8 +18,7 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 function expectSmoke(stdout: string, runtime: RegExp, userAgent: RegExp): void {
-  const line = stdout.trim().split('\n').at(-1) ?? '';
-  const report = JSON.parse(line) as Record<string, unknown>;
+  const report = lastJsonLine(stdout);
   // The runtime named in User-Agent, as `seo-visibility/<version> <runtime>/<version>`.
   expect(server.userAgents()).toContainEqual(expect.stringMatching(userAgent));
   expect(report).toMatchObject({

@@ -4,9 +4,13 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { isSystemTest, reachedFiles, SYSTEM_SUFFIX, testFiles } from '../../scripts/test-kinds.js';
 
-// `npm test` runs the packed-tarball pass beside the system suite, the docs, the size check, the
-// Node 22 smoke set and the quick bench (scripts/test-all.ts): its `npm pack` rebuilds dist/ while
-// they run. That is safe only while none of them reads dist/; this test keeps it so.
+// `npm test` runs the packed-tarball pass beside the system suite (scripts/test-all.ts), last in the
+// lane after the docs, the size check, the Node 22 smoke set and the quick bench: its `npm pack`
+// rebuilds dist/ while the system suite runs, and would while the others run if the lane's order
+// changed. That is safe only while none of them reads dist/; this test keeps it so. It sees a dist/
+// path written in a file; not a bare `seo-visibility` import, which Node resolves to dist/ through
+// package.json "exports": the examples and doc examples import the package so, and run under tsx,
+// which maps each entry to src/ through tsconfig paths (tsconfig.json's, or check-examples.ts's).
 const root = fileURLToPath(new URL('../..', import.meta.url));
 /** A path segment `dist` in a string or a path: `'dist'`, `"../dist/index.js"`, `` `${root}/dist` ``. */
 const DIST = /(?<=['"`/])dist(?=['"`/])/;

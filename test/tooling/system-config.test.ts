@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { BaseSequencer, type TestSpecification, type Vitest } from 'vitest/node';
@@ -61,8 +62,7 @@ describe('the system suite config', () => {
     expect(got[1]).toBe('test/chaos/postgres.system.test.ts');
   });
 
-  it('names only files that exist', async () => {
-    const { existsSync } = await import('node:fs');
+  it('names only files that exist', () => {
     expect(Object.keys(SECONDS).filter((f) => !existsSync(`${root}${f}`))).toEqual([]);
   });
 });
