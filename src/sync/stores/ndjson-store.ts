@@ -456,9 +456,12 @@ function inodeKey(path: string): string | undefined {
  * let two takers that both read the stale holder both win: the slower one unlinked the faster one's
  * fresh lock. So the lock is first renamed aside to a name of this taker's own (`mine`), which only
  * one taker can do to one file, and what was moved is checked: the stale lock is deleted; a fresh
- * lock (a faster taker's, linked since the read) is linked back in place. No state is left for the
- * next run to untangle: a taker killed at any step leaves the stale lock in place or a file aside
- * that nothing reads (removed by the next holder, {@link removeMovedAside}).
+ * lock (a faster taker's, linked since the read) is linked back in place. No chain is left for the
+ * next run: a taker killed at any step leaves the stale lock in place or a file aside that nothing
+ * reads (removed by the next holder, {@link removeMovedAside}). Not closed: while a fresh lock is
+ * aside (microseconds), a third run can take the store beside its holder, and so can the next run
+ * if this taker is killed before the link back; and a holder that closes meanwhile finds no lock to
+ * remove, so the lock put back names it until its process ends.
  */
 function removeStale(path: string, stale: string, mine: string): void {
   const aside = `${path}.${mine}${ASIDE_SUFFIX}`;
