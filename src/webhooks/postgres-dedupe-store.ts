@@ -33,7 +33,8 @@ export interface PostgresDedupeStoreOptions {
    * How long the pool the store makes waits to connect, in ms (node-postgres
    * `connectionTimeoutMillis`). A server that takes the socket but never answers (SIGSTOPped, a
    * paused VM) then fails the claim (a 503), `recover()` and the end of a handled event, instead of
-   * holding them, and the receiver's `idle()`, forever. With a pool of your own, set its own timeouts.
+   * holding them, and the receiver's `idle()`, forever. With a pool of your own, set its own timeouts
+   * (given beside such a pool, this option is refused: it would bound nothing).
    * @default 10000
    * @example
    * ```ts
@@ -151,6 +152,13 @@ export function postgresDedupeTable(
   }
   const schema = identifier('schema', options.schema, 'seo_visibility');
   const table = `"${schema}"."${identifier('table', options.table, 'webhook_events')}"`;
+  // The bounds apply to the pool the store makes; on the caller's own pool they would bound nothing.
+  for (const name of ['connectTimeoutMs', 'queryTimeoutMs'] as const)
+    if (typeof target !== 'string' && options[name] !== undefined)
+      throw new InvalidArgumentError(
+        name,
+        'applies to the pool made from a connection string; set connectionTimeoutMillis and query_timeout on your own pg.Pool',
+      );
   const connectTimeoutMs = positiveInteger('connectTimeoutMs', options.connectTimeoutMs, 10_000);
   const queryTimeoutMs = positiveInteger('queryTimeoutMs', options.queryTimeoutMs, 10_000);
   let opening: Promise<Pool> | undefined;

@@ -29,3 +29,18 @@ test.each([
 test('positive whole numbers of ms are taken', () => {
   expect(() => postgresDedupeStore(url, { connectTimeoutMs: 1, queryTimeoutMs: 60_000 })).not.toThrow();
 });
+
+test.each(['connectTimeoutMs', 'queryTimeoutMs'])(
+  '%s beside a pool of the caller is refused: it would bound nothing (the pool is theirs)',
+  (name) => {
+    const pool = { query: async () => ({ rows: [] }), connect: async () => ({}) };
+    let error: unknown;
+    try {
+      postgresDedupeStore(pool as never, { [name]: 5_000 });
+    } catch (e) {
+      error = e;
+    }
+    expect(isInvalidArgumentError(error) && error.argument).toBe(name);
+    expect(String(error)).toMatch(/connection string/);
+  },
+);
