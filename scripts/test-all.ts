@@ -17,11 +17,12 @@
  *
  * Run: `npm test` (or `npm test -- --bail`, or `npm test -- --only size,docs` for some passes)
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { failureDigest } from './failure-digest.js';
 import { changesFromHead, describeChanges } from './tree-state.js';
 
 interface Pass {
@@ -227,20 +228,30 @@ const source = selected.every((p) => recorded[p.name] !== undefined)
   : 'estimates for a 2-core machine';
 process.stdout.write(`npm test: ${selected.length} passes, expected to take about ${clock(expected)} (${source})\n`);
 
-/** Runs a pass with its output on this terminal; resolves true when it passed. */
-function runInherit(pass: Pass): Promise<boolean> {
-  if (pass.check) return Promise.resolve(pass.check());
-  const [command, ...args] = pass.command as string[];
-  return Promise.resolve(spawnSync(command as string, args, { cwd: root, stdio: 'inherit' }).status === 0);
-}
-
-/** Runs a pass with its output on this terminal, without blocking this process (others run beside it). */
-function runStreaming(pass: Pass): Promise<boolean> {
+/**
+ * Runs a pass with its output on this terminal as it comes, without blocking this process (others
+ * run beside it); keeps the output too, for the summary's digest of a failure.
+ */
+function runStreaming(pass: Pass): Promise<{ ok: boolean; output: string }> {
   const [command, ...args] = pass.command as string[];
   return new Promise((resolve) => {
-    const child = spawn(command as string, args, { cwd: root, stdio: 'inherit' });
-    child.on('error', () => resolve(false));
-    child.on('close', (code) => resolve(code === 0));
+    const child = spawn(command as string, args, {
+      cwd: root,
+      stdio: ['inherit', 'pipe', 'pipe'],
+      // Piped, Vitest would drop its colours on a terminal: keep them as if it wrote there itself.
+      env: { ...process.env, FORCE_COLOR: process.stdout.isTTY ? '1' : '0' },
+    });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => {
+      process.stdout.write(d);
+      output += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      process.stderr.write(d);
+      output += d.toString();
+    });
+    child.on('error', (error) => resolve({ ok: false, output: `${output}${String(error)}\n` }));
+    child.on('close', (code) => resolve({ ok: code === 0, output }));
   });
 }
 
@@ -262,8 +273,16 @@ function runCaptured(pass: Pass): Promise<{ ok: boolean; output: string }> {
 }
 
 // No top-level await: the script also runs where no package.json makes it a module (its own test).
-async function runAll(): Promise<{ results: Array<{ name: string; ok: boolean; seconds: number }>; index: number }> {
-  const results: Array<{ name: string; ok: boolean; seconds: number }> = [];
+/** A pass's outcome; `output` is kept for passes whose output went through this process. */
+interface Result {
+  name: string;
+  ok: boolean;
+  seconds: number;
+  output?: string;
+}
+
+async function runAll(): Promise<{ results: Result[]; index: number }> {
+  const results: Result[] = [];
   let index = 0;
   const header = (pass: Pass) => `npm test [${selected.indexOf(pass) + 1}/${selected.length}] ${pass.name}`;
   const footer = (pass: Pass, ok: boolean, seconds: number) =>
@@ -274,8 +293,8 @@ async function runAll(): Promise<{ results: Array<{ name: string; ok: boolean; s
       const pass = step[0] as Pass;
       process.stdout.write(`\n━━━ ${header(pass)} ━━━\n    ${pass.about}\n\n`);
       const t0 = Date.now();
-      const ok = await runInherit(pass);
-      results.push({ name: pass.name, ok, seconds: Math.round((Date.now() - t0) / 1000) });
+      const { ok, output } = pass.check ? { ok: pass.check(), output: undefined } : await runStreaming(pass);
+      results.push({ name: pass.name, ok, seconds: Math.round((Date.now() - t0) / 1000), output });
       process.stdout.write(footer(pass, ok, results.at(-1)!.seconds));
     } else if (step[0]?.streams) {
       // A long pass (the system suite) shows its progress as it goes; the passes beside it run one
@@ -290,9 +309,9 @@ async function runAll(): Promise<{ results: Array<{ name: string; ok: boolean; s
       const shown = new Map<Pass, string>();
       const t0 = Date.now();
       await Promise.all([
-        runStreaming(first).then((ok) => {
+        runStreaming(first).then(({ ok, output }) => {
           const seconds = Math.round((Date.now() - t0) / 1000);
-          results.push({ name: first.name, ok, seconds });
+          results.push({ name: first.name, ok, seconds, output });
           process.stdout.write(footer(first, ok, seconds));
         }),
         (async () => {
@@ -300,7 +319,7 @@ async function runAll(): Promise<{ results: Array<{ name: string; ok: boolean; s
             const started = Date.now();
             const { ok, output } = await runCaptured(pass);
             const seconds = Math.round((Date.now() - started) / 1000);
-            results.push({ name: pass.name, ok, seconds });
+            results.push({ name: pass.name, ok, seconds, output });
             shown.set(pass, `\n━━━ ${header(pass)} ━━━\n    ${pass.about}\n\n${output}${footer(pass, ok, seconds)}`);
           }
         })(),
@@ -313,7 +332,7 @@ async function runAll(): Promise<{ results: Array<{ name: string; ok: boolean; s
           const t0 = Date.now();
           const { ok, output } = await runCaptured(pass);
           const seconds = Math.round((Date.now() - t0) / 1000);
-          results.push({ name: pass.name, ok, seconds });
+          results.push({ name: pass.name, ok, seconds, output });
           process.stdout.write(`\n━━━ ${header(pass)} ━━━\n    ${pass.about}\n\n${output}${footer(pass, ok, seconds)}`);
         }),
       );
@@ -342,6 +361,12 @@ runAll().then(({ results, index }) => {
       .map((r) => `  ${r.ok ? 'ok  ' : 'FAIL'} ${r.name} (${r.seconds} s)`)
       .join('\n')}\n`,
   );
+  // A failed test's name is far above by now (the system suite streams, the passes beside it print
+  // after it): say again what each failed pass printed about its failure, next to the verdict.
+  for (const result of results.filter((r) => !r.ok))
+    process.stdout.write(
+      `\nwhat failed in ${result.name}:\n${(result.output === undefined ? ['   (its output is above)'] : failureDigest(result.output)).join('\n')}\n`,
+    );
   process.stdout.write(
     failed.length === 0
       ? `npm test: ${selected.length} passes, all passed (${clock(total)}; expected ${clock(expected)})\n`

@@ -22,7 +22,7 @@ function git(cwd: string, ...args: string[]): void {
 function committedCheckout(): string {
   const dir = mkdtempSync(join(tmpdir(), 'sv-tree-'));
   mkdirSync(join(dir, 'scripts'));
-  for (const file of ['test-all.ts', 'tree-state.ts'])
+  for (const file of ['test-all.ts', 'tree-state.ts', 'failure-digest.ts'])
     copyFileSync(join(root, 'scripts', file), join(dir, 'scripts', file));
   writeFileSync(join(dir, 'package-lock.json'), '{ "lockfileVersion": 3 }\n');
   writeFileSync(join(dir, '.gitignore'), 'artifacts/\n');
@@ -90,6 +90,27 @@ describe("npm test's 'tree unchanged' pass", () => {
       for (const pass of ['system packages', 'unit', 'packed tarball', 'tree unchanged'])
         expect(run.stderr).toContain(pass);
     }
+  });
+
+  // CI keeps a log's tail: the system suite's failed test scrolled hundreds of lines above the
+  // summary (the passes beside it print after it), and the tail said `FAIL system` and no more.
+  it("repeats a failed pass's failed tests beside the verdict, so a log's tail names them", () => {
+    checkout = committedCheckout();
+    const fails = "console.log(' FAIL  t.system.test.ts > a test'); console.log('Error: boom'); process.exit(1)";
+    writeFileSync(join(checkout, 'package.json'), JSON.stringify({ scripts: { lint: `node -e "${fails}"` } }));
+    git(checkout, 'add', '-A');
+    git(checkout, 'commit', '-qm', 'a failing lint');
+    const run = spawnSync(tsx, [join(checkout, 'scripts', 'test-all.ts'), '--only', 'lint'], {
+      cwd: checkout,
+      encoding: 'utf8',
+    });
+    expect(run.status).toBe(1);
+    expect(run.stdout.trimEnd().split('\n').slice(-4)).toEqual([
+      'what failed in lint:',
+      ' FAIL  t.system.test.ts > a test',
+      '       Error: boom',
+      expect.stringMatching(/^npm test: 1 passes, 1 failed: lint \(0 min \d+ s\)$/),
+    ]);
   });
 
   it('fails on an untracked file, naming it', () => {
