@@ -9,7 +9,6 @@
  */
 
 /** ANSI colour and style sequences, which Vitest writes when it sees a TTY or FORCE_COLOR. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching the escape character is the point
 const ansi = /\u001b\[[0-9;]*m/g;
 
 /** At most this many failed tests are named: the rest are counted. */
