@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { SmokeServer } from '../runtimes/sim-server.js';
 import { startSmokeServer } from '../runtimes/sim-server.js';
-import { expectOk, lastJsonLine, repoRoot, run } from './support.js';
+import { expectOk, lastJsonLine, repoRoot, run, runTsc } from './support.js';
 
 // A user's view of the tarball: `import`, `require`, and TypeScript under each module resolution
 // a consumer may use, all from a scratch project where the tarball was installed with npm.
@@ -81,30 +81,34 @@ describe('the packed package, used the way users use it', () => {
   // condition (index.d.cts) under node16/nodenext. skipLibCheck is off: the shipped .d.ts must check.
   // `seo-visibility/testing` references no msw type (its handlers live in `testing/msw`), so CJS +
   // testing checks under node16 too; only `testing/msw` needs ESM (msw itself is ESM-only).
+  // TypeScript 7 under every resolution; TypeScript 6 under the strictest (nodenext, both formats),
+  // for the projects that have not moved yet.
   it.each([
-    ['node16', 'node16', ['consumer.ts', 'consumer.cts', 'consumer-testing.ts', 'consumer-testing.cts']],
-    ['nodenext', 'nodenext', ['consumer.ts', 'consumer.cts', 'consumer-testing.ts', 'consumer-testing.cts']],
-    ['bundler', 'esnext', ['consumer.ts', 'consumer-testing.ts']],
-  ])('type-checks a consumer under moduleResolution %s', async (moduleResolution, module, files) => {
-    const tsconfig = {
-      compilerOptions: {
-        module,
-        moduleResolution,
-        target: 'es2022',
-        lib: ['es2023', 'dom', 'dom.iterable'],
-        types: [],
-        strict: true,
-        noEmit: true,
-        skipLibCheck: false,
-      },
-      files,
-    };
-    await writeFile(join(consumerDir, `tsconfig.${moduleResolution}.json`), JSON.stringify(tsconfig, null, 2));
-    expectOk(
-      await run('tsc', ['-p', `tsconfig.${moduleResolution}.json`], { cwd: consumerDir }),
-      `tsc (${moduleResolution})`,
-    );
-  });
+    [7, 'node16', 'node16', ['consumer.ts', 'consumer.cts', 'consumer-testing.ts', 'consumer-testing.cts']],
+    [7, 'nodenext', 'nodenext', ['consumer.ts', 'consumer.cts', 'consumer-testing.ts', 'consumer-testing.cts']],
+    [7, 'bundler', 'esnext', ['consumer.ts', 'consumer-testing.ts']],
+    [6, 'nodenext', 'nodenext', ['consumer.ts', 'consumer.cts', 'consumer-testing.ts', 'consumer-testing.cts']],
+  ] as const)(
+    'type-checks a consumer with TypeScript %i under moduleResolution %s',
+    async (version, moduleResolution, module, files) => {
+      const tsconfig = {
+        compilerOptions: {
+          module,
+          moduleResolution,
+          target: 'es2022',
+          lib: ['es2023', 'dom', 'dom.iterable'],
+          types: [],
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+        },
+        files: [...files],
+      };
+      const name = `tsconfig.${moduleResolution}-ts${version}.json`;
+      await writeFile(join(consumerDir, name), JSON.stringify(tsconfig, null, 2));
+      expectOk(await runTsc(version, ['-p', name], { cwd: consumerDir }), `tsc ${version} (${moduleResolution})`);
+    },
+  );
 
   // A Node-only project: no `dom` lib, only Node's own globals. A shipped .d.ts that names a
   // DOM-only type (e.g. `RequestInfo`) fails here with TS2552 while passing the checks above.
@@ -125,6 +129,6 @@ describe('the packed package, used the way users use it', () => {
       files: ['consumer.ts', 'consumer-testing.ts'],
     };
     await writeFile(join(consumerDir, 'tsconfig.node-only.json'), JSON.stringify(tsconfig, null, 2));
-    expectOk(await run('tsc', ['-p', 'tsconfig.node-only.json'], { cwd: consumerDir }), 'tsc (lib esnext, types node)');
+    expectOk(await runTsc(7, ['-p', 'tsconfig.node-only.json'], { cwd: consumerDir }), 'tsc (lib esnext, types node)');
   });
 });

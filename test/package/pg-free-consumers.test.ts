@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
-import { expectOk, run, writePgFreeTsconfig } from './support.js';
+import { expectOk, runTsc, writePgFreeTsconfig } from './support.js';
 
 // A strict TypeScript user (`skipLibCheck: false`, so every shipped .d.ts the import reaches is
 // checked) of `seo-visibility/fleet` or `seo-visibility/webhooks` without `@types/pg`: pg ships no
@@ -53,6 +53,6 @@ describe('seo-visibility/fleet and /webhooks in a strict TypeScript project with
       'tsconfig.pg-free.json',
       files.map(([, file]) => file),
     );
-    expectOk(await run('tsc', ['-p', config], { cwd: consumerDir }), 'tsc (fleet and webhooks consumers)');
+    expectOk(await runTsc(7, ['-p', config], { cwd: consumerDir }), 'tsc (fleet and webhooks consumers)');
   });
 });

@@ -10,6 +10,17 @@ export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 /** PATH with the repo's `node_modules/.bin` first: Node 24, tsc, esbuild, deno, bun (the system Node is too old). */
 export const toolPath = `${join(repoRoot, 'node_modules', '.bin')}${delimiter}${process.env.PATH ?? ''}`;
 
+/**
+ * The compilers a consumer is type-checked with, by path: both packages name their command `tsc`,
+ * so which one `node_modules/.bin/tsc` is depends on the order npm linked them. 7 is the native
+ * compiler `npm i -D typescript` installs today (the devDependency `typescript-7`, an npm alias);
+ * 6 is the last JavaScript one, which projects not yet moved still run (and tsup's `dts` needs).
+ */
+export const TSC = {
+  7: join(repoRoot, 'node_modules', 'typescript-7', 'bin', 'tsc'),
+  6: join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'),
+} as const;
+
 /** What a finished child process left behind. */
 export interface RunResult {
   code: number;
@@ -44,6 +55,13 @@ export function run(
     );
   });
 }
+
+/**
+ * Runs TypeScript `version`'s `tsc` with `args` (on Node 24, as `run` does).
+ * @example `expectOk(await runTsc(7, ['-p', 'tsconfig.json'], { cwd: dir }), 'tsc');`
+ */
+export const runTsc = (version: keyof typeof TSC, args: string[], options: { cwd: string }): Promise<RunResult> =>
+  run(process.execPath, [TSC[version], ...args], options);
 
 /**
  * The report a fixture prints as its last line of stdout (one JSON object), whatever it logged before.
@@ -104,7 +122,7 @@ export async function scratchProject(tarball: string, extra: string[] = []): Pro
  * is a folder holding just @types/node (a symlink into the repo's node_modules): the scratch
  * project installs only the tarball and msw, and a typeRoots of the repo's node_modules/@types
  * would let 'pg' resolve to its @types/pg. Returns the config's file name, for `tsc -p`.
- * @example `expectOk(await run('tsc', ['-p', await writePgFreeTsconfig(dir, 'tsconfig.x.json', ['x.ts'])], { cwd: dir }), 'tsc');`
+ * @example `expectOk(await runTsc(7, ['-p', await writePgFreeTsconfig(dir, 'tsconfig.x.json', ['x.ts'])], { cwd: dir }), 'tsc');`
  */
 export async function writePgFreeTsconfig(dir: string, tsconfig: string, files: string[]): Promise<string> {
   const nodeTypesOnly = join(dir, 'node-types-only');

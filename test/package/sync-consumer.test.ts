@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
-import { expectOk, run, writePgFreeTsconfig } from './support.js';
+import { expectOk, runTsc, writePgFreeTsconfig } from './support.js';
 
 // A strict TypeScript user of `seo-visibility/sync` who stores in SQLite only: no `pg`, no
 // `@types/pg` in their project, and `skipLibCheck: false`, so every shipped .d.ts the import
@@ -35,6 +35,6 @@ describe('seo-visibility/sync in a strict TypeScript project without pg', () => 
     ).toBe(false);
     await writeFile(join(consumerDir, file), source);
     const config = await writePgFreeTsconfig(consumerDir, `tsconfig.sync-${file.replace('.', '-')}.json`, [file]);
-    expectOk(await run('tsc', ['-p', config], { cwd: consumerDir }), `tsc (${file})`);
+    expectOk(await runTsc(7, ['-p', config], { cwd: consumerDir }), `tsc (${file})`);
   });
 });
