@@ -29,21 +29,21 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * ```
  */
 export const SECONDS: Readonly<Record<string, number>> = {
-  'test/chaos/postgres.system.test.ts': 117,
-  'test/docs/jsdoc-examples.system.test.ts': 100,
-  'test/fleet/fleet.system.test.ts': 82,
-  'test/sync/kill-resume.system.test.ts': 81,
-  'test/reliability/fleetchaos.system.test.ts': 39,
-  'test/sync/scheduling/budget.system.test.ts': 37,
-  'test/sync/stores/sql/postgres-frozen.system.test.ts': 33,
-  'test/docs/markdown-examples.system.test.ts': 32,
-  'test/reliability/stores.system.test.ts': 26,
-  'test/reliability/integrity.system.test.ts': 25,
-  'test/fleet/takeover-notice.system.test.ts': 21,
-  'test/cli/listen-fleet.system.test.ts': 20,
-  'test/cli/cli.system.test.ts': 20,
-  'test/cli/fleet.system.test.ts': 19,
-  'test/chaos/kill-resume.system.test.ts': 19,
+  'test/sync/kill-resume.system.test.ts': 97,
+  'test/fleet/fleet.system.test.ts': 85,
+  'test/chaos/postgres.system.test.ts': 82,
+  'test/docs/jsdoc-examples.system.test.ts': 75,
+  'test/sync/scheduling/budget.system.test.ts': 51,
+  'test/reliability/fleetchaos.system.test.ts': 40,
+  'test/sync/stores/sql/postgres-frozen.system.test.ts': 37,
+  'test/docs/markdown-examples.system.test.ts': 37,
+  'test/reliability/stores.system.test.ts': 30,
+  'test/cli/cli.system.test.ts': 26,
+  'test/reliability/integrity.system.test.ts': 26,
+  'test/cli/fleet.system.test.ts': 24,
+  'test/cli/report.system.test.ts': 24,
+  'test/fleet/takeover-notice.system.test.ts': 22,
+  'test/chaos/kill-resume.system.test.ts': 22,
 };
 
 /** Longest first: Vitest's cached duration, else `SECONDS`, else Vitest's own order (by size). */
