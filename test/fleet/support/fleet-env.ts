@@ -170,6 +170,21 @@ export function startWorker(
   return { name, child, events, done };
 }
 
+/**
+ * Polls `find` (a query: one at a time, each awaited) every 100 ms for up to `ms`; resolves with the
+ * first value it finds. A synchronous `waitFor` around a query fired a new one every 100 ms whatever
+ * the last was doing: under load they piled up, and the one that answered was seconds old.
+ */
+export async function waitForValue<T>(find: () => Promise<T | undefined>, ms: number, what: string): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const found = await find();
+    if (found !== undefined) return found;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 /** Polls `test` every 100 ms for up to `ms`. */
 export async function waitFor(test: () => boolean, ms: number, what: string): Promise<void> {
   const until = Date.now() + ms;
