@@ -120,6 +120,7 @@ describe('hold', () => {
     controller.abort();
     const started = Date.now();
     await expect(hold(5_000, controller.signal)).rejects.toMatchObject({ name: 'AbortedError' });
-    expect(Date.now() - started).toBeLessThan(1_000);
+    // Half the hold: a loaded machine's pause cannot pass for it, and holding it out cannot pass.
+    expect(Date.now() - started).toBeLessThan(2_500);
   });
 });
