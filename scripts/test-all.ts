@@ -7,7 +7,7 @@
  * suite): its output shows as it runs, theirs whole after it (with `--only` and no long pass, the
  * others of a step run all at once, each shown when it ends). A failing pass does not stop the run
  * (the summary names every pass that failed, and the exit code is 1); `--bail` stops at the first
- * failure.
+ * failure. A pass past its limit is stopped, with every process it started, and fails.
  *
  * What it changes on the machine, said before it happens: as root on Debian it installs whichever
  * of `chromium`, `redis-server` and `postgresql` is missing through apt (no upgrades, no
@@ -31,6 +31,8 @@ interface Pass {
   about: string;
   /** Seconds it takes on a 2-core machine, for the first run's estimate (later runs use recorded times). */
   estimate: number;
+  /** Seconds after which the pass is stopped and fails, named (default: `limitOf` below). */
+  limit?: number;
   /** Passes with the same `together` value, one after another in the list, run side by side. */
   together?: string;
   /**
@@ -79,6 +81,8 @@ const passes: Pass[] = [
     about:
       'Chromium, redis-server and PostgreSQL for the browser, Redis and Postgres tests; as root on Debian, whichever is missing is installed with apt-get (output below)',
     estimate: 1,
+    // apt may download and install a few hundred MB on a bare machine.
+    limit: 1_800,
     command: ['bash', 'scripts/ensure-system-deps.sh'],
   },
   // The static checks beside the unit suite: tsc is one thread and the linters are short, so on their
@@ -179,6 +183,32 @@ const passes: Pass[] = [
   },
 ];
 
+/**
+ * A pass that hangs (a server that never answers, a child that never exits) must not hold the run
+ * until CI's own limit kills it unnamed: past its limit a pass is stopped, with every process it
+ * started, and fails saying so. Four times its estimate and at least 5 minutes, or its own `limit`;
+ * `NPM_TEST_PASS_LIMIT=<seconds>` sets one limit for every pass (a slower machine, or a test).
+ */
+const limitOf = (pass: Pass): number =>
+  Number(process.env.NPM_TEST_PASS_LIMIT) > 0
+    ? Number(process.env.NPM_TEST_PASS_LIMIT)
+    : (pass.limit ?? Math.max(300, 4 * pass.estimate));
+
+/** The process groups of the passes running now, stopped with this process (Ctrl-C included). */
+const running = new Set<number>();
+const stopGroup = (pid: number) => {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+};
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
+  process.on(signal, () => {
+    for (const pid of running) stopGroup(pid);
+    process.exit(130);
+  });
+
 if (argsError && onlyArg === undefined) {
   console.error(`npm test: ${argsError.message}; it takes --bail and --only <pass,pass>`);
   process.exit(2);
@@ -229,46 +259,52 @@ const source = selected.every((p) => recorded[p.name] !== undefined)
 process.stdout.write(`npm test: ${selected.length} passes, expected to take about ${clock(expected)} (${source})\n`);
 
 /**
- * Runs a pass with its output on this terminal as it comes, without blocking this process (others
- * run beside it); keeps the output too, for the summary's digest of a failure.
+ * Runs a pass's command in a process group of its own, stopped with everything it started once the
+ * pass is past its limit. `stream`: its output shows on this terminal as it comes (and is kept, for
+ * the summary's digest of a failure); else it is kept only, to be shown whole when the pass ends, so
+ * that passes side by side never interleave.
  */
-function runStreaming(pass: Pass): Promise<{ ok: boolean; output: string }> {
+function runPass(pass: Pass, stream: boolean): Promise<{ ok: boolean; output: string }> {
   const [command, ...args] = pass.command as string[];
-  return new Promise((resolve) => {
-    const child = spawn(command as string, args, {
-      cwd: root,
-      stdio: ['inherit', 'pipe', 'pipe'],
-      // Piped, Vitest would drop its colours on a terminal: keep them as if it wrote there itself.
-      env: { ...process.env, FORCE_COLOR: process.stdout.isTTY ? '1' : '0' },
-    });
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => {
-      process.stdout.write(d);
-      output += d.toString();
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      process.stderr.write(d);
-      output += d.toString();
-    });
-    child.on('error', (error) => resolve({ ok: false, output: `${output}${String(error)}\n` }));
-    child.on('close', (code) => resolve({ ok: code === 0, output }));
-  });
-}
-
-/** Runs a pass beside others: its output is kept and shown whole when it ends, never interleaved. */
-function runCaptured(pass: Pass): Promise<{ ok: boolean; output: string }> {
-  const [command, ...args] = pass.command as string[];
+  const limit = limitOf(pass);
   return new Promise((resolve) => {
     const child = spawn(command as string, args, {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+      // Piped, Vitest would drop its colours on a terminal: keep them as if it wrote there itself.
       env: { ...process.env, FORCE_COLOR: process.stdout.isTTY ? '1' : '0' },
     });
+    const group = child.pid;
+    if (group !== undefined) running.add(group);
     let output = '';
-    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    child.on('error', (error) => resolve({ ok: false, output: `${output}${String(error)}\n` }));
-    child.on('close', (code) => resolve({ ok: code === 0, output }));
+    const keep = (terminal: NodeJS.WriteStream) => (d: Buffer) => {
+      if (stream) terminal.write(d);
+      output += d.toString();
+    };
+    child.stdout.on('data', keep(process.stdout));
+    child.stderr.on('data', keep(process.stderr));
+    let settled = false;
+    const end = (ok: boolean, note = '') => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (group !== undefined) running.delete(group);
+      if (stream && note) process.stdout.write(note);
+      resolve({ ok, output: `${output}${note}` });
+    };
+    const stopped = `\nnpm test: ${pass.name} stopped after its limit of ${limit} s, with every process it started\n`;
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      if (group !== undefined) stopGroup(group);
+      // A process that left the group (a daemon) may hold the output pipes open: end without them.
+      const endSoon = () => setTimeout(() => end(false, stopped), 2_000).unref();
+      if (child.exitCode !== null || child.signalCode !== null) endSoon();
+      else child.once('exit', endSoon);
+    }, limit * 1_000);
+    child.on('error', (error) => end(false, `${String(error)}\n`));
+    child.on('close', (code) => end(code === 0 && !timedOut, timedOut ? stopped : ''));
   });
 }
 
@@ -293,7 +329,7 @@ async function runAll(): Promise<{ results: Result[]; index: number }> {
       const pass = step[0] as Pass;
       process.stdout.write(`\n━━━ ${header(pass)} ━━━\n    ${pass.about}\n\n`);
       const t0 = Date.now();
-      const { ok, output } = pass.check ? { ok: pass.check(), output: undefined } : await runStreaming(pass);
+      const { ok, output } = pass.check ? { ok: pass.check(), output: undefined } : await runPass(pass, true);
       results.push({ name: pass.name, ok, seconds: Math.round((Date.now() - t0) / 1000), output });
       process.stdout.write(footer(pass, ok, results.at(-1)!.seconds));
     } else if (step[0]?.streams) {
@@ -309,7 +345,7 @@ async function runAll(): Promise<{ results: Result[]; index: number }> {
       const shown = new Map<Pass, string>();
       const t0 = Date.now();
       await Promise.all([
-        runStreaming(first).then(({ ok, output }) => {
+        runPass(first, true).then(({ ok, output }) => {
           const seconds = Math.round((Date.now() - t0) / 1000);
           results.push({ name: first.name, ok, seconds, output });
           process.stdout.write(footer(first, ok, seconds));
@@ -317,7 +353,7 @@ async function runAll(): Promise<{ results: Result[]; index: number }> {
         (async () => {
           for (const pass of beside) {
             const started = Date.now();
-            const { ok, output } = await runCaptured(pass);
+            const { ok, output } = await runPass(pass, false);
             const seconds = Math.round((Date.now() - started) / 1000);
             results.push({ name: pass.name, ok, seconds, output });
             shown.set(pass, `\n━━━ ${header(pass)} ━━━\n    ${pass.about}\n\n${output}${footer(pass, ok, seconds)}`);
@@ -330,7 +366,7 @@ async function runAll(): Promise<{ results: Result[]; index: number }> {
       await Promise.all(
         step.map(async (pass) => {
           const t0 = Date.now();
-          const { ok, output } = await runCaptured(pass);
+          const { ok, output } = await runPass(pass, false);
           const seconds = Math.round((Date.now() - t0) / 1000);
           results.push({ name: pass.name, ok, seconds, output });
           process.stdout.write(`\n━━━ ${header(pass)} ━━━\n    ${pass.about}\n\n${output}${footer(pass, ok, seconds)}`);

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -111,6 +111,35 @@ describe("npm test's 'tree unchanged' pass", () => {
       '       Error: boom',
       expect.stringMatching(/^npm test: 1 passes, 1 failed: lint \(0 min \d+ s\)$/),
     ]);
+  });
+
+  // A pass that never ends held `npm test` until CI's own limit killed the run, naming nothing.
+  it('stops a pass past its limit, with the processes it started, and fails it saying so', () => {
+    checkout = committedCheckout();
+    const pidFile = join(checkout, 'artifacts', 'grandchild.pid');
+    const grandchild = `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000)`;
+    const hangs = `require('child_process').spawn(process.execPath, ['-e', ${JSON.stringify(grandchild)}], { stdio: 'inherit' }); setInterval(() => {}, 1000)`;
+    mkdirSync(join(checkout, 'artifacts'));
+    writeFileSync(join(checkout, 'hangs.js'), hangs);
+    writeFileSync(join(checkout, 'package.json'), JSON.stringify({ scripts: { lint: 'node hangs.js' } }));
+    git(checkout, 'add', '-A');
+    git(checkout, 'commit', '-qm', 'a lint that never ends');
+    const run = spawnSync(tsx, [join(checkout, 'scripts', 'test-all.ts'), '--only', 'lint'], {
+      cwd: checkout,
+      encoding: 'utf8',
+      env: { ...process.env, NPM_TEST_PASS_LIMIT: '3' },
+      timeout: 30_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toContain(
+      'what failed in lint:\n   npm test: lint stopped after its limit of 3 s, with every process it started',
+    );
+    // Gone, or dead and not yet reaped (a zombie: this container's init may reap late).
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    const state = existsSync(`/proc/${pid}/stat`)
+      ? readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0]
+      : 'gone';
+    expect(['gone', 'Z', 'X'], 'the grandchild must be gone').toContain(state);
   });
 
   it('fails on an untracked file, naming it', () => {
