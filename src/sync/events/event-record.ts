@@ -26,14 +26,19 @@ export const seenEventsKey = (projectId: string, event: string) => `hook/${proje
 /** The fields that name the item an event is about (its audit, content or prompt). */
 const ITEM_FIELDS = ['audit_id', 'content_id', 'prompt_id'] as const;
 
-/** The item an event is about (its audit, content or prompt), if any. @internal */
-export function eventItem(event: WebhookEvent): string | undefined {
+/** The field and id of the item an event is about (its audit, content or prompt): one rule for the record and the job. */
+function itemOf(event: WebhookEvent): { field: (typeof ITEM_FIELDS)[number]; id: string } | undefined {
   const data = event.data as Record<string, unknown> | undefined;
   for (const field of ITEM_FIELDS) {
     const id = data?.[field];
-    if (typeof id === 'string' && id.length > 0 && id.length <= 100) return id.toLowerCase();
+    if (typeof id === 'string' && id.length > 0 && id.length <= 100) return { field, id: id.toLowerCase() };
   }
   return undefined;
+}
+
+/** The item an event is about (its audit, content or prompt), if any. @internal */
+export function eventItem(event: WebhookEvent): string | undefined {
+  return itemOf(event)?.id;
 }
 
 /**
@@ -43,12 +48,12 @@ export function eventItem(event: WebhookEvent): string | undefined {
  * @internal
  */
 export function eventSeen(event: WebhookEvent): { event: string; timestamp: string; data?: Record<string, string> } {
-  const data = event.data as Record<string, unknown> | undefined;
-  const field = ITEM_FIELDS.find((f) => typeof data?.[f] === 'string');
+  // The item the store will record (eventItem's), so that a job merging by it counts what the store counts.
+  const item = itemOf(event);
   return {
     event: String(event.event),
     timestamp: String(event.timestamp).slice(0, 64),
-    ...(field ? { data: { [field]: String(data?.[field]).slice(0, 100) } } : {}),
+    ...(item ? { data: { [item.field]: item.id } } : {}),
   };
 }
 

@@ -1,9 +1,12 @@
 /** What the event sync records per project and event name: merged, pruned, and never trusting a timestamp from far in the future. */
 import { describe, expect, test } from 'vitest';
 import type { WebhookEvent } from '../../../src/index.js';
+import { mergeSeen } from '../../../src/fleet/seen-events.js';
 import {
   EVENT_RETENTION_MS,
   EVENTS_SINCE_KEY,
+  eventItem,
+  eventSeen,
   recordEvents,
   seenEventsKey,
 } from '../../../src/sync/events/event-record.js';
@@ -63,5 +66,25 @@ describe('recordEvents', () => {
       NOW,
     );
     expect(out[seenEventsKey(P, 'keywords.updated')]).toEqual({ t: at(NOW + 86_400_000) });
+  });
+});
+
+// A fleet's event job carries `eventSeen(e)` and merges jobs by it (fleet/seen-events.ts); the
+// store records `eventItem(e)`. They read the item by different rules: an id of 150 characters was
+// carried as its first 100 (recorded as an item that does not exist), and 'P1' and 'p1', one item to
+// the store, were two to the job.
+describe('eventSeen', () => {
+  const updated = (promptId: string): WebhookEvent =>
+    ({ event: 'prompts.updated', timestamp: at(NOW), project_id: P, data: { prompt_id: promptId } }) as WebhookEvent;
+
+  test("carries the item the store records: eventItem's id, by the same rules", () => {
+    for (const id of ['p1', 'P1', 'x'.repeat(100), 'x'.repeat(150), ''])
+      expect({ id, carried: eventSeen(updated(id)).data?.prompt_id }).toEqual({ id, carried: eventItem(updated(id)) });
+  });
+
+  test('two events of one item in two cases are one event to a job', () => {
+    const merged = mergeSeen([eventSeen(updated('P1'))], [eventSeen(updated('p1'))]);
+    expect(merged).toMatchObject({ changed: false });
+    expect(merged.seen).toHaveLength(1);
   });
 });
