@@ -171,8 +171,10 @@ describe('PostgreSQL as a SELECT-only role: escapes and limits', () => {
   });
 
   test('a frozen server and an ended session: the time limit holds here, the next call reconnects', async () => {
-    const [pid] = await agentPids();
-    process.kill(pid as number, 'SIGSTOP');
+    // The agent's own session, asked through it: the role's sessions in pg_stat_activity may include
+    // one still ending (an earlier test's), and freezing that one would test nothing.
+    const pid = Number((await agent.call('sql', { query: 'SELECT pg_backend_pid() AS pid' })).json().rows[0].pid);
+    process.kill(pid, 'SIGSTOP');
     let frozen: string;
     try {
       const reply = await agent.call('sql', { query: 'SELECT count(*) AS n FROM projects_list' });
@@ -181,7 +183,7 @@ describe('PostgreSQL as a SELECT-only role: escapes and limits', () => {
           ? 'stopped at the time limit'
           : reply.text.slice(0, 100);
     } finally {
-      process.kill(pid as number, 'SIGCONT');
+      process.kill(pid, 'SIGCONT');
     }
     const afterFreeze = (await agent.call('sql', { query: 'SELECT 1 AS n' })).isError ? 'failed' : 'answered';
     await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid = ANY($1)', [
