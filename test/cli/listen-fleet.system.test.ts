@@ -178,8 +178,10 @@ test('two accounts: deliveries become fleet jobs, read into PostgreSQL with 2 re
     await first.exited;
     // A statement the killed process had sent would still run once the lock goes (the server sees
     // the dead client only then): end it, as if the process had died before sending it.
+    // This test's database only: the server is the system suite's, shared with the files beside it
+    // (unscoped, this ended another file's sessions waiting on its own locks, 57P01 in a clean-clone run).
     await lock.query(
-      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND pid <> pg_backend_pid()",
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND pid <> pg_backend_pid() AND datname = current_database()",
     );
     await lock.query('ROLLBACK');
     await lock.end();

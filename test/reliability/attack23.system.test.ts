@@ -102,7 +102,7 @@ describe('MCP cancellation stops the query in the store', () => {
         Number(
           (
             await admin.query(
-              "SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%pg_sleep(60)%' AND pid <> pg_backend_pid()",
+              "SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%pg_sleep(60)%' AND pid <> pg_backend_pid() AND datname = current_database()",
             )
           ).rows[0].n,
         ) > 0;
