@@ -196,17 +196,25 @@ const limitOf = (pass: Pass): number =>
 
 /** The process groups of the passes running now, stopped with this process (Ctrl-C included). */
 const running = new Set<number>();
-const stopGroup = (pid: number) => {
+const stopGroup = (pid: number, signal: NodeJS.Signals) => {
   try {
-    process.kill(-pid, 'SIGKILL');
+    process.kill(-pid, signal);
   } catch {
     // Already gone.
   }
 };
+// The passes' groups are not the terminal's, so Ctrl-C reaches this process alone: it is passed on,
+// so each pass ends as it would have (Vitest's teardown stops its servers and removes their folders),
+// and what is still running 10 s later is killed.
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
   process.on(signal, () => {
-    for (const pid of running) stopGroup(pid);
-    process.exit(130);
+    for (const pid of running) stopGroup(pid, signal);
+    const deadline = Date.now() + 10_000;
+    setInterval(() => {
+      if (running.size > 0 && Date.now() < deadline) return;
+      for (const pid of running) stopGroup(pid, 'SIGKILL');
+      process.exit(130);
+    }, 100);
   });
 
 if (argsError && onlyArg === undefined) {
@@ -297,7 +305,7 @@ function runPass(pass: Pass, stream: boolean): Promise<{ ok: boolean; output: st
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      if (group !== undefined) stopGroup(group);
+      if (group !== undefined) stopGroup(group, 'SIGKILL');
       // A process that left the group (a daemon) may hold the output pipes open: end without them.
       const endSoon = () => setTimeout(() => end(false, stopped), 2_000).unref();
       if (child.exitCode !== null || child.signalCode !== null) endSoon();
