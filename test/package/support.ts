@@ -3,23 +3,13 @@ import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { TSC } from '../helpers/tsc.js';
 
 /** The repository root (where package.json lives). */
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 /** PATH with the repo's `node_modules/.bin` first: Node 24, tsc, esbuild, deno, bun (the system Node is too old). */
 export const toolPath = `${join(repoRoot, 'node_modules', '.bin')}${delimiter}${process.env.PATH ?? ''}`;
-
-/**
- * The compilers a consumer is type-checked with, by path: both packages name their command `tsc`,
- * so which one `node_modules/.bin/tsc` is depends on the order npm linked them. 7 is the native
- * compiler `npm i -D typescript` installs today (the devDependency `typescript-7`, an npm alias);
- * 6 is the last JavaScript one, which projects not yet moved still run (and tsup's `dts` needs).
- */
-export const TSC = {
-  7: join(repoRoot, 'node_modules', 'typescript-7', 'bin', 'tsc'),
-  6: join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'),
-} as const;
 
 /** What a finished child process left behind. */
 export interface RunResult {

@@ -10,6 +10,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync }
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { TSC } from '../../helpers/tsc.js';
 import type { Snippet } from './extract.js';
 import { entryPoints, type Generated, generate, publicNames } from './generate.js';
 import type { ManifestEntry, RunResult } from './run-examples.js';
@@ -29,7 +30,7 @@ async function typeCheck(out: string, generated: Generated[], checked: Checked):
   const byName = new Map(generated.map((g) => [g.name, g]));
   // TypeScript 7, the native compiler (the devDependency `typescript-7`): the examples of a run are
   // one program, which TypeScript 6 took 20-30 s of a core to check.
-  const tsc = join(root, 'node_modules', 'typescript-7', 'bin', 'tsc');
+  const tsc = TSC[7];
   const output = await run(process.execPath, [tsc, '-p', join(out, 'tsconfig.json'), '--pretty', 'false'], {
     cwd: root,
     maxBuffer: 64 * 1024 * 1024,
