@@ -40,7 +40,8 @@ export async function createMcpServer(offer: McpOffer): Promise<McpServerType> {
         try {
           const result = await tool.run(args, { signal: extra.signal });
           return {
-            content: [{ type: 'text' as const, text: offer.redact(toolText(result, offer.maxBytes, offer.redact)) }],
+            // toolText masks the key in the whole text before it cuts: every part it returns is masked.
+            content: [{ type: 'text' as const, text: toolText(result, offer.maxBytes, offer.redact) }],
           };
         } catch (error) {
           return {
