@@ -70,7 +70,8 @@ export function renderSyncTables(): string {
     '',
     '## Field names and column names',
     '',
-    'A field the server adds later becomes a column (SQLite, Postgres). The name rule, the same in every',
+    'A field the server adds later becomes a column (SQLite, Postgres), typed as the table below says where',
+    'it lists the field ("once sent"), else by its first value. The name rule, the same in every',
     'SQL store and every run whatever order fields arrive in:',
     '',
     '- a declared column (listed below) keeps its name;',
@@ -93,6 +94,10 @@ export function renderSyncTables(): string {
       '| Column | Type | Key |',
       '| --- | --- | --- |',
       ...t.columns.map((c) => `| \`${c}\` | ${t.types[c] ?? 'text'} | ${t.primaryKey.includes(c) ? 'yes' : ''} |`),
+      // Fields the dataset types but does not declare: a column of that type once the API sends one.
+      ...Object.entries(t.types)
+        .filter(([field]) => !t.columns.includes(field))
+        .map(([field, type]) => `| \`${field}\` (once sent) | ${type} |  |`),
       '',
     ]),
   ];

@@ -434,7 +434,7 @@ export const DATASETS = [
     primaryKey: [P, 'domain'],
     refresh: 'day',
     kind: 'current',
-    types: {},
+    types: { date: ['first_seen'] },
     endpoint: '/projects/{projectId}/backlinks/domains',
     paged: false,
     read: (c, t, endpoint) => readRawSingle(c, { endpoint }, t),

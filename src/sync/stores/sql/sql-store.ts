@@ -175,7 +175,8 @@ export class SqlStore implements SyncStore {
           const type = known.get(col);
           if (type === undefined) {
             if (known.size >= MAX_COLUMNS) continue;
-            const inferred = inferType(rows, field);
+            // A type the dataset declares wins over the first value's (first_seen: a day, not text).
+            const inferred = table.types[field] ?? inferType(rows, field);
             known.set(col, inferred);
             added.push([table.table, col, inferred]);
           } else if (

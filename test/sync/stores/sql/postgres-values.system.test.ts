@@ -91,6 +91,33 @@ describe('postgresStore holds every value the API sends (issue 22 §1)', () => {
     ]);
   }, 60_000);
 
+  it("a field the dataset types but does not list (backlinks_domains' first_seen) gets the declared type, not its first value's: a date column, and a value that is no day is kept in _raw", async () => {
+    const table = TABLE_SCHEMAS['backlinks.domains'];
+    await writeAll(postgresStore(pool, { schema: 'declared_types' }), [
+      {
+        table,
+        rows: [
+          { project_id: PROJECT, domain: 'a.example', first_seen: '2026-03-05', domain_rank: 40 },
+          { project_id: PROJECT, domain: 'b.example', first_seen: '2026-03-1x', domain_rank: 41 },
+        ],
+      },
+    ]);
+    const types = await pool.query(
+      "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = 'declared_types' AND table_name = 'backlinks_domains' AND column_name IN ('first_seen', 'domain_rank') ORDER BY 1",
+    );
+    expect(types.rows).toEqual([
+      { column_name: 'domain_rank', data_type: 'double precision' },
+      { column_name: 'first_seen', data_type: 'date' },
+    ]);
+    const { rows } = await pool.query(
+      "SELECT domain, to_char(first_seen, 'YYYY-MM-DD') AS first_seen, _raw FROM declared_types.backlinks_domains ORDER BY domain",
+    );
+    expect(rows).toEqual([
+      { domain: 'a.example', first_seen: '2026-03-05', _raw: null },
+      { domain: 'b.example', first_seen: null, _raw: JSON.stringify({ first_seen: '2026-03-1x' }) },
+    ]);
+  });
+
   it('a write the store refuses for good (a NOT NULL the warehouse added): says running again will not fix it, names dataset, table and column', async () => {
     const table = TABLE_SCHEMAS['rankings.list'];
     const store = postgresStore(pool, { schema: 'refusing' });
