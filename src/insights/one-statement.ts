@@ -43,6 +43,27 @@ export function balancedParentheses(sql: string, dialect: DialectName): boolean 
 }
 
 /**
+ * `sql` with its `?` placeholders numbered `$1`, `$2`, … as PostgreSQL takes them, in order; a `?`
+ * inside a string, a quoted identifier, a dollar quote or a comment is text, and stays as written.
+ * @example `numberedParameters("SELECT '?', ? WHERE x = ?")` is `"SELECT '?', $1 WHERE x = $2"`
+ * @internal
+ */
+export function numberedParameters(sql: string): string {
+  const at: number[] = [];
+  scanCode(sql, 'postgres', (i) => {
+    if (sql[i] === '?') at.push(i);
+    return false;
+  });
+  let out = '';
+  let from = 0;
+  at.forEach((i, n) => {
+    out += `${sql.slice(from, i)}$${n + 1}`;
+    from = i + 1;
+  });
+  return out + sql.slice(from);
+}
+
+/**
  * Calls `visit` with the index of each character of `sql` outside strings (`'…'`, PostgreSQL's
  * `E'…'` and `$tag$…$tag$`), quoted identifiers and comments (PostgreSQL's nest), until it returns
  * true. One lexer for every check, so they agree with each other on what is code.

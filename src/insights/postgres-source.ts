@@ -2,7 +2,7 @@ import { Socket } from 'node:net';
 import type { Client, ClientConfig } from 'pg';
 import { type TableColumns, quote, Sql } from './dialect.js';
 import { InsightError, cancelledError, loadPeer, redactUrl, timeoutError, timerMs } from './errors.js';
-import { balancedParentheses } from './one-statement.js';
+import { balancedParentheses, numberedParameters } from './one-statement.js';
 import { refuseUnsafeRole } from './postgres-role-guard.js';
 import { POSTGRES_COLUMNS, columnsOf, viewStatements } from './schema-objects.js';
 import type { InsightSource, QueryLimits, QueryResult, ResultRow } from './source.js';
@@ -262,8 +262,8 @@ async function runReadOnly(
 ): Promise<QueryResult> {
   const maxRows = limits.maxRows ?? Number.MAX_SAFE_INTEGER;
   const trimmed = sql.replace(/[\s;]+$/, '');
-  // Only a query with parameters is renumbered: a user's `?` inside a string literal stays as written.
-  const text = params.length ? numbered(trimmed) : trimmed;
+  // A user's statement (the sql tool's) has no parameters: it is sent exactly as written.
+  const text = params.length ? numberedParameters(trimmed) : trimmed;
   const kind = statementKind(text);
   const agents = limits.maxBytes !== undefined;
   if (agents && kind === 'other') {
@@ -374,10 +374,4 @@ function cutToSize(rows: ResultRow[], maxRows: number, maxBytes: number): QueryR
     if (size > maxBytes) return { rows: rows.slice(0, i), truncated: true, cutBy: 'bytes' };
   }
   return { rows, truncated: false };
-}
-
-/** `?` placeholders become `$1`, `$2`… (the insight queries never put `?` in a string). */
-function numbered(sql: string): string {
-  let n = 0;
-  return sql.replace(/\?/g, () => `$${++n}`);
 }

@@ -6,6 +6,7 @@ import { createMcpServer } from '../../src/insights/mcp-server.js';
 import { type ToolScope, storeTools } from '../../src/insights/mcp-tools.js';
 import { checkAlerts, parseAlert } from '../../src/insights/report-alerts.js';
 import { gatherReport } from '../../src/insights/report-data.js';
+import { numberedParameters } from '../../src/insights/one-statement.js';
 import { columnsOf, POSTGRES_COLUMNS } from '../../src/insights/schema-objects.js';
 import type { InsightSource } from '../../src/insights/source.js';
 import { TABLE_SCHEMAS, postgresStore } from '../../src/sync/index.js';
@@ -37,16 +38,12 @@ beforeAll(async () => {
   client = new pg.Client({ connectionString: postgres.url });
   await client.connect();
   await client.query('SET search_path TO fleet');
-  const numbered = (sql: string) => {
-    let n = 0;
-    return sql.replace(/\?/g, () => `$${++n}`);
-  };
   source = {
     dialect: 'postgres',
     location: 'test',
     columns: columnsOf((await client.query(POSTGRES_COLUMNS)).rows),
     query: async (sql, params = []) => ({
-      rows: (await client.query(numbered(sql), [...params])).rows,
+      rows: (await client.query(numberedParameters(sql), [...params])).rows,
       truncated: false,
     }),
     close: async () => undefined,

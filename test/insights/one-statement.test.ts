@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assertOneStatement } from '../../src/insights/one-statement.js';
+import { assertOneStatement, numberedParameters } from '../../src/insights/one-statement.js';
 
 describe('assertOneStatement', () => {
   it.each([
@@ -24,5 +24,15 @@ describe('assertOneStatement', () => {
     expect(() => assertOneStatement(sql)).toThrow(
       'The sql tool runs one statement at a time: send each statement in its own call',
     );
+  });
+});
+
+describe('numberedParameters', () => {
+  it('numbers the ? placeholders PostgreSQL is sent as $1, $2, … in order, and leaves a ? in a string, quoted name, dollar quote or comment as written', () => {
+    expect(
+      numberedParameters(
+        `SELECT '?' AS "why?", $q$?$q$ AS d, E'\\'?' AS e, ? AS p /* ? */ FROM t WHERE x = ? -- ?\n AND y = ?`,
+      ),
+    ).toBe(`SELECT '?' AS "why?", $q$?$q$ AS d, E'\\'?' AS e, $1 AS p /* ? */ FROM t WHERE x = $2 -- ?\n AND y = $3`);
   });
 });

@@ -4,6 +4,7 @@
  * (EXPLAIN), not by a clock.
  */
 import pg from 'pg';
+import { numberedParameters } from '../../src/insights/one-statement.js';
 import { openSource } from '../../src/insights/open-source.js';
 import type { InsightSource } from '../../src/insights/source.js';
 import { postgresStore } from '../../src/sync/index.js';
@@ -52,8 +53,7 @@ export async function explain(url: string, schema: string, statement: SentStatem
   await client.connect();
   try {
     await client.query(`SET search_path TO ${schema}`);
-    let n = 0;
-    const text = statement.sql.replace(/\?/g, () => `$${++n}`);
+    const text = numberedParameters(statement.sql);
     const result = await client.query({ text: `EXPLAIN (FORMAT JSON) ${text}`, values: statement.params });
     const nodes: PlanNode[] = [];
     const walk = (node: PlanNode) => {

@@ -3,6 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aiVisibility, auditChanges, backlinkChanges, rankChanges } from '../../src/insights/queries.js';
 import { gatherReport } from '../../src/insights/report-data.js';
+import { numberedParameters } from '../../src/insights/one-statement.js';
 import { columnsOf, POSTGRES_COLUMNS } from '../../src/insights/schema-objects.js';
 import type { InsightSource } from '../../src/insights/source.js';
 import { TABLE_SCHEMAS, postgresStore } from '../../src/sync/index.js';
@@ -53,22 +54,18 @@ afterAll(async () => {
 
 function explainingSource() {
   const scans: string[] = [];
-  const numbered = (sql: string) => {
-    let n = 0;
-    return sql.replace(/\?/g, () => `$${++n}`);
-  };
   const source: InsightSource = {
     dialect: 'postgres',
     location: 'test',
     columns: new Map(),
     async query(sql, params = []) {
-      const plan = await client.query(`EXPLAIN ${numbered(sql)}`, [...params]);
+      const plan = await client.query(`EXPLAIN ${numberedParameters(sql)}`, [...params]);
       for (const row of plan.rows) {
         const line = String(row['QUERY PLAN']);
         const m = /Seq Scan on (\w+)/.exec(line);
         if (m && BASE.includes(m[1] as string)) scans.push(line.trim());
       }
-      return { rows: (await client.query(numbered(sql), [...params])).rows, truncated: false };
+      return { rows: (await client.query(numberedParameters(sql), [...params])).rows, truncated: false };
     },
     close: async () => undefined,
   };
