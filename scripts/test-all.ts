@@ -206,8 +206,12 @@ const stopGroup = (pid: number, signal: NodeJS.Signals) => {
 // The passes' groups are not the terminal's, so Ctrl-C reaches this process alone: it is passed on,
 // so each pass ends as it would have (Vitest's teardown stops its servers and removes their folders),
 // and what is still running 10 s later is killed.
+// Once interrupted, no pass starts, and the run ends 130 (interrupted), not 1 (a pass failed).
+let interrupted: NodeJS.Signals | undefined;
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
   process.on(signal, () => {
+    if (interrupted) return;
+    interrupted = signal;
     for (const pid of running) stopGroup(pid, signal);
     const deadline = Date.now() + 10_000;
     setInterval(() => {
@@ -276,6 +280,10 @@ function runPass(pass: Pass, stream: boolean): Promise<{ ok: boolean; output: st
   const [command, ...args] = pass.command as string[];
   const limit = limitOf(pass);
   return new Promise((resolve) => {
+    if (interrupted) {
+      resolve({ ok: false, output: `npm test: ${pass.name} not started: the run was interrupted (${interrupted})\n` });
+      return;
+    }
     const child = spawn(command as string, args, {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -416,5 +424,6 @@ runAll().then(({ results, index }) => {
       ? `npm test: ${selected.length} passes, all passed (${clock(total)}; expected ${clock(expected)})\n`
       : `npm test: ${selected.length} passes, ${failed.length} failed: ${failed.join(', ')}${skipped.length ? `; not run: ${skipped.join(', ')}` : ''} (${clock(total)})\n`,
   );
-  process.exit(failed.length === 0 ? 0 : 1);
+  if (interrupted) process.stdout.write(`npm test: interrupted (${interrupted})\n`);
+  process.exit(interrupted ? 130 : failed.length === 0 ? 0 : 1);
 });

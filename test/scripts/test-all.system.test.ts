@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -141,6 +141,37 @@ describe("npm test's 'tree unchanged' pass", () => {
       : 'gone';
     expect(['gone', 'Z', 'X'], 'the grandchild must be gone').toContain(state);
   });
+
+  // Each pass runs in a process group of its own, so a terminal's Ctrl-C reaches test-all alone: it
+  // must pass it on (Vitest's teardown then stops its servers and removes their folders) rather
+  // than kill the passes outright, which left the test servers' folders behind.
+  it('passes Ctrl-C on to a running pass and its children, which end as they would have; the run ends 130', async () => {
+    checkout = committedCheckout();
+    const dir = join(checkout, 'artifacts');
+    mkdirSync(dir);
+    const child = `process.on('SIGINT', () => { require('fs').writeFileSync(${JSON.stringify(join(dir, 'child-stopped'))}, 'yes'); process.exit(0); }); setInterval(() => {}, 1000)`;
+    const pass = `require('child_process').spawn(process.execPath, ['-e', ${JSON.stringify(child)}], { stdio: 'inherit' });
+process.on('SIGINT', () => { require('fs').writeFileSync(${JSON.stringify(join(dir, 'pass-stopped'))}, 'yes'); setTimeout(() => process.exit(1), 200); });
+require('fs').writeFileSync(${JSON.stringify(join(dir, 'started'))}, 'yes'); setInterval(() => {}, 1000)`;
+    writeFileSync(join(checkout, 'traps.js'), pass);
+    writeFileSync(join(checkout, 'package.json'), JSON.stringify({ scripts: { lint: 'node traps.js' } }));
+    git(checkout, 'add', '-A');
+    git(checkout, 'commit', '-qm', 'a lint that traps Ctrl-C');
+    const run = spawn(tsx, [join(checkout, 'scripts', 'test-all.ts'), '--only', 'lint'], { cwd: checkout });
+    const ended = new Promise<number | null>((resolve) => run.on('exit', (code) => resolve(code)));
+    try {
+      for (let i = 0; i < 300 && !existsSync(join(dir, 'started')); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(existsSync(join(dir, 'started')), 'the pass started within 30 s').toBe(true);
+      // tsx runs the script in a child of its own and passes signals on to it.
+      run.kill('SIGINT');
+      const code = await Promise.race([ended, new Promise<'late'>((r) => setTimeout(() => r('late'), 20_000))]);
+      expect(code).toBe(130);
+      expect(existsSync(join(dir, 'pass-stopped')), 'the pass ran its own SIGINT handler').toBe(true);
+      expect(existsSync(join(dir, 'child-stopped')), "the pass's child ran its own SIGINT handler").toBe(true);
+    } finally {
+      run.kill('SIGKILL');
+    }
+  }, 60_000);
 
   it('fails on an untracked file, naming it', () => {
     checkout = committedCheckout();
