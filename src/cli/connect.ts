@@ -2,6 +2,7 @@ import { Console } from 'node:console';
 import { SeoVisibilityClient, isInvalidArgumentError } from '../index.js';
 import type { SyncWindow } from '../sync/index.js';
 import { DOCUMENTED_WINDOWS } from '../sync/index.js';
+import { ENV } from '../internal/env-names.js';
 
 /** How fast the demo simulator's clock runs its rate windows: a documented minute lasts a second. */
 export const SIMULATOR_SPEEDUP = 60;
@@ -22,11 +23,11 @@ export interface Connection {
  * refuses an unknown one, naming it.
  */
 function logTo(env: NodeJS.ProcessEnv): { logger?: Console } {
-  return env['SEO_VISIBILITY_LOG'] ? { logger: new Console({ stdout: process.stderr, stderr: process.stderr }) } : {};
+  return env[ENV.log] ? { logger: new Console({ stdout: process.stderr, stderr: process.stderr }) } : {};
 }
 
 /** The environment variable each client option comes from. */
-const ENV_OF: Record<string, string> = { apiKey: 'SEO_VISIBILITY_API_KEY', baseUrl: 'SEO_VISIBILITY_BASE_URL' };
+const ENV_OF: Record<string, string> = { apiKey: ENV.apiKey, baseUrl: ENV.baseUrl };
 
 /** Thrown for a problem the user fixes on the command line (exit code 2). @internal */
 export class UsageError extends Error {
@@ -67,19 +68,19 @@ export async function connect(
       close: () => server.close(),
     };
   }
-  if (!env['SEO_VISIBILITY_API_KEY'])
+  const apiKey = env[ENV.apiKey];
+  const baseUrl = env[ENV.baseUrl];
+  if (!apiKey)
     throw new UsageError(
-      'No API key: set SEO_VISIBILITY_API_KEY (and SEO_VISIBILITY_BASE_URL), or pass --simulator to try it on the built-in simulator.',
+      `No API key: set ${ENV.apiKey} (and ${ENV.baseUrl}), or pass --simulator to try it on the built-in simulator.`,
     );
-  if (!env['SEO_VISIBILITY_BASE_URL'])
-    throw new UsageError(
-      'No API address: set SEO_VISIBILITY_BASE_URL to the base URL ending in /api/v1, or pass --simulator.',
-    );
+  if (!baseUrl)
+    throw new UsageError(`No API address: set ${ENV.baseUrl} to the base URL ending in /api/v1, or pass --simulator.`);
   let client: SeoVisibilityClient;
   try {
     client = new SeoVisibilityClient({
-      apiKey: env['SEO_VISIBILITY_API_KEY'],
-      baseUrl: env['SEO_VISIBILITY_BASE_URL'],
+      apiKey,
+      baseUrl,
       ...logTo(env),
     });
   } catch (error) {
@@ -88,5 +89,5 @@ export async function connect(
     if (variable) throw new UsageError(`${variable}: ${(error as Error).message.replace(/^Invalid \w+: /, '')}`);
     throw error;
   }
-  return { client, windows: [...DOCUMENTED_WINDOWS], source: env['SEO_VISIBILITY_BASE_URL'], close: async () => {} };
+  return { client, windows: [...DOCUMENTED_WINDOWS], source: baseUrl, close: async () => {} };
 }

@@ -1,3 +1,5 @@
+import { ENV } from '../internal/env-names.js';
+
 /**
  * Exit codes: 0 done; 1 failed (a missing optional package included: the command was right, the
  * install is not, in every command); 2 bad usage (unknown option, bad value, no API key); 3 an `--alert`
@@ -59,27 +61,27 @@ const MEANINGS: ReadonlyArray<{
 
 /** The environment each command reads (a command is only told of the variables it takes). */
 const ENVIRONMENT: ReadonlyArray<{ name: string; text: string; for: ReadonlyArray<Command> }> = [
-  { name: 'SEO_VISIBILITY_API_KEY', text: 'the API key (not needed with --simulator)', for: ['plan', 'sync'] },
-  { name: 'SEO_VISIBILITY_API_KEY', text: 'the API key, for the api tool of --live only', for: ['mcp'] },
-  { name: 'SEO_VISIBILITY_BASE_URL', text: "the API's base URL, ending in /api/v1", for: ['plan', 'sync'] },
-  { name: 'SEO_VISIBILITY_BASE_URL', text: "the API's base URL, ending in /api/v1 (--live only)", for: ['mcp'] },
+  { name: ENV.apiKey, text: 'the API key (not needed with --simulator)', for: ['plan', 'sync'] },
+  { name: ENV.apiKey, text: 'the API key, for the api tool of --live only', for: ['mcp'] },
+  { name: ENV.baseUrl, text: "the API's base URL, ending in /api/v1", for: ['plan', 'sync'] },
+  { name: ENV.baseUrl, text: "the API's base URL, ending in /api/v1 (--live only)", for: ['mcp'] },
   {
-    name: 'SEO_VISIBILITY_POSTGRES_URL',
+    name: ENV.postgresUrl,
     text: 'the PostgreSQL URL when no --db, --ndjson or --postgres is given',
     for: ['plan', 'sync'],
   },
   {
-    name: 'SEO_VISIBILITY_POSTGRES_URL',
+    name: ENV.postgresUrl,
     text: 'the PostgreSQL URL when no --db or --postgres is given',
     for: ['report', 'mcp'],
   },
   {
-    name: 'SEO_VISIBILITY_LOG',
+    name: ENV.log,
     text: 'debug | info | warn | error: log each request to stderr',
     for: ['plan', 'sync'],
   },
   {
-    name: 'SEO_VISIBILITY_LOG',
+    name: ENV.log,
     text: 'debug | info | warn | error: log each request of the api tool to stderr',
     for: ['mcp'],
   },

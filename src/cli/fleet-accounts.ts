@@ -4,6 +4,7 @@ import { apiKey as checkApiKey } from '../internal/validate.js';
 import type { DatasetName, SyncWindow } from '../sync/index.js';
 import { UsageError } from './connect.js';
 import { findDuplicateKeys } from './json-duplicates.js';
+import { ENV } from '../internal/env-names.js';
 
 /**
  * One account in the accounts file: the environment variable that holds its key (the file never
@@ -78,7 +79,7 @@ export function readAccountsFile(path: string, env: NodeJS.ProcessEnv = process.
       throw new UsageError(`--accounts ${path}: unknown key "${key}" (the file takes "accounts" and "baseUrl")`);
   const entries = objectAt(top['accounts'], `--accounts ${path}: "accounts"`, '{ "<id>": { "keyEnv": "<VARIABLE>" } }');
   if (Object.keys(entries).length === 0) throw new UsageError(`--accounts ${path}: "accounts" is empty`);
-  const sharedUrl = top['baseUrl'] ?? env['SEO_VISIBILITY_BASE_URL'];
+  const sharedUrl = top['baseUrl'] ?? env[ENV.baseUrl];
   const accounts: Record<string, FleetAccount> = {};
   const missingKeys: string[] = [];
   const malformedKeys: string[] = [];

@@ -10,6 +10,7 @@ import { withoutPassword } from './mask-password.js';
 import { missedEventLines } from './missed-events.js';
 import { shortDuration } from './progress.js';
 import { terminalJson, terminalText } from './terminal-text.js';
+import { ENV } from '../internal/env-names.js';
 
 interface IO {
   out: NodeJS.WriteStream;
@@ -46,8 +47,8 @@ Exit codes: 0 done; 1 failed (an account ended failed, or an error is printed); 
 stopped by Ctrl-C or SIGTERM (runs in hand are queued again, progress saved).
 
 Environment:
-  SEO_VISIBILITY_POSTGRES_URL   the Postgres URL when --postgres is not given
-  SEO_VISIBILITY_BASE_URL       the API's base URL when the accounts file gives none`;
+  ${ENV.postgresUrl}   the Postgres URL when --postgres is not given
+  ${ENV.baseUrl}       the API's base URL when the accounts file gives none`;
 
 const SIMULATOR_HELP =
   'serve every account of the file from the built-in simulator (no keys needed; rate windows 60× faster): try a fleet on a local Postgres';
@@ -75,10 +76,7 @@ export function registerFleet(program: Command, io: IO): void {
     .addHelpText('after', HELP);
   const common = (command: Command) =>
     command
-      .option(
-        '--postgres <url>',
-        'the Postgres that holds the queue and the warehouse (or SEO_VISIBILITY_POSTGRES_URL)',
-      )
+      .option('--postgres <url>', `the Postgres that holds the queue and the warehouse (or ${ENV.postgresUrl})`)
       .requiredOption(
         '--accounts <file>',
         'the accounts file (JSON): each account and the environment variable holding its key',
@@ -195,11 +193,11 @@ async function run(
   needsKeys: boolean,
   fn: (fleet: Fleet) => Promise<number>,
 ): Promise<void> {
-  const postgres = flags.postgres ?? process.env['SEO_VISIBILITY_POSTGRES_URL'];
+  const postgres = flags.postgres ?? process.env[ENV.postgresUrl];
   let fleet: Fleet | undefined;
   let simulated: SimulatedAccounts | undefined;
   try {
-    if (!postgres) throw new UsageError('No Postgres: pass --postgres <url> or set SEO_VISIBILITY_POSTGRES_URL.');
+    if (!postgres) throw new UsageError(`No Postgres: pass --postgres <url> or set ${ENV.postgresUrl}.`);
     const file = readAccountsFile(flags.accounts);
     let { accounts } = file;
     if (flags.simulator) {

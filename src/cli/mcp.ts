@@ -10,6 +10,7 @@ import { type Connection, connect } from './connect.js';
 import { EXIT, exitHelp } from './exit-codes.js';
 import { nonEmpty, wholeNumber } from './flags.js';
 import { type CommandIO, storeOptions, withStoreErrors } from './store-options.js';
+import { ENV } from '../internal/env-names.js';
 
 /** `seo-visibility mcp`: the synced store as tools for AI agents, over stdio. @internal */
 export function registerMcp(program: Command, io: CommandIO): void {
@@ -22,7 +23,7 @@ export function registerMcp(program: Command, io: CommandIO): void {
       'one account of a fleet warehouse (its account_id): the view tools, prompts and project names read only its rows (the sql tool is told, not filtered); every account, rows labelled and grouped by account, by default',
       nonEmpty('--account'),
     )
-    .option('--live', 'add the api tool: live calls through the SDK (SEO_VISIBILITY_API_KEY, SEO_VISIBILITY_BASE_URL)')
+    .option('--live', `add the api tool: live calls through the SDK (${ENV.apiKey}, ${ENV.baseUrl})`)
     .option('--allow-writes', 'let the api tool send POST, PATCH and DELETE (GET only by default)')
     .option('--reserve <n>', "requests of the day's budget the api tool leaves free", wholeNumber('--reserve', 0), 1000)
     .option('--max-rows <n>', 'rows one query returns at most', wholeNumber('--max-rows', 1), 500)
@@ -95,7 +96,7 @@ async function mcpCommand(opts: McpOptions, io: CommandIO): Promise<number> {
             }),
           );
         }
-        const key = process.env['SEO_VISIBILITY_API_KEY'];
+        const key = process.env[ENV.apiKey];
         const redact = (text: string) => (key ? text.replaceAll(key, '***') : text);
         const { closed } = await serveMcp({
           tools,

@@ -2,6 +2,7 @@ import { insightViews } from '../insights/create-views.js';
 import { type SyncStore, ndjsonStore, postgresStore, sqliteStore } from '../sync/index.js';
 import { hasSqlite } from '../sync/stores/sql/sqlite-store.js';
 import { UsageError } from './connect.js';
+import { ENV } from '../internal/env-names.js';
 
 /** The store flags of `sync` and `plan`. @internal */
 export interface StoreFlags {
@@ -9,9 +10,6 @@ export interface StoreFlags {
   ndjson?: string | undefined;
   postgres?: string | undefined;
 }
-
-/** The environment variable that stands in for `--postgres`. @internal */
-export const POSTGRES_ENV = 'SEO_VISIBILITY_POSTGRES_URL';
 
 /**
  * Which store the flags name: exactly one of `--db`, `--ndjson` and `--postgres`
@@ -32,7 +30,7 @@ export function storeFactory(
     : '--db <file> or --postgres <url>';
   if (given.length > 1)
     throw new UsageError(`give only one of ${names}, got ${given.map((k) => `--${k}`).join(' and ')}`);
-  const postgres = flags.postgres ?? (given.length === 0 ? env[POSTGRES_ENV] || undefined : undefined);
+  const postgres = flags.postgres ?? (given.length === 0 ? env[ENV.postgresUrl] || undefined : undefined);
   if (postgres !== undefined) return () => postgresStore(postgres, { extensions: [insightViews] });
   if (flags.ndjson !== undefined) return () => ndjsonStore(flags.ndjson as string);
   if (flags.db !== undefined) {
@@ -43,6 +41,6 @@ export function storeFactory(
     }
     return () => sqliteStore(flags.db as string, { extensions: [insightViews] });
   }
-  if (options.required) throw new UsageError(`sync needs one of ${names} (or ${POSTGRES_ENV})`);
+  if (options.required) throw new UsageError(`sync needs one of ${names} (or ${ENV.postgresUrl})`);
   return undefined;
 }

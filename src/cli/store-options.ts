@@ -6,6 +6,7 @@ import { DEFAULT_PG_SCHEMA } from '../sync/stores/sql/postgres-store.js';
 import { EXIT } from './exit-codes.js';
 import { nonEmpty } from './flags.js';
 import { terminalText } from './terminal-text.js';
+import { ENV } from '../internal/env-names.js';
 
 /** What a command writes to and how it ends. @internal */
 export interface CommandIO {
@@ -27,7 +28,7 @@ export function storeOptions(command: Command): Command {
     .option('--db <file>', 'the SQLite store a sync wrote', nonEmpty('--db'))
     .addOption(
       new Option('--postgres <url>', 'the PostgreSQL store a sync wrote (a password in it is never printed)').env(
-        'SEO_VISIBILITY_POSTGRES_URL',
+        ENV.postgresUrl,
       ),
     )
     .option('--schema <name>', "the Postgres store's schema", DEFAULT_PG_SCHEMA)

@@ -20,9 +20,9 @@ import { EXIT } from './exit-codes.js';
 import { nonEmpty, wholeNumber } from './flags.js';
 import type { CommandIO } from './store-options.js';
 import { terminalJson, terminalText } from './terminal-text.js';
+import { ENV } from '../internal/env-names.js';
 
 // The secret never travels on the command line (argv is visible to every user of the machine).
-const SECRET_ENV = 'SEO_VISIBILITY_WEBHOOK_SECRET';
 
 function eventNames(value: string): KnownWebhookEventName[] {
   const names = value
@@ -41,30 +41,30 @@ const HELP = `
 Exit codes:
   0   done: every project has one subscription to the receiver (with --dry-run: the steps are printed)
   1   failed (the error is printed)
-  2   bad usage (no API key, no ${SECRET_ENV}, a bad --url or --events; with --accounts, a bad accounts
+  2   bad usage (no API key, no ${ENV.webhookSecret}, a bad --url or --events; with --accounts, a bad accounts
       file or an account's key variable unset)
 
 Environment:
-  SEO_VISIBILITY_API_KEY         a read+write API key
-  SEO_VISIBILITY_BASE_URL        the API's base URL, ending in /api/v1
-  ${SECRET_ENV}  the receiver's secret (seo-visibility webhooks secret makes one); to rotate it,
+  ${ENV.apiKey}         a read+write API key
+  ${ENV.baseUrl}        the API's base URL, ending in /api/v1
+  ${ENV.webhookSecret}  the receiver's secret (seo-visibility webhooks secret makes one); to rotate it,
                                  set the new one here and give the receiver both until this has run`;
 
 const LISTEN_HELP = `
 Exit codes:
   0   stopped by SIGTERM or Ctrl-C after the acknowledged events were read (a fleet: queued)
   1   failed (the error is printed: a port in use, Postgres unreachable, a fleet worker that stopped)
-  2   bad usage (no ${SECRET_ENV}, no store, --db or --reserve with --accounts, a bad accounts file;
+  2   bad usage (no ${ENV.webhookSecret}, no store, --db or --reserve with --accounts, a bad accounts file;
       with --work, an account's key variable unset)
 
 Fleet mode (--accounts): each account's URL is <path>/<account>/<its secret>, the secret derived from
-${SECRET_ENV} (one account's URL tells nothing of another's); \`webhooks ensure --accounts\` subscribes
+${ENV.webhookSecret} (one account's URL tells nothing of another's); \`webhooks ensure --accounts\` subscribes
 exactly these URLs. Killed with SIGKILL, the next start queues what was acknowledged and not queued.
 
 Environment:
-  ${SECRET_ENV}  the receiver's secret (the same as \`webhooks ensure\`)
-  SEO_VISIBILITY_API_KEY         one account: its key (fleet mode: the accounts file names each key's variable)
-  SEO_VISIBILITY_POSTGRES_URL    the Postgres URL when neither --db nor --postgres is given`;
+  ${ENV.webhookSecret}  the receiver's secret (the same as \`webhooks ensure\`)
+  ${ENV.apiKey}         one account: its key (fleet mode: the accounts file names each key's variable)
+  ${ENV.postgresUrl}    the Postgres URL when neither --db nor --postgres is given`;
 
 /** `seo-visibility webhooks ensure|secret`: subscriptions kept pointed at the receiver. @internal */
 export function registerWebhooks(program: Command, io: CommandIO): void {
@@ -137,7 +137,7 @@ export function registerWebhooks(program: Command, io: CommandIO): void {
     .action(async (opts: ListenFlags) => io.setExit(await listenCommand(opts, io)));
   webhooks
     .command('secret')
-    .description(`Print a new random secret for ${SECRET_ENV} and the receiver.`)
+    .description(`Print a new random secret for ${ENV.webhookSecret} and the receiver.`)
     .action(() => {
       io.out.write(`${generateWebhookSecret()}\n`);
       io.setExit(EXIT.done);
@@ -151,10 +151,10 @@ function usage(io: CommandIO, message: string): number {
 
 /** The receiver's secret from its variable, or undefined after saying how to set it (a usage error). */
 function receiverSecret(io: CommandIO): string | undefined {
-  const secret = process.env[SECRET_ENV];
+  const secret = process.env[ENV.webhookSecret];
   if (!secret)
     io.err.write(
-      `seo-visibility: set ${SECRET_ENV} to the receiver's secret (seo-visibility webhooks secret makes one).\n`,
+      `seo-visibility: set ${ENV.webhookSecret} to the receiver's secret (seo-visibility webhooks secret makes one).\n`,
     );
   return secret || undefined;
 }
@@ -227,14 +227,14 @@ async function listenCommand(opts: ListenFlags, io: CommandIO): Promise<number> 
   if (opts.accounts === undefined && fleetOnly)
     return usage(io, `--${fleetOnly} is for fleet mode: give --accounts <file> too`);
   if (opts.accounts !== undefined) {
-    const postgres = opts.postgres ?? process.env['SEO_VISIBILITY_POSTGRES_URL'];
+    const postgres = opts.postgres ?? process.env[ENV.postgresUrl];
     if (opts.db !== undefined)
       return usage(
         io,
         "--db and --accounts: a fleet's copy and queue are in Postgres; give --postgres <url> instead of --db",
       );
     if (!postgres)
-      return usage(io, 'No Postgres: fleet mode (--accounts) needs --postgres <url> or SEO_VISIBILITY_POSTGRES_URL');
+      return usage(io, `No Postgres: fleet mode (--accounts) needs --postgres <url> or ${ENV.postgresUrl}`);
     if (opts.reserve !== 0)
       return usage(io, '--reserve and --accounts: each account\'s reserve is in the accounts file ("reserve")');
     return listenFleet(
@@ -257,7 +257,7 @@ async function listenCommand(opts: ListenFlags, io: CommandIO): Promise<number> 
   // open) kept the process alive after the error was printed.
   let server: Server | undefined;
   let dedupe: WebhookDedupeStore | undefined;
-  const postgres = opts.postgres ?? (opts.db === undefined ? process.env['SEO_VISIBILITY_POSTGRES_URL'] : undefined);
+  const postgres = opts.postgres ?? (opts.db === undefined ? process.env[ENV.postgresUrl] : undefined);
   try {
     const store = storeFactory(opts, process.env, { required: true, allowNdjson: false })!();
     connection = await connect({});
@@ -293,7 +293,7 @@ async function listenCommand(opts: ListenFlags, io: CommandIO): Promise<number> 
     if (recovered > 0) io.out.write(`recovered ${recovered} acknowledged event(s) a stopped process had not read\n`);
     // The secret is the receiver's only credential: never printed.
     io.out.write(
-      `listening on http://${opts.host}:${listening.port}${opts.path.replace(/\/+$/, '')}/<${SECRET_ENV}>\n`,
+      `listening on http://${opts.host}:${listening.port}${opts.path.replace(/\/+$/, '')}/<${ENV.webhookSecret}>\n`,
     );
     await new Promise<void>((resolve) => {
       if (io.signal.aborted) resolve();

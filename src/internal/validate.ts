@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from '../errors/client-errors.js';
 import { isUuid } from './uuid.js';
+import { ENV } from './env-names.js';
 
 /**
  * Client-side argument checks. Each throws {@link InvalidArgumentError} naming the argument and
@@ -174,7 +175,7 @@ export function apiKey(value: unknown): string {
   if (typeof value !== 'string' || value === '') {
     throw new InvalidArgumentError(
       'apiKey',
-      'expected a non-empty API key: pass { apiKey } or set SEO_VISIBILITY_API_KEY (keys are created in the dashboard, API tab)',
+      `expected a non-empty API key: pass { apiKey } or set ${ENV.apiKey} (keys are created in the dashboard, API tab)`,
     );
   }
   // Printable ASCII only: a character above U+00FF cannot go in a header at all (fetch throws a

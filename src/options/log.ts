@@ -1,5 +1,6 @@
 import { oneOf } from '../internal/validate.js';
 import type { Logger, LoggerOption, LogLevel } from './hooks.js';
+import { ENV } from '../internal/env-names.js';
 
 const RANK: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3, off: 4 };
 /** Every `logLevel`, quietest last: what `check-options.ts` accepts and `SEO_VISIBILITY_LOG` may say. @internal */
@@ -44,5 +45,5 @@ export function resolveLogger(
 
 function envLevel(value: string | undefined): LogLevel | undefined {
   if (value === undefined || value === '') return undefined;
-  return oneOf('SEO_VISIBILITY_LOG', value.trim().toLowerCase(), LEVELS);
+  return oneOf(ENV.log, value.trim().toLowerCase(), LEVELS);
 }

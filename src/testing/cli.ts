@@ -21,6 +21,7 @@
  */
 import { parseArgs } from 'node:util';
 import { createSimulator } from './simulator.js';
+import { ENV } from '../internal/env-names.js';
 
 const USAGE = `Usage: seo-visibility-simulator [--port 4010] [--host 127.0.0.1] [--seed 1] [--keywords 2500] [--tick 1000] [--speedup 1] [--no-rate-limit]`;
 
@@ -65,7 +66,7 @@ export async function main(
   const timer = tickMs > 0 ? setInterval(() => void sim.advance(0).catch(() => undefined), tickMs) : undefined;
   timer?.unref?.();
   print(`SEO and AI Visibility API simulator listening`);
-  print(`SEO_VISIBILITY_BASE_URL=${server.url}`);
+  print(`${ENV.baseUrl}=${server.url}`);
   print(`Read + Write key: ${sim.keys.readWrite}`);
   print(`Read Only key:    ${sim.keys.readOnly}`);
   if (sim.rateWindows.length > 0)

@@ -13,6 +13,7 @@ import {
   type RequestOptions,
   type RetryBackoffOptions,
 } from '../../options/client-options.js';
+import { ENV } from '../../internal/env-names.js';
 
 /**
  * Resolved client settings the transport runs on: what `resolveConfig` returns. Resolving builds the
@@ -70,8 +71,8 @@ export function resolveConfig(options: ClientOptions | undefined, sharedGate?: R
   const given = options ?? {};
   checkClientOptions(given, '');
   const env = readEnv();
-  const apiKey = check.apiKey(given.apiKey ?? env.SEO_VISIBILITY_API_KEY);
-  const baseUrl = resolveBaseUrl(given.baseUrl ?? env.SEO_VISIBILITY_BASE_URL);
+  const apiKey = check.apiKey(given.apiKey ?? env[ENV.apiKey]);
+  const baseUrl = resolveBaseUrl(given.baseUrl ?? env[ENV.baseUrl]);
   // The runtime and the explicit opt-in decide, not whether a `fetch` was passed: `window.fetch` or
   // any wrapper of it sends the key from the page just the same, and the SDK cannot tell a fetch to
   // your own backend from one to the API.
@@ -83,7 +84,7 @@ export function resolveConfig(options: ClientOptions | undefined, sharedGate?: R
         "(an internal tool, the simulator's keys, or a placeholder key with a `fetch` to your own backend, which holds the real one).",
     );
   }
-  const logger = resolveLogger(given.logger, given.logLevel, env.SEO_VISIBILITY_LOG);
+  const logger = resolveLogger(given.logger, given.logLevel, env[ENV.log]);
   const backoff = { ...DEFAULTS.backoff, ...definedOnly(given.retryBackoff ?? {}) };
   if (backoff.initialDelay > backoff.maxDelay) {
     throw new InvalidArgumentError(
@@ -193,7 +194,7 @@ function resolveBaseUrl(value: string | undefined): string {
   if (value === undefined || value === '') {
     throw new InvalidArgumentError(
       'baseUrl',
-      'expected the API base URL ending in /api/v1: pass { baseUrl } or set SEO_VISIBILITY_BASE_URL',
+      `expected the API base URL ending in /api/v1: pass { baseUrl } or set ${ENV.baseUrl}`,
     );
   }
   let url: URL;

@@ -1,6 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import { importPeer, loadOnce } from '../../../internal/optional-peers.js';
 import { SyncError } from '../../errors.js';
+import { ENV } from '../../../internal/env-names.js';
 
 type PgModule = typeof import('pg');
 
@@ -134,7 +135,7 @@ export async function connectTo(pool: Pool, t: PgTarget): Promise<PoolClient> {
   } catch (error) {
     throw new SyncError(
       'store',
-      `Cannot connect to PostgreSQL at host ${t.host}, port ${t.port}, database ${t.database}${t.user ? ` as user ${t.user}` : ''}: ${pgMessage(error, t)}. Check that the server runs and accepts connections there (--postgres URL, SEO_VISIBILITY_POSTGRES_URL).`,
+      `Cannot connect to PostgreSQL at host ${t.host}, port ${t.port}, database ${t.database}${t.user ? ` as user ${t.user}` : ''}: ${pgMessage(error, t)}. Check that the server runs and accepts connections there (--postgres URL, ${ENV.postgresUrl}).`,
       { cause: scrubbedCause(error, t) },
     );
   }
