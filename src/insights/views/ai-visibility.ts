@@ -4,6 +4,8 @@ import { differsPct, wilsonPct } from '../sample-stats.js';
 import { ACCOUNT, type InsightView, WILSON } from './view.js';
 
 const H = 'prompts_history';
+/** The table of daily AI-visibility counts the database keeps (ai-visibility-daily.ts says how). @internal */
+export const DAILY = 'ai_visibility_daily';
 
 /**
  * The AI-model responses of prompts_history, one per prompt, model and check, with whether each
@@ -15,6 +17,8 @@ const H = 'prompts_history';
  * `narrow`: each check's figures are worked out once, into narrow rows, before they are grouped:
  * SQLite's GROUP BY sorts the columns its aggregates read (the whole citations text of every
  * check, often a kilobyte), not their results; PostgreSQL aggregates as it reads, so it stays inline.
+ * Narrow rows leave out the prompt and its id, which only the per-prompt rows read (SQLite copied
+ * both into every materialized row: about 10% of the models statement).
  * @internal
  */
 export function responses(
@@ -25,29 +29,62 @@ export function responses(
     narrow = false,
   }: { bound?: string | undefined; undated?: 'drop' | 'keep'; narrow?: boolean } = {},
 ): string {
-  const H = 'prompts_history';
+  return `sites AS MATERIALIZED (
+  ${sitesSelect(q)}
+),
+responses AS ${narrow && q.dialect === 'sqlite' ? 'MATERIALIZED ' : ''}(
+  ${responsesSelect(q, { bound, undated, narrow })}
+)`;
+}
+
+/**
+ * Each project's site host (and, in SQLite, the LIKE pattern that finds it), for the projects
+ * `where` keeps (a condition on `p`, projects_list; every project of the scope without it).
+ * @internal
+ */
+export function sitesSelect(q: Sql, where?: string): string {
   const P = 'projects_list';
   const url = q.col('p', P, 'websiteUrl');
   const host = `lower(rtrim(replace(replace(replace(${q.dialect === 'sqlite' ? url : `(${url})::text`}, 'https://', ''), 'http://', ''), 'www.', ''), '/'))`;
+  return `SELECT account_id, project_id, host${q.dialect === 'sqlite' ? `, ${likePattern('host')} AS pattern` : ''} FROM (
+    SELECT ${q.account('p', P)} AS account_id, ${q.text('p', P, 'id')} AS project_id, ${host} AS host FROM ${P} p WHERE ${q.scoped('p', P, 'id')}${where ? ` AND ${where}` : ''}
+  ) p`;
+}
+
+/**
+ * The responses of `from` (prompts_history, or a trigger's rows of it, with its columns) as
+ * {@link responses} describes them, each joined to its project's site in `sites` (a name, or a
+ * parenthesized {@link sitesSelect}).
+ * @internal
+ */
+export function responsesSelect(
+  q: Sql,
+  {
+    bound,
+    undated = 'drop',
+    narrow = false,
+    from = H,
+    sites = 'sites',
+  }: {
+    bound?: string | undefined;
+    undated?: 'drop' | 'keep';
+    narrow?: boolean;
+    from?: string;
+    sites?: string;
+  } = {},
+): string {
   // Joined by account only where the table has one: s.account_id = '' made PostgreSQL expect one
   // site and look each response's site up among all of them (a nested loop, projects × rows).
   const sameAccount = q.has(H, 'account_id') ? `s.account_id = ${q.account('h', H)} AND ` : '';
   // SQLite tests a check's citations with LIKE '%host%' (ASCII case aside, as lower() folds): the
   // same answer as instr(lower(citations), host) without a lower-cased copy of every check's text.
   const sqlite = q.dialect === 'sqlite';
-  return `sites AS MATERIALIZED (
-  SELECT account_id, project_id, host${sqlite ? `, ${likePattern('host')} AS pattern` : ''} FROM (
-    SELECT ${q.account('p', P)} AS account_id, ${q.text('p', P, 'id')} AS project_id, ${host} AS host FROM ${P} p WHERE ${q.scoped('p', P, 'id')}
-  ) p
-),
-responses AS ${narrow && q.dialect === 'sqlite' ? 'MATERIALIZED ' : ''}(
-  SELECT ${q.account('h', H)} AS account_id, ${q.text('h', H, 'project_id')} AS project_id, ${q.text('h', H, 'prompt_id')} AS prompt_id, ${q.text('h', H, 'prompt')} AS prompt, ${q.text('h', H, 'model')} AS model,
+  return `SELECT ${q.account('h', H)} AS account_id, ${q.text('h', H, 'project_id')} AS project_id,${narrow ? '' : ` ${q.text('h', H, 'prompt_id')} AS prompt_id, ${q.text('h', H, 'prompt')} AS prompt,`} ${q.text('h', H, 'model')} AS model,
     ${q.day('h', H, 'checked_at')} AS day, ${q.flagCol('h', H, 'is_visible')} AS visible,
     CASE WHEN ${q.flagCol('h', H, 'is_visible')} = 1 AND ${q.numCol('h', H, 'position')} > 0 THEN ${q.numCol('h', H, 'position')} END AS position,
     CASE WHEN s.host <> '' AND ${sqlite ? `${q.col('h', H, 'citations')} LIKE s.pattern ESCAPE '\\'` : q.contains(q.col('h', H, 'citations'), 's.host')} THEN 1 ELSE 0 END AS cited
-  FROM ${H} h LEFT JOIN sites s ON ${sameAccount}s.project_id = ${q.text('h', H, 'project_id')}
-  WHERE ${q.scoped('h', H)}${bound ? ` AND ${bound}` : ''}${undated === 'drop' ? ` AND ${q.day('h', H, 'checked_at')} IS NOT NULL` : ''}
-)`;
+  FROM ${from} h LEFT JOIN ${sites} s ON ${sameAccount}s.project_id = ${q.text('h', H, 'project_id')}
+  WHERE ${q.scoped('h', H)}${bound ? ` AND ${bound}` : ''}${undated === 'drop' ? ` AND ${q.day('h', H, 'checked_at')} IS NOT NULL` : ''}`;
 }
 
 /** `'%' || text || '%'` with LIKE's wildcards (and the escape) in `text` escaped by `\`: a LIKE that finds `text` itself. */
@@ -182,6 +219,7 @@ export function aiVisibilityModelsSelect(
   periods: readonly number[],
   bound?: string,
   undated: 'drop' | 'keep' = 'drop',
+  counts: 'responses' | 'daily' = 'responses',
 ): string {
   const cur = (x: string) => `CASE WHEN d.day > b.prev_end THEN ${x} END`;
   const prev = (x: string) => `CASE WHEN d.day <= b.prev_end THEN ${x} END`;
@@ -193,12 +231,21 @@ export function aiVisibilityModelsSelect(
   // The responses are counted per project, model and day first (one pass, a few rows per day
   // come out), and the periods are summed from those: the join with each project's periods
   // never sees a response row, whatever a filter makes of the planner's estimates.
-  return `WITH ${q.periods(periods)},
-${responses(q, { bound, undated, narrow: true })},
+  // The counts per project, model and day: grouped from the responses, or read from the daily
+  // counts the database keeps (ai-visibility-daily.ts), which hold the same numbers.
+  const daily =
+    counts === 'daily'
+      ? `d AS MATERIALIZED (
+  SELECT s.account_id, s.project_id, s.model, s.day, s.responses AS n, s.visible AS x, s.position_sum, s.positioned, s.cited
+  FROM ${DAILY} s WHERE ${q.scoped('s', DAILY)}
+)`
+      : `${responses(q, { bound, undated, narrow: true })},
 d AS MATERIALIZED (
   SELECT account_id, project_id, model, day, COUNT(*) AS n, SUM(visible) AS x, SUM(position) AS position_sum, COUNT(position) AS positioned, SUM(cited) AS cited
   FROM responses GROUP BY account_id, project_id, model, day
-),
+)`;
+  return `WITH ${q.periods(periods)},
+${daily},
 ends AS (SELECT account_id, project_id, MAX(day) AS end_day FROM d GROUP BY account_id, project_id),
 b AS MATERIALIZED (SELECT e.account_id, e.project_id, p.period_days, e.end_day, ${q.minusDays('e.end_day', 'p.period_days')} AS prev_end, ${q.minusDays('e.end_day', '2 * p.period_days')} AS prev_start FROM ends e CROSS JOIN periods p),
 sums AS (
