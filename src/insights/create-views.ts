@@ -1,4 +1,5 @@
 import { fnv1a32 } from '../sync/stores/sql/column-names.js';
+import { dropPostgresDailyTriggers, keepPostgresDaily, keepSqliteDaily } from './ai-visibility-daily.js';
 import type { SqliteConnection, StoreExtension } from '../sync/stores/store-extension.js';
 import { quote, Sql, sqlLiteral } from './dialect.js';
 import { SQLITE_COLUMNS, columnsOf } from './schema-objects.js';
@@ -43,6 +44,7 @@ export function createInsightViews(db: SqliteConnection): void {
       db.exec(`DROP VIEW IF EXISTS main.${view.name}`);
       db.exec(create);
     }
+    keepSqliteDaily(db);
     db.exec('RELEASE insight_views');
   } catch (error) {
     db.exec('ROLLBACK TO insight_views');
@@ -118,6 +120,14 @@ export async function createPostgresInsightViews(
       );
     }
   }
+  try {
+    await keepPostgresDaily(client, schema, q, lockTimeout);
+  } catch (error) {
+    const { code, message } = error as { code?: string; message?: string };
+    warn(
+      `The daily AI-visibility counts of ${schema} (ai_visibility_daily) were not made (${code === LOCK_NOT_AVAILABLE ? `a session held a lock on prompts_history or projects_list for over ${lockTimeout} ms` : `PostgreSQL: ${message ?? String(error)}${code ? ` (${code})` : ''}`}); the AI-visibility answers read prompts_history meanwhile, and the next sync tries again`,
+    );
+  }
 }
 
 /** PostgreSQL's codes for a lock wait over lock_timeout, and for columns CREATE OR REPLACE cannot change. */
@@ -174,13 +184,15 @@ async function replaceView(
 }
 
 /**
- * Drops the insight views of a PostgreSQL schema: PostgreSQL cannot change the type of a column a
- * view reads, so a store that widens a column drops them first and re-creates them after
- * ({@link createPostgresInsightViews}), in the same transaction.
+ * Drops the insight views of a PostgreSQL schema, and the triggers of the daily AI-visibility counts
+ * (ai-visibility-daily.ts): PostgreSQL cannot change the type of a column a view reads (and does not
+ * check a trigger function's body against it), so a store that widens a column drops them first and
+ * re-creates them after ({@link createPostgresInsightViews}), in the same transaction.
  * @internal
  */
 export async function dropPostgresInsightViews(client: PgQueryable, schema: string): Promise<void> {
   for (const view of INSIGHT_VIEWS) await client.query(`DROP VIEW IF EXISTS ${quote(schema)}.${quote(view.name)}`);
+  await dropPostgresDailyTriggers(client, schema);
 }
 
 /**
@@ -188,7 +200,8 @@ export async function dropPostgresInsightViews(client: PgQueryable, schema: stri
  * store keeps `rank_changes`, `ai_visibility`, `ai_visibility_models`, `backlink_changes`,
  * `backlink_trend` and `audit_changes` in step with its tables (made at open, changed only when
  * their definition changes, after a commit that adds a column; in PostgreSQL each in its own short
- * transaction under a 1 s `lock_timeout`, so your views and grants on them survive every sync).
+ * transaction under a 1 s `lock_timeout`, so your views and grants on them survive every sync),
+ * and the `ai_visibility_daily` table its triggers keep (ai-visibility-daily.ts).
  * The `seo-visibility` CLI and the fleet pass it themselves. docs/insights.md describes every column.
  *
  * @example

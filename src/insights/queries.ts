@@ -10,6 +10,7 @@ import {
   checkedMayBeFrom,
 } from './views/ai-visibility.js';
 import { backlinkTrendSelect } from './views/backlinks.js';
+import { dailyIsCurrent } from './ai-visibility-daily.js';
 
 /** Filters every insight query takes. @internal */
 export interface InsightFilter {
@@ -137,7 +138,9 @@ function visibilityDailyRows(
  * checks before the earliest previous period are left out where prompts_history is read: each
  * project's latest check day comes from the key index first (one narrow pass), and the view then
  * groups only the last two periods' checks, not every check of the history. `firstEnd`:
- * {@link firstLatestCheckDay}'s answer, when the caller has read it already.
+ * {@link firstLatestCheckDay}'s answer, when the caller has read it already. `counts`: where the
+ * counts per project, model and day come from: `daily`, the table the database keeps
+ * (ai-visibility-daily.ts: no check is read), or `responses`; unset, `daily` when it is current.
  * @internal
  */
 export async function visibilityModelRows(
@@ -146,15 +149,22 @@ export async function visibilityModelRows(
   orderBy: string,
   limits?: QueryLimits,
   firstEnd?: Awaited<ReturnType<typeof firstLatestCheckDay>>,
+  counts?: 'responses' | 'daily',
 ): Promise<ResultRow[]> {
   const days = Math.trunc(filter.days ?? DEFAULT_DAYS);
   const q = scopedSql(source, filter);
+  const limit = filter.limit === undefined ? '' : `LIMIT ${Math.trunc(filter.limit)}`;
+  // The daily counts the database keeps, where they are current: a few rows per project and day.
+  if ((counts ?? ((await dailyIsCurrent(source, limits)) ? 'daily' : 'responses')) === 'daily') {
+    const scoped = bindScope(aiVisibilityModelsSelect(q, [days], undefined, 'drop', 'daily'), filter);
+    return (await source.query(`SELECT v.* FROM (${scoped.sql}) v ORDER BY ${orderBy} ${limit}`, scoped.params, limits))
+      .rows;
+  }
   const first = firstEnd ?? (await firstLatestCheckDay(source, filter, limits));
   if (first === 'no checks') return [];
   // The models of a period need the checks after each project's end − 2 × days.
   const bound = first === 'unknown' ? undefined : checkedMayBeFrom(q, addDays(first, 1 - 2 * days));
   const scoped = bindScope(aiVisibilityModelsSelect(q, [days], bound, 'keep'), filter);
-  const limit = filter.limit === undefined ? '' : `LIMIT ${Math.trunc(filter.limit)}`;
   return (await source.query(`SELECT v.* FROM (${scoped.sql}) v ORDER BY ${orderBy} ${limit}`, scoped.params, limits))
     .rows;
 }

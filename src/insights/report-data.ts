@@ -5,7 +5,8 @@ import { auditChanges, backlinkChanges, firstLatestCheckDay, scopedSql, visibili
 import type { InsightSource, ResultRow } from './source.js';
 import { type ModelVisibility, pooledVisibility, smoothedVisibility, visibilityByModel } from './visibility-samples.js';
 import { insightView, rankingDays, responses } from './views.js';
-import { checkedMayBeFrom } from './views/ai-visibility.js';
+import { DAILY, checkedMayBeFrom } from './views/ai-visibility.js';
+import { dailyIsCurrent } from './ai-visibility-daily.js';
 import { addDays } from '../sync/datasets/rows.js';
 
 /** Everything one project's section of the report shows. @internal */
@@ -123,13 +124,15 @@ async function readAccount(source: InsightSource, scope: ReportScope): Promise<A
   const where = { project: scope.project || undefined, account: scope.account };
   const filter = { ...where, days: scope.days };
   const ranks = await rankSummary(source, filter);
-  // Each project's latest check day, read once from the key index, bounds both AI-visibility reads.
-  const firstEnd = await firstLatestCheckDay(source, where);
+  // The daily counts the database keeps, where current, answer both AI-visibility reads; else each
+  // project's latest check day, read once from the key index, bounds the checks both read.
+  const counts = (await dailyIsCurrent(source)) ? 'daily' : 'responses';
+  const firstEnd = counts === 'daily' ? undefined : await firstLatestCheckDay(source, where);
   const daily = await visibilityDays(source, where, scope.days, firstEnd);
   const details =
     firstEnd === 'no checks'
       ? []
-      : await visibilityModelRows(source, filter, 'v.project_id, v.model', undefined, firstEnd);
+      : await visibilityModelRows(source, filter, 'v.project_id, v.model', undefined, firstEnd, counts);
   const backlinks = await backlinkChanges(source, filter);
   const audits = await auditChanges(source, where);
   const completed = await countCompletedAudits(source, where);
@@ -333,17 +336,23 @@ async function visibilityDays(
   source: InsightSource,
   scope: { project?: string | undefined; account?: string | undefined },
   days: number,
-  firstEnd: Awaited<ReturnType<typeof firstLatestCheckDay>>,
+  firstEnd: Awaited<ReturnType<typeof firstLatestCheckDay>> | undefined,
 ): Promise<ResultRow[]> {
   if (firstEnd === 'no checks') return [];
   const q = scopedSql(source, scope);
   const back = Math.max(2 * days, days + SMOOTHING_DAYS - 1);
   // Checks before the earliest project's window are left out where prompts_history is read.
-  const bound = firstEnd === 'unknown' ? undefined : checkedMayBeFrom(q, addDays(firstEnd, 1 - back));
+  const bound =
+    firstEnd === 'unknown' || firstEnd === undefined ? undefined : checkedMayBeFrom(q, addDays(firstEnd, 1 - back));
+  // Without a first end, the daily counts the database keeps are current (readAccount): read those.
+  const counts =
+    firstEnd === undefined
+      ? `d AS (SELECT s.account_id, s.project_id, s.model, s.day, s.responses, s.visible AS hits FROM ${DAILY} s WHERE ${q.scoped('s', DAILY)})`
+      : // A check with no day joins no project's days (d.day > …): it need not be tested for one first.
+        `${responses(q, { bound, undated: 'keep', narrow: true })},
+d AS (SELECT account_id, project_id, model, day, COUNT(*) AS responses, SUM(visible) AS hits FROM responses GROUP BY account_id, project_id, model, day)`;
   const scoped = bindScope(
-    // A check with no day joins no project's days (d.day > …): it need not be tested for one first.
-    `WITH ${responses(q, { bound, undated: 'keep', narrow: true })},
-d AS (SELECT account_id, project_id, model, day, COUNT(*) AS responses, SUM(visible) AS hits FROM responses GROUP BY account_id, project_id, model, day),
+    `WITH ${counts},
 ends AS (SELECT account_id, project_id, MAX(day) AS end_day FROM d GROUP BY account_id, project_id)
 SELECT ${q.accountOut('d.account_id')} AS account_id, d.project_id AS project_id, d.model AS model, ${q.dayText('d.day')} AS day, ${q.int('d.responses')} AS responses, ${q.int('d.hits')} AS hits
 FROM d JOIN ends e ON e.account_id = d.account_id AND e.project_id = d.project_id WHERE d.day > ${q.minusDays('e.end_day', String(back))} ORDER BY day`,

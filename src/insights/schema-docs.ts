@@ -2,6 +2,7 @@ import { TABLE_SCHEMAS } from '../sync/datasets/datasets.js';
 import type { DialectName } from './dialect.js';
 import type { InsightSource } from './source.js';
 import { INSIGHT_VIEWS } from './views.js';
+import { DAILY } from './views/ai-visibility.js';
 
 /** Columns every table (or several) share, and what they hold: said once, not per table. */
 const SHARED: Readonly<Record<string, string>> = {
@@ -55,5 +56,14 @@ export function describeSchema(source: InsightSource) {
       return { name: t.table, holds: `${t.dataset} rows (${REFRESH[t.refresh]})`, key: t.primaryKey, columns };
     })
     .filter((t) => t.columns.length > 0);
+  if (source.columns.has(DAILY))
+    tables.push({
+      name: DAILY,
+      holds:
+        "prompts_history's AI answers counted per account (empty in a store of one account), project, model and UTC day, kept by triggers in the same transaction as each check: answers, those with the brand visible, the sum and count of its positions, those citing the project's site. Per-day visibility without reading every check: 100.0 * visible / responses",
+      key: ['account_id', 'project_id', 'model', 'day'],
+      columns:
+        'account_id text, project_id text, model text, day date, responses number, visible number, position_sum number, positioned number, cited number',
+    });
   return { dialect: source.dialect, how_to: HOW_TO[source.dialect], views, tables, shared_columns: SHARED };
 }

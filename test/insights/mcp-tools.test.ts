@@ -54,6 +54,11 @@ describe('schema: short and useful', () => {
       /websiteUrl text, createdAt timestamp/,
     );
     expect(schema.views.find((v: { name: string }) => v.name === 'rank_changes').answers).toMatch(/\w{4}/);
+    // The daily counts the database keeps: an agent's cheap per-day visibility.
+    expect(schema.tables.find((t: { name: string }) => t.name === 'ai_visibility_daily')).toMatchObject({
+      key: ['account_id', 'project_id', 'model', 'day'],
+      columns: expect.stringMatching(/^account_id text, project_id text, model text, day date, responses number/),
+    });
   });
 
   it('the sql tool tells PostgreSQL and SQLite apart on quoting', async () => {

@@ -1,0 +1,235 @@
+/**
+ * The daily AI-visibility counts PostgreSQL keeps by triggers (src/insights/ai-visibility-daily.ts),
+ * in a fleet schema of two accounts with the same project id: after every kind of change (an
+ * upsert's insert and update, a delete, a new site) they hold exactly what counting
+ * prompts_history again gives, and the answers read from them are the checks' answers. A key
+ * column widened to text (a value that is no time) drops the triggers first and makes them again
+ * after, and the copy goes on.
+ */
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dailyDefinition, dailyIsCurrent, dropPostgresDailyTriggers } from '../../src/insights/ai-visibility-daily.js';
+import { insightViews } from '../../src/insights/create-views.js';
+import { Sql } from '../../src/insights/dialect.js';
+import { openSource } from '../../src/insights/open-source.js';
+import { visibilityModelRows } from '../../src/insights/queries.js';
+import { POSTGRES_COLUMNS, columnsOf } from '../../src/insights/schema-objects.js';
+import type { InsightSource } from '../../src/insights/source.js';
+import { TABLE_SCHEMAS, type Row, postgresStore } from '../../src/sync/index.js';
+import { type TestPostgres, startPostgres } from '../helpers/postgres-server.js';
+
+const SCHEMA = 'fleet_daily';
+let postgres: TestPostgres;
+let client: pg.Client;
+
+beforeAll(async () => {
+  postgres = await startPostgres();
+  client = new pg.Client({ connectionString: postgres.url });
+  await client.connect();
+}, 60_000);
+afterAll(async () => {
+  await client?.end();
+  await postgres?.stop();
+});
+
+const projects = (rows: Row[]) => ({ table: TABLE_SCHEMAS['projects.list'], rows });
+const checks = (rows: Row[]) => ({ table: TABLE_SCHEMAS['prompts.history'], rows });
+const check = (prompt: string, model: string, at: string, visible: unknown, position: unknown, cites = '') => ({
+  project_id: 'p1',
+  prompt_id: prompt,
+  model,
+  checked_at: at,
+  prompt: `prompt ${prompt}`,
+  is_visible: visible,
+  position,
+  citations: cites ? [{ url: `https://${cites}/page` }] : [],
+});
+
+/** The table as it is, and as counting prompts_history again makes it (in a transaction rolled back). */
+async function keptAndRecounted(): Promise<{ kept: unknown[]; recounted: unknown[] }> {
+  const all = async () =>
+    (
+      await client.query(
+        `SELECT account_id, project_id, model, to_char(day, 'YYYY-MM-DD') AS day, responses::int, visible::int, position_sum, positioned::int, cited::int
+         FROM ${SCHEMA}.ai_visibility_daily ORDER BY account_id, project_id, model, day`,
+      )
+    ).rows;
+  const kept = await all();
+  const q = new Sql(
+    'postgres',
+    columnsOf(
+      (await client.query(POSTGRES_COLUMNS.replace(/current_schema\(\)/g, `'${SCHEMA}'`))).rows as Array<
+        Record<string, unknown>
+      >,
+    ),
+  );
+  const def = dailyDefinition(q, SCHEMA);
+  await client.query(`BEGIN; SET LOCAL search_path TO ${SCHEMA}`);
+  try {
+    await dropPostgresDailyTriggers(client, SCHEMA);
+    await client.query('TRUNCATE ai_visibility_daily');
+    await client.query(def?.fill ?? 'SELECT 1');
+    return { kept, recounted: await all() };
+  } finally {
+    await client.query('ROLLBACK');
+  }
+}
+
+describe('ai_visibility_daily (PostgreSQL, a fleet schema)', () => {
+  it('after each change of either account the counts are those of counting the checks again, and the answers those of the checks', async () => {
+    const stores = {
+      acme: postgresStore(postgres.url, { schema: SCHEMA, accountId: 'acme', extensions: [insightViews] }),
+      globex: postgresStore(postgres.url, { schema: SCHEMA, accountId: 'globex', extensions: [insightViews] }),
+    };
+    await stores.acme.open();
+    await stores.globex.open();
+    const steps = [
+      () =>
+        stores.acme.commit({
+          writes: [
+            checks([
+              check('q1', 'openai/gpt-5', '2026-03-01T10:00:00Z', true, 2, 'www.acme.example'),
+              check('q1', 'openai/gpt-5', '2026-03-02T10:00:00Z', false, 0),
+              check('q2', 'openai/gpt-5', '2026-03-02T23:30:00-02:00', true, 3, 'acme.example'),
+              check('q1', 'perplexity/sonar', '2026-03-02T10:00:00Z', true, 'n/a'),
+            ]),
+          ],
+        }),
+      () =>
+        stores.globex.commit({
+          writes: [
+            projects([{ id: 'p1', name: 'Globex', websiteUrl: 'https://globex.example/' }]),
+            checks([check('q1', 'openai/gpt-5', '2026-03-01T10:00:00Z', true, 7, 'globex.example')]),
+          ],
+        }),
+      () =>
+        stores.acme.commit({ writes: [projects([{ id: 'p1', name: 'Acme', websiteUrl: 'https://acme.example/' }])] }),
+      // Read again (the upsert's update) and changed, with a new check in the same statement (its insert).
+      () =>
+        stores.acme.commit({
+          writes: [
+            checks([
+              check('q1', 'openai/gpt-5', '2026-03-02T10:00:00Z', true, 5, 'acme.example'),
+              check('q3', 'perplexity/sonar', '2026-03-04T10:00:00Z', false, null),
+            ]),
+          ],
+        }),
+      () =>
+        stores.acme.commit({
+          writes: [projects([{ id: 'p1', name: 'Acme', websiteUrl: 'https://elsewhere.example/' }])],
+        }),
+      () =>
+        client.query(
+          `DELETE FROM ${SCHEMA}.prompts_history WHERE account_id = 'acme' AND prompt_id = 'q1' AND model = 'openai/gpt-5' AND checked_at < '2026-03-02'`,
+        ),
+    ];
+    try {
+      for (const [i, step] of steps.entries()) {
+        await step();
+        const { kept, recounted } = await keptAndRecounted();
+        expect(kept.length, `after step ${i + 1}`).toBeGreaterThan(0);
+        expect(kept, `after step ${i + 1}`).toEqual(recounted);
+      }
+    } finally {
+      await stores.acme.close();
+      await stores.globex.close();
+    }
+    const source = await openSource({ postgres: postgres.url, schema: SCHEMA });
+    try {
+      expect(await dailyIsCurrent(source)).toBe(true);
+      await expectSameAnswers(source);
+    } finally {
+      await source.close();
+    }
+  });
+
+  it('a check whose time is no time widens checked_at to text: the triggers are dropped before and made again after, the copy goes on, and the counts stay exact', async () => {
+    const schema = 'widened_daily';
+    const store = postgresStore(postgres.url, { schema, extensions: [insightViews] });
+    await store.open();
+    try {
+      await store.commit({ writes: [checks([check('q1', 'openai/gpt-5', '2026-03-01T10:00:00Z', true, 1)])] });
+      await store.commit({ writes: [checks([check('q2', 'openai/gpt-5', 'not a time', true, 1)])] });
+      await store.commit({ writes: [checks([check('q3', 'openai/gpt-5', '2026-03-01T12:00:00Z', false, 0)])] });
+    } finally {
+      await store.close();
+    }
+    const type = await client.query(
+      "SELECT data_type FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'prompts_history' AND column_name = 'checked_at'",
+      [schema],
+    );
+    expect(type.rows).toEqual([{ data_type: 'text' }]);
+    const counts = await client.query(
+      `SELECT to_char(day, 'YYYY-MM-DD') AS day, responses::int, visible::int FROM ${schema}.ai_visibility_daily`,
+    );
+    expect(counts.rows).toEqual([{ day: '2026-03-01', responses: 2, visible: 1 }]);
+    const source = await openSource({ postgres: postgres.url, schema });
+    try {
+      expect(await dailyIsCurrent(source)).toBe(true);
+      await expectSameAnswers(source);
+    } finally {
+      await source.close();
+    }
+  });
+});
+
+describe('ai_visibility_daily and a role that may not read it', () => {
+  it('a role that may not read the counts (no privilege on them, or INSERT only) reads the checks, with the same answers', async () => {
+    const schema = 'grants_daily';
+    const store = postgresStore(postgres.url, { schema, extensions: [insightViews] });
+    await store.open();
+    try {
+      await store.commit({
+        writes: [
+          projects([{ id: 'p1', name: 'Acme', websiteUrl: 'https://acme.example/' }]),
+          checks([
+            check('q1', 'openai/gpt-5', '2026-03-01T10:00:00Z', true, 1, 'acme.example'),
+            check('q1', 'openai/gpt-5', '2026-03-02T10:00:00Z', false, 0),
+          ]),
+        ],
+      });
+    } finally {
+      await store.close();
+    }
+    // One role with no privilege on the counts (information_schema hides them), one that may only insert.
+    for (const [role, grant] of [
+      ['daily_none', ''],
+      ['daily_insert', `GRANT INSERT ON ${schema}.ai_visibility_daily TO daily_insert;`],
+    ])
+      await client.query(`CREATE ROLE ${role} LOGIN; GRANT USAGE ON SCHEMA ${schema} TO ${role};
+        GRANT SELECT ON ${schema}.prompts_history, ${schema}.projects_list TO ${role}; ${grant}`);
+    const owner = await openSource({ postgres: postgres.url, schema });
+    try {
+      expect(await dailyIsCurrent(owner)).toBe(true);
+      const expected = await visibilityModelRows(owner, { days: 28 }, 'v.model');
+      expect(expected.length).toBe(1);
+      for (const role of ['daily_none', 'daily_insert']) {
+        const url = new URL(postgres.url);
+        url.username = role;
+        const limited = await openSource({ postgres: url.toString(), schema });
+        try {
+          expect(await dailyIsCurrent(limited), role).toBe(false);
+          expect(await visibilityModelRows(limited, { days: 28 }, 'v.model'), role).toEqual(expected);
+        } finally {
+          await limited.close();
+        }
+      }
+    } finally {
+      await owner.close();
+    }
+  });
+});
+
+/** Every filter an answer takes (both accounts, one, a model, a project): the rows from the counts and from the checks. */
+async function expectSameAnswers(source: InsightSource): Promise<void> {
+  for (const days of [1, 7, 28])
+    for (const account of [undefined, 'acme', 'globex'])
+      for (const model of [undefined, 'openai/gpt-5'])
+        for (const project of [undefined, 'p1']) {
+          const filter = { days, account, model, project };
+          const order = 'v.account_id, v.project_id, v.model';
+          const daily = await visibilityModelRows(source, filter, order, undefined, undefined, 'daily');
+          const responses = await visibilityModelRows(source, filter, order, undefined, undefined, 'responses');
+          expect(daily, JSON.stringify(filter)).toEqual(responses);
+        }
+}
