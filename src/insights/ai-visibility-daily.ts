@@ -267,7 +267,10 @@ export async function dropPostgresDailyTriggers(client: DailyQueryable, schema: 
  * PostgreSQL: as {@link keepSqliteDaily}, in a transaction of its own under `lock_timeout`: the
  * checks and projects tables are locked against writes while the table is filled (another store
  * of the schema doing the same waits, then finds it done). Rejects when it could not (the caller
- * warns; readers keep reading prompts_history).
+ * warns; readers keep reading prompts_history). A sync's page of projects writes no checks and a
+ * page of checks no projects, so its transaction never holds one table while it waits for the
+ * other; a transaction of yours that writes both may deadlock with this one, and PostgreSQL then
+ * ends one of the two (this one retries at the next sync).
  * @internal
  */
 export async function keepPostgresDaily(
@@ -298,7 +301,8 @@ export async function keepPostgresDaily(
     await dropPostgresDailyTriggers(client, schema);
     if (def) {
       await client.query(def.table);
-      await client.query(`TRUNCATE ${DAILY}`);
+      // DELETE, not TRUNCATE: a dashboard reading the table does not hold the copy's extension up.
+      await client.query(`DELETE FROM ${DAILY}`);
       await client.query(def.fill);
       for (const statement of def.triggers) await client.query(statement);
     }
