@@ -16,6 +16,7 @@ import { rateBudget } from './rate-budget.js';
 import { size } from './size.js';
 import { insightsBench } from './insights.js';
 import { insightsScaleBench } from './insights-scale.js';
+import { insightTriggersBench } from './insight-triggers.js';
 import { syncBench } from './sync.js';
 import { fleetBench } from './fleet.js';
 import { webhooksBench } from './webhooks.js';
@@ -32,6 +33,7 @@ const sections: Array<[string, () => Promise<Row[]>]> = [
   ['copy your data out (sync)', syncBench],
   ['what changed (insights)', insightsBench],
   ['insights at agency scale', insightsScaleBench],
+  ["insight triggers (the copy's cost)", insightTriggersBench],
   ['many accounts (fleet)', fleetBench],
   ['events to fresh rows (webhooks)', webhooksBench],
   ['events in a fleet (webhooks → pg-boss)', webhooksFleetBench],

@@ -71,10 +71,18 @@ export function dailyDefinition(q: Sql, schema = 'public'): DailyDefinition | un
 }
 
 /** The counts of the responses a {@link responsesSelect} keeps, per key, times `sign`. */
-function counted(q: Sql, sign: 1 | -1, options: { from?: string; bound?: string; sites: string }): string {
+function counted(
+  q: Sql,
+  sign: 1 | -1,
+  options: { from?: string; bound?: string; sites: string; oneRow?: boolean },
+): string {
   const s = sign === 1 ? '' : '-';
+  const from = `FROM (${responsesSelect(q, { ...options, narrow: true })}) r WHERE day IS NOT NULL`;
+  // One row (a SQLite row trigger's): its own counts, with no grouping to pay for.
+  if (options.oneRow)
+    return `SELECT account_id, project_id, model, day, ${s}1, ${s}visible, ${s}COALESCE(position, 0), ${s}(position IS NOT NULL), ${s}cited ${from}`;
   return `SELECT account_id, project_id, model, day, ${s}COUNT(*), ${s}COALESCE(SUM(visible), 0), ${s}COALESCE(SUM(position), 0), ${s}COUNT(position), ${s}COALESCE(SUM(cited), 0)
-FROM (${responsesSelect(q, { ...options, narrow: true })}) r WHERE day IS NOT NULL GROUP BY account_id, project_id, model, day`;
+${from} GROUP BY account_id, project_id, model, day`;
 }
 
 /** Adds the counts of `rows` (a {@link counted}) to the table's. */
@@ -111,6 +119,7 @@ function sqliteTriggers(q: Sql): DailyObject[] {
       counted(q, sign, {
         bound: `h.rowid = ${row}.rowid`,
         sites: `(${sitesSelect(q, `${q.text('p', P, 'id')} = ${q.text(row, H, 'project_id')}`)})`,
+        oneRow: true,
       }),
     );
   const emptied = `DELETE FROM ${DAILY} WHERE responses = 0 AND account_id = ${q.account('OLD', H)} AND project_id = ${q.text('OLD', H, 'project_id')}`;
@@ -119,11 +128,16 @@ function sqliteTriggers(q: Sql): DailyObject[] {
     trigger: true,
     sql: `CREATE TRIGGER {{${name}}} ${when} BEGIN\n  ${statements.join(';\n  ')};\nEND`,
   });
+  // A check read again as it was (most re-reads) changes no count: its update triggers do not run.
+  const changed = ['account_id', 'project_id', 'model', 'checked_at', 'is_visible', 'position', 'citations']
+    .filter((c) => q.has(H, c))
+    .map((c) => `OLD.${bare(q, H, c)} IS NOT NEW.${bare(q, H, c)}`)
+    .join(' OR ');
   const out = [
     trigger('insert', `AFTER INSERT ON ${H}`, [ofRow('NEW', 1)]),
     // The row as it was is read before the change, and as it is after it.
-    trigger('update_old', `BEFORE UPDATE ON ${H}`, [ofRow('OLD', -1)]),
-    trigger('update_new', `AFTER UPDATE ON ${H}`, [ofRow('NEW', 1), emptied]),
+    trigger('update_old', `BEFORE UPDATE ON ${H} WHEN ${changed}`, [ofRow('OLD', -1)]),
+    trigger('update_new', `AFTER UPDATE ON ${H} WHEN ${changed}`, [ofRow('NEW', 1), emptied]),
     trigger('delete', `BEFORE DELETE ON ${H}`, [ofRow('OLD', -1), emptied]),
   ];
   if (q.has(P, 'id')) {

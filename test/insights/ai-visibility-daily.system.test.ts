@@ -15,7 +15,8 @@ import { openSource } from '../../src/insights/open-source.js';
 import { visibilityModelRows } from '../../src/insights/queries.js';
 import { POSTGRES_COLUMNS, columnsOf } from '../../src/insights/schema-objects.js';
 import type { InsightSource } from '../../src/insights/source.js';
-import { TABLE_SCHEMAS, type Row, postgresStore } from '../../src/sync/index.js';
+import { postgresStore } from '../../src/sync/index.js';
+import { check, checks, projects } from './ai-visibility-daily-support.js';
 import { type TestPostgres, startPostgres } from '../helpers/postgres-server.js';
 
 const SCHEMA = 'fleet_daily';
@@ -30,19 +31,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await client?.end();
   await postgres?.stop();
-});
-
-const projects = (rows: Row[]) => ({ table: TABLE_SCHEMAS['projects.list'], rows });
-const checks = (rows: Row[]) => ({ table: TABLE_SCHEMAS['prompts.history'], rows });
-const check = (prompt: string, model: string, at: string, visible: unknown, position: unknown, cites = '') => ({
-  project_id: 'p1',
-  prompt_id: prompt,
-  model,
-  checked_at: at,
-  prompt: `prompt ${prompt}`,
-  is_visible: visible,
-  position,
-  citations: cites ? [{ url: `https://${cites}/page` }] : [],
 });
 
 /** The table as it is, and as counting prompts_history again makes it (in a transaction rolled back). */

@@ -14,7 +14,8 @@ import { insightViews } from '../../src/insights/create-views.js';
 import { aiVisibility, visibilityModelRows } from '../../src/insights/queries.js';
 import { SQLITE_COLUMNS, columnsOf } from '../../src/insights/schema-objects.js';
 import type { InsightSource } from '../../src/insights/source.js';
-import { TABLE_SCHEMAS, type Row, type SyncStore, sqliteStore } from '../../src/sync/index.js';
+import { type SyncStore, sqliteStore } from '../../src/sync/index.js';
+import { check, checks, projects } from './ai-visibility-daily-support.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -27,19 +28,6 @@ function newStore(): { file: string; store: SyncStore } {
   const file = join(dir, 'seo.db');
   return { file, store: sqliteStore(file, { extensions: [insightViews] }) };
 }
-
-const projects = (rows: Row[]) => ({ table: TABLE_SCHEMAS['projects.list'], rows });
-const checks = (rows: Row[]) => ({ table: TABLE_SCHEMAS['prompts.history'], rows });
-const check = (prompt: string, model: string, at: string, visible: unknown, position: unknown, cites = '') => ({
-  project_id: 'p1',
-  prompt_id: prompt,
-  model,
-  checked_at: at,
-  prompt: `prompt ${prompt}`,
-  is_visible: visible,
-  position,
-  citations: cites ? [{ url: `https://${cites}/page` }] : [],
-});
 
 /** A reader of `file` in this process, as the real reader sees the store. */
 function reader(file: string): InsightSource & { db: DatabaseSync } {
