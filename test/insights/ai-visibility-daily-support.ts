@@ -18,3 +18,12 @@ export const check = (prompt: string, model: string, at: string, visible: unknow
   position,
   citations: cites ? [{ url: `https://${cites}/page` }] : [],
 });
+
+/** A project with a site, and two checks of it on two days, one visible and citing the site. */
+export const siteAndTwoChecks = () => [
+  projects([{ id: 'p1', name: 'Acme', websiteUrl: 'https://acme.example/' }]),
+  checks([
+    check('q1', 'openai/gpt-5', '2026-03-01T10:00:00Z', true, 1, 'acme.example'),
+    check('q1', 'openai/gpt-5', '2026-03-02T10:00:00Z', false, 0),
+  ]),
+];

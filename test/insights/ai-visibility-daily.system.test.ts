@@ -16,7 +16,7 @@ import { visibilityModelRows } from '../../src/insights/queries.js';
 import { POSTGRES_COLUMNS, columnsOf } from '../../src/insights/schema-objects.js';
 import type { InsightSource } from '../../src/insights/source.js';
 import { postgresStore } from '../../src/sync/index.js';
-import { check, checks, projects } from './ai-visibility-daily-support.js';
+import { check, checks, projects, siteAndTwoChecks } from './ai-visibility-daily-support.js';
 import { type TestPostgres, startPostgres } from '../helpers/postgres-server.js';
 
 const SCHEMA = 'fleet_daily';
@@ -167,15 +167,7 @@ describe('ai_visibility_daily and a role that may not read it', () => {
     const store = postgresStore(postgres.url, { schema, extensions: [insightViews] });
     await store.open();
     try {
-      await store.commit({
-        writes: [
-          projects([{ id: 'p1', name: 'Acme', websiteUrl: 'https://acme.example/' }]),
-          checks([
-            check('q1', 'openai/gpt-5', '2026-03-01T10:00:00Z', true, 1, 'acme.example'),
-            check('q1', 'openai/gpt-5', '2026-03-02T10:00:00Z', false, 0),
-          ]),
-        ],
-      });
+      await store.commit({ writes: siteAndTwoChecks() });
     } finally {
       await store.close();
     }

@@ -15,7 +15,7 @@ import { aiVisibility, visibilityModelRows } from '../../src/insights/queries.js
 import { SQLITE_COLUMNS, columnsOf } from '../../src/insights/schema-objects.js';
 import type { InsightSource } from '../../src/insights/source.js';
 import { type SyncStore, sqliteStore } from '../../src/sync/index.js';
-import { check, checks, projects } from './ai-visibility-daily-support.js';
+import { check, checks, projects, siteAndTwoChecks } from './ai-visibility-daily-support.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -169,15 +169,7 @@ describe('ai_visibility_daily (SQLite)', () => {
   it('a reader whose definitions are not those of the triggers in place (a trigger gone, another version) reads the checks, with the same answers', async () => {
     const { file, store } = newStore();
     await store.open();
-    await store.commit({
-      writes: [
-        projects([{ id: 'p1', name: 'Acme', websiteUrl: 'https://acme.example/' }]),
-        checks([
-          check('q1', 'openai/gpt-5', '2026-03-01T10:00:00Z', true, 1, 'acme.example'),
-          check('q1', 'openai/gpt-5', '2026-03-02T10:00:00Z', false, 0),
-        ]),
-      ],
-    });
+    await store.commit({ writes: siteAndTwoChecks() });
     await store.close();
     const source = reader(file);
     try {
