@@ -149,7 +149,10 @@ describe("npm test's 'tree unchanged' pass", () => {
     checkout = committedCheckout();
     const dir = join(checkout, 'artifacts');
     mkdirSync(dir);
-    const child = `process.on('SIGINT', () => { require('fs').writeFileSync(${JSON.stringify(join(dir, 'child-stopped'))}, 'yes'); process.exit(0); }); setInterval(() => {}, 1000)`;
+    // Each says it is ready once its handler is in place: a SIGINT sent before that (a child still
+    // starting on a loaded machine) would end it by default, and the test would fail for no fault.
+    const child = `process.on('SIGINT', () => { require('fs').writeFileSync(${JSON.stringify(join(dir, 'child-stopped'))}, 'yes'); process.exit(0); });
+require('fs').writeFileSync(${JSON.stringify(join(dir, 'child-ready'))}, 'yes'); setInterval(() => {}, 1000)`;
     const pass = `require('child_process').spawn(process.execPath, ['-e', ${JSON.stringify(child)}], { stdio: 'inherit' });
 process.on('SIGINT', () => { require('fs').writeFileSync(${JSON.stringify(join(dir, 'pass-stopped'))}, 'yes'); setTimeout(() => process.exit(1), 200); });
 require('fs').writeFileSync(${JSON.stringify(join(dir, 'started'))}, 'yes'); setInterval(() => {}, 1000)`;
@@ -160,8 +163,9 @@ require('fs').writeFileSync(${JSON.stringify(join(dir, 'started'))}, 'yes'); set
     const run = spawn(tsx, [join(checkout, 'scripts', 'test-all.ts'), '--only', 'lint'], { cwd: checkout });
     const ended = new Promise<number | null>((resolve) => run.on('exit', (code) => resolve(code)));
     try {
-      for (let i = 0; i < 300 && !existsSync(join(dir, 'started')); i++) await new Promise((r) => setTimeout(r, 100));
-      expect(existsSync(join(dir, 'started')), 'the pass started within 30 s').toBe(true);
+      const ready = () => existsSync(join(dir, 'started')) && existsSync(join(dir, 'child-ready'));
+      for (let i = 0; i < 300 && !ready(); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(ready(), 'the pass and its child started within 30 s').toBe(true);
       // tsx runs the script in a child of its own and passes signals on to it.
       run.kill('SIGINT');
       const code = await Promise.race([ended, new Promise<'late'>((r) => setTimeout(() => r('late'), 20_000))]);
