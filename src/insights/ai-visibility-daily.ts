@@ -218,6 +218,9 @@ $seo_visibility$`,
 /** Trigger names in the store that belong to the table (any definition's). */
 const OURS = `${DAILY}\\_%`;
 
+/** The names of a SQLite store's triggers of the table (any definition's). */
+const SQLITE_TRIGGERS = `SELECT name FROM main.sqlite_master WHERE type = 'trigger' AND name LIKE '${OURS}' ESCAPE '\\'`;
+
 /**
  * SQLite: makes the table and its triggers when those of the current definitions are missing (a
  * new store, columns that changed them), filling it from prompts_history; inside the store's
@@ -228,19 +231,29 @@ export function keepSqliteDaily(db: SqliteConnection): void {
   const q = new Sql('sqlite', columnsOf(db.prepare(SQLITE_COLUMNS).all()));
   const def = dailyDefinition(q);
   const existing = db
-    .prepare(`SELECT name FROM main.sqlite_master WHERE type = 'trigger' AND name LIKE '${OURS}' ESCAPE '\\'`)
+    .prepare(SQLITE_TRIGGERS)
     .all()
     .map((r) => String(r['name']));
-  const table =
-    db.prepare(`SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = '${DAILY}'`).all().length > 0;
-  // A table dropped under its triggers would fail every later write of a check: made again.
-  if (def && table && sameNames(existing, def.names)) return;
-  for (const name of existing) db.exec(`DROP TRIGGER IF EXISTS main.${quote(name)}`);
+  const columns = db
+    .prepare(`SELECT name FROM pragma_table_info('${DAILY}')`)
+    .all()
+    .map((r) => String(r['name']));
+  // A table dropped under its triggers, or another one made in its place, would fail every later
+  // write of a check: made again. A column you added to it stays.
+  const ours = [...KEY, ...COUNTS].every((c) => columns.includes(c));
+  if (def && ours && sameNames(existing, def.names)) return;
+  dropSqliteDailyTriggers(db);
   if (!def) return;
+  if (columns.length > 0 && !ours) db.exec(`DROP TABLE main.${DAILY}`);
   db.exec(def.table);
   db.exec(`DELETE FROM main.${DAILY}`);
   db.exec(def.fill);
   for (const statement of def.triggers) db.exec(statement);
+}
+
+/** Drops the table's SQLite triggers (any definition's). @internal */
+export function dropSqliteDailyTriggers(db: SqliteConnection): void {
+  for (const r of db.prepare(SQLITE_TRIGGERS).all()) db.exec(`DROP TRIGGER IF EXISTS main.${quote(String(r['name']))}`);
 }
 
 const sameNames = (a: readonly string[], b: readonly string[]) =>
@@ -294,11 +307,17 @@ export async function keepPostgresDaily(
   lockTimeoutMs: number,
 ): Promise<void> {
   const def = dailyDefinition(q, schema);
+  // The table with every column of ours (one made in its place would fail every write of a check).
+  const ours = async () => {
+    const { rows } = await client.query(
+      'SELECT attname AS name FROM pg_attribute WHERE attrelid = to_regclass($1) AND attnum > 0 AND NOT attisdropped',
+      [`${quote(schema)}.${DAILY}`],
+    );
+    const columns = rows.map((r) => String(r['name']));
+    return { exists: columns.length > 0, whole: [...KEY, ...COUNTS].every((c) => columns.includes(c)) };
+  };
   const current = async () =>
-    def !== undefined &&
-    (await client.query('SELECT to_regclass($1) AS found', [`${quote(schema)}.${DAILY}`])).rows[0]?.['found'] !==
-      null &&
-    sameNames(await postgresTriggerNames(client, schema), def.names);
+    def !== undefined && (await ours()).whole && sameNames(await postgresTriggerNames(client, schema), def.names);
   if (await current()) return;
   await client.query(
     `BEGIN; SET LOCAL lock_timeout = ${Math.trunc(lockTimeoutMs)}; SET LOCAL search_path TO ${quote(schema)}`,
@@ -314,6 +333,8 @@ export async function keepPostgresDaily(
     }
     await dropPostgresDailyTriggers(client, schema);
     if (def) {
+      const table = await ours();
+      if (table.exists && !table.whole) await client.query(`DROP TABLE ${DAILY}`);
       await client.query(def.table);
       // DELETE, not TRUNCATE: a dashboard reading the table does not hold the copy's extension up.
       await client.query(`DELETE FROM ${DAILY}`);
@@ -338,7 +359,7 @@ export async function dailyIsCurrent(source: InsightSource, limits?: QueryLimits
   if (!def) return false;
   const sql =
     source.dialect === 'sqlite'
-      ? `SELECT name FROM main.sqlite_master WHERE type = 'trigger' AND name LIKE '${OURS}' ESCAPE '\\'`
+      ? SQLITE_TRIGGERS
       : // A role that may not read the table reads the checks: information_schema hides the table from a
         // role with no privilege on it (source.columns), and this from one with another privilege only.
         `SELECT t.tgname AS name FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid WHERE c.relnamespace = current_schema()::regnamespace AND t.tgname LIKE '${OURS}'

@@ -1,5 +1,10 @@
 import { fnv1a32 } from '../sync/stores/sql/column-names.js';
-import { dropPostgresDailyTriggers, keepPostgresDaily, keepSqliteDaily } from './ai-visibility-daily.js';
+import {
+  dropPostgresDailyTriggers,
+  dropSqliteDailyTriggers,
+  keepPostgresDaily,
+  keepSqliteDaily,
+} from './ai-visibility-daily.js';
 import type { SqliteConnection, StoreExtension } from '../sync/stores/store-extension.js';
 import { quote, Sql, sqlLiteral } from './dialect.js';
 import { SQLITE_COLUMNS, columnsOf } from './schema-objects.js';
@@ -44,12 +49,34 @@ export function createInsightViews(db: SqliteConnection): void {
       db.exec(`DROP VIEW IF EXISTS main.${view.name}`);
       db.exec(create);
     }
-    keepSqliteDaily(db);
+    keepDailyOrWarn(db);
     db.exec('RELEASE insight_views');
   } catch (error) {
     db.exec('ROLLBACK TO insight_views');
     db.exec('RELEASE insight_views');
     throw error;
+  }
+}
+
+/**
+ * The daily AI-visibility counts (ai-visibility-daily.ts), in a savepoint of their own: when they
+ * cannot be made (a view of yours named `ai_visibility_daily`, say), none of their triggers is
+ * left to fail the copy's writes, the answers read prompts_history, and a warning says why; the
+ * store opens and copies as before.
+ */
+function keepDailyOrWarn(db: SqliteConnection): void {
+  db.exec('SAVEPOINT ai_visibility_daily');
+  try {
+    keepSqliteDaily(db);
+    db.exec('RELEASE ai_visibility_daily');
+  } catch (error) {
+    db.exec('ROLLBACK TO ai_visibility_daily');
+    dropSqliteDailyTriggers(db);
+    db.exec('RELEASE ai_visibility_daily');
+    process.emitWarning(
+      `The daily AI-visibility counts (ai_visibility_daily) were not made (SQLite: ${(error as Error).message}); the AI-visibility answers read prompts_history, and the copy goes on`,
+      { code: VIEW_WARNING_CODE },
+    );
   }
 }
 

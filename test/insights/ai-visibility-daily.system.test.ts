@@ -161,6 +161,32 @@ describe('ai_visibility_daily (PostgreSQL, a fleet schema)', () => {
   });
 });
 
+describe('ai_visibility_daily made again', () => {
+  it('another table made in its place (without its columns) is made again at the next open, and the copy goes on', async () => {
+    const schema = 'replaced_daily';
+    const store = postgresStore(postgres.url, { schema, extensions: [insightViews] });
+    await store.open();
+    await store.commit({ writes: siteAndTwoChecks() });
+    await store.close();
+    await client.query(
+      `DROP TABLE ${schema}.ai_visibility_daily; CREATE TABLE ${schema}.ai_visibility_daily (mine text)`,
+    );
+    await store.open();
+    try {
+      await store.commit({ writes: [checks([check('q2', 'openai/gpt-5', '2026-03-02T11:00:00Z', true, 2)])] });
+    } finally {
+      await store.close();
+    }
+    const counts = await client.query(
+      `SELECT to_char(day, 'YYYY-MM-DD') AS day, responses::int, visible::int FROM ${schema}.ai_visibility_daily ORDER BY day`,
+    );
+    expect(counts.rows).toEqual([
+      { day: '2026-03-01', responses: 1, visible: 1 },
+      { day: '2026-03-02', responses: 2, visible: 1 },
+    ]);
+  });
+});
+
 describe('ai_visibility_daily and a role that may not read it', () => {
   it('a role that may not read the counts (no privilege on them, or INSERT only) reads the checks, with the same answers', async () => {
     const schema = 'grants_daily';

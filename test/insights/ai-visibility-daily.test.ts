@@ -224,4 +224,58 @@ describe('ai_visibility_daily (SQLite)', () => {
       await source.close();
     }
   });
+
+  it('another table made in its place (without its columns) is made again at the next open, and the copy goes on', async () => {
+    const { file, store } = newStore();
+    await store.open();
+    await store.commit({ writes: [checks([check('q1', 'openai/gpt-5', '2026-03-01T10:00:00Z', true, 1)])] });
+    await store.close();
+    const db = new DatabaseSync(file);
+    db.exec('DROP TABLE ai_visibility_daily');
+    db.exec('CREATE TABLE ai_visibility_daily (mine text)');
+    db.close();
+    await store.open();
+    await store.commit({ writes: [checks([check('q2', 'openai/gpt-5', '2026-03-01T11:00:00Z', false, 0)])] });
+    await store.close();
+    const { kept, recounted } = keptAndRecounted(file);
+    expect(kept).toEqual(recounted);
+    expect(kept).toMatchObject([{ responses: 2, visible: 1, cited: 0 }]);
+  });
+
+  it('counts that cannot be made (a view of yours holds the name) leave no trigger behind: the store opens, copies, and the answers read the checks, with a warning', async () => {
+    const { file, store } = newStore();
+    await store.open();
+    await store.close();
+    const db = new DatabaseSync(file);
+    for (const { name } of db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'ai_visibility_daily%'")
+      .all() as Array<{ name: string }>)
+      db.exec(`DROP TRIGGER "${name}"`);
+    db.exec('DROP TABLE ai_visibility_daily');
+    db.exec('CREATE VIEW ai_visibility_daily AS SELECT 1 AS mine');
+    db.close();
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.message);
+    process.on('warning', onWarning);
+    try {
+      await store.open();
+      await store.commit({ writes: siteAndTwoChecks() });
+      await store.close();
+      // Warnings are emitted on the next tick.
+      await new Promise((r) => setImmediate(r));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.join('\n')).toMatch(/ai_visibility_daily.*were not made/);
+    const source = reader(file);
+    try {
+      expect(await source.query("SELECT name FROM sqlite_master WHERE type = 'trigger'")).toMatchObject({ rows: [] });
+      expect(await dailyIsCurrent(source)).toBe(false);
+      expect(await visibilityModelRows(source, { days: 28 }, 'v.model')).toMatchObject([
+        { model: 'openai/gpt-5', responses: 2 },
+      ]);
+    } finally {
+      await source.close();
+    }
+  });
 });
