@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dailyIsCurrent, keepSqliteDaily } from '../../src/insights/ai-visibility-daily.js';
+import { dailyIsCurrent, dropSqliteDailyTriggers, keepSqliteDaily } from '../../src/insights/ai-visibility-daily.js';
 import { insightViews } from '../../src/insights/create-views.js';
 import { aiVisibility, visibilityModelRows } from '../../src/insights/queries.js';
 import { SQLITE_COLUMNS, columnsOf } from '../../src/insights/schema-objects.js';
@@ -52,10 +52,7 @@ function keptAndRecounted(file: string): { kept: unknown[]; recounted: unknown[]
     const all = () => db.prepare('SELECT * FROM ai_visibility_daily ORDER BY account_id, project_id, model, day').all();
     const kept = all();
     db.exec('BEGIN');
-    for (const { name } of db
-      .prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'ai_visibility_daily%'")
-      .all() as Array<{ name: string }>)
-      db.exec(`DROP TRIGGER "${name}"`);
+    dropSqliteDailyTriggers(db);
     keepSqliteDaily(db);
     const recounted = all();
     db.exec('ROLLBACK');
@@ -204,11 +201,7 @@ describe('ai_visibility_daily (SQLite)', () => {
     await store.commit({ writes: [checks([check('q1', 'openai/gpt-5', '2026-03-01T10:00:00Z', true, 1)])] });
     await store.close();
     const db = new DatabaseSync(file);
-    if (dropTriggers)
-      for (const { name } of db
-        .prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'ai_visibility_daily%'")
-        .all() as Array<{ name: string }>)
-        db.exec(`DROP TRIGGER "${name}"`);
+    if (dropTriggers) dropSqliteDailyTriggers(db);
     db.exec('DROP TABLE ai_visibility_daily');
     db.close();
     await store.open();
@@ -247,10 +240,7 @@ describe('ai_visibility_daily (SQLite)', () => {
     await store.open();
     await store.close();
     const db = new DatabaseSync(file);
-    for (const { name } of db
-      .prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'ai_visibility_daily%'")
-      .all() as Array<{ name: string }>)
-      db.exec(`DROP TRIGGER "${name}"`);
+    dropSqliteDailyTriggers(db);
     db.exec('DROP TABLE ai_visibility_daily');
     db.exec('CREATE VIEW ai_visibility_daily AS SELECT 1 AS mine');
     db.close();
