@@ -17,16 +17,22 @@
  * the views use (`responsesSelect`), so they are the views' numbers.
  */
 import { fnv1a32 } from '../sync/stores/sql/column-names.js';
-import type { SqliteConnection } from '../sync/stores/store-extension.js';
+import type { PostgresConnection, SqliteConnection } from '../sync/stores/store-extension.js';
 import { quote, Sql } from './dialect.js';
 import { SQLITE_COLUMNS, columnsOf } from './schema-objects.js';
 import type { InsightSource, QueryLimits } from './source.js';
-import { DAILY, responsesSelect, sitesSelect } from './views/ai-visibility.js';
+import {
+  DAILY,
+  DAILY_COUNTS as COUNTS,
+  DAILY_KEY as KEY,
+  RESPONSE_COLUMNS,
+  holdsDailyColumns,
+  responsesSelect,
+  sitesSelect,
+} from './views/ai-visibility.js';
 
 const H = 'prompts_history';
 const P = 'projects_list';
-const KEY = ['account_id', 'project_id', 'model', 'day'] as const;
-const COUNTS = ['responses', 'visible', 'position_sum', 'positioned', 'cited'] as const;
 
 /** What keeps the table in one dialect: its statements, and the triggers a reader checks for. */
 interface DailyDefinition {
@@ -102,9 +108,6 @@ function countProjectAgain(q: Sql, r: string): string[] {
   ];
 }
 
-/** A column's quoted name, without an alias. */
-const bare = (q: Sql, table: string, column: string) => q.col('x', table, column).replace(/^x\./, '');
-
 /** An object of a definition: `{{name}}` in its SQL becomes the name of that object (`{{schema}}`, the schema). */
 interface DailyObject {
   name: string;
@@ -129,9 +132,8 @@ function sqliteTriggers(q: Sql): DailyObject[] {
     sql: `CREATE TRIGGER {{${name}}} ${when} BEGIN\n  ${statements.join(';\n  ')};\nEND`,
   });
   // A check read again as it was (most re-reads) changes no count: its update triggers do not run.
-  const changed = ['account_id', 'project_id', 'model', 'checked_at', 'is_visible', 'position', 'citations']
-    .filter((c) => q.has(H, c))
-    .map((c) => `OLD.${bare(q, H, c)} IS NOT NEW.${bare(q, H, c)}`)
+  const changed = RESPONSE_COLUMNS.filter((c) => q.has(H, c))
+    .map((c) => `OLD.${q.name(H, c)} IS NOT NEW.${q.name(H, c)}`)
     .join(' OR ');
   const out = [
     trigger('insert', `AFTER INSERT ON ${H}`, [ofRow('NEW', 1)]),
@@ -144,7 +146,7 @@ function sqliteTriggers(q: Sql): DailyObject[] {
     out.push(trigger('site_insert', `AFTER INSERT ON ${P}`, countProjectAgain(q, 'NEW')));
     out.push(trigger('site_delete', `AFTER DELETE ON ${P}`, countProjectAgain(q, 'OLD')));
     if (q.has(P, 'websiteUrl')) {
-      const url = bare(q, P, 'websiteUrl');
+      const url = q.name(P, 'websiteUrl');
       out.push(
         trigger(
           'site_update',
@@ -202,7 +204,7 @@ $seo_visibility$`,
     );
     out.push(trigger('site_change', 'site_fn', `AFTER INSERT OR DELETE ON ${on(P)} FOR EACH ROW`));
     if (q.has(P, 'websiteUrl')) {
-      const url = bare(q, P, 'websiteUrl');
+      const url = q.name(P, 'websiteUrl');
       out.push(
         trigger(
           'site_update',
@@ -240,7 +242,7 @@ export function keepSqliteDaily(db: SqliteConnection): void {
     .map((r) => String(r['name']));
   // A table dropped under its triggers, or another one made in its place, would fail every later
   // write of a check: made again. A column you added to it stays.
-  const ours = [...KEY, ...COUNTS].every((c) => columns.includes(c));
+  const ours = holdsDailyColumns(columns);
   if (def && ours && sameNames(existing, def.names)) return;
   dropSqliteDailyTriggers(db);
   if (!def) return;
@@ -259,19 +261,14 @@ export function dropSqliteDailyTriggers(db: SqliteConnection): void {
 const sameNames = (a: readonly string[], b: readonly string[]) =>
   a.length === b.length && b.every((name) => a.includes(name));
 
-/** What {@link keepPostgresDaily} needs of a node-postgres client. @internal */
-export interface DailyQueryable {
-  query(text: string, values?: unknown[]): Promise<{ rows: Array<Record<string, unknown>> }>;
-}
+/** The names of the table's triggers (any definition's) in the PostgreSQL schema `schema` (a SQL expression). */
+const triggerNamesIn = (schema: string) =>
+  `SELECT t.tgname AS name FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+   WHERE n.nspname = ${schema} AND t.tgname LIKE '${OURS}'`;
 
 /** The names of the schema's triggers of the table (any definition's). */
-async function postgresTriggerNames(client: DailyQueryable, schema: string): Promise<string[]> {
-  const { rows } = await client.query(
-    `SELECT t.tgname AS name FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace
-     WHERE n.nspname = $1 AND t.tgname LIKE '${OURS}'`,
-    [schema],
-  );
-  return rows.map((r) => String(r['name']));
+async function postgresTriggerNames(client: PostgresConnection, schema: string): Promise<string[]> {
+  return (await client.query(triggerNamesIn('$1'), [schema])).rows.map((r) => String(r['name']));
 }
 
 /**
@@ -281,7 +278,7 @@ async function postgresTriggerNames(client: DailyQueryable, schema: string): Pro
  * its triggers again and filled it.
  * @internal
  */
-export async function dropPostgresDailyTriggers(client: DailyQueryable, schema: string): Promise<void> {
+export async function dropPostgresDailyTriggers(client: PostgresConnection, schema: string): Promise<void> {
   const { rows } = await client.query(
     `SELECT p.proname AS name FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = $1 AND p.proname LIKE '${OURS}'`,
     [schema],
@@ -301,7 +298,7 @@ export async function dropPostgresDailyTriggers(client: DailyQueryable, schema: 
  * @internal
  */
 export async function keepPostgresDaily(
-  client: DailyQueryable,
+  client: PostgresConnection,
   schema: string,
   q: Sql,
   lockTimeoutMs: number,
@@ -314,7 +311,7 @@ export async function keepPostgresDaily(
       [`${quote(schema)}.${DAILY}`],
     );
     const columns = rows.map((r) => String(r['name']));
-    return { exists: columns.length > 0, whole: [...KEY, ...COUNTS].every((c) => columns.includes(c)) };
+    return { exists: columns.length > 0, whole: holdsDailyColumns(columns) };
   };
   const current = async () =>
     def !== undefined && (await ours()).whole && sameNames(await postgresTriggerNames(client, schema), def.names);
@@ -362,8 +359,7 @@ export async function dailyIsCurrent(source: InsightSource, limits?: QueryLimits
       ? SQLITE_TRIGGERS
       : // A role that may not read the table reads the checks: information_schema hides the table from a
         // role with no privilege on it (source.columns), and this from one with another privilege only.
-        `SELECT t.tgname AS name FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid WHERE c.relnamespace = current_schema()::regnamespace AND t.tgname LIKE '${OURS}'
-         AND has_table_privilege(format('%I.%I', current_schema(), '${DAILY}'), 'SELECT')`;
+        `${triggerNamesIn('current_schema()')} AND has_table_privilege(format('%I.%I', current_schema(), '${DAILY}'), 'SELECT')`;
   const { rows } = await source.query(sql, [], limits);
   return sameNames(
     rows.map((r) => String(r['name'])),

@@ -96,8 +96,14 @@ export class Sql {
 
   /** `alias."Column"`, or NULL when the table lacks it. */
   col(alias: string, table: string, column: string): string {
+    const name = this.name(table, column);
+    return name === 'NULL' ? name : `${alias}.${name}`;
+  }
+
+  /** `"Column"` as the table spells it (a trigger's `OLD.` and `NEW.` take it), or NULL when the table lacks it. */
+  name(table: string, column: string): string {
     const found = this.columns.get(table)?.get(column.toLowerCase());
-    return found ? `${alias}.${quote(found.name)}` : 'NULL';
+    return found ? quote(found.name) : 'NULL';
   }
 
   /** The column as text (ids compare as text in both dialects, whatever type the store chose). */

@@ -5,7 +5,7 @@ import { auditChanges, backlinkChanges, firstLatestCheckDay, scopedSql, visibili
 import type { InsightSource, ResultRow } from './source.js';
 import { type ModelVisibility, pooledVisibility, smoothedVisibility, visibilityByModel } from './visibility-samples.js';
 import { insightView, rankingDays, responses } from './views.js';
-import { DAILY, checkedMayBeFrom } from './views/ai-visibility.js';
+import { checkedMayBeFrom, dailyCountsSelect } from './views/ai-visibility.js';
 import { dailyIsCurrent } from './ai-visibility-daily.js';
 import { addDays } from '../sync/datasets/rows.js';
 
@@ -128,7 +128,7 @@ async function readAccount(source: InsightSource, scope: ReportScope): Promise<A
   // project's latest check day, read once from the key index, bounds the checks both read.
   const counts = (await dailyIsCurrent(source)) ? 'daily' : 'responses';
   const firstEnd = counts === 'daily' ? undefined : await firstLatestCheckDay(source, where);
-  const daily = await visibilityDays(source, where, scope.days, firstEnd);
+  const daily = await visibilityDays(source, where, scope.days, counts, firstEnd);
   const details =
     firstEnd === 'no checks'
       ? []
@@ -330,13 +330,15 @@ ORDER BY r.account_id, r.project_id, r.overall_rank`;
  * The projects' AI answers per model and day, counted (`responses`) with those in which the brand is
  * visible (`hits`): what the visibility figures and the smoothed chart are made of, over the days
  * they read (this period, the one before, and the chart's trailing window): a few hundred rows,
- * where the view's rows per prompt were thousands.
+ * where the view's rows per prompt were thousands. `counts`: from the daily counts the database
+ * keeps, or grouped from the checks (bounded by `firstEnd`, {@link firstLatestCheckDay}'s answer).
  */
 async function visibilityDays(
   source: InsightSource,
   scope: { project?: string | undefined; account?: string | undefined },
   days: number,
-  firstEnd: Awaited<ReturnType<typeof firstLatestCheckDay>> | undefined,
+  counts: 'daily' | 'responses',
+  firstEnd?: Awaited<ReturnType<typeof firstLatestCheckDay>>,
 ): Promise<ResultRow[]> {
   if (firstEnd === 'no checks') return [];
   const q = scopedSql(source, scope);
@@ -344,15 +346,14 @@ async function visibilityDays(
   // Checks before the earliest project's window are left out where prompts_history is read.
   const bound =
     firstEnd === 'unknown' || firstEnd === undefined ? undefined : checkedMayBeFrom(q, addDays(firstEnd, 1 - back));
-  // Without a first end, the daily counts the database keeps are current (readAccount): read those.
-  const counts =
-    firstEnd === undefined
-      ? `d AS (SELECT s.account_id, s.project_id, s.model, s.day, s.responses, s.visible AS hits FROM ${DAILY} s WHERE ${q.scoped('s', DAILY)})`
+  const perDay =
+    counts === 'daily'
+      ? `d AS (SELECT account_id, project_id, model, day, responses, visible AS hits FROM (${dailyCountsSelect(q)}) s)`
       : // A check with no day joins no project's days (d.day > …): it need not be tested for one first.
         `${responses(q, { bound, undated: 'keep', narrow: true })},
 d AS (SELECT account_id, project_id, model, day, COUNT(*) AS responses, SUM(visible) AS hits FROM responses GROUP BY account_id, project_id, model, day)`;
   const scoped = bindScope(
-    `WITH ${counts},
+    `WITH ${perDay},
 ends AS (SELECT account_id, project_id, MAX(day) AS end_day FROM d GROUP BY account_id, project_id)
 SELECT ${q.accountOut('d.account_id')} AS account_id, d.project_id AS project_id, d.model AS model, ${q.dayText('d.day')} AS day, ${q.int('d.responses')} AS responses, ${q.int('d.hits')} AS hits
 FROM d JOIN ends e ON e.account_id = d.account_id AND e.project_id = d.project_id WHERE d.day > ${q.minusDays('e.end_day', String(back))} ORDER BY day`,

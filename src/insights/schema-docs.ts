@@ -2,7 +2,7 @@ import { TABLE_SCHEMAS } from '../sync/datasets/datasets.js';
 import type { DialectName } from './dialect.js';
 import type { InsightSource } from './source.js';
 import { INSIGHT_VIEWS } from './views.js';
-import { DAILY } from './views/ai-visibility.js';
+import { DAILY, DAILY_COUNTS, DAILY_KEY } from './views/ai-visibility.js';
 
 /** Columns every table (or several) share, and what they hold: said once, not per table. */
 const SHARED: Readonly<Record<string, string>> = {
@@ -61,9 +61,11 @@ export function describeSchema(source: InsightSource) {
       name: DAILY,
       holds:
         "prompts_history's AI answers counted per account (empty in a store of one account), project, model and UTC day, kept by triggers in the same transaction as each check: answers, those with the brand visible, the sum and count of its positions, those citing the project's site. Per-day visibility without reading every check: 100.0 * visible / responses",
-      key: ['account_id', 'project_id', 'model', 'day'],
-      columns:
-        'account_id text, project_id text, model text, day date, responses number, visible number, position_sum number, positioned number, cited number',
+      key: [...DAILY_KEY],
+      columns: [
+        ...DAILY_KEY.map((c) => `${c} ${c === 'day' ? 'date' : 'text'}`),
+        ...DAILY_COUNTS.map((c) => `${c} number`),
+      ].join(', '),
     });
   return { dialect: source.dialect, how_to: HOW_TO[source.dialect], views, tables, shared_columns: SHARED };
 }

@@ -6,6 +6,21 @@ import { ACCOUNT, type InsightView, WILSON } from './view.js';
 const H = 'prompts_history';
 /** The table of daily AI-visibility counts the database keeps (ai-visibility-daily.ts says how). @internal */
 export const DAILY = 'ai_visibility_daily';
+/** Its key, and the counts each key holds. @internal */
+export const DAILY_KEY = ['account_id', 'project_id', 'model', 'day'] as const;
+/** @internal */
+export const DAILY_COUNTS = ['responses', 'visible', 'position_sum', 'positioned', 'cited'] as const;
+
+/** Whether a table's columns (names, lower case) include every column of {@link DAILY}: one made in its place may not. @internal */
+export function holdsDailyColumns(columns: Iterable<string>): boolean {
+  const have = new Set(columns);
+  return [...DAILY_KEY, ...DAILY_COUNTS].every((c) => have.has(c));
+}
+
+/** The {@link DAILY} rows of the scope `q` filters to, each key with its counts. @internal */
+export function dailyCountsSelect(q: Sql): string {
+  return `SELECT ${[...DAILY_KEY, ...DAILY_COUNTS].map((c) => `s.${c}`).join(', ')} FROM ${DAILY} s WHERE ${q.scoped('s', DAILY)}`;
+}
 
 /**
  * The AI-model responses of prompts_history, one per prompt, model and check, with whether each
@@ -50,6 +65,21 @@ export function sitesSelect(q: Sql, where?: string): string {
     SELECT ${q.account('p', P)} AS account_id, ${q.text('p', P, 'id')} AS project_id, ${host} AS host FROM ${P} p WHERE ${q.scoped('p', P, 'id')}${where ? ` AND ${where}` : ''}
   ) p`;
 }
+
+/**
+ * The prompts_history columns {@link responsesSelect} reads: a change of any other (the prompt's
+ * text, `_synced_at`) changes no figure of a response. Keep it in step with that SELECT.
+ * @internal
+ */
+export const RESPONSE_COLUMNS = [
+  'account_id',
+  'project_id',
+  'model',
+  'checked_at',
+  'is_visible',
+  'position',
+  'citations',
+] as const;
 
 /**
  * The responses of `from` (prompts_history, or a trigger's rows of it, with its columns) as
@@ -236,8 +266,7 @@ export function aiVisibilityModelsSelect(
   const daily =
     counts === 'daily'
       ? `d AS MATERIALIZED (
-  SELECT s.account_id, s.project_id, s.model, s.day, s.responses AS n, s.visible AS x, s.position_sum, s.positioned, s.cited
-  FROM ${DAILY} s WHERE ${q.scoped('s', DAILY)}
+  SELECT account_id, project_id, model, day, responses AS n, visible AS x, position_sum, positioned, cited FROM (${dailyCountsSelect(q)}) s
 )`
       : `${responses(q, { bound, undated, narrow: true })},
 d AS MATERIALIZED (
