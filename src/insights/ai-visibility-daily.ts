@@ -346,12 +346,14 @@ export async function keepPostgresDaily(
 }
 
 /**
- * Whether `source` may read {@link DAILY}: it exists, and the triggers of the definitions this
- * source's columns give are the ones in place (so it holds exactly what prompts_history does).
+ * Whether `source` may read {@link DAILY}: it exists with its columns, and the triggers of the
+ * definitions this source's columns give are the ones in place (so it holds exactly what
+ * prompts_history does).
  * @internal
  */
 export async function dailyIsCurrent(source: InsightSource, limits?: QueryLimits): Promise<boolean> {
-  if (!source.columns.has(DAILY)) return false;
+  // Another table made in its place (the store replaces it at its next open) is not read.
+  if (!holdsDailyColumns(source.columns.get(DAILY)?.keys() ?? [])) return false;
   const def = dailyDefinition(new Sql(source.dialect, source.columns));
   if (!def) return false;
   const sql =

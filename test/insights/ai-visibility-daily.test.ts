@@ -268,4 +268,24 @@ describe('ai_visibility_daily (SQLite)', () => {
       await source.close();
     }
   });
+
+  it('until the next open replaces it, a reader does not read another table made in its place: it reads the checks', async () => {
+    const { file, store } = newStore();
+    await store.open();
+    await store.commit({ writes: siteAndTwoChecks() });
+    await store.close();
+    const db = new DatabaseSync(file);
+    db.exec('DROP TABLE ai_visibility_daily');
+    db.exec('CREATE TABLE ai_visibility_daily (mine text)');
+    db.close();
+    const source = reader(file);
+    try {
+      expect(await dailyIsCurrent(source)).toBe(false);
+      expect(await visibilityModelRows(source, { days: 28 }, 'v.model')).toMatchObject([
+        { model: 'openai/gpt-5', responses: 2 },
+      ]);
+    } finally {
+      await source.close();
+    }
+  });
 });
