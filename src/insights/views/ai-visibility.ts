@@ -241,7 +241,9 @@ export const aiVisibilityModels: InsightView = {
 /**
  * The SELECT of {@link aiVisibilityModels} (the view), over the responses `bound` keeps: a bound
  * may leave out checks before every project's previous period (the view keeps all of them). A
- * check with no day may be kept (`undated`): it joins no period, so it counts nowhere.
+ * check with no day may be kept (`undated`): it joins no period, so it counts nowhere. With
+ * `counts: 'daily'` the counts per day are read from {@link DAILY}, and no check is: `bound` and
+ * `undated` do not apply.
  * @internal
  */
 export function aiVisibilityModelsSelect(
