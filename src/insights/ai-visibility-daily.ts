@@ -16,17 +16,13 @@
  * own definitions are in place, and reads prompts_history otherwise. The counts come from the SQL
  * the views use (`responsesSelect`), so they are the views' numbers.
  */
-import { fnv1a32 } from '../sync/stores/sql/column-names.js';
-import type { PostgresConnection, SqliteConnection } from '../sync/stores/store-extension.js';
-import { quote, Sql } from './dialect.js';
-import { SQLITE_COLUMNS, columnsOf } from './schema-objects.js';
-import type { InsightSource, QueryLimits } from './source.js';
+import { type KeptObject, type KeptTable, SCHEMA } from './kept-table.js';
+import type { Sql } from './dialect.js';
 import {
   DAILY,
   DAILY_COUNTS as COUNTS,
   DAILY_KEY as KEY,
   RESPONSE_COLUMNS,
-  holdsDailyColumns,
   responsesSelect,
   sitesSelect,
 } from './views/ai-visibility.js';
@@ -34,47 +30,28 @@ import {
 const H = 'prompts_history';
 const P = 'projects_list';
 
-/** What keeps the table in one dialect: its statements, and the triggers a reader checks for. */
-interface DailyDefinition {
-  /** CREATE TABLE IF NOT EXISTS, then the statement that fills the (empty) table from prompts_history. */
-  table: string;
-  fill: string;
-  /** The functions (PostgreSQL) and triggers, in the order they are made. */
-  triggers: string[];
-  /** The names of the triggers: a reader's test that they are the ones of its own definitions. */
-  names: string[];
-}
-
-/** Where a PostgreSQL definition names its schema: replaced last, so the fingerprint does not depend on it. */
-const SCHEMA = '{{schema}}';
-
 /**
- * The definitions for the columns `q` knows (in PostgreSQL, in `schema`); undefined when the store
- * has no prompts_history to count.
+ * The table, for the kept-table machinery (kept-table.ts): its definitions for the columns `q`
+ * knows; none when the store has no prompts_history to count.
  * @internal
  */
-export function dailyDefinition(q: Sql, schema = 'public'): DailyDefinition | undefined {
-  if (!q.has(H, 'checked_at') || !q.has(H, 'project_id')) return undefined;
-  const pg = q.dialect === 'postgres';
-  const int = pg ? 'bigint' : 'integer';
-  const table = `CREATE TABLE IF NOT EXISTS ${pg ? `${SCHEMA}.` : ''}${DAILY} (account_id text NOT NULL, project_id text NOT NULL, model text NOT NULL, day ${pg ? 'date' : 'text'} NOT NULL,
+export const aiVisibilityDaily: KeptTable = {
+  name: DAILY,
+  columns: [...KEY, ...COUNTS],
+  what: 'The daily AI-visibility counts',
+  without: 'the AI-visibility answers read prompts_history',
+  follows: (q) => (q.has(P, 'id') ? [H, P] : [H]),
+  define(q) {
+    if (!q.has(H, 'checked_at') || !q.has(H, 'project_id')) return undefined;
+    const pg = q.dialect === 'postgres';
+    const int = pg ? 'bigint' : 'integer';
+    const table = `CREATE TABLE IF NOT EXISTS ${pg ? `${SCHEMA}.` : ''}${DAILY} (account_id text NOT NULL, project_id text NOT NULL, model text NOT NULL, day ${pg ? 'date' : 'text'} NOT NULL,
   responses ${int} NOT NULL, visible ${int} NOT NULL, position_sum ${pg ? 'float8' : 'real'} NOT NULL, positioned ${int} NOT NULL, cited ${int} NOT NULL,
   PRIMARY KEY (account_id, project_id, model, day))`;
-  const fill = `INSERT INTO ${DAILY} (${[...KEY, ...COUNTS].join(', ')}) ${counted(q, 1, { sites: `(${sitesSelect(q)})` })}`;
-  const objects = pg ? postgresTriggers(q) : sqliteTriggers(q);
-  const fingerprint = fnv1a32([table, fill, ...objects.map((t) => t.sql)].join('\n'))
-    .toString(16)
-    .padStart(8, '0');
-  const named = (name: string) => `${DAILY}_${fingerprint}_${name}`;
-  const finish = (sql: string) =>
-    sql.replace(/\{\{(\w+)\}\}/g, (_, name: string) => (name === 'schema' ? quote(schema) : named(name)));
-  return {
-    table: finish(table),
-    fill,
-    triggers: objects.map((t) => finish(t.sql)),
-    names: objects.filter((t) => t.trigger).map((t) => named(t.name)),
-  };
-}
+    const fill = `INSERT INTO ${DAILY} (${[...KEY, ...COUNTS].join(', ')}) ${counted(q, 1, { sites: `(${sitesSelect(q)})` })}`;
+    return { table, fill, objects: pg ? postgresTriggers(q) : sqliteTriggers(q) };
+  },
+};
 
 /** The counts of the responses a {@link responsesSelect} keeps, per key, times `sign`. */
 function counted(
@@ -108,15 +85,8 @@ function countProjectAgain(q: Sql, r: string): string[] {
   ];
 }
 
-/** An object of a definition: `{{name}}` in its SQL becomes the name of that object (`{{schema}}`, the schema). */
-interface DailyObject {
-  name: string;
-  sql: string;
-  trigger: boolean;
-}
-
 /** SQLite: row triggers (no WITH inside a trigger, so the SELECTs are written out), each reading its row by rowid. */
-function sqliteTriggers(q: Sql): DailyObject[] {
+function sqliteTriggers(q: Sql): KeptObject[] {
   const ofRow = (row: 'NEW' | 'OLD', sign: 1 | -1) =>
     addCounts(
       counted(q, sign, {
@@ -126,7 +96,7 @@ function sqliteTriggers(q: Sql): DailyObject[] {
       }),
     );
   const emptied = `DELETE FROM ${DAILY} WHERE responses = 0 AND account_id = ${q.account('OLD', H)} AND project_id = ${q.text('OLD', H, 'project_id')}`;
-  const trigger = (name: string, when: string, statements: string[]): DailyObject => ({
+  const trigger = (name: string, when: string, statements: string[]): KeptObject => ({
     name,
     trigger: true,
     sql: `CREATE TRIGGER {{${name}}} ${when} BEGIN\n  ${statements.join(';\n  ')};\nEND`,
@@ -160,11 +130,11 @@ function sqliteTriggers(q: Sql): DailyObject[] {
 }
 
 /** PostgreSQL: statement triggers over the changed rows (transition tables), and a row trigger for a project's site. */
-function postgresTriggers(q: Sql): DailyObject[] {
+function postgresTriggers(q: Sql): KeptObject[] {
   const sites = `(${sitesSelect(q)})`;
   const emptied = `DELETE FROM ${DAILY} d USING (SELECT DISTINCT ${q.account('h', H)} AS account_id, ${q.text('h', H, 'project_id')} AS project_id FROM old_rows h) o
       WHERE d.account_id = o.account_id AND d.project_id = o.project_id AND d.responses = 0`;
-  const fn = (name: string, body: string[], declare = ''): DailyObject => ({
+  const fn = (name: string, body: string[], declare = ''): KeptObject => ({
     name,
     trigger: false,
     sql: `CREATE FUNCTION ${SCHEMA}.{{${name}}}() RETURNS trigger LANGUAGE plpgsql SET search_path = ${SCHEMA} AS $seo_visibility$
@@ -174,7 +144,7 @@ ${declare ? `DECLARE ${declare}\n` : ''}BEGIN
 END
 $seo_visibility$`,
   });
-  const trigger = (name: string, fnName: string, definition: string): DailyObject => ({
+  const trigger = (name: string, fnName: string, definition: string): KeptObject => ({
     name,
     trigger: true,
     sql: `CREATE TRIGGER {{${name}}} ${definition} EXECUTE FUNCTION ${SCHEMA}.{{${fnName}}}()`,
@@ -215,156 +185,4 @@ $seo_visibility$`,
     }
   }
   return out;
-}
-
-/** Trigger names in the store that belong to the table (any definition's). */
-const OURS = `${DAILY}\\_%`;
-
-/** The names of a SQLite store's triggers of the table (any definition's). */
-const SQLITE_TRIGGERS = `SELECT name FROM main.sqlite_master WHERE type = 'trigger' AND name LIKE '${OURS}' ESCAPE '\\'`;
-
-/**
- * SQLite: makes the table and its triggers when those of the current definitions are missing (a
- * new store, columns that changed them), filling it from prompts_history; inside the store's
- * write transaction, so the table is never seen half made.
- * @internal
- */
-export function keepSqliteDaily(db: SqliteConnection): void {
-  const q = new Sql('sqlite', columnsOf(db.prepare(SQLITE_COLUMNS).all()));
-  const def = dailyDefinition(q);
-  const existing = db
-    .prepare(SQLITE_TRIGGERS)
-    .all()
-    .map((r) => String(r['name']));
-  const columns = db
-    .prepare(`SELECT name FROM pragma_table_info('${DAILY}')`)
-    .all()
-    .map((r) => String(r['name']));
-  // A table dropped under its triggers, or another one made in its place, would fail every later
-  // write of a check: made again. A column you added to it stays.
-  const ours = holdsDailyColumns(columns);
-  if (def && ours && sameNames(existing, def.names)) return;
-  dropSqliteDailyTriggers(db);
-  if (!def) return;
-  if (columns.length > 0 && !ours) db.exec(`DROP TABLE main.${DAILY}`);
-  db.exec(def.table);
-  db.exec(`DELETE FROM main.${DAILY}`);
-  db.exec(def.fill);
-  for (const statement of def.triggers) db.exec(statement);
-}
-
-/** Drops the table's SQLite triggers (any definition's). @internal */
-export function dropSqliteDailyTriggers(db: SqliteConnection): void {
-  for (const r of db.prepare(SQLITE_TRIGGERS).all()) db.exec(`DROP TRIGGER IF EXISTS main.${quote(String(r['name']))}`);
-}
-
-const sameNames = (a: readonly string[], b: readonly string[]) =>
-  a.length === b.length && b.every((name) => a.includes(name));
-
-/** The names of the table's triggers (any definition's) in the PostgreSQL schema `schema` (a SQL expression). */
-const triggerNamesIn = (schema: string) =>
-  `SELECT t.tgname AS name FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace
-   WHERE n.nspname = ${schema} AND t.tgname LIKE '${OURS}'`;
-
-/** The names of the schema's triggers of the table (any definition's). */
-async function postgresTriggerNames(client: PostgresConnection, schema: string): Promise<string[]> {
-  return (await client.query(triggerNamesIn('$1'), [schema])).rows.map((r) => String(r['name']));
-}
-
-/**
- * Drops the table's functions, and with them their triggers (a column they read is about to
- * change type: PostgreSQL does not check a function's body against it, and every later write of a
- * check would fail). The table stays; no reader uses it until {@link keepPostgresDaily} has made
- * its triggers again and filled it.
- * @internal
- */
-export async function dropPostgresDailyTriggers(client: PostgresConnection, schema: string): Promise<void> {
-  const { rows } = await client.query(
-    `SELECT p.proname AS name FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = $1 AND p.proname LIKE '${OURS}'`,
-    [schema],
-  );
-  for (const r of rows)
-    await client.query(`DROP FUNCTION IF EXISTS ${quote(schema)}.${quote(String(r['name']))}() CASCADE`);
-}
-
-/**
- * PostgreSQL: as {@link keepSqliteDaily}, in a transaction of its own under `lock_timeout`: the
- * checks and projects tables are locked against writes while the table is filled (another store
- * of the schema doing the same waits, then finds it done). Rejects when it could not (the caller
- * warns; readers keep reading prompts_history). A sync's page of projects writes no checks and a
- * page of checks no projects, so its transaction never holds one table while it waits for the
- * other; a transaction of yours that writes both may deadlock with this one, and PostgreSQL then
- * ends one of the two (this one retries at the next sync).
- * @internal
- */
-export async function keepPostgresDaily(
-  client: PostgresConnection,
-  schema: string,
-  q: Sql,
-  lockTimeoutMs: number,
-): Promise<void> {
-  const def = dailyDefinition(q, schema);
-  // The table with every column of ours (one made in its place would fail every write of a check).
-  const ours = async () => {
-    const { rows } = await client.query(
-      'SELECT attname AS name FROM pg_attribute WHERE attrelid = to_regclass($1) AND attnum > 0 AND NOT attisdropped',
-      [`${quote(schema)}.${DAILY}`],
-    );
-    const columns = rows.map((r) => String(r['name']));
-    return { exists: columns.length > 0, whole: holdsDailyColumns(columns) };
-  };
-  const current = async () =>
-    def !== undefined && (await ours()).whole && sameNames(await postgresTriggerNames(client, schema), def.names);
-  if (await current()) return;
-  await client.query(
-    `BEGIN; SET LOCAL lock_timeout = ${Math.trunc(lockTimeoutMs)}; SET LOCAL search_path TO ${quote(schema)}`,
-  );
-  try {
-    if (def) {
-      const locked = q.has(P, 'id') ? `${H}, ${P}` : H;
-      await client.query(`LOCK TABLE ${locked} IN SHARE ROW EXCLUSIVE MODE`);
-    }
-    if (await current()) {
-      await client.query('COMMIT');
-      return;
-    }
-    await dropPostgresDailyTriggers(client, schema);
-    if (def) {
-      const table = await ours();
-      if (table.exists && !table.whole) await client.query(`DROP TABLE ${DAILY}`);
-      await client.query(def.table);
-      // DELETE, not TRUNCATE: a dashboard reading the table does not hold the copy's extension up.
-      await client.query(`DELETE FROM ${DAILY}`);
-      await client.query(def.fill);
-      for (const statement of def.triggers) await client.query(statement);
-    }
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  }
-}
-
-/**
- * Whether `source` may read {@link DAILY}: it exists with its columns, and the triggers of the
- * definitions this source's columns give are the ones in place (so it holds exactly what
- * prompts_history does).
- * @internal
- */
-export async function dailyIsCurrent(source: InsightSource, limits?: QueryLimits): Promise<boolean> {
-  // Another table made in its place (the store replaces it at its next open) is not read.
-  if (!holdsDailyColumns(source.columns.get(DAILY)?.keys() ?? [])) return false;
-  const def = dailyDefinition(new Sql(source.dialect, source.columns));
-  if (!def) return false;
-  const sql =
-    source.dialect === 'sqlite'
-      ? SQLITE_TRIGGERS
-      : // A role that may not read the table reads the checks: information_schema hides the table from a
-        // role with no privilege on it (source.columns), and this from one with another privilege only.
-        `${triggerNamesIn('current_schema()')} AND has_table_privilege(format('%I.%I', current_schema(), '${DAILY}'), 'SELECT')`;
-  const { rows } = await source.query(sql, [], limits);
-  return sameNames(
-    rows.map((r) => String(r['name'])),
-    def.names,
-  );
 }

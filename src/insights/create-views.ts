@@ -1,10 +1,7 @@
 import { fnv1a32 } from '../sync/stores/sql/column-names.js';
-import {
-  dropPostgresDailyTriggers,
-  dropSqliteDailyTriggers,
-  keepPostgresDaily,
-  keepSqliteDaily,
-} from './ai-visibility-daily.js';
+import { aiVisibilityDaily } from './ai-visibility-daily.js';
+import { type KeptTable, dropPostgresTriggers, dropSqliteTriggers, keepPostgres, keepSqlite } from './kept-table.js';
+import { rankingsLatest } from './rankings-latest.js';
 import type { SqliteConnection, StoreExtension } from '../sync/stores/store-extension.js';
 import { quote, Sql, sqlLiteral } from './dialect.js';
 import { SQLITE_COLUMNS, columnsOf } from './schema-objects.js';
@@ -49,7 +46,7 @@ export function createInsightViews(db: SqliteConnection): void {
       db.exec(`DROP VIEW IF EXISTS main.${view.name}`);
       db.exec(create);
     }
-    keepDailyOrWarn(db);
+    keepTablesOrWarn(db);
     db.exec('RELEASE insight_views');
   } catch (error) {
     db.exec('ROLLBACK TO insight_views');
@@ -59,24 +56,31 @@ export function createInsightViews(db: SqliteConnection): void {
 }
 
 /**
- * The daily AI-visibility counts (ai-visibility-daily.ts), in a savepoint of their own: when they
- * cannot be made (a view of yours named `ai_visibility_daily`, say), none of their triggers is
- * left to fail the copy's writes, the answers read prompts_history, and a warning says why; the
- * store opens and copies as before.
+ * The tables the database keeps beside the copy's (kept-table.ts), by their triggers: the daily
+ * AI-visibility counts and each keyword's latest ranking check.
  */
-function keepDailyOrWarn(db: SqliteConnection): void {
-  db.exec('SAVEPOINT ai_visibility_daily');
-  try {
-    keepSqliteDaily(db);
-    db.exec('RELEASE ai_visibility_daily');
-  } catch (error) {
-    db.exec('ROLLBACK TO ai_visibility_daily');
-    dropSqliteDailyTriggers(db);
-    db.exec('RELEASE ai_visibility_daily');
-    process.emitWarning(
-      `The daily AI-visibility counts (ai_visibility_daily) were not made (SQLite: ${(error as Error).message}); the AI-visibility answers read prompts_history, and the copy goes on`,
-      { code: VIEW_WARNING_CODE },
-    );
+const KEPT_TABLES: readonly KeptTable[] = [aiVisibilityDaily, rankingsLatest];
+
+/**
+ * Each kept table, in a savepoint of its own: when one cannot be made (a view of yours named
+ * `ai_visibility_daily`, say), none of its triggers is left to fail the copy's writes, the answers
+ * read the copy's tables, and a warning says why; the store opens and copies as before.
+ */
+function keepTablesOrWarn(db: SqliteConnection): void {
+  for (const kept of KEPT_TABLES) {
+    db.exec(`SAVEPOINT ${kept.name}`);
+    try {
+      keepSqlite(db, kept);
+      db.exec(`RELEASE ${kept.name}`);
+    } catch (error) {
+      db.exec(`ROLLBACK TO ${kept.name}`);
+      dropSqliteTriggers(db, kept);
+      db.exec(`RELEASE ${kept.name}`);
+      process.emitWarning(
+        `${kept.what} (${kept.name}) were not made (SQLite: ${(error as Error).message}); ${kept.without}, and the copy goes on`,
+        { code: VIEW_WARNING_CODE },
+      );
+    }
   }
 }
 
@@ -147,13 +151,15 @@ export async function createPostgresInsightViews(
       );
     }
   }
-  try {
-    await keepPostgresDaily(client, schema, q, lockTimeout);
-  } catch (error) {
-    const { code, message } = error as { code?: string; message?: string };
-    warn(
-      `The daily AI-visibility counts of ${schema} (ai_visibility_daily) were not made (${code === LOCK_NOT_AVAILABLE ? `a session held a lock on prompts_history or projects_list for over ${lockTimeout} ms` : `PostgreSQL: ${message ?? String(error)}${code ? ` (${code})` : ''}`}); the AI-visibility answers read prompts_history meanwhile, and the next sync tries again`,
-    );
+  for (const kept of KEPT_TABLES) {
+    try {
+      await keepPostgres(client, schema, q, lockTimeout, kept);
+    } catch (error) {
+      const { code, message } = error as { code?: string; message?: string };
+      warn(
+        `${kept.what} of ${schema} (${kept.name}) were not made (${code === LOCK_NOT_AVAILABLE ? `a session held a lock on ${kept.follows(q).join(' or ')} for over ${lockTimeout} ms` : `PostgreSQL: ${message ?? String(error)}${code ? ` (${code})` : ''}`}); ${kept.without} meanwhile, and the next sync tries again`,
+      );
+    }
   }
 }
 
@@ -211,15 +217,15 @@ async function replaceView(
 }
 
 /**
- * Drops the insight views of a PostgreSQL schema, and the triggers of the daily AI-visibility counts
- * (ai-visibility-daily.ts): PostgreSQL cannot change the type of a column a view reads (and does not
+ * Drops the insight views of a PostgreSQL schema, and the triggers of the tables the database keeps
+ * (kept-table.ts): PostgreSQL cannot change the type of a column a view reads (and does not
  * check a trigger function's body against it), so a store that widens a column drops them first and
  * re-creates them after ({@link createPostgresInsightViews}), in the same transaction.
  * @internal
  */
 export async function dropPostgresInsightViews(client: PgQueryable, schema: string): Promise<void> {
   for (const view of INSIGHT_VIEWS) await client.query(`DROP VIEW IF EXISTS ${quote(schema)}.${quote(view.name)}`);
-  await dropPostgresDailyTriggers(client, schema);
+  for (const kept of KEPT_TABLES) await dropPostgresTriggers(client, schema, kept);
 }
 
 /**
@@ -228,7 +234,8 @@ export async function dropPostgresInsightViews(client: PgQueryable, schema: stri
  * `backlink_trend` and `audit_changes` in step with its tables (made at open, changed only when
  * their definition changes, after a commit that adds a column; in PostgreSQL each in its own short
  * transaction under a 1 s `lock_timeout`, so your views and grants on them survive every sync),
- * and the `ai_visibility_daily` table its triggers keep (ai-visibility-daily.ts).
+ * and the tables its triggers keep: `ai_visibility_daily` (ai-visibility-daily.ts) and
+ * `rankings_latest` (rankings-latest.ts, PostgreSQL).
  * The `seo-visibility` CLI and the fleet pass it themselves. docs/insights.md describes every column.
  *
  * @example

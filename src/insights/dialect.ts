@@ -236,6 +236,13 @@ export class Sql {
       : `NULLIF(substr(${text}, ${start}, 7)::int, 0)`;
   }
 
+  /** The number {@link digits7} then {@link undigits7} give back, without the text: a value kept as a number reads as a packed one. */
+  whole7(expr: string): string {
+    return this.dialect === 'sqlite'
+      ? `NULLIF(CAST(MIN(COALESCE(${expr}, 0), 9999999) AS INTEGER), 0)`
+      : `NULLIF(LEAST(COALESCE(${expr}, 0), 9999999)::int, 0)`;
+  }
+
   /** A day as the 10 characters YYYY-MM-DD, and back. */
   packDay(day: string): string {
     return this.dialect === 'sqlite' ? day : `to_char(${day}, 'YYYY-MM-DD')`;

@@ -10,7 +10,10 @@ import {
   checkedMayBeFrom,
 } from './views/ai-visibility.js';
 import { backlinkTrendSelect } from './views/backlinks.js';
-import { dailyIsCurrent } from './ai-visibility-daily.js';
+import { aiVisibilityDaily } from './ai-visibility-daily.js';
+import { keptIsCurrent } from './kept-table.js';
+import { rankingsLatest } from './rankings-latest.js';
+import { rankChangesSelect } from './views/rank-changes.js';
 
 /** Filters every insight query takes. @internal */
 export interface InsightFilter {
@@ -37,7 +40,13 @@ export async function viewRows(
   source: InsightSource,
   name: string,
   filter: InsightFilter & { model?: string | undefined },
-  options: { where?: Array<[string, unknown]>; orderBy: string; limits?: QueryLimits },
+  options: {
+    where?: Array<[string, unknown]>;
+    orderBy: string;
+    limits?: QueryLimits;
+    /** The SELECT to read instead of the view's (the same rows, read another way). */
+    select?: (q: Sql, periods: number[]) => string;
+  },
 ): Promise<ResultRow[]> {
   const view = insightView(name);
   if (!view) throw new Error(`viewRows: no view ${name}`);
@@ -47,7 +56,7 @@ export async function viewRows(
   const conditions = options.where ?? [];
   const where = conditions.length ? `WHERE ${conditions.map(([c]) => c).join(' AND ')}` : '';
   const limit = filter.limit === undefined ? '' : `LIMIT ${Math.trunc(filter.limit)}`;
-  const scoped = bindScope(view.select(sql, [filter.days ?? DEFAULT_DAYS]), filter);
+  const scoped = bindScope((options.select ?? view.select)(sql, [filter.days ?? DEFAULT_DAYS]), filter);
   const text = `SELECT v.* FROM (${scoped.sql}) v ${where} ORDER BY ${options.orderBy} ${limit}`;
   return (await source.query(text, [...scoped.params, ...conditions.map(([, p]) => p)], options.limits)).rows;
 }
@@ -69,13 +78,20 @@ function when(condition: string, value: unknown): Array<[string, unknown]> {
   return value === undefined ? [] : [[condition, value]];
 }
 
-/** Keywords by how far they moved (the biggest first), optionally one device or one movement. @internal */
-export function rankChanges(
+/**
+ * Keywords by how far they moved (the biggest first), optionally one device or one movement. Each
+ * keyword's latest history check comes from the table the database keeps (rankings-latest.ts)
+ * where it is current: no pass over the whole history.
+ * @internal
+ */
+export async function rankChanges(
   source: InsightSource,
   filter: InsightFilter & { device?: string | undefined; movement?: string | undefined; moved?: boolean | undefined },
   limits?: QueryLimits,
 ) {
+  const latest = (await keptIsCurrent(source, rankingsLatest, limits)) ? 'kept' : 'scan';
   return viewRows(source, 'rank_changes', filter, {
+    select: (q, periods) => rankChangesSelect(q, periods, latest),
     where: [
       ...when('v.device = ?', filter.device),
       ...when('v.movement = ?', filter.movement),
@@ -155,7 +171,7 @@ export async function visibilityModelRows(
   const q = scopedSql(source, filter);
   const limit = filter.limit === undefined ? '' : `LIMIT ${Math.trunc(filter.limit)}`;
   // The daily counts the database keeps, where they are current: a few rows per project and day.
-  if ((counts ?? ((await dailyIsCurrent(source, limits)) ? 'daily' : 'responses')) === 'daily') {
+  if ((counts ?? ((await keptIsCurrent(source, aiVisibilityDaily, limits)) ? 'daily' : 'responses')) === 'daily') {
     const scoped = bindScope(aiVisibilityModelsSelect(q, [days], undefined, 'drop', 'daily'), filter);
     return (await source.query(`SELECT v.* FROM (${scoped.sql}) v ORDER BY ${orderBy} ${limit}`, scoped.params, limits))
       .rows;

@@ -4,9 +4,12 @@ import { keywordLabel } from './keyword-locations.js';
 import { auditChanges, backlinkChanges, firstLatestCheckDay, scopedSql, visibilityModelRows } from './queries.js';
 import type { InsightSource, ResultRow } from './source.js';
 import { type ModelVisibility, pooledVisibility, smoothedVisibility, visibilityByModel } from './visibility-samples.js';
-import { insightView, rankingDays, responses } from './views.js';
+import { rankingDays, responses } from './views.js';
 import { checkedMayBeFrom, dailyCountsSelect } from './views/ai-visibility.js';
-import { dailyIsCurrent } from './ai-visibility-daily.js';
+import { aiVisibilityDaily } from './ai-visibility-daily.js';
+import { keptIsCurrent } from './kept-table.js';
+import { rankingsLatest } from './rankings-latest.js';
+import { rankChangesSelect } from './views/rank-changes.js';
 import { addDays } from '../sync/datasets/rows.js';
 
 /** Everything one project's section of the report shows. @internal */
@@ -126,7 +129,7 @@ async function readAccount(source: InsightSource, scope: ReportScope): Promise<A
   const ranks = await rankSummary(source, filter);
   // The daily counts the database keeps, where current, answer both AI-visibility reads; else each
   // project's latest check day, read once from the key index, bounds the checks both read.
-  const counts = (await dailyIsCurrent(source)) ? 'daily' : 'responses';
+  const counts = (await keptIsCurrent(source, aiVisibilityDaily)) ? 'daily' : 'responses';
   const firstEnd = counts === 'daily' ? undefined : await firstLatestCheckDay(source, where);
   const daily = await visibilityDays(source, where, scope.days, counts, firstEnd);
   const details =
@@ -302,8 +305,8 @@ async function rankSummary(
   filter: { project?: string | undefined; account?: string | undefined; days: number },
 ): Promise<ResultRow[]> {
   const q = scopedSql(source, filter);
-  const view = insightView('rank_changes') as NonNullable<ReturnType<typeof insightView>>;
-  const scoped = bindScope(view.select(q, [filter.days]), filter);
+  const latest = (await keptIsCurrent(source, rankingsLatest)) ? 'kept' : 'scan';
+  const scoped = bindScope(rankChangesSelect(q, [filter.days], latest), filter);
   const order = 'ORDER BY (v.change IS NULL), ABS(v.change) DESC, v.keyword, v.keyword_id';
   const project = 'v.account_id, v.project_id';
   // One window, one sort: a row's rank among its project's rows that meet a condition is the

@@ -3,6 +3,8 @@ import type { DialectName } from './dialect.js';
 import type { InsightSource } from './source.js';
 import { INSIGHT_VIEWS } from './views.js';
 import { DAILY, DAILY_COUNTS, DAILY_KEY } from './views/ai-visibility.js';
+import { LATEST, LATEST_COLUMNS } from './views/rank-changes.js';
+import { DEVICES } from './views/view.js';
 
 /** Columns every table (or several) share, and what they hold: said once, not per table. */
 const SHARED: Readonly<Record<string, string>> = {
@@ -66,6 +68,16 @@ export function describeSchema(source: InsightSource) {
         ...DAILY_KEY.map((c) => `${c} ${c === 'day' ? 'date' : 'text'}`),
         ...DAILY_COUNTS.map((c) => `${c} number`),
       ].join(', '),
+    });
+  if (source.columns.has(LATEST))
+    tables.push({
+      name: LATEST,
+      holds:
+        "Each keyword's latest rankings_history check, per account (empty in a store of one account), project and keyword, kept by triggers in the same transaction as each check (PostgreSQL): its day, keyword text and positions (null when not ranking)",
+      key: LATEST_COLUMNS.slice(0, 3),
+      columns: LATEST_COLUMNS.map(
+        (c) => `${c} ${c === 'day' ? 'date' : (DEVICES as readonly string[]).includes(c) ? 'number' : 'text'}`,
+      ).join(', '),
     });
   return { dialect: source.dialect, how_to: HOW_TO[source.dialect], views, tables, shared_columns: SHARED };
 }

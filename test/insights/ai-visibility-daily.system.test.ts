@@ -8,7 +8,8 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dailyDefinition, dailyIsCurrent, dropPostgresDailyTriggers } from '../../src/insights/ai-visibility-daily.js';
+import { aiVisibilityDaily } from '../../src/insights/ai-visibility-daily.js';
+import { dropPostgresTriggers, keptDefinition, keptIsCurrent } from '../../src/insights/kept-table.js';
 import { insightViews } from '../../src/insights/create-views.js';
 import { Sql } from '../../src/insights/dialect.js';
 import { openSource } from '../../src/insights/open-source.js';
@@ -51,10 +52,10 @@ async function keptAndRecounted(): Promise<{ kept: unknown[]; recounted: unknown
       >,
     ),
   );
-  const def = dailyDefinition(q, SCHEMA);
+  const def = keptDefinition(aiVisibilityDaily, q, SCHEMA);
   await client.query(`BEGIN; SET LOCAL search_path TO ${SCHEMA}`);
   try {
-    await dropPostgresDailyTriggers(client, SCHEMA);
+    await dropPostgresTriggers(client, SCHEMA, aiVisibilityDaily);
     await client.query('TRUNCATE ai_visibility_daily');
     await client.query(def?.fill ?? 'SELECT 1');
     return { kept, recounted: await all() };
@@ -124,7 +125,7 @@ describe('ai_visibility_daily (PostgreSQL, a fleet schema)', () => {
     }
     const source = await openSource({ postgres: postgres.url, schema: SCHEMA });
     try {
-      expect(await dailyIsCurrent(source)).toBe(true);
+      expect(await keptIsCurrent(source, aiVisibilityDaily)).toBe(true);
       await expectSameAnswers(source);
     } finally {
       await source.close();
@@ -153,7 +154,7 @@ describe('ai_visibility_daily (PostgreSQL, a fleet schema)', () => {
     expect(counts.rows).toEqual([{ day: '2026-03-01', responses: 2, visible: 1 }]);
     const source = await openSource({ postgres: postgres.url, schema });
     try {
-      expect(await dailyIsCurrent(source)).toBe(true);
+      expect(await keptIsCurrent(source, aiVisibilityDaily)).toBe(true);
       await expectSameAnswers(source);
     } finally {
       await source.close();
@@ -206,7 +207,7 @@ describe('ai_visibility_daily and a role that may not read it', () => {
         GRANT SELECT ON ${schema}.prompts_history, ${schema}.projects_list TO ${role}; ${grant}`);
     const owner = await openSource({ postgres: postgres.url, schema });
     try {
-      expect(await dailyIsCurrent(owner)).toBe(true);
+      expect(await keptIsCurrent(owner, aiVisibilityDaily)).toBe(true);
       const expected = await visibilityModelRows(owner, { days: 28 }, 'v.model');
       expect(expected.length).toBe(1);
       for (const role of ['daily_none', 'daily_insert']) {
@@ -214,7 +215,7 @@ describe('ai_visibility_daily and a role that may not read it', () => {
         url.username = role;
         const limited = await openSource({ postgres: url.toString(), schema });
         try {
-          expect(await dailyIsCurrent(limited), role).toBe(false);
+          expect(await keptIsCurrent(limited, aiVisibilityDaily), role).toBe(false);
           expect(await visibilityModelRows(limited, { days: 28 }, 'v.model'), role).toEqual(expected);
         } finally {
           await limited.close();

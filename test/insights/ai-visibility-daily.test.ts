@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dailyIsCurrent, dropSqliteDailyTriggers, keepSqliteDaily } from '../../src/insights/ai-visibility-daily.js';
+import { aiVisibilityDaily } from '../../src/insights/ai-visibility-daily.js';
+import { dropSqliteTriggers, keepSqlite, keptIsCurrent } from '../../src/insights/kept-table.js';
 import { insightViews } from '../../src/insights/create-views.js';
 import { aiVisibility, visibilityModelRows } from '../../src/insights/queries.js';
 import { SQLITE_COLUMNS, columnsOf } from '../../src/insights/schema-objects.js';
@@ -52,8 +53,8 @@ function keptAndRecounted(file: string): { kept: unknown[]; recounted: unknown[]
     const all = () => db.prepare('SELECT * FROM ai_visibility_daily ORDER BY account_id, project_id, model, day').all();
     const kept = all();
     db.exec('BEGIN');
-    dropSqliteDailyTriggers(db);
-    keepSqliteDaily(db);
+    dropSqliteTriggers(db, aiVisibilityDaily);
+    keepSqlite(db, aiVisibilityDaily);
     const recounted = all();
     db.exec('ROLLBACK');
     return { kept, recounted };
@@ -136,7 +137,7 @@ describe('ai_visibility_daily (SQLite)', () => {
     await store.close();
     const source = reader(file);
     try {
-      expect(await dailyIsCurrent(source)).toBe(true);
+      expect(await keptIsCurrent(source, aiVisibilityDaily)).toBe(true);
       for (const row of await bothWays(source)) expect(row.daily, JSON.stringify(row.filter)).toEqual(row.responses);
     } finally {
       await source.close();
@@ -175,17 +176,20 @@ describe('ai_visibility_daily (SQLite)', () => {
         .prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'ai_visibility_daily%'")
         .all() as Array<{ name: string }>;
       source.db.exec(`DROP TRIGGER "${trigger?.name}"`);
-      expect(await dailyIsCurrent(source)).toBe(false);
+      expect(await keptIsCurrent(source, aiVisibilityDaily)).toBe(false);
       expect(await aiVisibility(source, { days: 28 })).toEqual(expected);
       // A column the definitions read: the triggers a store made before it are not this reader's.
       expect(
-        await dailyIsCurrent({
-          ...source,
-          columns: columnsOf([
-            ...(source.db.prepare(SQLITE_COLUMNS).all() as Array<Record<string, unknown>>),
-            { table_name: 'prompts_history', column_name: 'account_id', data_type: '' },
-          ]),
-        }),
+        await keptIsCurrent(
+          {
+            ...source,
+            columns: columnsOf([
+              ...(source.db.prepare(SQLITE_COLUMNS).all() as Array<Record<string, unknown>>),
+              { table_name: 'prompts_history', column_name: 'account_id', data_type: '' },
+            ]),
+          },
+          aiVisibilityDaily,
+        ),
       ).toBe(false);
     } finally {
       await source.close();
@@ -201,7 +205,7 @@ describe('ai_visibility_daily (SQLite)', () => {
     await store.commit({ writes: [checks([check('q1', 'openai/gpt-5', '2026-03-01T10:00:00Z', true, 1)])] });
     await store.close();
     const db = new DatabaseSync(file);
-    if (dropTriggers) dropSqliteDailyTriggers(db);
+    if (dropTriggers) dropSqliteTriggers(db, aiVisibilityDaily);
     db.exec('DROP TABLE ai_visibility_daily');
     db.close();
     await store.open();
@@ -209,7 +213,7 @@ describe('ai_visibility_daily (SQLite)', () => {
     await store.close();
     const source = reader(file);
     try {
-      expect(await dailyIsCurrent(source)).toBe(true);
+      expect(await keptIsCurrent(source, aiVisibilityDaily)).toBe(true);
       expect(await source.query('SELECT model, day, responses, visible FROM ai_visibility_daily')).toMatchObject({
         rows: [{ model: 'openai/gpt-5', day: '2026-03-01', responses: 2, visible: 1 }],
       });
@@ -240,7 +244,7 @@ describe('ai_visibility_daily (SQLite)', () => {
     await store.open();
     await store.close();
     const db = new DatabaseSync(file);
-    dropSqliteDailyTriggers(db);
+    dropSqliteTriggers(db, aiVisibilityDaily);
     db.exec('DROP TABLE ai_visibility_daily');
     db.exec('CREATE VIEW ai_visibility_daily AS SELECT 1 AS mine');
     db.close();
@@ -260,7 +264,7 @@ describe('ai_visibility_daily (SQLite)', () => {
     const source = reader(file);
     try {
       expect(await source.query("SELECT name FROM sqlite_master WHERE type = 'trigger'")).toMatchObject({ rows: [] });
-      expect(await dailyIsCurrent(source)).toBe(false);
+      expect(await keptIsCurrent(source, aiVisibilityDaily)).toBe(false);
       expect(await visibilityModelRows(source, { days: 28 }, 'v.model')).toMatchObject([
         { model: 'openai/gpt-5', responses: 2 },
       ]);
@@ -280,7 +284,7 @@ describe('ai_visibility_daily (SQLite)', () => {
     db.close();
     const source = reader(file);
     try {
-      expect(await dailyIsCurrent(source)).toBe(false);
+      expect(await keptIsCurrent(source, aiVisibilityDaily)).toBe(false);
       expect(await visibilityModelRows(source, { days: 28 }, 'v.model')).toMatchObject([
         { model: 'openai/gpt-5', responses: 2 },
       ]);

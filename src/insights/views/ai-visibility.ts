@@ -11,12 +11,6 @@ export const DAILY_KEY = ['account_id', 'project_id', 'model', 'day'] as const;
 /** @internal */
 export const DAILY_COUNTS = ['responses', 'visible', 'position_sum', 'positioned', 'cited'] as const;
 
-/** Whether a table's columns (names, lower case) include every column of {@link DAILY}: one made in its place may not. @internal */
-export function holdsDailyColumns(columns: Iterable<string>): boolean {
-  const have = new Set(columns);
-  return [...DAILY_KEY, ...DAILY_COUNTS].every((c) => have.has(c));
-}
-
 /** The {@link DAILY} rows of the scope `q` filters to, each key with its counts. @internal */
 export function dailyCountsSelect(q: Sql): string {
   return `SELECT ${[...DAILY_KEY, ...DAILY_COUNTS].map((c) => `s.${c}`).join(', ')} FROM ${DAILY} s WHERE ${q.scoped('s', DAILY)}`;

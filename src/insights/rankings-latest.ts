@@ -1,0 +1,93 @@
+/**
+ * `rankings_latest`: each keyword's latest check of rankings_history (its day, keyword and four
+ * positions), kept by the database itself, in PostgreSQL.
+ *
+ * `rank_changes` needs, per keyword, its latest check and the check in force at the period's start.
+ * Finding the latest meant one pass over the whole history's key (as long as the benchmark's peer,
+ * docs/benchmarks.md) and a seek per keyword; this table holds the answer already, a row per
+ * keyword, and only the start check is sought. SQLite answers within target without it (a pass
+ * over its key index costs less there against the same peer), so it is made in PostgreSQL only.
+ *
+ * Statement triggers keep it (kept-table.ts): the keywords a statement wrote or deleted are looked
+ * up again, each with one seek on the history's key. A keyword's row is only ever replaced by a
+ * check of the same day or later when rows are inserted, so two transactions inserting checks of
+ * one keyword leave the later one, whichever commits first.
+ */
+import type { Sql } from './dialect.js';
+import { type KeptObject, type KeptTable, SCHEMA } from './kept-table.js';
+import { LATEST, LATEST_COLUMNS, historyCheck } from './views/rank-changes.js';
+import { DEVICES } from './views/view.js';
+
+const H = 'rankings_history';
+
+/** The table, for the kept-table machinery: in a PostgreSQL store with rankings_history only. @internal */
+export const rankingsLatest: KeptTable = {
+  name: LATEST,
+  columns: LATEST_COLUMNS,
+  what: "The keywords' latest ranking checks",
+  without: 'rank_changes reads rankings_history',
+  follows: () => [H],
+  define(q) {
+    if (q.dialect !== 'postgres' || !q.has(H, 'check_date') || !q.has(H, 'keyword_id')) return undefined;
+    const table = `CREATE TABLE IF NOT EXISTS ${SCHEMA}.${LATEST} (account_id text NOT NULL, project_id text NOT NULL, keyword_id text NOT NULL, day date, keyword text,
+  ${DEVICES.map((d) => `${d} integer`).join(', ')}, PRIMARY KEY (account_id, project_id, keyword_id))`;
+    const keys = `SELECT DISTINCT ${keyOf(q, 'h')} FROM rankings_history h`;
+    const fill = `INSERT INTO ${LATEST} (${LATEST_COLUMNS.join(', ')}) SELECT k.account_id, k.project_id, k.keyword_id, x.* FROM (${keys}) k
+  CROSS JOIN LATERAL (${historyCheck(q, 'k')}) x`;
+    return { table, fill, objects: postgresTriggers(q) };
+  },
+};
+
+/** A history row's key, named as the table's. */
+function keyOf(q: Sql, alias: string): string {
+  return `${q.account(alias, H)} AS account_id, ${q.text(alias, H, 'project_id')} AS project_id, ${q.text(alias, H, 'keyword_id')} AS keyword_id`;
+}
+
+/**
+ * The latest check of each keyword `rows` (a transition table) holds, written over the table's row;
+ * `onlyLater`: not over a row of a later day (rows were only added).
+ */
+function lookAgain(q: Sql, rows: string, onlyLater: boolean): string {
+  const set = LATEST_COLUMNS.slice(3)
+    .map((c) => `${c} = excluded.${c}`)
+    .join(', ');
+  return `INSERT INTO ${LATEST} AS l (${LATEST_COLUMNS.join(', ')})
+    SELECT k.account_id, k.project_id, k.keyword_id, x.* FROM (SELECT DISTINCT ${keyOf(q, 'h')} FROM ${rows} h) k
+    CROSS JOIN LATERAL (${historyCheck(q, 'k')}) x
+    ON CONFLICT (account_id, project_id, keyword_id) DO UPDATE SET ${set}${onlyLater ? ' WHERE excluded.day >= l.day OR l.day IS NULL' : ''}`;
+}
+
+/** Drops the rows of keywords `rows` held that have no check left. */
+function forgetGone(q: Sql, rows: string): string {
+  return `DELETE FROM ${LATEST} l USING (SELECT DISTINCT ${keyOf(q, 'h')} FROM ${rows} h) k
+    WHERE l.account_id = k.account_id AND l.project_id = k.project_id AND l.keyword_id = k.keyword_id
+      AND NOT EXISTS (SELECT 1 FROM (${historyCheck(q, 'k')}) x)`;
+}
+
+/** One function for the three statement triggers, over their transition tables. */
+function postgresTriggers(q: Sql): KeptObject[] {
+  const on = `${SCHEMA}.${H}`;
+  const trigger = (name: string, definition: string): KeptObject => ({
+    name,
+    trigger: true,
+    sql: `CREATE TRIGGER {{${name}}} ${definition} FOR EACH STATEMENT EXECUTE FUNCTION ${SCHEMA}.{{fn}}()`,
+  });
+  return [
+    {
+      name: 'fn',
+      trigger: false,
+      sql: `CREATE FUNCTION ${SCHEMA}.{{fn}}() RETURNS trigger LANGUAGE plpgsql SET search_path = ${SCHEMA} AS $seo_visibility$
+BEGIN
+  IF TG_OP = 'INSERT' THEN ${lookAgain(q, 'new_rows', true)};
+  ELSIF TG_OP = 'UPDATE' THEN ${lookAgain(q, '(SELECT * FROM old_rows UNION ALL SELECT * FROM new_rows)', false)}; ${forgetGone(q, 'old_rows')};
+  ELSE ${lookAgain(q, 'old_rows', false)}; ${forgetGone(q, 'old_rows')};
+  END IF;
+  RETURN NULL;
+END
+$seo_visibility$`,
+    },
+    trigger('insert', `AFTER INSERT ON ${on} REFERENCING NEW TABLE AS new_rows`),
+    trigger('update', `AFTER UPDATE ON ${on} REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows`),
+    trigger('delete', `AFTER DELETE ON ${on} REFERENCING OLD TABLE AS old_rows`),
+  ];
+}

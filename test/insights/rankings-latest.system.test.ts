@@ -1,0 +1,222 @@
+/**
+ * Each keyword's latest ranking check, kept by PostgreSQL's triggers (src/insights/rankings-latest.ts),
+ * in a fleet schema of two accounts with the same project and keyword ids: after every kind of
+ * change (an upsert's insert and update, a check of an earlier day, a delete of the latest check
+ * and of a keyword's last one) it holds exactly what looking every keyword up again gives, and
+ * rank_changes read through it gives the rows the view's own statement gives, for every period.
+ * Two transactions inserting checks of one keyword leave the later check, whichever commits first.
+ */
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insightViews } from '../../src/insights/create-views.js';
+import { Sql, bindScope } from '../../src/insights/dialect.js';
+import { dropPostgresTriggers, keptDefinition, keptIsCurrent } from '../../src/insights/kept-table.js';
+import { openSource } from '../../src/insights/open-source.js';
+import { rankChanges } from '../../src/insights/queries.js';
+import { rankingsLatest } from '../../src/insights/rankings-latest.js';
+import { POSTGRES_COLUMNS, columnsOf } from '../../src/insights/schema-objects.js';
+import type { InsightSource } from '../../src/insights/source.js';
+import { rankChangesSelect } from '../../src/insights/views/rank-changes.js';
+import { TABLE_SCHEMAS, type Row, postgresStore } from '../../src/sync/index.js';
+import { type TestPostgres, startPostgres } from '../helpers/postgres-server.js';
+
+const SCHEMA = 'fleet_latest';
+let postgres: TestPostgres;
+let client: pg.Client;
+
+beforeAll(async () => {
+  postgres = await startPostgres();
+  client = new pg.Client({ connectionString: postgres.url });
+  await client.connect();
+}, 60_000);
+afterAll(async () => {
+  await client?.end();
+  await postgres?.stop();
+});
+
+const history = (rows: Row[]) => ({ table: TABLE_SCHEMAS['rankings.history'], rows });
+const snapshots = (rows: Row[]) => ({ table: TABLE_SCHEMAS['rankings.list'], rows });
+/** A check of project p1's keyword `keyword` on `day`: desktop and mobile positions (0 reads "not ranking"). */
+const check = (keyword: string, day: string, desktop: number | null, mobile: number | null = null) => ({
+  project_id: 'p1',
+  keyword_id: keyword,
+  check_date: day,
+  keyword: `${keyword} text on ${day}`,
+  desktop_position: desktop,
+  mobile_position: mobile,
+  source: 'history',
+});
+const snapshot = (keyword: string, day: string, desktop: number | null) => ({
+  project_id: 'p1',
+  snapshot_date: day,
+  id: keyword,
+  keyword: `${keyword} snapshot ${day}`,
+  desktop_position: desktop,
+  location: 'Boston',
+});
+
+/** The table as it is, and as looking every keyword up again makes it (in a transaction rolled back). */
+async function keptAndLookedUp(): Promise<{ kept: unknown[]; again: unknown[] }> {
+  const all = async () =>
+    (
+      await client.query(
+        `SELECT account_id, project_id, keyword_id, to_char(day, 'YYYY-MM-DD') AS day, keyword, desktop, mobile, ai_mode, maps
+         FROM ${SCHEMA}.rankings_latest ORDER BY account_id, project_id, keyword_id`,
+      )
+    ).rows;
+  const kept = await all();
+  const q = new Sql(
+    'postgres',
+    columnsOf(
+      (await client.query(POSTGRES_COLUMNS.replace(/current_schema\(\)/g, `'${SCHEMA}'`))).rows as Array<
+        Record<string, unknown>
+      >,
+    ),
+  );
+  const def = keptDefinition(rankingsLatest, q, SCHEMA);
+  await client.query(`BEGIN; SET LOCAL search_path TO ${SCHEMA}`);
+  try {
+    await dropPostgresTriggers(client, SCHEMA, rankingsLatest);
+    await client.query('TRUNCATE rankings_latest');
+    await client.query(def?.fill ?? 'SELECT 1');
+    return { kept, again: await all() };
+  } finally {
+    await client.query('ROLLBACK');
+  }
+}
+
+/** rank_changes' rows read through the kept table and by the view's own statement, for periods of 1, 2, 7 and 28 days. */
+async function expectSameRankChanges(source: InsightSource): Promise<number> {
+  const rows = async (latest: 'scan' | 'kept') => {
+    const q = new Sql('postgres', source.columns);
+    const scoped = bindScope(rankChangesSelect(q, [1, 2, 7, 28], latest), {});
+    return (
+      await source.query(
+        `SELECT v.* FROM (${scoped.sql}) v ORDER BY v.account_id, v.project_id, v.keyword_id, v.device, v.period_days`,
+        scoped.params,
+      )
+    ).rows;
+  };
+  const scan = await rows('scan');
+  expect(await rows('kept')).toEqual(scan);
+  return scan.length;
+}
+
+/** Until the session `pid` waits for a lock (at most 10 s). */
+async function waitForLock(pid: unknown): Promise<void> {
+  for (let i = 0; i < 500; i++) {
+    const { rows } = await client.query('SELECT wait_event_type FROM pg_stat_activity WHERE pid = $1', [pid]);
+    if (rows[0]?.['wait_event_type'] === 'Lock') return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`session ${String(pid)} never waited for a lock`);
+}
+
+describe('rankings_latest (PostgreSQL, a fleet schema)', () => {
+  it('after each change of either account it holds each keyword looked up again, and rank_changes reads the same through it', async () => {
+    const stores = {
+      acme: postgresStore(postgres.url, { schema: SCHEMA, accountId: 'acme', extensions: [insightViews] }),
+      globex: postgresStore(postgres.url, { schema: SCHEMA, accountId: 'globex', extensions: [insightViews] }),
+    };
+    await stores.acme.open();
+    await stores.globex.open();
+    const sql = (text: string) => () => client.query(text.replace(/\{\{h\}\}/g, `${SCHEMA}.rankings_history`));
+    const steps = [
+      () =>
+        stores.acme.commit({
+          writes: [
+            history([
+              check('k1', '2026-03-01', 12, 0),
+              check('k1', '2026-03-02', 4, 7.6),
+              check('k2', '2026-03-01', 3),
+              check('k3', '2026-03-02', null),
+            ]),
+            snapshots([
+              snapshot('k1', '2026-03-02', 9),
+              snapshot('k2', '2026-03-03', 15),
+              snapshot('k4', '2026-03-03', 2),
+            ]),
+          ],
+        }),
+      () => stores.globex.commit({ writes: [history([check('k1', '2026-03-05', 1), check('k1', '2026-03-04', 50)])] }),
+      // Read again and changed (the upsert's update), a new latest check, and one of an earlier day.
+      () =>
+        stores.acme.commit({
+          writes: [
+            history([check('k1', '2026-03-02', 5, 6), check('k2', '2026-03-03', 2), check('k3', '2026-02-20', 40)]),
+          ],
+        }),
+      sql(`DELETE FROM {{h}} WHERE account_id = 'acme' AND keyword_id = 'k2' AND check_date = '2026-03-03'`),
+      sql(`DELETE FROM {{h}} WHERE account_id = 'acme' AND keyword_id = 'k3'`),
+      // An update that moves a check to another keyword and day.
+      sql(
+        `UPDATE {{h}} SET keyword_id = 'k5', check_date = '2026-03-06' WHERE account_id = 'globex' AND check_date = '2026-03-04'`,
+      ),
+    ];
+    try {
+      for (const [i, step] of steps.entries()) {
+        await step();
+        const { kept, again } = await keptAndLookedUp();
+        expect(kept.length, `after step ${i + 1}`).toBeGreaterThan(0);
+        expect(kept, `after step ${i + 1}`).toEqual(again);
+      }
+      const keywords = (await client.query(`SELECT account_id, keyword_id FROM ${SCHEMA}.rankings_latest`)).rows;
+      expect(keywords).toHaveLength(4);
+      expect(keywords).not.toContainEqual({ account_id: 'acme', keyword_id: 'k3' });
+    } finally {
+      await stores.acme.close();
+      await stores.globex.close();
+    }
+    const source = await openSource({ postgres: postgres.url, schema: SCHEMA });
+    try {
+      expect(await keptIsCurrent(source, rankingsLatest)).toBe(true);
+      expect(await expectSameRankChanges(source)).toBeGreaterThan(0);
+      // The MCP tool and its filters read the same rows through it.
+      const moved = await rankChanges(source, { account: 'acme', days: 1 });
+      expect(moved.length).toBeGreaterThan(0);
+      expect(moved.every((r) => r['account_id'] === 'acme')).toBe(true);
+    } finally {
+      await source.close();
+    }
+  });
+
+  it('two transactions inserting checks of one keyword leave the later check, whichever commits first', async () => {
+    const schema = 'latest_race';
+    const store = postgresStore(postgres.url, { schema, extensions: [insightViews] });
+    await store.open();
+    try {
+      await store.commit({ writes: [history([check('k1', '2026-03-01', 9)])] });
+      for (const [first, second] of [
+        ['2026-03-03', '2026-03-02'],
+        ['2026-03-04', '2026-03-05'],
+      ] as const) {
+        const a = new pg.Client({ connectionString: postgres.url });
+        const b = new pg.Client({ connectionString: postgres.url });
+        await a.connect();
+        await b.connect();
+        try {
+          const insert = (day: string) =>
+            `INSERT INTO ${schema}.rankings_history (project_id, keyword_id, check_date, keyword, desktop_position) VALUES ('p1', 'k1', '${day}', 'k1 ${day}', 1)`;
+          await a.query('BEGIN');
+          await b.query('BEGIN');
+          await a.query(insert(first));
+          const pid = (await b.query('SELECT pg_backend_pid() AS pid')).rows[0]?.['pid'];
+          // b's trigger waits on the table's row a's wrote until a commits.
+          const waiting = b.query(insert(second));
+          await waitForLock(pid);
+          await a.query('COMMIT');
+          await waiting;
+          await b.query('COMMIT');
+        } finally {
+          await a.end();
+          await b.end();
+        }
+        const latest = (await client.query(`SELECT to_char(day, 'YYYY-MM-DD') AS day FROM ${schema}.rankings_latest`))
+          .rows;
+        expect(latest).toEqual([{ day: [first, second].sort()[1] }]);
+      }
+    } finally {
+      await store.close();
+    }
+  });
+});
