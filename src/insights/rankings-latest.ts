@@ -44,22 +44,23 @@ function keyOf(q: Sql, alias: string): string {
 }
 
 /**
- * The latest check of each keyword `rows` (a transition table) holds, written over the table's row;
- * `onlyLater`: not over a row of a later day (rows were only added).
+ * The latest check of each keyword `rows` (a transition table) holds, written over the table's row
+ * where it differs (a check read again unchanged writes nothing); `onlyLater`: not over a row of a
+ * later day (rows were only added).
  */
 function lookAgain(q: Sql, rows: string, onlyLater: boolean): string {
-  const set = LATEST_COLUMNS.slice(3)
-    .map((c) => `${c} = excluded.${c}`)
-    .join(', ');
+  const checkColumns = LATEST_COLUMNS.slice(3);
+  const set = checkColumns.map((c) => `${c} = excluded.${c}`).join(', ');
+  const differs = `(${checkColumns.map((c) => `l.${c}`).join(', ')}) IS DISTINCT FROM (${checkColumns.map((c) => `excluded.${c}`).join(', ')})`;
   return `INSERT INTO ${LATEST} AS l (${LATEST_COLUMNS.join(', ')})
     SELECT k.account_id, k.project_id, k.keyword_id, x.* FROM (SELECT DISTINCT ${keyOf(q, 'h')} FROM ${rows} h) k
     CROSS JOIN LATERAL (${historyCheck(q, 'k')}) x
-    ON CONFLICT (account_id, project_id, keyword_id) DO UPDATE SET ${set}${onlyLater ? ' WHERE excluded.day >= l.day OR l.day IS NULL' : ''}`;
+    ON CONFLICT (account_id, project_id, keyword_id) DO UPDATE SET ${set} WHERE ${differs}${onlyLater ? ' AND (excluded.day >= l.day OR l.day IS NULL)' : ''}`;
 }
 
-/** Drops the rows of keywords `rows` held that have no check left. */
-function forgetGone(q: Sql, rows: string): string {
-  return `DELETE FROM ${LATEST} l USING (SELECT DISTINCT ${keyOf(q, 'h')} FROM ${rows} h) k
+/** Drops the rows of the keywords `keys` (a SELECT of keys) names that have no check left. */
+function forgetGone(q: Sql, keys: string): string {
+  return `DELETE FROM ${LATEST} l USING (${keys}) k
     WHERE l.account_id = k.account_id AND l.project_id = k.project_id AND l.keyword_id = k.keyword_id
       AND NOT EXISTS (SELECT 1 FROM (${historyCheck(q, 'k')}) x)`;
 }
@@ -79,8 +80,9 @@ function postgresTriggers(q: Sql): KeptObject[] {
       sql: `CREATE FUNCTION ${SCHEMA}.{{fn}}() RETURNS trigger LANGUAGE plpgsql SET search_path = ${SCHEMA} AS $seo_visibility$
 BEGIN
   IF TG_OP = 'INSERT' THEN ${lookAgain(q, 'new_rows', true)};
-  ELSIF TG_OP = 'UPDATE' THEN ${lookAgain(q, '(SELECT * FROM old_rows UNION ALL SELECT * FROM new_rows)', false)}; ${forgetGone(q, 'old_rows')};
-  ELSE ${lookAgain(q, 'old_rows', false)}; ${forgetGone(q, 'old_rows')};
+  ELSIF TG_OP = 'UPDATE' THEN ${lookAgain(q, '(SELECT * FROM old_rows UNION ALL SELECT * FROM new_rows)', false)};
+    ${forgetGone(q, `SELECT ${keyOf(q, 'h')} FROM old_rows h EXCEPT SELECT ${keyOf(q, 'h')} FROM new_rows h`)};
+  ELSE ${lookAgain(q, 'old_rows', false)}; ${forgetGone(q, `SELECT DISTINCT ${keyOf(q, 'h')} FROM old_rows h`)};
   END IF;
   RETURN NULL;
 END

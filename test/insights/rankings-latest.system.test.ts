@@ -152,6 +152,10 @@ describe('rankings_latest (PostgreSQL, a fleet schema)', () => {
       sql(
         `UPDATE {{h}} SET keyword_id = 'k5', check_date = '2026-03-06' WHERE account_id = 'globex' AND check_date = '2026-03-04'`,
       ),
+      // One that moves a keyword's only check away: the keyword has no row left.
+      sql(`UPDATE {{h}} SET keyword_id = 'k6' WHERE account_id = 'globex' AND keyword_id = 'k5'`),
+      // One that changes no column the table holds (a re-read's update).
+      sql(`UPDATE {{h}} SET source = 'again' WHERE account_id = 'acme'`),
     ];
     try {
       for (const [i, step] of steps.entries()) {
@@ -163,6 +167,7 @@ describe('rankings_latest (PostgreSQL, a fleet schema)', () => {
       const keywords = (await client.query(`SELECT account_id, keyword_id FROM ${SCHEMA}.rankings_latest`)).rows;
       expect(keywords).toHaveLength(4);
       expect(keywords).not.toContainEqual({ account_id: 'acme', keyword_id: 'k3' });
+      expect(keywords).not.toContainEqual({ account_id: 'globex', keyword_id: 'k5' });
     } finally {
       await stores.acme.close();
       await stores.globex.close();
