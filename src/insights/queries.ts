@@ -9,7 +9,7 @@ import {
   latestCheckDays,
   checkedMayBeFrom,
 } from './views/ai-visibility.js';
-import { backlinkTrendSelect } from './views/backlinks.js';
+import { backlinkChangesSelect, backlinkTrendSelect } from './views/backlinks.js';
 import { aiVisibilityDaily } from './ai-visibility-daily.js';
 import { keptIsCurrent } from './kept-table.js';
 import { rankingsLatest } from './rankings-latest.js';
@@ -223,20 +223,37 @@ export async function backlinkChanges(
   filter: InsightFilter & { change?: 'gained' | 'lost' | undefined },
   limits?: QueryLimits,
 ) {
-  const domains = await viewRows(source, 'backlink_changes', filter, {
-    where: when('v.change = ?', filter.change),
-    // A total order: with a limit, which of the rows tied on day and domain (one domain in many
-    // projects) are returned must not depend on the plan.
-    orderBy: 'v.changed_on DESC, v.domain, v.account_id, v.project_id, v.change',
-    limits,
-  });
+  const domainRows = (latestDayOnly: boolean) =>
+    viewRows(source, 'backlink_changes', filter, {
+      select: (q, periods) => backlinkChangesSelect(q, periods, latestDayOnly),
+      where: when('v.change = ?', filter.change),
+      // A total order: with a limit, which of the rows tied on day and domain (one domain in many
+      // projects) are returned must not depend on the plan.
+      orderBy: 'v.changed_on DESC, v.domain, v.account_id, v.project_id, v.change',
+      limits,
+    });
+  // As for the trend below: the first `limit` rows are all of the latest day when it holds that many.
+  const recentDomains = filter.limit === undefined ? undefined : await domainRows(true);
+  const domains =
+    recentDomains && recentDomains.length >= Math.trunc(filter.limit ?? 0) ? recentDomains : await domainRows(false);
   const q = scopedSql(source, filter);
-  const scoped = bindScope(backlinkTrendSelect(q, Math.trunc(filter.days ?? DEFAULT_DAYS)), filter);
+  const days = Math.trunc(filter.days ?? DEFAULT_DAYS);
   const order =
     filter.limit === undefined
       ? 'v.account_id, v.project_id, v.day'
       : `v.day DESC, v.account_id, v.project_id LIMIT ${Math.trunc(filter.limit)}`;
-  const rows = (await source.query(`SELECT v.* FROM (${scoped.sql}) v ORDER BY ${order}`, scoped.params, limits)).rows;
+  const trendRows = (latestDayOnly: boolean) => {
+    const scoped = bindScope(backlinkTrendSelect(q, days, latestDayOnly), filter);
+    return source.query(`SELECT v.* FROM (${scoped.sql}) v ORDER BY ${order}`, scoped.params, limits);
+  };
+  // The first `limit` rows by day (latest first) are all of the latest day when it holds that many:
+  // then the period's other days are not read, summed and sorted. The order is total, so both reads
+  // agree row for row.
+  const recent = filter.limit === undefined ? undefined : await trendRows(true);
+  const rows =
+    recent && (recent.rows.length >= Math.trunc(filter.limit ?? 0) || recent.truncated)
+      ? recent.rows
+      : (await trendRows(false)).rows;
   // Per account and project: one project id in two accounts of a fleet warehouse is two projects.
   const sortKey = (row: ResultRow) => `${row['account_id'] ?? ''}\u0000${row['project_id']}\u0000${row['day']}`;
   const trend =

@@ -38,27 +38,51 @@ export const backlinkChanges: InsightView = {
   },
   periodic: true,
   select(q, periods) {
-    const D = 'backlinks_domains';
-    // Each project's periods (few rows, made once: PostgreSQL inlined them into the join's filter,
-    // a date formatted twice per domain) drive the read of its domains, by the key index where the
-    // planner sees it pays. A date is compared with the period's days as it is stored, and only the
-    // rows in the period are converted to a day (see dayWithin); a domain before every project's
-    // period start is dropped where the table is read, before the join (computed once). A domain
-    // is gained while current and lost once marked deleted, never both: one read of the table
-    // gives both (it was read twice).
-    const range = { first: 'b.first_day', after: 'b.after_day', firstText: 'b.first_text', afterText: 'b.after_text' };
-    const current = q.current('d', D);
-    const since = (column: string) =>
-      q.mayBeFrom('d', D, column, '(SELECT MIN(first_day) FROM b)', '(SELECT MIN(first_text) FROM b)');
-    const select = `SELECT ${q.accountOut('b.account_id')} AS account_id, b.project_id AS project_id, ${q.text('d', D, 'domain')} AS domain, ${q.int('b.period_days')} AS period_days,
+    return backlinkChangesSelect(q, periods);
+  },
+};
+
+/**
+ * backlink_changes' SELECT; `latestDayOnly`: only its rows changed on the latest period end of the
+ * scope (the latest day any row can have), the first rows by `changed_on`, latest first: a domain
+ * changed before it is dropped where the table is read, so the others are never joined, formatted
+ * or sorted.
+ * @internal
+ */
+export function backlinkChangesSelect(q: Sql, periods: readonly number[], latestDayOnly = false): string {
+  const D = 'backlinks_domains';
+  // Each project's periods (few rows, made once: PostgreSQL inlined them into the join's filter,
+  // a date formatted twice per domain) drive the read of its domains, by the key index where the
+  // planner sees it pays. A date is compared with the period's days as it is stored, and only the
+  // rows in the period are converted to a day (see dayWithin); a domain before every project's
+  // period start is dropped where the table is read, before the join (computed once). A domain
+  // is gained while current and lost once marked deleted, never both: one read of the table
+  // gives both (it was read twice).
+  const range = { first: 'b.first_day', after: 'b.after_day', firstText: 'b.first_text', afterText: 'b.after_text' };
+  const current = q.current('d', D);
+  // The latest day: PostgreSQL compares a date, a timestamp or an ISO text with it exactly. SQLite
+  // compares the stored text, whose day (in UTC) may be the next one's (a time behind UTC): its
+  // bound is a day earlier, and the day itself is tested on the rows the bound keeps.
+  const latest = '(SELECT MAX(end_day) FROM b)';
+  const since = (column: string) =>
+    !latestDayOnly
+      ? q.mayBeFrom('d', D, column, '(SELECT MIN(first_day) FROM b)', '(SELECT MIN(first_text) FROM b)')
+      : q.dialect === 'sqlite'
+        ? q.mayBeFrom('d', D, column, q.minusDays(latest, '1'), q.minusDays(latest, '1'))
+        : q.mayBeFrom('d', D, column, latest, '(SELECT MAX(end_date) FROM b)');
+  const latestOnly =
+    latestDayOnly && q.dialect === 'sqlite'
+      ? `\n  AND CASE WHEN ${current} THEN ${q.day('d', D, 'first_seen')} ELSE ${q.day('d', D, '_deleted_at')} END >= ${latest}`
+      : '';
+  const select = `SELECT ${q.accountOut('b.account_id')} AS account_id, b.project_id AS project_id, ${q.text('d', D, 'domain')} AS domain, ${q.int('b.period_days')} AS period_days,
   b.start_date AS start_date, b.end_date AS end_date, CASE WHEN ${current} THEN 'gained' ELSE 'lost' END AS change,
   CASE WHEN ${current} THEN ${q.dayTextWithin('d', D, 'first_seen')} ELSE ${q.dayTextWithin('d', D, '_deleted_at')} END AS changed_on,
   ${q.int(q.numCol('d', D, 'domain_rank'))} AS domain_rank, ${q.int(q.numCol('d', D, 'backlinks'))} AS backlinks
 FROM b CROSS JOIN ${D} d
 WHERE ${sameAccount(q, 'd', D, 'b.account_id')} AND ${q.text('d', D, 'project_id')} = b.project_id AND ${q.scoped('d', D)}
   AND ((${current} AND ${since('first_seen')}) OR ${since('_deleted_at')})
-  AND ((${current} AND ${q.dayWithin('d', D, 'first_seen', range)}) OR (${q.dayWithin('d', D, '_deleted_at', range)}))`;
-    return `WITH ${q.periods(periods)},
+  AND ((${current} AND ${q.dayWithin('d', D, 'first_seen', range)}) OR (${q.dayWithin('d', D, '_deleted_at', range)}))${latestOnly}`;
+  return `WITH ${q.periods(periods)},
 ${backlinkEnds(q)},
 b AS MATERIALIZED (
   SELECT account_id, project_id, period_days, end_day, first_day, after_day, ${q.dayText('start_day')} AS start_date, ${q.dayText('end_day')} AS end_date,
@@ -69,8 +93,7 @@ b AS MATERIALIZED (
   ) x
 )
 ${select}`;
-  },
-};
+}
 
 /**
  * A row of `table` is of the account `account` (an expression) names: always, in a store of one
@@ -109,17 +132,28 @@ export const backlinkTrend: InsightView = {
  * backlinks_history (the days after its latest check_date minus `days`), with the same figures: a
  * day's count is the latest total minus the net changes of the days after it, which are all in the
  * period. The cut is made where backlinks_history is read, by its key index, so the running sum and
- * its sort see the period's rows only, not the whole history.
+ * its sort see the period's rows only, not the whole history. `latestDayOnly`: only the rows of the
+ * latest day of backlinks_history in scope, with the same figures (no project has a day after it):
+ * the first rows by day, latest first, without the whole period's sorts.
  * @internal
  */
-export function backlinkTrendSelect(q: Sql, days?: number): string {
+export function backlinkTrendSelect(q: Sql, days?: number, latestDayOnly = false): string {
   const H = 'backlinks_history';
   const S = 'backlinks_summary';
   const n = (c: string) => q.numCol('h', H, c);
+  // Each project's last day, from the key index; with `latestDayOnly`, only the projects whose last
+  // day is the latest of all (it is in each of their periods), each read from that day by its key.
+  const lastDays = `SELECT ${q.account('h', H)} AS account_id, ${q.text('h', H, 'project_id')} AS project_id, ${q.dayOf(`MAX(${q.col('h', H, 'check_date')})`, H, 'check_date')} AS last_day
+    FROM ${H} h WHERE ${q.scoped('h', H)} GROUP BY ${q.groupKeys('h', H, ['project_id'])}`;
   const from =
     days === undefined
       ? `FROM ${H} h WHERE ${q.scoped('h', H)}`
-      : `FROM (
+      : latestDayOnly
+        ? `FROM (
+    SELECT g.account_id, g.project_id, g.last_day, MAX(g.last_day) OVER () AS latest FROM (${lastDays}) g
+  ) c CROSS JOIN ${H} h
+  WHERE c.last_day = c.latest AND ${sameAccount(q, 'h', H, 'c.account_id')} AND ${q.text('h', H, 'project_id')} = c.project_id AND ${q.scoped('h', H)} AND ${q.dayFrom('h', H, 'check_date', 'c.last_day')}`
+        : `FROM (
     SELECT ${q.account('h', H)} AS account_id, ${q.text('h', H, 'project_id')} AS project_id,
       ${q.nextDay(q.minusDays(q.dayOf(`MAX(${q.col('h', H, 'check_date')})`, H, 'check_date'), String(Math.trunc(days))))} AS first_day
     FROM ${H} h WHERE ${q.scoped('h', H)} GROUP BY ${q.groupKeys('h', H, ['project_id'])}
