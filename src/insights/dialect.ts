@@ -94,6 +94,11 @@ export class Sql {
     return this.columns.get(table)?.has(column.toLowerCase()) ?? false;
   }
 
+  /** The column's type as the database names it (information_schema's data_type; SQLite's declared type), or undefined when the table lacks it. */
+  typeOf(table: string, column: string): string | undefined {
+    return this.columns.get(table)?.get(column.toLowerCase())?.type;
+  }
+
   /** `alias."Column"`, or NULL when the table lacks it. */
   col(alias: string, table: string, column: string): string {
     const name = this.name(table, column);

@@ -28,7 +28,10 @@ export const rankingsLatest: KeptTable = {
   without: 'rank_changes reads rankings_history',
   follows: () => [H],
   define(q) {
-    if (q.dialect !== 'postgres' || !q.has(H, 'check_date') || !q.has(H, 'keyword_id')) return undefined;
+    // A check_date widened to text (a value that was no day) sorts otherwise than its days: the
+    // latest text may have no day, and the view then finds no period end for its project. Such a
+    // store keeps no table, and rank_changes reads rankings_history as the view does.
+    if (q.dialect !== 'postgres' || q.typeOf(H, 'check_date') !== 'date' || !q.has(H, 'keyword_id')) return undefined;
     const table = `CREATE TABLE IF NOT EXISTS ${SCHEMA}.${LATEST} (account_id text NOT NULL, project_id text NOT NULL, keyword_id text NOT NULL, day date, keyword text,
   ${DEVICES.map((d) => `${d} integer`).join(', ')}, PRIMARY KEY (account_id, project_id, keyword_id))`;
     const keys = `SELECT DISTINCT ${keyOf(q, 'h')} FROM rankings_history h`;

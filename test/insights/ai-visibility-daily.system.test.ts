@@ -7,14 +7,13 @@
  * after, and the copy goes on.
  */
 import pg from 'pg';
+import { keptAndFilledAgain } from './kept-table-support.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aiVisibilityDaily } from '../../src/insights/ai-visibility-daily.js';
-import { dropPostgresTriggers, keptDefinition, keptIsCurrent } from '../../src/insights/kept-table.js';
+import { keptIsCurrent } from '../../src/insights/kept-table.js';
 import { insightViews } from '../../src/insights/create-views.js';
-import { Sql } from '../../src/insights/dialect.js';
 import { openSource } from '../../src/insights/open-source.js';
 import { visibilityModelRows } from '../../src/insights/queries.js';
-import { POSTGRES_COLUMNS, columnsOf } from '../../src/insights/schema-objects.js';
 import type { InsightSource } from '../../src/insights/source.js';
 import { postgresStore } from '../../src/sync/index.js';
 import { check, checks, projects, siteAndTwoChecks } from './ai-visibility-daily-support.js';
@@ -36,32 +35,14 @@ afterAll(async () => {
 
 /** The table as it is, and as counting prompts_history again makes it (in a transaction rolled back). */
 async function keptAndRecounted(): Promise<{ kept: unknown[]; recounted: unknown[] }> {
-  const all = async () =>
-    (
-      await client.query(
-        `SELECT account_id, project_id, model, to_char(day, 'YYYY-MM-DD') AS day, responses::int, visible::int, position_sum, positioned::int, cited::int
+  const { kept, again } = await keptAndFilledAgain(
+    client,
+    SCHEMA,
+    aiVisibilityDaily,
+    `SELECT account_id, project_id, model, to_char(day, 'YYYY-MM-DD') AS day, responses::int, visible::int, position_sum, positioned::int, cited::int
          FROM ${SCHEMA}.ai_visibility_daily ORDER BY account_id, project_id, model, day`,
-      )
-    ).rows;
-  const kept = await all();
-  const q = new Sql(
-    'postgres',
-    columnsOf(
-      (await client.query(POSTGRES_COLUMNS.replace(/current_schema\(\)/g, `'${SCHEMA}'`))).rows as Array<
-        Record<string, unknown>
-      >,
-    ),
   );
-  const def = keptDefinition(aiVisibilityDaily, q, SCHEMA);
-  await client.query(`BEGIN; SET LOCAL search_path TO ${SCHEMA}`);
-  try {
-    await dropPostgresTriggers(client, SCHEMA, aiVisibilityDaily);
-    await client.query('TRUNCATE ai_visibility_daily');
-    await client.query(def?.fill ?? 'SELECT 1');
-    return { kept, recounted: await all() };
-  } finally {
-    await client.query('ROLLBACK');
-  }
+  return { kept, recounted: again };
 }
 
 describe('ai_visibility_daily (PostgreSQL, a fleet schema)', () => {

@@ -7,14 +7,14 @@
  * Two transactions inserting checks of one keyword leave the later check, whichever commits first.
  */
 import pg from 'pg';
+import { keptAndFilledAgain } from './kept-table-support.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insightViews } from '../../src/insights/create-views.js';
 import { Sql, bindScope } from '../../src/insights/dialect.js';
-import { dropPostgresTriggers, keptDefinition, keptIsCurrent } from '../../src/insights/kept-table.js';
+import { keptIsCurrent } from '../../src/insights/kept-table.js';
 import { openSource } from '../../src/insights/open-source.js';
 import { rankChanges } from '../../src/insights/queries.js';
 import { rankingsLatest } from '../../src/insights/rankings-latest.js';
-import { POSTGRES_COLUMNS, columnsOf } from '../../src/insights/schema-objects.js';
 import type { InsightSource } from '../../src/insights/source.js';
 import { rankChangesSelect } from '../../src/insights/views/rank-changes.js';
 import { TABLE_SCHEMAS, type Row, postgresStore } from '../../src/sync/index.js';
@@ -57,32 +57,14 @@ const snapshot = (keyword: string, day: string, desktop: number | null) => ({
 
 /** The table as it is, and as looking every keyword up again makes it (in a transaction rolled back). */
 async function keptAndLookedUp(): Promise<{ kept: unknown[]; again: unknown[] }> {
-  const all = async () =>
-    (
-      await client.query(
-        `SELECT account_id, project_id, keyword_id, to_char(day, 'YYYY-MM-DD') AS day, keyword, desktop, mobile, ai_mode, maps
+  const { kept, again } = await keptAndFilledAgain(
+    client,
+    SCHEMA,
+    rankingsLatest,
+    `SELECT account_id, project_id, keyword_id, to_char(day, 'YYYY-MM-DD') AS day, keyword, desktop, mobile, ai_mode, maps
          FROM ${SCHEMA}.rankings_latest ORDER BY account_id, project_id, keyword_id`,
-      )
-    ).rows;
-  const kept = await all();
-  const q = new Sql(
-    'postgres',
-    columnsOf(
-      (await client.query(POSTGRES_COLUMNS.replace(/current_schema\(\)/g, `'${SCHEMA}'`))).rows as Array<
-        Record<string, unknown>
-      >,
-    ),
   );
-  const def = keptDefinition(rankingsLatest, q, SCHEMA);
-  await client.query(`BEGIN; SET LOCAL search_path TO ${SCHEMA}`);
-  try {
-    await dropPostgresTriggers(client, SCHEMA, rankingsLatest);
-    await client.query('TRUNCATE rankings_latest');
-    await client.query(def?.fill ?? 'SELECT 1');
-    return { kept, again: await all() };
-  } finally {
-    await client.query('ROLLBACK');
-  }
+  return { kept, again: again };
 }
 
 /** rank_changes' rows read through the kept table and by the view's own statement, for periods of 1, 2, 7 and 28 days. */
@@ -180,6 +162,41 @@ describe('rankings_latest (PostgreSQL, a fleet schema)', () => {
       const moved = await rankChanges(source, { account: 'acme', days: 1 });
       expect(moved.length).toBeGreaterThan(0);
       expect(moved.every((r) => r['account_id'] === 'acme')).toBe(true);
+    } finally {
+      await source.close();
+    }
+  });
+
+  it('a check whose day is no day widens check_date to text: the table is no longer kept, and rank_changes reads rankings_history as the view does', async () => {
+    const schema = 'widened_latest';
+    const store = postgresStore(postgres.url, { schema, extensions: [insightViews] });
+    await store.open();
+    try {
+      await store.commit({ writes: [history([check('k1', '2026-03-01', 5), check('k2', '2026-03-01', 8)])] });
+      await store.commit({ writes: [history([check('k1', 'not a day', 3)])] });
+      await store.commit({ writes: [history([check('k2', '2026-03-04', 2), check('k1', '2026-03-03', 1)])] });
+    } finally {
+      await store.close();
+    }
+    const type = await client.query(
+      "SELECT data_type FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'rankings_history' AND column_name = 'check_date'",
+      [schema],
+    );
+    expect(type.rows).toEqual([{ data_type: 'text' }]);
+    const triggers = await client.query(
+      "SELECT count(*)::int AS n FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND t.tgname LIKE 'rankings_latest%'",
+      [schema],
+    );
+    expect(triggers.rows).toEqual([{ n: 0 }]);
+    const source = await openSource({ postgres: postgres.url, schema });
+    try {
+      expect(await keptIsCurrent(source, rankingsLatest)).toBe(false);
+      // The tool's rows are the view's (which finds no period end for the project: its latest text is no day).
+      const q = new Sql('postgres', source.columns);
+      const view = (
+        await source.query(`SELECT count(*)::int AS n FROM (${bindScope(rankChangesSelect(q, [28]), {}).sql}) v`)
+      ).rows;
+      expect((await rankChanges(source, { days: 28 })).length).toBe(view[0]?.['n']);
     } finally {
       await source.close();
     }
