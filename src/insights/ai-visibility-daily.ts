@@ -48,10 +48,14 @@ export const aiVisibilityDaily: KeptTable = {
     const table = `CREATE TABLE IF NOT EXISTS ${pg ? `${SCHEMA}.` : ''}${DAILY} (account_id text NOT NULL, project_id text NOT NULL, model text NOT NULL, day ${pg ? 'date' : 'text'} NOT NULL,
   responses ${int} NOT NULL, visible ${int} NOT NULL, position_sum ${pg ? 'float8' : 'real'} NOT NULL, positioned ${int} NOT NULL, cited ${int} NOT NULL,
   PRIMARY KEY (account_id, project_id, model, day))`;
-    const fill = `INSERT INTO ${DAILY} (${[...KEY, ...COUNTS].join(', ')}) ${counted(q, 1, { sites: `(${sitesSelect(q)})` })}`;
-    return { table, fill, objects: pg ? postgresTriggers(q) : sqliteTriggers(q) };
+    return { table, fill: countAll(q), objects: pg ? postgresTriggers(q) : sqliteTriggers(q) };
   },
 };
+
+/** Fills the (empty) table: every check of prompts_history counted. */
+function countAll(q: Sql): string {
+  return `INSERT INTO ${DAILY} (${[...KEY, ...COUNTS].join(', ')}) ${counted(q, 1, { sites: `(${sitesSelect(q)})` })}`;
+}
 
 /** The counts of the responses a {@link responsesSelect} keeps, per key, times `sign`. */
 function counted(
@@ -163,8 +167,13 @@ $seo_visibility$`,
       `AFTER UPDATE ON ${on(H)} REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT`,
     ),
     trigger('delete', 'fn', `AFTER DELETE ON ${on(H)} REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT`),
+    // A TRUNCATE runs no delete trigger: without these, the counts of checks gone would stay.
+    fn('truncate_fn', [`DELETE FROM ${DAILY};`]),
+    trigger('truncate', 'truncate_fn', `AFTER TRUNCATE ON ${on(H)} FOR EACH STATEMENT`),
   ];
   if (q.has(P, 'id')) {
+    out.push(fn('site_truncate_fn', [`DELETE FROM ${DAILY};`, `${countAll(q)};`]));
+    out.push(trigger('site_truncate', 'site_truncate_fn', `AFTER TRUNCATE ON ${on(P)} FOR EACH STATEMENT`));
     out.push(
       fn(
         'site_fn',

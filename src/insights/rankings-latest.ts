@@ -68,7 +68,7 @@ function forgetGone(q: Sql, keys: string): string {
       AND NOT EXISTS (SELECT 1 FROM (${historyCheck(q, 'k')}) x)`;
 }
 
-/** One function for the three statement triggers, over their transition tables. */
+/** One function for the statement triggers (over their transition tables), and a TRUNCATE's. */
 function postgresTriggers(q: Sql): KeptObject[] {
   const on = `${SCHEMA}.${H}`;
   const trigger = (name: string, definition: string): KeptObject => ({
@@ -85,7 +85,8 @@ BEGIN
   IF TG_OP = 'INSERT' THEN ${lookAgain(q, 'new_rows', true)};
   ELSIF TG_OP = 'UPDATE' THEN ${lookAgain(q, '(SELECT * FROM old_rows UNION ALL SELECT * FROM new_rows)', false)};
     ${forgetGone(q, `SELECT ${keyOf(q, 'h')} FROM old_rows h EXCEPT SELECT ${keyOf(q, 'h')} FROM new_rows h`)};
-  ELSE ${lookAgain(q, 'old_rows', false)}; ${forgetGone(q, `SELECT DISTINCT ${keyOf(q, 'h')} FROM old_rows h`)};
+  ELSIF TG_OP = 'DELETE' THEN ${lookAgain(q, 'old_rows', false)}; ${forgetGone(q, `SELECT DISTINCT ${keyOf(q, 'h')} FROM old_rows h`)};
+  ELSE DELETE FROM ${LATEST};
   END IF;
   RETURN NULL;
 END
@@ -94,5 +95,7 @@ $seo_visibility$`,
     trigger('insert', `AFTER INSERT ON ${on} REFERENCING NEW TABLE AS new_rows`),
     trigger('update', `AFTER UPDATE ON ${on} REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows`),
     trigger('delete', `AFTER DELETE ON ${on} REFERENCING OLD TABLE AS old_rows`),
+    // A TRUNCATE runs no delete trigger: without this one, the keywords gone would stay.
+    trigger('truncate', `AFTER TRUNCATE ON ${on}`),
   ];
 }

@@ -143,6 +143,43 @@ describe('ai_visibility_daily (PostgreSQL, a fleet schema)', () => {
   });
 });
 
+describe('ai_visibility_daily after a TRUNCATE', () => {
+  it('a TRUNCATE of the checks empties the counts, and one of the projects counts the citations again (none: no site is left)', async () => {
+    const schema = 'truncated_daily';
+    const store = postgresStore(postgres.url, { schema, extensions: [insightViews] });
+    await store.open();
+    try {
+      await store.commit({ writes: siteAndTwoChecks() });
+      const counts = () =>
+        keptAndFilledAgain(
+          client,
+          schema,
+          aiVisibilityDaily,
+          `SELECT responses::int, cited::int FROM ${schema}.ai_visibility_daily ORDER BY day`,
+        );
+      expect((await counts()).kept).toEqual([
+        { responses: 1, cited: 1 },
+        { responses: 1, cited: 0 },
+      ]);
+      await client.query(`TRUNCATE ${schema}.projects_list`);
+      expect(await counts()).toEqual({
+        kept: [
+          { responses: 1, cited: 0 },
+          { responses: 1, cited: 0 },
+        ],
+        again: [
+          { responses: 1, cited: 0 },
+          { responses: 1, cited: 0 },
+        ],
+      });
+      await client.query(`TRUNCATE ${schema}.prompts_history`);
+      expect(await counts()).toEqual({ kept: [], again: [] });
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('ai_visibility_daily made again', () => {
   it('another table made in its place (without its columns) is made again at the next open, and the copy goes on', async () => {
     const schema = 'replaced_daily';

@@ -202,6 +202,26 @@ describe('rankings_latest (PostgreSQL, a fleet schema)', () => {
     }
   });
 
+  it('a TRUNCATE of rankings_history empties the table, and the next checks fill it again', async () => {
+    const schema = 'truncated_latest';
+    const store = postgresStore(postgres.url, { schema, extensions: [insightViews] });
+    await store.open();
+    try {
+      await store.commit({ writes: [history([check('k1', '2026-03-01', 5), check('k2', '2026-03-01', 8)])] });
+      const keywords = async () =>
+        (await client.query(`SELECT keyword_id FROM ${schema}.rankings_latest ORDER BY keyword_id`)).rows.map(
+          (r) => r['keyword_id'],
+        );
+      expect(await keywords()).toEqual(['k1', 'k2']);
+      await client.query(`TRUNCATE ${schema}.rankings_history`);
+      expect(await keywords()).toEqual([]);
+      await store.commit({ writes: [history([check('k3', '2026-03-02', 1)])] });
+      expect(await keywords()).toEqual(['k3']);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('two transactions inserting checks of one keyword leave the later check, whichever commits first', async () => {
     const schema = 'latest_race';
     const store = postgresStore(postgres.url, { schema, extensions: [insightViews] });
