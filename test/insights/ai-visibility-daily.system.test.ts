@@ -1,14 +1,5 @@
-/**
- * The daily AI-visibility counts PostgreSQL keeps by triggers (src/insights/ai-visibility-daily.ts),
- * in a fleet schema of two accounts with the same project id: after every kind of change (an
- * upsert's insert and update, a delete, a new site) they hold exactly what counting
- * prompts_history again gives, and the answers read from them are the checks' answers. A key
- * column widened to text (a value that is no time) drops the triggers first and makes them again
- * after, and the copy goes on.
- */
-import pg from 'pg';
 import { keptAndFilledAgain } from './kept-table-support.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { aiVisibilityDaily } from '../../src/insights/ai-visibility-daily.js';
 import { keptIsCurrent } from '../../src/insights/kept-table.js';
 import { insightViews } from '../../src/insights/create-views.js';
@@ -17,26 +8,15 @@ import { visibilityModelRows } from '../../src/insights/queries.js';
 import type { InsightSource } from '../../src/insights/source.js';
 import { postgresStore } from '../../src/sync/index.js';
 import { check, checks, projects, siteAndTwoChecks } from './ai-visibility-daily-support.js';
-import { type TestPostgres, startPostgres } from '../helpers/postgres-server.js';
+import { usePostgresClient } from '../helpers/postgres-client.js';
 
 const SCHEMA = 'fleet_daily';
-let postgres: TestPostgres;
-let client: pg.Client;
-
-beforeAll(async () => {
-  postgres = await startPostgres();
-  client = new pg.Client({ connectionString: postgres.url });
-  await client.connect();
-}, 60_000);
-afterAll(async () => {
-  await client?.end();
-  await postgres?.stop();
-});
+const pgServer = usePostgresClient();
 
 /** The table as it is, and as counting prompts_history again makes it (in a transaction rolled back). */
 async function keptAndRecounted(): Promise<{ kept: unknown[]; recounted: unknown[] }> {
   const { kept, again } = await keptAndFilledAgain(
-    client,
+    pgServer.client,
     SCHEMA,
     aiVisibilityDaily,
     `SELECT account_id, project_id, model, to_char(day, 'YYYY-MM-DD') AS day, responses::int, visible::int, position_sum, positioned::int, cited::int
@@ -48,8 +28,8 @@ async function keptAndRecounted(): Promise<{ kept: unknown[]; recounted: unknown
 describe('ai_visibility_daily (PostgreSQL, a fleet schema)', () => {
   it('after each change of either account the counts are those of counting the checks again, and the answers those of the checks', async () => {
     const stores = {
-      acme: postgresStore(postgres.url, { schema: SCHEMA, accountId: 'acme', extensions: [insightViews] }),
-      globex: postgresStore(postgres.url, { schema: SCHEMA, accountId: 'globex', extensions: [insightViews] }),
+      acme: postgresStore(pgServer.url, { schema: SCHEMA, accountId: 'acme', extensions: [insightViews] }),
+      globex: postgresStore(pgServer.url, { schema: SCHEMA, accountId: 'globex', extensions: [insightViews] }),
     };
     await stores.acme.open();
     await stores.globex.open();
@@ -89,7 +69,7 @@ describe('ai_visibility_daily (PostgreSQL, a fleet schema)', () => {
           writes: [projects([{ id: 'p1', name: 'Acme', websiteUrl: 'https://elsewhere.example/' }])],
         }),
       () =>
-        client.query(
+        pgServer.client.query(
           `DELETE FROM ${SCHEMA}.prompts_history WHERE account_id = 'acme' AND prompt_id = 'q1' AND model = 'openai/gpt-5' AND checked_at < '2026-03-02'`,
         ),
     ];
@@ -104,7 +84,7 @@ describe('ai_visibility_daily (PostgreSQL, a fleet schema)', () => {
       await stores.acme.close();
       await stores.globex.close();
     }
-    const source = await openSource({ postgres: postgres.url, schema: SCHEMA });
+    const source = await openSource({ postgres: pgServer.url, schema: SCHEMA });
     try {
       expect(await keptIsCurrent(source, aiVisibilityDaily)).toBe(true);
       await expectSameAnswers(source);
@@ -115,7 +95,7 @@ describe('ai_visibility_daily (PostgreSQL, a fleet schema)', () => {
 
   it('a check whose time is no time widens checked_at to text: the triggers are dropped before and made again after, the copy goes on, and the counts stay exact', async () => {
     const schema = 'widened_daily';
-    const store = postgresStore(postgres.url, { schema, extensions: [insightViews] });
+    const store = postgresStore(pgServer.url, { schema, extensions: [insightViews] });
     await store.open();
     try {
       await store.commit({ writes: [checks([check('q1', 'openai/gpt-5', '2026-03-01T10:00:00Z', true, 1)])] });
@@ -124,16 +104,16 @@ describe('ai_visibility_daily (PostgreSQL, a fleet schema)', () => {
     } finally {
       await store.close();
     }
-    const type = await client.query(
+    const type = await pgServer.client.query(
       "SELECT data_type FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'prompts_history' AND column_name = 'checked_at'",
       [schema],
     );
     expect(type.rows).toEqual([{ data_type: 'text' }]);
-    const counts = await client.query(
+    const counts = await pgServer.client.query(
       `SELECT to_char(day, 'YYYY-MM-DD') AS day, responses::int, visible::int FROM ${schema}.ai_visibility_daily`,
     );
     expect(counts.rows).toEqual([{ day: '2026-03-01', responses: 2, visible: 1 }]);
-    const source = await openSource({ postgres: postgres.url, schema });
+    const source = await openSource({ postgres: pgServer.url, schema });
     try {
       expect(await keptIsCurrent(source, aiVisibilityDaily)).toBe(true);
       await expectSameAnswers(source);
@@ -146,13 +126,13 @@ describe('ai_visibility_daily (PostgreSQL, a fleet schema)', () => {
 describe('ai_visibility_daily after a TRUNCATE', () => {
   it('a TRUNCATE of the checks empties the counts, and one of the projects counts the citations again (none: no site is left)', async () => {
     const schema = 'truncated_daily';
-    const store = postgresStore(postgres.url, { schema, extensions: [insightViews] });
+    const store = postgresStore(pgServer.url, { schema, extensions: [insightViews] });
     await store.open();
     try {
       await store.commit({ writes: siteAndTwoChecks() });
       const counts = () =>
         keptAndFilledAgain(
-          client,
+          pgServer.client,
           schema,
           aiVisibilityDaily,
           `SELECT responses::int, cited::int FROM ${schema}.ai_visibility_daily ORDER BY day`,
@@ -161,7 +141,7 @@ describe('ai_visibility_daily after a TRUNCATE', () => {
         { responses: 1, cited: 1 },
         { responses: 1, cited: 0 },
       ]);
-      await client.query(`TRUNCATE ${schema}.projects_list`);
+      await pgServer.client.query(`TRUNCATE ${schema}.projects_list`);
       expect(await counts()).toEqual({
         kept: [
           { responses: 1, cited: 0 },
@@ -172,7 +152,7 @@ describe('ai_visibility_daily after a TRUNCATE', () => {
           { responses: 1, cited: 0 },
         ],
       });
-      await client.query(`TRUNCATE ${schema}.prompts_history`);
+      await pgServer.client.query(`TRUNCATE ${schema}.prompts_history`);
       expect(await counts()).toEqual({ kept: [], again: [] });
     } finally {
       await store.close();
@@ -183,11 +163,11 @@ describe('ai_visibility_daily after a TRUNCATE', () => {
 describe('ai_visibility_daily made again', () => {
   it('another table made in its place (without its columns) is made again at the next open, and the copy goes on', async () => {
     const schema = 'replaced_daily';
-    const store = postgresStore(postgres.url, { schema, extensions: [insightViews] });
+    const store = postgresStore(pgServer.url, { schema, extensions: [insightViews] });
     await store.open();
     await store.commit({ writes: siteAndTwoChecks() });
     await store.close();
-    await client.query(
+    await pgServer.client.query(
       `DROP TABLE ${schema}.ai_visibility_daily; CREATE TABLE ${schema}.ai_visibility_daily (mine text)`,
     );
     await store.open();
@@ -196,7 +176,7 @@ describe('ai_visibility_daily made again', () => {
     } finally {
       await store.close();
     }
-    const counts = await client.query(
+    const counts = await pgServer.client.query(
       `SELECT to_char(day, 'YYYY-MM-DD') AS day, responses::int, visible::int FROM ${schema}.ai_visibility_daily ORDER BY day`,
     );
     expect(counts.rows).toEqual([
@@ -209,7 +189,7 @@ describe('ai_visibility_daily made again', () => {
 describe('ai_visibility_daily and a role that may not read it', () => {
   it('a role that may not read the counts (no privilege on them, or INSERT only) reads the checks, with the same answers', async () => {
     const schema = 'grants_daily';
-    const store = postgresStore(postgres.url, { schema, extensions: [insightViews] });
+    const store = postgresStore(pgServer.url, { schema, extensions: [insightViews] });
     await store.open();
     try {
       await store.commit({ writes: siteAndTwoChecks() });
@@ -221,15 +201,15 @@ describe('ai_visibility_daily and a role that may not read it', () => {
       ['daily_none', ''],
       ['daily_insert', `GRANT INSERT ON ${schema}.ai_visibility_daily TO daily_insert;`],
     ])
-      await client.query(`CREATE ROLE ${role} LOGIN; GRANT USAGE ON SCHEMA ${schema} TO ${role};
+      await pgServer.client.query(`CREATE ROLE ${role} LOGIN; GRANT USAGE ON SCHEMA ${schema} TO ${role};
         GRANT SELECT ON ${schema}.prompts_history, ${schema}.projects_list TO ${role}; ${grant}`);
-    const owner = await openSource({ postgres: postgres.url, schema });
+    const owner = await openSource({ postgres: pgServer.url, schema });
     try {
       expect(await keptIsCurrent(owner, aiVisibilityDaily)).toBe(true);
       const expected = await visibilityModelRows(owner, { days: 28 }, 'v.model');
       expect(expected.length).toBe(1);
       for (const role of ['daily_none', 'daily_insert']) {
-        const url = new URL(postgres.url);
+        const url = new URL(pgServer.url);
         url.username = role;
         const limited = await openSource({ postgres: url.toString(), schema });
         try {

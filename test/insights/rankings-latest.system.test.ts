@@ -8,7 +8,7 @@
  */
 import pg from 'pg';
 import { keptAndFilledAgain } from './kept-table-support.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { insightViews } from '../../src/insights/create-views.js';
 import { Sql, bindScope } from '../../src/insights/dialect.js';
 import { keptIsCurrent } from '../../src/insights/kept-table.js';
@@ -18,21 +18,10 @@ import { rankingsLatest } from '../../src/insights/rankings-latest.js';
 import type { InsightSource } from '../../src/insights/source.js';
 import { rankChangesSelect } from '../../src/insights/views/rank-changes.js';
 import { TABLE_SCHEMAS, type Row, postgresStore } from '../../src/sync/index.js';
-import { type TestPostgres, startPostgres } from '../helpers/postgres-server.js';
+import { usePostgresClient } from '../helpers/postgres-client.js';
 
 const SCHEMA = 'fleet_latest';
-let postgres: TestPostgres;
-let client: pg.Client;
-
-beforeAll(async () => {
-  postgres = await startPostgres();
-  client = new pg.Client({ connectionString: postgres.url });
-  await client.connect();
-}, 60_000);
-afterAll(async () => {
-  await client?.end();
-  await postgres?.stop();
-});
+const pgServer = usePostgresClient();
 
 const history = (rows: Row[]) => ({ table: TABLE_SCHEMAS['rankings.history'], rows });
 const snapshots = (rows: Row[]) => ({ table: TABLE_SCHEMAS['rankings.list'], rows });
@@ -58,7 +47,7 @@ const snapshot = (keyword: string, day: string, desktop: number | null) => ({
 /** The table as it is, and as looking every keyword up again makes it (in a transaction rolled back). */
 async function keptAndLookedUp(): Promise<{ kept: unknown[]; again: unknown[] }> {
   const { kept, again } = await keptAndFilledAgain(
-    client,
+    pgServer.client,
     SCHEMA,
     rankingsLatest,
     `SELECT account_id, project_id, keyword_id, to_char(day, 'YYYY-MM-DD') AS day, keyword, desktop, mobile, ai_mode, maps
@@ -87,7 +76,7 @@ async function expectSameRankChanges(source: InsightSource): Promise<number> {
 /** Until the session `pid` waits for a lock (at most 10 s). */
 async function waitForLock(pid: unknown): Promise<void> {
   for (let i = 0; i < 500; i++) {
-    const { rows } = await client.query('SELECT wait_event_type FROM pg_stat_activity WHERE pid = $1', [pid]);
+    const { rows } = await pgServer.client.query('SELECT wait_event_type FROM pg_stat_activity WHERE pid = $1', [pid]);
     if (rows[0]?.['wait_event_type'] === 'Lock') return;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -97,12 +86,12 @@ async function waitForLock(pid: unknown): Promise<void> {
 describe('rankings_latest (PostgreSQL, a fleet schema)', () => {
   it('after each change of either account it holds each keyword looked up again, and rank_changes reads the same through it', async () => {
     const stores = {
-      acme: postgresStore(postgres.url, { schema: SCHEMA, accountId: 'acme', extensions: [insightViews] }),
-      globex: postgresStore(postgres.url, { schema: SCHEMA, accountId: 'globex', extensions: [insightViews] }),
+      acme: postgresStore(pgServer.url, { schema: SCHEMA, accountId: 'acme', extensions: [insightViews] }),
+      globex: postgresStore(pgServer.url, { schema: SCHEMA, accountId: 'globex', extensions: [insightViews] }),
     };
     await stores.acme.open();
     await stores.globex.open();
-    const sql = (text: string) => () => client.query(text.replace(/\{\{h\}\}/g, `${SCHEMA}.rankings_history`));
+    const sql = (text: string) => () => pgServer.client.query(text.replace(/\{\{h\}\}/g, `${SCHEMA}.rankings_history`));
     const steps = [
       () =>
         stores.acme.commit({
@@ -146,7 +135,8 @@ describe('rankings_latest (PostgreSQL, a fleet schema)', () => {
         expect(kept.length, `after step ${i + 1}`).toBeGreaterThan(0);
         expect(kept, `after step ${i + 1}`).toEqual(again);
       }
-      const keywords = (await client.query(`SELECT account_id, keyword_id FROM ${SCHEMA}.rankings_latest`)).rows;
+      const keywords = (await pgServer.client.query(`SELECT account_id, keyword_id FROM ${SCHEMA}.rankings_latest`))
+        .rows;
       expect(keywords).toHaveLength(4);
       expect(keywords).not.toContainEqual({ account_id: 'acme', keyword_id: 'k3' });
       expect(keywords).not.toContainEqual({ account_id: 'globex', keyword_id: 'k5' });
@@ -154,7 +144,7 @@ describe('rankings_latest (PostgreSQL, a fleet schema)', () => {
       await stores.acme.close();
       await stores.globex.close();
     }
-    const source = await openSource({ postgres: postgres.url, schema: SCHEMA });
+    const source = await openSource({ postgres: pgServer.url, schema: SCHEMA });
     try {
       expect(await keptIsCurrent(source, rankingsLatest)).toBe(true);
       expect(await expectSameRankChanges(source)).toBeGreaterThan(0);
@@ -169,7 +159,7 @@ describe('rankings_latest (PostgreSQL, a fleet schema)', () => {
 
   it('a check whose day is no day widens check_date to text: the table is no longer kept, and rank_changes reads rankings_history as the view does', async () => {
     const schema = 'widened_latest';
-    const store = postgresStore(postgres.url, { schema, extensions: [insightViews] });
+    const store = postgresStore(pgServer.url, { schema, extensions: [insightViews] });
     await store.open();
     try {
       await store.commit({ writes: [history([check('k1', '2026-03-01', 5), check('k2', '2026-03-01', 8)])] });
@@ -178,17 +168,17 @@ describe('rankings_latest (PostgreSQL, a fleet schema)', () => {
     } finally {
       await store.close();
     }
-    const type = await client.query(
+    const type = await pgServer.client.query(
       "SELECT data_type FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'rankings_history' AND column_name = 'check_date'",
       [schema],
     );
     expect(type.rows).toEqual([{ data_type: 'text' }]);
-    const triggers = await client.query(
+    const triggers = await pgServer.client.query(
       "SELECT count(*)::int AS n FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND t.tgname LIKE 'rankings_latest%'",
       [schema],
     );
     expect(triggers.rows).toEqual([{ n: 0 }]);
-    const source = await openSource({ postgres: postgres.url, schema });
+    const source = await openSource({ postgres: pgServer.url, schema });
     try {
       expect(await keptIsCurrent(source, rankingsLatest)).toBe(false);
       // The tool's rows are the view's (which finds no period end for the project: its latest text is no day).
@@ -204,16 +194,16 @@ describe('rankings_latest (PostgreSQL, a fleet schema)', () => {
 
   it('a TRUNCATE of rankings_history empties the table, and the next checks fill it again', async () => {
     const schema = 'truncated_latest';
-    const store = postgresStore(postgres.url, { schema, extensions: [insightViews] });
+    const store = postgresStore(pgServer.url, { schema, extensions: [insightViews] });
     await store.open();
     try {
       await store.commit({ writes: [history([check('k1', '2026-03-01', 5), check('k2', '2026-03-01', 8)])] });
       const keywords = async () =>
-        (await client.query(`SELECT keyword_id FROM ${schema}.rankings_latest ORDER BY keyword_id`)).rows.map(
+        (await pgServer.client.query(`SELECT keyword_id FROM ${schema}.rankings_latest ORDER BY keyword_id`)).rows.map(
           (r) => r['keyword_id'],
         );
       expect(await keywords()).toEqual(['k1', 'k2']);
-      await client.query(`TRUNCATE ${schema}.rankings_history`);
+      await pgServer.client.query(`TRUNCATE ${schema}.rankings_history`);
       expect(await keywords()).toEqual([]);
       await store.commit({ writes: [history([check('k3', '2026-03-02', 1)])] });
       expect(await keywords()).toEqual(['k3']);
@@ -224,7 +214,7 @@ describe('rankings_latest (PostgreSQL, a fleet schema)', () => {
 
   it('two transactions inserting checks of one keyword leave the later check, whichever commits first', async () => {
     const schema = 'latest_race';
-    const store = postgresStore(postgres.url, { schema, extensions: [insightViews] });
+    const store = postgresStore(pgServer.url, { schema, extensions: [insightViews] });
     await store.open();
     try {
       await store.commit({ writes: [history([check('k1', '2026-03-01', 9)])] });
@@ -232,8 +222,8 @@ describe('rankings_latest (PostgreSQL, a fleet schema)', () => {
         ['2026-03-03', '2026-03-02'],
         ['2026-03-04', '2026-03-05'],
       ] as const) {
-        const a = new pg.Client({ connectionString: postgres.url });
-        const b = new pg.Client({ connectionString: postgres.url });
+        const a = new pg.Client({ connectionString: pgServer.url });
+        const b = new pg.Client({ connectionString: pgServer.url });
         await a.connect();
         await b.connect();
         try {
@@ -253,8 +243,9 @@ describe('rankings_latest (PostgreSQL, a fleet schema)', () => {
           await a.end();
           await b.end();
         }
-        const latest = (await client.query(`SELECT to_char(day, 'YYYY-MM-DD') AS day FROM ${schema}.rankings_latest`))
-          .rows;
+        const latest = (
+          await pgServer.client.query(`SELECT to_char(day, 'YYYY-MM-DD') AS day FROM ${schema}.rankings_latest`)
+        ).rows;
         expect(latest).toEqual([{ day: [first, second].sort()[1] }]);
       }
     } finally {
