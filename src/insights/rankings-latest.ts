@@ -68,6 +68,17 @@ function forgetGone(q: Sql, keys: string): string {
       AND NOT EXISTS (SELECT 1 FROM (${historyCheck(q, 'k')}) x)`;
 }
 
+/**
+ * Locks the table's rows of the keywords `rows` holds, in key order (two statements never lock
+ * them in opposite orders), before they are looked up again: a transaction that changed one of
+ * them commits first, and the look-up, a statement of its own, then sees its change. Without it, a
+ * check deleted by another transaction was written back as the latest once that one committed.
+ */
+function lockKeywords(q: Sql, rows: string): string {
+  return `PERFORM 1 FROM ${LATEST} l WHERE (l.account_id, l.project_id, l.keyword_id) IN (SELECT ${keyOf(q, 'h')} FROM ${rows} h)
+    ORDER BY l.account_id, l.project_id, l.keyword_id FOR UPDATE OF l`;
+}
+
 /** One function for the statement triggers (over their transition tables), and a TRUNCATE's. */
 function postgresTriggers(q: Sql): KeptObject[] {
   const on = `${SCHEMA}.${H}`;
@@ -82,10 +93,12 @@ function postgresTriggers(q: Sql): KeptObject[] {
       trigger: false,
       sql: `CREATE FUNCTION ${SCHEMA}.{{fn}}() RETURNS trigger LANGUAGE plpgsql SET search_path = ${SCHEMA} AS $seo_visibility$
 BEGIN
-  IF TG_OP = 'INSERT' THEN ${lookAgain(q, 'new_rows', true)};
-  ELSIF TG_OP = 'UPDATE' THEN ${lookAgain(q, '(SELECT * FROM old_rows UNION ALL SELECT * FROM new_rows)', false)};
+  IF TG_OP = 'INSERT' THEN ${lockKeywords(q, 'new_rows')}; ${lookAgain(q, 'new_rows', true)};
+  ELSIF TG_OP = 'UPDATE' THEN ${lockKeywords(q, `(SELECT * FROM old_rows UNION ALL SELECT * FROM new_rows)`)};
+    ${lookAgain(q, '(SELECT * FROM old_rows UNION ALL SELECT * FROM new_rows)', false)};
     ${forgetGone(q, `SELECT ${keyOf(q, 'h')} FROM old_rows h EXCEPT SELECT ${keyOf(q, 'h')} FROM new_rows h`)};
-  ELSIF TG_OP = 'DELETE' THEN ${lookAgain(q, 'old_rows', false)}; ${forgetGone(q, `SELECT DISTINCT ${keyOf(q, 'h')} FROM old_rows h`)};
+  ELSIF TG_OP = 'DELETE' THEN ${lockKeywords(q, 'old_rows')}; ${lookAgain(q, 'old_rows', false)};
+    ${forgetGone(q, `SELECT DISTINCT ${keyOf(q, 'h')} FROM old_rows h`)};
   ELSE DELETE FROM ${LATEST};
   END IF;
   RETURN NULL;

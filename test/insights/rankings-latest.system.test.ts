@@ -212,6 +212,44 @@ describe('rankings_latest (PostgreSQL, a fleet schema)', () => {
     }
   });
 
+  it('a transaction inserting an earlier check while another deletes the latest one leaves the check that is left, not the deleted one', async () => {
+    const schema = 'latest_delete_race';
+    const store = postgresStore(pgServer.url, { schema, extensions: [insightViews] });
+    await store.open();
+    try {
+      await store.commit({
+        writes: [history([check('k1', '2026-03-08', 8), check('k1', '2026-03-09', 9), check('k1', '2026-03-10', 10)])],
+      });
+      const a = new pg.Client({ connectionString: pgServer.url });
+      const b = new pg.Client({ connectionString: pgServer.url });
+      await a.connect();
+      await b.connect();
+      try {
+        await a.query('BEGIN');
+        await b.query('BEGIN');
+        await a.query(`DELETE FROM ${schema}.rankings_history WHERE keyword_id = 'k1' AND check_date = '2026-03-10'`);
+        const pid = (await b.query('SELECT pg_backend_pid() AS pid')).rows[0]?.['pid'];
+        // b's trigger waits on the table's row a's trigger wrote until a commits.
+        const waiting = b.query(
+          `INSERT INTO ${schema}.rankings_history (project_id, keyword_id, check_date, keyword, desktop_position) VALUES ('p1', 'k1', '2026-03-07', 'k1', 7)`,
+        );
+        await waitForLock(pid);
+        await a.query('COMMIT');
+        await waiting;
+        await b.query('COMMIT');
+      } finally {
+        await a.end();
+        await b.end();
+      }
+      const latest = await pgServer.client.query(
+        `SELECT to_char(day, 'YYYY-MM-DD') AS day, desktop FROM ${schema}.rankings_latest`,
+      );
+      expect(latest.rows).toEqual([{ day: '2026-03-09', desktop: 9 }]);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('two transactions inserting checks of one keyword leave the later check, whichever commits first', async () => {
     const schema = 'latest_race';
     const store = postgresStore(pgServer.url, { schema, extensions: [insightViews] });
