@@ -233,7 +233,9 @@ export async function backlinkChanges(
       limits,
     });
   // As for the trend below: the first `limit` rows are all of the latest day when it holds that many.
-  const recentDomains = filter.limit === undefined ? undefined : await domainRows(true);
+  // One project's day rarely does (a trend row a day), and its whole period is cheap: read at once.
+  const latestFirst = filter.limit !== undefined && filter.project === undefined;
+  const recentDomains = latestFirst ? await domainRows(true) : undefined;
   const domains =
     recentDomains && recentDomains.length >= Math.trunc(filter.limit ?? 0) ? recentDomains : await domainRows(false);
   const q = scopedSql(source, filter);
@@ -249,7 +251,7 @@ export async function backlinkChanges(
   // The first `limit` rows by day (latest first) are all of the latest day when it holds that many:
   // then the period's other days are not read, summed and sorted. The order is total, so both reads
   // agree row for row.
-  const recent = filter.limit === undefined ? undefined : await trendRows(true);
+  const recent = latestFirst ? await trendRows(true) : undefined;
   const rows =
     recent && (recent.rows.length >= Math.trunc(filter.limit ?? 0) || recent.truncated)
       ? recent.rows

@@ -79,21 +79,22 @@ const byDayDesc = (a: ResultRow, b: ResultRow) => {
 export async function expectEveryLimitAgrees(source: InsightSource, account?: string): Promise<number> {
   let checked = 0;
   for (const days of [1, 3, 28])
-    for (const change of [undefined, 'gained', 'lost'] as const) {
-      const filter = { days, change, account };
-      const all = await backlinkChanges(source, filter);
-      const latestFirst = [...all.trend].sort(byDayDesc);
-      for (let limit = 1; limit <= Math.max(all.domains.length, all.trend.length) + 1; limit++) {
-        const cut = await backlinkChanges(source, { ...filter, limit });
-        const where = `days ${days}, change ${change}, limit ${limit}`;
-        expect(cut.domains, where).toEqual(all.domains.slice(0, limit));
-        expect(cut.trend, where).toEqual(
-          latestFirst
-            .slice(0, limit)
-            .sort((a, b) => (trendKey(a) < trendKey(b) ? -1 : trendKey(a) > trendKey(b) ? 1 : 0)),
-        );
-        checked++;
+    for (const change of [undefined, 'gained', 'lost'] as const)
+      for (const project of [undefined, 'B']) {
+        const filter = { days, change, account, project };
+        const all = await backlinkChanges(source, filter);
+        const latestFirst = [...all.trend].sort(byDayDesc);
+        for (let limit = 1; limit <= Math.max(all.domains.length, all.trend.length) + 1; limit++) {
+          const cut = await backlinkChanges(source, { ...filter, limit });
+          const where = `days ${days}, change ${change}, limit ${limit}`;
+          expect(cut.domains, where).toEqual(all.domains.slice(0, limit));
+          expect(cut.trend, where).toEqual(
+            latestFirst
+              .slice(0, limit)
+              .sort((a, b) => (trendKey(a) < trendKey(b) ? -1 : trendKey(a) > trendKey(b) ? 1 : 0)),
+          );
+          checked++;
+        }
       }
-    }
   return checked;
 }
