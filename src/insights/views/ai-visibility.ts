@@ -62,7 +62,8 @@ export function sitesSelect(q: Sql, where?: string): string {
 
 /**
  * The prompts_history columns {@link responsesSelect} reads: a change of any other (the prompt's
- * text, `_synced_at`) changes no figure of a response. Keep it in step with that SELECT.
+ * text, `_synced_at`) changes no figure of a response (test/insights/views/ai-visibility.test.ts checks it
+ * against that SELECT).
  * @internal
  */
 export const RESPONSE_COLUMNS = [
