@@ -22,8 +22,6 @@ import type { CommandIO } from './store-options.js';
 import { terminalJson, terminalText } from './terminal-text.js';
 import { ENV } from '../internal/env-names.js';
 
-// The secret never travels on the command line (argv is visible to every user of the machine).
-
 function eventNames(value: string): KnownWebhookEventName[] {
   const names = value
     .split(',')
@@ -149,7 +147,10 @@ function usage(io: CommandIO, message: string): number {
   return EXIT.usage;
 }
 
-/** The receiver's secret from its variable, or undefined after saying how to set it (a usage error). */
+/**
+ * The receiver's secret from its variable, or undefined after saying how to set it (a usage error).
+ * It never travels on the command line: argv is visible to every user of the machine.
+ */
 function receiverSecret(io: CommandIO): string | undefined {
   const secret = process.env[ENV.webhookSecret];
   if (!secret)

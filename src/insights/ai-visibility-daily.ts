@@ -8,13 +8,11 @@
  * one pass over the table's key at agency scale (docs/benchmarks.md); this table holds the groups
  * already, a few rows per project and day.
  *
- * Triggers keep it: each insert, update or delete of a check adds or takes away its counts in the
- * same transaction as the change, whoever writes (the sync, a user's own load), so it is never behind
- * a committed row, and a run killed mid-page leaves both as they were. A project's new `websiteUrl`
- * counts its citations again. Each trigger's name carries a fingerprint of the definitions that made
- * it (the columns the store has decide them): a reader uses the table only when the triggers of its
- * own definitions are in place, and reads prompts_history otherwise. The counts come from the SQL
- * the views use (`responsesSelect`), so they are the views' numbers.
+ * Triggers keep it (kept-table.ts says how it is made, checked and dropped): each insert, update
+ * or delete of a check adds or takes away its counts in the same transaction as the change, whoever
+ * writes (the sync, a user's own load); a project's new `websiteUrl` counts its citations again, and
+ * in PostgreSQL a TRUNCATE empties or counts again. The counts come from the SQL the views use
+ * (`responsesSelect`), so they are the views' numbers.
  */
 import { type KeptObject, type KeptTable, SCHEMA } from './kept-table.js';
 import type { Sql } from './dialect.js';
@@ -37,7 +35,13 @@ const P = 'projects_list';
  */
 export const aiVisibilityDaily: KeptTable = {
   name: DAILY,
-  columns: [...KEY, ...COUNTS],
+  columns: Object.fromEntries([
+    ...KEY.map((c) => [c, c === 'day' ? 'date' : 'text'] as const),
+    ...COUNTS.map((c) => [c, 'number'] as const),
+  ]),
+  key: KEY,
+  holds:
+    "prompts_history's AI answers counted per account (empty in a store of one account), project, model and UTC day, kept by triggers in the same transaction as each check: answers, those with the brand visible, the sum and count of its positions, those citing the project's site. Per-day visibility without reading every check: 100.0 * visible / responses",
   what: 'The daily AI-visibility counts',
   without: 'the AI-visibility answers read prompts_history',
   follows: (q) => (q.has(P, 'id') ? [H, P] : [H]),

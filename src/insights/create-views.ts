@@ -1,7 +1,6 @@
 import { fnv1a32 } from '../sync/stores/sql/column-names.js';
-import { aiVisibilityDaily } from './ai-visibility-daily.js';
-import { type KeptTable, dropPostgresTriggers, dropSqliteTriggers, keepPostgres, keepSqlite } from './kept-table.js';
-import { rankingsLatest } from './rankings-latest.js';
+import { dropPostgresTriggers, dropSqliteTriggers, keepPostgres, keepSqlite } from './kept-table.js';
+import { KEPT_TABLES } from './kept-tables.js';
 import type { SqliteConnection, StoreExtension } from '../sync/stores/store-extension.js';
 import { quote, Sql, sqlLiteral } from './dialect.js';
 import { SQLITE_COLUMNS, columnsOf } from './schema-objects.js';
@@ -54,12 +53,6 @@ export function createInsightViews(db: SqliteConnection): void {
     throw error;
   }
 }
-
-/**
- * The tables the database keeps beside the copy's (kept-table.ts), by their triggers: the daily
- * AI-visibility counts and each keyword's latest ranking check.
- */
-const KEPT_TABLES: readonly KeptTable[] = [aiVisibilityDaily, rankingsLatest];
 
 /**
  * Each kept table, in a savepoint of its own: when one cannot be made (a view of yours named

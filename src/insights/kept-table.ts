@@ -33,8 +33,15 @@ export interface KeptObject {
 export interface KeptTable {
   /** The table's name; its triggers' and functions' names start with it. */
   name: string;
-  /** Every column of ours: a table made in its place without them is replaced. */
-  columns: readonly string[];
+  /**
+   * Every column of ours, with its type as the `schema` tool names it: a table made in its place
+   * without them is replaced.
+   */
+  columns: Readonly<Record<string, 'text' | 'date' | 'number'>>;
+  /** Its primary key. */
+  key: readonly string[];
+  /** What it holds, for the `schema` tool of agents (schema-docs.ts). */
+  holds: string;
   /** What it holds, for a warning ("The daily AI-visibility counts"). */
   what: string;
   /** What readers do while it is not current, for a warning. */
@@ -76,10 +83,10 @@ export function keptDefinition(kept: KeptTable, q: Sql, schema = 'public'): Kept
   };
 }
 
-/** Whether a table's columns (names, lower case) include every column of `kept`. @internal */
-export function holdsKeptColumns(kept: KeptTable, columns: Iterable<string>): boolean {
+/** Whether a table's columns (names, lower case) include every column of `kept`. */
+function holdsKeptColumns(kept: KeptTable, columns: Iterable<string>): boolean {
   const have = new Set(columns);
-  return kept.columns.every((c) => have.has(c));
+  return Object.keys(kept.columns).every((c) => have.has(c));
 }
 
 /** Trigger (and function) names that belong to `kept` (any definition's), as a LIKE pattern. */

@@ -1,6 +1,6 @@
 import { addDays } from '../sync/datasets/rows.js';
 import { Sql, bindScope } from './dialect.js';
-import type { InsightSource, QueryLimits, ResultRow } from './source.js';
+import type { InsightSource, QueryLimits, QueryResult, ResultRow } from './source.js';
 import { insightView } from './views.js';
 import {
   aiVisibilityModelsSelect,
@@ -48,6 +48,16 @@ export async function viewRows(
     select?: (q: Sql, periods: number[]) => string;
   },
 ): Promise<ResultRow[]> {
+  return (await viewResult(source, name, filter, options)).rows;
+}
+
+/** {@link viewRows} with whether a cap cut them. */
+function viewResult(
+  source: InsightSource,
+  name: string,
+  filter: InsightFilter & { model?: string | undefined },
+  options: Parameters<typeof viewRows>[3],
+): Promise<QueryResult> {
   const view = insightView(name);
   if (!view) throw new Error(`viewRows: no view ${name}`);
   // The project and account are filtered inside the view's SELECT, where each table is read (by
@@ -58,7 +68,25 @@ export async function viewRows(
   const limit = filter.limit === undefined ? '' : `LIMIT ${Math.trunc(filter.limit)}`;
   const scoped = bindScope((options.select ?? view.select)(sql, [filter.days ?? DEFAULT_DAYS]), filter);
   const text = `SELECT v.* FROM (${scoped.sql}) v ${where} ORDER BY ${options.orderBy} ${limit}`;
-  return (await source.query(text, [...scoped.params, ...conditions.map(([, p]) => p)], options.limits)).rows;
+  return source.query(text, [...scoped.params, ...conditions.map(([, p]) => p)], options.limits);
+}
+
+/**
+ * The rows of a read ordered latest day first, cut to `limit`: those of `latest` (a read of the
+ * latest day alone) when that day holds `limit` of them or a cap cut them, else those of `whole`.
+ * The first `limit` rows are then all of that day, and the order is total, so both reads agree row
+ * for row; the earlier days are not read, summed or sorted. No limit, or no `latest`: `whole` only.
+ */
+async function latestDayFirst(
+  limit: number | undefined,
+  latest: (() => Promise<QueryResult>) | undefined,
+  whole: () => Promise<QueryResult>,
+): Promise<ResultRow[]> {
+  if (limit !== undefined && latest) {
+    const recent = await latest();
+    if (recent.rows.length >= Math.trunc(limit) || recent.truncated) return recent.rows;
+  }
+  return (await whole()).rows;
 }
 
 /** The dialect, scoped to the filter's project and account (and AI model) (bind the SELECT with {@link bindScope}). @internal */
@@ -124,13 +152,12 @@ export async function aiVisibility(
   const from = models.map((m) => String(m['start_date'])).sort()[0];
   if (!from) return { models, daily: [] };
   const latest = models.map((m) => String(m['end_date'])).sort()[models.length - 1] as string;
-  if (filter.limit !== undefined && latest > from) {
-    // The first `limit` rows by day (latest first) are all on the latest day when it holds that
-    // many: then no earlier day is read. The order is total, so both reads agree row for row.
-    const recent = await visibilityDailyRows(source, filter, latest, limits);
-    if (recent.rows.length >= Math.trunc(filter.limit) || recent.truncated) return { models, daily: recent.rows };
-  }
-  return { models, daily: (await visibilityDailyRows(source, filter, from, limits)).rows };
+  const daily = await latestDayFirst(
+    filter.limit,
+    latest > from ? () => visibilityDailyRows(source, filter, latest, limits) : undefined,
+    () => visibilityDailyRows(source, filter, from, limits),
+  );
+  return { models, daily };
 }
 
 /** The daily rows' order: the latest day first, then a total order, so a `limit` cuts the same rows however they were read. */
@@ -223,8 +250,11 @@ export async function backlinkChanges(
   filter: InsightFilter & { change?: 'gained' | 'lost' | undefined },
   limits?: QueryLimits,
 ) {
-  const domainRows = (latestDayOnly: boolean) =>
-    viewRows(source, 'backlink_changes', filter, {
+  // One project's latest day rarely holds a limit's rows (a trend row a day), and its whole period
+  // is cheap: read at once.
+  const latestFirst = filter.project === undefined;
+  const domainRows = (latestDayOnly: boolean) => () =>
+    viewResult(source, 'backlink_changes', filter, {
       select: (q, periods) => backlinkChangesSelect(q, periods, latestDayOnly),
       where: when('v.change = ?', filter.change),
       // A total order: with a limit, which of the rows tied on day and domain (one domain in many
@@ -232,30 +262,18 @@ export async function backlinkChanges(
       orderBy: 'v.changed_on DESC, v.domain, v.account_id, v.project_id, v.change',
       limits,
     });
-  // As for the trend below: the first `limit` rows are all of the latest day when it holds that many.
-  // One project's day rarely does (a trend row a day), and its whole period is cheap: read at once.
-  const latestFirst = filter.limit !== undefined && filter.project === undefined;
-  const recentDomains = latestFirst ? await domainRows(true) : undefined;
-  const domains =
-    recentDomains && recentDomains.length >= Math.trunc(filter.limit ?? 0) ? recentDomains : await domainRows(false);
+  const domains = await latestDayFirst(filter.limit, latestFirst ? domainRows(true) : undefined, domainRows(false));
   const q = scopedSql(source, filter);
   const days = Math.trunc(filter.days ?? DEFAULT_DAYS);
   const order =
     filter.limit === undefined
       ? 'v.account_id, v.project_id, v.day'
       : `v.day DESC, v.account_id, v.project_id LIMIT ${Math.trunc(filter.limit)}`;
-  const trendRows = (latestDayOnly: boolean) => {
+  const trendRows = (latestDayOnly: boolean) => () => {
     const scoped = bindScope(backlinkTrendSelect(q, days, latestDayOnly), filter);
     return source.query(`SELECT v.* FROM (${scoped.sql}) v ORDER BY ${order}`, scoped.params, limits);
   };
-  // The first `limit` rows by day (latest first) are all of the latest day when it holds that many:
-  // then the period's other days are not read, summed and sorted. The order is total, so both reads
-  // agree row for row.
-  const recent = latestFirst ? await trendRows(true) : undefined;
-  const rows =
-    recent && (recent.rows.length >= Math.trunc(filter.limit ?? 0) || recent.truncated)
-      ? recent.rows
-      : (await trendRows(false)).rows;
+  const rows = await latestDayFirst(filter.limit, latestFirst ? trendRows(true) : undefined, trendRows(false));
   // Per account and project: one project id in two accounts of a fleet warehouse is two projects.
   const sortKey = (row: ResultRow) => `${row['account_id'] ?? ''}\u0000${row['project_id']}\u0000${row['day']}`;
   const trend =

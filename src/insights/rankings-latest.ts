@@ -15,7 +15,7 @@
  */
 import type { Sql } from './dialect.js';
 import { type KeptObject, type KeptTable, SCHEMA } from './kept-table.js';
-import { LATEST, LATEST_COLUMNS, historyCheck } from './views/rank-changes.js';
+import { LATEST, LATEST_CHECK, LATEST_COLUMNS, LATEST_KEY, historyCheck } from './views/rank-changes.js';
 import { DEVICES } from './views/view.js';
 
 const H = 'rankings_history';
@@ -23,7 +23,14 @@ const H = 'rankings_history';
 /** The table, for the kept-table machinery: in a PostgreSQL store with rankings_history only. @internal */
 export const rankingsLatest: KeptTable = {
   name: LATEST,
-  columns: LATEST_COLUMNS,
+  columns: Object.fromEntries(
+    LATEST_COLUMNS.map(
+      (c) => [c, c === 'day' ? 'date' : (DEVICES as readonly string[]).includes(c) ? 'number' : 'text'] as const,
+    ),
+  ),
+  key: LATEST_KEY,
+  holds:
+    "Each keyword's latest rankings_history check, per account (empty in a store of one account), project and keyword, kept by triggers in the same transaction as each check (PostgreSQL): its day, keyword text and positions (null when not ranking)",
   what: "The keywords' latest ranking checks",
   without: 'rank_changes reads rankings_history',
   follows: () => [H],
@@ -52,13 +59,12 @@ function keyOf(q: Sql, alias: string): string {
  * later day (rows were only added).
  */
 function lookAgain(q: Sql, rows: string, onlyLater: boolean): string {
-  const checkColumns = LATEST_COLUMNS.slice(3);
-  const set = checkColumns.map((c) => `${c} = excluded.${c}`).join(', ');
-  const differs = `(${checkColumns.map((c) => `l.${c}`).join(', ')}) IS DISTINCT FROM (${checkColumns.map((c) => `excluded.${c}`).join(', ')})`;
+  const set = LATEST_CHECK.map((c) => `${c} = excluded.${c}`).join(', ');
+  const differs = `(${LATEST_CHECK.map((c) => `l.${c}`).join(', ')}) IS DISTINCT FROM (${LATEST_CHECK.map((c) => `excluded.${c}`).join(', ')})`;
   return `INSERT INTO ${LATEST} AS l (${LATEST_COLUMNS.join(', ')})
     SELECT k.account_id, k.project_id, k.keyword_id, x.* FROM (SELECT DISTINCT ${keyOf(q, 'h')} FROM ${rows} h) k
     CROSS JOIN LATERAL (${historyCheck(q, 'k')}) x
-    ON CONFLICT (account_id, project_id, keyword_id) DO UPDATE SET ${set} WHERE ${differs}${onlyLater ? ' AND (excluded.day >= l.day OR l.day IS NULL)' : ''}`;
+    ON CONFLICT (${LATEST_KEY.join(', ')}) DO UPDATE SET ${set} WHERE ${differs}${onlyLater ? ' AND (excluded.day >= l.day OR l.day IS NULL)' : ''}`;
 }
 
 /** Drops the rows of the keywords `keys` (a SELECT of keys) names that have no check left. */
@@ -82,6 +88,8 @@ function lockKeywords(q: Sql, rows: string): string {
 /** One function for the statement triggers (over their transition tables), and a TRUNCATE's. */
 function postgresTriggers(q: Sql): KeptObject[] {
   const on = `${SCHEMA}.${H}`;
+  // An update's keywords: those its rows had and those they have.
+  const updated = '(SELECT * FROM old_rows UNION ALL SELECT * FROM new_rows)';
   const trigger = (name: string, definition: string): KeptObject => ({
     name,
     trigger: true,
@@ -94,8 +102,8 @@ function postgresTriggers(q: Sql): KeptObject[] {
       sql: `CREATE FUNCTION ${SCHEMA}.{{fn}}() RETURNS trigger LANGUAGE plpgsql SET search_path = ${SCHEMA} AS $seo_visibility$
 BEGIN
   IF TG_OP = 'INSERT' THEN ${lockKeywords(q, 'new_rows')}; ${lookAgain(q, 'new_rows', true)};
-  ELSIF TG_OP = 'UPDATE' THEN ${lockKeywords(q, `(SELECT * FROM old_rows UNION ALL SELECT * FROM new_rows)`)};
-    ${lookAgain(q, '(SELECT * FROM old_rows UNION ALL SELECT * FROM new_rows)', false)};
+  ELSIF TG_OP = 'UPDATE' THEN ${lockKeywords(q, updated)};
+    ${lookAgain(q, updated, false)};
     ${forgetGone(q, `SELECT ${keyOf(q, 'h')} FROM old_rows h EXCEPT SELECT ${keyOf(q, 'h')} FROM new_rows h`)};
   ELSIF TG_OP = 'DELETE' THEN ${lockKeywords(q, 'old_rows')}; ${lookAgain(q, 'old_rows', false)};
     ${forgetGone(q, `SELECT DISTINCT ${keyOf(q, 'h')} FROM old_rows h`)};

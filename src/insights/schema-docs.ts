@@ -2,9 +2,7 @@ import { TABLE_SCHEMAS } from '../sync/datasets/datasets.js';
 import type { DialectName } from './dialect.js';
 import type { InsightSource } from './source.js';
 import { INSIGHT_VIEWS } from './views.js';
-import { DAILY, DAILY_COUNTS, DAILY_KEY } from './views/ai-visibility.js';
-import { LATEST, LATEST_COLUMNS } from './views/rank-changes.js';
-import { DEVICES } from './views/view.js';
+import { KEPT_TABLES } from './kept-tables.js';
 
 /** Columns every table (or several) share, and what they hold: said once, not per table. */
 const SHARED: Readonly<Record<string, string>> = {
@@ -58,26 +56,15 @@ export function describeSchema(source: InsightSource) {
       return { name: t.table, holds: `${t.dataset} rows (${REFRESH[t.refresh]})`, key: t.primaryKey, columns };
     })
     .filter((t) => t.columns.length > 0);
-  if (source.columns.has(DAILY))
-    tables.push({
-      name: DAILY,
-      holds:
-        "prompts_history's AI answers counted per account (empty in a store of one account), project, model and UTC day, kept by triggers in the same transaction as each check: answers, those with the brand visible, the sum and count of its positions, those citing the project's site. Per-day visibility without reading every check: 100.0 * visible / responses",
-      key: [...DAILY_KEY],
-      columns: [
-        ...DAILY_KEY.map((c) => `${c} ${c === 'day' ? 'date' : 'text'}`),
-        ...DAILY_COUNTS.map((c) => `${c} number`),
-      ].join(', '),
-    });
-  if (source.columns.has(LATEST))
-    tables.push({
-      name: LATEST,
-      holds:
-        "Each keyword's latest rankings_history check, per account (empty in a store of one account), project and keyword, kept by triggers in the same transaction as each check (PostgreSQL): its day, keyword text and positions (null when not ranking)",
-      key: LATEST_COLUMNS.slice(0, 3),
-      columns: LATEST_COLUMNS.map(
-        (c) => `${c} ${c === 'day' ? 'date' : (DEVICES as readonly string[]).includes(c) ? 'number' : 'text'}`,
-      ).join(', '),
-    });
+  for (const kept of KEPT_TABLES)
+    if (source.columns.has(kept.name))
+      tables.push({
+        name: kept.name,
+        holds: kept.holds,
+        key: [...kept.key],
+        columns: Object.entries(kept.columns)
+          .map(([column, type]) => `${column} ${type}`)
+          .join(', '),
+      });
   return { dialect: source.dialect, how_to: HOW_TO[source.dialect], views, tables, shared_columns: SHARED };
 }

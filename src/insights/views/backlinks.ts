@@ -141,23 +141,19 @@ export function backlinkTrendSelect(q: Sql, days?: number, latestDayOnly = false
   const H = 'backlinks_history';
   const S = 'backlinks_summary';
   const n = (c: string) => q.numCol('h', H, c);
-  // Each project's last day, from the key index; with `latestDayOnly`, only the projects whose last
-  // day is the latest of all (it is in each of their periods), each read from that day by its key.
+  // Each project's last day, from the key index, and the first day of its rows read (by the key):
+  // its period's first; with `latestDayOnly`, only projects whose last day is the latest of all
+  // (it is in each of their periods), from that day.
   const lastDays = `SELECT ${q.account('h', H)} AS account_id, ${q.text('h', H, 'project_id')} AS project_id, ${q.dayOf(`MAX(${q.col('h', H, 'check_date')})`, H, 'check_date')} AS last_day
     FROM ${H} h WHERE ${q.scoped('h', H)} GROUP BY ${q.groupKeys('h', H, ['project_id'])}`;
+  const firstDays = (period: number) =>
+    latestDayOnly
+      ? `SELECT account_id, project_id, last_day AS first_day FROM (SELECT g.*, MAX(g.last_day) OVER () AS latest FROM (${lastDays}) g) g WHERE last_day = latest`
+      : `SELECT account_id, project_id, ${q.nextDay(q.minusDays('last_day', String(Math.trunc(period))))} AS first_day FROM (${lastDays}) g`;
   const from =
     days === undefined
       ? `FROM ${H} h WHERE ${q.scoped('h', H)}`
-      : latestDayOnly
-        ? `FROM (
-    SELECT g.account_id, g.project_id, g.last_day, MAX(g.last_day) OVER () AS latest FROM (${lastDays}) g
-  ) c CROSS JOIN ${H} h
-  WHERE c.last_day = c.latest AND ${sameAccount(q, 'h', H, 'c.account_id')} AND ${q.text('h', H, 'project_id')} = c.project_id AND ${q.scoped('h', H)} AND ${q.dayFrom('h', H, 'check_date', 'c.last_day')}`
-        : `FROM (
-    SELECT ${q.account('h', H)} AS account_id, ${q.text('h', H, 'project_id')} AS project_id,
-      ${q.nextDay(q.minusDays(q.dayOf(`MAX(${q.col('h', H, 'check_date')})`, H, 'check_date'), String(Math.trunc(days))))} AS first_day
-    FROM ${H} h WHERE ${q.scoped('h', H)} GROUP BY ${q.groupKeys('h', H, ['project_id'])}
-  ) c CROSS JOIN ${H} h
+      : `FROM (${firstDays(days)}) c CROSS JOIN ${H} h
   WHERE ${sameAccount(q, 'h', H, 'c.account_id')} AND ${q.text('h', H, 'project_id')} = c.project_id AND ${q.scoped('h', H)} AND ${q.dayFrom('h', H, 'check_date', 'c.first_day')}`;
   return `WITH latest AS (
   SELECT account_id, project_id, total FROM (

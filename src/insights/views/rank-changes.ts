@@ -36,8 +36,12 @@ daily AS (SELECT * FROM sequence WHERE next_day IS NULL OR next_day > day)`;
 
 /** The table of each keyword's latest history check the database keeps (rankings-latest.ts says how). @internal */
 export const LATEST = 'rankings_latest';
-/** Its columns: the keyword's key, then its latest check as {@link historyCheck} reads it. @internal */
-export const LATEST_COLUMNS = ['account_id', 'project_id', 'keyword_id', 'day', 'keyword', ...DEVICES] as const;
+/** Its key: one row per keyword. @internal */
+export const LATEST_KEY = ['account_id', 'project_id', 'keyword_id'] as const;
+/** What each row holds: the keyword's latest check as {@link historyCheck} reads it. @internal */
+export const LATEST_CHECK = ['day', 'keyword', ...DEVICES] as const;
+/** @internal */
+export const LATEST_COLUMNS = [...LATEST_KEY, ...LATEST_CHECK] as const;
 
 /**
  * One history check of keyword `k` (a row with account_id, project_id and keyword_id): its day,
@@ -55,6 +59,11 @@ export function historyCheck(q: Sql, k: string, when?: (alias: string) => string
 function sameKeyword(q: Sql, alias: string, k: string): string {
   const H = 'rankings_history';
   return `${q.account(alias, H)} = ${k}.account_id AND ${q.text(alias, H, 'project_id')} = ${k}.project_id AND ${q.text(alias, H, 'keyword_id')} = ${k}.keyword_id`;
+}
+
+/** A rankings_history row `alias` is of a day on or before its period's start (`b.start_day`), compared on the key as stored. */
+function onOrBeforeStart(q: Sql, alias: string): string {
+  return q.dayBefore(alias, 'rankings_history', 'check_date', q.nextDay('b.start_day'));
 }
 
 /** rank_changes: keywords' positions at a period's start and end. @internal */
@@ -112,7 +121,16 @@ export function rankChangesSelect(q: Sql, periods: readonly number[], latest: 's
   // check is packed into one text that sorts by (day, history before list on the same day) and
   // carries its positions and keyword, so a MAX picks the check in force: no window, no sort
   // over the checks, whatever the number of projects.
-  const listEnds = `  SELECT ${q.account('l', L)}, ${q.text('l', L, 'project_id')}, MAX(${listDay(q)}) FROM ${L} l WHERE ${q.scoped('l', L)} GROUP BY ${q.groupKeys('l', L, ['project_id'])}`;
+  const head = `WITH ${q.periods(periods)},
+devices(device) AS (VALUES ${DEVICES.map((d) => `('${d}')`).join(', ')}),`;
+  // Each project's period end: the latest day of its history (`historyEnds`, per project) or snapshots.
+  const projectEnds = (historyEnds: string) => `project_ends AS MATERIALIZED (
+  SELECT account_id, project_id, MAX(day) AS end_day FROM (
+    ${historyEnds}
+    UNION ALL
+    SELECT ${q.account('l', L)}, ${q.text('l', L, 'project_id')}, MAX(${listDay(q)}) FROM ${L} l WHERE ${q.scoped('l', L)} GROUP BY ${q.groupKeys('l', L, ['project_id'])}
+  ) x GROUP BY account_id, project_id
+),`;
   const b = `b AS MATERIALIZED (SELECT e.account_id, e.project_id, p.period_days, e.end_day, ${q.minusDays('e.end_day', 'p.period_days')} AS start_day FROM project_ends e CROSS JOIN periods p WHERE e.end_day IS NOT NULL),`;
   const listGrouped = `  SELECT b.account_id, b.project_id, ${q.text('l', L, 'id')}, b.period_days, b.start_day, b.end_day, ${q.maxText(packCheck(q, 'l', L, listDay(q), 0))},
     ${q.maxText(`CASE WHEN ${listDay(q)} <= b.start_day THEN ${packCheck(q, 'l', L, listDay(q), 0)} END`)}, MAX(${q.text('l', L, 'location')})
@@ -133,54 +151,38 @@ FROM r`;
     // at the period's start is sought. History and snapshots meet in one join per keyword and
     // period (the snapshots' side packed as in the scan, a few rows a keyword): a snapshot's check
     // wins only from a later day than history's.
-    const packedKeyword = (text: string) =>
-      `CASE WHEN length(${text}) > ${PACKED_KEYWORD - 1} THEN substr(${text}, ${PACKED_KEYWORD}) END`;
     const listEnd = `(h.end_check_day IS NULL OR ${q.unpackDay('l.end_check')} > h.end_check_day)`;
     const listStart = `(h.start_check_day IS NULL OR ${q.unpackDay('l.start_check')} > h.start_check_day)`;
     const either = (column: string) => `COALESCE(h.${column}, l.${column}) AS ${column}`;
-    return `WITH ${q.periods(periods)},
-devices(device) AS (VALUES ${DEVICES.map((d) => `('${d}')`).join(', ')}),
+    return `${head}
 kept AS (SELECT ${LATEST_COLUMNS.map((c) => `k.${c}`).join(', ')} FROM ${LATEST} k WHERE ${q.scoped('k', LATEST)}),
-project_ends AS MATERIALIZED (
-  SELECT account_id, project_id, MAX(day) AS end_day FROM (
-    SELECT account_id, project_id, MAX(day) AS day FROM kept GROUP BY account_id, project_id
-    UNION ALL
-  ${listEnds}
-  ) x GROUP BY account_id, project_id
-),
+${projectEnds('SELECT account_id, project_id, MAX(day) AS day FROM kept GROUP BY account_id, project_id')}
 ${b}
 history AS (
   SELECT k.account_id, k.project_id, k.keyword_id, b.period_days, b.start_day, b.end_day, k.day AS end_check_day, k.keyword, ${DEVICES.map((d) => `k.${d} AS he_${d}`).join(', ')},
     s.day AS start_check_day, ${DEVICES.map((d) => `s.${d} AS hs_${d}`).join(', ')}
   FROM kept k JOIN b ON b.account_id = k.account_id AND b.project_id = k.project_id
-  LEFT JOIN LATERAL (${historyCheck(q, 'k', (alias) => q.dayBefore(alias, H, 'check_date', q.nextDay('b.start_day')))}) s ON TRUE
+  LEFT JOIN LATERAL (${historyCheck(q, 'k', (alias) => onOrBeforeStart(q, alias))}) s ON TRUE
 ),
 list(account_id, project_id, keyword_id, period_days, start_day, end_day, end_check, start_check, location) AS (
 ${listGrouped}
 ),
 positions AS MATERIALIZED (
   SELECT ${['account_id', 'project_id', 'keyword_id'].map(either).join(', ')},
-    CASE WHEN ${listEnd} THEN ${packedKeyword('l.end_check')} ELSE h.keyword END AS keyword, l.location, ${['period_days', 'start_day', 'end_day'].map(either).join(', ')},
-    ${DEVICES.map((d, i) => `CASE WHEN ${listStart} THEN ${q.undigits7('l.start_check', PACKED_POSITIONS + 7 * i)} ELSE h.hs_${d} END AS s_${d}`).join(', ')},
-    ${DEVICES.map((d, i) => `CASE WHEN ${listEnd} THEN (CASE WHEN ${q.unpackDay('l.end_check')} > l.start_day THEN ${q.undigits7('l.end_check', PACKED_POSITIONS + 7 * i)} END) WHEN h.end_check_day > h.start_day THEN h.he_${d} END AS e_${d}`).join(', ')}
+    CASE WHEN ${listEnd} THEN ${unpackKeyword('l.end_check')} ELSE h.keyword END AS keyword, l.location, ${['period_days', 'start_day', 'end_day'].map(either).join(', ')},
+    ${DEVICES.map((d, i) => `CASE WHEN ${listStart} THEN ${unpackPosition(q, 'l.start_check', i)} ELSE h.hs_${d} END AS s_${d}`).join(', ')},
+    ${DEVICES.map((d, i) => `CASE WHEN ${listEnd} THEN (CASE WHEN ${q.unpackDay('l.end_check')} > l.start_day THEN ${unpackPosition(q, 'l.end_check', i)} END) WHEN h.end_check_day > h.start_day THEN h.he_${d} END AS e_${d}`).join(', ')}
   FROM history h FULL JOIN list l ON l.account_id = h.account_id AND l.project_id = h.project_id AND l.keyword_id = h.keyword_id AND l.period_days = h.period_days
 ),
 ${tail}`;
   }
-  return `WITH ${q.periods(periods)},
-devices(device) AS (VALUES ${DEVICES.map((d) => `('${d}')`).join(', ')}),
+  return `${head}
 history_keys AS (
   SELECT ${q.account('h', H)} AS account_id, ${q.text('h', H, 'project_id')} AS project_id, ${q.text('h', H, 'keyword_id')} AS keyword_id, MAX(${q.col('h', H, 'check_date')}) AS last_check
   FROM ${H} h WHERE ${q.scoped('h', H)}
   GROUP BY ${q.groupKeys('h', H, ['project_id', 'keyword_id'])}
 ),
-project_ends AS MATERIALIZED (
-  SELECT account_id, project_id, MAX(day) AS end_day FROM (
-    SELECT account_id, project_id, ${q.dayOf('MAX(last_check)', H, 'check_date')} AS day FROM history_keys GROUP BY account_id, project_id
-    UNION ALL
-  ${listEnds}
-  ) x GROUP BY account_id, project_id
-),
+${projectEnds(`SELECT account_id, project_id, ${q.dayOf('MAX(last_check)', H, 'check_date')} AS day FROM history_keys GROUP BY account_id, project_id`)}
 ${b}
 candidates AS (
 ${historyCandidates(q)}
@@ -193,9 +195,9 @@ pairs AS (
   FROM candidates GROUP BY account_id, project_id, keyword_id, period_days
 ),
 positions AS MATERIALIZED (
-  SELECT p.account_id, p.project_id, p.keyword_id, CASE WHEN length(p.end_check) > ${PACKED_KEYWORD - 1} THEN substr(p.end_check, ${PACKED_KEYWORD}) END AS keyword, p.location,
-    p.period_days, p.start_day, p.end_day, ${DEVICES.map((d, i) => `${q.undigits7('p.start_check', PACKED_POSITIONS + 7 * i)} AS s_${d}`).join(', ')},
-    ${DEVICES.map((d, i) => `CASE WHEN ${q.unpackDay('p.end_check')} > p.start_day THEN ${q.undigits7('p.end_check', PACKED_POSITIONS + 7 * i)} END AS e_${d}`).join(', ')}
+  SELECT p.account_id, p.project_id, p.keyword_id, ${unpackKeyword('p.end_check')} AS keyword, p.location,
+    p.period_days, p.start_day, p.end_day, ${DEVICES.map((d, i) => `${unpackPosition(q, 'p.start_check', i)} AS s_${d}`).join(', ')},
+    ${DEVICES.map((d, i) => `CASE WHEN ${q.unpackDay('p.end_check')} > p.start_day THEN ${unpackPosition(q, 'p.end_check', i)} END AS e_${d}`).join(', ')}
   FROM pairs p
 ),
 ${tail}`;
@@ -210,7 +212,6 @@ ${tail}`;
  */
 function historyCandidates(q: Sql): string {
   const H = 'rankings_history';
-  const beforeStart = (alias: string) => q.dayBefore(alias, H, 'check_date', q.nextDay('b.start_day'));
   const packed = `${packCheck(q, 'hl', H, q.day('hl', H, 'check_date'), 1)} AS end_check, ${packCheck(q, 'hs', H, q.day('hs', H, 'check_date'), 1)} AS start_check, NULL AS location`;
   const latest = `${sameKeyword(q, 'hl', 'k')} AND ${q.col('hl', H, 'check_date')} = k.last_check`;
   // CROSS JOIN keeps SQLite's join order: each keyword looks its project's periods up (a few rows), then its rows by the key.
@@ -219,13 +220,13 @@ function historyCandidates(q: Sql): string {
   if (q.dialect === 'postgres') {
     return `  SELECT k.account_id, k.project_id, k.keyword_id, b.period_days, b.start_day, b.end_day, ${packed}
   FROM ${keys} CROSS JOIN ${H} hl
-  LEFT JOIN LATERAL (SELECT * FROM ${H} hs WHERE ${sameKeyword(q, 'hs', 'k')} AND ${beforeStart('hs')} ORDER BY ${q.col('hs', H, 'check_date')} DESC LIMIT 1) hs ON TRUE
+  LEFT JOIN LATERAL (SELECT * FROM ${H} hs WHERE ${sameKeyword(q, 'hs', 'k')} AND ${onOrBeforeStart(q, 'hs')} ORDER BY ${q.col('hs', H, 'check_date')} DESC LIMIT 1) hs ON TRUE
   WHERE ${ofProject} AND ${latest}`;
   }
   return `  SELECT k.account_id, k.project_id, k.keyword_id, k.period_days, k.start_day, k.end_day, ${packed}
   FROM (
     SELECT k.account_id, k.project_id, k.keyword_id, k.last_check, b.period_days, b.start_day, b.end_day,
-      (SELECT MAX(${q.col('hf', H, 'check_date')}) FROM ${H} hf WHERE ${sameKeyword(q, 'hf', 'k')} AND ${beforeStart('hf')}) AS start_check
+      (SELECT MAX(${q.col('hf', H, 'check_date')}) FROM ${H} hf WHERE ${sameKeyword(q, 'hf', 'k')} AND ${onOrBeforeStart(q, 'hf')}) AS start_check
     FROM ${keys} WHERE ${ofProject}
   ) k CROSS JOIN ${H} hl LEFT JOIN ${H} hs ON ${sameKeyword(q, 'hs', 'k')} AND ${q.col('hs', H, 'check_date')} = k.start_check
   WHERE ${latest}`;
@@ -238,6 +239,16 @@ function historyCandidates(q: Sql): string {
  */
 const PACKED_POSITIONS = 12;
 const PACKED_KEYWORD = PACKED_POSITIONS + 7 * DEVICES.length + 1;
+
+/** The keyword a packed check (`text`) carries, or null. */
+function unpackKeyword(text: string): string {
+  return `CASE WHEN length(${text}) > ${PACKED_KEYWORD - 1} THEN substr(${text}, ${PACKED_KEYWORD}) END`;
+}
+
+/** The position of the `i`-th device (of {@link DEVICES}) a packed check (`text`) carries, or null. */
+function unpackPosition(q: Sql, text: string, i: number): string {
+  return q.undigits7(text, PACKED_POSITIONS + 7 * i);
+}
 
 /**
  * One ranking check as a text that sorts as checks are preferred (a later day first, then a
