@@ -1,4 +1,4 @@
-import { keptAndFilledAgain } from './kept-table-support.js';
+import { keptAndFilledAgain, withViewsStore } from './kept-table-support.js';
 import { describe, expect, it } from 'vitest';
 import { aiVisibilityDaily } from '../../src/insights/ai-visibility-daily.js';
 import { keptIsCurrent } from '../../src/insights/kept-table.js';
@@ -95,15 +95,11 @@ describe('ai_visibility_daily (PostgreSQL, a fleet schema)', () => {
 
   it('a check whose time is no time widens checked_at to text: the triggers are dropped before and made again after, the copy goes on, and the counts stay exact', async () => {
     const schema = 'widened_daily';
-    const store = postgresStore(pgServer.url, { schema, extensions: [insightViews] });
-    await store.open();
-    try {
+    await withViewsStore(pgServer.url, schema, async (store) => {
       await store.commit({ writes: [checks([check('q1', 'openai/gpt-5', '2026-03-01T10:00:00Z', true, 1)])] });
       await store.commit({ writes: [checks([check('q2', 'openai/gpt-5', 'not a time', true, 1)])] });
       await store.commit({ writes: [checks([check('q3', 'openai/gpt-5', '2026-03-01T12:00:00Z', false, 0)])] });
-    } finally {
-      await store.close();
-    }
+    });
     const type = await pgServer.client.query(
       "SELECT data_type FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'prompts_history' AND column_name = 'checked_at'",
       [schema],
@@ -126,9 +122,7 @@ describe('ai_visibility_daily (PostgreSQL, a fleet schema)', () => {
 describe('ai_visibility_daily after a TRUNCATE', () => {
   it('a TRUNCATE of the checks empties the counts, and one of the projects counts the citations again (none: no site is left)', async () => {
     const schema = 'truncated_daily';
-    const store = postgresStore(pgServer.url, { schema, extensions: [insightViews] });
-    await store.open();
-    try {
+    await withViewsStore(pgServer.url, schema, async (store) => {
       await store.commit({ writes: siteAndTwoChecks() });
       const counts = () =>
         keptAndFilledAgain(
@@ -154,9 +148,7 @@ describe('ai_visibility_daily after a TRUNCATE', () => {
       });
       await pgServer.client.query(`TRUNCATE ${schema}.prompts_history`);
       expect(await counts()).toEqual({ kept: [], again: [] });
-    } finally {
-      await store.close();
-    }
+    });
   });
 });
 
@@ -189,13 +181,9 @@ describe('ai_visibility_daily made again', () => {
 describe('ai_visibility_daily and a role that may not read it', () => {
   it('a role that may not read the counts (no privilege on them, or INSERT only) reads the checks, with the same answers', async () => {
     const schema = 'grants_daily';
-    const store = postgresStore(pgServer.url, { schema, extensions: [insightViews] });
-    await store.open();
-    try {
+    await withViewsStore(pgServer.url, schema, async (store) => {
       await store.commit({ writes: siteAndTwoChecks() });
-    } finally {
-      await store.close();
-    }
+    });
     // One role with no privilege on the counts (information_schema hides them), one that may only insert.
     for (const [role, grant] of [
       ['daily_none', ''],

@@ -3,6 +3,8 @@ import type pg from 'pg';
 import { Sql } from '../../src/insights/dialect.js';
 import { type KeptTable, dropPostgresTriggers, keptDefinition } from '../../src/insights/kept-table.js';
 import { POSTGRES_COLUMNS, columnsOf } from '../../src/insights/schema-objects.js';
+import { insightViews } from '../../src/insights/create-views.js';
+import { type SyncStore, postgresStore } from '../../src/sync/index.js';
 
 /**
  * `kept`'s rows in `schema` as its triggers left them (`rows`: the SELECT that reads them, in a
@@ -34,5 +36,20 @@ export async function keptAndFilledAgain(
     return { kept: before, again: await all() };
   } finally {
     await client.query('ROLLBACK');
+  }
+}
+
+/** Runs `use` with a PostgreSQL store of `schema` (with the insight views, so its kept tables) open, and closes it after. */
+export async function withViewsStore<T>(
+  url: string,
+  schema: string,
+  use: (store: SyncStore) => Promise<T>,
+): Promise<T> {
+  const store = postgresStore(url, { schema, extensions: [insightViews] });
+  await store.open();
+  try {
+    return await use(store);
+  } finally {
+    await store.close();
   }
 }

@@ -7,7 +7,7 @@
  * Two transactions inserting checks of one keyword leave the later check, whichever commits first.
  */
 import pg from 'pg';
-import { keptAndFilledAgain } from './kept-table-support.js';
+import { keptAndFilledAgain, withViewsStore } from './kept-table-support.js';
 import { describe, expect, it } from 'vitest';
 import { insightViews } from '../../src/insights/create-views.js';
 import { Sql, bindScope } from '../../src/insights/dialect.js';
@@ -159,15 +159,11 @@ describe('rankings_latest (PostgreSQL, a fleet schema)', () => {
 
   it('a check whose day is no day widens check_date to text: the table is no longer kept, and rank_changes reads rankings_history as the view does', async () => {
     const schema = 'widened_latest';
-    const store = postgresStore(pgServer.url, { schema, extensions: [insightViews] });
-    await store.open();
-    try {
+    await withViewsStore(pgServer.url, schema, async (store) => {
       await store.commit({ writes: [history([check('k1', '2026-03-01', 5), check('k2', '2026-03-01', 8)])] });
       await store.commit({ writes: [history([check('k1', 'not a day', 3)])] });
       await store.commit({ writes: [history([check('k2', '2026-03-04', 2), check('k1', '2026-03-03', 1)])] });
-    } finally {
-      await store.close();
-    }
+    });
     const type = await pgServer.client.query(
       "SELECT data_type FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'rankings_history' AND column_name = 'check_date'",
       [schema],
@@ -194,9 +190,7 @@ describe('rankings_latest (PostgreSQL, a fleet schema)', () => {
 
   it('a TRUNCATE of rankings_history empties the table, and the next checks fill it again', async () => {
     const schema = 'truncated_latest';
-    const store = postgresStore(pgServer.url, { schema, extensions: [insightViews] });
-    await store.open();
-    try {
+    await withViewsStore(pgServer.url, schema, async (store) => {
       await store.commit({ writes: [history([check('k1', '2026-03-01', 5), check('k2', '2026-03-01', 8)])] });
       const keywords = async () =>
         (await pgServer.client.query(`SELECT keyword_id FROM ${schema}.rankings_latest ORDER BY keyword_id`)).rows.map(
@@ -207,16 +201,12 @@ describe('rankings_latest (PostgreSQL, a fleet schema)', () => {
       expect(await keywords()).toEqual([]);
       await store.commit({ writes: [history([check('k3', '2026-03-02', 1)])] });
       expect(await keywords()).toEqual(['k3']);
-    } finally {
-      await store.close();
-    }
+    });
   });
 
   it('a transaction inserting an earlier check while another deletes the latest one leaves the check that is left, not the deleted one', async () => {
     const schema = 'latest_delete_race';
-    const store = postgresStore(pgServer.url, { schema, extensions: [insightViews] });
-    await store.open();
-    try {
+    await withViewsStore(pgServer.url, schema, async (store) => {
       await store.commit({
         writes: [history([check('k1', '2026-03-08', 8), check('k1', '2026-03-09', 9), check('k1', '2026-03-10', 10)])],
       });
@@ -245,16 +235,12 @@ describe('rankings_latest (PostgreSQL, a fleet schema)', () => {
         `SELECT to_char(day, 'YYYY-MM-DD') AS day, desktop FROM ${schema}.rankings_latest`,
       );
       expect(latest.rows).toEqual([{ day: '2026-03-09', desktop: 9 }]);
-    } finally {
-      await store.close();
-    }
+    });
   });
 
   it('two transactions inserting checks of one keyword leave the later check, whichever commits first', async () => {
     const schema = 'latest_race';
-    const store = postgresStore(pgServer.url, { schema, extensions: [insightViews] });
-    await store.open();
-    try {
+    await withViewsStore(pgServer.url, schema, async (store) => {
       await store.commit({ writes: [history([check('k1', '2026-03-01', 9)])] });
       for (const [first, second] of [
         ['2026-03-03', '2026-03-02'],
@@ -286,8 +272,6 @@ describe('rankings_latest (PostgreSQL, a fleet schema)', () => {
         ).rows;
         expect(latest).toEqual([{ day: [first, second].sort()[1] }]);
       }
-    } finally {
-      await store.close();
-    }
+    });
   });
 });
